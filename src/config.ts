@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+
+/** The one typed place that reads tokenLens.* settings. Getters read live, so nothing caches a stale value. */
+export type SpecialTokenMode = 'text' | 'special';
+
+const SECTION = 'tokenLens';
+
+function read<T>(key: string, fallback: T): T {
+  return vscode.workspace.getConfiguration(SECTION).get<T>(key, fallback);
+}
+
+export const config = {
+  get tokenizer(): string {
+    return read('tokenizer', 'cl100k_base');
+  },
+  get specialTokens(): SpecialTokenMode {
+    return read<SpecialTokenMode>('specialTokens', 'text') === 'special' ? 'special' : 'text';
+  },
+  get statusBarEnabled(): boolean {
+    return read('statusBar.enabled', true);
+  },
+  get serviceBaseUrl(): string {
+    return read('service.baseUrl', '').trim();
+  },
+  get serviceTimeoutMs(): number {
+    return Math.max(1, read('service.timeoutSeconds', 120)) * 1000;
+  },
+  get serviceMaxRetries(): number {
+    return Math.min(10, Math.max(0, Math.floor(read('service.maxRetries', 3))));
+  },
+  get serviceLogBodies(): boolean {
+    return read('service.logBodies', false);
+  },
+};
+
+/** Writes a setting where the user keeps it: the workspace if it is set there, else the user settings. */
+export async function updateSetting(key: string, value: unknown): Promise<void> {
+  const configuration = vscode.workspace.getConfiguration(SECTION);
+  const inspected = configuration.inspect(key);
+  const target = inspected?.workspaceValue !== undefined
+    ? vscode.ConfigurationTarget.Workspace
+    : vscode.ConfigurationTarget.Global;
+  await configuration.update(key, value, target);
+}
+
+/** Fires when any tokenLens.* setting changes; `affects(key)` narrows it. */
+export function onDidChangeConfig(listener: (affects: (key: string) => boolean) => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration(SECTION)) {
+      listener((key) => event.affectsConfiguration(`${SECTION}.${key}`));
+    }
+  });
+}

@@ -1,0 +1,52 @@
+import type { TokenizerInfo } from './registry';
+import type { EngineOptions, TokenizeResult, Tokenizer, TokenSpan } from './types';
+import { countChars } from './utf8';
+
+const utf8 = new TextDecoder();
+
+/** What every tokenizer derives from its scan and its spans. */
+export abstract class TokenizerBase implements Tokenizer {
+  readonly options: Required<EngineOptions>;
+
+  constructor(readonly info: TokenizerInfo, options: EngineOptions) {
+    this.options = { specialTokens: options.specialTokens ?? 'text' };
+  }
+
+  abstract readonly lookbehind: number;
+  abstract scan(text: string, from: number, emit: (end: number, count: number) => boolean): void;
+  abstract spans(text: string): TokenSpan[];
+
+  /** Only BPE pieces can be heavy; other tokenizers are linear per piece. */
+  scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): string | undefined {
+    this.scan(text, from, emit);
+    return undefined;
+  }
+
+  *prepare(_piece: string): Generator<void, void> {}
+
+  count(text: string): number {
+    let total = 0;
+    this.scan(text, 0, (_end, count) => {
+      total += count;
+      return true;
+    });
+    return total;
+  }
+
+  encode(text: string): number[] {
+    return this.spans(text).map((span) => span.id);
+  }
+
+  /** Spec 2.2. A token holding part of a character decodes with U+FFFD, as the service's decode does. */
+  tokenize(text: string): TokenizeResult {
+    const spans = this.spans(text);
+    return {
+      tokenizer: this.info.name,
+      text,
+      n_tokens: spans.length,
+      n_chars: countChars(text),
+      tokens: spans.map((s) => (s.partial ? utf8.decode(s.bytes) : text.slice(s.start, s.end))),
+      token_ids: spans.map((s) => s.id),
+    };
+  }
+}

@@ -1,0 +1,192 @@
+import type { RankTable } from './rankTable';
+
+/**
+ * Byte-pair merging exactly as tiktoken does it: repeatedly merge the adjacent pair with the lowest
+ * rank, the leftmost one on ties. Short pieces use tiktoken's own linear scan; long pieces (hostile
+ * runs such as 100,000 identical letters) use a heap, O(n log n) instead of O(n²).
+ */
+const NONE = 0x7fffffff;
+const HEAP_THRESHOLD = 128;
+
+let positions = new Int32Array(HEAP_THRESHOLD + 2);
+let pairRanks = new Int32Array(HEAP_THRESHOLD + 2);
+
+/** Pops between the points where a long merge may pause. */
+const STEP = 4096;
+
+/** Token ids of bytes[0, n), which is known not to be a single token. */
+export function bytePairEncode(table: RankTable, bytes: Uint8Array, n: number): number[] {
+  if (n <= HEAP_THRESHOLD) return mergeShort(table, bytes, n);
+  const steps = mergeLong(table, bytes, n);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The same merge as a generator that pauses every few thousand steps, for callers that slice their work. */
+export function bytePairEncodeSteps(table: RankTable, bytes: Uint8Array, n: number): Generator<void, number[]> {
+  return mergeLong(table, bytes, n);
+}
+
+function rankOf(table: RankTable, bytes: Uint8Array, start: number, end: number): number {
+  const rank = table.get(bytes, start, end);
+  return rank < 0 ? NONE : rank;
+}
+
+function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
+  const pos = positions;
+  const rk = pairRanks;
+  let m = n + 1; // boundaries; part i is bytes[pos[i], pos[i+1]), pair i joins parts i and i+1
+  for (let i = 0; i <= n; i++) pos[i] = i;
+  for (let i = 0; i < n - 1; i++) rk[i] = rankOf(table, bytes, i, i + 2);
+  for (;;) {
+    let min = NONE;
+    let at = -1;
+    for (let i = 0; i < m - 2; i++) {
+      if (rk[i]! < min) {
+        min = rk[i]!;
+        at = i;
+      }
+    }
+    if (at < 0) break;
+    for (let j = at + 1; j < m - 1; j++) {
+      pos[j] = pos[j + 1]!;
+      rk[j] = rk[j + 1]!;
+    }
+    m--;
+    rk[at] = at + 2 < m ? rankOf(table, bytes, pos[at]!, pos[at + 2]!) : NONE;
+    if (at > 0) rk[at - 1] = rankOf(table, bytes, pos[at - 1]!, pos[at + 1]!);
+  }
+  const ids = new Array<number>(m - 1);
+  for (let i = 0; i < m - 1; i++) ids[i] = table.get(bytes, pos[i]!, pos[i + 1]!);
+  return ids;
+}
+
+/** Parts are named by their start offset; the heap orders pairs by (rank, start), so ties merge leftmost first. */
+function* mergeLong(table: RankTable, bytes: Uint8Array, n: number): Generator<void, number[]> {
+  const next = new Int32Array(n + 1);
+  const prev = new Int32Array(n + 1);
+  const pairRank = new Int32Array(n + 1).fill(NONE);
+  const heap = new PairHeap(n);
+  for (let i = 0; i <= n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  const rankPair = (start: number): number => {
+    const end = next[next[start]!]!;
+    return (pairRank[start] = end <= n ? rankOf(table, bytes, start, end) : NONE);
+  };
+  for (let i = 0; i < n - 1; i++) {
+    const rank = rankPair(i);
+    if (rank !== NONE) heap.add(rank, i);
+    if (i % STEP === 0) yield;
+  }
+  for (let i = (heap.size >> 1) - 1; i >= 0; i--) {
+    heap.siftDownAt(i);
+    if (i % STEP === 0) yield;
+  }
+  let steps = 0;
+  while (heap.size > 0) {
+    if (++steps % STEP === 0) yield;
+    const rank = heap.topRank();
+    const start = heap.pop();
+    if (pairRank[start] !== rank) continue; // stale entry
+    const removed = next[start]!;
+    const after = next[removed]!;
+    next[start] = after;
+    if (after <= n) prev[after] = start;
+    pairRank[removed] = NONE;
+    const merged = rankPair(start);
+    if (merged !== NONE) heap.push(merged, start);
+    if (start > 0) {
+      const before = prev[start]!;
+      const rank = rankPair(before);
+      if (rank !== NONE) heap.push(rank, before);
+    }
+  }
+  const ids: number[] = [];
+  for (let s = 0; s < n; s = next[s]!) {
+    ids.push(table.get(bytes, s, next[s]!));
+    if (ids.length % STEP === 0) yield;
+  }
+  return ids;
+}
+
+/** A binary min-heap of (rank, start) pairs in two Int32Arrays. */
+class PairHeap {
+  private ranks: Int32Array;
+  private starts: Int32Array;
+  size = 0;
+
+  constructor(capacity: number) {
+    this.ranks = new Int32Array(Math.max(16, capacity * 2));
+    this.starts = new Int32Array(this.ranks.length);
+  }
+
+  /** Appends without ordering; then siftDownAt(i) for i from size/2 - 1 down to 0 makes it a heap. */
+  add(rank: number, start: number): void {
+    if (this.size === this.ranks.length) this.grow();
+    this.ranks[this.size] = rank;
+    this.starts[this.size++] = start;
+  }
+
+  siftDownAt(i: number): void {
+    this.siftDown(i, this.ranks[i]!, this.starts[i]!);
+  }
+
+  topRank(): number {
+    return this.ranks[0]!;
+  }
+
+  push(rank: number, start: number): void {
+    if (this.size === this.ranks.length) this.grow();
+    const r = this.ranks;
+    const s = this.starts;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (r[parent]! < rank || (r[parent] === rank && s[parent]! < start)) break;
+      r[i] = r[parent]!;
+      s[i] = s[parent]!;
+      i = parent;
+    }
+    r[i] = rank;
+    s[i] = start;
+  }
+
+  /** Removes the smallest pair and returns its start. */
+  pop(): number {
+    const top = this.starts[0]!;
+    const last = --this.size;
+    if (last > 0) this.siftDown(0, this.ranks[last]!, this.starts[last]!);
+    return top;
+  }
+
+  private siftDown(i: number, rank: number, start: number): void {
+    const r = this.ranks;
+    const s = this.starts;
+    const size = this.size;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= size) break;
+      const right = child + 1;
+      if (right < size && (r[right]! < r[child]! || (r[right] === r[child] && s[right]! < s[child]!))) child = right;
+      if (r[child]! > rank || (r[child] === rank && s[child]! > start)) break;
+      r[i] = r[child]!;
+      s[i] = s[child]!;
+      i = child;
+    }
+    r[i] = rank;
+    s[i] = start;
+  }
+
+  private grow(): void {
+    const ranks = new Int32Array(this.ranks.length * 2);
+    const starts = new Int32Array(ranks.length);
+    ranks.set(this.ranks);
+    starts.set(this.starts);
+    this.ranks = ranks;
+    this.starts = starts;
+  }
+}

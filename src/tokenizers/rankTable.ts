@@ -1,0 +1,126 @@
+/**
+ * An encoding's mergeable ranks as one byte array and an open-addressing hash table.
+ * Building a JS Map of 200,000 strings costs ~90 ms; this costs a fraction, and lookups
+ * take a byte range, so the merge loop allocates no substrings.
+ */
+export interface RankFile {
+  pat_str: string;
+  special_tokens: Record<string, number>;
+  bpe_ranks: string;
+}
+
+const BASE64 = (() => {
+  const table = new Int8Array(128).fill(-1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let i = 0; i < 64; i++) table[alphabet.charCodeAt(i)] = i;
+  return table;
+})();
+
+const EMPTY = -1;
+
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+export class RankTable {
+  /** Token bytes, back to back; token `rank` is bytes[start[rank], start[rank] + length[rank]). */
+  private readonly data: Uint8Array;
+  private readonly start: Int32Array;
+  private readonly length: Int32Array;
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  readonly size: number;
+
+  constructor(bpeRanks: string) {
+    const parsed = RankTable.decode(bpeRanks);
+    this.data = parsed.data;
+    this.start = parsed.start;
+    this.length = parsed.length;
+    this.size = parsed.count;
+    let capacity = 1;
+    while (capacity < parsed.count * 2) capacity <<= 1;
+    this.slots = new Int32Array(capacity).fill(EMPTY);
+    this.mask = capacity - 1;
+    for (let rank = 0; rank < this.start.length; rank++) {
+      if (this.length[rank]! < 0) continue;
+      const s = this.start[rank]!;
+      let slot = hashBytes(this.data, s, s + this.length[rank]!) & this.mask;
+      while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
+      this.slots[slot] = rank;
+    }
+  }
+
+  /** js-tiktoken's format: lines of "<ignored> <first rank> <base64 token> <base64 token> …", ranks consecutive. */
+  private static decode(text: string) {
+    const data = new Uint8Array(text.length);
+    const starts: number[] = [];
+    const lengths: number[] = [];
+    let count = 0;
+    let o = 0;
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      const first = line.indexOf(' ');
+      const second = line.indexOf(' ', first + 1);
+      let rank = Number.parseInt(line.slice(first + 1, second), 10);
+      let tokenStart = o;
+      let acc = 0;
+      let bits = 0;
+      for (let i = second + 1; i <= line.length; i++) {
+        const c = i < line.length ? line.charCodeAt(i) : 32;
+        if (c === 32) {
+          while (starts.length < rank) {
+            starts.push(0);
+            lengths.push(-1);
+          }
+          starts[rank] = tokenStart;
+          lengths[rank] = o - tokenStart;
+          rank++;
+          count++;
+          tokenStart = o;
+          acc = 0;
+          bits = 0;
+        } else if (c !== 61) {
+          acc = ((acc & 0xffff) << 6) | BASE64[c]!;
+          bits += 6;
+          if (bits >= 8) {
+            bits -= 8;
+            data[o++] = (acc >> bits) & 255;
+          }
+        }
+      }
+    }
+    return { data: data.slice(0, o), start: Int32Array.from(starts), length: Int32Array.from(lengths), count };
+  }
+
+  /** The rank of bytes[start, end), or -1. */
+  get(bytes: Uint8Array, start: number, end: number): number {
+    const n = end - start;
+    let slot = hashBytes(bytes, start, end) & this.mask;
+    for (;;) {
+      const rank = this.slots[slot]!;
+      if (rank === EMPTY) return -1;
+      if (this.length[rank] === n) {
+        const s = this.start[rank]!;
+        let i = 0;
+        while (i < n && this.data[s + i] === bytes[start + i]) i++;
+        if (i === n) return rank;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  /** The bytes of a rank (a view; do not modify). */
+  bytesOf(rank: number): Uint8Array | undefined {
+    const n = this.length[rank];
+    if (n === undefined || n < 0) return undefined;
+    const s = this.start[rank]!;
+    return this.data.subarray(s, s + n);
+  }
+
+  /** Approximate memory held, in bytes. */
+  get byteSize(): number {
+    return this.data.byteLength + this.start.byteLength + this.length.byteLength + this.slots.byteLength;
+  }
+}

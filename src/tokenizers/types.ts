@@ -1,0 +1,57 @@
+import type { TokenizerInfo } from './registry';
+
+/** Spec 2.2, field for field. */
+export interface TokenizeResult {
+  tokenizer: string;
+  text: string;
+  n_tokens: number;
+  n_chars: number;
+  tokens: string[];
+  token_ids: number[];
+}
+
+/**
+ * One token with its exact bytes and where it sits in the text.
+ * start/end are UTF-16 offsets of the smallest run of whole characters holding the token's bytes:
+ * tokens that each hold part of one character (an emoji split in two) have overlapping ranges,
+ * and `partial` is true for them.
+ */
+export interface TokenSpan {
+  id: number;
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+  partial: boolean;
+}
+
+export type SpecialTokenMode = 'text' | 'special';
+
+export interface EngineOptions {
+  /** 'text' (default): special-token strings are ordinary text. 'special': each is its one special token. */
+  specialTokens?: SpecialTokenMode;
+}
+
+export interface Tokenizer {
+  readonly info: TokenizerInfo;
+  readonly options: Required<EngineOptions>;
+  count(text: string): number;
+  encode(text: string): number[];
+  spans(text: string): TokenSpan[];
+  tokenize(text: string): TokenizeResult;
+  /**
+   * Splits text into pieces that are tokenized independently (tiktoken's pre-tokenizer pieces, special
+   * tokens, lines, words): calls emit(end, tokens in the piece) for each piece from `from` on, until
+   * it returns false. `from` must be 0 or the end of an earlier piece; scanning is deterministic from
+   * there, which is what makes incremental and time-sliced counting exact.
+   */
+  scan(text: string, from: number, emit: (end: number, count: number) => boolean): void;
+  /**
+   * For time-sliced callers: scans like `scan`, but stops before a piece whose tokenization could hold
+   * the thread for long (a huge run of one letter) and returns it; `prepare(piece)` then tokenizes it
+   * in resumable steps and caches it, and the scan continues from the same boundary.
+   */
+  scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): string | undefined;
+  prepare(piece: string): Generator<void, void>;
+  /** How many characters before an edit a piece can change (the longest special token, in 'special' mode). */
+  readonly lookbehind: number;
+}

@@ -1,0 +1,72 @@
+/** UTF-8 and code-point helpers that behave like TextEncoder (lone surrogates become U+FFFD), without allocating. */
+
+/** Number of Unicode code points, as Python's len() counts them: an emoji is one, a lone surrogate is one. */
+export function countChars(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** UTF-8 byte length of the code point starting at text[i], and how many UTF-16 units it spans. */
+export function codePointAt(text: string, i: number): { bytes: number; units: number } {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return ONE;
+  if (c < 0x800) return TWO;
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    const d = text.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return FOUR;
+  }
+  return THREE;
+}
+const ONE = { bytes: 1, units: 1 };
+const TWO = { bytes: 2, units: 1 };
+const THREE = { bytes: 3, units: 1 };
+const FOUR = { bytes: 4, units: 2 };
+
+/** A growable scratch buffer for encoding pieces. */
+export class ByteBuffer {
+  bytes = new Uint8Array(1024);
+
+  /** Encodes text[start, end) as UTF-8 into this.bytes and returns the byte length. */
+  encode(text: string, start = 0, end = text.length): number {
+    if (this.bytes.length < (end - start) * 3) this.bytes = new Uint8Array((end - start) * 3 + 16);
+    const out = this.bytes;
+    let o = 0;
+    for (let i = start; i < end; i++) {
+      let c = text.charCodeAt(i);
+      if (c < 0x80) {
+        out[o++] = c;
+      } else if (c < 0x800) {
+        out[o++] = 0xc0 | (c >> 6);
+        out[o++] = 0x80 | (c & 63);
+      } else {
+        if (c >= 0xd800 && c <= 0xdfff) {
+          const d = i + 1 < end ? text.charCodeAt(i + 1) : 0;
+          if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+            c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+            i++;
+            out[o++] = 0xf0 | (c >> 18);
+            out[o++] = 0x80 | ((c >> 12) & 63);
+            out[o++] = 0x80 | ((c >> 6) & 63);
+            out[o++] = 0x80 | (c & 63);
+            continue;
+          }
+          c = 0xfffd;
+        }
+        out[o++] = 0xe0 | (c >> 12);
+        out[o++] = 0x80 | ((c >> 6) & 63);
+        out[o++] = 0x80 | (c & 63);
+      }
+    }
+    return o;
+  }
+}
