@@ -26,7 +26,7 @@ export class BpeTokenizer extends TokenizerBase {
   private readonly heavyCache = new Map<string, Ids>();
   private readonly scratch = new ByteBuffer();
 
-  constructor(info: TokenizerInfo, options: EngineOptions, private readonly table: RankTable, file: RankFile) {
+  constructor(info: TokenizerInfo, options: EngineOptions, private readonly table: RankTable, file: Omit<RankFile, 'bpe_ranks'>) {
     super(info, options);
     this.pattern = compilePattern(file.pat_str);
     this.specials = this.options.specialTokens === 'special' ? new Map(Object.entries(file.special_tokens)) : NO_SPECIALS;

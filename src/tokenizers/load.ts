@@ -16,7 +16,7 @@ export interface EncodingStats {
 }
 
 interface Encoding {
-  file: RankFile;
+  file: Omit<RankFile, 'bpe_ranks'>;
   table: RankTable;
   stats: EncodingStats;
 }
@@ -32,6 +32,7 @@ function readRankFile(name: EncodingName): RankFile {
   const bundled = path.join(__dirname, 'ranks', `${name}.js`);
   const id = fs.existsSync(bundled) ? bundled : `js-tiktoken/ranks/${name}`;
   const loaded = require(id) as RankFile | { default: RankFile };
+  delete require.cache[require.resolve(id)]; // the table keeps what it needs; let the 1-2 MB source string go
   return 'default' in loaded ? loaded.default : loaded;
 }
 
@@ -42,7 +43,7 @@ function loadEncoding(name: EncodingName): Encoding {
     const file = readRankFile(name);
     const table = new RankTable(file.bpe_ranks);
     const stats = { encoding: name, loadMs: performance.now() - started, tableBytes: table.byteSize, tokens: table.size };
-    encoding = { file, table, stats };
+    encoding = { file: { pat_str: file.pat_str, special_tokens: file.special_tokens }, table, stats };
     encodings.set(name, encoding);
   }
   return encoding;
