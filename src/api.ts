@@ -7,11 +7,13 @@ export interface TokenLensApi {
   /** The spec 2.2 result for text, with the configured tokenizer unless one is named. */
   tokenize(text: string, tokenizer?: string): Promise<TokenizeResult>;
   count(text: string, tokenizer?: string): Promise<number>;
+  /** How long activate() took, in milliseconds. */
+  readonly activationMs: number;
   /** What the status bar shows now. */
   readonly statusBar: { visible: boolean; text: string; tooltip: string; summary: CountSummary | undefined };
 }
 
-export function createApi(statusBar: () => TokenLensApi['statusBar']): TokenLensApi {
+export function createApi(activationMs: number, statusBar: () => TokenLensApi['statusBar']): TokenLensApi {
   const load = (name?: string) => loadTokenizer(name ?? config.tokenizer, { specialTokens: config.specialTokens });
   return {
     async tokenize(text, tokenizer) {
@@ -20,6 +22,7 @@ export function createApi(statusBar: () => TokenLensApi['statusBar']): TokenLens
     async count(text, tokenizer) {
       return (await load(tokenizer)).count(text);
     },
+    activationMs,
     get statusBar() {
       return statusBar();
     },

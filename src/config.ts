@@ -19,6 +19,9 @@ export const config = {
   get statusBarEnabled(): boolean {
     return read('statusBar.enabled', true);
   },
+  get compareEncodings(): boolean {
+    return read('statusBar.compareEncodings', true);
+  },
   get serviceBaseUrl(): string {
     return read('service.baseUrl', '').trim();
   },

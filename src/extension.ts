@@ -3,10 +3,11 @@ import { createApi, type TokenLensApi } from './api';
 import { StatusBarFeature } from './statusBar/feature';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
+  const started = performance.now();
   const statusBar = new StatusBarFeature();
   context.subscriptions.push(statusBar);
   // features
-  return createApi(() => statusBar.state);
+  return createApi(performance.now() - started, () => statusBar.state);
 }
 
 export function deactivate(): void {}

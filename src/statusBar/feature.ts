@@ -110,7 +110,8 @@ export class StatusBarFeature extends Disposable {
   private async compare(): Promise<void> {
     const current = this.current;
     const editor = vscode.window.activeTextEditor;
-    if (!current || !editor || current.generation !== this.generation || current.summary.characters > COMPARE_LIMIT) return;
+    if (!current || !editor || current.generation !== this.generation) return;
+    if (!config.compareEncodings || current.summary.characters > COMPARE_LIMIT) return;
     const texts = current.texts ?? [editor.document.getText()];
     try {
       current.summary.comparisons = await this.compareEncodings(current.summary.tokenizer, texts, this.abort.signal);
