@@ -1,0 +1,675 @@
+/**
+ * The reference server: a faithful local implementation of the service's REST interface
+ * (/work/shared/spec/rest-interface.md), for tests, demos and offline work. Pure node:http, no `vscode`.
+ * Where the spec is silent, the decisions are listed in the README (and in the comments below).
+ */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { countChars, loadTokenizerSync, TOKENIZERS, TOKENIZER_NAMES, UnknownTokenizerError, findTokenizer } from '../tokenizers';
+import {
+  balanceReaction, CU_K_ALPHA, DEFAULT_MODEL, ELEMENT_MODES, findMaterial, groundStateEnergy, HEA_ELEMENTS, heaDescriptors,
+  latticeMatch, matchScore, materialView, MATERIALS, MODELS, optimadeFilter, parseFormula, parseXrdData, powderPattern,
+  searchMaterials, type Material, type SearchQuery,
+} from './materials';
+
+export const MAX_TEXT_CHARS = 50_000;
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/** The applications of spec section 1, with the path segment each one serves under. */
+export const APPS: ReadonlyArray<{ name: string; title: string; operations: string[] }> = [
+  { name: 'tokenizer', title: 'Text tokenization', operations: ['tokenize'] },
+  { name: 'materials_explorer', title: 'Materials search', operations: ['search'] },
+  { name: 'gnn_predictor', title: 'Property prediction', operations: ['predict'] },
+  { name: 'gnn_ff_dynamics', title: 'Force-field relaxation and dynamics', operations: ['relax', 'single_point', 'md'] },
+  { name: 'tightbinding', title: 'Electronic-structure computation', operations: ['compute'] },
+  { name: 'pxrd', title: 'Powder diffraction', operations: ['compute', 'match'] },
+  { name: 'heterostructure', title: 'Heterostructure generation', operations: ['generate'] },
+  { name: 'quantum', title: 'Variational quantum computation', operations: ['vqe'] },
+  { name: 'reaction_network', title: 'Reaction balancing', operations: ['balance'] },
+  { name: 'hea', title: 'High-entropy alloys', operations: ['compute'] },
+  { name: 'optimade_explorer', title: 'OPTIMADE queries', operations: ['query'] },
+];
+
+// ---- faults ---------------------------------------------------------------------------------------------
+
+export type Fault = (
+  | { kind: 'delay'; ms: number } // wait, then answer normally
+  | { kind: 'drop' } // destroy the socket without answering
+  | { kind: 'dropAfterHeaders' } // send headers and part of a body, then destroy the socket
+  | { kind: 'status'; status: number; detail?: string; retryAfter?: number | string }
+  | { kind: 'malformedJson'; status?: number } // application/json that does not parse
+  | { kind: 'rateLimit'; retryAfter?: number | string } // 429, Retry-After as given (seconds or an HTTP date; omitted: none)
+  | { kind: 'body'; contentType: string; body: string; encoding?: 'utf8' | 'base64'; status?: number }
+  | { kind: 'echoHeaders'; status?: number } // an error whose detail carries every request header (a leaky server)
+  | { kind: 'throw'; message?: string } // the handler throws: exercises the 500 path
+) & { /** Only requests to this path take the fault. */ path?: string };
+
+/** Faults for the next requests, applied in order; switched on only by the test, never by chance. */
+export class FaultQueue {
+  private readonly queue: Array<{ fault: Fault; times: number }> = [];
+
+  /** The next `times` matching requests take this fault. */
+  next(fault: Fault, times = 1): this {
+    this.queue.push({ fault, times: Math.max(1, Math.floor(times)) });
+    return this;
+  }
+
+  clear(): void {
+    this.queue.length = 0;
+  }
+
+  get pending(): Fault[] {
+    return this.queue.flatMap((entry) => Array<Fault>(entry.times).fill(entry.fault));
+  }
+
+  /** Takes the first fault that applies to this path. */
+  take(path: string): Fault | undefined {
+    const index = this.queue.findIndex((entry) => !entry.fault.path || entry.fault.path === path);
+    if (index < 0) return undefined;
+    const entry = this.queue[index]!;
+    if (--entry.times <= 0) this.queue.splice(index, 1);
+    return entry.fault;
+  }
+}
+
+// ---- the server -----------------------------------------------------------------------------------------
+
+export interface ServerOptions {
+  apiKey: string;
+  /** Requests per window per key; default 100 (spec 8). */
+  ratePerMinute?: number;
+  /** Window length, default 60,000 ms; tests shorten it. */
+  rateWindowMs?: number;
+  /** Serve POST/GET/DELETE /__faults, so a test in another process can stage faults. Default false. */
+  faults?: boolean;
+  now?: () => number;
+}
+
+export interface ServerLogEntry { method: string; path: string; status: number; fault?: Fault['kind'] }
+
+export interface ReferenceServer {
+  readonly http: http.Server;
+  readonly faults: FaultQueue;
+  /** Every request answered (or dropped), in order. */
+  readonly requests: ServerLogEntry[];
+  /** Base URL once listening, e.g. http://127.0.0.1:53121. */
+  readonly url: string;
+  listen(port?: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+  /** How many requests reached this path. */
+  hits(path: string): number;
+}
+
+class HttpError extends Error {
+  constructor(readonly status: number, readonly detail: string, readonly headers: Record<string, string> = {}) {
+    super(detail);
+  }
+}
+
+type Json = Record<string, unknown>;
+type Handler = (body: Json) => unknown;
+
+export function createServer(options: ServerOptions): ReferenceServer {
+  if (!options.apiKey) throw new Error('createServer needs an apiKey');
+  const now = options.now ?? (() => Date.now());
+  const limit = Math.max(1, options.ratePerMinute ?? 100);
+  const windowMs = Math.max(1, options.rateWindowMs ?? 60_000);
+  const faults = new FaultQueue();
+  const requests: ServerLogEntry[] = [];
+  const windows = new Map<string, number[]>();
+  let url = '';
+
+  const handlers = buildHandlers();
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, { detail: `Internal server error: ${(error as Error).message}` });
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    res.end(text);
+  }
+
+  function sendRaw(res: http.ServerResponse, status: number, contentType: string, body: Buffer | string): void {
+    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  async function readBody(req: http.IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) throw new HttpError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** Sliding window per key (spec 8). Returns the seconds to wait when over the limit. */
+  function overLimit(key: string): number | undefined {
+    const t = now();
+    let starts = windows.get(key);
+    if (!starts) windows.set(key, (starts = []));
+    while (starts.length && starts[0]! <= t - windowMs) starts.shift();
+    if (starts.length >= limit) return Math.max(1, Math.ceil((starts[0]! + windowMs - t) / 1000));
+    starts.push(t);
+    return undefined;
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = decodePath(req.url ?? '/');
+    let status = 0;
+    let faultKind: Fault['kind'] | undefined;
+    res.on('finish', () => {
+      status = res.statusCode;
+    });
+    res.on('close', () => {
+      requests.push({ method, path, status: status || 0, ...(faultKind ? { fault: faultKind } : {}) });
+    });
+
+    if (path === '/__faults') {
+      if (!options.faults) return send(res, 404, { detail: `Not found: ${path}` });
+      return faultsEndpoint(req, res, method);
+    }
+
+    const fault = faults.take(path);
+    faultKind = fault?.kind;
+    if (fault) {
+      switch (fault.kind) {
+        case 'delay':
+          await new Promise((resolve) => setTimeout(resolve, fault.ms));
+          if (res.destroyed) return;
+          break;
+        case 'drop':
+          req.socket.destroy();
+          return;
+        case 'dropAfterHeaders':
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+          res.write('{"tokenizer": "cl100k_base", ');
+          setTimeout(() => req.socket.destroy(), 20);
+          return;
+        case 'status': {
+          const headers: Record<string, string> = {};
+          if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+          return send(res, fault.status, { detail: fault.detail ?? `Injected fault: status ${fault.status}` }, headers);
+        }
+        case 'rateLimit': {
+          const headers: Record<string, string> = {};
+          if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+          return send(res, 429, { detail: `Rate limit exceeded: at most ${limit} requests per minute per API key.` }, headers);
+        }
+        case 'malformedJson':
+          return sendRaw(res, fault.status ?? 200, 'application/json', '{"tokenizer": "cl100k_base", "n_tokens": 3,');
+        case 'body':
+          return sendRaw(res, fault.status ?? 200, fault.contentType, Buffer.from(fault.body, fault.encoding === 'base64' ? 'base64' : 'utf8'));
+        case 'echoHeaders':
+          return send(res, fault.status ?? 400, { detail: `Rejected request with headers ${JSON.stringify(req.headers)}` });
+        case 'throw':
+          break; // handled inside the route, below
+      }
+    }
+
+    try {
+      const result = await route(req, method, path, fault?.kind === 'throw' ? fault.message ?? 'injected failure' : undefined);
+      if (typeof result === 'object' && result && 'html' in result) return sendRaw(res, 200, 'text/html; charset=utf-8', (result as { html: string }).html);
+      return send(res, 200, result);
+    } catch (error) {
+      if (error instanceof HttpError) return send(res, error.status, { detail: error.detail }, error.headers);
+      // Decision: a handler that throws answers 500 with the error's message as detail.
+      return send(res, 500, { detail: `Internal server error: ${(error as Error).message}` });
+    }
+  }
+
+  async function route(req: http.IncomingMessage, method: string, path: string, throwMessage: string | undefined): Promise<unknown> {
+    const segments = path.split('/').filter(Boolean);
+    if (segments.length === 0) {
+      if (method !== 'GET') throw methodNotAllowed('GET');
+      return { html: indexPage() };
+    }
+    const app = APPS.find((a) => a.name === segments[0]);
+    if (!app) throw new HttpError(404, `Not found: ${path}. Applications: ${APPS.map((a) => a.name).join(', ')}.`);
+
+    if (segments.length === 1) {
+      if (method !== 'GET') throw methodNotAllowed('GET');
+      return { html: appPage(app) };
+    }
+    if (segments[1] === 'detail' && segments.length === 3) {
+      if (method !== 'GET') throw methodNotAllowed('GET');
+      if (throwMessage) throw new Error(throwMessage);
+      return detail(app.name, segments[2]!);
+    }
+    if (segments.length !== 2) throw new HttpError(404, `Not found: ${path}`);
+    const handler = handlers[`${app.name}/${segments[1]}`];
+    if (!handler) throw new HttpError(404, `Not found: ${path}. ${app.name} offers: ${['search', 'compute', ...app.operations].filter(unique).map((o) => `POST /${app.name}/${o}`).join(', ')}, GET /${app.name}/detail/{id}.`);
+    if (method !== 'POST') throw methodNotAllowed('POST');
+
+    // Decision: authentication comes before the rate limit, which comes before reading the body.
+    const key = bearer(req.headers.authorization);
+    if (key === undefined) throw new HttpError(401, 'Not authenticated: send the header "Authorization: Bearer <API key>".', { 'www-authenticate': 'Bearer' });
+    if (key !== options.apiKey) throw new HttpError(401, 'Invalid API key.', { 'www-authenticate': 'Bearer' });
+    const wait = overLimit(key);
+    if (wait !== undefined) {
+      throw new HttpError(429, `Rate limit exceeded: at most ${limit} requests per minute per API key. Retry in ${wait} s.`, { 'retry-after': String(wait) });
+    }
+
+    const text = await readBody(req);
+    let body: unknown;
+    try {
+      body = text.trim() === '' ? {} : JSON.parse(text);
+    } catch (error) {
+      throw new HttpError(400, `Malformed JSON body: ${(error as Error).message}`);
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'The request body must be a JSON object.');
+    if (throwMessage) throw new Error(throwMessage);
+    return handler(body as Json);
+  }
+
+  function detail(app: string, id: string): unknown {
+    if (app === 'tokenizer') {
+      const info = findTokenizer(id);
+      if (!info) throw new HttpError(404, `No tokenizer "${id}". Tokenizers: ${TOKENIZER_NAMES.join(', ')}.`);
+      return { ...info };
+    }
+    const material = findMaterial(id);
+    if (!material) throw new HttpError(404, `No material with id "${id}". Ids look like JVASP-1002; search first to find them.`);
+    return materialView(material, true);
+  }
+
+  async function faultsEndpoint(req: http.IncomingMessage, res: http.ServerResponse, method: string): Promise<void> {
+    if (method === 'GET') return send(res, 200, { pending: faults.pending });
+    if (method === 'DELETE') {
+      faults.clear();
+      return send(res, 200, { pending: [] });
+    }
+    if (method !== 'POST') return send(res, 405, { detail: 'Use GET, POST or DELETE on /__faults.' }, { allow: 'GET, POST, DELETE' });
+    try {
+      const parsed = JSON.parse(await readBody(req)) as { fault?: Fault; times?: number } & Fault;
+      const fault = (parsed.fault ?? parsed) as Fault;
+      if (!fault || typeof fault.kind !== 'string') return send(res, 400, { detail: 'Send {"kind": ..., "path"?: ...} or {"fault": {...}, "times": n}.' });
+      faults.next(fault, parsed.times ?? 1);
+      return send(res, 200, { pending: faults.pending });
+    } catch (error) {
+      return send(res, 400, { detail: `Malformed fault: ${(error as Error).message}` });
+    }
+  }
+
+  const result: ReferenceServer = {
+    http: server,
+    faults,
+    requests,
+    get url() {
+      return url;
+    },
+    listen(port = 0, host = '127.0.0.1') {
+      return new Promise<string>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          url = `http://${shown}:${address.port}`;
+          resolve(url);
+        });
+      });
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+    hits(path: string) {
+      return requests.filter((r) => r.path === path).length;
+    },
+  };
+  return result;
+}
+
+function unique<T>(value: T, index: number, all: T[]): boolean {
+  return all.indexOf(value) === index;
+}
+
+function methodNotAllowed(allowed: string): HttpError {
+  return new HttpError(405, `Method not allowed: use ${allowed}.`, { allow: allowed });
+}
+
+function decodePath(raw: string): string {
+  const path = raw.split('?')[0]!.replace(/\/+$/, '') || '/';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+function bearer(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(.+)$/i.exec(header?.trim() ?? '');
+  return match ? match[1]!.trim() : undefined;
+}
+
+// ---- validation -----------------------------------------------------------------------------------------
+
+function str(body: Json, field: string, required: true): string;
+function str(body: Json, field: string, required: false): string | undefined;
+function str(body: Json, field: string, required: boolean): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    if (required) throw new HttpError(400, `Field "${field}" is required (a string).`);
+    return undefined;
+  }
+  if (typeof value !== 'string') throw new HttpError(400, `Field "${field}" must be a string, not ${typeName(value)}.`);
+  return value;
+}
+
+function num(body: Json, field: string, integer = false): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    throw new HttpError(400, `Field "${field}" must be ${integer ? 'an integer' : 'a number'}, not ${typeName(value)}.`);
+  }
+  return value;
+}
+
+function strings(body: Json, field: string): string[] | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new HttpError(400, `Field "${field}" must be an array of strings.`);
+  return value as string[];
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value === 'number' ? 'the number' : typeof value === 'boolean' ? 'the boolean' : 'the string'} ${JSON.stringify(value)}`;
+}
+
+function material(body: Json, field: string): Material {
+  const jid = str(body, field, true);
+  const found = findMaterial(jid);
+  if (!found) throw new HttpError(404, `No material with id "${jid}". Known ids: ${MATERIALS.map((m) => m.jid).join(', ')}.`);
+  return found;
+}
+
+/**
+ * A light check of the POSCAR text format: comment, scale, three lattice vectors, optional species line,
+ * counts, optional "Selective dynamics", Direct/Cartesian, one coordinate line per atom.
+ */
+export function checkPoscar(poscar: string): { natoms: number; species: string[] } {
+  const lines = poscar.split(/\r?\n/);
+  const fail = (line: number, what: string): never => {
+    throw new HttpError(400, `The POSCAR is malformed at line ${line}: ${what}.`);
+  };
+  if (lines.length < 8) fail(lines.length, `a POSCAR needs at least 8 lines, this one has ${lines.length}`);
+  const numbers = (line: number, count: number): number[] => {
+    const parts = (lines[line - 1] ?? '').trim().split(/\s+/).slice(0, count).map(Number);
+    if (parts.length < count || parts.some((v) => !Number.isFinite(v))) fail(line, `expected ${count} number${count > 1 ? 's' : ''}, found ${JSON.stringify((lines[line - 1] ?? '').trim())}`);
+    return parts;
+  };
+  numbers(2, 1);
+  for (let i = 3; i <= 5; i++) numbers(i, 3);
+  let next = 6;
+  let species: string[] = [];
+  const line6 = (lines[5] ?? '').trim().split(/\s+/);
+  if (!/^\d+$/.test(line6[0] ?? '')) {
+    species = line6;
+    if (!species.every((s) => /^[A-Z][a-z]?(_\w+)?(\/\w+)?$/.test(s))) fail(6, `expected element symbols, found ${JSON.stringify(lines[5]!.trim())}`);
+    next = 7;
+  }
+  const counts = (lines[next - 1] ?? '').trim().split(/\s+/);
+  if (!counts.every((c) => /^\d+$/.test(c)) || counts.every((c) => c === '0')) fail(next, `expected atom counts, found ${JSON.stringify((lines[next - 1] ?? '').trim())}`);
+  if (species.length && species.length !== counts.length) fail(next, `${counts.length} counts for ${species.length} species`);
+  const natoms = counts.reduce((s, c) => s + Number(c), 0);
+  next++;
+  if (/^s/i.test((lines[next - 1] ?? '').trim())) next++;
+  const mode = (lines[next - 1] ?? '').trim();
+  if (!/^[dckDCK]/.test(mode)) fail(next, `expected "Direct" or "Cartesian", found ${JSON.stringify(mode)}`);
+  for (let i = 0; i < natoms; i++) numbers(next + 1 + i, 3);
+  return { natoms, species };
+}
+
+// ---- handlers -------------------------------------------------------------------------------------------
+
+function buildHandlers(): Record<string, Handler> {
+  const tokenize: Handler = (body) => {
+    const text = str(body, 'text', true);
+    const name = str(body, 'tokenizer', false) ?? 'cl100k_base';
+    const chars = countChars(text);
+    if (chars > MAX_TEXT_CHARS) throw new HttpError(400, `Text is too long: ${chars} characters; the limit is ${MAX_TEXT_CHARS}.`);
+    try {
+      return loadTokenizerSync(name).tokenize(text);
+    } catch (error) {
+      if (error instanceof UnknownTokenizerError) throw new HttpError(400, error.message);
+      throw error;
+    }
+  };
+
+  const search: Handler = (body) => {
+    const query: SearchQuery = {};
+    const formula = str(body, 'formula', false);
+    if (formula) {
+      try {
+        parseFormula(formula);
+      } catch (error) {
+        throw new HttpError(400, `Field "formula" could not be read: ${(error as Error).message}.`);
+      }
+      query.formula = formula;
+    }
+    const elements = strings(body, 'elements');
+    if (elements) query.elements = elements;
+    const mode = str(body, 'element_mode', false);
+    if (mode !== undefined) {
+      if (!(ELEMENT_MODES as readonly string[]).includes(mode)) throw new HttpError(400, `Field "element_mode" must be one of ${ELEMENT_MODES.join(', ')}.`);
+      query.element_mode = mode;
+    }
+    const min = num(body, 'bandgap_min');
+    const max = num(body, 'bandgap_max');
+    if (min !== undefined) query.bandgap_min = min;
+    if (max !== undefined) query.bandgap_max = max;
+    if (min !== undefined && max !== undefined && min > max) throw new HttpError(400, 'bandgap_min is larger than bandgap_max.');
+    const results = searchMaterials(query).map((m) => materialView(m));
+    return { count: results.length, results };
+  };
+
+  const predict: Handler = (body) => {
+    const m = material(body, 'jid');
+    const model = str(body, 'model', false) ?? DEFAULT_MODEL;
+    const spec = MODELS[model];
+    if (!spec) throw new HttpError(400, `Unknown model "${model}". Models: ${Object.keys(MODELS).join(', ')}.`);
+    return { jid: m.jid, formula: m.formula, model, property: spec.description, prediction: m[spec.field], unit: spec.unit, source: 'tabulated reference value' };
+  };
+
+  /** Decision: the reference server validates structures but does not compute them: 501 with a clear detail. */
+  const structure = (operation: string, extra?: (body: Json) => void): Handler => (body) => {
+    const poscar = str(body, 'poscar', true);
+    if (!poscar.trim()) throw new HttpError(400, 'Field "poscar" is empty: send the structure in POSCAR text format.');
+    extra?.(body);
+    const { natoms } = checkPoscar(poscar);
+    throw new HttpError(501, `The reference server checked the structure (${natoms} atoms) but does not run ${operation}; use the real service for results.`);
+  };
+
+  const kpath = (body: Json): void => {
+    const density = num(body, 'kpath_density', true);
+    if (density !== undefined && (density < 1 || density > 1000)) throw new HttpError(400, 'Field "kpath_density" must be between 1 and 1000.');
+  };
+
+  const pxrd: Handler = (body) => {
+    const m = material(body, 'jid');
+    const wavelength = num(body, 'wavelength') ?? CU_K_ALPHA;
+    if (wavelength <= 0 || wavelength > 5) throw new HttpError(400, 'Field "wavelength" must be between 0 and 5 Å.');
+    if (!m.structure) throw new HttpError(501, `The reference server has no structure for ${m.formula} (${m.jid}) to compute a pattern from.`);
+    return { jid: m.jid, formula: m.formula, wavelength, two_theta_range: [0, 90], peaks: powderPattern(m.structure, wavelength) };
+  };
+
+  const pxrdMatch: Handler = (body) => {
+    const formula = str(body, 'formula', false);
+    const data = str(body, 'xrd_data', true);
+    let measured;
+    try {
+      measured = parseXrdData(data);
+    } catch (error) {
+      throw new HttpError(400, `${(error as Error).message}.`);
+    }
+    let candidates = MATERIALS.filter((m) => m.structure);
+    if (formula) {
+      try {
+        parseFormula(formula);
+      } catch (error) {
+        throw new HttpError(400, `Field "formula" could not be read: ${(error as Error).message}.`);
+      }
+      candidates = searchMaterials({ formula }).filter((m) => m.structure);
+    }
+    const matches = candidates
+      .map((m) => ({ jid: m.jid, formula: m.formula, score: matchScore(measured, powderPattern(m.structure!)) }))
+      .sort((a, b) => b.score - a.score);
+    return { formula: formula ?? null, n_points: measured.length, matches };
+  };
+
+  const optimade: Handler = (body) => {
+    const filter = str(body, 'filter_string', true);
+    let test;
+    try {
+      test = optimadeFilter(filter);
+    } catch (error) {
+      throw new HttpError(400, `Filter not understood: ${(error as Error).message}.`);
+    }
+    const data = MATERIALS.filter(test).map((m) => ({
+      id: m.jid,
+      type: 'structures',
+      attributes: { chemical_formula_reduced: m.formula, elements: [...m.elements].sort(), nelements: m.elements.length, nsites: m.structure?.species.length ?? null },
+    }));
+    return { data, meta: { data_returned: data.length, data_available: MATERIALS.length, more_data_available: false } };
+  };
+
+  const heterostructure: Handler = (body) => {
+    const substrate = material(body, 'substrate_jid');
+    const film = material(body, 'film_jid');
+    const max = num(body, 'max_supercell', true) ?? 4;
+    if (max < 1 || max > 10) throw new HttpError(400, 'Field "max_supercell" must be between 1 and 10.');
+    return { substrate: { jid: substrate.jid, formula: substrate.formula, a: substrate.a }, film: { jid: film.jid, formula: film.formula, a: film.a }, ...latticeMatch(substrate, film, max) };
+  };
+
+  const vqe: Handler = (body) => {
+    const terms = body.hamiltonian;
+    if (!Array.isArray(terms) || terms.length === 0) throw new HttpError(400, 'Field "hamiltonian" is required: an array of {"pauli": "XZ", "coefficient": 0.5} terms.');
+    let n = -1;
+    const checked = terms.map((term, i) => {
+      const t = term as { pauli?: unknown; coefficient?: unknown };
+      if (typeof t?.pauli !== 'string' || !/^[IXYZ]{1,4}$/.test(t.pauli)) throw new HttpError(400, `hamiltonian[${i}].pauli must be a string of I, X, Y, Z of length 1 to 4.`);
+      if (typeof t.coefficient !== 'number' || !Number.isFinite(t.coefficient)) throw new HttpError(400, `hamiltonian[${i}].coefficient must be a number.`);
+      if (n >= 0 && t.pauli.length !== n) throw new HttpError(400, 'Every Pauli string in "hamiltonian" must have the same length.');
+      n = t.pauli.length;
+      return { pauli: t.pauli, coefficient: t.coefficient };
+    });
+    const ansatz = str(body, 'ansatz', false) ?? 'exact';
+    const { energy, n_qubits } = groundStateEnergy(checked);
+    return { energy, n_qubits, ansatz, method: 'exact diagonalization (the reference server does not run a variational circuit)', converged: true };
+  };
+
+  const balance: Handler = (body) => {
+    let reactants = strings(body, 'reactants');
+    let products = strings(body, 'products');
+    const equation = str(body, 'equation', false);
+    if (equation && !reactants && !products) {
+      const sides = equation.split(/->|=>|→|=/);
+      if (sides.length !== 2) throw new HttpError(400, 'Field "equation" must look like "H2 + O2 -> H2O".');
+      [reactants, products] = sides.map((side) => side.split('+').map((s) => s.trim().replace(/^\d+\s*(?=[A-Z(])/, '')).filter(Boolean));
+    }
+    if (!reactants?.length || !products?.length) throw new HttpError(400, 'Send "reactants" and "products" (arrays of formulas), or "equation" such as "H2 + O2 -> H2O".');
+    try {
+      const coefficients = balanceReaction(reactants, products!);
+      const side = (names: string[], c: number[]): string => names.map((s, i) => `${c[i] === 1 ? '' : `${c[i]} `}${s}`).join(' + ');
+      return { reactants, products, coefficients, balanced: `${side(reactants, coefficients.reactants)} -> ${side(products!, coefficients.products)}` };
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      throw new HttpError(400, `${(error as Error).message}.`);
+    }
+  };
+
+  const hea: Handler = (body) => {
+    let composition = body.composition as Record<string, unknown> | undefined;
+    const elements = strings(body, 'elements');
+    if (composition === undefined && elements) composition = Object.fromEntries(elements.map((e) => [e, 1]));
+    if (!composition || typeof composition !== 'object' || Array.isArray(composition) || Object.keys(composition).length === 0) {
+      throw new HttpError(400, 'Send "composition" (an object such as {"Fe": 1, "Co": 1, "Ni": 1}) or "elements" (equimolar).');
+    }
+    for (const [el, amount] of Object.entries(composition)) {
+      if (!HEA_ELEMENTS[el]) throw new HttpError(400, `Element "${el}" is not known to the reference server. Known: ${Object.keys(HEA_ELEMENTS).join(', ')}.`);
+      if (typeof amount !== 'number' || !(amount > 0)) throw new HttpError(400, `The amount of ${el} must be a positive number.`);
+    }
+    return heaDescriptors(composition as Record<string, number>);
+  };
+
+  const tokenizerSearch: Handler = (body) => {
+    const query = (str(body, 'query', false) ?? '').toLowerCase();
+    const results = TOKENIZERS.filter((t) => !query || t.name.toLowerCase().includes(query) || t.kind.includes(query) || t.description.toLowerCase().includes(query)).map((t) => ({ ...t }));
+    return { count: results.length, results };
+  };
+
+  return {
+    'tokenizer/tokenize': tokenize,
+    'tokenizer/compute': tokenize,
+    'tokenizer/search': tokenizerSearch,
+    'materials_explorer/search': search,
+    'materials_explorer/compute': search,
+    'gnn_predictor/search': search,
+    'gnn_predictor/predict': predict,
+    'gnn_predictor/compute': predict,
+    'gnn_ff_dynamics/search': search,
+    'gnn_ff_dynamics/relax': structure('a force-field relaxation'),
+    'gnn_ff_dynamics/single_point': structure('a single-point calculation'),
+    'gnn_ff_dynamics/md': structure('molecular dynamics'),
+    'gnn_ff_dynamics/compute': structure('a single-point calculation'),
+    'tightbinding/search': search,
+    'tightbinding/compute': structure('a tight-binding band structure', kpath),
+    'pxrd/search': search,
+    'pxrd/compute': pxrd,
+    'pxrd/match': pxrdMatch,
+    'heterostructure/search': search,
+    'heterostructure/generate': heterostructure,
+    'heterostructure/compute': heterostructure,
+    'quantum/search': search,
+    'quantum/vqe': vqe,
+    'quantum/compute': vqe,
+    'reaction_network/search': search,
+    'reaction_network/balance': balance,
+    'reaction_network/compute': balance,
+    'hea/search': search,
+    'hea/compute': hea,
+    'optimade_explorer/search': search,
+    'optimade_explorer/query': optimade,
+    'optimade_explorer/compute': optimade,
+  };
+}
+
+// ---- HTML -----------------------------------------------------------------------------------------------
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+    '<style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>' +
+    `</head><body>${body}</body></html>\n`;
+}
+
+function indexPage(): string {
+  const items = APPS.map((a) => `<li><a href="/${a.name}">${escapeHtml(a.title)}</a> <code>/${a.name}</code></li>`).join('');
+  return page('Token Lens reference server', `<h1>Token Lens reference server</h1><p>Applications:</p><ul>${items}</ul>`);
+}
+
+function appPage(app: { name: string; title: string; operations: string[] }): string {
+  const ops = ['search', 'compute', ...app.operations].filter(unique);
+  const endpoints = ops.map((o) => `<li><code>POST /${app.name}/${o}</code></li>`).join('');
+  return page(`${app.title} — reference server`,
+    `<h1>${escapeHtml(app.title)}</h1><p>Application <code>${app.name}</code> of the Token Lens reference server.</p>` +
+    `<ul>${endpoints}<li><code>GET /${app.name}/detail/{id}</code></li></ul>` +
+    '<p>POST endpoints need <code>Authorization: Bearer &lt;API key&gt;</code> and a JSON body.</p>');
+}

@@ -1,0 +1,142 @@
+/** Typed errors of the service client. Pure: no `vscode` import. */
+
+export type ServiceErrorKind =
+  | 'badRequest' // 400, 413, 422: the request was wrong; retrying the same request will not help
+  | 'unauthorized' // 401, 403: missing, wrong or expired API key
+  | 'notFound' // 404
+  | 'rateLimited' // 429 (after the allowed retries)
+  | 'server' // 5xx
+  | 'notImplemented' // 501: the service (or the reference server) does not offer this operation
+  | 'timeout' // no complete answer within the timeout
+  | 'cancelled' // the caller aborted
+  | 'network' // connection refused, dropped, DNS failure, TLS failure
+  | 'malformedResponse' // the answer could not be read as what it claims to be
+  | 'config'; // the client was not given what it needs (no base URL, no key): nothing was sent
+
+export interface ServiceErrorInit {
+  kind: ServiceErrorKind;
+  method: string;
+  path: string;
+  status?: number;
+  /** The service's own `detail`, already redacted. */
+  detail?: string;
+  retries?: number;
+  /** For rateLimited: how long the service asked us to wait, when it said. */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function statusName(status: number): string {
+  return STATUS_NAMES[status] ?? 'HTTP error';
+}
+
+/** Which kind a non-2xx status is. */
+export function kindForStatus(status: number): ServiceErrorKind {
+  if (status === 401 || status === 403) return 'unauthorized';
+  if (status === 404) return 'notFound';
+  if (status === 429) return 'rateLimited';
+  if (status === 501) return 'notImplemented';
+  if (status >= 500) return 'server';
+  return 'badRequest';
+}
+
+function summary(init: ServiceErrorInit): string {
+  const where = `${init.method} ${init.path}`;
+  const status = init.status !== undefined ? `${init.status} ${statusName(init.status)}` : '';
+  const detail = init.detail ? `: ${init.detail}` : '';
+  switch (init.kind) {
+    case 'badRequest':
+      return `The service rejected the request (${status})${detail}`;
+    case 'unauthorized':
+      return `The service did not accept the API key (${status})${detail}`;
+    case 'notFound':
+      return `The service has no such resource (${status}, ${where})${detail}`;
+    case 'rateLimited':
+      return `The service is limiting the request rate (${status})${detail}`;
+    case 'notImplemented':
+      return `The service does not offer this operation (${status}, ${where})${detail}`;
+    case 'server':
+      return `The service failed to answer (${status}, ${where})${detail}`;
+    case 'timeout':
+      return `The service did not answer in time (${where})${detail}`;
+    case 'cancelled':
+      return `The request was cancelled (${where})`;
+    case 'network':
+      return `Could not reach the service (${where})${detail}`;
+    case 'malformedResponse':
+      return `The service sent an answer that could not be read (${status ? `${status}, ` : ''}${where})${detail}`;
+    case 'config':
+      return `The service request was not sent${detail}`;
+  }
+}
+
+export class ServiceError extends Error {
+  readonly kind: ServiceErrorKind;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+  readonly detail: string | undefined;
+  readonly retries: number;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: ServiceErrorInit) {
+    super(summary(init));
+    this.name = 'ServiceError';
+    this.kind = init.kind;
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.detail = init.detail;
+    this.retries = init.retries ?? 0;
+    this.retryAfterMs = init.retryAfterMs;
+    // The cause is kept for logs, but never one that could carry headers: undici errors do not carry them.
+    if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
+  }
+
+  /** A copy that records how many retries were spent before giving up. */
+  withRetries(retries: number): ServiceError {
+    return new ServiceError({
+      kind: this.kind,
+      method: this.method,
+      path: this.path,
+      status: this.status,
+      detail: this.detail,
+      retries,
+      retryAfterMs: this.retryAfterMs,
+      cause: (this as { cause?: unknown }).cause,
+    });
+  }
+}
+
+export function isServiceError(value: unknown): value is ServiceError {
+  return value instanceof ServiceError;
+}
+
+/**
+ * Removes a secret from any text that is about to be shown or logged: the exact key, and whatever follows
+ * "Bearer " (an echoed Authorization header). Keys shorter than 4 characters are only redacted after "Bearer".
+ */
+export function redact(text: string, secret: string | undefined): string {
+  let out = text;
+  if (secret && secret.length >= 4) out = out.split(secret).join('***');
+  return out.replace(/(bearer\s+)[^\s"',;}\]]+/gi, '$1***');
+}
