@@ -90,7 +90,7 @@ export interface ServerLogEntry { method: string; path: string; status: number; 
 export interface ReferenceServer {
   readonly http: http.Server;
   readonly faults: FaultQueue;
-  /** Every request answered (or dropped), in order. */
+  /** Every request received (including /__faults), in order of arrival. */
   readonly requests: ServerLogEntry[];
   /** Base URL once listening, e.g. http://127.0.0.1:53121. */
   readonly url: string;
@@ -164,13 +164,11 @@ export function createServer(options: ServerOptions): ReferenceServer {
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const path = decodePath(req.url ?? '/');
-    let status = 0;
-    let faultKind: Fault['kind'] | undefined;
+    // Logged on arrival; the status is filled in when the answer is sent (0: none was, e.g. a dropped socket).
+    const entry: ServerLogEntry = { method, path, status: 0 };
+    requests.push(entry);
     res.on('finish', () => {
-      status = res.statusCode;
-    });
-    res.on('close', () => {
-      requests.push({ method, path, status: status || 0, ...(faultKind ? { fault: faultKind } : {}) });
+      entry.status = res.statusCode;
     });
 
     if (path === '/__faults') {
@@ -179,7 +177,7 @@ export function createServer(options: ServerOptions): ReferenceServer {
     }
 
     const fault = faults.take(path);
-    faultKind = fault?.kind;
+    if (fault) entry.fault = fault.kind;
     if (fault) {
       switch (fault.kind) {
         case 'delay':

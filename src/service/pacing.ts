@@ -38,6 +38,11 @@ export interface PacerOptions {
   /** Window length in ms (spec 8: one minute). */
   windowMs?: number;
   clock?: Clock;
+  /**
+   * Extra spacing added to the window, because the service counts a request when it arrives, a little after
+   * we count it when it leaves. Default 2% of the window (1.2 s of a minute), at most 1 s.
+   */
+  marginMs?: number;
 }
 
 /**
@@ -48,6 +53,7 @@ export interface PacerOptions {
 export class Pacer {
   readonly limit: number;
   readonly windowMs: number;
+  readonly marginMs: number;
   private readonly clock: Clock;
   private readonly starts = new Map<string, number[]>();
   private readonly pausedUntil = new Map<string, number>();
@@ -58,6 +64,7 @@ export class Pacer {
     this.limit = Math.max(1, options.limit ?? 100);
     this.windowMs = Math.max(1, options.windowMs ?? 60_000);
     this.clock = options.clock ?? systemClock;
+    this.marginMs = Math.max(0, options.marginMs ?? Math.min(1000, this.windowMs * 0.02));
   }
 
   static keyId(apiKey: string | undefined): string {
@@ -72,7 +79,7 @@ export class Pacer {
   private delayForId(id: string, now: number): number {
     const starts = this.prune(id, now);
     let wait = 0;
-    if (starts.length >= this.limit) wait = starts[starts.length - this.limit]! + this.windowMs - now;
+    if (starts.length >= this.limit) wait = starts[starts.length - this.limit]! + this.windowMs + this.marginMs - now;
     const paused = this.pausedUntil.get(id);
     if (paused !== undefined) {
       if (paused > now) wait = Math.max(wait, paused - now);
@@ -87,7 +94,7 @@ export class Pacer {
       starts = [];
       this.starts.set(id, starts);
     }
-    while (starts.length && starts[0]! <= now - this.windowMs) starts.shift();
+    while (starts.length && starts[0]! <= now - this.windowMs - this.marginMs) starts.shift();
     return starts;
   }
 
