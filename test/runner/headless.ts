@@ -1,0 +1,328 @@
+/**
+ * Headless extension-host test runner: the real VS Code (1.100.3) served by code-server,
+ * driven by Debian's Chromium through playwright-core.
+ *
+ *   node out/test/runner/headless.js [--suite out/test/suite/index.js]
+ *        [--workspace test/fixtures/workspace] [--extension .] [--timeout 600]
+ *        [--screenshots test-results/screenshots] [--grep REGEXP] [--verbose] [--raw]
+ *
+ * The suite module (exports `run()`) runs inside the extension host. Its console output
+ * is forwarded to the page console, which we print. Two marker lines are special:
+ *   [token-lens:screenshot] /abs/path.png   -> we save a PNG of the whole window there
+ *   [token-lens:result] N passed, N failed  -> the counts we report
+ * The workbench calls window.codeAutomationExit(code) when the suite is done.
+ *
+ * Exit code 0 only when the suite reported >=1 passed and 0 failed, and VS Code exited 0.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as util from 'util';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import { CodeServer, delay, makeRunDir, prepareUserDataDir, safeTail, startCodeServer, workbenchUrl } from './codeServer';
+import { CHROMIUM_PATH, DEFAULT_SUITE, DEFAULT_WORKSPACE, MARKERS, REPO_ROOT, SCREENSHOT_DIR } from './paths';
+import { ensureSetup } from './setup';
+
+interface Options {
+  suite: string;
+  workspace: string;
+  extension: string;
+  timeoutSec: number;
+  screenshots: string;
+  grep?: string;
+  verbose: boolean;
+  raw: boolean;
+}
+
+const USAGE = `Usage: node out/test/runner/headless.js [options]
+  --suite PATH        compiled suite module exporting run()   (default out/test/suite/index.js)
+  --workspace DIR     folder opened in the window              (default test/fixtures/workspace)
+  --extension DIR     extensionDevelopmentPath                 (default: the repository root)
+  --timeout SEC       overall time limit for the run           (default 600)
+  --screenshots DIR   where screenshot('name') PNGs are saved  (default test-results/screenshots)
+  --grep REGEXP       only run tests whose title matches
+  --verbose           also print workbench and driver logs
+  --raw               print every browser console message unfiltered`;
+
+function parseArgs(argv: string[]): Options {
+  const opts: Options = {
+    suite: DEFAULT_SUITE,
+    workspace: DEFAULT_WORKSPACE,
+    extension: REPO_ROOT,
+    timeoutSec: Number(process.env.TOKEN_LENS_TEST_TIMEOUT) || 600,
+    screenshots: SCREENSHOT_DIR,
+    verbose: false,
+    raw: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case '--suite': opts.suite = path.resolve(value()); break;
+      case '--workspace': opts.workspace = path.resolve(value()); break;
+      case '--extension': opts.extension = path.resolve(value()); break;
+      case '--timeout': opts.timeoutSec = Number(value()); break;
+      case '--screenshots': opts.screenshots = path.resolve(value()); break;
+      case '--grep': opts.grep = value(); break;
+      case '--verbose': opts.verbose = true; break;
+      case '--raw': opts.raw = true; break;
+      case '-h': case '--help': console.log(USAGE); process.exit(0);
+      // falls through (unreachable)
+      default: throw new Error(`Unknown argument ${arg}\n${USAGE}`);
+    }
+  }
+  if (!Number.isFinite(opts.timeoutSec) || opts.timeoutSec <= 0) throw new Error('--timeout must be a positive number of seconds');
+  let suite = opts.suite;
+  if (fs.existsSync(suite) && fs.statSync(suite).isDirectory()) suite = path.join(suite, 'index.js');
+  if (!fs.existsSync(suite)) throw new Error(`Suite not found: ${suite} (did you run npm run build:tests?)`);
+  opts.suite = suite;
+  if (!fs.existsSync(opts.workspace) || !fs.statSync(opts.workspace).isDirectory()) throw new Error(`Workspace folder not found: ${opts.workspace}`);
+  if (!fs.existsSync(path.join(opts.extension, 'package.json'))) throw new Error(`No extension manifest in ${opts.extension}`);
+  return opts;
+}
+
+// ---------------------------------------------------------------------------------------
+// Console output. In extension-test mode the workbench forwards the extension host's
+// console to its log service, which prints to the page console as
+//   console.log('%c INFO', 'color: #33f', <original format>, ...<original args>)
+// (ERR / WARN likewise). We re-format the original arguments with util.format, so mocha's
+// spec reporter reads exactly as in a terminal, and drop the workbench's own chatter.
+
+const LOG_PREFIX = /^%c\s*(TRACE|DEBUG|INFO|WARN|ERR)\s*$/;
+
+/** Workbench log lines that are expected in this setup (offline, web) and only add noise. */
+const NOISE: RegExp[] = [
+  /^Resolving connection token/,
+  /^Resolved connection token/,
+  /^Creating a socket/,
+  /^Updating additional builtin extensions cache/,
+  /^\[Service Worker\]/,
+  /^ChatSessionStore:/,
+  /open-vsx\.org/,
+  /ENOTFOUND/,
+  /^Started local extension host/,
+  /^\[.*\] potential listener LEAK/,
+  /^Ignoring fetching additional builtin extensions from gallery/,
+];
+
+export interface LogLine {
+  /** 'info' | 'warn' | 'error' ... for workbench-logger lines, undefined for raw browser console */
+  level?: string;
+  text: string;
+}
+
+export async function decodeConsole(msg: ConsoleMessage): Promise<LogLine> {
+  const handles = msg.args();
+  const values = await Promise.all(handles.map((h) => h.jsonValue().catch(() => undefined)));
+  const head = values[0];
+  const m = typeof head === 'string' ? LOG_PREFIX.exec(head) : null;
+  if (m && values.length >= 3 && typeof values[1] === 'string') {
+    const rest = values.slice(2).map((v) => (v === undefined ? '' : v));
+    const text = rest.length ? util.format(...(rest as [unknown, ...unknown[]])) : '';
+    return { level: m[1]!.toLowerCase(), text };
+  }
+  return { text: msg.text() };
+}
+
+// ---------------------------------------------------------------------------------------
+
+interface Result {
+  passed: number;
+  failed: number;
+  reported: boolean;
+}
+
+async function runHeadless(opts: Options): Promise<number> {
+  const t0 = Date.now();
+  const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+  const say = (msg: string) => process.stdout.write(`[runner] ${msg}\n`);
+
+  await ensureSetup();
+  const runDir = makeRunDir('headless');
+  const userDataDir = path.join(runDir, 'user-data');
+  prepareUserDataDir(userDataDir);
+  fs.mkdirSync(opts.screenshots, { recursive: true });
+
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let cleanedUp = false;
+  const cleanup = async () => {
+    if (cleanedUp) return;
+    cleanedUp = true;
+    await browser?.close().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
+  };
+  const onSignal = (sig: NodeJS.Signals) => {
+    say(`${sig}: stopping code-server and Chromium`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const result: Result = { passed: 0, failed: 0, reported: false };
+  let failure: string | undefined;
+  let vscodeExit: number | undefined;
+  let overallTimer: NodeJS.Timeout | undefined;
+  const pendingShots: Promise<void>[] = [];
+
+  try {
+    say(`suite ${path.relative(REPO_ROOT, opts.suite) || opts.suite}, workspace ${path.relative(REPO_ROOT, opts.workspace) || opts.workspace}`);
+    server = await startCodeServer({
+      workspace: opts.workspace,
+      userDataDir,
+      logFile: path.join(runDir, 'code-server.log'),
+      env: {
+        TOKEN_LENS_SCREENSHOTS: '1',
+        TOKEN_LENS_SCREENSHOT_DIR: opts.screenshots,
+        TOKEN_LENS_TEST_MODE: 'headless',
+        ...(opts.grep ? { TOKEN_LENS_TEST_GREP: opts.grep } : {}),
+      },
+    });
+    say(`code-server ${server.baseUrl} ready after ${elapsed()} (log ${path.relative(REPO_ROOT, server.logFile)})`);
+
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page: Page = await context.newPage();
+
+    let resolveExit!: (code: number) => void;
+    const exited = new Promise<number>((r) => (resolveExit = r));
+    await page.exposeFunction('codeAutomationExit', (code: number) => {
+      resolveExit(typeof code === 'number' ? code : 1);
+    });
+    await page.exposeFunction('codeAutomationLog', (level: string, message: string) => {
+      if (opts.raw || opts.verbose) process.stdout.write(`[driver:${level}] ${message}\n`);
+    });
+
+    const takeScreenshot = async (file: string) => {
+      try {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        const png = await page.screenshot({ fullPage: false });
+        const tmp = `${file}.tmp-${process.pid}`;
+        fs.writeFileSync(tmp, png);
+        fs.renameSync(tmp, file); // atomic: the test polls for the file
+        say(`screenshot ${path.relative(REPO_ROOT, file)}`);
+      } catch (err) {
+        say(`screenshot ${file} failed: ${(err as Error).message}`);
+      }
+    };
+
+    const onLine = (line: string) => {
+      const shot = line.indexOf(MARKERS.screenshot);
+      if (shot >= 0) {
+        const file = line.slice(shot + MARKERS.screenshot.length).trim();
+        if (path.isAbsolute(file) && file.endsWith('.png')) pendingShots.push(takeScreenshot(file));
+        return;
+      }
+      const res = line.indexOf(MARKERS.result);
+      if (res >= 0) {
+        const m = /(\d+) passed, (\d+) failed/.exec(line.slice(res));
+        if (m) {
+          result.passed = Number(m[1]);
+          result.failed = Number(m[2]);
+          result.reported = true;
+        }
+        return;
+      }
+      process.stdout.write(`${line}\n`);
+    };
+
+    // Decode sequentially so lines keep their order.
+    let consoleQueue: Promise<void> = Promise.resolve();
+    page.on('console', (msg: ConsoleMessage) => {
+      consoleQueue = consoleQueue.then(async () => {
+        if (opts.raw) process.stdout.write(`[console:${msg.type()}] ${msg.text()}\n`);
+        const { level, text } = await decodeConsole(msg);
+        const lines = text.split('\n');
+        if (lines.some((l) => l.includes(MARKERS.screenshot) || l.includes(MARKERS.result))) {
+          for (const l of lines) if (l.includes(MARKERS.screenshot) || l.includes(MARKERS.result)) onLine(l);
+          return;
+        }
+        if (opts.raw) return;
+        if (level === undefined) {
+          // the browser's own console (resource 404s, iframe sandbox warnings...)
+          if (opts.verbose) process.stdout.write(`[browser:${msg.type()}] ${text}\n`);
+          return;
+        }
+        if (!opts.verbose && NOISE.some((re) => re.test(text))) return;
+        const tag = level === 'info' ? '' : `[${level}] `;
+        for (const l of lines) onLine(tag + l);
+      }).catch(() => undefined);
+    });
+    page.on('pageerror', (err) => {
+      if (opts.verbose || opts.raw) process.stdout.write(`[pageerror] ${err.message}\n`);
+    });
+
+    const timeout = new Promise<'timeout'>((r) => (overallTimer = setTimeout(() => r('timeout'), opts.timeoutSec * 1000)));
+    const serverDied = server.exited.then((code) => `code-server exited unexpectedly (code ${code})`);
+    const browserDied = new Promise<string>((r) => browser!.on('disconnected', () => r('Chromium disconnected')));
+
+    const url = workbenchUrl(server, {
+      workspace: opts.workspace,
+      extensionDevelopmentPath: opts.extension,
+      extensionTestsPath: opts.suite,
+    });
+    if (opts.verbose) say(`opening ${url}`);
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    say(`workbench loaded after ${elapsed()}; running the extension-host suite`);
+
+    const outcome = await Promise.race([exited, timeout, serverDied, browserDied]);
+    if (outcome === 'timeout') {
+      failure = `time limit of ${opts.timeoutSec} s reached (hang?)`;
+      await takeScreenshot(path.join(opts.screenshots, 'timeout.png'));
+    } else if (typeof outcome === 'string') {
+      failure = outcome;
+    } else {
+      vscodeExit = outcome;
+      // The result marker is logged before run() settles; give the console a moment.
+      for (let i = 0; i < 20 && !result.reported; i++) await delay(100);
+      await Promise.race([consoleQueue, delay(2000)]);
+    }
+    await Promise.race([Promise.all(pendingShots), delay(10_000)]);
+  } catch (err) {
+    failure = (err as Error).message;
+  } finally {
+    if (overallTimer) clearTimeout(overallTimer);
+    await cleanup();
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+
+  if (!failure && !result.reported) failure = `the suite did not report a result (VS Code exit code ${vscodeExit})`;
+  if (!failure && vscodeExit !== 0 && result.failed === 0) failure = `VS Code exited with code ${vscodeExit} (the suite rejected)`;
+  if (!failure && result.passed + result.failed === 0) failure = 'no extension-host test ran';
+  if (failure) {
+    say(`FAILED: ${failure}`);
+    if (server) process.stdout.write(`[runner] last lines of ${path.relative(REPO_ROOT, server.logFile)}:\n${safeTail(server.logFile, 15)}\n`);
+  }
+  say(`finished in ${elapsed()}`);
+  const failed = result.failed === 0 && failure ? 1 : result.failed;
+  console.log(`${result.passed} passed, ${failed} failed`);
+  return !failure && result.failed === 0 && result.passed > 0 ? 0 : 1;
+}
+
+if (require.main === module) {
+  let opts: Options;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+  runHeadless(opts).then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(`[runner] ${(err as Error).stack ?? err}`);
+      console.log('0 passed, 1 failed');
+      process.exit(1);
+    },
+  );
+}

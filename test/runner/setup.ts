@@ -1,0 +1,256 @@
+/**
+ * Idempotent setup for the headless extension-host tests and `npm start`:
+ *
+ *  1. Debian packages: chromium (the browser), and — only when code-server must be
+ *     built — ripgrep plus the headers its native modules compile against.
+ *  2. Seeds @vscode/ripgrep's download cache from Debian's /usr/bin/rg (offline machines).
+ *  3. Installs code-server@4.100.3 (VS Code 1.100.3) into .vscode-test/code-server/,
+ *     outside the project's dependencies, with an `allowScripts` policy so npm 11 runs
+ *     the postinstalls that build its native modules.
+ *  4. Verifies the install by starting code-server once, then writes a stamp file.
+ *
+ * A second call with the stamp in place only checks that chromium exists (milliseconds).
+ * Run directly: `node out/test/runner/setup.js [--force]`.
+ */
+import { spawnSync, SpawnSyncOptions } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { makeRunDir, prepareUserDataDir, startCodeServer } from './codeServer';
+import {
+  CHROMIUM_PATH,
+  CODE_SERVER_DIR,
+  CODE_SERVER_ENTRY,
+  CODE_SERVER_PKG,
+  CODE_SERVER_VERSION,
+  DEFAULT_WORKSPACE,
+  SETUP_STAMP,
+} from './paths';
+
+const RUNTIME_APT = ['chromium', 'fonts-dejavu-core'];
+const BUILD_APT = ['ripgrep', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'g++', 'make', 'python3'];
+
+const RIPGREP_CACHE_VERSION = '1.15.11';
+const RIPGREP_ASSET = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
+
+/** Dependencies (by package name) whose install scripts must run, per package.json. */
+const ALLOW_SCRIPTS: Record<string, string[]> = {
+  // .vscode-test/code-server/package.json
+  '.': ['code-server', 'argon2'],
+  // code-server's postinstall runs `npm install` in these two folders.
+  'node_modules/code-server/lib/vscode': [
+    '@parcel/watcher',
+    '@vscode/deviceid',
+    '@vscode/ripgrep',
+    '@vscode/spdlog',
+    '@vscode/windows-ca-certs',
+    '@vscode/windows-process-tree',
+    '@vscode/windows-registry',
+    'kerberos',
+    'native-watchdog',
+    'node-pty',
+  ],
+  'node_modules/code-server/lib/vscode/extensions': ['@parcel/watcher', 'esbuild'],
+};
+
+interface Stamp {
+  codeServer: string;
+  nodeAbi: string;
+  platform: string;
+  installedAt: string;
+}
+
+function log(msg: string): void {
+  process.stdout.write(`[setup] ${msg}\n`);
+}
+
+function run(cmd: string, args: string[], opts: SpawnSyncOptions = {}): void {
+  log(`$ ${cmd} ${args.join(' ')}${opts.cwd ? `   (in ${opts.cwd})` : ''}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+}
+
+function commandExists(cmd: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function missingDebPackages(pkgs: string[]): string[] {
+  if (!commandExists('dpkg-query')) return [];
+  return pkgs.filter((p) => {
+    const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', p], { encoding: 'utf8' });
+    return r.status !== 0 || !/install ok installed/.test(r.stdout);
+  });
+}
+
+export function ensureAptPackages(pkgs: string[]): void {
+  const missing = missingDebPackages(pkgs);
+  if (missing.length === 0) return;
+  if (!commandExists('apt-get')) {
+    throw new Error(`Missing packages ${missing.join(', ')} and no apt-get to install them; install them by hand.`);
+  }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const prefix = isRoot ? [] : commandExists('sudo') ? ['sudo', '-E'] : null;
+  if (!prefix) throw new Error(`Missing packages ${missing.join(', ')}; run as root or install sudo.`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (...args: string[]) => {
+    const argv = [...prefix, 'apt-get', ...args];
+    run(argv[0]!, argv.slice(1), { env });
+  };
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  apt('update', '-q');
+  apt('install', '-y', '-q', '--no-install-recommends', ...missing);
+}
+
+/** @vscode/ripgrep's postinstall uses this cached asset instead of downloading from GitHub. */
+export function seedRipgrepCache(): void {
+  const dir = path.join(os.tmpdir(), `vscode-ripgrep-cache-${RIPGREP_CACHE_VERSION}`);
+  const asset = path.join(dir, RIPGREP_ASSET);
+  if (fs.existsSync(asset) && fs.statSync(asset).size > 0) return;
+  const rg = ['/usr/bin/rg', '/usr/local/bin/rg'].find((p) => fs.existsSync(p));
+  if (!rg) throw new Error('ripgrep (rg) not found; install the Debian package `ripgrep`.');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'rg-seed-'));
+  try {
+    fs.copyFileSync(rg, path.join(tmp, 'rg'));
+    fs.chmodSync(path.join(tmp, 'rg'), 0o755);
+    fs.mkdirSync(dir, { recursive: true });
+    run('tar', ['-C', tmp, '-czf', `${asset}.partial`, 'rg']);
+    fs.renameSync(`${asset}.partial`, asset);
+    log(`seeded ripgrep cache ${asset} from ${rg}`);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function setAllowScripts(pkgJsonPath: string, names: string[]): void {
+  const pkg = JSON.parse(fs.readFileSync(pkgJsonPath, 'utf8'));
+  pkg.allowScripts = { ...(pkg.allowScripts ?? {}), ...Object.fromEntries(names.map((n) => [n, true])) };
+  fs.writeFileSync(pkgJsonPath, JSON.stringify(pkg, null, 2) + '\n');
+}
+
+function readStamp(): Stamp | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(SETUP_STAMP, 'utf8')) as Stamp;
+  } catch {
+    return undefined;
+  }
+}
+
+function stampIsValid(): boolean {
+  const s = readStamp();
+  return (
+    !!s &&
+    s.codeServer === CODE_SERVER_VERSION &&
+    s.nodeAbi === process.versions.modules &&
+    s.platform === `${process.platform}-${process.arch}` &&
+    fs.existsSync(CODE_SERVER_ENTRY)
+  );
+}
+
+function installCodeServer(): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major !== 20) {
+    throw new Error(`code-server@${CODE_SERVER_VERSION} needs Node 20; this is Node ${process.versions.node}.`);
+  }
+  fs.rmSync(CODE_SERVER_DIR, { recursive: true, force: true });
+  fs.mkdirSync(CODE_SERVER_DIR, { recursive: true });
+  fs.writeFileSync(
+    path.join(CODE_SERVER_DIR, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'token-lens-code-server-cache',
+        private: true,
+        description: 'code-server for the Token Lens headless tests; generated by test/runner/setup.ts',
+        dependencies: { 'code-server': CODE_SERVER_VERSION },
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  setAllowScripts(path.join(CODE_SERVER_DIR, 'package.json'), ALLOW_SCRIPTS['.']!);
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    npm_config_unsafe_perm: 'true', // code-server's postinstall refuses root otherwise
+    npm_config_yes: 'true', // node-pty's postinstall runs `npx node-gyp`
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  // Offline node-gyp: use the installed Node headers rather than downloading them.
+  if (!process.env.npm_config_nodedir && fs.existsSync('/usr/include/node/node.h')) env.npm_config_nodedir = '/usr';
+  // npm scripts export npm_config_* of the outer project; don't let them leak into this install.
+  delete env.npm_config_prefix;
+  delete env.npm_config_global;
+  delete env.npm_config_local_prefix;
+  delete env.npm_package_json;
+  delete env.INIT_CWD;
+
+  // Step 1: fetch the package tree without running anything.
+  run('npm', ['install', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], { cwd: CODE_SERVER_DIR, env });
+  // Step 2: code-server's postinstall runs `npm install` inside lib/vscode and
+  // lib/vscode/extensions; give those package.json files their allowScripts too.
+  for (const [rel, names] of Object.entries(ALLOW_SCRIPTS)) {
+    if (rel !== '.') setAllowScripts(path.join(CODE_SERVER_DIR, rel, 'package.json'), names);
+  }
+  // Step 3: run the allowed install scripts (argon2, code-server -> VS Code's native modules).
+  run('npm', ['rebuild', '--foreground-scripts', '--loglevel=error'], { cwd: CODE_SERVER_DIR, env });
+
+  const rgBin = path.join(CODE_SERVER_PKG, 'lib', 'vscode', 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg');
+  const pty = path.join(CODE_SERVER_PKG, 'lib', 'vscode', 'node_modules', 'node-pty', 'build', 'Release', 'pty.node');
+  for (const f of [CODE_SERVER_ENTRY, rgBin, pty]) {
+    if (!fs.existsSync(f)) throw new Error(`code-server install is incomplete: ${f} is missing`);
+  }
+}
+
+async function verifyCodeServer(): Promise<void> {
+  const runDir = makeRunDir('verify');
+  try {
+    const userDataDir = path.join(runDir, 'user-data');
+    prepareUserDataDir(userDataDir);
+    const server = await startCodeServer({
+      workspace: fs.existsSync(DEFAULT_WORKSPACE) ? DEFAULT_WORKSPACE : os.tmpdir(),
+      userDataDir,
+      logFile: path.join(runDir, 'code-server.log'),
+    });
+    await server.stop();
+    log(`verified: code-server ${CODE_SERVER_VERSION} answers on 127.0.0.1`);
+  } finally {
+    fs.rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+export async function ensureSetup(options: { force?: boolean } = {}): Promise<void> {
+  const started = Date.now();
+  ensureAptPackages(RUNTIME_APT);
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH} (set CHROMIUM_PATH to override).`);
+  }
+  if (!options.force && stampIsValid()) return;
+
+  log(`installing code-server@${CODE_SERVER_VERSION} into ${path.relative(process.cwd(), CODE_SERVER_DIR) || CODE_SERVER_DIR} (one-time, ~1-3 min)`);
+  ensureAptPackages(BUILD_APT);
+  seedRipgrepCache();
+  try {
+    fs.rmSync(SETUP_STAMP, { force: true });
+    installCodeServer();
+    await verifyCodeServer();
+  } catch (err) {
+    throw new Error(`setup failed: ${(err as Error).message}`);
+  }
+  const stamp: Stamp = {
+    codeServer: CODE_SERVER_VERSION,
+    nodeAbi: process.versions.modules,
+    platform: `${process.platform}-${process.arch}`,
+    installedAt: new Date().toISOString(),
+  };
+  fs.writeFileSync(SETUP_STAMP, JSON.stringify(stamp, null, 2) + '\n');
+  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+if (require.main === module) {
+  ensureSetup({ force: process.argv.includes('--force') }).catch((err) => {
+    console.error(`[setup] ${(err as Error).message}`);
+    process.exit(1);
+  });
+}

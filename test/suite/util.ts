@@ -1,0 +1,118 @@
+/**
+ * Helpers for extension-host tests (run inside VS Code, headless or Electron).
+ *
+ *   const api = await activateExtension();
+ *   const editor = await openDocument('hello world', 'markdown');
+ *   await waitFor(() => statusText().includes('tokens'), 5000, 'status bar count');
+ *   await screenshot('status-bar');   // -> test-results/screenshots/status-bar.png
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+
+export const EXTENSION_ID = 'token-lens.token-lens';
+
+/** Marker the headless runner watches for in the extension host's console output. */
+export const SCREENSHOT_MARKER = '[token-lens:screenshot]';
+
+/** Repository root (this file is compiled to out/test/suite/util.js). */
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/** Where screenshots go; the headless runner passes its --screenshots folder via the environment. */
+export const SCREENSHOT_DIR = process.env.TOKEN_LENS_SCREENSHOT_DIR || path.join(REPO_ROOT, 'test-results', 'screenshots');
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Poll `predicate` (sync or async) every `intervalMs` until it returns a truthy value,
+ * which is returned. Throws `Timed out after N ms waiting for <message>` otherwise.
+ */
+export async function waitFor<T>(
+  predicate: () => T | Promise<T>,
+  timeoutMs = 5000,
+  message = 'condition',
+  intervalMs = 50,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await predicate();
+      if (value) return value as NonNullable<T>;
+      lastError = undefined;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() >= deadline) {
+      const detail = lastError ? ` (last error: ${(lastError as Error).message ?? String(lastError)})` : '';
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${message}${detail}`);
+    }
+    await sleep(intervalMs);
+  }
+}
+
+/** The Token Lens extension object; throws if it is not loaded in this window. */
+export function getExtension<T = unknown>(): vscode.Extension<T> {
+  const ext = vscode.extensions.getExtension<T>(EXTENSION_ID);
+  if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not loaded (is extensionDevelopmentPath the repo root?)`);
+  return ext;
+}
+
+/** Activate Token Lens (idempotent) and return its exported API. */
+export async function activateExtension<T = unknown>(): Promise<T> {
+  const ext = getExtension<T>();
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+/**
+ * Open an untitled document with `content` in `language` and show it in the active editor.
+ * Returns the editor; close it with `closeAllEditors()` in teardown.
+ */
+export async function openDocument(content: string, language = 'plaintext'): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument({ content, language });
+  return vscode.window.showTextDocument(doc, { preview: false });
+}
+
+/** Open a file of the test workspace (path relative to the workspace folder). */
+export async function openWorkspaceFile(relativePath: string): Promise<vscode.TextEditor> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('No workspace folder is open');
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, relativePath));
+  return vscode.window.showTextDocument(doc, { preview: false });
+}
+
+/** Close every editor without prompting to save (untitled documents are reverted). */
+export async function closeAllEditors(): Promise<void> {
+  const openTabs = () => vscode.window.tabGroups.all.reduce((n, g) => n + g.tabs.length, 0);
+  for (let i = 0; i < 100 && openTabs() > 0; i++) {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  if (openTabs() > 0) await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** True when a runner that can take screenshots drives this window (the headless runner). */
+export function screenshotsSupported(): boolean {
+  return process.env.TOKEN_LENS_SCREENSHOTS === '1';
+}
+
+/**
+ * Ask the runner for a PNG of the whole window, saved as `<SCREENSHOT_DIR>/<name>.png`.
+ * Resolves with the file path once the file exists, or `undefined` when the current runner
+ * cannot take screenshots (e.g. @vscode/test-electron). Give the UI a moment to settle
+ * (e.g. `waitFor` the state you want to show) before calling.
+ */
+export async function screenshot(name: string, timeoutMs = 10_000): Promise<string | undefined> {
+  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-');
+  const file = path.join(SCREENSHOT_DIR, `${safe}.png`);
+  if (!screenshotsSupported()) {
+    console.log(`[token-lens] screenshot '${safe}' skipped: this runner does not take screenshots`);
+    return undefined;
+  }
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  fs.rmSync(file, { force: true });
+  console.log(`${SCREENSHOT_MARKER} ${file}`);
+  await waitFor(() => fs.existsSync(file), timeoutMs, `screenshot ${file}`, 100);
+  return file;
+}
