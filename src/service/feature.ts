@@ -1,0 +1,405 @@
+/**
+ * The service commands (editor edge): service URL, API key, remote tokenization, the log. `call()` is the one
+ * place that decides how any service request runs in the editor: URL and key prompting, progress with
+ * cancellation, the log line, and the message the user sees when it fails.
+ */
+import * as vscode from 'vscode';
+import { config, onDidChangeConfig, updateSetting } from '../config';
+import { countChars, loadTokenizer, UnknownTokenizerError, type TokenizeResult } from '../tokenizers';
+import { Disposable } from '../util/disposable';
+import { ApiKeyStore, normalizeApiKey, validateApiKey } from './apiKey';
+import { MAX_TEXT_CHARS, ServiceClient, type RequestLogEntry } from './client';
+import { compareResults, comparisonMarkdown, type Comparison } from './compare';
+import { isServiceError, ServiceError, type ServiceErrorKind } from './errors';
+
+export const ENTER_NEW_KEY = 'Enter new API key';
+export const SET_URL = 'Set Service URL';
+export const SHOW_LOG = 'Show Log';
+export const OPEN_SETTINGS = 'Open Settings';
+export const TRY_AGAIN = 'Try Again';
+
+/** The last message shown to the user: the seam tests assert on. */
+export interface ShownMessage {
+  severity: 'info' | 'warning' | 'error';
+  text: string;
+  actions: string[];
+}
+
+export type CallStatus = 'ok' | 'cancelled' | 'noUrl' | 'noKey' | 'error';
+
+export type CallOutcome<T> =
+  | { status: 'ok'; value: T }
+  | { status: Exclude<CallStatus, 'ok'>; error?: ServiceError; errorKind?: ServiceErrorKind; message?: ShownMessage };
+
+export interface CallOptions {
+  /** Whether the request needs the API key (every POST does, spec 5). Default true. */
+  needsKey?: boolean;
+  /** Cancels the call from outside (besides the progress notification's Cancel button). */
+  signal?: AbortSignal;
+}
+
+export interface RemoteTokenizeArgs {
+  /** Text to send instead of the editor's selection or document. */
+  text?: string;
+  /** Tokenizer name instead of the tokenLens.tokenizer setting. */
+  tokenizer?: string;
+  /** Open the comparison document (default true). */
+  show?: boolean;
+}
+
+export interface RemoteTokenizeOutcome {
+  status: CallStatus | 'tooLong' | 'noText';
+  /** The service's answer (spec 2.2). */
+  result?: TokenizeResult;
+  /** The local engine's answer for the same text and tokenizer. */
+  local?: TokenizeResult;
+  comparison?: Comparison;
+  errorKind?: ServiceErrorKind;
+  message?: ShownMessage;
+}
+
+const SCHEME = 'token-lens-service';
+
+/** Validates a base URL typed by the user; returns the message to show, or undefined when fine. */
+export function validateServiceUrl(value: string): string | undefined {
+  const text = value.trim();
+  if (!text) return 'Enter the base URL of the service, e.g. https://example.org/api';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'This is not a URL. Enter it with its scheme, e.g. https://example.org/api';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The URL must start with https:// (or http:// for a local server).';
+  if (url.search || url.hash) return 'Enter the base URL only, without ?query or #fragment.';
+  if (url.username || url.password) return 'Do not put credentials in the URL; Token Lens sends the API key in a header.';
+  return undefined;
+}
+
+function isLocalHost(url: URL): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.endsWith('.localhost');
+}
+
+export class ServiceFeature extends Disposable {
+  readonly log: vscode.LogOutputChannel;
+  private readonly keys: ApiKeyStore;
+  private readonly documents = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  private readonly inFlight = new Set<AbortController>();
+  private reportCount = 0;
+  /** The last message shown: for tests. */
+  lastMessage: ShownMessage | undefined;
+
+  constructor(context: vscode.ExtensionContext) {
+    super();
+    this.log = this.register(vscode.window.createOutputChannel('Token Lens', { log: true }));
+    this.keys = new ApiKeyStore(context.secrets);
+    this.register(this.changed);
+    this.register({ dispose: () => this.inFlight.forEach((c) => c.abort()) });
+    this.register(vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+      onDidChange: this.changed.event,
+      provideTextDocumentContent: (uri) => this.documents.get(uri.toString()) ?? '',
+    }));
+    this.register(onDidChangeConfig((affects) => {
+      if (affects('service.baseUrl')) this.log.info(`Service URL is now ${config.serviceBaseUrl || '(not set)'}`);
+    }));
+    this.register(vscode.commands.registerCommand('tokenLens.setServiceUrl', (url?: unknown) => this.setServiceUrl(typeof url === 'string' ? url : undefined)));
+    this.register(vscode.commands.registerCommand('tokenLens.setApiKey', (key?: unknown) => this.setApiKey(typeof key === 'string' ? key : undefined)));
+    this.register(vscode.commands.registerCommand('tokenLens.clearApiKey', () => this.clearApiKey()));
+    this.register(vscode.commands.registerCommand('tokenLens.tokenizeRemote', (args?: unknown) => this.tokenizeRemote(asArgs(args))));
+    this.register(vscode.commands.registerCommand('tokenLens.showLog', () => this.log.show(true)));
+  }
+
+  // ---- commands -------------------------------------------------------------------------------------------
+
+  /** tokenLens.setServiceUrl: with a URL (programmatic use) sets it; without, asks in an input box. */
+  async setServiceUrl(url?: string, explanation?: string): Promise<{ status: 'ok' | 'cancelled' | 'invalid'; url?: string; message?: string }> {
+    let value = url;
+    if (value === undefined) {
+      value = await vscode.window.showInputBox({
+        title: 'Token Lens: Service URL',
+        prompt: `${explanation ? `${explanation} ` : ''}The base URL of the tokenization and materials service, e.g. https://example.org/api. Saved in the setting tokenLens.service.baseUrl.`,
+        value: config.serviceBaseUrl || 'https://',
+        placeHolder: 'https://example.org/api',
+        ignoreFocusOut: true,
+        validateInput: (text) => {
+          const problem = validateServiceUrl(text);
+          if (problem) return problem;
+          const parsed = new URL(text.trim());
+          if (parsed.protocol === 'http:' && !isLocalHost(parsed)) {
+            return { message: 'With http:// the API key travels unencrypted. Use https:// unless this is a trusted network.', severity: vscode.InputBoxValidationSeverity.Warning };
+          }
+          return undefined;
+        },
+      });
+      if (value === undefined) return { status: 'cancelled' };
+    }
+    const problem = validateServiceUrl(value);
+    if (problem) {
+      this.show('error', `Token Lens did not save the service URL: ${problem}`);
+      return { status: 'invalid', message: problem };
+    }
+    const normalized = value.trim().replace(/\/+$/, '');
+    await updateSetting('service.baseUrl', normalized);
+    return { status: 'ok', url: normalized };
+  }
+
+  /** tokenLens.setApiKey: with a key (programmatic use) stores it; without, asks in a password box. */
+  async setApiKey(key?: string): Promise<{ status: 'ok' | 'cancelled' | 'invalid'; message?: string }> {
+    if (key !== undefined) {
+      const problem = validateApiKey(key);
+      if (problem) {
+        this.show('error', `Token Lens did not save the API key: ${problem}`);
+        return { status: 'invalid', message: problem };
+      }
+      await this.keys.set(normalizeApiKey(key)!);
+      this.log.info('API key saved in secret storage');
+      return { status: 'ok' };
+    }
+    const entered = await this.keys.prompt();
+    if (!entered) return { status: 'cancelled' };
+    this.log.info('API key saved in secret storage');
+    this.show('info', 'Token Lens saved the API key in VS Code’s secret storage.');
+    return { status: 'ok' };
+  }
+
+  /** tokenLens.clearApiKey */
+  async clearApiKey(): Promise<{ status: 'ok'; hadKey: boolean }> {
+    const hadKey = (await this.keys.get()) !== undefined;
+    await this.keys.delete();
+    this.log.info('API key removed from secret storage');
+    this.show('info', hadKey ? 'Token Lens removed the API key. The next service command will ask for one.' : 'Token Lens had no API key stored.');
+    return { status: 'ok', hadKey };
+  }
+
+  /** tokenLens.tokenizeRemote: the selection (or the document) on the service, next to the local count. */
+  async tokenizeRemote(args: RemoteTokenizeArgs = {}): Promise<RemoteTokenizeOutcome> {
+    const editor = vscode.window.activeTextEditor;
+    let text = args.text;
+    if (text === undefined && editor) {
+      const selected = editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s));
+      text = selected.length ? selected.join('\n') : editor.document.getText();
+    }
+    if (text === undefined) {
+      const message = this.show('warning', 'Open a file or select text first: Token Lens sends the selection (or the whole document) to the service.');
+      return { status: 'noText', message };
+    }
+    const chars = countChars(text);
+    if (chars > MAX_TEXT_CHARS) {
+      const message = this.show('warning', `The text has ${chars.toLocaleString('en-US')} characters; the service accepts at most ${MAX_TEXT_CHARS.toLocaleString('en-US')}. Select a shorter part and run the command again. Nothing was sent.`);
+      return { status: 'tooLong', message };
+    }
+    const tokenizer = args.tokenizer ?? config.tokenizer;
+    const specialTokens = config.specialTokens;
+    const outcome = await this.call(`Tokenizing ${chars.toLocaleString('en-US')} characters with ${tokenizer} on the service`,
+      (client, signal) => client.tokenize({ text: text!, tokenizer }, { signal }));
+    if (outcome.status !== 'ok') {
+      return { status: outcome.status, ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}), ...(outcome.message ? { message: outcome.message } : {}) };
+    }
+    const result = outcome.value;
+    let local: TokenizeResult | undefined;
+    try {
+      local = (await loadTokenizer(tokenizer, { specialTokens })).tokenize(text);
+    } catch (error) {
+      if (!(error instanceof UnknownTokenizerError)) throw error;
+    }
+    const comparison = local ? compareResults(tokenizer, text, result, local, specialTokens) : undefined;
+    const summary = local
+      ? comparison!.identical
+        ? `The service counts ${result.n_tokens} tokens with ${result.tokenizer}; Token Lens counts the same.`
+        : `The service counts ${result.n_tokens} tokens with ${result.tokenizer}; Token Lens counts ${local.n_tokens}. ${comparison!.explanations[0]}`
+      : `The service counts ${result.n_tokens} tokens with ${result.tokenizer}; Token Lens has no local tokenizer of that name to compare with.`;
+    this.log.info(summary);
+    if (args.show !== false) await this.openReport(comparisonMarkdown(tokenizer, result, local, comparison, config.serviceBaseUrl));
+    const message = this.show('info', summary);
+    return { status: 'ok', result, ...(local ? { local } : {}), ...(comparison ? { comparison } : {}), message };
+  }
+
+  // ---- the one policy for running a service request --------------------------------------------------------
+
+  /**
+   * Runs one service operation the way every command should: asks for the URL and key when missing, shows
+   * progress with a Cancel button (cancelling aborts the request at once), logs it, and on failure shows a
+   * message that says what happened and what to do. On 401 it offers "Enter new API key" and retries once
+   * with the new key. Never throws for service failures; resolves with the outcome.
+   */
+  async call<T>(title: string, run: (client: ServiceClient, signal: AbortSignal) => Promise<T>, options: CallOptions = {}): Promise<CallOutcome<T>> {
+    if (!config.serviceBaseUrl) {
+      const set = await this.setServiceUrl(undefined, 'This command sends data to the Token Lens service, and no service URL is set yet.');
+      if (set.status !== 'ok') {
+        const message = this.show('warning', 'Token Lens needs the service URL to run this command. Run “Token Lens: Set Service URL” when you have it.', [SET_URL]);
+        return { status: 'noUrl', message };
+      }
+    }
+    let apiKey: string | undefined;
+    if (options.needsKey !== false) {
+      apiKey = await this.keys.get();
+      if (!apiKey) {
+        apiKey = await this.keys.prompt('This command needs your API key for the service.');
+        if (!apiKey) {
+          const message = this.show('warning', 'Token Lens needs an API key to use the service. Run “Token Lens: Set API Key” when you have one.', [ENTER_NEW_KEY]);
+          return { status: 'noKey', message };
+        }
+      }
+    }
+
+    const controller = new AbortController();
+    const external = options.signal;
+    const onExternalAbort = (): void => controller.abort();
+    external?.addEventListener('abort', onExternalAbort, { once: true });
+    if (external?.aborted) controller.abort();
+    this.inFlight.add(controller);
+    const client = new ServiceClient({
+      baseUrl: config.serviceBaseUrl,
+      ...(apiKey ? { apiKey } : {}),
+      timeoutMs: config.serviceTimeoutMs,
+      maxRetries: config.serviceMaxRetries,
+      logBodies: config.serviceLogBodies,
+      log: (entry) => this.logRequest(entry),
+    });
+    try {
+      const value = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Token Lens: ${title}`, cancellable: true },
+        (_progress, token) => {
+          token.onCancellationRequested(() => controller.abort());
+          return run(client, controller.signal);
+        },
+      );
+      return { status: 'ok', value };
+    } catch (error) {
+      if (!isServiceError(error)) {
+        const message = this.show('error', `Token Lens: ${title} failed unexpectedly: ${(error as Error).message ?? String(error)}`, [SHOW_LOG]);
+        this.log.error(`${title} failed: ${(error as Error).stack ?? String(error)}`);
+        return { status: 'error', message };
+      }
+      if (error.kind === 'cancelled') {
+        this.log.info(`${title}: cancelled`);
+        return { status: 'cancelled', error, errorKind: 'cancelled' };
+      }
+      const message = this.showServiceError(error, () => this.call(title, run, options));
+      return { status: 'error', error, errorKind: error.kind, message };
+    } finally {
+      this.inFlight.delete(controller);
+      external?.removeEventListener('abort', onExternalAbort);
+    }
+  }
+
+  // ---- messages -------------------------------------------------------------------------------------------
+
+  private showServiceError(error: ServiceError, retry: () => Thenable<unknown>): ShownMessage {
+    const url = config.serviceBaseUrl;
+    const seconds = Math.round(config.serviceTimeoutMs / 1000);
+    let text: string;
+    let actions: string[];
+    switch (error.kind) {
+      case 'unauthorized':
+        text = `${sentence(error.message)} Enter a new API key (from the account settings of the service’s web site) and Token Lens will try again.`;
+        actions = [ENTER_NEW_KEY];
+        break;
+      case 'badRequest':
+        text = /tokenizer/i.test(error.detail ?? '')
+          ? `${sentence(error.message)} Choose a tokenizer the service lists (Token Lens: Select Tokenizer) and try again.`
+          : `${sentence(error.message)} Check the input and try again.`;
+        actions = [SHOW_LOG];
+        break;
+      case 'notFound':
+        text = `${sentence(error.message)} If the service URL (${url}) is wrong, set it again.`;
+        actions = [SET_URL, SHOW_LOG];
+        break;
+      case 'rateLimited': {
+        const wait = error.retryAfterMs !== undefined ? ` in ${Math.ceil(error.retryAfterMs / 1000)} s` : ' in a minute';
+        text = `${sentence(error.message)} The service allows 100 requests per minute per API key; try again${wait}.`;
+        actions = [TRY_AGAIN];
+        break;
+      }
+      case 'server':
+        text = `${sentence(error.message)}${error.retries ? ` Token Lens retried ${error.retries} times.` : ''} Try again later; the log has the details.`;
+        actions = [TRY_AGAIN, SHOW_LOG];
+        break;
+      case 'notImplemented':
+        text = `${sentence(error.message)}`;
+        actions = [SHOW_LOG];
+        break;
+      case 'timeout':
+        text = `${sentence(error.message)} Large computations can take a minute; raise “tokenLens.service.timeoutSeconds” (now ${seconds} s) or try again.`;
+        actions = [TRY_AGAIN, OPEN_SETTINGS];
+        break;
+      case 'network':
+        text = `${sentence(error.message)} Check the service URL (${url}) and your network connection.`;
+        actions = [TRY_AGAIN, SET_URL, SHOW_LOG];
+        break;
+      case 'malformedResponse':
+        text = `${sentence(error.message)} Check that the service URL (${url}) points at the service and not at another web site.`;
+        actions = [SET_URL, SHOW_LOG];
+        break;
+      default:
+        text = `${sentence(error.message)}`;
+        actions = [SET_URL];
+    }
+    return this.show('error', text, actions, async (choice) => {
+      if (choice === ENTER_NEW_KEY) {
+        const key = await this.keys.prompt('The service did not accept the stored API key.');
+        if (key) await retry();
+      } else if (choice === TRY_AGAIN) {
+        await retry();
+      } else if (choice === SET_URL) {
+        const set = await this.setServiceUrl();
+        if (set.status === 'ok') await retry();
+      } else if (choice === SHOW_LOG) {
+        this.log.show(true);
+      } else if (choice === OPEN_SETTINGS) {
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'tokenLens.service');
+      }
+    });
+  }
+
+  /** Shows a message without waiting for it (tests never click); a chosen action runs `onChoice`. */
+  private show(severity: ShownMessage['severity'], text: string, actions: string[] = [], onChoice?: (choice: string) => Promise<unknown>): ShownMessage {
+    const message: ShownMessage = { severity, text, actions };
+    this.lastMessage = message;
+    const showFn = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void Promise.resolve(showFn(message.text, ...actions)).then((choice) => {
+      if (choice === SET_URL && !onChoice) return this.setServiceUrl();
+      if (choice === ENTER_NEW_KEY && !onChoice) return this.setApiKey();
+      if (choice && onChoice) return onChoice(choice);
+      return undefined;
+    }).then(undefined, (error: unknown) => this.log.error(`Message action failed: ${String(error)}`));
+    return message;
+  }
+
+  private logRequest(entry: RequestLogEntry): void {
+    const retries = entry.retries ? `, ${entry.retries} ${entry.retries === 1 ? 'retry' : 'retries'}` : '';
+    const paced = entry.pacedMs >= 50 ? `, waited ${entry.pacedMs} ms for the rate limit` : '';
+    const outcome = entry.error ? `${entry.status ?? '—'} ${entry.error}` : String(entry.status);
+    const line = `${entry.method} ${entry.path} → ${outcome} in ${entry.durationMs} ms${retries}${paced}`;
+    if (entry.error === 'cancelled') this.log.info(line);
+    else if (entry.error) this.log.warn(`${line}: ${entry.message ?? ''}`);
+    else this.log.info(line);
+    if (entry.requestBody !== undefined) this.log.info(`  request body: ${entry.requestBody}`);
+    if (entry.responseBody !== undefined) this.log.info(`  response body: ${entry.responseBody}`);
+  }
+
+  private async openReport(markdown: string): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: SCHEME, path: `/Service tokenization ${++this.reportCount}.md` });
+    this.documents.set(uri.toString(), markdown);
+    // Keep only the last few reports in memory.
+    while (this.documents.size > 5) this.documents.delete(this.documents.keys().next().value!);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  }
+}
+
+/** Ends a message with a full stop unless it already ends with punctuation. */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+function asArgs(value: unknown): RemoteTokenizeArgs {
+  if (!value || typeof value !== 'object' || value instanceof vscode.Uri) return {};
+  const args = value as Record<string, unknown>;
+  return {
+    ...(typeof args.text === 'string' ? { text: args.text } : {}),
+    ...(typeof args.tokenizer === 'string' ? { tokenizer: args.tokenizer } : {}),
+    ...(typeof args.show === 'boolean' ? { show: args.show } : {}),
+  };
+}

@@ -1,0 +1,161 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { createServer, type ReferenceServer } from '../../src/server/app';
+import { activateExtension, closeAllEditors, openDocument, waitFor } from './util';
+
+/** What tokenLens.tokenizeRemote returns (src/service/feature.ts RemoteTokenizeOutcome), as the tests see it. */
+interface Outcome {
+  status: string;
+  result?: { tokenizer: string; text: string; n_tokens: number; n_chars: number; tokens: string[]; token_ids: number[] };
+  local?: { tokenizer: string; n_tokens: number; tokens: string[]; token_ids: number[] };
+  comparison?: { identical: boolean; sameSplit: boolean; explanations: string[] };
+  errorKind?: string;
+  message?: { severity: string; text: string; actions: string[] };
+}
+
+const KEY = 'suite-key-3b8e61d0';
+const settings = () => vscode.workspace.getConfiguration('tokenLens');
+const remote = (args?: object) => vscode.commands.executeCommand<Outcome>('tokenLens.tokenizeRemote', args);
+
+suite('Service: URL, API key and remote tokenization', () => {
+  let server: ReferenceServer;
+  let url: string;
+
+  suiteSetup(async function () {
+    this.timeout(30_000);
+    await activateExtension();
+    server = createServer({ apiKey: KEY, ratePerMinute: 10_000 });
+    url = await server.listen(0);
+    const set = await vscode.commands.executeCommand<{ status: string; url: string }>('tokenLens.setServiceUrl', url);
+    assert.equal(set.status, 'ok');
+    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', KEY)).status, 'ok');
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('tokenLens.clearApiKey');
+    for (const key of ['service.baseUrl', 'service.timeoutSeconds', 'service.maxRetries', 'specialTokens', 'tokenizer']) {
+      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    }
+    await server?.close();
+  });
+
+  teardown(async () => {
+    server.faults.clear();
+    await closeAllEditors();
+  });
+
+  test('setServiceUrl with an argument saves the setting; an invalid URL is refused', async () => {
+    assert.equal(settings().get('service.baseUrl'), url);
+    const trailing = await vscode.commands.executeCommand<{ status: string; url: string }>('tokenLens.setServiceUrl', `${url}/`);
+    assert.equal(trailing.url, url);
+    const bad = await vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.setServiceUrl', 'not a url');
+    assert.equal(bad.status, 'invalid');
+    assert.equal(settings().get('service.baseUrl'), url, 'an invalid URL does not replace the setting');
+  });
+
+  test('tokenizeRemote sends the selection and shows the service result next to the local count', async () => {
+    const editor = await openDocument('Ignore this. Tokenize exactly this sentence, please!', 'plaintext');
+    editor.selection = new vscode.Selection(0, 13, 0, 52);
+    const before = server.hits('/tokenizer/tokenize');
+    const outcome = await remote();
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    assert.equal(server.hits('/tokenizer/tokenize') - before, 1);
+    assert.equal(outcome.result!.text, 'Tokenize exactly this sentence, please!');
+    assert.equal(outcome.result!.tokenizer, 'cl100k_base');
+    assert.equal(outcome.result!.n_tokens, outcome.local!.n_tokens);
+    assert.deepEqual(outcome.result!.token_ids, outcome.local!.token_ids);
+    assert.equal(outcome.comparison!.identical, true);
+    assert.match(outcome.message!.text, new RegExp(`The service counts ${outcome.result!.n_tokens} tokens with cl100k_base; Token Lens counts the same`));
+    const report = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'token-lens-service'), 5000, 'the comparison document');
+    assert.match(report.document.getText(), /\| Tokens \| \d+ \| \d+ \|/);
+    assert.match(report.document.getText(), /agree/);
+  });
+
+  test('tokenizeRemote without a selection sends the whole document with the configured tokenizer', async () => {
+    await settings().update('tokenizer', 'character', vscode.ConfigurationTarget.Global);
+    await openDocument('añ🤖', 'plaintext');
+    const outcome = await remote({ show: false });
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    assert.equal(outcome.result!.tokenizer, 'character');
+    assert.deepEqual(outcome.result!.tokens, ['a', 'ñ', '🤖']);
+    assert.equal(outcome.result!.n_chars, 3);
+    assert.equal(outcome.comparison!.identical, true);
+  });
+
+  test('an alias is sent as named and compared with its local encoding', async () => {
+    const outcome = await remote({ text: 'Alias check: model-4 is cl100k_base.', tokenizer: 'model-4', show: false });
+    assert.equal(outcome.result!.tokenizer, 'model-4');
+    assert.equal(outcome.comparison!.identical, true);
+  });
+
+  test('special-token text: the difference is explained', async () => {
+    await settings().update('specialTokens', 'special', vscode.ConfigurationTarget.Global);
+    const outcome = await remote({ text: 'end<|endoftext|>start', show: false });
+    assert.equal(outcome.status, 'ok');
+    assert.notEqual(outcome.result!.n_tokens, outcome.local!.n_tokens);
+    assert.equal(outcome.comparison!.identical, false);
+    assert.ok(outcome.comparison!.explanations.some((e) => /special-token strings/.test(e)), outcome.comparison!.explanations.join(' | '));
+  });
+
+  test('text over 50,000 characters is refused before sending', async () => {
+    const before = server.hits('/tokenizer/tokenize');
+    const outcome = await remote({ text: 'x'.repeat(50_001) });
+    assert.equal(outcome.status, 'tooLong');
+    assert.match(outcome.message!.text, /50,001 characters; the service accepts at most 50,000/);
+    assert.equal(server.hits('/tokenizer/tokenize'), before);
+  });
+
+  test('a 503 is retried and the command still succeeds', async () => {
+    server.faults.next({ kind: 'status', status: 503, path: '/tokenizer/tokenize' });
+    const before = server.hits('/tokenizer/tokenize');
+    const outcome = await remote({ text: 'retry', show: false });
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    assert.equal(server.hits('/tokenizer/tokenize') - before, 2);
+  });
+
+  test('an unknown tokenizer: the service detail and what to do next', async () => {
+    const outcome = await remote({ text: 'x', tokenizer: 'not-a-tokenizer', show: false });
+    assert.equal(outcome.status, 'error');
+    assert.equal(outcome.errorKind, 'badRequest');
+    assert.match(outcome.message!.text, /Unknown tokenizer "not-a-tokenizer"/);
+    assert.match(outcome.message!.text, /Select Tokenizer/);
+  });
+
+  test('a timeout says what to change', async () => {
+    await settings().update('service.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    server.faults.next({ kind: 'delay', ms: 2500, path: '/tokenizer/tokenize' });
+    const outcome = await remote({ text: 'slow', show: false });
+    assert.equal(outcome.errorKind, 'timeout');
+    assert.match(outcome.message!.text, /tokenLens\.service\.timeoutSeconds/);
+  });
+
+  test('a wrong key leads to the "Enter new API key" offer, and the key is not in the message', async () => {
+    try {
+      assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', 'wrong-key-for-suite')).status, 'ok');
+      const outcome = await remote({ text: 'x', show: false });
+      assert.equal(outcome.status, 'error');
+      assert.equal(outcome.errorKind, 'unauthorized');
+      assert.deepEqual(outcome.message!.actions, ['Enter new API key']);
+      assert.match(outcome.message!.text, /did not accept the API key/);
+      assert.ok(!outcome.message!.text.includes('wrong-key-for-suite'));
+    } finally {
+      await vscode.commands.executeCommand('tokenLens.setApiKey', KEY);
+    }
+    assert.equal((await remote({ text: 'x', show: false })).status, 'ok');
+  });
+
+  test('clearApiKey removes the key; setApiKey refuses an empty key', async () => {
+    const cleared = await vscode.commands.executeCommand<{ status: string; hadKey: boolean }>('tokenLens.clearApiKey');
+    assert.equal(cleared.hadKey, true);
+    const again = await vscode.commands.executeCommand<{ status: string; hadKey: boolean }>('tokenLens.clearApiKey');
+    assert.equal(again.hadKey, false);
+    const empty = await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', '   ');
+    assert.equal(empty.status, 'invalid');
+    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', `Bearer ${KEY}`)).status, 'ok');
+    assert.equal((await remote({ text: 'x', show: false })).status, 'ok', 'a pasted "Bearer " prefix is dropped');
+  });
+
+  test('showLog opens the Token Lens output channel', async () => {
+    await vscode.commands.executeCommand('tokenLens.showLog');
+  });
+});

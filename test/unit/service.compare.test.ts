@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareResults, comparisonMarkdown } from '../../src/service/compare';
+import { loadTokenizerSync } from '../../src/tokenizers';
+
+const tokenize = (name: string, text: string, specialTokens: 'text' | 'special' = 'text') => loadTokenizerSync(name, { specialTokens }).tokenize(text);
+
+test('identical results agree', () => {
+  const text = 'Hello there, world';
+  const c = compareResults('cl100k_base', text, tokenize('cl100k_base', text), tokenize('cl100k_base', text), 'text');
+  assert.equal(c.identical, true);
+  assert.match(c.explanations[0]!, /agree: \d+ tokens/);
+  assert.equal(c.firstDifference, undefined);
+});
+
+test('a service that resolves aliases is explained', () => {
+  const text = 'alias';
+  const remote = { ...tokenize('model-4', text), tokenizer: 'cl100k_base' };
+  const c = compareResults('model-4', text, remote, tokenize('model-4', text), 'text');
+  assert.equal(c.identical, true);
+  assert.ok(c.explanations.some((e) => /reports the resolved name/.test(e) && /alias of cl100k_base/.test(e)));
+});
+
+test('special tokens: the local special mode explains a lower count', () => {
+  const text = 'a<|endoftext|>b';
+  const c = compareResults('cl100k_base', text, tokenize('cl100k_base', text), tokenize('cl100k_base', text, 'special'), 'special');
+  assert.equal(c.identical, false);
+  assert.ok(c.remoteCount > c.localCount);
+  assert.ok(c.firstDifference);
+  assert.ok(c.explanations.some((e) => /special-token strings/.test(e)));
+});
+
+test('a different encoding behind an alias is explained, with the first differing token', () => {
+  const text = 'Tokenizers disagree about café and 中文字符.';
+  const c = compareResults('model-4o', text, tokenize('o200k_base', text), tokenize('model-4o', text), 'text');
+  assert.equal(c.identical, false);
+  assert.match(c.explanations[0]!, /first differ at token/);
+  assert.ok(c.explanations.some((e) => /alias/.test(e)));
+});
+
+test('same split, different ids for the whitespace tokenizer', () => {
+  const text = 'one two one';
+  const local = tokenize('whitespace', text);
+  const remote = { ...local, token_ids: [10, 11, 10] };
+  const c = compareResults('whitespace', text, remote, local, 'text');
+  assert.equal(c.sameSplit, true);
+  assert.equal(c.identical, false);
+  assert.match(c.explanations[0]!, /leaves the ids of the whitespace tokenizer open/);
+});
+
+test('markdown report lists counts and tokens, escaping pipes', () => {
+  const text = 'a | b';
+  const md = comparisonMarkdown('cl100k_base', tokenize('cl100k_base', text), tokenize('cl100k_base', text), compareResults('cl100k_base', text, tokenize('cl100k_base', text), tokenize('cl100k_base', text), 'text'), 'http://x');
+  assert.match(md, /\| Tokens \| 3 \| 3 \|/);
+  assert.match(md, /\\\|/);
+  assert.match(md, /Service: http:\/\/x/);
+});
