@@ -27,12 +27,13 @@ export function sleep(ms: number): Promise<void> {
 
 /**
  * Poll `predicate` (sync or async) every `intervalMs` until it returns a truthy value,
- * which is returned. Throws `Timed out after N ms waiting for <message>` otherwise.
+ * which is returned. Throws `Timed out after N ms waiting for <message>` otherwise;
+ * `message` may be a function, evaluated at timeout (to show the state at that moment).
  */
 export async function waitFor<T>(
   predicate: () => T | Promise<T>,
   timeoutMs = 5000,
-  message = 'condition',
+  message: string | (() => string) = 'condition',
   intervalMs = 50,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
@@ -47,7 +48,13 @@ export async function waitFor<T>(
     }
     if (Date.now() >= deadline) {
       const detail = lastError ? ` (last error: ${(lastError as Error).message ?? String(lastError)})` : '';
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${message}${detail}`);
+      let what: string;
+      try {
+        what = typeof message === 'function' ? message() : message;
+      } catch (err) {
+        what = `(message threw: ${(err as Error).message})`;
+      }
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
     }
     await sleep(intervalMs);
   }

@@ -1,0 +1,86 @@
+/**
+ * `npm start`: open Token Lens in development mode in the real VS Code served by
+ * code-server, on 127.0.0.1, with the sample workspace. Nothing else to install: the
+ * first run sets up code-server (and Chromium, used by the tests) via setup.ts.
+ *
+ *   node out/test/runner/start.js [--port 8080] [--workspace DIR]
+ *
+ * Open the printed URL in a browser. After changing the code, run `npm run build` and
+ * reload the browser tab (Developer: Reload Window) to pick it up. Ctrl+C stops the server.
+ * Settings and state persist in .vscode-test/start-user-data/ between runs.
+ */
+import * as fs from 'fs';
+import * as net from 'net';
+import * as path from 'path';
+import { CodeServer, freePort, startCodeServer, workbenchUrl, TEST_USER_SETTINGS } from './codeServer';
+import { CACHE_DIR, DEFAULT_WORKSPACE, REPO_ROOT } from './paths';
+import { ensureSetup } from './setup';
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  let port = Number(process.env.PORT) || 8080;
+  let workspace = DEFAULT_WORKSPACE;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--port') port = Number(argv[++i]);
+    else if (argv[i] === '--workspace') workspace = path.resolve(argv[++i] ?? '.');
+    else throw new Error(`Unknown argument ${argv[i]} (use --port N, --workspace DIR)`);
+  }
+  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'extension.js'))) {
+    console.warn('[start] dist/extension.js is missing: run `npm run build` (npm start does it for you).');
+  }
+  await ensureSetup();
+  if (!(await portIsFree(port))) {
+    const taken = port;
+    port = await freePort();
+    console.log(`[start] port ${taken} is busy, using ${port}`);
+  }
+
+  const stateDir = path.join(CACHE_DIR, 'start');
+  const userDataDir = path.join(CACHE_DIR, 'start-user-data');
+  if (!fs.existsSync(path.join(userDataDir, 'User', 'settings.json'))) {
+    fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+    const { 'window.restoreWindows': _ignored, ...settings } = TEST_USER_SETTINGS;
+    fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+  }
+
+  let server: CodeServer | undefined;
+  const stop = async (code: number) => {
+    await server?.stop().catch(() => undefined);
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void stop(0));
+  process.once('SIGTERM', () => void stop(0));
+
+  server = await startCodeServer({
+    workspace,
+    userDataDir,
+    port,
+    logFile: path.join(stateDir, 'code-server.log'),
+    env: { TOKEN_LENS_TEST_MODE: 'start' },
+  });
+  const url = workbenchUrl(server, { workspace, extensionDevelopmentPath: REPO_ROOT });
+  console.log('');
+  console.log('  Token Lens is running in VS Code (code-server) in development mode.');
+  console.log(`  Workspace: ${path.relative(process.cwd(), workspace) || workspace}`);
+  console.log(`  Log:       ${path.relative(process.cwd(), server.logFile)}`);
+  console.log('');
+  console.log(`  Open: ${url}`);
+  console.log('');
+  console.log('  After `npm run build`, run "Developer: Reload Window" in the page. Ctrl+C to stop.');
+  const code = await server.exited;
+  console.error(`[start] code-server exited (code ${code}); see ${server.logFile}`);
+  await stop(code ?? 1);
+}
+
+main().catch((err) => {
+  console.error(`[start] ${(err as Error).message}`);
+  process.exit(1);
+});
