@@ -1,0 +1,382 @@
+/**
+ * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--encodings=a,b]`.
+ *
+ * Compares Token Lens with gpt-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
+ * (or FILE) and on generated hostile and non-Latin inputs; measures countAsync's longest blocking
+ * slice, the incremental DocumentIndex, and per-encoding load time and memory; ends with pass/fail goals.
+ *
+ * Every measurement of a library runs in a fresh worker thread (so "cold" means fresh caches and a
+ * fresh JIT, and nothing one library allocates slows another); a run that exceeds the budget is
+ * terminated and reported as skipped. Ratios are always between numbers measured in the same run.
+ */
+import { spawnSync } from 'node:child_process';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Job, Lib, Reply } from './benchWorker';
+import { CORPUS_PATH, hostileInputs, readCorpus, type BenchInput } from './textgen';
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
+const args = process.argv.slice(2);
+const flag = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const QUICK = args.includes('--quick');
+const BUDGET_MS = Number(flag('budget') ?? 5) * 1000;
+const ENCODINGS = (flag('encodings') ?? 'cl100k_base,o200k_base').split(',');
+const FILE = args.find((a) => !a.startsWith('--'));
+const LIBS: Lib[] = ['tokenlens', 'gpt-tokenizer', 'js-tiktoken', 'tiktoken'];
+const LIB_LABEL: Record<Lib, string> = {
+  tokenlens: 'Token Lens count',
+  'gpt-tokenizer': 'gpt-tokenizer countTokens',
+  'js-tiktoken': 'js-tiktoken encode',
+  tiktoken: 'tiktoken (WASM) encode_ordinary',
+};
+const ALL_ENCODINGS = ['cl100k_base', 'o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'];
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const percentile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+const ms = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const pad = (s: string, n: number): string => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+const lpad = (s: string, n: number): string => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
+const fmtInt = (n: number): string => n.toLocaleString('en-US');
+const mb = (bytes: number): string => (bytes / (1 << 20)).toFixed(2);
+
+/** "1.4x slower" / "2.0x faster" / "same": how `other` compares with Token Lens. */
+function ratio(other: number | undefined, tokenLens: number | undefined, otherTimedOut = false): string {
+  if (other === undefined || tokenLens === undefined || !isFinite(tokenLens) || tokenLens <= 0) return '';
+  const r = other / tokenLens;
+  const prefix = otherTimedOut ? '>' : '';
+  if (r >= 1.05) return `${prefix}${r >= 100 ? r.toFixed(0) : r.toFixed(1)}x slower`;
+  if (r <= 1 / 1.05 && !otherTimedOut) return `${(1 / r).toFixed(1)}x faster`;
+  return otherTimedOut ? `${prefix}${r.toFixed(1)}x slower` : 'same';
+}
+
+interface CountResult {
+  cold?: number[]; // one per fresh worker
+  warm?: number[];
+  count?: number;
+  timedOut?: boolean;
+  error?: string;
+}
+
+/** Runs one job in a fresh worker; resolves with every reply, or with a timeout/error marker. */
+function runWorker(lib: Lib, encoding: string, job: Job, budgetMs: number): Promise<{ replies: Reply[]; timedOut: boolean; error?: string }> {
+  return new Promise((resolve) => {
+    const replies: Reply[] = [];
+    const worker = new Worker(path.join(__dirname, 'benchWorker.js'), { workerData: { lib, encoding, job } });
+    let done = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (timedOut: boolean, error?: string): void => {
+      if (done) return;
+      done = true;
+      if (timer) clearTimeout(timer);
+      void worker.terminate();
+      resolve({ replies, timedOut, ...(error !== undefined ? { error } : {}) });
+    };
+    // The budget starts once the library is loaded; a phase that finishes re-arms it for the next.
+    const arm = (ms: number): void => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => finish(true), ms);
+    };
+    arm(budgetMs + 60_000); // loading
+    worker.on('message', (reply: Reply) => {
+      replies.push(reply);
+      if (reply.type === 'ready') arm(budgetMs);
+      else if (reply.type === 'cold') arm(job.op === 'count' ? job.warmBudgetMs + reply.ms * 2 + 2_000 : budgetMs);
+      else if (reply.type === 'error') finish(false, reply.message);
+      else finish(false);
+    });
+    worker.on('error', (error) => finish(false, error.message));
+    worker.on('exit', (code) => finish(false, code === 0 ? undefined : `worker exited with code ${code}`));
+  });
+}
+
+async function measureCount(lib: Lib, encoding: string, text: string, coldSamples: number): Promise<CountResult> {
+  const result: CountResult = { cold: [] };
+  for (let i = 0; i < coldSamples; i++) {
+    const warmRuns = i === coldSamples - 1 ? (QUICK ? 3 : 7) : 0;
+    const { replies, timedOut, error } = await runWorker(lib, encoding, { op: 'count', text, warmRuns, warmBudgetMs: 3_000 }, BUDGET_MS);
+    for (const r of replies) {
+      if (r.type === 'cold') {
+        result.cold!.push(r.ms);
+        result.count = r.count;
+      } else if (r.type === 'warm' && r.ms.length) result.warm = r.ms;
+    }
+    if (error !== undefined) return { ...result, error };
+    if (timedOut && result.cold!.length === 0) return { timedOut: true };
+    if (timedOut) break;
+    // A slow library gets one cold sample: more would only repeat a number we already trust.
+    if (result.cold!.length && result.cold![0]! > 1_500 && i < coldSamples - 1) {
+      const last = await runWorker(lib, encoding, { op: 'count', text, warmRuns: 1, warmBudgetMs: 0 }, BUDGET_MS);
+      for (const r of last.replies) if (r.type === 'warm' && r.ms.length) result.warm = r.ms;
+      break;
+    }
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load time and memory: a child process per library and encoding, with --expose-gc.
+
+interface LoadResult {
+  loadMs: number;
+  firstCountMs: number;
+  heapMB: number;
+  externalMB: number;
+  rssMB: number;
+  tableMB?: number;
+  error?: string;
+}
+
+async function loadChild(lib: Lib, encoding: string): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const collect = (): void => {
+    if (gc) for (let i = 0; i < 3; i++) gc();
+  };
+  const { makeCounter } = require('./benchWorker') as typeof import('./benchWorker');
+  collect();
+  const before = process.memoryUsage();
+  let t = performance.now();
+  let counter: { count(text: string): number };
+  if (lib === 'tokenlens') {
+    const engine = require('../../src/tokenizers') as typeof import('../../src/tokenizers');
+    counter = await engine.loadTokenizer(encoding);
+  } else counter = makeCounter(lib, encoding);
+  const loadMs = performance.now() - t;
+  t = performance.now();
+  counter.count('Hello, world! This is the first count after loading.');
+  const firstCountMs = performance.now() - t;
+  collect();
+  const after = process.memoryUsage();
+  const result: LoadResult = {
+    loadMs,
+    firstCountMs,
+    heapMB: (after.heapUsed - before.heapUsed) / (1 << 20),
+    externalMB: (after.external - before.external) / (1 << 20),
+    rssMB: (after.rss - before.rss) / (1 << 20),
+  };
+  if (lib === 'tokenlens') {
+    const engine = require('../../src/tokenizers') as Record<string, unknown>;
+    const getStats = engine['getEncodingStats'] as (() => Array<{ encoding: string; tableBytes?: number }>) | undefined;
+    const stats = getStats?.().find((s) => s.encoding === encoding);
+    if (stats?.tableBytes !== undefined) result.tableMB = stats.tableBytes / (1 << 20);
+  }
+  process.stdout.write(`\n${JSON.stringify(result)}\n`);
+}
+
+function measureLoad(lib: Lib, encoding: string): LoadResult {
+  const child = spawnSync(process.execPath, ['--expose-gc', __filename, '--load-child', lib, encoding], { encoding: 'utf8', timeout: 120_000 });
+  const line = child.stdout?.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line) as LoadResult;
+  } catch {
+    return { loadMs: NaN, firstCountMs: NaN, heapMB: NaN, externalMB: NaN, rssMB: NaN, error: (child.stderr || child.error?.message || 'no output').trim().split('\n')[0]! };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+
+interface InputReport {
+  encoding: string;
+  input: string;
+  isCorpus: boolean;
+  results: Map<Lib, CountResult>;
+  async?: { totalMs: number; maxGapMs: number; count: number; syncCount: number; error?: string; timedOut?: boolean };
+}
+
+function describeInput(input: BenchInput): string {
+  return `${fmtInt(input.text.length)} UTF-16 units, ${mb(Buffer.byteLength(input.text, 'utf8'))} MB UTF-8`;
+}
+
+async function benchInput(encoding: string, input: BenchInput, isCorpus: boolean): Promise<InputReport> {
+  const results = new Map<Lib, CountResult>();
+  const coldSamples = QUICK ? 1 : isCorpus ? 5 : 3;
+  for (const lib of LIBS) results.set(lib, await measureCount(lib, encoding, input.text, coldSamples));
+  const report: InputReport = { encoding, input: input.name, isCorpus, results };
+  const a = await runWorker('tokenlens', encoding, { op: 'countAsync', text: input.text }, BUDGET_MS);
+  const asyncReply = a.replies.find((r): r is Extract<Reply, { type: 'async' }> => r.type === 'async');
+  if (asyncReply) report.async = asyncReply;
+  else report.async = { totalMs: NaN, maxGapMs: NaN, count: NaN, syncCount: NaN, ...(a.error !== undefined ? { error: a.error } : {}), timedOut: a.timedOut };
+  printInput(report, input);
+  return report;
+}
+
+function printInput(report: InputReport, input: BenchInput): void {
+  const tl = report.results.get('tokenlens')!;
+  const tlCold = tl.cold?.length ? median(tl.cold) : undefined;
+  const tlWarm = tl.warm?.length ? median(tl.warm) : undefined;
+  const reference = report.results.get('tiktoken')?.count;
+  console.log(`\n### ${input.name} — ${report.encoding} (${describeInput(input)})`);
+  console.log(`${pad('library', 34)}${lpad('cold ms', 10)}${lpad('warm ms', 10)}   ${pad('cold vs Token Lens', 20)}${pad('warm vs Token Lens', 20)}tokens`);
+  for (const lib of LIBS) {
+    const r = report.results.get(lib)!;
+    let cold: string;
+    let warm: string;
+    let rc = '';
+    let rw = '';
+    if (r.error !== undefined && !r.cold?.length) {
+      cold = `error: ${r.error}`;
+      warm = '';
+    } else if (r.timedOut) {
+      cold = `skipped (quadratic, >${BUDGET_MS / 1000}s)`;
+      warm = '';
+      rc = lib === 'tokenlens' ? '' : ratio(BUDGET_MS, tlCold, true);
+    } else {
+      const c = median(r.cold!);
+      cold = ms(c) + (r.cold!.length > 1 ? '' : '¹');
+      warm = r.warm?.length ? ms(median(r.warm)) : '—';
+      if (lib !== 'tokenlens') {
+        rc = ratio(c, tlCold);
+        rw = r.warm?.length ? ratio(median(r.warm), tlWarm) : '';
+      }
+    }
+    const count = r.count === undefined ? '' : fmtInt(r.count) + (reference !== undefined && r.count !== reference ? `  ≠ tiktoken ${fmtInt(reference)}` : '');
+    if (cold.length > 18) console.log(`${pad(LIB_LABEL[lib], 34)}${cold}${rc ? `   (${rc})` : ''}`);
+    else console.log(`${pad(LIB_LABEL[lib], 34)}${lpad(cold, 10)}${lpad(warm, 10)}   ${pad(rc, 20)}${pad(rw, 20)}${count}`);
+  }
+  const a = report.async!;
+  if (a.error !== undefined || a.timedOut) console.log(`${pad('Token Lens countAsync (cold)', 34)}${a.error !== undefined ? `error: ${a.error}` : `timed out (>${BUDGET_MS / 1000}s)`}`);
+  else {
+    const same = a.count === a.syncCount ? '' : `  ≠ count ${fmtInt(a.syncCount)}`;
+    console.log(`${pad('Token Lens countAsync (cold)', 34)}${lpad(ms(a.totalMs), 10)}${lpad('', 10)}   longest blocking slice ${ms(a.maxGapMs)} ms${' '.repeat(8)}${fmtInt(a.count)}${same}`);
+  }
+}
+
+interface IncrementalReport {
+  encoding: string;
+  buildMs: number;
+  asyncBuildMs: number;
+  asyncBuildMaxGapMs: number;
+  updates: number[];
+  checks: number;
+  mismatches: string[];
+  error?: string;
+}
+
+async function benchIncremental(encoding: string, text: string): Promise<IncrementalReport> {
+  const edits = 200;
+  const { replies, timedOut, error } = await runWorker('tokenlens', encoding, { op: 'incremental', text, edits, seed: 4242 }, 120_000);
+  const r = replies.find((x): x is Extract<Reply, { type: 'incremental' }> => x.type === 'incremental');
+  if (!r) {
+    const report: IncrementalReport = { encoding, buildMs: NaN, asyncBuildMs: NaN, asyncBuildMaxGapMs: NaN, updates: [], checks: 0, mismatches: [], error: error ?? (timedOut ? 'timed out' : 'no result') };
+    console.log(`${pad(encoding, 14)}error: ${report.error}`);
+    return report;
+  }
+  const u = r.updateMs;
+  console.log(
+    `${pad(encoding, 14)}build ${lpad(ms(r.buildMs), 6)} ms (async ${ms(r.asyncBuildMs)} ms, longest slice ${ms(r.asyncBuildMaxGapMs)} ms); ` +
+      `${u.length} updates: median ${ms(median(u))} ms, p95 ${ms(percentile(u, 95))} ms, max ${ms(Math.max(...u))} ms; ` +
+      `${r.checks} checks against a full count: ${r.mismatches.length === 0 ? 'all equal' : `${r.mismatches.length} MISMATCHES`}`,
+  );
+  for (const m of r.mismatches) console.log(`    ${m}`);
+  return { encoding, buildMs: r.buildMs, asyncBuildMs: r.asyncBuildMs, asyncBuildMaxGapMs: r.asyncBuildMaxGapMs, updates: u, checks: r.checks, mismatches: r.mismatches };
+}
+
+async function main(): Promise<void> {
+  if (args[0] === '--load-child') {
+    await loadChild(args[1] as Lib, args[2]!);
+    return;
+  }
+  const started = performance.now();
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  console.log('# Token Lens benchmark');
+  console.log(`node ${process.version}, ${os.cpus().length} × ${cpu}, ${os.platform()} ${os.arch()}; ${new Date().toISOString()}`);
+  console.log(`encodings: ${ENCODINGS.join(', ')}; time budget per run: ${BUDGET_MS / 1000} s${QUICK ? '; --quick' : ''}`);
+  console.log('cold = first count in a fresh worker thread (fresh caches and JIT), median of several workers (¹ = one sample);');
+  console.log('warm = median of repeated counts in the same worker; ratios compare with Token Lens in the same column.');
+
+  const corpusPath = FILE ?? CORPUS_PATH;
+  const corpusText = readCorpus(corpusPath);
+  const inputs: Array<[BenchInput, boolean]> = [];
+  if (corpusText === undefined) console.log(`\n(corpus ${corpusPath} not found: the corpus rows and the incremental section are skipped)`);
+  else inputs.push([{ name: path.basename(corpusPath), text: corpusText }, true]);
+  for (const input of hostileInputs()) inputs.push([input, false]);
+
+  // 1. Load time and memory.
+  console.log('\n## Encoding load (fresh process each, node --expose-gc; heap/external = delta after a full GC)');
+  console.log(`${pad('encoding', 14)}${pad('library', 34)}${lpad('load ms', 9)}${lpad('1st count', 11)}${lpad('heap MB', 9)}${lpad('ext MB', 8)}${lpad('rss MB', 8)}${lpad('table MB', 10)}`);
+  const loads = new Map<string, LoadResult>();
+  for (const encoding of ALL_ENCODINGS) {
+    const libs: Lib[] = ENCODINGS.includes(encoding) ? LIBS : ['tokenlens'];
+    for (const lib of libs) {
+      if (lib === 'gpt-tokenizer' && encoding === 'gpt2') continue; // gpt-tokenizer has no gpt2 (r50k_base is the same ranks)
+      const r = measureLoad(lib, encoding);
+      loads.set(`${lib}:${encoding}`, r);
+      if (r.error !== undefined) console.log(`${pad(encoding, 14)}${pad(LIB_LABEL[lib], 34)}error: ${r.error}`);
+      else
+        console.log(
+          `${pad(encoding, 14)}${pad(LIB_LABEL[lib], 34)}${lpad(ms(r.loadMs), 9)}${lpad(ms(r.firstCountMs), 11)}${lpad(r.heapMB.toFixed(1), 9)}${lpad(r.externalMB.toFixed(1), 8)}${lpad(r.rssMB.toFixed(1), 8)}${lpad(r.tableMB !== undefined ? r.tableMB.toFixed(1) : '', 10)}`,
+        );
+    }
+  }
+
+  // 2. Counting.
+  const reports: InputReport[] = [];
+  for (const encoding of ENCODINGS) {
+    console.log(`\n## Counting — ${encoding}`);
+    for (const [input, isCorpus] of inputs) reports.push(await benchInput(encoding, input, isCorpus));
+  }
+
+  // 3. Incremental.
+  const incremental: IncrementalReport[] = [];
+  if (corpusText !== undefined) {
+    console.log(`\n## Incremental: DocumentIndex on ${path.basename(corpusPath)}, then 200 single-character edits at random positions`);
+    for (const encoding of ENCODINGS) incremental.push(await benchIncremental(encoding, corpusText));
+  }
+
+  // 4. Goals.
+  console.log('\n## Goals');
+  const goal = (ok: boolean | undefined, text: string): void => console.log(`${ok === undefined ? 'n/a ' : ok ? 'PASS' : 'FAIL'}  ${text}`);
+  const coldOf = (r: CountResult | undefined): number | undefined => (r?.cold?.length ? median(r.cold) : undefined);
+  for (const rep of reports.filter((r) => r.isCorpus)) {
+    const tl = coldOf(rep.results.get('tokenlens'));
+    const gpt = rep.results.get('gpt-tokenizer')!;
+    const g = gpt.timedOut ? Infinity : coldOf(gpt);
+    goal(tl !== undefined && g !== undefined ? tl <= g : undefined, `cold 1 MB count at least as fast as gpt-tokenizer (${rep.encoding}): Token Lens ${tl !== undefined ? ms(tl) : '?'} ms vs gpt-tokenizer ${g !== undefined ? ms(g) : '?'} ms (${ratio(g, tl, gpt.timedOut)})`);
+  }
+  const hostile = reports.filter((r) => !r.isCorpus);
+  const slowest = hostile
+    .map((r) => ({ r, t: coldOf(r.results.get('tokenlens')) ?? Infinity }))
+    .sort((a, b) => b.t - a.t)[0];
+  goal(hostile.length ? hostile.every((r) => (coldOf(r.results.get('tokenlens')) ?? Infinity) < 1000) : undefined, `every hostile input counts in < 1 s (cold): slowest ${slowest ? `${ms(slowest.t)} ms (${slowest.r.input}, ${slowest.r.encoding})` : 'n/a'}`);
+  const gaps = reports.map((r) => ({ r, g: r.async?.maxGapMs ?? NaN }));
+  const worstGap = gaps.sort((a, b) => (isNaN(b.g) ? Infinity : b.g) - (isNaN(a.g) ? Infinity : a.g))[0];
+  const incGaps = incremental.map((i) => i.asyncBuildMaxGapMs);
+  goal(
+    gaps.length ? gaps.every((x) => x.g < 50) && incGaps.every((g) => g < 50) : undefined,
+    `countAsync / DocumentIndex.build never block the event loop ≥ 50 ms: longest slice ${worstGap ? `${ms(worstGap.g)} ms (${worstGap.r.input}, ${worstGap.r.encoding})` : 'n/a'}${incGaps.length ? `; index build ${incGaps.map(ms).join(' / ')} ms` : ''}`,
+  );
+  if (incremental.length) {
+    const all = incremental.flatMap((i) => i.updates);
+    goal(all.length ? median(all) <= 2 && Math.max(...all) <= 5 : false, `incremental update is a few ms (median ≤ 2 ms, max ≤ 5 ms) on 1 MB: median ${all.length ? ms(median(all)) : '?'} ms, max ${all.length ? ms(Math.max(...all)) : '?'} ms`);
+    goal(incremental.every((i) => i.mismatches.length === 0 && i.error === undefined), `incremental count equals a full count after the edits (${incremental.map((i) => `${i.encoding}: ${i.checks} checks`).join(', ')})`);
+  } else goal(undefined, 'incremental (no corpus)');
+  const wrong = reports.filter((r) => {
+    const tl = r.results.get('tokenlens')?.count;
+    const ref = r.results.get('tiktoken')?.count;
+    return tl !== undefined && ref !== undefined && tl !== ref;
+  });
+  const unchecked = reports.filter((r) => r.results.get('tiktoken')?.count === undefined).length;
+  goal(wrong.length === 0, `Token Lens counts equal tiktoken's on every input${unchecked ? ` (${unchecked} inputs unchecked: tiktoken skipped)` : ''}${wrong.length ? `: differs on ${wrong.map((r) => `${r.input} (${r.encoding})`).join(', ')}` : ''}`);
+  const asyncWrong = reports.filter((r) => r.async && !isNaN(r.async.count) && r.async.count !== r.async.syncCount);
+  goal(asyncWrong.length === 0, 'countAsync equals count on every input');
+  console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  if (wrong.length || asyncWrong.length || incremental.some((i) => i.mismatches.length)) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+});
