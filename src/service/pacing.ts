@@ -103,7 +103,7 @@ export class Pacer {
     const id = Pacer.keyId(apiKey);
     const previous = this.queues.get(id) ?? Promise.resolve();
     let waited = 0;
-    const mine = previous.then(async () => {
+    const mine = untilAborted(previous, signal).then(async () => {
       for (;;) {
         if (signal?.aborted) throw new AbortedError();
         const now = this.clock.now();
@@ -135,6 +135,26 @@ export class Pacer {
   inWindow(apiKey: string | undefined): number {
     return this.prune(Pacer.keyId(apiKey), this.clock.now()).length;
   }
+}
+
+/** Resolves with `promise`, or rejects with AbortedError as soon as the signal aborts (a queued waiter leaves at once). */
+function untilAborted(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new AbortedError());
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(new AbortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Parses Retry-After: delta seconds or an HTTP date. Returns ms from `now`, or undefined when absent or unreadable. */

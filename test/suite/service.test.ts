@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/app';
-import { activateExtension, closeAllEditors, openDocument, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, screenshot, sleep, waitFor } from './util';
 
 /** What tokenLens.tokenizeRemote returns (src/service/feature.ts RemoteTokenizeOutcome), as the tests see it. */
 interface Outcome {
@@ -41,6 +41,9 @@ suite('Service: URL, API key and remote tokenization', () => {
 
   teardown(async () => {
     server.faults.clear();
+    for (const key of ['tokenizer', 'specialTokens', 'service.timeoutSeconds']) {
+      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    }
     await closeAllEditors();
   });
 
@@ -69,6 +72,7 @@ suite('Service: URL, API key and remote tokenization', () => {
     const report = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'token-lens-service'), 5000, 'the comparison document');
     assert.match(report.document.getText(), /\| Tokens \| \d+ \| \d+ \|/);
     assert.match(report.document.getText(), /agree/);
+    await screenshot('service-tokenize-remote');
   });
 
   test('tokenizeRemote without a selection sends the whole document with the configured tokenizer', async () => {
@@ -153,6 +157,36 @@ suite('Service: URL, API key and remote tokenization', () => {
     assert.equal(empty.status, 'invalid');
     assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', `Bearer ${KEY}`)).status, 'ok');
     assert.equal((await remote({ text: 'x', show: false })).status, 'ok', 'a pasted "Bearer " prefix is dropped');
+  });
+
+  test('with no URL set, the command asks for one; dismissing it sends nothing', async () => {
+    await settings().update('service.baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    try {
+      const pending = remote({ text: 'x', show: false });
+      await sleep(1000); // the input box opens
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      const outcome = await pending;
+      assert.equal(outcome.status, 'noUrl');
+      assert.match(outcome.message!.text, /needs the service URL/);
+    } finally {
+      await vscode.commands.executeCommand('tokenLens.setServiceUrl', url);
+    }
+  });
+
+  test('with no key stored, the command asks for one; dismissing it sends nothing', async () => {
+    await vscode.commands.executeCommand('tokenLens.clearApiKey');
+    const before = server.hits('/tokenizer/tokenize');
+    try {
+      const pending = remote({ text: 'x', show: false });
+      await sleep(1000);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      const outcome = await pending;
+      assert.equal(outcome.status, 'noKey');
+      assert.deepEqual(outcome.message!.actions, ['Enter new API key']);
+      assert.equal(server.hits('/tokenizer/tokenize'), before);
+    } finally {
+      await vscode.commands.executeCommand('tokenLens.setApiKey', KEY);
+    }
   });
 
   test('showLog opens the Token Lens output channel', async () => {

@@ -90,6 +90,19 @@ test('pacer: an aborted waiter takes no slot and does not block the queue', asyn
   assert.equal(pacer.inWindow('k'), 1);
 });
 
+test('pacer: a waiter queued behind others leaves at once when aborted', async () => {
+  const pacer = new Pacer({ limit: 1, windowMs: 1500, marginMs: 0 });
+  await pacer.acquire('k');
+  const first = pacer.acquire('k'); // waits 1.5 s for a slot
+  const controller = new AbortController();
+  const second = pacer.acquire('k', controller.signal); // queued behind `first`
+  const started = Date.now();
+  setTimeout(() => controller.abort(), 20);
+  await assert.rejects(second, AbortedError);
+  assert.ok(Date.now() - started < 500);
+  first.catch(() => undefined);
+});
+
 test('pacer holds only a digest of the key', () => {
   const pacer = new Pacer();
   void pacer.acquire('super-secret-key-123');
