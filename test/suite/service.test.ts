@@ -24,7 +24,7 @@ suite('Service: URL, API key and remote tokenization', () => {
   suiteSetup(async function () {
     this.timeout(30_000);
     await activateExtension();
-    server = createServer({ apiKey: KEY, ratePerMinute: 10_000 });
+    server = createServer({ apiKey: KEY, ratePerMinute: 10_000, faults: true });
     url = await server.listen(0);
     const set = await vscode.commands.executeCommand<{ status: string; url: string }>('tokenLens.setServiceUrl', url);
     assert.equal(set.status, 'ok');
@@ -115,6 +115,29 @@ suite('Service: URL, API key and remote tokenization', () => {
     const outcome = await remote({ text: 'retry', show: false });
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     assert.equal(server.hits('/tokenizer/tokenize') - before, 2);
+  });
+
+  test('a dropped connection staged over HTTP (POST /__faults) is retried', async () => {
+    const staged = await fetch(`${url}/__faults`, { method: 'POST', body: JSON.stringify({ fault: { kind: 'drop', path: '/tokenizer/tokenize' }, times: 1 }) });
+    assert.equal(staged.status, 200);
+    const before = server.hits('/tokenizer/tokenize');
+    const outcome = await remote({ text: 'dropped once', show: false });
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    assert.equal(server.hits('/tokenizer/tokenize') - before, 2);
+  });
+
+  test('with retries off, a dropped connection is a network error that says what to check', async () => {
+    await settings().update('service.maxRetries', 0, vscode.ConfigurationTarget.Global);
+    try {
+      server.faults.next({ kind: 'drop', path: '/tokenizer/tokenize' });
+      const outcome = await remote({ text: 'x', show: false });
+      assert.equal(outcome.errorKind, 'network');
+      assert.match(outcome.message!.text, /Could not reach the service/);
+      assert.match(outcome.message!.text, /Check the service URL/);
+      assert.ok(outcome.message!.actions.includes('Set Service URL'));
+    } finally {
+      await settings().update('service.maxRetries', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('an unknown tokenizer: the service detail and what to do next', async () => {
