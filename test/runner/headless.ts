@@ -130,6 +130,12 @@ export async function decodeConsole(msg: ConsoleMessage): Promise<LogLine> {
 
 // ---------------------------------------------------------------------------------------
 
+/** Path relative to the repository when inside it, else absolute. */
+function rel(p: string): string {
+  const r = path.relative(REPO_ROOT, p);
+  return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
+}
+
 interface Result {
   passed: number;
   failed: number;
@@ -149,19 +155,25 @@ async function runHeadless(opts: Options): Promise<number> {
 
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
-  let cleanedUp = false;
-  const cleanup = async () => {
-    if (cleanedUp) return;
-    cleanedUp = true;
-    await browser?.close().catch(() => undefined);
-    await server?.stop().catch(() => undefined);
-  };
+  let cleaning: Promise<void> | undefined;
+  // Memoized: the signal handler and the finally block may both call it; both wait for the end.
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      await browser?.close().catch(() => undefined);
+      await server?.stop().catch(() => undefined);
+    })());
+  let interrupted: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
+    if (interrupted) return; // second Ctrl+C while cleaning up
+    interrupted = sig;
     say(`${sig}: stopping code-server and Chromium`);
-    void cleanup().finally(() => process.exit(130));
+    void cleanup().finally(() => {
+      console.log(`${result.passed} passed, ${Math.max(result.failed, 1)} failed`);
+      process.exit(130);
+    });
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   const result: Result = { passed: 0, failed: 0, reported: false };
   let failure: string | undefined;
@@ -170,7 +182,7 @@ async function runHeadless(opts: Options): Promise<number> {
   const pendingShots: Promise<void>[] = [];
 
   try {
-    say(`suite ${path.relative(REPO_ROOT, opts.suite) || opts.suite}, workspace ${path.relative(REPO_ROOT, opts.workspace) || opts.workspace}`);
+    say(`suite ${rel(opts.suite)}, workspace ${rel(opts.workspace)}`);
     server = await startCodeServer({
       workspace: opts.workspace,
       userDataDir,
@@ -182,12 +194,17 @@ async function runHeadless(opts: Options): Promise<number> {
         ...(opts.grep ? { TOKEN_LENS_TEST_GREP: opts.grep } : {}),
       },
     });
-    say(`code-server ${server.baseUrl} ready after ${elapsed()} (log ${path.relative(REPO_ROOT, server.logFile)})`);
+    say(`code-server ${server.baseUrl} ready after ${elapsed()} (log ${rel(server.logFile)})`);
 
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       headless: true,
+      // We clean up ourselves (server first needs the browser gone); Playwright's own
+      // handlers would exit the process before code-server is stopped.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
     });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -209,7 +226,7 @@ async function runHeadless(opts: Options): Promise<number> {
         const tmp = `${file}.tmp-${process.pid}`;
         fs.writeFileSync(tmp, png);
         fs.renameSync(tmp, file); // atomic: the test polls for the file
-        say(`screenshot ${path.relative(REPO_ROOT, file)}`);
+        say(`screenshot ${rel(file)}`);
       } catch (err) {
         say(`screenshot ${file} failed: ${(err as Error).message}`);
       }
@@ -296,15 +313,24 @@ async function runHeadless(opts: Options): Promise<number> {
     process.removeListener('SIGTERM', onSignal);
   }
 
-  if (!failure && !result.reported) failure = `the suite did not report a result (VS Code exit code ${vscodeExit})`;
-  if (!failure && vscodeExit !== 0 && result.failed === 0) failure = `VS Code exited with code ${vscodeExit} (the suite rejected)`;
+  // A failure of the harness itself (hang, crash, no report) counts as one failed test.
+  let harnessFailed = !!failure;
+  if (!failure && !result.reported) {
+    failure = `the suite did not report a result (VS Code exit code ${vscodeExit})`;
+    harnessFailed = true;
+  }
   if (!failure && result.passed + result.failed === 0) failure = 'no extension-host test ran';
+  if (!failure && vscodeExit !== 0 && result.failed === 0) {
+    failure = `VS Code exited with code ${vscodeExit} (the suite rejected)`;
+    harnessFailed = true;
+  }
+  if (interrupted) await new Promise(() => undefined); // the signal handler prints and exits
   if (failure) {
     say(`FAILED: ${failure}`);
-    if (server) process.stdout.write(`[runner] last lines of ${path.relative(REPO_ROOT, server.logFile)}:\n${safeTail(server.logFile, 15)}\n`);
+    if (server) process.stdout.write(`[runner] last lines of ${rel(server.logFile)}:\n${safeTail(server.logFile, 15)}\n`);
   }
   say(`finished in ${elapsed()}`);
-  const failed = result.failed === 0 && failure ? 1 : result.failed;
+  const failed = result.failed + (harnessFailed && result.failed === 0 ? 1 : 0);
   console.log(`${result.passed} passed, ${failed} failed`);
   return !failure && result.failed === 0 && result.passed > 0 ? 0 : 1;
 }
