@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import { createApi, type TokenLensApi } from './api';
 import { StatusBarFeature } from './statusBar/feature';
+import { ServiceFeature } from './service/feature';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const started = performance.now();
   const statusBar = new StatusBarFeature();
   context.subscriptions.push(statusBar);
+  context.subscriptions.push(new ServiceFeature(context));
   // features
   return createApi(performance.now() - started, () => statusBar.state);
 }
