@@ -18,7 +18,8 @@ interface Entry {
  * built lazily (only for documents someone asks about) and in time slices.
  */
 export class DocumentCounts extends Disposable {
-  private readonly entries = new Map<string, Entry>();
+  /** Keyed by the document object: an untitled document's URI is reused by the next untitled one. */
+  private readonly entries = new Map<vscode.TextDocument, Entry>();
   private readonly changed = this.register(new vscode.EventEmitter<vscode.TextDocument>());
   /** Fires after an indexed document's count may have changed. */
   readonly onDidChange = this.changed.event;
@@ -26,51 +27,49 @@ export class DocumentCounts extends Disposable {
   constructor() {
     super();
     this.register(vscode.workspace.onDidChangeTextDocument((e) => this.applyChanges(e)));
-    this.register(vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri.toString())));
+    this.register(vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)));
     this.register({ dispose: () => this.clear() });
   }
 
   /** The current count, if it is known without waiting. */
   peek(document: vscode.TextDocument, tokenizer: Tokenizer): number | undefined {
-    const entry = this.entries.get(document.uri.toString());
+    const entry = this.entries.get(document);
     return entry?.tokenizer === tokenizer && entry.version === document.version ? entry.index?.count : undefined;
   }
 
   /** The document's count; builds the index in slices when needed. Undefined when superseded or disposed. */
   async count(document: vscode.TextDocument, tokenizer: Tokenizer): Promise<number | undefined> {
-    const key = document.uri.toString();
-    let entry = this.entries.get(key);
+    let entry = this.entries.get(document);
     if (entry && (entry.tokenizer !== tokenizer || entry.version !== document.version)) {
-      this.forget(key);
+      this.forget(document);
       entry = undefined;
     }
     if (entry?.index) return entry.index.count;
-    if (!entry) entry = this.startBuild(key, document, tokenizer);
+    if (!entry) entry = this.startBuild(document, tokenizer);
     const index = await entry.building;
-    return index && this.entries.get(key) === entry && entry.version === document.version ? index.count : undefined;
+    return index && this.entries.get(document) === entry && entry.version === document.version ? index.count : undefined;
   }
 
   clear(): void {
-    for (const key of [...this.entries.keys()]) this.forget(key);
+    for (const document of [...this.entries.keys()]) this.forget(document);
   }
 
-  private startBuild(key: string, document: vscode.TextDocument, tokenizer: Tokenizer): Entry {
+  private startBuild(document: vscode.TextDocument, tokenizer: Tokenizer): Entry {
     const abort = new AbortController();
     const entry: Entry = { tokenizer, version: document.version, abort };
     entry.building = DocumentIndex.build(tokenizer, document.getText(), abort.signal).then(
       (index) => {
-        if (this.entries.get(key) === entry) entry.index = index;
+        if (this.entries.get(document) === entry) entry.index = index;
         return index;
       },
       () => undefined, // cancelled: a newer build or a close superseded it
     );
-    this.entries.set(key, entry);
+    this.entries.set(document, entry);
     return entry;
   }
 
   private applyChanges(event: vscode.TextDocumentChangeEvent): void {
-    const key = event.document.uri.toString();
-    const entry = this.entries.get(key);
+    const entry = this.entries.get(event.document);
     if (!entry || event.contentChanges.length === 0) return;
     const envelope = mergeChanges(event.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })));
     const patchable = entry.index && envelope && entry.version + 1 === event.document.version
@@ -79,13 +78,13 @@ export class DocumentCounts extends Disposable {
       entry.index!.update(envelope!.start, envelope!.oldEnd, envelope!.newEnd, event.document.getText());
       entry.version = event.document.version;
     } else {
-      this.forget(key);
+      this.forget(event.document);
     }
     this.changed.fire(event.document);
   }
 
-  private forget(key: string): void {
-    this.entries.get(key)?.abort.abort();
-    this.entries.delete(key);
+  private forget(document: vscode.TextDocument): void {
+    this.entries.get(document)?.abort.abort();
+    this.entries.delete(document);
   }
 }

@@ -1,0 +1,146 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TokenLensApi } from '../../src/api';
+import { activateExtension, openDocument, screenshot, waitFor } from './util';
+
+suite('Status bar', () => {
+  let api: TokenLensApi;
+
+  suiteSetup(async () => {
+    api = await activateExtension();
+    console.log(`[activation] activate() took ${api.activationMs.toFixed(1)} ms`);
+  });
+
+  teardown(async () => {
+    const settings = vscode.workspace.getConfiguration('tokenLens');
+    await settings.update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
+    await settings.update('specialTokens', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  const tokens = (n: number, tokenizer = 'cl100k_base', selected = false) =>
+    `$(symbol-numeric) ${n.toLocaleString('en-US')} ${selected ? 'selected ' : ''}${n === 1 ? 'token' : 'tokens'} · ${tokenizer}`;
+  const shows = (text: string) => waitFor(() => api.statusBar.visible && api.statusBar.text === text, 10_000,
+    () => `status bar to show "${text}", it shows "${api.statusBar.text}"`);
+
+  test('counts the whole document when nothing is selected, and names the tokenizer', async () => {
+    await openDocument('Hello world', 'plaintext');
+    await shows('$(symbol-numeric) 2 tokens · cl100k_base');
+    assert.match(api.statusBar.tooltip, /\| Characters \| 11 \|/);
+    assert.match(api.statusBar.tooltip, /\| Characters per token \| 5\.50 \|/);
+  });
+
+  test('tooltip adds the same text counted with the other encodings', async () => {
+    await openDocument('Tokenizers disagree about café and 中文字符.', 'markdown');
+    const expected = await Promise.all(['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'].map(async (name) =>
+      `| ${name} | ${await api.count('Tokenizers disagree about café and 中文字符.', name)} |`));
+    await waitFor(() => expected.every((row) => api.statusBar.tooltip.includes(row)), 10_000, () => `tooltip rows ${expected.join(' ')} in ${api.statusBar.tooltip}`);
+    assert.ok(!api.statusBar.tooltip.includes('| cl100k_base |'), 'the current encoding is not repeated');
+  });
+
+  test('counts the selection, and the sum of several selections', async () => {
+    const editor = await openDocument('alpha beta gamma delta', 'plaintext');
+    editor.selection = new vscode.Selection(0, 6, 0, 10); // "beta"
+    await shows(`$(symbol-numeric) ${await api.count('beta')} selected ${(await api.count('beta')) === 1 ? 'token' : 'tokens'} · cl100k_base`);
+    editor.selections = [new vscode.Selection(0, 0, 0, 5), new vscode.Selection(0, 11, 0, 22)]; // "alpha", "gamma delta"
+    const sum = (await api.count('alpha')) + (await api.count('gamma delta'));
+    await shows(`$(symbol-numeric) ${sum} selected tokens · cl100k_base`);
+    assert.match(api.statusBar.tooltip, /2 selections/);
+    editor.selection = new vscode.Selection(0, 3, 0, 3);
+    await shows(`$(symbol-numeric) ${await api.count('alpha beta gamma delta')} tokens · cl100k_base`);
+  });
+
+  test('follows edits', async () => {
+    const editor = await openDocument('one two', 'plaintext');
+    await shows('$(symbol-numeric) 2 tokens · cl100k_base');
+    await editor.edit((edit) => edit.insert(new vscode.Position(0, 7), ' three four five'));
+    await shows('$(symbol-numeric) 5 tokens · cl100k_base');
+    await editor.edit((edit) => edit.delete(new vscode.Range(0, 0, 0, 4)));
+    await shows(`$(symbol-numeric) ${await api.count(editor.document.getText())} tokens · cl100k_base`);
+  });
+
+  test('multi-cursor edits keep the incremental count equal to a full count', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i}: The quick brown fox, naïve café 👍 ${'x'.repeat(i % 7)}`);
+    const editor = await openDocument(lines.join('\n'), 'plaintext');
+    await waitFor(() => api.statusBar.text.includes(' tokens · '), 10_000, () => api.statusBar.text);
+    editor.selections = [0, 50, 100, 199].map((line) => new vscode.Selection(line, 0, line, 0));
+    for (const typed of ['<|', 'endoftext', '|>', ' ', '\n']) {
+      await editor.edit((edit) => editor.selections.forEach((s) => edit.insert(s.active, typed)));
+    }
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    await shows(tokens(await api.count(editor.document.getText())));
+  });
+
+  test('switching the tokenizer applies at once', async () => {
+    await openDocument('Hello world', 'plaintext');
+    await shows('$(symbol-numeric) 2 tokens · cl100k_base');
+    assert.equal(await vscode.commands.executeCommand('tokenLens.selectTokenizer', 'character'), 'character');
+    await shows('$(symbol-numeric) 11 tokens · character');
+    await vscode.commands.executeCommand('tokenLens.selectTokenizer', 'model-4o (o200k)');
+    await shows(`$(symbol-numeric) ${await api.count('Hello world', 'o200k_base')} tokens · model-4o (o200k)`);
+    await vscode.commands.executeCommand('tokenLens.selectTokenizer', 'whitespace');
+    await shows('$(symbol-numeric) 2 tokens · whitespace');
+  });
+
+  test('an unknown tokenizer in the settings is a clear warning, not a crash', async () => {
+    await openDocument('Hello world', 'plaintext');
+    await vscode.workspace.getConfiguration('tokenLens').update('tokenizer', 'gpt-9', vscode.ConfigurationTarget.Global);
+    await shows('$(warning) Unknown tokenizer "gpt-9"');
+    assert.match(api.statusBar.tooltip, /Valid tokenizers: cl100k_base, .*whitespace/);
+    assert.equal(await vscode.commands.executeCommand('tokenLens.selectTokenizer', 'gpt-9'), undefined);
+  });
+
+  test('special-token text counts as text by default, as one token when configured', async () => {
+    const text = '<|endoftext|>';
+    await openDocument(text, 'plaintext');
+    const asText = await api.count(text, 'cl100k_base');
+    assert.ok(asText > 1);
+    await shows(`$(symbol-numeric) ${asText} tokens · cl100k_base`);
+    await vscode.workspace.getConfiguration('tokenLens').update('specialTokens', 'special', vscode.ConfigurationTarget.Global);
+    await shows('$(symbol-numeric) 1 token · cl100k_base');
+  });
+
+  test('countSelection shows and returns the counts with every encoding', async () => {
+    const editor = await openDocument('Count me, please.', 'plaintext');
+    editor.selection = new vscode.Selection(0, 0, 0, 8);
+    const summary = await vscode.commands.executeCommand<{ tokens: number; characters: number; scope: string; comparisons: { tokenizer: string }[] }>('tokenLens.countSelection');
+    assert.equal(summary.scope, 'selection');
+    assert.equal(summary.tokens, await api.count('Count me'));
+    assert.equal(summary.characters, 8);
+    assert.deepEqual(summary.comparisons.map((c) => c.tokenizer), ['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2']);
+  });
+
+  test('a 1 MB document is counted in the background and stays exact', async () => {
+    const paragraph = 'Large documents are counted in time slices, so the editor never freezes. ';
+    const text = `${paragraph.repeat(14_000)}\n${'a'.repeat(100_000)}\n`;
+    const expected = await api.count(text);
+    const expectedAfterEdit = await api.count(`Edited: ${text}`);
+    const started = Date.now();
+    let longestGap = 0;
+    let last = Date.now();
+    const heartbeat = setInterval(() => {
+      longestGap = Math.max(longestGap, Date.now() - last);
+      last = Date.now();
+    }, 5);
+    try {
+      const editor = await openDocument(text, 'plaintext');
+      await shows(tokens(expected));
+      await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'Edited: '));
+      await shows(tokens(expectedAfterEdit));
+    } finally {
+      clearInterval(heartbeat);
+    }
+    console.log(`[status bar] 1 MB document counted and edited in ${Date.now() - started} ms; longest event-loop gap ${longestGap} ms (opening a 1 MB document included)`);
+  });
+
+  test('hidden when no text editor is active; a screenshot of it showing', async () => {
+    const editor = await openDocument('Token Lens counts what you select.\nSelect a line to see its tokens.', 'markdown');
+    editor.selection = new vscode.Selection(0, 0, 0, 34);
+    await waitFor(() => api.statusBar.text.includes('selected'), 10_000, () => api.statusBar.text);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await screenshot('status-bar');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor(() => !api.statusBar.visible, 10_000, () => 'status bar to hide');
+  });
+});
+
