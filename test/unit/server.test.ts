@@ -123,6 +123,12 @@ test('tokenize: 50,000 characters (code points) pass, 50,001 do not', async () =
   assert.match(over.body.detail, /50001 characters; the limit is 50000/);
 });
 
+test('a body over 2 MB is refused with 413 and a detail', async () => {
+  const answer = await post('/tokenizer/tokenize', { text: 'x'.repeat(2 * 1024 * 1024 + 10) });
+  assert.equal(answer.status, 413);
+  assert.match(answer.body.detail, /larger than/);
+});
+
 // ---- 404, 405, 500 ----
 
 test('404 for unknown apps, operations, deeper paths and ids', async () => {
