@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../util/disposable';
+import { createInspectorPanel, InspectorPanel } from './panel';
+import { sanitizeOptions, VIEW_TYPE, type RenderedReport } from './protocol';
+import { TOKENIZER_NAMES } from '../tokenizers';
+
+/** Command used by the extension-host tests (registered outside production mode only). */
+export const TEST_COMMAND = 'tokenLens.inspector.test';
+
+/**
+ * `tokenLens.openInspector` and the panel's restore after a window reload. One panel at a time:
+ * running the command again reveals it.
+ */
+export class InspectorFeature extends Disposable {
+  private panel: InspectorPanel | undefined;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    super();
+    this.register(vscode.commands.registerCommand('tokenLens.openInspector', () => this.open()));
+    this.register(vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown) => {
+        const options = sanitizeOptions((state as { options?: unknown } | undefined)?.options, TOKENIZER_NAMES);
+        this.adopt(new InspectorPanel(webviewPanel, this.context.extensionUri, options));
+      },
+    }));
+    if (context.extensionMode !== vscode.ExtensionMode.Production) {
+      this.register(vscode.commands.registerCommand(TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+    }
+    this.register({ dispose: () => this.panel?.dispose() });
+  }
+
+  /** Opens (or reveals) the inspector; resolves with the webview's report once it is ready and has rendered. */
+  async open(): Promise<RenderedReport | undefined> {
+    if (this.panel) this.panel.reveal();
+    else this.adopt(createInspectorPanel(this.context.extensionUri));
+    return this.panel!.settled();
+  }
+
+  private adopt(panel: InspectorPanel): void {
+    this.panel?.dispose();
+    this.panel = panel;
+    panel.onDidDispose(() => {
+      if (this.panel === panel) this.panel = undefined;
+    });
+  }
+
+  /** Test seam: what the panel shows, and ways to drive it as a user or a hostile page would. */
+  private async test(action: string, arg?: unknown): Promise<unknown> {
+    const panel = this.panel;
+    switch (action) {
+      case 'isOpen':
+        return panel !== undefined;
+      case 'state':
+        if (!panel) return undefined;
+        await panel.settled();
+        return { report: panel.lastReport, state: panel.state, options: panel.currentOptions };
+      case 'post': // raw message to the webview
+        return panel?.postRaw(arg);
+      case 'receive': // raw message as if from the webview
+        panel?.receiveRaw(arg);
+        return true;
+      case 'close':
+        panel?.dispose();
+        return true;
+      default:
+        return undefined;
+    }
+  }
+}

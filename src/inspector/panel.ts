@@ -1,0 +1,449 @@
+/**
+ * The token inspector panel: one webview beside the editor that follows the active text editor and
+ * shows how its selection (or the whole document when nothing is selected) splits into tokens.
+ *
+ * Flow: the webview posts `ready` with its persisted options; from then on every edit, selection
+ * change, editor switch or setting change schedules one debounced update that tokenizes (sliced, so
+ * a big document never blocks the host), segments, and posts a `render` with compact arrays (never
+ * HTML). A cursor move in document scope only posts a `mark`. The webview answers each render with a
+ * `rendered` report (counts, what it put in the DOM, how long it took), which the tests read.
+ */
+import * as vscode from 'vscode';
+import { config, updateSetting } from '../config';
+import { countChars, loadTokenizer, TOKENIZER_NAMES } from '../tokenizers';
+import { Disposable } from '../util/disposable';
+import {
+  DEFAULT_OPTIONS, isFromWebview, sanitizeOptions, VIEW_TYPE,
+  type FromWebview, type InspectorOptions, type PaneData, type RenderedReport, type ToWebview,
+} from './protocol';
+import { buildSegmentTable } from './segments';
+import { spansSliced, type Cancellation } from './tokenize';
+
+/** Documents longer than this (UTF-16 units) are inspected up to here, with a note saying so. */
+export const MAX_CHARS = 2_000_000;
+/** Debounce for edits and selection changes; bigger texts wait a little longer. */
+export const DEBOUNCE_MS = 120;
+export const DEBOUNCE_LARGE_MS = 350;
+const LARGE = 100_000;
+
+/** What a render was made from, to map webview offsets back to the document. */
+interface Rendered {
+  seq: number;
+  document: vscode.TextDocument;
+  version: number;
+  /** Document offset of the inspected text's first character. */
+  base: number;
+  length: number;
+  scope: 'document' | 'selection';
+  /** The selection the text came from, in selection scope. */
+  selection?: vscode.Selection;
+  primary: PaneData;
+  compare?: PaneData;
+}
+
+function nonce(): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let out = '';
+  for (let i = 0; i < 32; i++) out += chars.charAt(Math.floor(Math.random() * chars.length));
+  return out;
+}
+
+function isInspectable(document: vscode.TextDocument): boolean {
+  return document.uri.scheme !== 'output' && document.uri.scheme !== 'debug';
+}
+
+function label(document: vscode.TextDocument): string {
+  const path = document.uri.path;
+  return path.slice(path.lastIndexOf('/') + 1) || document.uri.toString();
+}
+
+export class InspectorPanel extends Disposable {
+  static readonly title = 'Token Inspector';
+
+  private ready = false;
+  private options: InspectorOptions;
+  private document: vscode.TextDocument | undefined;
+  private lastColumn: vscode.ViewColumn | undefined;
+  private seq = 0;
+  private rendered: Rendered | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private updating: Promise<void> | undefined;
+  private cancellation: Cancellation = { cancelled: false };
+  private dirty = false;
+  /** The selection a click in the panel asked for: when the editor reports it, it only marks. */
+  private pendingSelection: vscode.Selection | undefined;
+  private report: RenderedReport | undefined;
+  private waiters: (() => void)[] = [];
+  private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.onDisposeEmitter.event;
+
+  constructor(readonly panel: vscode.WebviewPanel, private readonly extensionUri: vscode.Uri, options: InspectorOptions = DEFAULT_OPTIONS) {
+    super();
+    this.options = sanitizeOptions(options, TOKENIZER_NAMES);
+    const media = vscode.Uri.joinPath(extensionUri, 'media');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    panel.title = InspectorPanel.title;
+    this.register(panel.onDidDispose(() => this.dispose()));
+    this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
+    this.register(panel.onDidChangeViewState(() => {
+      if (panel.visible && this.dirty) this.schedule(0);
+    }));
+    this.register(vscode.window.onDidChangeActiveTextEditor((editor) => {
+      if (editor && isInspectable(editor.document) && (editor.document !== this.document || editor.viewColumn !== this.lastColumn)) {
+        const switched = editor.document !== this.document;
+        this.track(editor);
+        if (switched) this.schedule(0);
+      }
+    }));
+    this.register(vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document === this.document && event.contentChanges.length > 0) this.schedule();
+    }));
+    this.register(vscode.workspace.onDidCloseTextDocument((document) => {
+      if (document === this.document) {
+        this.document = undefined;
+        const next = vscode.window.activeTextEditor;
+        if (next && isInspectable(next.document) && next.document !== document) this.track(next);
+        this.schedule(0);
+      }
+    }));
+    this.register(vscode.window.onDidChangeTextEditorSelection((event) => this.selectionChanged(event)));
+    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('tokenLens.tokenizer') || event.affectsConfiguration('tokenLens.specialTokens')) this.schedule(0);
+    }));
+    this.register({ dispose: () => this.onDisposeEmitter.fire() });
+    this.register(this.onDisposeEmitter);
+    this.register({
+      dispose: () => {
+        if (this.timer) clearTimeout(this.timer);
+        this.cancellation.cancelled = true;
+        this.flushWaiters();
+      },
+    });
+
+    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+    if (editor && isInspectable(editor.document)) this.track(editor);
+    panel.webview.html = this.html();
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    super.dispose();
+    this.panel.dispose();
+  }
+
+  reveal(): void {
+    this.panel.reveal(vscode.ViewColumn.Beside, true);
+  }
+
+  /** The last report from the webview (counts, DOM text, render time). */
+  get lastReport(): RenderedReport | undefined {
+    return this.report;
+  }
+
+  get currentOptions(): InspectorOptions {
+    return { ...this.options };
+  }
+
+  /** What the last render showed, for tests: ids per pane, scope, base offset. */
+  get state() {
+    const r = this.rendered;
+    return r && {
+      seq: r.seq, scope: r.scope, base: r.base, length: r.length, uri: r.document.uri.toString(),
+      tokenizer: r.primary.tokenizer, ids: r.primary.table.ids, compare: r.compare?.tokenizer ?? null,
+      compareIds: r.compare?.table.ids ?? null,
+    };
+  }
+
+  /** Resolves once the webview is ready, no update is pending, and it has reported the latest render. */
+  settled(timeoutMs = 15_000): Promise<RenderedReport | undefined> {
+    return new Promise((resolve) => {
+      const timeout = setTimeout(() => done(), timeoutMs);
+      const done = () => {
+        clearTimeout(timeout);
+        resolve(this.report);
+      };
+      this.waiters.push(done);
+      this.checkSettled();
+    });
+  }
+
+  /** Test seam: posts a raw message to the webview (which must ignore anything malformed). */
+  postRaw(message: unknown): Thenable<boolean> {
+    return this.panel.webview.postMessage(message);
+  }
+
+  /** Test seam: handles a raw message as if the webview had sent it. */
+  receiveRaw(message: unknown): void {
+    this.receive(message);
+  }
+
+  private isSettled(): boolean {
+    return this.isDisposed || (this.ready && !this.timer && !this.updating && this.report !== undefined && this.report.seq === this.seq);
+  }
+
+  private checkSettled(): void {
+    if (this.isSettled()) this.flushWaiters();
+  }
+
+  private flushWaiters(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private track(editor: vscode.TextEditor): void {
+    this.document = editor.document;
+    if (editor.viewColumn) this.lastColumn = editor.viewColumn;
+  }
+
+  private editorFor(document: vscode.TextDocument): vscode.TextEditor | undefined {
+    const active = vscode.window.activeTextEditor;
+    if (active?.document === document) return active;
+    return vscode.window.visibleTextEditors.find((e) => e.document === document && e.viewColumn === this.lastColumn)
+      ?? vscode.window.visibleTextEditors.find((e) => e.document === document);
+  }
+
+  private post(message: ToWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private schedule(delay?: number): void {
+    if (!this.ready) return;
+    if (!this.panel.visible) {
+      this.dirty = true;
+      return;
+    }
+    const length = this.document?.getText().length ?? 0;
+    const wait = delay ?? (length > LARGE ? DEBOUNCE_LARGE_MS : DEBOUNCE_MS);
+    if (this.timer) clearTimeout(this.timer);
+    this.cancellation.cancelled = true;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.runUpdate();
+    }, wait);
+  }
+
+  private async runUpdate(): Promise<void> {
+    // One update at a time; a newer one cancels the running one between chunks.
+    if (this.updating) await this.updating.catch(() => undefined);
+    if (this.timer || this.isDisposed) return;
+    const running = this.update();
+    this.updating = running;
+    try {
+      await running;
+    } finally {
+      if (this.updating === running) this.updating = undefined;
+      this.checkSettled();
+    }
+  }
+
+  private emptyMessage(reason: string): ToWebview {
+    return { type: 'empty', seq: ++this.seq, reason, tokenizers: [...TOKENIZER_NAMES], tokenizer: config.tokenizer, options: this.options };
+  }
+
+  private async update(): Promise<void> {
+    this.dirty = false;
+    const cancellation: Cancellation = { cancelled: false };
+    this.cancellation = cancellation;
+    const document = this.document;
+    if (!document || document.isClosed) {
+      this.rendered = undefined;
+      this.post(this.emptyMessage('Open a text editor to see how it splits into tokens.'));
+      return;
+    }
+    const editor = this.editorFor(document);
+    const selection = editor?.selection;
+    const scope: 'document' | 'selection' = selection && !selection.isEmpty ? 'selection' : 'document';
+    let text = scope === 'selection' ? document.getText(selection) : document.getText();
+    const base = scope === 'selection' ? document.offsetAt(selection!.start) : 0;
+    let truncatedFrom: number | undefined;
+    if (text.length > MAX_CHARS) {
+      truncatedFrom = text.length;
+      let cut = MAX_CHARS;
+      const c = text.charCodeAt(cut - 1);
+      if (c >= 0xd800 && c <= 0xdbff) cut--;
+      text = text.slice(0, cut);
+    }
+    const version = document.version;
+    const primaryName = config.tokenizer;
+    const compareName = this.options.compare;
+    const engineOptions = { specialTokens: config.specialTokens };
+    let primary: PaneData;
+    let compare: PaneData | undefined;
+    try {
+      const tokenize = async (name: string): Promise<PaneData | undefined> => {
+        const tokenizer = await loadTokenizer(name, engineOptions);
+        const spans = await spansSliced(tokenizer, text, cancellation);
+        if (!spans) return undefined;
+        const table = buildSegmentTable(text, spans);
+        return { tokenizer: name, nTokens: spans.length, table };
+      };
+      const p = await tokenize(primaryName);
+      if (!p || cancellation.cancelled) return;
+      primary = p;
+      if (compareName) {
+        compare = await tokenize(compareName);
+        if (!compare || cancellation.cancelled) return;
+      }
+    } catch (error) {
+      this.rendered = undefined;
+      this.post(this.emptyMessage(error instanceof Error ? error.message : String(error)));
+      return;
+    }
+    if (this.isDisposed || document.version !== version) {
+      // An edit arrived while tokenizing: its own update is already scheduled.
+      if (!this.timer) this.schedule(0);
+      return;
+    }
+    const seq = ++this.seq;
+    this.rendered = { seq, document, version, base, length: text.length, scope, selection: scope === 'selection' ? selection : undefined, primary, compare };
+    const where = scope === 'selection'
+      ? `${label(document)} — selection ${selection!.start.line + 1}:${selection!.start.character + 1}–${selection!.end.line + 1}:${selection!.end.character + 1}`
+      : label(document);
+    const mark = scope === 'document' && selection ? this.relative(selection) : undefined;
+    this.post({
+      type: 'render', seq, source: where, scope, text, nChars: countChars(text), truncatedFrom,
+      tokenizers: [...TOKENIZER_NAMES], primary, compare, options: this.options, mark,
+    });
+  }
+
+  /** A document selection as offsets into the rendered text, or undefined when it lies outside. */
+  private relative(selection: vscode.Selection | vscode.Range): [number, number] | undefined {
+    const r = this.rendered;
+    if (!r) return undefined;
+    const start = r.document.offsetAt(selection.start) - r.base;
+    const end = r.document.offsetAt(selection.end) - r.base;
+    if (end < 0 || start > r.length) return undefined;
+    return [Math.max(0, start), Math.min(r.length, end)];
+  }
+
+  private selectionChanged(event: vscode.TextEditorSelectionChangeEvent): void {
+    if (event.textEditor.document !== this.document || !this.ready) return;
+    if (event.textEditor.viewColumn) this.lastColumn = event.textEditor.viewColumn;
+    const selection = event.selections[0];
+    const pending = this.pendingSelection;
+    this.pendingSelection = undefined;
+    const r = this.rendered;
+    if (pending && selection.isEqual(pending)) {
+      // The panel asked for this selection (a click): mark it, keep what is inspected.
+      this.postMark(selection, false);
+      return;
+    }
+    if (r && r.document.version === event.textEditor.document.version && !this.timer) {
+      if (r.scope === 'document' && selection.isEmpty) {
+        this.postMark(selection, true);
+        return;
+      }
+      if (r.scope === 'selection' && r.selection && selection.isEqual(r.selection)) return;
+    }
+    this.schedule();
+  }
+
+  private postMark(selection: vscode.Selection, reveal: boolean): void {
+    const range = this.relative(selection);
+    if (!range || !this.rendered) return;
+    this.post({ type: 'mark', seq: this.rendered.seq, start: range[0], end: range[1], reveal });
+  }
+
+  private receive(raw: unknown): void {
+    if (this.isDisposed || !isFromWebview(raw)) return;
+    const message: FromWebview = raw;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.options = sanitizeOptions(message.options, TOKENIZER_NAMES);
+        this.schedule(0);
+        return;
+      case 'options': {
+        const next = sanitizeOptions(message.options, TOKENIZER_NAMES);
+        const recompute = next.compare !== this.options.compare;
+        this.options = next;
+        if (recompute) this.schedule(0);
+        return;
+      }
+      case 'setTokenizer':
+        if (TOKENIZER_NAMES.includes(message.tokenizer) && message.tokenizer !== config.tokenizer) {
+          void updateSetting('tokenizer', message.tokenizer);
+        }
+        return;
+      case 'select':
+        void this.select(message.seq, message.start, message.end);
+        return;
+      case 'copyIds':
+        void this.copyIds(message.pane);
+        return;
+      case 'rendered': {
+        const { type: _type, ...report } = message;
+        if (message.seq <= this.seq) this.report = report;
+        this.checkSettled();
+        return;
+      }
+    }
+  }
+
+  /** Click in the panel: select the token's text in the editor, keeping focus in the panel. */
+  private async select(seq: number, start: number, end: number): Promise<void> {
+    const r = this.rendered;
+    if (!r || seq !== r.seq || end > r.length || r.document.isClosed || r.document.version !== r.version) return;
+    const document = r.document;
+    const selection = new vscode.Selection(document.positionAt(r.base + start), document.positionAt(r.base + end));
+    this.pendingSelection = selection;
+    const editor = this.editorFor(document);
+    if (editor) {
+      editor.selection = selection;
+      editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    } else {
+      await vscode.window.showTextDocument(document, { viewColumn: this.lastColumn ?? vscode.ViewColumn.One, selection, preserveFocus: true });
+    }
+    // Mark right away too: setting the selection it already has reports no change.
+    this.postMark(selection, false);
+  }
+
+  private async copyIds(pane: 0 | 1): Promise<void> {
+    const data = pane === 0 ? this.rendered?.primary : this.rendered?.compare;
+    if (!data) return;
+    await vscode.env.clipboard.writeText(JSON.stringify(data.table.ids));
+    vscode.window.setStatusBarMessage(`Token Lens: copied ${data.nTokens.toLocaleString('en-US')} ${data.tokenizer} token ids`, 3000);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'build', 'inspector.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'inspector.css'));
+    const n = nonce();
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `script-src 'nonce-${n}'`,
+      `img-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>${InspectorPanel.title}</title>
+</head>
+<body>
+<div id="app" role="main" aria-label="${InspectorPanel.title}"></div>
+<script nonce="${n}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+}
+
+/** Creates the panel beside the active editor, without taking focus from it. */
+export function createInspectorPanel(extensionUri: vscode.Uri, options?: InspectorOptions): InspectorPanel {
+  const media = vscode.Uri.joinPath(extensionUri, 'media');
+  const panel = vscode.window.createWebviewPanel(
+    VIEW_TYPE,
+    InspectorPanel.title,
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: false },
+  );
+  return new InspectorPanel(panel, extensionUri, options);
+}

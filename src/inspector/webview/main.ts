@@ -1,0 +1,730 @@
+/**
+ * The token inspector's page. Receives compact segment tables (never HTML) from the extension and
+ * builds the DOM with createElement/textContent only, so every piece of user text stays text.
+ *
+ * Rendering is virtualized: the text is cut into rows (its lines, long lines wrapped at segment
+ * boundaries to the pane's width), all rows have one height, and only the rows in view (plus a
+ * margin) are in the DOM. A 1 MB document costs one linear pass to cut rows, then the same as a
+ * screenful of text.
+ */
+import {
+  DEFAULT_OPTIONS, isToWebview, sanitizeOptions,
+  type EmptyMessage, type FromWebview, type InspectorOptions, type MarkMessage, type PaneData, type RenderMessage, type TestMessage,
+} from '../protocol';
+import { getSegment, segmentAt, segmentsInRange, type SegmentTable } from '../segments';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const PALETTE = 6;
+const OVERSCAN = 20;
+const REPORT_SEGMENTS = 200;
+const pageNonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+
+let options: InspectorOptions = sanitizeOptions((vscode.getState() as { options?: unknown } | undefined)?.options);
+let current: RenderMessage | undefined;
+let currentSeq = -1;
+let mark: [number, number] | undefined;
+let tokenizers: string[] = [];
+let tokenizer = '';
+let lastRenderMs = 0;
+
+function post(message: FromWebview): void {
+  vscode.postMessage(message);
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function ratio(chars: number, tokens: number): string {
+  return tokens > 0 ? (chars / tokens).toFixed(2) : '–';
+}
+
+// ---- Page skeleton ---------------------------------------------------------------------------
+
+const app = document.getElementById('app') ?? document.body;
+const toolbar = el('header', 'toolbar');
+const source = el('div', 'source');
+const stats = el('div', 'stats');
+stats.setAttribute('aria-live', 'polite');
+const controls = el('div', 'controls');
+
+const tokenizerSelect = el('select');
+tokenizerSelect.id = 'tokenizer';
+tokenizerSelect.title = 'Tokenizer (the tokenLens.tokenizer setting)';
+const tokenizerLabel = el('label', 'control', 'Tokenizer ');
+tokenizerLabel.append(tokenizerSelect);
+
+function toggle(id: string, text: string, title: string): HTMLInputElement {
+  const input = el('input');
+  input.type = 'checkbox';
+  input.id = id;
+  const label = el('label', 'control toggle');
+  label.title = title;
+  label.append(input, document.createTextNode(` ${text}`));
+  controls.append(label);
+  return input;
+}
+
+controls.append(tokenizerLabel);
+const idsToggle = toggle('showIds', 'Ids', 'Show token ids inline');
+const wsToggle = toggle('showWhitespace', 'Whitespace', 'Show spaces, tabs and newlines as symbols');
+const compareSelect = el('select');
+compareSelect.id = 'compare';
+compareSelect.title = 'Compare side by side with a second tokenizer';
+const compareLabel = el('label', 'control', 'Compare ');
+compareLabel.append(compareSelect);
+controls.append(compareLabel);
+
+toolbar.append(source, stats, controls);
+const note = el('div', 'note');
+note.setAttribute('role', 'status');
+const panesBox = el('div', 'panes');
+const tooltip = el('div', 'tooltip');
+tooltip.setAttribute('role', 'tooltip');
+tooltip.id = 'token-tooltip';
+tooltip.hidden = true;
+const live = el('div', 'visually-hidden');
+live.setAttribute('aria-live', 'polite');
+app.append(toolbar, note, panesBox, tooltip, live);
+
+function fillSelect(select: HTMLSelectElement, names: string[], value: string, off?: string): void {
+  const wanted = [...(off !== undefined ? [''] : []), ...names];
+  const same = select.options.length === wanted.length && wanted.every((n, i) => select.options[i].value === n);
+  if (!same) {
+    select.replaceChildren(...wanted.map((name) => {
+      const option = el('option', undefined, name === '' ? off : name);
+      option.value = name;
+      return option;
+    }));
+  }
+  select.value = value;
+}
+
+function syncControls(): void {
+  idsToggle.checked = options.showIds;
+  wsToggle.checked = options.showWhitespace;
+  fillSelect(tokenizerSelect, tokenizers, tokenizer);
+  fillSelect(compareSelect, tokenizers, options.compare ?? '', 'Off');
+}
+
+function setOptions(next: InspectorOptions): void {
+  const compareChanged = next.compare !== options.compare;
+  options = next;
+  vscode.setState({ options });
+  post({ type: 'options', options });
+  syncControls();
+  if (!compareChanged) {
+    for (const pane of panes) pane.relayout();
+    report();
+  }
+}
+
+idsToggle.addEventListener('change', () => setOptions({ ...options, showIds: idsToggle.checked }));
+wsToggle.addEventListener('change', () => setOptions({ ...options, showWhitespace: wsToggle.checked }));
+compareSelect.addEventListener('change', () => setOptions({ ...options, compare: compareSelect.value || null }));
+tokenizerSelect.addEventListener('change', () => post({ type: 'setTokenizer', tokenizer: tokenizerSelect.value }));
+
+// ---- One tokenization, virtualized -------------------------------------------------------------
+
+function charWidth(code: number): number {
+  if (code === 9) return 4;
+  if (code >= 0xdc00 && code <= 0xdfff) return 0; // second half of a pair: counted with the first
+  if (code >= 0x300 && code < 0x370) return 0; // combining marks
+  return code >= 0x1100 ? 2 : 1;
+}
+
+function visible(text: string, showWhitespace: boolean): string {
+  if (!showWhitespace) return text.replace(/\r/g, '');
+  return text.replace(/ /g, '·').replace(/\t/g, '→   ').replace(/\r/g, '␍').replace(/\n/g, '↵');
+}
+
+class PaneView {
+  readonly root = el('section', 'pane');
+  private readonly head = el('div', 'pane-head');
+  private readonly name = el('span', 'pane-name');
+  private readonly counts = el('span', 'pane-counts');
+  private readonly copy = el('button', 'copy', 'Copy ids');
+  readonly scroller = el('div', 'scroller');
+  private readonly spacer = el('div', 'spacer');
+  private readonly rowsBox = el('div', 'rows');
+  private text = '';
+  private data: PaneData | undefined;
+  private table: SegmentTable = { bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] };
+  /** rowStarts[r] is the text offset row r starts at; rowSegs[r] the segment containing it. */
+  private rowStarts: number[] = [0];
+  private rowSegs: number[] = [0];
+  private rowHeight = 20;
+  private cols = 80;
+  private first = -1;
+  private last = -1;
+  private marked: [number, number] | undefined;
+  active = -1;
+  hover = -1;
+  onScrolled: ((offset: number) => void) | undefined;
+  private syncing = false;
+
+  constructor(readonly index: 0 | 1) {
+    this.root.setAttribute('aria-label', index === 0 ? 'Tokens' : 'Comparison tokens');
+    this.copy.title = 'Copy this pane\'s token ids as JSON';
+    this.copy.addEventListener('click', () => post({ type: 'copyIds', pane: this.index }));
+    this.head.append(this.name, this.counts, this.copy);
+    this.scroller.tabIndex = 0;
+    this.scroller.setAttribute('role', 'listbox');
+    this.scroller.setAttribute('aria-label', 'Tokens: arrow keys move, Enter selects the token in the editor');
+    this.scroller.setAttribute('aria-describedby', tooltip.id);
+    this.spacer.append(this.rowsBox);
+    this.scroller.append(this.spacer);
+    this.root.append(this.head, this.scroller);
+
+    let frame = 0;
+    this.scroller.addEventListener('scroll', () => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        this.renderVisible();
+        if (!this.syncing) this.onScrolled?.(this.rowStarts[this.firstVisibleRow()] ?? 0);
+        this.syncing = false;
+      });
+    }, { passive: true });
+    this.rowsBox.addEventListener('mouseover', (event) => {
+      const seg = segmentOf(event.target);
+      if (seg < 0 || seg === this.hover) return;
+      this.hover = seg;
+      this.highlight();
+      showTooltip(this, seg, event.target as HTMLElement);
+    });
+    this.rowsBox.addEventListener('mouseleave', () => {
+      this.hover = -1;
+      this.highlight();
+      if (this.active >= 0 && document.activeElement === this.scroller) showTooltip(this, this.active);
+      else hideTooltip();
+    });
+    this.rowsBox.addEventListener('click', (event) => {
+      const seg = segmentOf(event.target);
+      if (seg < 0) return;
+      this.scroller.focus({ preventScroll: true });
+      this.setActive(seg, false);
+      this.selectInEditor(seg);
+    });
+    this.scroller.addEventListener('focus', () => {
+      if (this.active < 0 && this.segmentCount > 0) this.setActive(this.rowSegs[this.firstVisibleRow()] ?? 0, false);
+      else if (this.active >= 0) showTooltip(this, this.active);
+    });
+    this.scroller.addEventListener('blur', () => hideTooltip());
+    this.scroller.addEventListener('keydown', (event) => this.key(event));
+  }
+
+  get segmentCount(): number {
+    return this.table.bounds.length - 1;
+  }
+
+  get rowCount(): number {
+    return this.rowStarts.length;
+  }
+
+  get domRows(): number {
+    return this.rowsBox.childElementCount;
+  }
+
+  get domText(): string {
+    return Array.from(this.rowsBox.children).slice(0, 60).map((row) => row.textContent ?? '').join('\n');
+  }
+
+  segmentText(i: number): string {
+    return this.text.slice(this.table.bounds[i], this.table.bounds[i + 1]);
+  }
+
+  get tableData(): SegmentTable {
+    return this.table;
+  }
+
+  get paneData(): PaneData | undefined {
+    return this.data;
+  }
+
+  setData(text: string, data: PaneData, nChars: number): void {
+    const changed = this.text !== text || this.data?.tokenizer !== data.tokenizer;
+    this.text = text;
+    this.data = data;
+    this.table = data.table;
+    this.name.textContent = data.tokenizer;
+    this.counts.textContent = ` ${fmt(data.nTokens)} tokens · ${ratio(nChars, data.nTokens)} chars/token`;
+    if (this.active >= this.segmentCount || changed) this.active = Math.min(this.active, this.segmentCount - 1);
+    this.hover = -1;
+    this.relayout(true);
+  }
+
+  setMark(range: [number, number] | undefined, reveal: boolean): void {
+    this.marked = range ? segmentsInRange(this.table, range[0], range[1]) : undefined;
+    this.first = -1; // force a re-render of the rows in view
+    if (reveal && this.marked) this.reveal(this.marked[0]);
+    this.renderVisible();
+  }
+
+  get markedSegments(): number[] {
+    if (!this.marked) return [];
+    const out: number[] = [];
+    for (let i = this.marked[0]; i <= this.marked[1] && out.length < 1000; i++) out.push(i);
+    return out;
+  }
+
+  /** Recuts rows (text, width or options changed) and redraws what is in view. */
+  relayout(force = false): void {
+    this.measure();
+    const cols = Math.max(20, Math.floor(this.scroller.clientWidth / this.charPx) - 2);
+    if (!force && cols === this.cols && this.layoutOptions === `${options.showIds}${options.showWhitespace}`) {
+      this.first = -1;
+      this.renderVisible();
+      return;
+    }
+    const anchor = this.rowStarts[this.firstVisibleRow()] ?? 0;
+    this.cols = cols;
+    this.layoutOptions = `${options.showIds}${options.showWhitespace}`;
+    this.cutRows();
+    this.spacer.style.height = `${this.rowStarts.length * this.rowHeight}px`;
+    if (!force) this.scrollToOffset(anchor);
+    this.first = -1;
+    this.renderVisible();
+  }
+
+  private layoutOptions = '';
+  private charPx = 8;
+
+  private measure(): void {
+    const probe = el('div', 'row');
+    const piece = el('span', 't c0', 'MMMMMMMMMM');
+    probe.append(piece);
+    this.rowsBox.append(probe);
+    const height = probe.getBoundingClientRect().height;
+    const width = piece.getBoundingClientRect().width / 10;
+    probe.remove();
+    if (height > 0) this.rowHeight = height;
+    if (width > 0) this.charPx = width;
+  }
+
+  /** Rows: lines, wrapped at segment boundaries when wider than the pane. One linear pass. */
+  private cutRows(): void {
+    const text = this.text;
+    const { bounds, tokenIndex, ids } = this.table;
+    const n = bounds.length - 1;
+    const rowStarts: number[] = [0];
+    const rowSegs: number[] = [0];
+    const max = this.cols;
+    const idWidth = options.showIds;
+    let col = 0;
+    for (let s = 0; s < n; s++) {
+      const start = bounds[s];
+      const end = bounds[s + 1];
+      let width = 0;
+      let newline = -1;
+      for (let i = start; i < end; i++) {
+        const code = text.charCodeAt(i);
+        if (code === 10) {
+          newline = i;
+          break;
+        }
+        width += charWidth(code);
+      }
+      if (idWidth) {
+        for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) width += String(ids[t]).length * 0.75 + 0.5;
+      }
+      if (col > 0 && col + width > max && newline !== start) {
+        rowStarts.push(start);
+        rowSegs.push(s);
+        col = 0;
+      }
+      if (newline < 0) {
+        if (width > max) {
+          // One segment wider than the pane (a long run of spaces or a huge word): cut it at code points.
+          let w = col;
+          for (let i = start; i < end; i++) {
+            const code = text.charCodeAt(i);
+            const cw = charWidth(code);
+            if (w + cw > max && w > 0 && !(code >= 0xdc00 && code <= 0xdfff)) {
+              rowStarts.push(i);
+              rowSegs.push(s);
+              w = 0;
+            }
+            w += cw;
+          }
+          col = w;
+        } else {
+          col += width;
+        }
+        continue;
+      }
+      // Every newline inside the segment ends a row; the next row starts after it.
+      for (let i = newline; i < end; i++) {
+        if (text.charCodeAt(i) === 10 && i + 1 < text.length) {
+          rowStarts.push(i + 1);
+          rowSegs.push(i + 1 < end ? s : s + 1);
+        }
+      }
+      col = 0;
+      let tail = end;
+      while (tail > start && text.charCodeAt(tail - 1) !== 10) tail--;
+      for (let i = tail; i < end; i++) col += charWidth(text.charCodeAt(i));
+    }
+    this.rowStarts = rowStarts;
+    this.rowSegs = rowSegs;
+  }
+
+  private firstVisibleRow(): number {
+    return Math.min(this.rowStarts.length - 1, Math.max(0, Math.floor(this.scroller.scrollTop / this.rowHeight)));
+  }
+
+  private rowOf(offset: number): number {
+    let lo = 0;
+    let hi = this.rowStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.rowStarts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  scrollToOffset(offset: number): void {
+    const top = this.rowOf(offset) * this.rowHeight;
+    if (Math.abs(this.scroller.scrollTop - top) >= 1) {
+      this.syncing = true;
+      this.scroller.scrollTop = top;
+    }
+  }
+
+  private reveal(segment: number): void {
+    const row = this.rowOf(this.table.bounds[segment]);
+    const top = row * this.rowHeight;
+    const view = this.scroller;
+    if (top < view.scrollTop || top + this.rowHeight > view.scrollTop + view.clientHeight) {
+      view.scrollTop = Math.max(0, top - view.clientHeight / 3);
+    }
+  }
+
+  /** Puts the rows in view (plus OVERSCAN on each side) in the DOM. */
+  renderVisible(): void {
+    const rows = this.rowStarts.length;
+    const top = this.scroller.scrollTop;
+    const height = this.scroller.clientHeight || 600;
+    const first = Math.max(0, Math.floor(top / this.rowHeight) - OVERSCAN);
+    const last = Math.min(rows - 1, Math.ceil((top + height) / this.rowHeight) + OVERSCAN);
+    if (first === this.first && last === this.last) return;
+    this.first = first;
+    this.last = last;
+    const fragment = document.createDocumentFragment();
+    for (let r = first; r <= last; r++) fragment.append(this.renderRow(r));
+    this.rowsBox.style.transform = `translateY(${first * this.rowHeight}px)`;
+    this.rowsBox.replaceChildren(fragment);
+    this.highlight();
+  }
+
+  private renderRow(r: number): HTMLElement {
+    const text = this.text;
+    const { bounds, tokenIndex, ids } = this.table;
+    const rowStart = this.rowStarts[r];
+    const rowEnd = r + 1 < this.rowStarts.length ? this.rowStarts[r + 1] : text.length;
+    const row = el('div', 'row');
+    const n = bounds.length - 1;
+    const marked = this.marked;
+    for (let s = this.rowSegs[r]; s < n && bounds[s] < rowEnd; s++) {
+      const from = Math.max(bounds[s], rowStart);
+      const to = Math.min(bounds[s + 1], rowEnd);
+      if (to <= from) continue;
+      const raw = text.slice(from, to);
+      const hasIds = tokenIndex[s + 1] > tokenIndex[s];
+      const piece = el('span', hasIds ? `t c${s % PALETTE}` : 't gap');
+      piece.dataset.s = String(s);
+      if (marked && s >= marked[0] && s <= marked[1]) piece.classList.add('marked');
+      if (from === bounds[s]) piece.id = `p${this.index}-s${s}`;
+      piece.setAttribute('role', 'option');
+      const endsLine = raw.endsWith('\n');
+      const shown = visible(endsLine && !options.showWhitespace ? raw.slice(0, -1) : raw, options.showWhitespace);
+      if (shown) piece.append(document.createTextNode(shown));
+      if (endsLine && !options.showWhitespace) piece.classList.add('eol');
+      if (options.showIds && hasIds && to === bounds[s + 1]) {
+        const badge = el('span', 'id');
+        const list: string[] = [];
+        for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) list.push(String(ids[t]));
+        badge.textContent = list.join(',');
+        piece.append(badge);
+      }
+      row.append(piece);
+    }
+    return row;
+  }
+
+  /** Active (keyboard) and hovered segment: every piece of it, in every row. */
+  highlight(): void {
+    for (const node of Array.from(this.rowsBox.querySelectorAll('.t.active, .t.hover'))) node.classList.remove('active', 'hover');
+    if (this.active >= 0) for (const node of Array.from(this.rowsBox.querySelectorAll(`[data-s="${this.active}"]`))) node.classList.add('active');
+    if (this.hover >= 0) for (const node of Array.from(this.rowsBox.querySelectorAll(`[data-s="${this.hover}"]`))) node.classList.add('hover');
+    const activeId = this.active >= 0 ? `p${this.index}-s${this.active}` : '';
+    if (activeId && document.getElementById(activeId)) this.scroller.setAttribute('aria-activedescendant', activeId);
+    else this.scroller.removeAttribute('aria-activedescendant');
+  }
+
+  pieceOf(segment: number): HTMLElement | null {
+    return this.rowsBox.querySelector(`[data-s="${segment}"]`);
+  }
+
+  setActive(segment: number, reveal: boolean): void {
+    if (segment < 0 || segment >= this.segmentCount) return;
+    this.active = segment;
+    if (reveal) this.reveal(segment);
+    this.renderVisible();
+    this.highlight();
+    showTooltip(this, segment);
+    live.textContent = describe(this, segment).join('. ');
+  }
+
+  selectInEditor(segment: number): void {
+    if (!current) return;
+    post({ type: 'select', seq: current.seq, start: this.table.bounds[segment], end: this.table.bounds[segment + 1] });
+  }
+
+  private key(event: KeyboardEvent): void {
+    const n = this.segmentCount;
+    if (n === 0) return;
+    const at = this.active < 0 ? 0 : this.active;
+    let next = -1;
+    const rowMove = (delta: number) => {
+      const offset = this.table.bounds[at];
+      const row = this.rowOf(offset);
+      const target = Math.min(this.rowStarts.length - 1, Math.max(0, row + delta));
+      const column = offset - this.rowStarts[row];
+      const end = target + 1 < this.rowStarts.length ? this.rowStarts[target + 1] - 1 : this.text.length;
+      return segmentAt(this.table, Math.min(this.rowStarts[target] + column, Math.max(this.rowStarts[target], end)));
+    };
+    switch (event.key) {
+      case 'ArrowRight': next = Math.min(n - 1, at + (this.active < 0 ? 0 : 1)); break;
+      case 'ArrowLeft': next = Math.max(0, at - 1); break;
+      case 'ArrowDown': next = rowMove(1); break;
+      case 'ArrowUp': next = rowMove(-1); break;
+      case 'PageDown': next = rowMove(Math.floor(this.scroller.clientHeight / this.rowHeight)); break;
+      case 'PageUp': next = rowMove(-Math.floor(this.scroller.clientHeight / this.rowHeight)); break;
+      case 'Home': next = 0; break;
+      case 'End': next = n - 1; break;
+      case 'Enter':
+      case ' ':
+        if (this.active >= 0) this.selectInEditor(this.active);
+        event.preventDefault();
+        return;
+      case 'Escape':
+        hideTooltip();
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    if (next >= 0) this.setActive(next, true);
+  }
+}
+
+function segmentOf(target: EventTarget | null): number {
+  const node = (target as HTMLElement | null)?.closest?.('.t') as HTMLElement | null;
+  const value = node?.dataset.s;
+  return value === undefined ? -1 : Number(value);
+}
+
+function describe(pane: PaneView, segment: number): string[] {
+  const text = current?.text ?? '';
+  const seg = getSegment(text, pane.tableData, segment);
+  const lines: string[] = [];
+  const shown = JSON.stringify(seg.text.length > 60 ? `${seg.text.slice(0, 60)}…` : seg.text);
+  lines.push(`${shown}`);
+  if (seg.ids.length === 0) lines.push('not a token (skipped by this tokenizer)');
+  seg.ids.forEach((id, i) => lines.push(`id ${id}  bytes ${seg.tokenBytesHex[i]}`));
+  if (seg.ids.length > 1) lines.push(`${seg.ids.length} tokens share these characters`);
+  lines.push(`chars ${seg.start}–${seg.end}`);
+  return lines;
+}
+
+function showTooltip(pane: PaneView, segment: number, anchor?: HTMLElement): void {
+  const node = anchor?.closest('.t') as HTMLElement | null ?? pane.pieceOf(segment);
+  tooltip.replaceChildren(...describe(pane, segment).map((line, i) => el('div', i === 0 ? 'tip-text' : 'tip-line', line)));
+  tooltip.hidden = false;
+  if (!node) return;
+  const rect = node.getBoundingClientRect();
+  const tip = tooltip.getBoundingClientRect();
+  const left = Math.max(4, Math.min(rect.left, window.innerWidth - tip.width - 4));
+  const below = rect.bottom + 4;
+  const top = below + tip.height > window.innerHeight ? Math.max(4, rect.top - tip.height - 4) : below;
+  tooltip.style.left = `${left}px`;
+  tooltip.style.top = `${top}px`;
+}
+
+function hideTooltip(): void {
+  tooltip.hidden = true;
+}
+
+// ---- Messages --------------------------------------------------------------------------------
+
+const panes: PaneView[] = [new PaneView(0)];
+panesBox.append(panes[0].root);
+
+function ensurePanes(count: number): void {
+  while (panes.length < count) {
+    const pane = new PaneView(panes.length as 0 | 1);
+    panes.push(pane);
+    panesBox.append(pane.root);
+  }
+  while (panes.length > count) panes.pop()!.root.remove();
+  panesBox.classList.toggle('compare', count > 1);
+  // Keep the two panes on the same text: scrolling one scrolls the other to the same offset.
+  panes[0].onScrolled = count > 1 ? (offset) => panes[1]?.scrollToOffset(offset) : undefined;
+  if (panes[1]) panes[1].onScrolled = (offset) => panes[0].scrollToOffset(offset);
+}
+
+function render(message: RenderMessage): void {
+  const started = performance.now();
+  current = message;
+  currentSeq = message.seq;
+  tokenizers = message.tokenizers;
+  tokenizer = message.primary.tokenizer;
+  // The page owns the options (it persists them); the extension echoes what it used.
+  mark = message.mark;
+  document.body.classList.remove('empty');
+  source.textContent = message.source;
+  const primary = message.primary;
+  const parts = [`${fmt(primary.nTokens)} tokens`, `${fmt(message.nChars)} chars`, `${ratio(message.nChars, primary.nTokens)} chars/token`];
+  if (message.compare) {
+    const diff = message.compare.nTokens - primary.nTokens;
+    parts.push(`${message.compare.tokenizer}: ${fmt(message.compare.nTokens)} tokens (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${fmt(Math.abs(diff))})`);
+  }
+  stats.textContent = parts.join(' · ');
+  const notes: string[] = [];
+  if (message.truncatedFrom !== undefined) {
+    notes.push(`Showing the first ${fmt(message.text.length)} of ${fmt(message.truncatedFrom)} characters: the inspector stops at ${fmt(message.text.length)}.`);
+  }
+  if (message.scope === 'selection') notes.push('Inspecting the selection. Clear the selection to inspect the whole document.');
+  note.textContent = notes.join(' ');
+  note.hidden = notes.length === 0;
+  syncControls();
+  ensurePanes(message.compare ? 2 : 1);
+  panes[0].setData(message.text, primary, message.nChars);
+  if (message.compare) panes[1].setData(message.text, message.compare, message.nChars);
+  for (const pane of panes) pane.setMark(mark, true);
+  void panesBox.offsetHeight; // include layout in the measured time
+  lastRenderMs = performance.now() - started;
+  report();
+}
+
+function empty(message: EmptyMessage): void {
+  current = undefined;
+  currentSeq = message.seq;
+  tokenizers = message.tokenizers;
+  tokenizer = message.tokenizer;
+  document.body.classList.add('empty');
+  source.textContent = '';
+  stats.textContent = '';
+  note.textContent = message.reason;
+  note.hidden = false;
+  syncControls();
+  ensurePanes(1);
+  panes[0].setData('', { tokenizer: message.tokenizer, nTokens: 0, table: { bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] } }, 0);
+  lastRenderMs = 0;
+  report();
+}
+
+function applyMark(message: MarkMessage): void {
+  if (!current || message.seq !== current.seq || message.end > current.text.length) return;
+  mark = [message.start, message.end];
+  for (const pane of panes) pane.setMark(mark, message.reveal);
+  report();
+}
+
+function injectedCount(): number {
+  const scripts = Array.from(document.querySelectorAll('script')).filter((s) => s.nonce !== pageNonce || !pageNonce).length;
+  return document.querySelectorAll('img, iframe, object, embed, svg, a[href]').length + scripts;
+}
+
+function report(): void {
+  const pane = panes[0];
+  const segments: string[] = [];
+  for (let i = 0; i < Math.min(REPORT_SEGMENTS, pane.segmentCount); i++) segments.push(pane.segmentText(i));
+  post({
+    type: 'rendered',
+    seq: Math.max(0, currentSeq),
+    nTokens: current?.primary.nTokens ?? 0,
+    nChars: current?.nChars ?? 0,
+    compareTokens: current?.compare?.nTokens ?? null,
+    segmentCount: pane.segmentCount,
+    segments,
+    domText: pane.domText,
+    rows: pane.rowCount,
+    domRows: pane.domRows,
+    marked: pane.markedSegments,
+    injected: injectedCount(),
+    options,
+    header: stats.textContent ?? '',
+    note: note.hidden ? '' : note.textContent ?? '',
+    renderMs: Math.round(lastRenderMs * 100) / 100,
+    theme: document.body.className,
+  });
+}
+
+function test(message: TestMessage): void {
+  const pane = panes[message.pane ?? 0];
+  switch (message.action) {
+    case 'click': {
+      if (!pane || message.segment === undefined || message.segment >= pane.segmentCount) return;
+      pane.setActive(message.segment, true);
+      pane.pieceOf(message.segment)?.click();
+      return;
+    }
+    case 'focus':
+      if (!pane || message.segment === undefined) return;
+      pane.scroller.focus();
+      pane.setActive(message.segment, true);
+      report();
+      return;
+    case 'toggle': {
+      const input = message.option === 'showIds' ? idsToggle : message.option === 'showWhitespace' ? wsToggle : undefined;
+      input?.click();
+      return;
+    }
+    case 'report':
+      report();
+      return;
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const message: unknown = event.data;
+  if (!isToWebview(message)) return; // unknown or malformed: ignored
+  switch (message.type) {
+    case 'render': render(message); return;
+    case 'mark': applyMark(message); return;
+    case 'empty': empty(message); return;
+    case 'busy':
+      note.textContent = message.label;
+      note.hidden = false;
+      return;
+    case 'test': test(message); return;
+  }
+});
+
+let resizeTimer = 0;
+new ResizeObserver(() => {
+  clearTimeout(resizeTimer);
+  resizeTimer = window.setTimeout(() => {
+    for (const pane of panes) pane.relayout();
+  }, 100);
+}).observe(panesBox);
+
+syncControls();
+post({ type: 'ready', options: options ?? DEFAULT_OPTIONS });

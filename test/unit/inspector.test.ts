@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  DEFAULT_OPTIONS, isFromWebview, isSegmentTable, isToWebview, sanitizeOptions, type RenderMessage,
+} from '../../src/inspector/protocol';
+import { buildSegmentTable } from '../../src/inspector/segments';
+import { cutPoints, SLICE_THRESHOLD, spansSliced } from '../../src/inspector/tokenize';
+import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/tokenizers';
+
+function renderMessage(text: string): RenderMessage {
+  const spans = loadTokenizerSync('cl100k_base').spans(text);
+  return {
+    type: 'render', seq: 1, source: 'a.md', scope: 'document', text, nChars: [...text].length,
+    tokenizers: [...TOKENIZER_NAMES], primary: { tokenizer: 'cl100k_base', nTokens: spans.length, table: buildSegmentTable(text, spans) },
+    options: DEFAULT_OPTIONS,
+  };
+}
+
+test('protocol: well-formed messages pass both guards', () => {
+  const render = renderMessage('Hello 👍 <img src=x onerror=alert(1)>');
+  assert.ok(isToWebview(render));
+  assert.ok(isToWebview({ ...render, compare: render.primary, mark: [0, 3] }));
+  assert.ok(isToWebview({ type: 'mark', seq: 1, start: 0, end: 0, reveal: true }));
+  assert.ok(isToWebview({ type: 'empty', seq: 2, reason: 'no editor', tokenizers: ['a'], tokenizer: 'a', options: DEFAULT_OPTIONS }));
+  assert.ok(isToWebview({ type: 'test', action: 'click', pane: 0, segment: 3 }));
+  assert.ok(isFromWebview({ type: 'ready', options: DEFAULT_OPTIONS }));
+  assert.ok(isFromWebview({ type: 'options', options: { showIds: true, showWhitespace: true, compare: 'o200k_base' } }));
+  assert.ok(isFromWebview({ type: 'select', seq: 1, start: 2, end: 5 }));
+  assert.ok(isFromWebview({ type: 'setTokenizer', tokenizer: 'gpt2' }));
+  assert.ok(isFromWebview({ type: 'copyIds', pane: 1 }));
+});
+
+test('protocol: unknown and malformed messages are rejected', () => {
+  const render = renderMessage('Hello world');
+  const bad: unknown[] = [
+    null, undefined, 42, 'ready', [], {}, { type: 'nope' }, { type: '__proto__' },
+    { type: 'ready' }, { type: 'ready', options: { showIds: 'yes', showWhitespace: false, compare: null } },
+    { type: 'select', seq: 1, start: 5, end: 2 }, { type: 'select', seq: 1, start: -1, end: 2 },
+    { type: 'select', seq: 1, start: 0.5, end: 2 }, { type: 'select', seq: '1', start: 0, end: 2 },
+    { type: 'copyIds', pane: 2 }, { type: 'setTokenizer', tokenizer: 7 },
+    { type: 'setTokenizer', tokenizer: 'x'.repeat(1000) },
+    { type: 'rendered', seq: 1 },
+  ];
+  for (const message of bad) assert.equal(isFromWebview(message), false, JSON.stringify(message));
+  const badToWebview: unknown[] = [
+    null, { type: 'render' }, { ...render, seq: -1 }, { ...render, text: 5 },
+    { ...render, text: render.text + 'x' }, // table no longer ends at the text's end
+    { ...render, primary: { ...render.primary, nTokens: 3 } },
+    { ...render, primary: { ...render.primary, table: { ...render.primary.table, bounds: [0, 5, 3, render.text.length] } } },
+    { ...render, primary: { ...render.primary, table: { ...render.primary.table, ids: ['1', 2] } } },
+    { ...render, mark: [3, 1] }, { ...render, options: {} }, { ...render, scope: 'everything' },
+    { type: 'mark', seq: 1, start: 3, end: 1, reveal: true }, { type: 'test', action: 'eval' },
+    { type: 'html', html: '<script>alert(1)</script>' },
+  ];
+  for (const message of badToWebview) assert.equal(isToWebview(message), false, JSON.stringify(message).slice(0, 120));
+});
+
+test('protocol: segment table guard checks shape, order and ends', () => {
+  assert.ok(isSegmentTable({ bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] }, 0));
+  assert.ok(!isSegmentTable({ bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] }, 1));
+  assert.ok(!isSegmentTable({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [] }, 2));
+  assert.ok(!isSegmentTable({ bounds: [1, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }, 2));
+  assert.ok(isSegmentTable({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }, 2));
+});
+
+test('options from persisted state are sanitized field by field', () => {
+  assert.deepEqual(sanitizeOptions(undefined), DEFAULT_OPTIONS);
+  assert.deepEqual(sanitizeOptions({ showIds: true, compare: 'o200k_base' }, TOKENIZER_NAMES), { showIds: true, showWhitespace: false, compare: 'o200k_base' });
+  assert.deepEqual(sanitizeOptions({ showIds: 1, showWhitespace: true, compare: 'nope' }, TOKENIZER_NAMES), { showIds: false, showWhitespace: true, compare: null });
+});
+
+function bigText(length: number): string {
+  const parts = [
+    'The quick brown fox jumps over the lazy dog. ', 'function add(a, b) {\n  return a + b;\n}\n',
+    'Emoji 👍 👨‍👩‍👧 🇫🇷 and <|endoftext|> ', '日本語のテキストです。\n', '   spaces   \n\n\tTabs\r\n', "it's we'll 12345 ",
+    'x'.repeat(50) + '\n', '    \n  indented\n',
+  ];
+  let text = '';
+  for (let i = 0; text.length < length; i++) text += parts[(i * 7) % parts.length];
+  return text;
+}
+
+test('sliced tokenization gives exactly the spans of the whole text, for every tokenizer and special-token mode', async () => {
+  const text = bigText(SLICE_THRESHOLD * 3);
+  assert.ok(cutPoints(text, 5000).length > 10, 'the text has cut points');
+  for (const name of TOKENIZER_NAMES) {
+    for (const specialTokens of ['text', 'special'] as const) {
+      const tokenizer = loadTokenizerSync(name, { specialTokens });
+      const whole = tokenizer.spans(text);
+      const sliced = (await spansSliced(tokenizer, text))!;
+      assert.equal(sliced.length, whole.length, `${name}/${specialTokens}: token count`);
+      for (let i = 0; i < whole.length; i++) {
+        const a = whole[i];
+        const b = sliced[i];
+        if (a.id !== b.id || a.start !== b.start || a.end !== b.end) {
+          assert.fail(`${name}/${specialTokens}: token ${i} differs: ${JSON.stringify([a.id, a.start, a.end])} vs ${JSON.stringify([b.id, b.start, b.end])}`);
+        }
+      }
+    }
+  }
+});
+
+test('sliced tokenization stops when cancelled', async () => {
+  const text = bigText(SLICE_THRESHOLD * 2);
+  const cancellation = { cancelled: false };
+  const pending = spansSliced(loadTokenizerSync('cl100k_base'), text, cancellation);
+  cancellation.cancelled = true;
+  assert.equal(await pending, undefined);
+});
+
+test('cut points never split a line start from its newline or a word from its leading space', () => {
+  const text = bigText(100_000);
+  for (const cut of cutPoints(text, 1000)) {
+    const before = text[cut - 1];
+    const after = text[cut];
+    assert.ok((before === '\n' && /\S/.test(after)) || (/[a-z]/.test(before) && after === ' ' && /[a-z]/.test(text[cut + 1])), `cut at ${cut}: ${JSON.stringify(text.slice(cut - 3, cut + 3))}`);
+  }
+});
