@@ -205,6 +205,8 @@ async function runHeadless(opts: Options): Promise<number> {
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
+      // keep Chromium's crash-report database out of ~/.config
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(runDir, 'xdg-config') },
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
     });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -220,13 +222,14 @@ async function runHeadless(opts: Options): Promise<number> {
     });
 
     const takeScreenshot = async (file: string) => {
+      const t = Date.now();
       try {
         fs.mkdirSync(path.dirname(file), { recursive: true });
         const png = await page.screenshot({ fullPage: false });
         const tmp = `${file}.tmp-${process.pid}`;
         fs.writeFileSync(tmp, png);
         fs.renameSync(tmp, file); // atomic: the test polls for the file
-        say(`screenshot ${rel(file)}`);
+        say(`screenshot ${rel(file)} (${Date.now() - t} ms)`);
       } catch (err) {
         say(`screenshot ${file} failed: ${(err as Error).message}`);
       }
