@@ -21,7 +21,9 @@ export class BpeTokenizer extends TokenizerBase {
   private readonly pattern: RegExp;
   private readonly specials: ReadonlyMap<string, number>;
   private readonly specialPattern: RegExp | undefined;
-  private readonly cache = new Map<string, Ids>();
+  /** Two generations: when the young map fills it becomes the old one, whose hits move back; eviction is O(1). */
+  private cache = new Map<string, Ids>();
+  private oldCache = new Map<string, Ids>();
   /** Long pieces apart, so that a full cache clearing never drops a piece that a sliced scan just prepared. */
   private readonly heavyCache = new Map<string, Ids>();
   private readonly scratch = new ByteBuffer();
@@ -153,6 +155,8 @@ export class BpeTokenizer extends TokenizerBase {
   private idsOf(piece: string): Ids {
     let ids = piece.length > HEAVY_PIECE ? this.heavyCache.get(piece) : this.cache.get(piece);
     if (ids !== undefined) return ids;
+    ids = this.oldCache.get(piece);
+    if (ids !== undefined) return this.remember(piece, ids);
     const n = this.scratch.encode(piece);
     const bytes = this.scratch.bytes;
     const whole = this.table.get(bytes, 0, n);
@@ -160,9 +164,16 @@ export class BpeTokenizer extends TokenizerBase {
   }
 
   private remember(piece: string, ids: Ids): Ids {
-    const cache = piece.length > HEAVY_PIECE ? this.heavyCache : this.cache;
-    if (cache.size >= (cache === this.cache ? CACHE_LIMIT : HEAVY_CACHE_LIMIT)) cache.delete(cache.keys().next().value!);
-    cache.set(piece, ids);
+    if (piece.length > HEAVY_PIECE) {
+      if (this.heavyCache.size >= HEAVY_CACHE_LIMIT) this.heavyCache.delete(this.heavyCache.keys().next().value!);
+      this.heavyCache.set(piece, ids);
+    } else {
+      if (this.cache.size >= CACHE_LIMIT) {
+        this.oldCache = this.cache;
+        this.cache = new Map();
+      }
+      this.cache.set(piece, ids);
+    }
     return ids;
   }
 }
