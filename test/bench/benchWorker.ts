@@ -40,9 +40,11 @@ export function makeCounter(lib: Lib, encoding: string): Counter {
       return { count: (text) => gpt.countTokens(text, options) };
     }
     case 'js-tiktoken': {
-      const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+      // js-tiktoken is an ES module package with a CommonJS build; typed here by hand.
+      type JsTiktoken = { encode(text: string, allowed?: string[] | 'all', disallowed?: string[] | 'all'): number[] };
+      const { Tiktoken } = require('js-tiktoken/lite') as { Tiktoken: new (ranks: unknown) => JsTiktoken };
       const ranks = require(`js-tiktoken/ranks/${encoding}`) as { default?: unknown };
-      const enc = new Tiktoken((ranks.default ?? ranks) as ConstructorParameters<typeof Tiktoken>[0]);
+      const enc = new Tiktoken(ranks.default ?? ranks);
       return { count: (text) => enc.encode(text, [], []).length };
     }
     case 'tiktoken': {

@@ -46,7 +46,7 @@ export class Rng {
 }
 
 const fromRange = (rng: Rng, lo: number, hi: number): string => String.fromCodePoint(rng.int(lo, hi));
-const repeat = (rng: Rng, n: number, make: () => string): string => {
+const repeat = (n: number, make: () => string): string => {
   let s = '';
   for (let i = 0; i < n; i++) s += make();
   return s;
@@ -88,22 +88,22 @@ function word(rng: Rng): string {
 /** One hostile or ordinary fragment; a random string is a concatenation of these. */
 const ATOMS: ReadonlyArray<[weight: number, make: (rng: Rng) => string]> = [
   [14, (r) => (r.chance(0.6) ? ' ' : '') + word(r)],
-  [4, (r) => repeat(r, r.int(1, 24), () => String(r.int(0, 9)))],
+  [4, (r) => repeat(r.int(1, 24), () => String(r.int(0, 9)))],
   [3, (r) => ' '.repeat(r.pick([1, 2, 3, 4, 8, r.int(1, 40), r.int(50, 300)]))],
   [2, (r) => '\t'.repeat(r.int(1, 6))],
   [4, (r) => r.pick(['\n', '\r\n', '\r', '\n\n', '\r\n\r\n', ' \n', '\n ', ' \r\n  ', '\n\n\n\n', '\t\n', '\r\r\n'])],
-  [4, (r) => repeat(r, r.int(1, 4), () => r.pick(EMOJI))],
-  [3, (r) => repeat(r, r.int(1, 20), () => fromRange(r, 0x4e00, 0x9fa5))],
-  [1, (r) => repeat(r, r.int(1, 8), () => r.pick(['。', '、', '「', '」', 'の', 'ア', 'ン', 'ー', '：'])) ],
-  [2, (r) => repeat(r, r.int(1, 10), () => fromRange(r, 0xac00, 0xd7a3))],
-  [2, (r) => repeat(r, r.int(1, 10), () => fromRange(r, 0x0621, 0x064a) + (r.chance(0.3) ? fromRange(r, 0x064b, 0x0652) : ''))],
-  [2, (r) => repeat(r, r.int(1, 6), () => fromRange(r, 0x0905, 0x0939) + (r.chance(0.5) ? fromRange(r, 0x093e, 0x094d) : ''))],
-  [2, (r) => repeat(r, r.int(1, 10), () => fromRange(r, 0x0430, 0x044f))],
-  [1, (r) => repeat(r, r.int(1, 8), () => fromRange(r, 0x03b1, 0x03c9))],
-  [2, (r) => r.pick([...LOWER, ...UPPER]) + repeat(r, r.int(1, 4), () => fromRange(r, 0x0300, 0x036f))],
-  [2, (r) => repeat(r, r.int(1, 4), () => r.pick(LATIN_EXTRA))],
+  [4, (r) => repeat(r.int(1, 4), () => r.pick(EMOJI))],
+  [3, (r) => repeat(r.int(1, 20), () => fromRange(r, 0x4e00, 0x9fa5))],
+  [1, (r) => repeat(r.int(1, 8), () => r.pick(['。', '、', '「', '」', 'の', 'ア', 'ン', 'ー', '：'])) ],
+  [2, (r) => repeat(r.int(1, 10), () => fromRange(r, 0xac00, 0xd7a3))],
+  [2, (r) => repeat(r.int(1, 10), () => fromRange(r, 0x0621, 0x064a) + (r.chance(0.3) ? fromRange(r, 0x064b, 0x0652) : ''))],
+  [2, (r) => repeat(r.int(1, 6), () => fromRange(r, 0x0905, 0x0939) + (r.chance(0.5) ? fromRange(r, 0x093e, 0x094d) : ''))],
+  [2, (r) => repeat(r.int(1, 10), () => fromRange(r, 0x0430, 0x044f))],
+  [1, (r) => repeat(r.int(1, 8), () => fromRange(r, 0x03b1, 0x03c9))],
+  [2, (r) => r.pick([...LOWER, ...UPPER]) + repeat(r.int(1, 4), () => fromRange(r, 0x0300, 0x036f))],
+  [2, (r) => repeat(r.int(1, 4), () => r.pick(LATIN_EXTRA))],
   [4, (r) => r.pick(CONTRACTIONS)],
-  [5, (r) => repeat(r, r.int(1, 6), () => r.pick([...PUNCT]))],
+  [5, (r) => repeat(r.int(1, 6), () => r.pick([...PUNCT]))],
   [2, (r) => r.pick(SPECIAL_TEXTS)],
   [1, (r) => r.pick(SPECIAL_FRAGMENTS)],
   [1, (r) => r.pick(ODD_SPACES).repeat(r.int(1, 3))],
@@ -185,7 +185,7 @@ export function hostileInputs(): BenchInput[] {
     if (k < 9) return rng.pick(ops);
     return rng.chance(0.5) ? `"${word(rng)}"` : String(rng.int(0, 100000));
   });
-  const base64 = fillBytes(MB, () => repeat(rng, 76, () => base64Alphabet[rng.int(0, 63)]!));
+  const base64 = fillBytes(MB, () => repeat(76, () => base64Alphabet[rng.int(0, 63)]!));
   const cjk = fillBytes(MB, () => {
     const k = rng.int(0, 19);
     if (k === 0) return '。';
@@ -203,7 +203,7 @@ export function hostileInputs(): BenchInput[] {
   return [
     { name: "100k × 'a'", text: 'a'.repeat(100_000) },
     { name: '100k spaces', text: ' '.repeat(100_000) },
-    { name: '100k digits', text: repeat(rng, 100_000, () => String(rng.int(0, 9))) },
+    { name: '100k digits', text: repeat(100_000, () => String(rng.int(0, 9))) },
     { name: 'minified JS line 1 MB', text: minified },
     { name: 'base64 blob 1 MB', text: base64 },
     { name: 'CJK 1 MB', text: cjk },

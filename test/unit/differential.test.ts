@@ -145,7 +145,7 @@ for (const name of ENCODING_NAMES) {
       const at = firstDifference(want, have);
       if (at >= 0) {
         // Localise: find the smallest corpus slice around the first differing token that still differs.
-        const tokensBefore = new TextDecoder().decode(oracle(name).decode(want.slice(0, Math.max(0, at - 5)))).length;
+        const tokensBefore = new TextDecoder().decode(oracle(name).decode(Uint32Array.from(Array.from(want).slice(0, Math.max(0, at - 5))))).length;
         const window = corpus.slice(Math.max(0, tokensBefore - 200), tokensBefore + 400);
         assertSameIds(name, window, ordinary, mine, `(corpus, near UTF-16 offset ${tokensBefore})`);
         assert.fail(`${name}: corpus ids differ at token ${at} (expected ${want[at]}, got ${have[at]}); lengths ${want.length} vs ${have.length}`);
