@@ -107,6 +107,9 @@ const NOISE: RegExp[] = [
   /^Started local extension host/,
   /^\[.*\] potential listener LEAK/,
   /^Ignoring fetching additional builtin extensions from gallery/,
+  // run() rejecting after mocha's own report: the runner prints the summary instead
+  /^Error: \d+ extension-host test\(s\) failed/,
+  /^Error: no extension-host test ran/,
 ];
 
 export interface LogLine {
@@ -332,6 +335,7 @@ async function runHeadless(opts: Options): Promise<number> {
     say(`FAILED: ${failure}`);
     if (server) process.stdout.write(`[runner] last lines of ${rel(server.logFile)}:\n${safeTail(server.logFile, 15)}\n`);
   }
+  if (pendingShots.length) say(`${pendingShots.length} screenshot(s) in ${rel(opts.screenshots)}`);
   say(`finished in ${elapsed()}`);
   const failed = result.failed + (harnessFailed && result.failed === 0 ? 1 : 0);
   console.log(`${result.passed} passed, ${failed} failed`);
