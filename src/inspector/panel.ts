@@ -69,7 +69,6 @@ export class InspectorPanel extends Disposable {
   private timer: NodeJS.Timeout | undefined;
   private updating: Promise<void> | undefined;
   private cancellation: Cancellation = { cancelled: false };
-  private dirty = false;
   /** The selection a click in the panel asked for: when the editor reports it, it only marks. */
   private pendingSelection: vscode.Selection | undefined;
   private report: RenderedReport | undefined;
@@ -86,7 +85,12 @@ export class InspectorPanel extends Disposable {
     this.register(panel.onDidDispose(() => this.dispose()));
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
     this.register(panel.onDidChangeViewState(() => {
-      if (panel.visible && this.dirty) this.schedule(0);
+      if (!panel.visible) {
+        // A hidden webview is destroyed (no retainContextWhenHidden): wait for the new page's ready.
+        this.ready = false;
+        this.report = undefined;
+        this.cancellation.cancelled = true;
+      }
     }));
     this.register(vscode.window.onDidChangeActiveTextEditor((editor) => {
       if (editor && isInspectable(editor.document) && (editor.document !== this.document || editor.viewColumn !== this.lastColumn)) {
@@ -110,7 +114,6 @@ export class InspectorPanel extends Disposable {
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('tokenLens.tokenizer') || event.affectsConfiguration('tokenLens.specialTokens')) this.schedule(0);
     }));
-    this.register({ dispose: () => this.onDisposeEmitter.fire() });
     this.register(this.onDisposeEmitter);
     this.register({
       dispose: () => {
@@ -127,12 +130,13 @@ export class InspectorPanel extends Disposable {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.onDisposeEmitter.fire();
     super.dispose();
     this.panel.dispose();
   }
 
   reveal(): void {
-    this.panel.reveal(vscode.ViewColumn.Beside, true);
+    this.panel.reveal(this.panel.viewColumn, true);
   }
 
   /** The last report from the webview (counts, DOM text, render time). */
@@ -209,10 +213,7 @@ export class InspectorPanel extends Disposable {
 
   private schedule(delay?: number): void {
     if (!this.ready) return;
-    if (!this.panel.visible) {
-      this.dirty = true;
-      return;
-    }
+    if (!this.panel.visible) return; // the new page's ready brings it up to date
     const length = this.document?.getText().length ?? 0;
     const wait = delay ?? (length > LARGE ? DEBOUNCE_LARGE_MS : DEBOUNCE_MS);
     if (this.timer) clearTimeout(this.timer);
@@ -242,7 +243,6 @@ export class InspectorPanel extends Disposable {
   }
 
   private async update(): Promise<void> {
-    this.dirty = false;
     const cancellation: Cancellation = { cancelled: false };
     this.cancellation = cancellation;
     const document = this.document;

@@ -76,10 +76,12 @@ export interface BusyMessage {
 /** Test seam: drive the real DOM (click a segment, press a key) or ask for a fresh report. */
 export interface TestMessage {
   type: 'test';
-  action: 'click' | 'focus' | 'report' | 'toggle';
+  action: 'click' | 'focus' | 'report' | 'toggle' | 'compare' | 'hover';
   pane?: 0 | 1;
   segment?: number;
   option?: 'showIds' | 'showWhitespace';
+  /** For 'compare': the tokenizer to pick in the Compare drop-down ('' for off). */
+  value?: string;
 }
 
 export type ToWebview = RenderMessage | MarkMessage | EmptyMessage | BusyMessage | TestMessage;
@@ -127,11 +129,13 @@ export interface RenderedReport {
   domRows: number;
   /** Segment indices marked from the editor selection. */
   marked: number[];
-  /** Elements a token could have injected: img, iframe, object, or scripts without the page nonce. */
-  injected: number;
+  /** Elements a token could have injected (img, iframe, object, embed, svg, links, scripts without the page nonce), as the start of their HTML. */
+  injected: string[];
   options: InspectorOptions;
   header: string;
   note: string;
+  /** The hover/focus card's text, '' when hidden. */
+  tooltip: string;
   /** Time from receiving the render message to the DOM being built, in ms. */
   renderMs: number;
   theme: string;
@@ -234,7 +238,8 @@ export function isToWebview(value: unknown): value is ToWebview {
     case 'busy':
       return isString(value.label);
     case 'test':
-      return (value.action === 'click' || value.action === 'focus' || value.action === 'report' || value.action === 'toggle')
+      return ['click', 'focus', 'report', 'toggle', 'compare', 'hover'].includes(value.action as string)
+        && (value.value === undefined || isString(value.value, 100))
         && (value.pane === undefined || value.pane === 0 || value.pane === 1)
         && (value.segment === undefined || isInt(value.segment))
         && (value.option === undefined || value.option === 'showIds' || value.option === 'showWhitespace');
@@ -261,8 +266,8 @@ export function isFromWebview(value: unknown): value is FromWebview {
         && (value.compareTokens === null || isInt(value.compareTokens)) && isInt(value.segmentCount)
         && Array.isArray(value.segments) && value.segments.every((s) => typeof s === 'string')
         && typeof value.domText === 'string' && isInt(value.rows) && isInt(value.domRows)
-        && isIntArray(value.marked) && isInt(value.injected) && isOptions(value.options)
-        && typeof value.header === 'string' && typeof value.note === 'string'
+        && isIntArray(value.marked) && Array.isArray(value.injected) && value.injected.every((s) => typeof s === 'string') && isOptions(value.options)
+        && typeof value.header === 'string' && typeof value.note === 'string' && typeof value.tooltip === 'string'
         && typeof value.renderMs === 'number' && Number.isFinite(value.renderMs) && typeof value.theme === 'string';
     default:
       return false;

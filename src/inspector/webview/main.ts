@@ -144,6 +144,7 @@ function charWidth(code: number): number {
   if (code === 9) return 4;
   if (code >= 0xdc00 && code <= 0xdfff) return 0; // second half of a pair: counted with the first
   if (code >= 0x300 && code < 0x370) return 0; // combining marks
+  if ((code >= 0x200b && code <= 0x200f) || (code >= 0xfe00 && code <= 0xfe0f)) return 0; // ZWJ, variation selectors
   return code >= 0x1100 ? 2 : 1;
 }
 
@@ -647,9 +648,12 @@ function applyMark(message: MarkMessage): void {
   report();
 }
 
-function injectedCount(): number {
-  const scripts = Array.from(document.querySelectorAll('script')).filter((s) => s.nonce !== pageNonce || !pageNonce).length;
-  return document.querySelectorAll('img, iframe, object, embed, svg, a[href]').length + scripts;
+/** Elements in the page that this script did not build: what a token could have injected. */
+const BUILT = new Set(['HEADER', 'SECTION', 'DIV', 'SPAN', 'BUTTON', 'SELECT', 'OPTION', 'LABEL', 'INPUT']);
+function injected(): string[] {
+  const foreign = Array.from(app.querySelectorAll('*')).filter((node) => !BUILT.has(node.tagName));
+  const scripts = Array.from(document.querySelectorAll('script')).filter((node) => node.nonce !== pageNonce && node.id !== '_vscodeApiScript');
+  return [...foreign, ...scripts].map((node) => node.outerHTML.slice(0, 120));
 }
 
 function report(): void {
@@ -668,10 +672,11 @@ function report(): void {
     rows: pane.rowCount,
     domRows: pane.domRows,
     marked: pane.markedSegments,
-    injected: injectedCount(),
+    injected: injected(),
     options,
     header: stats.textContent ?? '',
     note: note.hidden ? '' : note.textContent ?? '',
+    tooltip: tooltip.hidden ? '' : Array.from(tooltip.children).map((line) => line.textContent ?? '').join('\n'),
     renderMs: Math.round(lastRenderMs * 100) / 100,
     theme: document.body.className,
   });
@@ -691,6 +696,17 @@ function test(message: TestMessage): void {
       pane.scroller.focus();
       pane.setActive(message.segment, true);
       report();
+      return;
+    case 'hover': {
+      if (!pane || message.segment === undefined || message.segment >= pane.segmentCount) return;
+      pane.setActive(message.segment, true);
+      pane.pieceOf(message.segment)?.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+      report();
+      return;
+    }
+    case 'compare':
+      compareSelect.value = message.value ?? '';
+      compareSelect.dispatchEvent(new Event('change'));
       return;
     case 'toggle': {
       const input = message.option === 'showIds' ? idsToggle : message.option === 'showWhitespace' ? wsToggle : undefined;
@@ -725,6 +741,9 @@ new ResizeObserver(() => {
     for (const pane of panes) pane.relayout();
   }, 100);
 }).observe(panesBox);
+
+// Theme switches change the body's class: report them (the screenshots wait for it).
+new MutationObserver(() => report()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 syncControls();
 post({ type: 'ready', options: options ?? DEFAULT_OPTIONS });

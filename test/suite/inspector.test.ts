@@ -1,0 +1,262 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TokenLensApi } from '../../src/api';
+import type { InspectorOptions, RenderedReport } from '../../src/inspector/protocol';
+import { activateExtension, closeAllEditors, openDocument, screenshot, sleep, waitFor } from './util';
+
+const TEST = 'tokenLens.inspector.test';
+
+interface InspectorState {
+  report: RenderedReport | undefined;
+  state: { seq: number; scope: 'document' | 'selection'; base: number; length: number; uri: string; tokenizer: string; ids: number[]; compare: string | null; compareIds: number[] | null } | undefined;
+  options: InspectorOptions;
+}
+
+const state = async (): Promise<InspectorState> => (await vscode.commands.executeCommand<InspectorState>(TEST, 'state'))!;
+const post = (message: unknown) => vscode.commands.executeCommand(TEST, 'post', message);
+const receive = (message: unknown) => vscode.commands.executeCommand(TEST, 'receive', message);
+const open = () => vscode.commands.executeCommand<RenderedReport | undefined>('tokenLens.openInspector');
+
+/** Waits until the panel has settled on a report that satisfies `check`; returns the state. */
+async function until(check: (s: InspectorState) => unknown, what: string, timeoutMs = 10_000): Promise<InspectorState> {
+  let last: InspectorState | undefined;
+  await waitFor(async () => {
+    last = await state();
+    return last.report && check(last);
+  }, timeoutMs, () => `${what}; last report: ${JSON.stringify({ ...last?.report, segments: last?.report?.segments.slice(0, 12), domText: last?.report?.domText.slice(0, 200) })}`, 100);
+  return last!;
+}
+
+function inspectorTab(): vscode.Tab | undefined {
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      if (tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('tokenLens.inspector')) return tab;
+    }
+  }
+  return undefined;
+}
+
+const SAMPLE = [
+  '# Token Lens',
+  'The quick brown fox jumps over the lazy dog.',
+  'function add(a: number, b: number) { return a + b; }',
+  'Emoji: 👍 👨‍👩‍👧 🇫🇷 ❤️ — CJK: 日本語のテキスト, 中文文本, 한국어',
+  '',
+].join('\n');
+
+suite('Inspector', () => {
+  let api: TokenLensApi;
+
+  suiteSetup(async () => {
+    api = await activateExtension<TokenLensApi>();
+  });
+
+  teardown(async () => {
+    await vscode.commands.executeCommand(TEST, 'close');
+    const settings = vscode.workspace.getConfiguration('tokenLens');
+    await settings.update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
+    await closeAllEditors();
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('opens beside the editor, resolves once rendered, and shows the counts and every token', async () => {
+    const editor = await openDocument(SAMPLE, 'markdown');
+    const report = await open();
+    assert.ok(report, 'openInspector resolves with the rendered report');
+    const tab = inspectorTab();
+    assert.ok(tab, 'a Token Inspector tab is open');
+    assert.equal(tab.group.viewColumn, vscode.ViewColumn.Two, 'beside the editor');
+    assert.equal(vscode.window.activeTextEditor, editor, 'the editor keeps focus');
+    const expected = await api.tokenize(SAMPLE);
+    assert.equal(report.nTokens, expected.n_tokens);
+    assert.equal(report.nChars, expected.n_chars);
+    assert.match(report.header, new RegExp(`^${expected.n_tokens} tokens · ${expected.n_chars} chars · ${(expected.n_chars / expected.n_tokens).toFixed(2)} chars/token`));
+    assert.equal(report.segments.join(''), SAMPLE, 'segments concatenate to the document');
+    const { state: s } = await state();
+    assert.deepEqual(s!.ids, expected.token_ids, 'the ids are the engine\'s');
+    assert.equal(s!.scope, 'document');
+    assert.ok(report.domRows > 0 && report.domRows <= report.rows);
+    assert.ok(!report.domText.includes('\ufffd'), 'no replacement character on screen');
+  });
+
+  test('characters split across tokens are one segment with all their ids; hover shows ids, bytes and range', async () => {
+    const text = 'a 👨‍👩‍👧 🇫🇷 日本語 👍';
+    await openDocument(text);
+    const report = (await open())!;
+    for (const whole of [' 👨‍👩‍👧', ' 🇫🇷', ' 👍']) assert.ok(report.segments.includes(whole), `${JSON.stringify(whole)} is one segment: ${JSON.stringify(report.segments)}`);
+    const thumbs = report.segments.indexOf(' 👍');
+    await post({ type: 'test', action: 'hover', segment: thumbs });
+    const s = await until((st) => st.report!.tooltip.includes('bytes'), 'the hover card');
+    const tip = s.report!.tooltip;
+    const start = text.indexOf(' 👍');
+    assert.match(tip, /id \d+ {2}bytes 20 f0 9f 91/, tip);
+    assert.match(tip, /id \d+ {2}bytes 8d/, tip);
+    assert.match(tip, /2 tokens share these characters/);
+    assert.ok(tip.includes(`chars ${start}–${start + 3}`), tip);
+    // Keyboard focus shows the same card.
+    await post({ type: 'test', action: 'focus', segment: 0 });
+    await until((st) => st.report!.tooltip.startsWith('"a"'), 'the focus card for the first token');
+  });
+
+  test('user text is escaped: markup in a token shows as text and injects nothing', async () => {
+    const text = 'x <img src=x onerror=alert(1)> </script><script>alert(2)</script> <b>bold</b> &amp;';
+    await openDocument(text, 'html');
+    const report = (await open())!;
+    assert.equal(report.segments.join(''), text);
+    assert.ok(report.domText.includes('<img src=x onerror=alert(1)>'), report.domText);
+    assert.ok(report.domText.includes('</script><script>'), report.domText);
+    assert.ok(report.domText.includes('&amp;'));
+    assert.deepEqual(report.injected, [], 'no element was created from user text');
+    await screenshot('inspector-escaping');
+  });
+
+  test('click a token: the editor selects its text; moving the editor selection marks tokens', async () => {
+    const text = 'alpha beta gamma delta';
+    const editor = await openDocument(text);
+    const report = (await open())!;
+    const beta = report.segments.indexOf(' beta');
+    assert.ok(beta > 0, JSON.stringify(report.segments));
+    await post({ type: 'test', action: 'click', segment: beta });
+    await waitFor(() => editor.selection.isEqual(new vscode.Selection(0, 5, 0, 10)), 5000, () => `selection of " beta", it is ${JSON.stringify(editor.selection)}`);
+    let s = await until((st) => st.report!.marked.includes(beta), 'the clicked token marked');
+    assert.equal(s.state!.scope, 'document', 'a click does not narrow what is inspected');
+    assert.equal(s.report!.segments.join(''), text);
+    // Cursor into "gamma": that token is marked.
+    const gamma = report.segments.indexOf(' gamma');
+    editor.selection = new vscode.Selection(0, 13, 0, 13);
+    s = await until((st) => st.report!.marked.length === 1 && st.report!.marked[0] === gamma, 'the token under the cursor marked');
+    // A real selection is inspected on its own.
+    editor.selection = new vscode.Selection(0, 6, 0, 16);
+    s = await until((st) => st.state!.scope === 'selection' && st.report!.segments.join('') === 'beta gamma', 'the selection inspected');
+    assert.match(s.report!.note, /selection/i);
+    assert.equal(s.report!.nTokens, await api.count('beta gamma'));
+  });
+
+  test('live: follows edits and editor switches, and the tokenizer setting', async () => {
+    const editor = await openDocument('one two');
+    await open();
+    await editor.edit((edit) => edit.insert(new vscode.Position(0, 7), ' three 👍'));
+    await until((s) => s.report!.segments.join('') === 'one two three 👍', 'the edit shown');
+    await openDocument('第二个文档', 'plaintext');
+    await until((s) => s.report!.segments.join('') === '第二个文档', 'the other editor shown');
+    await vscode.workspace.getConfiguration('tokenLens').update('tokenizer', 'o200k_base', vscode.ConfigurationTarget.Global);
+    const s = await until((st) => st.state!.tokenizer === 'o200k_base', 'the o200k_base tokenization');
+    assert.equal(s.report!.nTokens, await api.count('第二个文档', 'o200k_base'));
+    // The picker in the panel writes the setting.
+    await receive({ type: 'setTokenizer', tokenizer: 'gpt2' });
+    await waitFor(() => vscode.workspace.getConfiguration('tokenLens').get('tokenizer') === 'gpt2', 5000, 'the setting to follow the picker');
+    await until((st) => st.state!.tokenizer === 'gpt2', 'the gpt2 tokenization');
+  });
+
+  test('toggles: ids inline, visible whitespace, and a side-by-side comparison; options survive the webview being recreated', async () => {
+    const text = 'Hello\tworld  \nsecond line';
+    await openDocument(text);
+    await open();
+    await post({ type: 'test', action: 'toggle', option: 'showIds' });
+    await post({ type: 'test', action: 'toggle', option: 'showWhitespace' });
+    const ids = (await api.tokenize(text)).token_ids;
+    let s = await until((st) => st.options.showIds && st.options.showWhitespace && st.report!.options.showWhitespace, 'both toggles on');
+    assert.ok(s.report!.domText.includes(String(ids[0])), `ids inline: ${s.report!.domText}`);
+    assert.ok(s.report!.domText.includes('→') && s.report!.domText.includes('·') && s.report!.domText.includes('↵'), `whitespace symbols: ${s.report!.domText}`);
+    await post({ type: 'test', action: 'compare', value: 'o200k_base' });
+    s = await until((st) => st.report!.compareTokens !== null, 'the comparison pane');
+    assert.equal(s.report!.compareTokens, await api.count(text, 'o200k_base'));
+    assert.match(s.report!.header, /o200k_base: \d+ tokens/);
+    assert.deepEqual(s.state!.compareIds, (await api.tokenize(text, 'o200k_base')).token_ids);
+    await screenshot('inspector-compare');
+    // Hide the panel (its webview is destroyed) and show it again: the page restores its options.
+    const seq = s.report!.seq;
+    await vscode.commands.executeCommand('workbench.action.files.newUntitledFile');
+    await vscode.commands.executeCommand('workbench.action.moveEditorToRightGroup');
+    await sleep(300);
+    await open();
+    s = await until((st) => st.report!.seq > seq && st.report!.compareTokens !== null, 'the restored panel');
+    assert.deepEqual(s.report!.options, { showIds: true, showWhitespace: true, compare: 'o200k_base' });
+  });
+
+  test('copy token ids as JSON', async () => {
+    const text = 'copy these ids';
+    await openDocument(text);
+    await open();
+    await vscode.env.clipboard.writeText('');
+    await receive({ type: 'copyIds', pane: 0 });
+    await waitFor(async () => (await vscode.env.clipboard.readText()) !== '', 5000, 'the clipboard');
+    assert.deepEqual(JSON.parse(await vscode.env.clipboard.readText()), (await api.tokenize(text)).token_ids);
+  });
+
+  test('unknown or malformed messages are ignored on both sides', async () => {
+    const text = 'still fine';
+    await openDocument(text);
+    const before = (await open())!;
+    for (const junk of [null, 1, 'ready', { type: 'select', seq: before.seq, start: 9, end: 2 }, { type: 'select', seq: 999, start: 0, end: 3 },
+      { type: 'copyIds', pane: 7 }, { type: 'setTokenizer', tokenizer: 'not-a-tokenizer' }, { type: 'eval', code: 'x' }, { type: 'rendered', seq: 1 }]) {
+      await receive(junk);
+    }
+    for (const junk of [null, { type: 'render', seq: 99, text: '<img src=x onerror=alert(1)>' }, { type: 'html', html: '<img src=x onerror=alert(1)>' },
+      { type: 'mark', seq: before.seq, start: 5, end: 1, reveal: true }, { type: 'empty' }]) {
+      await post(junk);
+    }
+    await post({ type: 'test', action: 'report' });
+    await sleep(300);
+    const s = await state();
+    assert.equal(s.report!.segments.join(''), text, 'the page still shows the document');
+    assert.deepEqual(s.report!.injected, []);
+    assert.equal(vscode.workspace.getConfiguration('tokenLens').get('tokenizer'), 'cl100k_base');
+    assert.ok(vscode.window.activeTextEditor!.selection.isEmpty, 'no selection was made from a malformed message');
+  });
+
+  test('an empty state when no text editor is open', async () => {
+    await closeAllEditors();
+    const report = await open();
+    assert.ok(report);
+    assert.match(report.note, /Open a text editor/);
+    assert.equal(report.nTokens, 0);
+  });
+
+  for (const [theme, name] of [['Default Light Modern', 'inspector-light'], ['Default Dark Modern', 'inspector-dark']] as const) {
+    test(`screenshot in ${theme}: English, code, emoji and CJK highlighted`, async () => {
+      await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+      await openDocument(SAMPLE, 'markdown');
+      const report = (await open())!;
+      assert.equal(report.segments.join(''), SAMPLE);
+      const expected = theme.includes('Light') ? 'vscode-light' : 'vscode-dark';
+      await until((s) => s.report!.theme.includes(expected), `the ${expected} body class`);
+      const emoji = report.segments.findIndex((seg) => seg.includes('👨‍👩‍👧'));
+      await post({ type: 'test', action: 'hover', segment: emoji });
+      await until((s) => s.report!.tooltip.includes('bytes'), 'the hover card');
+      await sleep(500);
+      await screenshot(name);
+    });
+  }
+
+  test('scale: 50,000 characters render under 300 ms; 1 MB stays virtualized', async function () {
+    this.timeout(120_000);
+    const unit = `${SAMPLE}\n`;
+    const make = (size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    const results: string[] = [];
+    for (const size of [50_000, 1_000_000]) {
+      const text = make(size);
+      await openDocument(text);
+      const started = Date.now();
+      const report = (await open())!;
+      const total = Date.now() - started;
+      assert.equal(report.nChars, [...text].length, `${size}: all characters`);
+      assert.equal(report.nTokens, await api.count(text), `${size}: all tokens`);
+      assert.ok(report.domRows < 200, `${size}: only the rows in view are in the DOM (${report.domRows} of ${report.rows})`);
+      // An edit re-renders.
+      const editor = vscode.window.activeTextEditor!;
+      const editStarted = Date.now();
+      await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'x'));
+      const after = await until((s) => s.report!.nChars === report.nChars + 1, `${size}: the edit`, 30_000);
+      const editTotal = Date.now() - editStarted;
+      results.push(`${size.toLocaleString('en-US')} chars: ${report.nTokens.toLocaleString('en-US')} tokens, webview render ${report.renderMs.toFixed(1)} ms, open-to-rendered ${total} ms, edit-to-rendered ${editTotal} ms (render ${after.report!.renderMs.toFixed(1)} ms), DOM rows ${report.domRows}/${report.rows}`);
+      if (size === 50_000) assert.ok(report.renderMs < 300, `50k render took ${report.renderMs} ms`);
+      await vscode.commands.executeCommand(TEST, 'close');
+      await closeAllEditors();
+    }
+    for (const line of results) console.log(`[inspector-bench] ${line}`);
+  });
+});
