@@ -265,6 +265,7 @@ export class InspectorPanel extends Disposable {
       text = text.slice(0, cut);
     }
     const version = document.version;
+    if (text.length > LARGE) this.post({ type: 'busy', label: `Tokenizing ${text.length.toLocaleString('en-US')} characters…` });
     const primaryName = config.tokenizer;
     const compareName = this.options.compare;
     const engineOptions = { specialTokens: config.specialTokens };

@@ -76,7 +76,8 @@ export interface BusyMessage {
 /** Test seam: drive the real DOM (click a segment, press a key) or ask for a fresh report. */
 export interface TestMessage {
   type: 'test';
-  action: 'click' | 'focus' | 'report' | 'toggle' | 'compare' | 'hover';
+  /** 'scroll' scrolls the pane through `segment` (a frame count) frames and reports the frame times. */
+  action: 'click' | 'focus' | 'report' | 'toggle' | 'compare' | 'hover' | 'scroll';
   pane?: 0 | 1;
   segment?: number;
   option?: 'showIds' | 'showWhitespace';
@@ -139,6 +140,8 @@ export interface RenderedReport {
   /** Time from receiving the render message to the DOM being built, in ms. */
   renderMs: number;
   theme: string;
+  /** After a 'scroll' test: frames scrolled (a third of the view each), the slowest and mean frame's work, and how many rebuilt the DOM. */
+  scroll?: { frames: number; maxMs: number; meanMs: number; rebuilt: number };
 }
 
 export interface RenderedMessage extends RenderedReport {
@@ -238,7 +241,7 @@ export function isToWebview(value: unknown): value is ToWebview {
     case 'busy':
       return isString(value.label);
     case 'test':
-      return ['click', 'focus', 'report', 'toggle', 'compare', 'hover'].includes(value.action as string)
+      return ['click', 'focus', 'report', 'toggle', 'compare', 'hover', 'scroll'].includes(value.action as string)
         && (value.value === undefined || isString(value.value, 100))
         && (value.pane === undefined || value.pane === 0 || value.pane === 1)
         && (value.segment === undefined || isInt(value.segment))
@@ -268,7 +271,9 @@ export function isFromWebview(value: unknown): value is FromWebview {
         && typeof value.domText === 'string' && isInt(value.rows) && isInt(value.domRows)
         && isIntArray(value.marked) && Array.isArray(value.injected) && value.injected.every((s) => typeof s === 'string') && isOptions(value.options)
         && typeof value.header === 'string' && typeof value.note === 'string' && typeof value.tooltip === 'string'
-        && typeof value.renderMs === 'number' && Number.isFinite(value.renderMs) && typeof value.theme === 'string';
+        && typeof value.renderMs === 'number' && Number.isFinite(value.renderMs) && typeof value.theme === 'string'
+        && (value.scroll === undefined || (isRecord(value.scroll) && typeof value.scroll.maxMs === 'number' && typeof value.scroll.meanMs === 'number'
+          && isInt(value.scroll.frames) && isInt(value.scroll.rebuilt)));
     default:
       return false;
   }

@@ -216,13 +216,13 @@ suite('Inspector', () => {
     assert.equal(report.nTokens, 0);
   });
 
-  for (const [theme, name] of [['Default Light Modern', 'inspector-light'], ['Default Dark Modern', 'inspector-dark']] as const) {
+  for (const [theme, name] of [['Default Light Modern', 'inspector-light'], ['Default Dark Modern', 'inspector-dark'], ['Default High Contrast', 'inspector-high-contrast']] as const) {
     test(`screenshot in ${theme}: English, code, emoji and CJK highlighted`, async () => {
       await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
       await openDocument(SAMPLE, 'markdown');
       const report = (await open())!;
       assert.equal(report.segments.join(''), SAMPLE);
-      const expected = theme.includes('Light') ? 'vscode-light' : 'vscode-dark';
+      const expected = theme.includes('Light') ? 'vscode-light' : theme.includes('High') ? 'vscode-high-contrast' : 'vscode-dark';
       await until((s) => s.report!.theme.includes(expected), `the ${expected} body class`);
       const emoji = report.segments.findIndex((seg) => seg.includes('👨‍👩‍👧'));
       await post({ type: 'test', action: 'hover', segment: emoji });
@@ -252,7 +252,12 @@ suite('Inspector', () => {
       await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), 'x'));
       const after = await until((s) => s.report!.nChars === report.nChars + 1, `${size}: the edit`, 30_000);
       const editTotal = Date.now() - editStarted;
-      results.push(`${size.toLocaleString('en-US')} chars: ${report.nTokens.toLocaleString('en-US')} tokens, webview render ${report.renderMs.toFixed(1)} ms, open-to-rendered ${total} ms, edit-to-rendered ${editTotal} ms (render ${after.report!.renderMs.toFixed(1)} ms), DOM rows ${report.domRows}/${report.rows}`);
+      // Scroll through it: the DOM is rebuilt only when the view leaves the rows already built.
+      await post({ type: 'test', action: 'scroll', segment: 120 });
+      const scrolled = await until((s) => s.report!.scroll !== undefined, `${size}: the scroll run`, 30_000);
+      const scroll = scrolled.report!.scroll!;
+      assert.ok(scroll.maxMs < 50, `${size}: slowest scroll frame ${scroll.maxMs} ms`);
+      results.push(`${size.toLocaleString('en-US')} chars: ${report.nTokens.toLocaleString('en-US')} tokens, webview render ${report.renderMs.toFixed(1)} ms, open-to-rendered ${total} ms, edit-to-rendered ${editTotal} ms (render ${after.report!.renderMs.toFixed(1)} ms), DOM rows ${report.domRows}/${report.rows}, scroll ${scroll.frames} frames: slowest ${scroll.maxMs} ms, mean ${scroll.meanMs} ms, DOM rebuilt ${scroll.rebuilt}x`);
       if (size === 50_000) assert.ok(report.renderMs < 300, `50k render took ${report.renderMs} ms`);
       await vscode.commands.executeCommand(TEST, 'close');
       await closeAllEditors();

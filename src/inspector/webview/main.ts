@@ -33,6 +33,7 @@ let mark: [number, number] | undefined;
 let tokenizers: string[] = [];
 let tokenizer = '';
 let lastRenderMs = 0;
+let lastScroll: { frames: number; maxMs: number; meanMs: number; rebuilt: number } | undefined;
 
 function post(message: FromWebview): void {
   vscode.postMessage(message);
@@ -416,14 +417,19 @@ class PaneView {
     }
   }
 
-  /** Puts the rows in view (plus OVERSCAN on each side) in the DOM. */
+  /**
+   * Puts the rows in view (plus OVERSCAN on each side) in the DOM. Scrolling within the rows already
+   * built costs nothing; the DOM is rebuilt only when the view leaves them.
+   */
   renderVisible(): void {
     const rows = this.rowStarts.length;
     const top = this.scroller.scrollTop;
     const height = this.scroller.clientHeight || 600;
-    const first = Math.max(0, Math.floor(top / this.rowHeight) - OVERSCAN);
-    const last = Math.min(rows - 1, Math.ceil((top + height) / this.rowHeight) + OVERSCAN);
-    if (first === this.first && last === this.last) return;
+    const viewFirst = Math.max(0, Math.floor(top / this.rowHeight));
+    const viewLast = Math.min(rows - 1, Math.ceil((top + height) / this.rowHeight));
+    if (this.first >= 0 && this.first <= viewFirst && viewLast <= this.last) return;
+    const first = Math.max(0, viewFirst - OVERSCAN);
+    const last = Math.min(rows - 1, viewLast + OVERSCAN);
     this.first = first;
     this.last = last;
     const fragment = document.createDocumentFragment();
@@ -431,6 +437,27 @@ class PaneView {
     this.rowsBox.style.transform = `translateY(${first * this.rowHeight}px)`;
     this.rowsBox.replaceChildren(fragment);
     this.highlight();
+  }
+
+  /** Test seam: scrolls through the pane frame by frame; returns the slowest and mean frame work. */
+  async scrollBench(frames: number): Promise<{ frames: number; maxMs: number; meanMs: number; rebuilt: number }> {
+    let maxMs = 0;
+    let total = 0;
+    let rebuilt = 0;
+    const step = Math.max(1, Math.floor(this.scroller.clientHeight / 3));
+    for (let i = 0; i < frames; i++) {
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const started = performance.now();
+      const before = this.first;
+      this.scroller.scrollTop += step;
+      this.renderVisible();
+      void this.rowsBox.offsetHeight;
+      const spent = performance.now() - started;
+      if (this.first !== before) rebuilt++;
+      maxMs = Math.max(maxMs, spent);
+      total += spent;
+    }
+    return { frames, maxMs: Math.round(maxMs * 100) / 100, meanMs: Math.round((total / frames) * 100) / 100, rebuilt };
   }
 
   private renderRow(r: number): HTMLElement {
@@ -679,6 +706,7 @@ function report(): void {
     tooltip: tooltip.hidden ? '' : Array.from(tooltip.children).map((line) => line.textContent ?? '').join('\n'),
     renderMs: Math.round(lastRenderMs * 100) / 100,
     theme: document.body.className,
+    scroll: lastScroll,
   });
 }
 
@@ -715,6 +743,13 @@ function test(message: TestMessage): void {
     }
     case 'report':
       report();
+      return;
+    case 'scroll':
+      if (!pane) return;
+      void pane.scrollBench(message.segment ?? 120).then((result) => {
+        lastScroll = result;
+        report();
+      });
       return;
   }
 }
