@@ -18,10 +18,7 @@ export class InspectorFeature extends Disposable {
     super();
     this.register(vscode.commands.registerCommand('tokenLens.openInspector', () => this.open()));
     this.register(vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
-      deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown) => {
-        const options = sanitizeOptions((state as { options?: unknown } | undefined)?.options, TOKENIZER_NAMES);
-        this.adopt(new InspectorPanel(webviewPanel, this.context.extensionUri, options));
-      },
+      deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown) => this.restore(webviewPanel, state),
     }));
     if (context.extensionMode !== vscode.ExtensionMode.Production) {
       this.register(vscode.commands.registerCommand(TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
@@ -34,6 +31,12 @@ export class InspectorFeature extends Disposable {
     if (this.panel) this.panel.reveal();
     else this.adopt(createInspectorPanel(this.context.extensionUri));
     return this.panel!.settled();
+  }
+
+  /** After a window reload: the panel VS Code recreated, with the page state it persisted (untrusted). */
+  private restore(webviewPanel: vscode.WebviewPanel, state: unknown): void {
+    const options = sanitizeOptions((state as { options?: unknown } | undefined)?.options, TOKENIZER_NAMES);
+    this.adopt(new InspectorPanel(webviewPanel, this.context.extensionUri, options));
   }
 
   private adopt(panel: InspectorPanel): void {
@@ -59,6 +62,11 @@ export class InspectorFeature extends Disposable {
       case 'receive': // raw message as if from the webview
         panel?.receiveRaw(arg);
         return true;
+      case 'restore': { // what the serializer does after a reload, on a fresh panel with the given state
+        const webviewPanel = vscode.window.createWebviewPanel(VIEW_TYPE, InspectorPanel.title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+        this.restore(webviewPanel, arg);
+        return this.panel!.settled();
+      }
       case 'close':
         panel?.dispose();
         return true;

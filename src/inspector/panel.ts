@@ -352,7 +352,7 @@ export class InspectorPanel extends Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
-        this.options = sanitizeOptions(message.options, TOKENIZER_NAMES);
+        if (message.persisted) this.options = sanitizeOptions(message.options, TOKENIZER_NAMES);
         this.schedule(0);
         return;
       case 'options': {

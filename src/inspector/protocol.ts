@@ -90,6 +90,8 @@ export type ToWebview = RenderMessage | MarkMessage | EmptyMessage | BusyMessage
 export interface ReadyMessage {
   type: 'ready';
   options: InspectorOptions;
+  /** The options come from the page's persisted state (false: defaults; the extension's, e.g. the serializer's, win). */
+  persisted: boolean;
 }
 
 export interface OptionsMessage {
@@ -140,8 +142,8 @@ export interface RenderedReport {
   /** Time from receiving the render message to the DOM being built, in ms. */
   renderMs: number;
   theme: string;
-  /** After a 'scroll' test: frames scrolled (a third of the view each), the slowest and mean frame's work, and how many rebuilt the DOM. */
-  scroll?: { frames: number; maxMs: number; meanMs: number; rebuilt: number };
+  /** After a 'scroll' test: frames scrolled (a third of the view each), the slowest, 95th-percentile and mean frame's work, and how many rebuilt the DOM. */
+  scroll?: { frames: number; maxMs: number; meanMs: number; p95Ms: number; rebuilt: number };
 }
 
 export interface RenderedMessage extends RenderedReport {
@@ -256,6 +258,7 @@ export function isFromWebview(value: unknown): value is FromWebview {
   if (!isRecord(value)) return false;
   switch (value.type) {
     case 'ready':
+      return isOptions(value.options) && typeof value.persisted === 'boolean';
     case 'options':
       return isOptions(value.options);
     case 'setTokenizer':
@@ -272,7 +275,7 @@ export function isFromWebview(value: unknown): value is FromWebview {
         && isIntArray(value.marked) && Array.isArray(value.injected) && value.injected.every((s) => typeof s === 'string') && isOptions(value.options)
         && typeof value.header === 'string' && typeof value.note === 'string' && typeof value.tooltip === 'string'
         && typeof value.renderMs === 'number' && Number.isFinite(value.renderMs) && typeof value.theme === 'string'
-        && (value.scroll === undefined || (isRecord(value.scroll) && typeof value.scroll.maxMs === 'number' && typeof value.scroll.meanMs === 'number'
+        && (value.scroll === undefined || (isRecord(value.scroll) && typeof value.scroll.maxMs === 'number' && typeof value.scroll.meanMs === 'number' && typeof value.scroll.p95Ms === 'number'
           && isInt(value.scroll.frames) && isInt(value.scroll.rebuilt)));
     default:
       return false;

@@ -23,7 +23,7 @@ test('protocol: well-formed messages pass both guards', () => {
   assert.ok(isToWebview({ type: 'mark', seq: 1, start: 0, end: 0, reveal: true }));
   assert.ok(isToWebview({ type: 'empty', seq: 2, reason: 'no editor', tokenizers: ['a'], tokenizer: 'a', options: DEFAULT_OPTIONS }));
   assert.ok(isToWebview({ type: 'test', action: 'click', pane: 0, segment: 3 }));
-  assert.ok(isFromWebview({ type: 'ready', options: DEFAULT_OPTIONS }));
+  assert.ok(isFromWebview({ type: 'ready', options: DEFAULT_OPTIONS, persisted: false }));
   assert.ok(isFromWebview({ type: 'options', options: { showIds: true, showWhitespace: true, compare: 'o200k_base' } }));
   assert.ok(isFromWebview({ type: 'select', seq: 1, start: 2, end: 5 }));
   assert.ok(isFromWebview({ type: 'setTokenizer', tokenizer: 'gpt2' }));
