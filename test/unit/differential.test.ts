@@ -188,6 +188,10 @@ for (const name of ENCODING_NAMES) {
         texts.push((rng.chance(0.5) ? ' ' : '') + s);
       }
       for (let i = 0; i < 30; i++) texts.push('a'.repeat(rng.int(100, 3000)) + 'b' + 'a'.repeat(rng.int(0, 500)));
+      // A few really long pieces (tiktoken itself is quadratic on them: ~0.4 s each at 20,000).
+      let letters = '';
+      for (let k = 0; k < 20_000; k++) letters += rng.pick([...'abcdefghijklmnopqrstuvwxyz']);
+      texts.push('a'.repeat(20_000), ' '.repeat(20_000) + 'x', letters);
       texts.forEach((text, i) => assertSameIds(name, text, ordinary, mine, `(long piece ${i}, seed ${SEED + 2})`));
     });
 
