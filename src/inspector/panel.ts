@@ -214,7 +214,8 @@ export class InspectorPanel extends Disposable {
   private schedule(delay?: number): void {
     if (!this.ready) return;
     if (!this.panel.visible) return; // the new page's ready brings it up to date
-    const length = this.document?.getText().length ?? 0;
+    const document = this.document;
+    const length = document && document.lineCount > 0 ? document.offsetAt(document.lineAt(document.lineCount - 1).range.end) : 0;
     const wait = delay ?? (length > LARGE ? DEBOUNCE_LARGE_MS : DEBOUNCE_MS);
     if (this.timer) clearTimeout(this.timer);
     this.cancellation.cancelled = true;

@@ -27,6 +27,13 @@ async function until(check: (s: InspectorState) => unknown, what: string, timeou
   return last!;
 }
 
+/** Opens the inspector and waits until it shows `text` (the editor just opened), returning the report. */
+async function openOn(text: string): Promise<RenderedReport> {
+  await open();
+  const s = await until((st) => st.report!.segments.join('') === text, `the inspector to show ${JSON.stringify(text.slice(0, 40))}`);
+  return s.report!;
+}
+
 function inspectorTab(): vscode.Tab | undefined {
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
@@ -85,7 +92,7 @@ suite('Inspector', () => {
   test('characters split across tokens are one segment with all their ids; hover shows ids, bytes and range', async () => {
     const text = 'a 👨‍👩‍👧 🇫🇷 日本語 👍';
     await openDocument(text);
-    const report = (await open())!;
+    const report = await openOn(text);
     for (const whole of [' 👨‍👩‍👧', ' 🇫🇷', ' 👍']) assert.ok(report.segments.includes(whole), `${JSON.stringify(whole)} is one segment: ${JSON.stringify(report.segments)}`);
     const thumbs = report.segments.indexOf(' 👍');
     await post({ type: 'test', action: 'hover', segment: thumbs });
@@ -104,7 +111,7 @@ suite('Inspector', () => {
   test('user text is escaped: markup in a token shows as text and injects nothing', async () => {
     const text = 'x <img src=x onerror=alert(1)> </script><script>alert(2)</script> <b>bold</b> &amp;';
     await openDocument(text, 'html');
-    const report = (await open())!;
+    const report = await openOn(text);
     assert.equal(report.segments.join(''), text);
     assert.ok(report.domText.includes('<img src=x onerror=alert(1)>'), report.domText);
     assert.ok(report.domText.includes('</script><script>'), report.domText);
@@ -116,7 +123,7 @@ suite('Inspector', () => {
   test('click a token: the editor selects its text; moving the editor selection marks tokens', async () => {
     const text = 'alpha beta gamma delta';
     const editor = await openDocument(text);
-    const report = (await open())!;
+    const report = await openOn(text);
     const beta = report.segments.indexOf(' beta');
     assert.ok(beta > 0, JSON.stringify(report.segments));
     await post({ type: 'test', action: 'click', segment: beta });
@@ -137,7 +144,7 @@ suite('Inspector', () => {
 
   test('live: follows edits and editor switches, and the tokenizer setting', async () => {
     const editor = await openDocument('one two');
-    await open();
+    await openOn('one two');
     await editor.edit((edit) => edit.insert(new vscode.Position(0, 7), ' three 👍'));
     await until((s) => s.report!.segments.join('') === 'one two three 👍', 'the edit shown');
     await openDocument('第二个文档', 'plaintext');
@@ -154,7 +161,7 @@ suite('Inspector', () => {
   test('toggles: ids inline, visible whitespace, and a side-by-side comparison; options survive the webview being recreated', async () => {
     const text = 'Hello\tworld  \nsecond line';
     await openDocument(text);
-    await open();
+    await openOn(text);
     await post({ type: 'test', action: 'toggle', option: 'showIds' });
     await post({ type: 'test', action: 'toggle', option: 'showWhitespace' });
     const ids = (await api.tokenize(text)).token_ids;
@@ -193,7 +200,7 @@ suite('Inspector', () => {
   test('copy token ids as JSON', async () => {
     const text = 'copy these ids';
     await openDocument(text);
-    await open();
+    await openOn(text);
     await vscode.env.clipboard.writeText('');
     await receive({ type: 'copyIds', pane: 0 });
     await waitFor(async () => (await vscode.env.clipboard.readText()) !== '', 5000, 'the clipboard');
@@ -203,7 +210,7 @@ suite('Inspector', () => {
   test('unknown or malformed messages are ignored on both sides', async () => {
     const text = 'still fine';
     await openDocument(text);
-    const before = (await open())!;
+    const before = await openOn(text);
     for (const junk of [null, 1, 'ready', { type: 'select', seq: before.seq, start: 9, end: 2 }, { type: 'select', seq: 999, start: 0, end: 3 },
       { type: 'copyIds', pane: 7 }, { type: 'setTokenizer', tokenizer: 'not-a-tokenizer' }, { type: 'eval', code: 'x' }, { type: 'rendered', seq: 1 }]) {
       await receive(junk);
@@ -233,8 +240,7 @@ suite('Inspector', () => {
     test(`screenshot in ${theme}: English, code, emoji and CJK highlighted`, async () => {
       await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
       await openDocument(SAMPLE, 'markdown');
-      const report = (await open())!;
-      assert.equal(report.segments.join(''), SAMPLE);
+      const report = await openOn(SAMPLE);
       const expected = theme.includes('Light') ? 'vscode-light' : theme.includes('High') ? 'vscode-high-contrast' : 'vscode-dark';
       await until((s) => s.report!.theme.includes(expected), `the ${expected} body class`);
       const emoji = report.segments.findIndex((seg) => seg.includes('👨‍👩‍👧'));
