@@ -27,7 +27,8 @@ import {
   SETUP_STAMP,
 } from './paths';
 
-const RUNTIME_APT = ['chromium', 'fonts-dejavu-core'];
+/** The browser, and fonts so that screenshots show emoji and CJK text instead of empty boxes. */
+const RUNTIME_APT = ['chromium', 'fonts-dejavu-core', 'fonts-noto-color-emoji', 'fonts-wqy-microhei'];
 const BUILD_APT = ['ripgrep', 'libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'g++', 'make', 'python3'];
 
 const RIPGREP_CACHE_VERSION = '1.15.11';
