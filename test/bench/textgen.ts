@@ -72,6 +72,8 @@ const EMOJI = [
 ];
 const LATIN_EXTRA = ['é', 'è', 'ß', 'ñ', 'ø', 'Å', 'Æ', 'œ', 'ǅ', 'ǈ', 'ʰ', 'ˈ', 'ı', 'İ', 'ﬁ', 'Ω', 'µ', 'ª', 'º'];
 const ODD_SPACES = ['\u00a0', '\u3000', '\u2003', '\u2009', '\u202f', '\u205f', '\u1680', '\u0085', '\u2028', '\u2029', '\u200b', '\ufeff', '\u000b', '\u000c'];
+/** Controls, format characters, private use, U+FFFD, astral CJK: classes the two regex engines must agree on. */
+const CONTROLS_AND_ODDITIES = ['\x00', '\x01', '\x1b[0m', '\x7f', '\x80', '\x9f', '\ue000', '\ufffd', '𠀀𠀁', '\u180e', '\u00ad', '\u2060', '\u200d', '\u200c', 'a\u0308\u0301'];
 const NUMERALS = ['٣', '٤٥', '३', '१२', '²', '³', '½', 'Ⅻ', '０１２', '①', '߁', '𝟘𝟙'];
 
 function word(rng: Rng): string {
@@ -110,6 +112,7 @@ const ATOMS: ReadonlyArray<[weight: number, make: (rng: Rng) => string]> = [
   [1, (r) => r.pick(NUMERALS)],
   [1, (r) => r.pick(['x'.repeat(200), 'ab'.repeat(150), '='.repeat(120), '-'.repeat(80), '0'.repeat(130), 'é'.repeat(90)])],
   [1, (r) => fromRange(r, 0x1d400, 0x1d4ff)],
+  [1, (r) => r.pick(CONTROLS_AND_ODDITIES)],
 ];
 const TOTAL_WEIGHT = ATOMS.reduce((sum, [w]) => sum + w, 0);
 
