@@ -236,3 +236,32 @@ for (const name of ENCODING_NAMES) {
     });
   });
 }
+
+describe('comparison tokenizers follow spec 4.1 on random text', () => {
+  for (const name of ['character', 'whitespace']) {
+    test(`${name}: tokenize rules, spans, count = encode().length, lone surrogates do not throw`, () => {
+      const tk = loadTokenizerSync(name);
+      const texts = sampleTexts(SEED + 6, 200);
+      texts.push('', '👍', '👨‍👩‍👧‍👦', 'e\u0301', '\r\n', '  a  b  ', '<|endoftext|>');
+      for (const text of texts) {
+        assertTokenizeRules(tk, text, '');
+        assert.equal(tk.count(text), tk.encode(text).length, `count = encode().length on ${show(text)}`);
+        if (name === 'character') {
+          const result = tk.tokenize(text);
+          assert.equal(result.n_tokens, result.n_chars, `character: one token per code point on ${show(text)}`);
+          assert.deepEqual(result.tokens, [...text], `character: each token is one code point on ${show(text)}`);
+        } else {
+          for (const token of tk.tokenize(text).tokens) assert.ok(!/^\p{White_Space}+$/u.test(token), `whitespace: no separator (White_Space) tokens on ${show(text)}`);
+        }
+      }
+      const rng = new Rng(SEED + 7);
+      for (let i = 0; i < 50; i++) {
+        const text = textWithLoneSurrogates(rng);
+        assert.equal(tk.count(text), tk.encode(text).length);
+        assert.equal(tk.tokenize(text).n_chars, countChars(text));
+      }
+      assert.equal(tk.tokenize('👍').n_chars, 1);
+      if (name === 'character') assert.equal(tk.count('👍🏽'), 2, 'an emoji with a skin tone is two code points');
+    });
+  }
+});
