@@ -8,8 +8,10 @@
  * turn a table-version difference into a false alarm.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 
-export const CORPUS_PATH = '/work/shared/bench/corpus-1mb.txt';
+/** The standard corpus lives in `shared/` beside the repository (compiled file: out/test/bench/). */
+export const CORPUS_PATH = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'bench', 'corpus-1mb.txt');
 
 /** The shared 1 MiB corpus, or undefined when it is not on this machine. */
 export function readCorpus(path = CORPUS_PATH): string | undefined {
@@ -213,4 +215,19 @@ export function hostileInputs(): BenchInput[] {
     { name: 'emoji+ZWJ 1 MB', text: emoji },
     { name: 'Russian/Arabic 1 MB', text: russianArabic },
   ];
+}
+
+/** What the inspector's tests and screenshots show: English, code, emoji (ZWJ, flags) and CJK. */
+export const INSPECTOR_SAMPLE = [
+  '# Token Lens',
+  'The quick brown fox jumps over the lazy dog.',
+  'function add(a: number, b: number) { return a + b; }',
+  'Emoji: 👍 👨‍👩‍👧 🇫🇷 ❤️ — CJK: 日本語のテキスト, 中文文本, 한국어',
+  '',
+].join('\n');
+
+/** INSPECTOR_SAMPLE repeated to `size` UTF-16 units (the inspector's scale runs). */
+export function inspectorText(size: number): string {
+  const unit = `${INSPECTOR_SAMPLE}\n`;
+  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 }
