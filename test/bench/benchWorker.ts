@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Rng, charBoundary } from './textgen';
+import { withHeartbeat } from './heartbeat';
 
 export type Lib = 'tokenlens' | 'gpt-tokenizer' | 'js-tiktoken' | 'tiktoken';
 
@@ -57,25 +58,6 @@ export function makeCounter(lib: Lib, encoding: string): Counter {
 
 /** Any regex execution flattens its subject string in place. */
 const FLATTEN = /^[\s\S]/;
-
-/** Runs fn while a 1 ms heartbeat measures the longest time the event loop was held. */
-export async function withHeartbeat<T>(fn: () => Promise<T>): Promise<{ value: T; totalMs: number; maxGapMs: number }> {
-  let last = performance.now();
-  let maxGap = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last);
-    last = now;
-  }, 1);
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  maxGap = 0;
-  const started = (last = performance.now());
-  const value = await fn();
-  const ended = performance.now();
-  maxGap = Math.max(maxGap, ended - last);
-  clearInterval(timer);
-  return { value, totalMs: ended - started, maxGapMs: maxGap };
-}
 
 async function run(lib: Lib, encoding: string, job: Job, post: (reply: Reply) => void): Promise<void> {
   const loadStarted = performance.now();
