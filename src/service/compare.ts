@@ -96,7 +96,7 @@ export function comparisonMarkdown(requested: string, remote: TokenizeResult, lo
   const lines = [
     '# Token Lens: service tokenization',
     '',
-    `Service: ${serviceUrl}`,
+    `Service: ${inline(serviceUrl)}`,
     '',
     '| | Service | Token Lens (local) |',
     '|---|---|---|',
@@ -105,7 +105,7 @@ export function comparisonMarkdown(requested: string, remote: TokenizeResult, lo
     `| Characters | ${remote.n_chars} | ${local?.n_chars ?? '—'} |`,
     '',
   ];
-  if (comparison) for (const sentence of comparison.explanations) lines.push(`- ${sentence}`);
+  if (comparison) for (const sentence of comparison.explanations) lines.push(`- ${inline(sentence)}`);
   else lines.push('- Token Lens has no local tokenizer of this name, so there is nothing to compare with.');
   lines.push('', `## Tokens${remote.n_tokens > maxRows ? ` (first ${maxRows} of ${remote.n_tokens})` : ''}`, '', '| # | Service token | Service id | Local token | Local id |', '|---:|---|---:|---|---:|');
   const rows = Math.min(maxRows, Math.max(remote.tokens.length, local?.tokens.length ?? 0));
@@ -114,6 +114,11 @@ export function comparisonMarkdown(requested: string, remote: TokenizeResult, lo
     lines.push(`| ${i + 1}${mark} | ${cell(remote.tokens[i])} | ${remote.token_ids[i] ?? ''} | ${cell(local?.tokens[i])} | ${local?.token_ids[i] ?? ''} |`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Prose that may quote the service's answer: shown as text, never as HTML or a line break. */
+function inline(text: string): string {
+  return text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;')).replace(/\s+/g, ' ');
 }
 
 function cell(token: string | undefined): string {

@@ -384,8 +384,14 @@ export class ServiceFeature extends Disposable {
     this.documents.set(uri.toString(), markdown);
     // Keep only the last few reports in memory.
     while (this.documents.size > 5) this.documents.delete(this.documents.keys().next().value!);
+    // Rendered (tables read better than their source); the text itself where Markdown preview is unavailable.
     const document = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+    try {
+      const options: vscode.TextDocumentShowOptions = { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true };
+      await vscode.commands.executeCommand('vscode.openWith', uri, 'vscode.markdown.preview.editor', options);
+    } catch {
+      await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+    }
   }
 }
 

@@ -69,9 +69,16 @@ suite('Service: URL, API key and remote tokenization', () => {
     assert.deepEqual(outcome.result!.token_ids, outcome.local!.token_ids);
     assert.equal(outcome.comparison!.identical, true);
     assert.match(outcome.message!.text, new RegExp(`The service counts ${outcome.result!.n_tokens} tokens with cl100k_base; Token Lens counts the same`));
-    const report = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'token-lens-service'), 5000, 'the comparison document');
-    assert.match(report.document.getText(), /\| Tokens \| \d+ \| \d+ \|/);
-    assert.match(report.document.getText(), /agree/);
+    const preview = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === 'vscode.markdown.preview.editor');
+    const tab = await waitFor(preview, 5000, 'the comparison report in a Markdown preview');
+    assert.match(tab.label, /Service tokenization \d+\.md/);
+    assert.notEqual(tab.group.viewColumn, vscode.ViewColumn.One, 'beside the editor');
+    await waitFor(() => vscode.window.activeTextEditor?.document === editor.document, 5000, 'focus back in the editor');
+    assert.ok(vscode.window.activeTextEditor!.selection.isEqual(new vscode.Selection(0, 13, 0, 52)), 'the selection is kept');
+    const report = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'token-lens-service' && tab.label.includes(d.uri.path.slice(1)))!;
+    assert.match(report.getText(), /\| Tokens \| \d+ \| \d+ \|/);
+    assert.match(report.getText(), /agree/);
+    await sleep(500); // the preview renders
     await screenshot('service-tokenize-remote');
   });
 

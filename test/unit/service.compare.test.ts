@@ -55,3 +55,15 @@ test('markdown report lists counts and tokens, escaping pipes', () => {
   assert.match(md, /\\\|/);
   assert.match(md, /Service: http:\/\/x/);
 });
+
+test('markdown report: what the service sends shows as text, never as HTML', () => {
+  const text = 'x';
+  const hostile = '<img src=x onerror=alert(1)>\n# heading';
+  const remote = { ...tokenize('cl100k_base', text), tokenizer: hostile, tokens: ['<script>alert(1)</script>'] };
+  const md = comparisonMarkdown('cl100k_base', remote, tokenize('cl100k_base', text), compareResults('cl100k_base', text, remote, tokenize('cl100k_base', text), 'text'), 'http://x/<b>');
+  const outsideCodeSpans = md.replace(/`[^`\n]*`/g, '');
+  assert.ok(!outsideCodeSpans.includes('<'), md);
+  assert.ok(md.includes('&lt;img src=x onerror=alert(1)&gt; # heading'), md);
+  assert.ok(md.includes('`<script>alert(1)</script>`'), 'a token is a code span, which Markdown shows literally');
+  assert.ok(!/^# heading/m.test(md), 'no line break from the service');
+});
