@@ -90,13 +90,24 @@ export async function openWorkspaceFile(relativePath: string): Promise<vscode.Te
   return vscode.window.showTextDocument(doc, { preview: false });
 }
 
-/** Close every editor without prompting to save (untitled documents are reverted). */
+/**
+ * Close every tab of every group without a save prompt: a dirty document (an untitled one) is shown
+ * and reverted first, whichever group it is in; everything else (webviews too) is closed directly.
+ */
 export async function closeAllEditors(): Promise<void> {
-  const openTabs = () => vscode.window.tabGroups.all.reduce((n, g) => n + g.tabs.length, 0);
-  for (let i = 0; i < 100 && openTabs() > 0; i++) {
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  for (let i = 0; i < 200; i++) {
+    const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs)[0];
+    if (!tab) return;
+    const uri = tab.input instanceof vscode.TabInputText ? tab.input.uri.toString() : undefined;
+    const dirty = uri && vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri && d.isDirty);
+    if (dirty) {
+      await vscode.window.showTextDocument(dirty, { viewColumn: tab.group.viewColumn, preview: false });
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    } else {
+      await vscode.window.tabGroups.close(tab);
+    }
   }
-  if (openTabs() > 0) await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  throw new Error(`closeAllEditors: tabs still open: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
 }
 
 /** True when a runner that can take screenshots drives this window (the headless runner). */
