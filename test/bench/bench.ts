@@ -1,5 +1,5 @@
 /**
- * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--encodings=a,b]`.
+ * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--no-webview] [--encodings=a,b]`.
  *
  * Compares Token Lens with gpt-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE) and on generated hostile and non-Latin inputs; measures countAsync's longest blocking
@@ -8,12 +8,16 @@
  * Every measurement of a library runs in a fresh worker thread (so "cold" means fresh caches and a
  * fresh JIT, and nothing one library allocates slows another); a run that exceeds the budget is
  * terminated and reported as skipped. Ratios are always between numbers measured in the same run.
+ *
+ * The inspector section measures the extension side here and the webview in the headless editor
+ * (test/bench/webview, skipped with --no-webview).
  */
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
+import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { CORPUS_PATH, hostileInputs, readCorpus, type BenchInput } from './textgen';
 
 // ---------------------------------------------------------------------------------------------
@@ -23,6 +27,7 @@ const args = process.argv.slice(2);
 const flag = (name: string): string | undefined => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const QUICK = args.includes('--quick');
 const HOSTILE = !args.includes('--no-hostile');
+const WEBVIEW = !args.includes('--no-webview');
 const BUDGET_MS = Number(flag('budget') ?? 5) * 1000;
 const ENCODINGS = (flag('encodings') ?? 'cl100k_base,o200k_base').split(',');
 const FILE = args.find((a) => !a.startsWith('--'));
@@ -287,6 +292,57 @@ async function benchIncremental(encoding: string, text: string): Promise<Increme
   return { encoding, buildMs: r.buildMs, asyncBuildMs: r.asyncBuildMs, asyncBuildMaxGapMs: r.asyncBuildMaxGapMs, updates: u, checks: r.checks, mismatches: r.mismatches };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Inspector
+
+interface WebviewResult {
+  size: number;
+  tokens: number;
+  debounce: number;
+  openMs: number;
+  updateMs: number;
+  renderMs: number;
+  scrollP95Ms: number;
+  scrollMaxMs: number;
+}
+
+/** Runs test/bench/webview in the headless editor; returns its result lines, or why it could not. */
+function benchWebview(): { results: WebviewResult[]; error?: string } {
+  const runner = path.join(__dirname, '..', 'runner', 'headless.js');
+  const suite = path.join(__dirname, 'webview', 'index.js');
+  const child = spawnSync(process.execPath, [runner, '--suite', suite, '--timeout', '900'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const results: WebviewResult[] = [];
+  for (const line of (child.stdout ?? '').split('\n')) {
+    const at = line.indexOf('[inspector-bench] ');
+    if (at < 0) continue;
+    const body = line.slice(at + '[inspector-bench] '.length);
+    if (body.startsWith('result ')) results.push(JSON.parse(body.slice('result '.length)) as WebviewResult);
+    else console.log(`  ${body}`);
+  }
+  if (child.status !== 0 || results.length === 0) {
+    const tail = `${child.stdout ?? ''}${child.stderr ?? ''}`.trim().split('\n').slice(-5).join(' | ');
+    return { results, error: `headless run exited ${child.status ?? child.signal}: ${tail}` };
+  }
+  return { results };
+}
+
+async function benchInspectorSection(): Promise<{ rows: InspectorBenchRow[]; webview: WebviewResult[]; webviewError?: string }> {
+  console.log('\n## Inspector');
+  const rows = await benchInspector();
+  console.log(formatInspectorBench(rows));
+  if (!WEBVIEW) return { rows, webview: [], webviewError: '--no-webview' };
+  console.log('\nInspector in a real webview (headless VS Code; open = command to rendered, update = edit to rendered minus the debounce):');
+  const { results, error } = benchWebview();
+  for (const r of results) {
+    console.log(
+      `${lpad(fmtInt(r.size), 9)} chars ${lpad(fmtInt(r.tokens), 9)} tokens: open ${ms(r.openMs)} ms, update ${ms(r.updateMs)} ms (+${r.debounce} ms debounce), ` +
+        `webview render ${ms(r.renderMs)} ms, scroll frame p95 ${ms(r.scrollP95Ms)} ms (slowest ${ms(r.scrollMaxMs)} ms)`,
+    );
+  }
+  if (error) console.log(`  webview benchmark did not run: ${error}`);
+  return { rows, webview: results, ...(error !== undefined ? { webviewError: error } : {}) };
+}
+
 async function main(): Promise<void> {
   if (args[0] === '--load-child') {
     await loadChild(args[1] as Lib, args[2]!);
@@ -339,7 +395,10 @@ async function main(): Promise<void> {
     for (const encoding of ENCODINGS) incremental.push(await benchIncremental(encoding, corpusText));
   }
 
-  // 4. Goals.
+  // 4. Inspector.
+  const inspector = await benchInspectorSection();
+
+  // 5. Goals.
   console.log('\n## Goals');
   const goal = (ok: boolean | undefined, text: string): void => console.log(`${ok === undefined ? 'n/a ' : ok ? 'PASS' : 'FAIL'}  ${text}`);
   const coldOf = (r: CountResult | undefined): number | undefined => (r?.cold?.length ? median(r.cold) : undefined);
@@ -381,6 +440,15 @@ async function main(): Promise<void> {
   goal(wrong.length === 0, `Token Lens counts equal tiktoken's on every input${unchecked ? ` (${unchecked} inputs unchecked: tiktoken skipped)` : ''}${wrong.length ? `: differs on ${wrong.map((r) => `${r.input} (${r.encoding})`).join(', ')}` : ''}`);
   const asyncWrong = reports.filter((r) => r.async && !isNaN(r.async.count) && r.async.count !== r.async.syncCount);
   goal(asyncWrong.length === 0, 'countAsync equals count on every input');
+  const inspectorBlock = Math.max(...inspector.rows.map((r) => r.maxBlockedMs));
+  goal(inspectorBlock < 50, `the inspector's tokenizing never blocks the extension host ≥ 50 ms (50k and 1 MB): longest ${ms(inspectorBlock)} ms`);
+  const at50k = inspector.webview.find((r) => r.size === 50_000);
+  goal(
+    at50k ? at50k.updateMs < 300 : undefined,
+    `50,000 characters render in < 300 ms (edit to on screen, after the debounce): ${at50k ? `${ms(at50k.updateMs)} ms, of which the webview ${ms(at50k.renderMs)} ms` : `n/a (${inspector.webviewError})`}`,
+  );
+  const slowScroll = inspector.webview.length ? Math.max(...inspector.webview.map((r) => r.scrollP95Ms)) : undefined;
+  goal(slowScroll !== undefined ? slowScroll < 16 : undefined, `scrolling stays smooth at 50k and 1 MB (95th-percentile frame < 16 ms): ${slowScroll !== undefined ? `${ms(slowScroll)} ms` : 'n/a'}`);
   console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   if (wrong.length || asyncWrong.length || incremental.some((i) => i.mismatches.length)) process.exitCode = 1;
 }

@@ -11,6 +11,8 @@ import { DEFAULT_OPTIONS, isToWebview, type RenderMessage } from '../../src/insp
 import { buildSegmentTable } from '../../src/inspector/segments';
 import { spansSliced } from '../../src/inspector/tokenize';
 import { countChars, loadTokenizerSync, TOKENIZER_NAMES } from '../../src/tokenizers';
+import { withHeartbeat } from './heartbeat';
+import { inspectorText } from './textgen';
 
 export interface InspectorBenchRow {
   encoding: string;
@@ -27,36 +29,6 @@ export interface InspectorBenchRow {
   totalMs: number;
 }
 
-/** Mixed English, code, emoji and CJK, like the inspector's screenshots, repeated to `size` UTF-16 units. */
-export function inspectorText(size: number): string {
-  const unit = [
-    '# Token Lens',
-    'The quick brown fox jumps over the lazy dog.',
-    'function add(a: number, b: number) { return a + b; }',
-    'Emoji: 👍 👨‍👩‍👧 🇫🇷 ❤️ — CJK: 日本語のテキスト, 中文文本, 한국어',
-    '\tindented with a tab; "quotes" & <tags> </script>',
-    '',
-  ].join('\n');
-  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-}
-
-async function measureBlocking<T>(work: () => Promise<T>): Promise<{ result: T; maxBlockedMs: number }> {
-  let maxBlockedMs = 0;
-  let last = performance.now();
-  let running = true;
-  const tick = (): void => {
-    const now = performance.now();
-    maxBlockedMs = Math.max(maxBlockedMs, now - last);
-    last = now;
-    if (running) setImmediate(tick);
-  };
-  setImmediate(tick);
-  const result = await work();
-  running = false;
-  maxBlockedMs = Math.max(maxBlockedMs, performance.now() - last);
-  return { result, maxBlockedMs };
-}
-
 export async function benchInspector(sizes = [50_000, 1_000_000], encodings = ['cl100k_base', 'o200k_base']): Promise<InspectorBenchRow[]> {
   const rows: InspectorBenchRow[] = [];
   for (const encoding of encodings) {
@@ -65,7 +37,7 @@ export async function benchInspector(sizes = [50_000, 1_000_000], encodings = ['
     for (const size of sizes) {
       const text = inspectorText(size);
       const started = performance.now();
-      const { result: spans, maxBlockedMs } = await measureBlocking(() => spansSliced(tokenizer, text));
+      const { value: spans, maxGapMs: maxBlockedMs } = await withHeartbeat(() => spansSliced(tokenizer, text));
       const tokenized = performance.now();
       const table = buildSegmentTable(text, spans!);
       const segmented = performance.now();

@@ -16,17 +16,22 @@ import Mocha from 'mocha';
 
 const RESULT_MARKER = '[token-lens:result]';
 
-function findTestFiles(dir: string): string[] {
+function findFiles(dir: string, suffix: string): string[] {
   const out: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...findTestFiles(full));
-    else if (entry.isFile() && entry.name.endsWith('.test.js')) out.push(full);
+    if (entry.isDirectory()) out.push(...findFiles(full, suffix));
+    else if (entry.isFile() && entry.name.endsWith(suffix)) out.push(full);
   }
   return out.sort();
 }
 
 export function run(): Promise<void> {
+  return runMocha(__dirname, '.test.js');
+}
+
+/** Runs every compiled file under `dir` whose name ends with `suffix` (also the webview benchmark's entry). */
+export function runMocha(dir: string, suffix: string): Promise<void> {
   const mocha = new Mocha({
     ui: 'tdd',
     color: false,
@@ -36,7 +41,7 @@ export function run(): Promise<void> {
   });
   if (process.env.TOKEN_LENS_TEST_GREP) mocha.grep(new RegExp(process.env.TOKEN_LENS_TEST_GREP));
 
-  const files = findTestFiles(__dirname);
+  const files = findFiles(dir, suffix);
   for (const f of files) mocha.addFile(f);
 
   return new Promise<void>((resolve, reject) => {
