@@ -11,6 +11,7 @@ import { ApiKeyStore, normalizeApiKey, validateApiKey } from './apiKey';
 import { MAX_TEXT_CHARS, ServiceClient, type RequestLogEntry } from './client';
 import { compareResults, comparisonMarkdown, type Comparison } from './compare';
 import { isServiceError, ServiceError, type ServiceErrorKind } from './errors';
+import { quantity } from '../util/quantity';
 
 export const ENTER_NEW_KEY = 'Enter new API key';
 export const SET_URL = 'Set Service URL';
@@ -36,6 +37,11 @@ export interface CallOptions {
   needsKey?: boolean;
   /** Cancels the call from outside (besides the progress notification's Cancel button). */
   signal?: AbortSignal;
+  /**
+   * The whole command again, for "Try Again" and "Enter new API key": what it does with the answer
+   * (a report, a message) must happen for the retried request too. Default: the request alone.
+   */
+  again?: () => Thenable<unknown>;
 }
 
 export interface RemoteTokenizeArgs {
@@ -191,8 +197,10 @@ export class ServiceFeature extends Disposable {
     }
     const tokenizer = args.tokenizer ?? config.tokenizer;
     const specialTokens = config.specialTokens;
-    const outcome = await this.call(`Tokenizing ${chars.toLocaleString('en-US')} characters with ${tokenizer} on the service`,
-      (client, signal) => client.tokenize({ text: text!, tokenizer }, { signal }));
+    const sent = text;
+    const outcome = await this.call(`Tokenizing ${quantity(chars, 'character')} with ${tokenizer} on the service`,
+      (client, signal) => client.tokenize({ text: sent, tokenizer }, { signal }),
+      { again: () => this.tokenizeRemote({ ...args, text: sent, tokenizer }) });
     if (outcome.status !== 'ok') {
       return { status: outcome.status, ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}), ...(outcome.message ? { message: outcome.message } : {}) };
     }
@@ -206,9 +214,9 @@ export class ServiceFeature extends Disposable {
     const comparison = local ? compareResults(tokenizer, text, result, local, specialTokens) : undefined;
     const summary = local
       ? comparison!.identical
-        ? `The service counts ${result.n_tokens} tokens with ${result.tokenizer}; Token Lens counts the same.`
-        : `The service counts ${result.n_tokens} tokens with ${result.tokenizer}; Token Lens counts ${local.n_tokens}. ${comparison!.explanations[0]}`
-      : `The service counts ${result.n_tokens} tokens with ${result.tokenizer}; Token Lens has no local tokenizer of that name to compare with.`;
+        ? `The service counts ${quantity(result.n_tokens, 'token')} with ${result.tokenizer}; Token Lens counts the same.`
+        : `The service counts ${quantity(result.n_tokens, 'token')} with ${result.tokenizer}; Token Lens counts ${local.n_tokens}. ${comparison!.explanations[0]}`
+      : `The service counts ${quantity(result.n_tokens, 'token')} with ${result.tokenizer}; Token Lens has no local tokenizer of that name to compare with.`;
     this.log.info(summary);
     if (args.show !== false) await this.openReport(comparisonMarkdown(tokenizer, result, local, comparison, config.serviceBaseUrl));
     const message = this.show('info', summary);
@@ -220,8 +228,8 @@ export class ServiceFeature extends Disposable {
   /**
    * Runs one service operation the way every command should: asks for the URL and key when missing, shows
    * progress with a Cancel button (cancelling aborts the request at once), logs it, and on failure shows a
-   * message that says what happened and what to do. On 401 it offers "Enter new API key" and retries once
-   * with the new key. Never throws for service failures; resolves with the outcome.
+   * message that says what happened and what to do. On 401 it offers "Enter new API key" and, once one
+   * is entered, runs the command again (`options.again`). Never throws for service failures; resolves with the outcome.
    */
   async call<T>(title: string, run: (client: ServiceClient, signal: AbortSignal) => Promise<T>, options: CallOptions = {}): Promise<CallOutcome<T>> {
     if (!config.serviceBaseUrl) {
@@ -276,7 +284,7 @@ export class ServiceFeature extends Disposable {
         this.log.info(`${title}: cancelled`);
         return { status: 'cancelled', error, errorKind: 'cancelled' };
       }
-      const message = this.showServiceError(error, () => this.call(title, run, options));
+      const message = this.showServiceError(error, options.again ?? (() => this.call(title, run, options)));
       return { status: 'error', error, errorKind: error.kind, message };
     } finally {
       this.inFlight.delete(controller);
@@ -368,7 +376,7 @@ export class ServiceFeature extends Disposable {
   }
 
   private logRequest(entry: RequestLogEntry): void {
-    const retries = entry.retries ? `, ${entry.retries} ${entry.retries === 1 ? 'retry' : 'retries'}` : '';
+    const retries = entry.retries ? `, ${quantity(entry.retries, 'retry', 'retries')}` : '';
     const paced = entry.pacedMs >= 50 ? `, waited ${entry.pacedMs} ms for the rate limit` : '';
     const outcome = entry.error ? `${entry.status ?? '—'} ${entry.error}` : String(entry.status);
     const line = `${entry.method} ${entry.path} → ${outcome} in ${entry.durationMs} ms${retries}${paced}`;
