@@ -10,6 +10,9 @@
  * is forwarded to the page console, which we print. Two marker lines are special:
  *   [token-lens:screenshot] /abs/path.png   -> we save a PNG of the whole window there
  *   [token-lens:result] N passed, N failed  -> the counts we report
+ *   [token-lens:ui] {"op":"click","button":"…","done":"/abs.json"}  -> we click that button in the window
+ *   [token-lens:ui] {"op":"type","text":"…","enter":true,"inputBox":true,"done":"/abs.json"}  -> we type into what has focus
+ *                   (with inputBox: once an input box has focus)
  * The workbench calls window.codeAutomationExit(code) when the suite is done.
  *
  * Exit code 0 only when the suite reported >=1 passed and 0 failed, and VS Code exited 0.
@@ -42,6 +45,32 @@ const USAGE = `Usage: node out/test/runner/headless.js [options]
   --grep REGEXP       only run tests whose title matches
   --verbose           also print workbench and driver logs
   --raw               print every browser console message unfiltered`;
+
+const isMarker = (line: string): boolean => Object.values(MARKERS).some((m) => line.includes(m));
+
+/** The test polls for the file: it must never see half of it. */
+function writeAtomically(file: string, data: string | Buffer): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, data);
+  fs.renameSync(tmp, file);
+}
+
+/** What a test asks the runner to do as a user would; the outcome `{ ok, error? }` is written to `done`. */
+type UiAction =
+  | { op: 'click'; button: string; done: string }
+  | { op: 'type'; text: string; enter: boolean; inputBox: boolean; done: string };
+
+function parseUiAction(json: string): UiAction | undefined {
+  try {
+    const a = JSON.parse(json) as Record<string, unknown>;
+    if (typeof a.done !== 'string' || !path.isAbsolute(a.done)) return undefined;
+    if (a.op === 'click' && typeof a.button === 'string') return { op: 'click', button: a.button, done: a.done };
+    if (a.op === 'type' && typeof a.text === 'string') return { op: 'type', text: a.text, enter: a.enter === true, inputBox: a.inputBox === true, done: a.done };
+  } catch {
+    // not a marker we understand: ignored
+  }
+  return undefined;
+}
 
 function parseArgs(argv: string[]): Options {
   const opts: Options = {
@@ -229,16 +258,35 @@ async function runHeadless(opts: Options): Promise<number> {
       try {
         fs.mkdirSync(path.dirname(file), { recursive: true });
         const png = await page.screenshot({ fullPage: false });
-        const tmp = `${file}.tmp-${process.pid}`;
-        fs.writeFileSync(tmp, png);
-        fs.renameSync(tmp, file); // atomic: the test polls for the file
+        writeAtomically(file, png);
         say(`screenshot ${rel(file)} (${Date.now() - t} ms)`);
       } catch (err) {
         say(`screenshot ${file} failed: ${(err as Error).message}`);
       }
     };
 
+    const doUi = async (action: UiAction) => {
+      let error: string | undefined;
+      try {
+        if (action.op === 'click') await page.getByRole('button', { name: action.button, exact: true }).first().click({ timeout: 10_000 });
+        else {
+          if (action.inputBox) await page.locator('.quick-input-widget input:focus').first().waitFor({ state: 'visible', timeout: 10_000 });
+          await page.keyboard.type(action.text);
+          if (action.enter) await page.keyboard.press('Enter');
+        }
+      } catch (err) {
+        error = (err as Error).message.split('\n')[0];
+      }
+      writeAtomically(action.done, JSON.stringify(error === undefined ? { ok: true } : { ok: false, error }));
+    };
+
     const onLine = (line: string) => {
+      const ui = line.indexOf(MARKERS.ui);
+      if (ui >= 0) {
+        const action = parseUiAction(line.slice(ui + MARKERS.ui.length));
+        if (action) pendingShots.push(doUi(action));
+        return;
+      }
       const shot = line.indexOf(MARKERS.screenshot);
       if (shot >= 0) {
         const file = line.slice(shot + MARKERS.screenshot.length).trim();
@@ -265,8 +313,8 @@ async function runHeadless(opts: Options): Promise<number> {
         if (opts.raw) process.stdout.write(`[console:${msg.type()}] ${msg.text()}\n`);
         const { level, text } = await decodeConsole(msg);
         const lines = text.split('\n');
-        if (lines.some((l) => l.includes(MARKERS.screenshot) || l.includes(MARKERS.result))) {
-          for (const l of lines) if (l.includes(MARKERS.screenshot) || l.includes(MARKERS.result)) onLine(l);
+        if (lines.some(isMarker)) {
+          for (const l of lines) if (isMarker(l)) onLine(l);
           return;
         }
         if (opts.raw) return;

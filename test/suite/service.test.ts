@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/app';
-import { activateExtension, closeAllEditors, openDocument, screenshot, sleep, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 
 /** What tokenLens.tokenizeRemote returns (src/service/feature.ts RemoteTokenizeOutcome), as the tests see it. */
 interface Outcome {
@@ -16,6 +16,9 @@ interface Outcome {
 const KEY = 'suite-key-3b8e61d0';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
 const remote = (args?: object) => vscode.commands.executeCommand<Outcome>('tokenLens.tokenizeRemote', args);
+/** The tab of a remote-tokenize report (a Markdown preview). */
+const reportTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+  .find((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === 'vscode.markdown.preview.editor');
 
 suite('Service: URL, API key and remote tokenization', () => {
   let server: ReferenceServer;
@@ -69,8 +72,7 @@ suite('Service: URL, API key and remote tokenization', () => {
     assert.deepEqual(outcome.result!.token_ids, outcome.local!.token_ids);
     assert.equal(outcome.comparison!.identical, true);
     assert.match(outcome.message!.text, new RegExp(`The service counts ${outcome.result!.n_tokens} tokens with cl100k_base; Token Lens counts the same`));
-    const preview = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === 'vscode.markdown.preview.editor');
-    const tab = await waitFor(preview, 5000, 'the comparison report in a Markdown preview');
+    const tab = await waitFor(reportTab, 5000, 'the comparison report in a Markdown preview');
     assert.match(tab.label, /Service tokenization \d+\.md/);
     assert.notEqual(tab.group.viewColumn, vscode.ViewColumn.One, 'beside the editor');
     await waitFor(() => vscode.window.activeTextEditor?.document === editor.document, 5000, 'focus back in the editor');
@@ -176,6 +178,31 @@ suite('Service: URL, API key and remote tokenization', () => {
       await vscode.commands.executeCommand('tokenLens.setApiKey', KEY);
     }
     assert.equal((await remote({ text: 'x', show: false })).status, 'ok');
+  });
+
+  test('a wrong key: clicking "Enter new API key" and typing the right one runs the command again, report and all', async function () {
+    if (!screenshotsSupported()) this.skip(); // needs the headless runner to click and type
+    // Earlier tests' toasts (a progress toast can outlive its quick request) would cover the new one.
+    await closeAllEditors();
+    await sleep(1000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const before = server.hits('/tokenizer/tokenize');
+    try {
+      await vscode.commands.executeCommand('tokenLens.setApiKey', 'wrong-key-for-suite');
+      const outcome = await remote({ text: 'sent again with the new key' });
+      assert.equal(outcome.errorKind, 'unauthorized');
+      await sleep(1000); // the toast slides in
+      await screenshot('service-wrong-key');
+      await ui({ op: 'click', button: 'Enter new API key' });
+      await ui({ op: 'type', text: KEY, enter: true, inputBox: true });
+      const tab = await waitFor(reportTab, 15_000, 'the report of the request sent again');
+      assert.equal(server.hits('/tokenizer/tokenize') - before, 2, 'one refused request, one accepted');
+      const report = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'token-lens-service' && tab.label.includes(d.uri.path.slice(1)))!;
+      assert.match(report.getText(), /agree/);
+      assert.equal((await remote({ text: 'x', show: false })).status, 'ok', 'the new key was stored');
+    } finally {
+      await vscode.commands.executeCommand('tokenLens.setApiKey', KEY);
+    }
   });
 
   test('clearApiKey removes the key; setApiKey refuses an empty key', async () => {

@@ -14,6 +14,8 @@ export const EXTENSION_ID = 'token-lens.token-lens';
 
 /** Marker the headless runner watches for in the extension host's console output. */
 export const SCREENSHOT_MARKER = '[token-lens:screenshot]';
+/** Marker for ui(): the runner clicks or types in the window. */
+export const UI_MARKER = '[token-lens:ui]';
 
 /** Repository root (this file is compiled to out/test/suite/util.js). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -108,6 +110,22 @@ export async function closeAllEditors(): Promise<void> {
     }
   }
   throw new Error(`closeAllEditors: tabs still open: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+}
+
+/**
+ * Do what a user does in the window: click a button (a notification's action, by its label) or type
+ * into whatever has focus (with `inputBox`: once an input box has opened and has focus), then Enter. The headless runner does it with
+ * Playwright; throws when it could not (no such button). Needs `screenshotsSupported()`.
+ */
+export async function ui(action: { op: 'click'; button: string } | { op: 'type'; text: string; enter?: boolean; inputBox?: boolean }, timeoutMs = 20_000): Promise<void> {
+  if (!screenshotsSupported()) throw new Error('ui(): this runner cannot act on the window');
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const done = path.join(SCREENSHOT_DIR, `.ui-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  console.log(`${UI_MARKER} ${JSON.stringify({ ...action, done })}`);
+  await waitFor(() => fs.existsSync(done), timeoutMs, `the runner to ${action.op === 'click' ? `click "${action.button}"` : 'type'}`, 100);
+  const outcome = JSON.parse(fs.readFileSync(done, 'utf8')) as { ok: boolean; error?: string };
+  fs.rmSync(done, { force: true });
+  if (!outcome.ok) throw new Error(`ui ${action.op} failed: ${outcome.error}`);
 }
 
 /** True when a runner that can take screenshots drives this window (the headless runner). */
