@@ -6,6 +6,7 @@
  */
 import type { SpanLike } from './segments';
 import type { Tokenizer, TokenSpan } from '../tokenizers';
+import { WHITE_SPACE } from '../tokenizers/pattern';
 
 /** Texts up to this many UTF-16 units are tokenized in one call (a few ms to ~50 ms). */
 export const SLICE_THRESHOLD = 60_000;
@@ -16,21 +17,26 @@ export interface Cancellation {
   cancelled: boolean;
 }
 
+/** Spaces to both regex engines: JavaScript's \s and Unicode White_Space (Rust's \s, which adds U+0085). */
+const SPACE = `\\s${WHITE_SPACE}`;
+
 /**
- * Safe cut points: after a newline followed by a non-space character, or between a lowercase ASCII
- * letter and a space followed by a lowercase ASCII letter (" word"). No tiktoken pre-tokenizer
- * piece, special token or character-tokenizer token crosses such a point, and none of them looks
- * beyond it, so tokenizing each side alone gives the same tokens as tokenizing the whole.
+ * Safe cut points: after a newline that has a non-space on each side (and no "/" after it), or
+ * between a lowercase ASCII letter and a space followed by a lowercase ASCII letter (" word"). No
+ * tiktoken pre-tokenizer piece, special token or character-tokenizer token crosses such a point,
+ * and none of them looks beyond it, so tokenizing each side alone gives the same tokens as
+ * tokenizing the whole. The conditions matter: in "  \n\nX" the older encodings split the run
+ * before its last newline only because X follows, and o200k's punctuation pieces take "\n/" along.
  */
-const CUT = /\n(?=[^\s])|[a-z](?= [a-z])/g;
+export const SAFE_CUT = new RegExp(`(?<=[^${SPACE}])\\n(?=[^${SPACE}/])|[a-z](?= [a-z])`, 'g');
 
 /** Where to cut `text` into chunks of about `size` units (positions, ascending, excluding 0 and text.length). */
 export function cutPoints(text: string, size = CHUNK): number[] {
   const cuts: number[] = [];
   let from = size;
   while (from < text.length) {
-    CUT.lastIndex = from;
-    const match = CUT.exec(text);
+    SAFE_CUT.lastIndex = from;
+    const match = SAFE_CUT.exec(text);
     if (!match) break;
     const cut = match.index + 1;
     if (cut >= text.length) break;

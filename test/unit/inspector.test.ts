@@ -4,8 +4,9 @@ import {
   DEFAULT_OPTIONS, isFromWebview, isSegmentTable, isToWebview, sanitizeOptions, type RenderMessage,
 } from '../../src/inspector/protocol';
 import { buildSegmentTable } from '../../src/inspector/segments';
-import { cutPoints, SLICE_THRESHOLD, spansSliced } from '../../src/inspector/tokenize';
+import { canSlice, cutPoints, SAFE_CUT, SLICE_THRESHOLD, spansSliced } from '../../src/inspector/tokenize';
 import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/tokenizers';
+import { Rng, randomText } from '../bench/textgen';
 
 function renderMessage(text: string): RenderMessage {
   const spans = loadTokenizerSync('cl100k_base').spans(text);
@@ -114,5 +115,27 @@ test('cut points never split a line start from its newline or a word from its le
     const before = text[cut - 1];
     const after = text[cut];
     assert.ok((before === '\n' && /\S/.test(after)) || (/[a-z]/.test(before) && after === ' ' && /[a-z]/.test(text[cut + 1])), `cut at ${cut}: ${JSON.stringify(text.slice(cut - 3, cut + 3))}`);
+  }
+});
+
+test('every safe cut point is safe: tokenizing both sides alone gives the tokens of the whole, for every tokenizer', () => {
+  const rng = new Rng(4242);
+  // Random text, plus the neighbourhoods that once fooled the cut: a space run before "\n" (older
+  // encodings), "\n/" after punctuation (o200k), U+0085 and NBSP around a newline (regex engines).
+  const hostile = ['word  \n\nNext', 'end!\n/path', 'a\u0085\nline', 'a\n\u0085b', 'a\n\u00a0b', 'x \ny', 'it\'s\nok', '<|endoftext|>\nz', 'the quick fox\nnext line'];
+  let text = '';
+  while (text.length < 8_000) text += rng.chance(0.5) ? rng.pick(hostile) : randomText(rng, 3);
+  const cuts = [...text.matchAll(new RegExp(SAFE_CUT.source, 'g'))].map((m) => m.index! + 1);
+  assert.ok(cuts.length > 100, `${cuts.length} cut points`);
+  for (const name of TOKENIZER_NAMES) {
+    for (const specialTokens of ['text', 'special'] as const) {
+      const tokenizer = loadTokenizerSync(name, { specialTokens });
+      if (!canSlice(tokenizer)) continue;
+      const whole = tokenizer.encode(text).join(',');
+      for (const cut of cuts) {
+        const parts = [...tokenizer.encode(text.slice(0, cut)), ...tokenizer.encode(text.slice(cut))].join(',');
+        if (parts !== whole) assert.fail(`${name}/${specialTokens}: cutting at ${cut} changes the tokens: ${JSON.stringify(text.slice(cut - 6, cut))} | ${JSON.stringify(text.slice(cut, cut + 6))}`);
+      }
+    }
   }
 });
