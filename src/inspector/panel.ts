@@ -16,8 +16,8 @@ import {
   DEFAULT_OPTIONS, isFromWebview, sanitizeOptions, VIEW_TYPE,
   type FromWebview, type InspectorOptions, type PaneData, type RenderedReport, type ToWebview,
 } from './protocol';
-import { buildSegmentTable } from './segments';
-import { spansSliced, type Cancellation } from './tokenize';
+import { IncrementalTables } from './incremental';
+import type { Cancellation } from './tokenize';
 
 /** Documents longer than this (UTF-16 units) are inspected up to here, with a note saying so. */
 export const MAX_CHARS = 2_000_000;
@@ -25,6 +25,8 @@ export const MAX_CHARS = 2_000_000;
 export const DEBOUNCE_MS = 120;
 export const DEBOUNCE_LARGE_MS = 350;
 const LARGE = 100_000;
+/** A big document's update shows "Tokenizing…" once it has taken this long. */
+const BUSY_AFTER_MS = 150;
 
 /** What a render was made from, to map webview offsets back to the document. */
 interface Rendered {
@@ -69,6 +71,8 @@ export class InspectorPanel extends Disposable {
   private timer: NodeJS.Timeout | undefined;
   private updating: Promise<void> | undefined;
   private cancellation: Cancellation = { cancelled: false };
+  /** The last tables, so that an edit re-tokenizes only the stretch it touched. */
+  private readonly tables = new IncrementalTables();
   /** The selection a click in the panel asked for: when the editor reports it, it only marks. */
   private pendingSelection: vscode.Selection | undefined;
   private report: RenderedReport | undefined;
@@ -153,8 +157,8 @@ export class InspectorPanel extends Disposable {
     const r = this.rendered;
     return r && {
       seq: r.seq, scope: r.scope, base: r.base, length: r.length, uri: r.document.uri.toString(),
-      tokenizer: r.primary.tokenizer, ids: r.primary.table.ids, compare: r.compare?.tokenizer ?? null,
-      compareIds: r.compare?.table.ids ?? null,
+      tokenizer: r.primary.tokenizer, ids: Array.from(r.primary.table.ids), compare: r.compare?.tokenizer ?? null,
+      compareIds: r.compare ? Array.from(r.compare.table.ids) : null,
     };
   }
 
@@ -266,19 +270,22 @@ export class InspectorPanel extends Disposable {
       text = text.slice(0, cut);
     }
     const version = document.version;
-    if (text.length > LARGE) this.post({ type: 'busy', label: `Tokenizing ${text.length.toLocaleString('en-US')} characters…` });
+    // Only a slow update says so: an edit in a big document usually re-tokenizes a few lines.
+    const busy = text.length > LARGE
+      ? setTimeout(() => this.post({ type: 'busy', label: `Tokenizing ${text.length.toLocaleString('en-US')} characters…` }), BUSY_AFTER_MS)
+      : undefined;
     const primaryName = config.tokenizer;
     const compareName = this.options.compare;
     const engineOptions = { specialTokens: config.specialTokens };
     let primary: PaneData;
     let compare: PaneData | undefined;
     try {
+      const keyOf = (name: string): string => `${name} ${engineOptions.specialTokens}`;
+      this.tables.keepOnly(compareName ? [keyOf(primaryName), keyOf(compareName)] : [keyOf(primaryName)]);
       const tokenize = async (name: string): Promise<PaneData | undefined> => {
         const tokenizer = await loadTokenizer(name, engineOptions);
-        const spans = await spansSliced(tokenizer, text, cancellation);
-        if (!spans) return undefined;
-        const table = buildSegmentTable(text, spans);
-        return { tokenizer: name, nTokens: spans.length, table };
+        const table = await this.tables.table(keyOf(name), tokenizer, text, cancellation);
+        return table && { tokenizer: name, nTokens: table.ids.length, table };
       };
       const p = await tokenize(primaryName);
       if (!p || cancellation.cancelled) return;
@@ -291,6 +298,8 @@ export class InspectorPanel extends Disposable {
       this.rendered = undefined;
       this.post(this.emptyMessage(error instanceof Error ? error.message : String(error)));
       return;
+    } finally {
+      clearTimeout(busy);
     }
     if (this.isDisposed || document.version !== version) {
       // An edit arrived while tokenizing: its own update is already scheduled.
@@ -404,7 +413,7 @@ export class InspectorPanel extends Disposable {
   private async copyIds(pane: 0 | 1): Promise<void> {
     const data = pane === 0 ? this.rendered?.primary : this.rendered?.compare;
     if (!data) return;
-    await vscode.env.clipboard.writeText(JSON.stringify(data.table.ids));
+    await vscode.env.clipboard.writeText(JSON.stringify(Array.from(data.table.ids)));
     vscode.window.setStatusBarMessage(`Token Lens: copied ${data.nTokens.toLocaleString('en-US')} ${data.tokenizer} token ids`, 3000);
   }
 
