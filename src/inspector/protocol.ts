@@ -7,7 +7,7 @@
  * extension posts nothing before that. Every `render` carries a `seq`; `select` and `rendered`
  * echo it, so a reply to an out-of-date render is ignored.
  */
-import type { SegmentTable } from './segments';
+import type { WireTable } from './segments';
 
 export const VIEW_TYPE = 'tokenLens.inspector';
 
@@ -25,7 +25,7 @@ export const DEFAULT_OPTIONS: InspectorOptions = { showIds: false, showWhitespac
 export interface PaneData {
   tokenizer: string;
   nTokens: number;
-  table: SegmentTable;
+  table: WireTable;
 }
 
 export interface RenderMessage {
@@ -196,12 +196,12 @@ function isIntArray(value: unknown, length?: number): value is number[] {
   return true;
 }
 
-/** A table the renderer can walk without ever indexing out of range. */
-export function isSegmentTable(value: unknown, textLength: number): value is SegmentTable {
+/** A table the renderer can walk without ever indexing out of range (Int32Arrays: whole numbers by construction). */
+export function isSegmentTable(value: unknown, textLength: number): value is WireTable {
   if (!isRecord(value)) return false;
   const { bounds, tokenIndex, ids, byteLengths } = value;
-  if (!isIntArray(bounds) || !isIntArray(ids) || !isIntArray(byteLengths, ids.length)) return false;
-  if (!isIntArray(tokenIndex, bounds.length) || bounds.length < 1) return false;
+  if (!(bounds instanceof Int32Array && tokenIndex instanceof Int32Array && ids instanceof Int32Array && byteLengths instanceof Int32Array)) return false;
+  if (byteLengths.length !== ids.length || tokenIndex.length !== bounds.length || bounds.length < 1) return false;
   if (bounds[0] !== 0 || tokenIndex[0] !== 0) return false;
   if (bounds[bounds.length - 1] !== textLength || tokenIndex[tokenIndex.length - 1] !== ids.length) return false;
   for (let i = 1; i < bounds.length; i++) {
@@ -213,7 +213,7 @@ export function isSegmentTable(value: unknown, textLength: number): value is Seg
 
 function isPane(value: unknown, textLength: number): value is PaneData {
   return isRecord(value) && isString(value.tokenizer, 100) && isInt(value.nTokens)
-    && isSegmentTable(value.table, textLength) && value.nTokens === (value.table as SegmentTable).ids.length;
+    && isSegmentTable(value.table, textLength) && value.nTokens === value.table.ids.length;
 }
 
 function isRange(value: unknown): value is [number, number] {

@@ -21,15 +21,29 @@ export interface SpanLike {
 }
 
 /**
- * Segments in compact, transferable form (plain arrays, so it survives postMessage's JSON).
- * Segment i covers text [bounds[i], bounds[i+1]) and tokens [tokenIndex[i], tokenIndex[i+1]).
+ * Segments in compact form: segment i covers text [bounds[i], bounds[i+1]) and tokens
+ * [tokenIndex[i], tokenIndex[i+1]). Plain arrays while built and spliced; Int32Arrays on the way to
+ * the webview (WireTable), which postMessage carries as binary instead of JSON.
  */
-export interface SegmentTable {
-  bounds: number[];
-  tokenIndex: number[];
-  ids: number[];
+export interface SegmentTable<A extends ArrayLike<number> = number[]> {
+  bounds: A;
+  tokenIndex: A;
+  ids: A;
   /** UTF-8 length of each token; the bytes themselves are the UTF-8 of the segment text, cut at these lengths. */
-  byteLengths: number[];
+  byteLengths: A;
+}
+
+export type WireTable = SegmentTable<Int32Array>;
+/** Either form, for code that only reads. */
+export type TableView = SegmentTable<ArrayLike<number>>;
+
+export function toWireTable(table: SegmentTable): WireTable {
+  return {
+    bounds: Int32Array.from(table.bounds),
+    tokenIndex: Int32Array.from(table.tokenIndex),
+    ids: Int32Array.from(table.ids),
+    byteLengths: Int32Array.from(table.byteLengths),
+  };
 }
 
 /** One segment, expanded: what a user hovers. */
@@ -101,12 +115,12 @@ export function buildSegmentTable(text: string, spans: readonly SpanLike[], opti
   return { bounds, tokenIndex, ids, byteLengths };
 }
 
-export function segmentCount(table: SegmentTable): number {
+export function segmentCount(table: TableView): number {
   return table.bounds.length - 1;
 }
 
 /** Index of the segment containing UTF-16 offset `offset` (the last segment for offset == text length), or -1 when empty. */
-export function segmentAt(table: SegmentTable, offset: number): number {
+export function segmentAt(table: TableView, offset: number): number {
   const n = table.bounds.length - 1;
   if (n <= 0) return -1;
   if (offset <= 0) return 0;
@@ -125,7 +139,7 @@ export function segmentAt(table: SegmentTable, offset: number): number {
  * Segments the editor range [start, end) touches, as [first, last] inclusive; for an empty range (a
  * cursor) the segment after the cursor, or the one before it at the end of a line or the text.
  */
-export function segmentsInRange(table: SegmentTable, start: number, end: number): [number, number] | undefined {
+export function segmentsInRange(table: TableView, start: number, end: number): [number, number] | undefined {
   const n = table.bounds.length - 1;
   if (n <= 0) return undefined;
   const total = table.bounds[n];
@@ -148,7 +162,7 @@ function hex(bytes: Uint8Array, from: number, to: number): string {
 }
 
 /** Expands segment `index`. */
-export function getSegment(text: string, table: SegmentTable, index: number): Segment {
+export function getSegment(text: string, table: TableView, index: number): Segment {
   const start = table.bounds[index];
   const end = table.bounds[index + 1];
   const segmentText = text.slice(start, end);
@@ -166,7 +180,7 @@ export function getSegment(text: string, table: SegmentTable, index: number): Se
 }
 
 /** All segments, expanded (tests, small texts). */
-export function getSegments(text: string, table: SegmentTable): Segment[] {
+export function getSegments(text: string, table: TableView): Segment[] {
   const out: Segment[] = [];
   for (let i = 0; i < table.bounds.length - 1; i++) out.push(getSegment(text, table, i));
   return out;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import {
   DEFAULT_OPTIONS, isFromWebview, isSegmentTable, isToWebview, sanitizeOptions, type RenderMessage,
 } from '../../src/inspector/protocol';
-import { buildSegmentTable } from '../../src/inspector/segments';
+import { buildSegmentTable, toWireTable, type SegmentTable } from '../../src/inspector/segments';
 import { canSlice, cutPoints, SAFE_CUT, SLICE_THRESHOLD, spansSliced } from '../../src/inspector/tokenize';
 import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/tokenizers';
 import { Rng, randomText } from '../bench/textgen';
@@ -12,7 +12,7 @@ function renderMessage(text: string): RenderMessage {
   const spans = loadTokenizerSync('cl100k_base').spans(text);
   return {
     type: 'render', seq: 1, source: 'a.md', scope: 'document', text, nChars: [...text].length,
-    tokenizers: [...TOKENIZER_NAMES], primary: { tokenizer: 'cl100k_base', nTokens: spans.length, table: buildSegmentTable(text, spans) },
+    tokenizers: [...TOKENIZER_NAMES], primary: { tokenizer: 'cl100k_base', nTokens: spans.length, table: toWireTable(buildSegmentTable(text, spans)) },
     options: DEFAULT_OPTIONS,
   };
 }
@@ -57,11 +57,15 @@ test('protocol: unknown and malformed messages are rejected', () => {
 });
 
 test('protocol: segment table guard checks shape, order and ends', () => {
-  assert.ok(isSegmentTable({ bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] }, 0));
-  assert.ok(!isSegmentTable({ bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] }, 1));
-  assert.ok(!isSegmentTable({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [] }, 2));
-  assert.ok(!isSegmentTable({ bounds: [1, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }, 2));
-  assert.ok(isSegmentTable({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }, 2));
+  const wire = (table: SegmentTable) => toWireTable(table);
+  assert.ok(isSegmentTable(wire({ bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] }), 0));
+  assert.ok(!isSegmentTable(wire({ bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] }), 1));
+  assert.ok(!isSegmentTable(wire({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [] }), 2));
+  assert.ok(!isSegmentTable(wire({ bounds: [1, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }), 2));
+  assert.ok(!isSegmentTable(wire({ bounds: [0, 2, 1, 2], tokenIndex: [0, 1, 1, 1], ids: [5], byteLengths: [2] }), 2), 'bounds go back');
+  assert.ok(isSegmentTable(wire({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }), 2));
+  assert.ok(!isSegmentTable({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }, 2), 'plain arrays are not the wire form');
+  assert.ok(!isSegmentTable({ ...wire({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }), ids: new Float64Array([5.5]) }, 2), 'only Int32Arrays');
 });
 
 test('options from persisted state are sanitized field by field', () => {

@@ -11,7 +11,7 @@ import {
   DEFAULT_OPTIONS, isToWebview, sanitizeOptions,
   type EmptyMessage, type FromWebview, type InspectorOptions, type MarkMessage, type PaneData, type RenderMessage, type TestMessage,
 } from '../protocol';
-import { getSegment, segmentAt, segmentsInRange, type SegmentTable } from '../segments';
+import { getSegment, segmentAt, segmentsInRange, type TableView } from '../segments';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -24,6 +24,7 @@ const vscode = acquireVsCodeApi();
 const PALETTE = 6;
 const OVERSCAN = 20;
 const REPORT_SEGMENTS = 200;
+const EMPTY_TABLE: PaneData['table'] = { bounds: Int32Array.of(0), tokenIndex: Int32Array.of(0), ids: new Int32Array(0), byteLengths: new Int32Array(0) };
 const pageNonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
 
 const persistedState = vscode.getState() as { options?: unknown } | undefined;
@@ -169,7 +170,7 @@ class PaneView {
   private readonly rowsBox = el('div', 'rows');
   private text = '';
   private data: PaneData | undefined;
-  private table: SegmentTable = { bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] };
+  private table: TableView = EMPTY_TABLE;
   /** rowStarts[r] is the text offset row r starts at; rowSegs[r] the segment containing it. */
   private rowStarts: number[] = [0];
   private rowSegs: number[] = [0];
@@ -254,7 +255,7 @@ class PaneView {
     return this.text.slice(this.table.bounds[i], this.table.bounds[i + 1]);
   }
 
-  get tableData(): SegmentTable {
+  get tableData(): TableView {
     return this.table;
   }
 
@@ -694,7 +695,7 @@ function empty(message: EmptyMessage): void {
   note.hidden = false;
   syncControls();
   ensurePanes(1);
-  panes[0].setData('', { tokenizer: message.tokenizer, nTokens: 0, table: { bounds: [0], tokenIndex: [0], ids: [], byteLengths: [] } }, 0);
+  panes[0].setData('', { tokenizer: message.tokenizer, nTokens: 0, table: EMPTY_TABLE }, 0);
   lastRenderMs = 0;
   report();
 }
