@@ -65,6 +65,8 @@ export class InspectorPanel extends Disposable {
   private ready = false;
   private options: InspectorOptions;
   private document: vscode.TextDocument | undefined;
+  /** The URI of the inspected document that was just closed, in case it is reopened (a language change). */
+  private closedUri: string | undefined;
   private lastColumn: vscode.ViewColumn | undefined;
   private seq = 0;
   private rendered: Rendered | undefined;
@@ -107,12 +109,19 @@ export class InspectorPanel extends Disposable {
       if (event.document === this.document && event.contentChanges.length > 0) this.schedule();
     }));
     this.register(vscode.workspace.onDidCloseTextDocument((document) => {
-      if (document === this.document) {
-        this.document = undefined;
-        const next = vscode.window.activeTextEditor;
-        if (next && isInspectable(next.document) && next.document !== document) this.track(next);
-        this.schedule(0);
-      }
+      if (document !== this.document) return;
+      // A language change (language detection in an untitled editor, or the user's pick) closes the
+      // document and opens it again under the same URI: the reopened one is picked up below.
+      this.document = undefined;
+      this.closedUri = document.uri.toString();
+      const next = vscode.window.activeTextEditor;
+      if (next && isInspectable(next.document) && !next.document.isClosed) this.track(next);
+      this.schedule(0);
+    }));
+    this.register(vscode.workspace.onDidOpenTextDocument((document) => {
+      if (this.document || document.uri.toString() !== this.closedUri) return;
+      this.document = document;
+      this.schedule(0);
     }));
     this.register(vscode.window.onDidChangeTextEditorSelection((event) => this.selectionChanged(event)));
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {

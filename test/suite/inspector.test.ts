@@ -113,6 +113,15 @@ suite('Inspector', () => {
     await until((st) => st.state!.tokenizer === 'gpt2', 'the gpt2 tokenization');
   });
 
+  test('a language change, which closes and reopens the document, does not lose it', async () => {
+    const editor = await openDocument('plain words');
+    await openOn('plain words');
+    const reopened = await vscode.languages.setTextDocumentLanguage(editor.document, 'markdown');
+    const active = await waitFor(() => (vscode.window.activeTextEditor?.document === reopened ? vscode.window.activeTextEditor : undefined), 5000, 'the reopened document in the editor');
+    await active.edit((edit) => edit.insert(new vscode.Position(0, 0), '# '));
+    await until((s) => s.report!.segments.join('') === '# plain words', 'the edit made after the language change');
+  });
+
   test('toggles: ids inline, visible whitespace, and a side-by-side comparison; options survive the webview being recreated', async () => {
     const text = 'Hello\tworld  \nsecond line';
     await openDocument(text);
