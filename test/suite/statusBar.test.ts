@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TokenLensApi } from '../../src/api';
-import { activateExtension, openDocument, screenshot, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, ui, waitFor } from './util';
 
 suite('Status bar', () => {
   let api: TokenLensApi;
@@ -15,7 +15,7 @@ suite('Status bar', () => {
     const settings = vscode.workspace.getConfiguration('tokenLens');
     await settings.update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
     await settings.update('specialTokens', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
   });
 
   const tokens = (n: number, tokenizer = 'cl100k_base', selected = false) =>
@@ -59,6 +59,15 @@ suite('Status bar', () => {
     await shows(`$(symbol-numeric) ${await api.count(editor.document.getText())} tokens · cl100k_base`);
   });
 
+  test('follows a language change (the document is closed and reopened under the same name)', async () => {
+    const editor = await openDocument('one two', 'plaintext');
+    await shows(tokens(2));
+    const reopened = await vscode.languages.setTextDocumentLanguage(editor.document, 'markdown');
+    const active = await waitFor(() => (vscode.window.activeTextEditor?.document === reopened ? vscode.window.activeTextEditor : undefined), 5000, 'the reopened document in the editor');
+    await active.edit((edit) => edit.insert(new vscode.Position(0, 7), ' three'));
+    await shows(tokens(3));
+  });
+
   test('multi-cursor edits keep the incremental count equal to a full count', async () => {
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i}: The quick brown fox, naïve café 👍 ${'x'.repeat(i % 7)}`);
     const editor = await openDocument(lines.join('\n'), 'plaintext');
@@ -80,6 +89,16 @@ suite('Status bar', () => {
     await shows(`$(symbol-numeric) ${await api.count('Hello world', 'o200k_base')} tokens · model-4o (o200k)`);
     await vscode.commands.executeCommand('tokenLens.selectTokenizer', 'whitespace');
     await shows('$(symbol-numeric) 2 tokens · whitespace');
+  });
+
+  test('a click on the count opens the tokenizer pick; the one chosen applies at once', async function () {
+    if (!screenshotsSupported()) this.skip(); // needs the headless runner to click and type
+    await openDocument('Hello world', 'plaintext');
+    await shows(tokens(2));
+    await ui({ op: 'click', button: '2 tokens, cl100k_base' });
+    await ui({ op: 'type', text: 'o200k_base', enter: true, inputBox: true });
+    await shows(tokens(await api.count('Hello world', 'o200k_base'), 'o200k_base'));
+    assert.equal(vscode.workspace.getConfiguration('tokenLens').get('tokenizer'), 'o200k_base', 'the setting follows the pick');
   });
 
   test('an unknown tokenizer in the settings is a clear warning, not a crash', async () => {
@@ -139,7 +158,7 @@ suite('Status bar', () => {
     await waitFor(() => api.statusBar.text.includes('selected'), 10_000, () => api.statusBar.text);
     await vscode.commands.executeCommand('notifications.clearAll');
     await screenshot('status-bar');
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await closeAllEditors();
     await waitFor(() => !api.statusBar.visible, 10_000, () => 'status bar to hide');
   });
 });

@@ -80,9 +80,17 @@ export async function activateExtension<T = unknown>(): Promise<T> {
  * Returns the editor; close it with `closeAllEditors()` in teardown.
  */
 export async function openDocument(content: string, language = 'plaintext'): Promise<vscode.TextEditor> {
-  const doc = await vscode.workspace.openTextDocument({ content, language });
-  return vscode.window.showTextDocument(doc, { preview: false });
+  // A name never used before: VS Code gives "Untitled-1" again once it is closed, and a document
+  // opened under a name that was closed a moment ago can meet the old one in the extension host.
+  const uri = vscode.Uri.from({ scheme: 'untitled', path: `/token-lens-test-${process.pid}-${++untitled}` });
+  // Set explicitly, so that language detection does not change it (and reopen the document) later.
+  const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), language);
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  if (content) await editor.edit((edit) => edit.insert(new vscode.Position(0, 0), content));
+  editor.selection = new vscode.Selection(0, 0, 0, 0);
+  return editor;
 }
+let untitled = 0;
 
 /** Open a file of the test workspace (path relative to the workspace folder). */
 export async function openWorkspaceFile(relativePath: string): Promise<vscode.TextEditor> {
