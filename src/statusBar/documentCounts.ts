@@ -21,7 +21,7 @@ export class DocumentCounts extends Disposable {
   /** Keyed by the document object: an untitled document's URI is reused by the next untitled one. */
   private readonly entries = new Map<vscode.TextDocument, Entry>();
   private readonly changed = this.register(new vscode.EventEmitter<vscode.TextDocument>());
-  /** Fires after an indexed document's count may have changed. */
+  /** Fires after a document's text changed (its index, if it has one, already follows the change). */
   readonly onDidChange = this.changed.event;
 
   constructor() {
@@ -69,8 +69,14 @@ export class DocumentCounts extends Disposable {
   }
 
   private applyChanges(event: vscode.TextDocumentChangeEvent): void {
+    if (event.contentChanges.length === 0) return;
     const entry = this.entries.get(event.document);
-    if (!entry || event.contentChanges.length === 0) return;
+    if (entry) this.patch(entry, event);
+    // Also for a document not indexed yet: one reopened after a language change has no index until asked.
+    this.changed.fire(event.document);
+  }
+
+  private patch(entry: Entry, event: vscode.TextDocumentChangeEvent): void {
     const envelope = mergeChanges(event.contentChanges.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })));
     const patchable = entry.index && envelope && entry.version + 1 === event.document.version
       && Math.max(envelope.oldEnd, envelope.newEnd) - envelope.start <= LARGE_EDIT;
@@ -80,7 +86,6 @@ export class DocumentCounts extends Disposable {
     } else {
       this.forget(event.document);
     }
-    this.changed.fire(event.document);
   }
 
   private forget(document: vscode.TextDocument): void {
