@@ -5,8 +5,8 @@
  * no token or segment crosses a safe cut, and none looks beyond it. Pure (no VS Code).
  */
 import type { Tokenizer } from '../tokenizers';
-import { buildSegmentTable, toWireTable, type WireTable } from './segments';
-import { canSlice, CHUNK, SAFE_CUT, spansSliced, type Cancellation } from './tokenize';
+import { joinTables, type WireTable } from './segments';
+import { canSlice, CHUNK, SAFE_CUT, tableSliced, type Cancellation } from './tokenize';
 
 /** Where the texts differ: [start, oldEnd) of the old text became [start, newEnd) of the new one. */
 export interface ChangedRange {
@@ -67,15 +67,6 @@ function indexOf(sorted: Int32Array, value: number): number {
   return -1;
 }
 
-/** before[0, cut) + middle + before[rest, end): the token arrays, copied as memory. */
-function joined(before: Int32Array, cut: number, middle: Int32Array, rest: number): Int32Array {
-  const out = new Int32Array(cut + middle.length + before.length - rest);
-  out.set(before.subarray(0, cut));
-  out.set(middle, cut);
-  out.set(before.subarray(rest), cut + middle.length);
-  return out;
-}
-
 /**
  * The previous table with segments [range.start, range.oldEnd) replaced by `middle` (the table of the
  * new text's [range.start, range.newEnd), offsets relative to range.start) and the rest shifted.
@@ -85,37 +76,11 @@ export function spliceTable(previous: WireTable, range: ChangedRange, middle: Wi
   const first = indexOf(previous.bounds, range.start);
   const last = indexOf(previous.bounds, range.oldEnd);
   if (first < 0 || last < first) return undefined;
-  const tokenFirst = previous.tokenIndex[first];
-  const tokenLast = previous.tokenIndex[last];
-  const shiftText = range.newEnd - range.oldEnd;
-  const shiftTokens = tokenFirst + middle.ids.length - tokenLast;
-
-  const length = first + middle.bounds.length + previous.bounds.length - last - 1;
-  const bounds = new Int32Array(length);
-  const tokenIndex = new Int32Array(length);
-  bounds.set(previous.bounds.subarray(0, first + 1));
-  tokenIndex.set(previous.tokenIndex.subarray(0, first + 1));
-  let k = first + 1;
-  for (let i = 1; i < middle.bounds.length; i++, k++) {
-    bounds[k] = middle.bounds[i] + range.start;
-    tokenIndex[k] = middle.tokenIndex[i] + tokenFirst;
-  }
-  for (let i = last + 1; i < previous.bounds.length; i++, k++) {
-    bounds[k] = previous.bounds[i] + shiftText;
-    tokenIndex[k] = previous.tokenIndex[i] + shiftTokens;
-  }
-  return {
-    bounds,
-    tokenIndex,
-    ids: joined(previous.ids, tokenFirst, middle.ids, tokenLast),
-    byteLengths: joined(previous.byteLengths, tokenFirst, middle.byteLengths, tokenLast),
-  };
-}
-
-/** The segment table of `text` from scratch, tokenized in slices; undefined when cancelled. */
-async function fullTable(tokenizer: Tokenizer, text: string, cancellation: Cancellation): Promise<WireTable | undefined> {
-  const spans = await spansSliced(tokenizer, text, cancellation);
-  return spans && toWireTable(buildSegmentTable(text, spans));
+  return joinTables([
+    { table: previous, first: 0, last: first, shift: 0 },
+    { table: middle, first: 0, last: middle.bounds.length - 1, shift: range.start },
+    { table: previous, first: last, last: previous.bounds.length - 1, shift: range.newEnd - range.oldEnd },
+  ]);
 }
 
 /** The last text and table per tokenizer (in wire form, ready to post): the next text re-tokenizes only what changed since. */
@@ -130,11 +95,11 @@ export class IncrementalTables {
       const range = changedRange(previous.text, text);
       if (!range) return previous.table;
       const middleText = text.slice(range.start, range.newEnd);
-      const middle = await fullTable(tokenizer, middleText, cancellation);
+      const middle = await tableSliced(tokenizer, middleText, cancellation);
       if (!middle) return undefined;
       table = spliceTable(previous.table, range, middle);
     }
-    table ??= await fullTable(tokenizer, text, cancellation);
+    table ??= await tableSliced(tokenizer, text, cancellation);
     if (table) this.last.set(key, { text, table });
     return table;
   }

@@ -46,6 +46,48 @@ export function toWireTable(table: SegmentTable): WireTable {
   };
 }
 
+/** Segments [first, last) of `table`, their text offsets moved by `shift`. */
+export interface TablePart {
+  table: WireTable;
+  first: number;
+  last: number;
+  shift: number;
+}
+
+/**
+ * One table from consecutive parts (each part's text starts where the previous one's ends): how
+ * chunks tokenized apart become one table, and how an edit's stretch is spliced into the old one.
+ */
+export function joinTables(parts: readonly TablePart[]): WireTable {
+  let segments = 0;
+  let tokens = 0;
+  for (const { table, first, last } of parts) {
+    segments += last - first;
+    tokens += table.tokenIndex[last] - table.tokenIndex[first];
+  }
+  const bounds = new Int32Array(segments + 1);
+  const tokenIndex = new Int32Array(segments + 1);
+  const ids = new Int32Array(tokens);
+  const byteLengths = new Int32Array(tokens);
+  let s = 0;
+  let t = 0;
+  for (const { table, first, last, shift } of parts) {
+    const t0 = table.tokenIndex[first];
+    const t1 = table.tokenIndex[last];
+    for (let i = first; i < last; i++, s++) {
+      bounds[s] = table.bounds[i] + shift;
+      tokenIndex[s] = table.tokenIndex[i] - t0 + t;
+    }
+    ids.set(table.ids.subarray(t0, t1), t);
+    byteLengths.set(table.byteLengths.subarray(t0, t1), t);
+    t += t1 - t0;
+  }
+  const end = parts[parts.length - 1];
+  bounds[s] = end ? end.table.bounds[end.last] + end.shift : 0;
+  tokenIndex[s] = t;
+  return { bounds, tokenIndex, ids, byteLengths };
+}
+
 /** One segment, expanded: what a user hovers. */
 export interface Segment {
   start: number;

@@ -4,14 +4,14 @@
  * event loop, so a 1 MB document never holds the host for more than a few tens of milliseconds and a
  * newer request cancels an older one between chunks. Pure (engine only, no VS Code).
  */
-import type { SpanLike } from './segments';
-import type { Tokenizer, TokenSpan } from '../tokenizers';
+import type { Tokenizer } from '../tokenizers';
 import { WHITE_SPACE } from '../tokenizers/pattern';
+import { buildSegmentTable, joinTables, toWireTable, type TablePart, type WireTable } from './segments';
 
-/** Texts up to this many UTF-16 units are tokenized in one call (a few ms to ~50 ms). */
-export const SLICE_THRESHOLD = 60_000;
+/** Texts up to this many UTF-16 units are tokenized in one call (up to ~25 ms cold). */
+export const SLICE_THRESHOLD = 24_000;
 /** Target chunk size for the sliced path. */
-export const CHUNK = 32_000;
+export const CHUNK = 16_000;
 
 export interface Cancellation {
   cancelled: boolean;
@@ -53,22 +53,19 @@ export function canSlice(tokenizer: Tokenizer): boolean {
 
 const yieldTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** All spans of `text`, as tokenizer.spans(text) returns them; undefined when cancelled. */
-export async function spansSliced(tokenizer: Tokenizer, text: string, cancellation: Cancellation = { cancelled: false }): Promise<SpanLike[] | undefined> {
-  if (text.length <= SLICE_THRESHOLD || !canSlice(tokenizer)) return tokenizer.spans(text);
-  const cuts = [...cutPoints(text), text.length];
-  const out: TokenSpan[] = [];
+/** The segment table of `text`, built from scratch; undefined when cancelled. */
+export async function tableSliced(tokenizer: Tokenizer, text: string, cancellation: Cancellation = { cancelled: false }): Promise<WireTable | undefined> {
+  const tableOf = (chunk: string): WireTable => toWireTable(buildSegmentTable(chunk, tokenizer.spans(chunk)));
+  if (text.length <= SLICE_THRESHOLD || !canSlice(tokenizer)) return tableOf(text);
+  // No token and no segment crosses a cut: each chunk's table is built on its own turn of the event loop.
+  const parts: TablePart[] = [];
   let start = 0;
-  for (const end of cuts) {
+  for (const end of [...cutPoints(text), text.length]) {
     await yieldTurn();
     if (cancellation.cancelled) return undefined;
-    const spans = tokenizer.spans(text.slice(start, end));
-    for (const span of spans) {
-      span.start += start;
-      span.end += start;
-      out.push(span);
-    }
+    const table = tableOf(text.slice(start, end));
+    parts.push({ table, first: 0, last: table.bounds.length - 1, shift: start });
     start = end;
   }
-  return out;
+  return joinTables(parts);
 }
