@@ -19,7 +19,6 @@ export interface InspectorBenchRow {
   encoding: string;
   chars: number;
   tokens: number;
-  segments: number;
   /** The first render's table: tokenize and segment, chunk by chunk. */
   tableMs: number;
   /** Longest stretch the event loop was blocked while the table was built. */
@@ -60,7 +59,7 @@ export async function benchInspector(sizes = [50_000, 1_000_000], encodings = ['
         throw new Error('a table does not hold every token');
       }
       rows.push({
-        encoding, chars: message.nChars, tokens: table.ids.length, segments: table.bounds.length - 1,
+        encoding, chars: message.nChars, tokens: table.ids.length,
         tableMs: first.totalMs, maxBlockedMs: first.maxGapMs, serializeMs: serialized - started, validateMs: validated - serialized,
         messageBytes: Buffer.byteLength(json) + binaryBytes, editMs: edit.totalMs, editMaxBlockedMs: edit.maxGapMs,
       });
