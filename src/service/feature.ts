@@ -19,7 +19,7 @@ export const SHOW_LOG = 'Show Log';
 export const OPEN_SETTINGS = 'Open Settings';
 export const TRY_AGAIN = 'Try Again';
 
-/** The last message shown to the user: the seam tests assert on. */
+/** A message shown to the user; commands return it, which is what tests assert on. */
 export interface ShownMessage {
   severity: 'info' | 'warning' | 'error';
   text: string;
@@ -93,8 +93,6 @@ export class ServiceFeature extends Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly inFlight = new Set<AbortController>();
   private reportCount = 0;
-  /** The last message shown: for tests. */
-  lastMessage: ShownMessage | undefined;
 
   constructor(context: vscode.ExtensionContext) {
     super();
@@ -361,10 +359,9 @@ export class ServiceFeature extends Disposable {
     });
   }
 
-  /** Shows a message without waiting for it (tests never click); a chosen action runs `onChoice`. */
+  /** Shows a message without waiting for it; a chosen action runs `onChoice`. */
   private show(severity: ShownMessage['severity'], text: string, actions: string[] = [], onChoice?: (choice: string) => Promise<unknown>): ShownMessage {
     const message: ShownMessage = { severity, text, actions };
-    this.lastMessage = message;
     const showFn = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void Promise.resolve(showFn(message.text, ...actions)).then((choice) => {
       if (choice === SET_URL && !onChoice) return this.setServiceUrl();
