@@ -7,7 +7,7 @@ import {
 import { Debouncer } from '../util/debounce';
 import { Disposable } from '../util/disposable';
 import { DocumentCounts } from './documentCounts';
-import { formatCount, charsPerToken, statusText, summarize, tooltipMarkdown, type CountSummary } from './summary';
+import { formatCount, charsPerToken, statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from './summary';
 
 /** Texts longer than this get no automatic comparison with the other encodings (the count command still gives it). */
 const COMPARE_LIMIT = 500_000;
@@ -149,7 +149,7 @@ export class StatusBarFeature extends Disposable {
     this.item.text = statusText(summary);
     this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary));
     this.item.accessibilityInformation = {
-      label: `${formatCount(summary.tokens)} ${summary.scope === 'selection' ? 'selected ' : ''}tokens, ${summary.tokenizer}`,
+      label: `${tokenQuantity(summary)}, ${summary.tokenizer}`,
     };
     this.item.backgroundColor = undefined;
     this.setVisible(true);

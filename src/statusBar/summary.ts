@@ -1,4 +1,5 @@
 import { countChars } from '../tokenizers';
+import { quantity } from '../util/quantity';
 
 /** What the status bar and the count command show about one text: pure, so it is unit-tested. */
 export interface CountSummary {
@@ -21,10 +22,13 @@ export function charsPerToken(summary: Pick<CountSummary, 'tokens' | 'characters
   return summary.tokens === 0 ? '–' : (summary.characters / summary.tokens).toFixed(2);
 }
 
+/** "2 tokens", "1 selected token". */
+export function tokenQuantity(summary: Pick<CountSummary, 'tokens' | 'scope'>): string {
+  return quantity(summary.tokens, summary.scope === 'selection' ? 'selected token' : 'token');
+}
+
 export function statusText(summary: CountSummary): string {
-  const noun = summary.tokens === 1 ? 'token' : 'tokens';
-  const what = summary.scope === 'selection' ? `selected ${noun}` : noun;
-  return `$(symbol-numeric) ${formatCount(summary.tokens)} ${what} · ${summary.tokenizer}`;
+  return `$(symbol-numeric) ${tokenQuantity(summary)} · ${summary.tokenizer}`;
 }
 
 /** The tooltip as Markdown: the numbers, then the other encodings. */
