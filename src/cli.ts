@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
+import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './poscar';
 import { DEFAULT_TOKENIZER, loadTokenizerSync, UnknownTokenizerError, type SpecialTokenMode } from './tokenizers';
 
 const USAGE = `Usage: node dist/cli.js tokenize [--tokenizer NAME] [--special-tokens text|special] [FILE]
-Prints the spec 2.2 JSON for FILE, or for standard input without FILE.`;
+Prints the spec 2.2 JSON for FILE, or for standard input without FILE.
 
-interface Args {
+Usage: node dist/cli.js poscar [FILE...]
+Checks POSCAR/CONTCAR files (standard input without FILE or for -) and prints JSON: for one input an
+object {file, summary, diagnostics}, for several an array of them in the order given. summary is null
+when the file cannot be read far enough; each diagnostic has line, column and endColumn (1-based,
+endColumn exclusive), severity, message and code. Exit code 1 when any file has errors.`;
+
+interface TokenizeArgs {
   tokenizer: string;
   specialTokens: SpecialTokenMode;
   file: string | undefined;
@@ -12,10 +19,8 @@ interface Args {
 
 class UsageError extends Error {}
 
-function parse(argv: string[]): Args {
-  const [command, ...rest] = argv;
-  if (command !== 'tokenize') throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
-  const args: Args = { tokenizer: DEFAULT_TOKENIZER, specialTokens: 'text', file: undefined };
+function parseTokenizeArgs(rest: string[]): TokenizeArgs {
+  const args: TokenizeArgs = { tokenizer: DEFAULT_TOKENIZER, specialTokens: 'text', file: undefined };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const value = () => {
@@ -44,12 +49,49 @@ function readInput(file: string | undefined): string {
   }
 }
 
+function tokenize(rest: string[]): number {
+  const args = parseTokenizeArgs(rest);
+  const tokenizer = loadTokenizerSync(args.tokenizer, { specialTokens: args.specialTokens });
+  process.stdout.write(`${JSON.stringify(tokenizer.tokenize(readInput(args.file)))}\n`);
+  return 0;
+}
+
+interface PoscarReport {
+  file: string;
+  summary: StructureSummary | null;
+  diagnostics: { line: number; column: number; endColumn: number; severity: PoscarDiagnostic['severity']; message: string; code: string }[];
+}
+
+function poscarReport(file: string, text: string): PoscarReport {
+  const { poscar, diagnostics } = parsePoscar(text);
+  return {
+    file,
+    summary: poscar ? summarize(poscar) : null,
+    diagnostics: diagnostics.map(({ range, severity, message, code }) => ({
+      line: range.line + 1, column: range.start + 1, endColumn: range.end + 1, severity, message, code,
+    })),
+  };
+}
+
+function poscar(rest: string[]): number {
+  const unknown = rest.find((arg) => arg.startsWith('-') && arg !== '-');
+  if (unknown) throw new UsageError(`Unknown option "${unknown}".`);
+  const files = rest.length > 0 ? rest : ['-'];
+  // Every file is read before anything is printed: an unreadable one prints nothing but the message.
+  const texts = files.map(readInput);
+  const reports = files.map((file, i) => poscarReport(file, texts[i]!));
+  process.stdout.write(`${JSON.stringify(reports.length === 1 ? reports[0] : reports)}\n`);
+  return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+}
+
+const COMMANDS = new Map<string, (rest: string[]) => number>([['tokenize', tokenize], ['poscar', poscar]]);
+
 export function main(argv: string[]): number {
+  const [command, ...rest] = argv;
   try {
-    const args = parse(argv);
-    const tokenizer = loadTokenizerSync(args.tokenizer, { specialTokens: args.specialTokens });
-    process.stdout.write(`${JSON.stringify(tokenizer.tokenize(readInput(args.file)))}\n`);
-    return 0;
+    const run = command === undefined ? undefined : COMMANDS.get(command);
+    if (!run) throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
+    return run(rest);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof UnknownTokenizerError)) throw error;
     process.stderr.write(`${error.message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);

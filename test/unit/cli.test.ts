@@ -43,3 +43,56 @@ test('a bad tokenizer name or unreadable file: a message on stderr and exit code
   assert.match(missing.stderr, /Cannot read \/no\/such\/file: ENOENT/);
   assert.equal(run(['count']).status, 2);
 });
+
+const fixture = (name: string) => join(__dirname, '..', '..', '..', 'test', 'fixtures', 'workspace', name);
+const NACL_LINES = ['NaCl', '5.64', '1 0 0', '0 1 0', '0 0 1', 'Na Cl', '1 1', 'Direct', '0 0 0', '0.5 0.5 0.5', ''];
+
+test('poscar: one file gives one object with the summary and no diagnostics; exit code 0', () => {
+  const out = run(['poscar', fixture('NaCl.vasp')]);
+  assert.equal(out.status, 0, out.stderr);
+  const report = JSON.parse(out.stdout);
+  assert.equal(report.file, fixture('NaCl.vasp'));
+  assert.deepEqual(report.diagnostics, []);
+  assert.equal(report.summary.formula, 'Na4Cl4');
+  assert.equal(report.summary.reducedFormula, 'NaCl');
+  assert.equal(report.summary.atoms, 8);
+  assert.ok(Math.abs(report.summary.volume - 179.406) < 1e-3);
+});
+
+test('poscar: several files give an array in order; errors give exit code 1 and 1-based lines and columns', () => {
+  const out = run(['poscar', fixture('POSCAR'), fixture('POSCAR_broken')]);
+  assert.equal(out.status, 1, out.stderr);
+  const [good, broken] = JSON.parse(out.stdout);
+  assert.equal(good.summary.formula, 'Si2');
+  assert.equal(broken.summary, null);
+  assert.deepEqual(broken.diagnostics, [{
+    line: 7, column: 10, endColumn: 13, severity: 'error',
+    message: "Line 7: the counts line must hold positive whole numbers, one per species (found 'two')", code: 'counts-not-integer',
+  }]);
+});
+
+test('poscar: standard input without a file or for -; warnings alone keep exit code 0', () => {
+  const vasp4 = NACL_LINES.filter((line) => line !== 'Na Cl').join('\n');
+  for (const args of [['poscar'], ['poscar', '-']]) {
+    const out = run(args, vasp4);
+    assert.equal(out.status, 0, out.stderr);
+    const report = JSON.parse(out.stdout);
+    assert.equal(report.file, '-');
+    assert.equal(report.summary.formula, '(X1)(X2)');
+    assert.deepEqual(report.diagnostics.map((d: { line: number; column: number; code: string; severity: string }) => [d.line, d.column, d.code, d.severity]),
+      [[6, 1, 'no-species-line', 'warning']]);
+  }
+  const structureWithErrors = run(['poscar'], NACL_LINES.join('\n').replace('0.5 0.5 0.5', '0.5 half 0.5'));
+  assert.equal(structureWithErrors.status, 1);
+  assert.equal(JSON.parse(structureWithErrors.stdout).summary.formula, 'NaCl', 'the header was read: a summary despite the error');
+});
+
+test('poscar: an unreadable file or an unknown option: a message on stderr, nothing on stdout, exit code 2', () => {
+  const missing = run(['poscar', fixture('POSCAR'), '/no/such/POSCAR']);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /Cannot read \/no\/such\/POSCAR: ENOENT/);
+  assert.equal(missing.stdout, '');
+  const option = run(['poscar', '--json', fixture('POSCAR')]);
+  assert.equal(option.status, 2);
+  assert.match(option.stderr, /Unknown option "--json"[\s\S]*node dist\/cli\.js poscar \[FILE\.\.\.\]/);
+});

@@ -1,0 +1,164 @@
+/** The POSCAR header: comment, scale, lattice, element names and counts, selective dynamics, mode. */
+import { need, type Context } from './context';
+import { parseNumber } from './numbers';
+import { quote, type Report } from './report';
+import { readSpeciesAndCounts } from './speciesCounts';
+import { at, span, type SourceText } from './text';
+import type { Mat3, Poscar, PoscarLines, SourceRange, Vec3 } from './types';
+import { determinant } from './vec';
+
+export interface Header {
+  comment: string;
+  scale: Poscar['scale'];
+  lattice: Mat3;
+  /** Multiplies Cartesian positions, per axis. */
+  cartesianScale: Vec3;
+  species: string[];
+  speciesRaw: string[];
+  speciesSource: Poscar['speciesSource'];
+  counts: number[];
+  countsRange: SourceRange;
+  selectiveDynamics: boolean;
+  coordinateMode: Poscar['coordinateMode'];
+  lines: Omit<PoscarLines, 'sitesBySpecies' | 'sites' | 'latticeVelocities' | 'velocities' | 'predictorCorrector'>;
+}
+
+const ORDINAL = ['first', 'second', 'third'] as const;
+
+function readScale(ctx: Context, line: number): Poscar['scale'] | undefined {
+  const tokens = need(ctx, line, 'the scale factor');
+  if (!tokens) return undefined;
+  const values: number[] = [];
+  for (const token of tokens.slice(0, 3)) {
+    const value = parseNumber(token.text);
+    if (value === undefined) break;
+    values.push(value);
+  }
+  const { report } = ctx;
+  if (values.length === 0) {
+    report.error('scale-not-number', at(line, tokens[0]!), `the scale factor must be a number (found ${quote(tokens[0]!.text)})`);
+  } else if (values.length === 2) {
+    report.error('scale-count', span(line, tokens.slice(0, 2)),
+      'the scale line holds one number (a factor, or the cell volume in Å³ as a negative number) or three (one factor per Cartesian axis), not two');
+  } else if (values.length === 3) {
+    const bad = values.findIndex((v) => v <= 0);
+    if (bad < 0) return { kind: 'triple', values };
+    report.error('scale-not-positive', at(line, tokens[bad]!),
+      `three scale factors (one per Cartesian axis) must all be positive (found ${quote(tokens[bad]!.text)})`);
+  } else if (values[0] === 0) {
+    report.error('scale-zero', at(line, tokens[0]!),
+      'the scale factor is 0: give a positive factor, or the cell volume in Å³ as a negative number');
+  } else {
+    return { kind: values[0]! < 0 ? 'volume' : 'factor', values };
+  }
+  return undefined;
+}
+
+/** Three numbers; VASP ignores whatever follows them. */
+function readVector(ctx: Context, line: number, what: string): Vec3 | undefined {
+  const tokens = need(ctx, line, what);
+  if (!tokens) return undefined;
+  const values: number[] = [];
+  for (const token of tokens.slice(0, 3)) {
+    const value = parseNumber(token.text);
+    if (value === undefined) {
+      ctx.report.error('lattice-not-number', at(line, token), `${what} must hold three numbers (found ${quote(token.text)})`);
+      return undefined;
+    }
+    values.push(value);
+  }
+  if (values.length === 3) return values as Vec3;
+  ctx.report.error('lattice-not-number', span(line, tokens), `${what} needs three numbers (found ${values.length})`);
+  return undefined;
+}
+
+function readLattice(ctx: Context, first: number): Mat3 | undefined {
+  const vectors = ORDINAL.map((ordinal, k) => readVector(ctx, first + k, `the ${ordinal} lattice vector`));
+  return vectors.every((v) => v !== undefined) ? (vectors as Mat3) : undefined;
+}
+
+/** The lattice in Å and the factors for Cartesian positions (VASP scales those the same way). */
+function applyScale(raw: Mat3, scale: Poscar['scale']): { lattice: Mat3; cartesianScale: Vec3 } {
+  let factors: Vec3;
+  if (scale.kind === 'triple') factors = scale.values as Vec3;
+  else {
+    const rawVolume = Math.abs(determinant(raw));
+    // A negative factor is the target volume: the factor that gives it (pymatgen: |det|, so handedness stays).
+    const s = scale.kind === 'factor' ? scale.values[0]! : rawVolume > 0 ? Math.cbrt(-scale.values[0]! / rawVolume) : 1;
+    factors = [s, s, s];
+  }
+  const lattice = raw.map((v) => [v[0] * factors[0], v[1] * factors[1], v[2] * factors[2]]) as Mat3;
+  return { lattice, cartesianScale: factors };
+}
+
+function checkLattice({ src, report }: Context, lattice: Mat3, line: number): void {
+  const det = determinant(lattice);
+  const range = span(line, src.tokens(line));
+  if (!Number.isFinite(det)) {
+    report.error('lattice-overflow', range, 'the scaled lattice vectors are too large to compute with: check the scale factor and the lattice lines');
+  } else if (Math.abs(det) < 1e-8) {
+    report.error('lattice-singular', range, 'the three lattice vectors lie in one plane (zero cell volume): check the lattice lines');
+  } else if (det < 0) {
+    report.warning('left-handed-lattice', range,
+      `the lattice vectors are left-handed (a·(b×c) = ${det.toFixed(3)} Å³ is negative): some programs refuse such cells; swapping two vectors (and their coordinate columns) fixes it`);
+  }
+}
+
+function readMode(ctx: Context, line: number): { selective?: number; mode: number; coordinateMode: Poscar['coordinateMode'] } | undefined {
+  const { src, report } = ctx;
+  const firstChar = (l: number): string => src.tokens(l)[0]?.text[0] ?? '';
+  const selective = /[sS]/.test(firstChar(line)) ? line : undefined;
+  const mode = selective === undefined ? line : line + 1;
+  const tokens = src.tokens(mode);
+  const what = 'the coordinate mode line (Direct or Cartesian)';
+  if (!src.has(mode)) {
+    need(ctx, mode, what); // reports the end of the file
+    return undefined;
+  }
+  if (tokens.length === 0) {
+    report.warning('mode-line-blank', { line: mode, start: 0, end: 0 },
+      'the coordinate mode line is blank: VASP and ASE read Direct (fractional) coordinates, pymatgen refuses the file; write Direct or Cartesian');
+  } else if (parseNumber(tokens[0]!.text) !== undefined) {
+    report.error('mode-line-missing', span(mode, tokens), `expected ${what}, found numbers: is the line missing?`);
+    return undefined;
+  }
+  const coordinateMode = /[cCkK]/.test(firstChar(mode)) ? 'Cartesian' : 'Direct';
+  return { ...(selective === undefined ? {} : { selective }), mode, coordinateMode };
+}
+
+/**
+ * The header, or undefined (with errors reported) when it cannot be read. A singular lattice or a
+ * names/counts mismatch is reported but still gives a header, so the sites are checked too.
+ */
+export function readHeader(src: SourceText, report: Report): Header | undefined {
+  const ctx = { src, report };
+  const comment = (src.lines[0] ?? '').trim();
+  const scale = readScale(ctx, 1);
+  const raw = readLattice(ctx, 2);
+  const scaled = raw && scale && applyScale(raw, scale);
+  if (scaled) checkLattice(ctx, scaled.lattice, 2);
+  if (!raw) return undefined; // a lattice line missing shifts the lines below: errors there would be noise
+  const groups = readSpeciesAndCounts(ctx, 5, comment);
+  const mode = groups && readMode(ctx, groups.next);
+  if (!scale || !scaled || !groups || !mode) return undefined;
+  const { names, counts } = groups;
+  return {
+    comment,
+    scale,
+    ...scaled,
+    ...names,
+    counts: counts.counts,
+    countsRange: counts.range,
+    selectiveDynamics: mode.selective !== undefined,
+    coordinateMode: mode.coordinateMode,
+    lines: {
+      comment: 0,
+      scale: 1,
+      lattice: [2, 3, 4],
+      ...(groups.species === undefined ? {} : { species: groups.species }),
+      counts: counts.range.line,
+      ...(mode.selective === undefined ? {} : { selective: mode.selective }),
+      mode: mode.mode,
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/** The coordinate lines: three numbers, three selective-dynamics flags when switched on, then a label. */
+import type { Header } from './header';
+import { parseNumber, splitRunTogether } from './numbers';
+import { plural, quote, type Report } from './report';
+import { cartToFrac, fracToCart } from './structure';
+import { at, span, type SourceText, type Token } from './text';
+import type { Site, SourceRange, Vec3 } from './types';
+
+export interface SitesRead {
+  sites: Site[];
+  /** The range of each site's three numbers, parallel to `sites`. */
+  ranges: SourceRange[];
+  /** The line after the last coordinate line read. */
+  next: number;
+  /** Whether as many coordinate lines as the counts say were there (some may still be bad). */
+  complete: boolean;
+}
+
+// Fortran logicals as VASP reads them: T, F, .TRUE., .false., t, f.
+const FLAG = /^\.?(?:t|f|true|false)\.?$/i;
+
+interface Coordinates {
+  values: Vec3;
+  /** Tokens consumed. */
+  used: number;
+}
+
+/** The first three numbers as written, or read from numbers run together ('0.25-0.125'). */
+function plainOrSplit(tokens: Token[]): (Coordinates & { split: boolean }) | undefined {
+  const values: number[] = [];
+  let used = 0;
+  let split = false;
+  for (const token of tokens) {
+    if (values.length === 3) break;
+    used++;
+    const whole = parseNumber(token.text);
+    if (whole !== undefined) {
+      values.push(whole);
+      continue;
+    }
+    const parts = splitRunTogether(token.text)?.map(parseNumber);
+    if (!parts || values.length + parts.length > 3 || parts.includes(undefined)) return undefined;
+    values.push(...(parts as number[]));
+    split = true;
+  }
+  return values.length === 3 ? { values: values as Vec3, used, split } : undefined;
+}
+
+function readCoordinates(line: number, tokens: Token[], report: Report): Coordinates | undefined {
+  const read = plainOrSplit(tokens);
+  if (read?.split) {
+    const joined = tokens.slice(0, read.used).map((t) => t.text).join(' ');
+    report.warning('coordinates-run-together', span(line, tokens.slice(0, read.used)),
+      `numbers run together (${quote(joined)}), read as ${read.values.join(', ')}: widen the columns to be safe`);
+  }
+  if (read) return read;
+  const bad = tokens.slice(0, 3).find((t) => parseNumber(t.text) === undefined);
+  if (bad) report.error('coordinates-not-number', at(line, bad), `a coordinate line needs three numbers (found ${quote(bad.text)})`);
+  else report.error('coordinates-too-few', span(line, tokens), `a coordinate line needs three numbers (found ${tokens.length})`);
+  return undefined;
+}
+
+/** Three flags after the numbers, or undefined after reporting what is there instead. */
+function readFlags(line: number, tokens: Token[], from: number, report: Report): [boolean, boolean, boolean] | undefined {
+  const flags = tokens.slice(from, from + 3);
+  const bad = flags.find((t) => !FLAG.test(t.text));
+  if (!bad && flags.length === 3) return flags.map((t) => /^\.?t/i.test(t.text)) as [boolean, boolean, boolean];
+  const found = bad ? quote(bad.text) : flags.length === 0 ? 'none' : `only ${flags.length}`;
+  report.error('selective-flags', bad ? at(line, bad) : span(line, flags.length ? flags : tokens.slice(from - 1)),
+    `under Selective dynamics each coordinate line needs three T or F flags after the numbers (found ${found})`);
+  return undefined;
+}
+
+function readSite(src: SourceText, line: number, tokens: Token[], header: Header, group: number, report: Report): { site: Site; range: SourceRange } | undefined {
+  const coordinates = readCoordinates(line, tokens, report);
+  if (!coordinates) return undefined;
+  const { values } = coordinates;
+  let used = coordinates.used;
+  const range = { line, start: tokens[0]!.start, end: tokens[used - 1]!.end };
+  const flags = header.selectiveDynamics ? readFlags(line, tokens, used, report) : undefined;
+  if (flags) used += 3;
+  const { lattice, cartesianScale: s } = header;
+  const cart: Vec3 = header.coordinateMode === 'Cartesian' ? [values[0] * s[0], values[1] * s[1], values[2] * s[2]] : fracToCart(lattice, values);
+  const site: Site = {
+    species: header.species[group]!,
+    speciesIndex: group,
+    frac: header.coordinateMode === 'Cartesian' ? cartToFrac(lattice, cart) : values,
+    cart,
+    label: src.lines[line]!.slice(tokens[used - 1]!.end).trim(),
+    line,
+  };
+  // A site whose flags are unreadable (an error) is kept free to move, as without selective dynamics.
+  if (header.selectiveDynamics) site.flags = flags ?? [true, true, true];
+  return { site, range };
+}
+
+/** As many coordinate lines as the counts say; a blank line or the end of the file stops early. */
+export function readSites(src: SourceText, header: Header, report: Report): SitesRead {
+  const total = header.counts.reduce((sum, n) => sum + n, 0);
+  const first = header.lines.mode + 1;
+  const sites: Site[] = [];
+  const ranges: SourceRange[] = [];
+  let line = first;
+  let group = 0;
+  let left = header.counts[0] ?? 0;
+  for (; line - first < total; line++) {
+    const tokens = src.tokens(line);
+    if (tokens.length === 0) break;
+    while (left === 0) left = header.counts[++group]!;
+    left--;
+    const read = readSite(src, line, tokens, header, group, report);
+    if (read) {
+      sites.push(read.site);
+      ranges.push(read.range);
+    }
+  }
+  const found = line - first;
+  if (found < total) {
+    const where = src.has(line) ? `before the blank line ${line + 1}` : 'before the file ends';
+    report.error('too-few-sites', header.countsRange,
+      `the counts add up to ${plural(total, 'atom')}, but ${found === 0 ? 'no coordinate lines follow' : `only ${plural(found, 'coordinate line')} ${found === 1 ? 'follows' : 'follow'}`} ${where}`);
+  }
+  return { sites, ranges, next: line, complete: found === total };
+}
