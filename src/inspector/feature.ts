@@ -13,14 +13,16 @@ export const TEST_COMMAND = 'tokenLens.inspector.test';
  */
 export class InspectorFeature extends Disposable {
   private panel: InspectorPanel | undefined;
+  private readonly testMode: boolean;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     super();
+    this.testMode = context.extensionMode !== vscode.ExtensionMode.Production;
     this.register(vscode.commands.registerCommand('tokenLens.openInspector', () => this.open()));
     this.register(vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown) => this.restore(webviewPanel, state),
     }));
-    if (context.extensionMode !== vscode.ExtensionMode.Production) {
+    if (this.testMode) {
       this.register(vscode.commands.registerCommand(TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
     }
     this.register({ dispose: () => this.panel?.dispose() });
@@ -29,14 +31,14 @@ export class InspectorFeature extends Disposable {
   /** Opens (or reveals) the inspector; resolves with the webview's report once it is ready and has rendered. */
   async open(): Promise<RenderedReport | undefined> {
     if (this.panel) this.panel.reveal();
-    else this.adopt(createInspectorPanel(this.context.extensionUri));
+    else this.adopt(createInspectorPanel(this.context.extensionUri, this.testMode));
     return this.panel!.settled();
   }
 
   /** After a window reload: the panel VS Code recreated, with the page state it persisted (untrusted). */
   private restore(webviewPanel: vscode.WebviewPanel, state: unknown): void {
     const options = sanitizeOptions((state as { options?: unknown } | undefined)?.options, TOKENIZER_NAMES);
-    this.adopt(new InspectorPanel(webviewPanel, this.context.extensionUri, options));
+    this.adopt(new InspectorPanel(webviewPanel, this.context.extensionUri, options, this.testMode));
   }
 
   private adopt(panel: InspectorPanel): void {

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { config, updateSetting } from '../config';
 import { countChars, loadTokenizer, TOKENIZER_NAMES } from '../tokenizers';
 import { Disposable } from '../util/disposable';
+import { panelOptions, pageHtml } from '../views/webviewHost';
 import {
   DEFAULT_OPTIONS, isFromWebview, sanitizeOptions, VIEW_TYPE,
   type FromWebview, type InspectorOptions, type PaneData, type RenderedReport, type ToWebview,
@@ -41,13 +42,6 @@ interface Rendered {
   selection?: vscode.Selection;
   primary: PaneData;
   compare?: PaneData;
-}
-
-function nonce(): string {
-  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  let out = '';
-  for (let i = 0; i < 32; i++) out += chars.charAt(Math.floor(Math.random() * chars.length));
-  return out;
 }
 
 function isInspectable(document: vscode.TextDocument): boolean {
@@ -82,11 +76,10 @@ export class InspectorPanel extends Disposable {
   private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.onDisposeEmitter.event;
 
-  constructor(readonly panel: vscode.WebviewPanel, private readonly extensionUri: vscode.Uri, options: InspectorOptions = DEFAULT_OPTIONS) {
+  constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, options: InspectorOptions, testMode: boolean) {
     super();
     this.options = sanitizeOptions(options, TOKENIZER_NAMES);
-    const media = vscode.Uri.joinPath(extensionUri, 'media');
-    panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    panel.webview.options = panelOptions(extensionUri);
     panel.title = InspectorPanel.title;
     this.register(panel.onDidDispose(() => this.dispose()));
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
@@ -138,7 +131,7 @@ export class InspectorPanel extends Disposable {
 
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (editor && isInspectable(editor.document)) this.track(editor);
-    panel.webview.html = this.html();
+    panel.webview.html = pageHtml(panel.webview, extensionUri, { title: InspectorPanel.title, script: 'inspector.js', styles: ['inspector.css'] }, testMode);
   }
 
   override dispose(): void {
@@ -425,45 +418,10 @@ export class InspectorPanel extends Disposable {
     await vscode.env.clipboard.writeText(JSON.stringify(Array.from(data.table.ids)));
     vscode.window.setStatusBarMessage(`Token Lens: copied ${data.nTokens.toLocaleString('en-US')} ${data.tokenizer} token ids`, 3000);
   }
-
-  private html(): string {
-    const webview = this.panel.webview;
-    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'build', 'inspector.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'inspector.css'));
-    const n = nonce();
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${n}'`,
-      `img-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>${InspectorPanel.title}</title>
-</head>
-<body>
-<div id="app" role="main" aria-label="${InspectorPanel.title}"></div>
-<script nonce="${n}" src="${script.toString()}"></script>
-</body>
-</html>`;
-  }
 }
 
 /** Creates the panel beside the active editor, without taking focus from it. */
-export function createInspectorPanel(extensionUri: vscode.Uri, options?: InspectorOptions): InspectorPanel {
-  const media = vscode.Uri.joinPath(extensionUri, 'media');
-  const panel = vscode.window.createWebviewPanel(
-    VIEW_TYPE,
-    InspectorPanel.title,
-    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-    { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: false },
-  );
-  return new InspectorPanel(panel, extensionUri, options);
+export function createInspectorPanel(extensionUri: vscode.Uri, testMode: boolean, options: InspectorOptions = DEFAULT_OPTIONS): InspectorPanel {
+  const panel = vscode.window.createWebviewPanel(VIEW_TYPE, InspectorPanel.title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(extensionUri));
+  return new InspectorPanel(panel, extensionUri, options, testMode);
 }

@@ -7,6 +7,7 @@
  * extension posts nothing before that. Every `render` carries a `seq`; `select` and `rendered`
  * echo it, so a reply to an out-of-date render is ignored.
  */
+import { isInt, isRecord, isString } from '../views/guards';
 import type { WireTable } from './segments';
 
 export const VIEW_TYPE = 'tokenLens.inspector';
@@ -153,20 +154,6 @@ export interface RenderedMessage extends RenderedReport {
 export type FromWebview = ReadyMessage | OptionsMessage | SetTokenizerMessage | SelectMessage | CopyIdsMessage | RenderedMessage;
 
 // ---- Guards ------------------------------------------------------------------------------------
-
-type Rec = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Rec {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isInt(value: unknown, min = 0, max = Number.MAX_SAFE_INTEGER): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
-}
-
-function isString(value: unknown, maxLength = 1000): value is string {
-  return typeof value === 'string' && value.length <= maxLength;
-}
 
 export function isOptions(value: unknown): value is InspectorOptions {
   return isRecord(value)

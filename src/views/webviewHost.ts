@@ -1,0 +1,131 @@
+/**
+ * The one base every Token Lens webview stands on: the page's HTML under a strict Content-Security-
+ * Policy with a fresh cryptographic nonce, scripts and styles only from media/, a typed message
+ * protocol guarded on arrival, and a ready handshake: nothing is posted before the page says it
+ * listens, and on `ready` the host sends the whole current state (a hidden page is destroyed and a
+ * new one says ready again).
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { Disposable } from '../util/disposable';
+
+export interface PageSpec {
+  title: string;
+  /** Bundled page script, relative to media/build/. */
+  script: string;
+  /** Style sheets, relative to media/. */
+  styles: string[];
+}
+
+/** The page's ready message: the first thing every page posts, with what it persisted (untrusted). */
+export interface ReadyMessage {
+  type: 'ready';
+  state?: unknown;
+}
+
+export function mediaRoot(extensionUri: vscode.Uri): vscode.Uri {
+  return vscode.Uri.joinPath(extensionUri, 'media');
+}
+
+export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [mediaRoot(extensionUri)], retainContextWhenHidden: false };
+}
+
+export function nonce(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/**
+ * The page: `testMode` puts data-test-mode on <body>, which the page script reads to answer test
+ * messages; published builds never set it.
+ */
+export function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, spec: PageSpec, testMode: boolean): string {
+  const media = mediaRoot(extensionUri);
+  const uri = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(media, ...parts)).toString();
+  const n = nonce();
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `script-src 'nonce-${n}'`,
+    `img-src ${webview.cspSource} data: blob:`,
+    `font-src ${webview.cspSource}`,
+  ].join('; ');
+  const styles = spec.styles.map((s) => `<link rel="stylesheet" href="${uri(s)}">`).join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+${styles}
+<title>${escapeAttribute(spec.title)}</title>
+</head>
+<body${testMode ? ' data-test-mode="1"' : ''}>
+<div id="app" role="main" aria-label="${escapeAttribute(spec.title)}"></div>
+<script nonce="${n}" src="${uri('build', spec.script)}"></script>
+</body>
+</html>`;
+}
+
+function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Owns one WebviewPanel and its page. Subclasses say what they post (ToPage) and receive (FromPage);
+ * `guard` checks every message from the page (anything that fails it is dropped).
+ */
+export abstract class WebviewHost<ToPage, FromPage extends { type: string }> extends Disposable {
+  private ready = false;
+  private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.onDisposeEmitter.event;
+
+  protected constructor(
+    readonly panel: vscode.WebviewPanel,
+    protected readonly extensionUri: vscode.Uri,
+    spec: PageSpec,
+    private readonly guard: (value: unknown) => value is FromPage | ReadyMessage,
+    protected readonly testMode: boolean,
+  ) {
+    super();
+    panel.webview.options = { enableScripts: true, localResourceRoots: [mediaRoot(extensionUri)] };
+    this.register(this.onDisposeEmitter);
+    this.register(panel.onDidDispose(() => this.dispose()));
+    this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.arrive(message)));
+    this.register(panel.onDidChangeViewState(() => {
+      // A hidden page is destroyed (no retainContextWhenHidden); the new one posts ready again.
+      if (!panel.visible) this.ready = false;
+    }));
+    panel.webview.html = pageHtml(panel.webview, extensionUri, spec, testMode);
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    this.onDisposeEmitter.fire();
+    super.dispose();
+    this.panel.dispose();
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Posts when the page listens; before that, onReady() will send the state anyway. */
+  protected post(message: ToPage): void {
+    if (this.ready && !this.isDisposed) void this.panel.webview.postMessage(message);
+  }
+
+  /** The page is (again) listening, with the state it persisted; the subclass brings it up to date. */
+  protected abstract onReady(state: unknown): void;
+  protected abstract receive(message: FromPage): void;
+
+  private arrive(message: unknown): void {
+    if (this.isDisposed || !this.guard(message)) return;
+    if (message.type === 'ready') {
+      this.ready = true;
+      this.onReady((message as ReadyMessage).state);
+      return;
+    }
+    this.receive(message as FromPage);
+  }
+}
