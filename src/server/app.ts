@@ -11,6 +11,10 @@ import {
   latticeMatch, matchScore, materialView, MATERIALS, MODELS, optimadeFilter, parseFormula, parseXrdData, powderPattern,
   searchMaterials, type Material, type SearchQuery,
 } from './materials';
+import { parsePoscar } from '../poscar';
+import { bandStructure, dynamics, FIELDS, relaxation, singlePoint, structureOf, type Field, type Structure } from './physics/answers';
+import { InputError } from './physics/cell';
+import { runSliced } from './physics/schedule';
 
 export const MAX_TEXT_CHARS = 50_000;
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -107,7 +111,8 @@ class HttpError extends Error {
 }
 
 type Json = Record<string, unknown>;
-type Handler = (body: Json) => unknown;
+/** May answer with a promise; the signal aborts when the client goes away before the answer. */
+type Handler = (body: Json, signal: AbortSignal) => unknown;
 
 export function createServer(options: ServerOptions): ReferenceServer {
   if (!options.apiKey) throw new Error('createServer needs an apiKey');
@@ -265,7 +270,14 @@ export function createServer(options: ServerOptions): ReferenceServer {
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'The request body must be a JSON object.');
     if (throwMessage) throw new Error(throwMessage);
-    return handler(body as Json);
+    const disconnected = new AbortController();
+    const abort = (): void => disconnected.abort();
+    req.socket.once('close', abort);
+    try {
+      return await handler(body as Json, disconnected.signal);
+    } finally {
+      req.socket.off('close', abort);
+    }
   }
 
   function detail(app: string, id: string): unknown {
@@ -395,43 +407,6 @@ function material(body: Json, field: string): Material {
   return found;
 }
 
-/**
- * A light check of the POSCAR text format: comment, scale, three lattice vectors, optional species line,
- * counts, optional "Selective dynamics", Direct/Cartesian, one coordinate line per atom.
- */
-export function checkPoscar(poscar: string): { natoms: number; species: string[] } {
-  const lines = poscar.split(/\r?\n/);
-  const fail = (line: number, what: string): never => {
-    throw new HttpError(400, `The POSCAR is malformed at line ${line}: ${what}.`);
-  };
-  if (lines.length < 8) fail(lines.length, `a POSCAR needs at least 8 lines, this one has ${lines.length}`);
-  const numbers = (line: number, count: number): number[] => {
-    const parts = (lines[line - 1] ?? '').trim().split(/\s+/).slice(0, count).map(Number);
-    if (parts.length < count || parts.some((v) => !Number.isFinite(v))) fail(line, `expected ${count} number${count > 1 ? 's' : ''}, found ${JSON.stringify((lines[line - 1] ?? '').trim())}`);
-    return parts;
-  };
-  numbers(2, 1);
-  for (let i = 3; i <= 5; i++) numbers(i, 3);
-  let next = 6;
-  let species: string[] = [];
-  const line6 = (lines[5] ?? '').trim().split(/\s+/);
-  if (!/^\d+$/.test(line6[0] ?? '')) {
-    species = line6;
-    if (!species.every((s) => /^[A-Z][a-z]?(_\w+)?(\/\w+)?$/.test(s))) fail(6, `expected element symbols, found ${JSON.stringify(lines[5]!.trim())}`);
-    next = 7;
-  }
-  const counts = (lines[next - 1] ?? '').trim().split(/\s+/);
-  if (!counts.every((c) => /^\d+$/.test(c)) || counts.every((c) => c === '0')) fail(next, `expected atom counts, found ${JSON.stringify((lines[next - 1] ?? '').trim())}`);
-  if (species.length && species.length !== counts.length) fail(next, `${counts.length} counts for ${species.length} species`);
-  const natoms = counts.reduce((s, c) => s + Number(c), 0);
-  next++;
-  if (/^s/i.test((lines[next - 1] ?? '').trim())) next++;
-  const mode = (lines[next - 1] ?? '').trim();
-  if (!/^[dckDCK]/.test(mode)) fail(next, `expected "Direct" or "Cartesian", found ${JSON.stringify(mode)}`);
-  for (let i = 0; i < natoms; i++) numbers(next + 1 + i, 3);
-  return { natoms, species };
-}
-
 // ---- handlers -------------------------------------------------------------------------------------------
 
 function buildHandlers(): Record<string, Handler> {
@@ -483,18 +458,60 @@ function buildHandlers(): Record<string, Handler> {
     return { jid: m.jid, formula: m.formula, model, property: spec.description, prediction: m[spec.field], unit: spec.unit, source: 'tabulated reference value' };
   };
 
-  /** Decision: the reference server validates structures but does not compute them: 501 with a clear detail. */
-  const structure = (operation: string, extra?: (body: Json) => void): Handler => (body) => {
-    const poscar = str(body, 'poscar', true);
-    if (!poscar.trim()) throw new HttpError(400, 'Field "poscar" is empty: send the structure in POSCAR text format.');
-    extra?.(body);
-    const { natoms } = checkPoscar(poscar);
-    throw new HttpError(501, `The reference server checked the structure (${natoms} atoms) but does not run ${operation}; use the real service for results.`);
+  // Structures: reference calculations (src/server/physics), run in slices so that other requests are answered meanwhile.
+
+  /** The body's POSCAR as the POSCAR core reads it: its first error is a 400, warnings do not block. */
+  const readStructure = (body: Json): Structure => {
+    const text = str(body, 'poscar', true);
+    if (!text.trim()) throw new HttpError(400, 'Field "poscar" is empty: send the structure in POSCAR text format.');
+    const { poscar, diagnostics } = parsePoscar(text);
+    const error = diagnostics.find((d) => d.severity === 'error');
+    if (error || !poscar) throw new HttpError(400, `The POSCAR is malformed: ${error?.message ?? 'it could not be read'}.`);
+    return structureOf(poscar);
   };
 
-  const kpath = (body: Json): void => {
-    const density = num(body, 'kpath_density', true);
-    if (density !== undefined && (density < 1 || density > 1000)) throw new HttpError(400, 'Field "kpath_density" must be between 1 and 1000.');
+  /** A numeric field: its default when absent, a 400 out of range, cut to the maximum where it clamps. */
+  const option = (body: Json, name: keyof typeof FIELDS): number => {
+    const field: Field = FIELDS[name];
+    const value = num(body, name, field.integer) ?? field.default;
+    if (field.clamp && value > field.max) return field.max;
+    if (value < field.min || value > field.max) {
+      throw new HttpError(400, field.clamp ? `Field "${name}" must be at least ${field.min}.` : `Field "${name}" must be between ${field.min} and ${field.max}.`);
+    }
+    return value;
+  };
+
+  /** What the reference models refuse (too many atoms, unknown elements, ...) is a 400. */
+  const calculate = async <T>(run: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof InputError) throw new HttpError(400, error.message);
+      throw error;
+    }
+  };
+
+  const singlePointHandler: Handler = (body) => {
+    const structure = readStructure(body);
+    return calculate(() => singlePoint(structure));
+  };
+
+  const relax: Handler = (body, signal) => {
+    const structure = readStructure(body);
+    const options = { fmax: option(body, 'fmax'), maxSteps: option(body, 'max_steps') };
+    return calculate(() => runSliced(relaxation(structure, options), signal));
+  };
+
+  const md: Handler = (body, signal) => {
+    const structure = readStructure(body);
+    const options = { temperature: option(body, 'temperature'), timestep: option(body, 'timestep'), steps: option(body, 'steps'), seed: option(body, 'seed') };
+    return calculate(() => runSliced(dynamics(structure, options), signal));
+  };
+
+  const tightbinding: Handler = (body, signal) => {
+    const structure = readStructure(body);
+    const density = option(body, 'kpath_density');
+    return calculate(() => runSliced(bandStructure(structure, density), signal));
   };
 
   const pxrd: Handler = (body) => {
@@ -620,12 +637,12 @@ function buildHandlers(): Record<string, Handler> {
     'gnn_predictor/predict': predict,
     'gnn_predictor/compute': predict,
     'gnn_ff_dynamics/search': search,
-    'gnn_ff_dynamics/relax': structure('a force-field relaxation'),
-    'gnn_ff_dynamics/single_point': structure('a single-point calculation'),
-    'gnn_ff_dynamics/md': structure('molecular dynamics'),
-    'gnn_ff_dynamics/compute': structure('a single-point calculation'),
+    'gnn_ff_dynamics/relax': relax,
+    'gnn_ff_dynamics/single_point': singlePointHandler,
+    'gnn_ff_dynamics/md': md,
+    'gnn_ff_dynamics/compute': singlePointHandler,
     'tightbinding/search': search,
-    'tightbinding/compute': structure('a tight-binding band structure', kpath),
+    'tightbinding/compute': tightbinding,
     'pxrd/search': search,
     'pxrd/compute': pxrd,
     'pxrd/match': pxrdMatch,

@@ -98,8 +98,15 @@ test('500: server error with detail, not retried', async () => {
   assert.equal(hits('/materials_explorer/search') - before, 1);
 });
 
-test('501: notImplemented for structure calculations of the reference server', async () => {
+test('a structure call answers what the reference server computed; a 501 is notImplemented', async () => {
   const poscar = 'Si\n1.0\n5.43 0 0\n0 5.43 0\n0 0 5.43\nSi\n2\nDirect\n0 0 0\n0.25 0.25 0.25\n';
+  const answer = await client().relax({ poscar });
+  assert.equal(answer.status, 200);
+  assert.equal(answer.body.type, 'json');
+  const value = (answer.body as { value: { natoms?: unknown; final_poscar?: unknown } }).value;
+  assert.equal(value.natoms, 2);
+  assert.equal(typeof value.final_poscar, 'string');
+  server.faults.next({ kind: 'status', status: 501, detail: 'Not offered here.', path: '/gnn_ff_dynamics/relax' });
   const error = await failure(client().relax({ poscar }));
   assert.equal(error.kind, 'notImplemented');
   assert.equal(error.status, 501);

@@ -1,0 +1,184 @@
+/**
+ * The structure endpoints' answers, computed with the reference models: the limits they accept, the
+ * request fields they read, and the JSON they return. Pure; the server checks the field types and ranges
+ * (FIELDS) and runs the generators in slices.
+ */
+import { toPoscarText } from '../../poscar';
+import type { Poscar } from '../../poscar/types';
+import { dualBasis, InputError, norm, toFractional, type Cell, type Vec3 } from './cell';
+import type { Flags } from './constraints';
+import type { Frame } from './frames';
+import { kPath } from './kpath';
+import { md } from './md';
+import { evaluate, MORSE_DEPTH, MORSE_STIFFNESS, stressGPa } from './potential';
+import { relax } from './relax';
+import type { Steps } from './schedule';
+import { CUTOFF_FACTOR, SWITCH_ON, unknownSymbols } from './species';
+import { bandEdges, bands, ELECTRONS_PER_ATOM, HOPPING, HOPPING_DECAY, ONSITE_SCALE } from './tightbinding';
+
+export interface Structure {
+  /** As read, so that results are written back in the file's own form. */
+  poscar: Poscar;
+  cell: Cell;
+  /** Selective-dynamics flags per atom, when the POSCAR has them. */
+  flags?: (Flags | undefined)[];
+}
+
+export function structureOf(poscar: Poscar): Structure {
+  return {
+    poscar,
+    cell: { lattice: poscar.lattice, symbols: poscar.sites.map((s) => s.species), positions: poscar.sites.map((s) => s.cart) },
+    ...(poscar.selectiveDynamics ? { flags: poscar.sites.map((s) => s.flags) } : {}),
+  };
+}
+
+/** The most atoms each calculation takes. */
+export const MAX_ATOMS = { singlePoint: 2000, relax: 500, md: 500, tightbinding: 200 };
+
+/**
+ * k-points × (2·atoms)³, the cost of the band structure's diagonalisations: at most this (about 30 s).
+ * For 200 atoms that allows 62 k-points; for the 64-atom Si cell, 1,900.
+ */
+export const MAX_BAND_WORK = 4e9;
+
+export interface Field {
+  default: number;
+  min: number;
+  max: number;
+  integer?: boolean;
+  /** Values above max are cut down to it rather than refused. */
+  clamp?: boolean;
+}
+
+export const FIELDS = {
+  fmax: { default: 0.05, min: 0.001, max: 10 },
+  max_steps: { default: 200, min: 1, max: 1000, integer: true, clamp: true },
+  temperature: { default: 300, min: 0, max: 5000 },
+  timestep: { default: 1, min: 0.01, max: 5 },
+  steps: { default: 200, min: 1, max: 2000, integer: true, clamp: true },
+  seed: { default: 42, min: 0, max: 0xffffffff, integer: true },
+  kpath_density: { default: 20, min: 1, max: 1000, integer: true },
+} satisfies Record<string, Field>;
+
+const FORCE_FIELD = `Reference model, not the service's ML force field: a Morse pair potential for every element pair (D = ${MORSE_DEPTH} eV, r0 = r_cov(A) + r_cov(B), a = ${MORSE_STIFFNESS}/r0), switched smoothly to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0`;
+const TIGHT_BINDING = `Reference model: orthogonal tight binding with one s orbital per atom, on-site energy −${ONSITE_SCALE} eV·Å / r_cov, hopping t(r) = ${HOPPING} eV·exp(−${HOPPING_DECAY}(r/r0 − 1)) switched to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0 (r0 = r_cov(A) + r_cov(B)), ${ELECTRONS_PER_ATOM} electron per atom, along the Setyawan-Curtarolo k-path.`;
+
+export function singlePoint(s: Structure): Record<string, unknown> {
+  check(s, MAX_ATOMS.singlePoint);
+  const { energy, forces, virial } = evaluate(s.cell);
+  const n = s.cell.symbols.length;
+  return {
+    natoms: n,
+    species: s.cell.symbols,
+    energy_eV: energy,
+    energy_per_atom_eV: energy / n,
+    forces_eV_per_A: forces,
+    max_force: Math.max(0, ...forces.map(norm)),
+    stress: stressGPa(virial, s.cell),
+    stress_unit: 'GPa',
+    method: `${FORCE_FIELD}. Stress in Voigt order xx yy zz yz xz xy, positive when tensile (ASE's sign).`,
+  };
+}
+
+export function* relaxation(s: Structure, options: { fmax: number; maxSteps: number }): Steps<Record<string, unknown>> {
+  check(s, MAX_ATOMS.relax);
+  const result = yield* relax(s.cell, { ...options, flags: s.flags });
+  return {
+    converged: result.converged,
+    final_poscar: movedPoscar(s, result.positions, 'relaxed by the reference server'),
+    initial_energy: result.energies[0],
+    final_energy: result.energies.at(-1),
+    energies: result.energies,
+    forces_max: result.forcesMax,
+    steps_taken: result.steps,
+    max_steps: options.maxSteps,
+    trajectory: frames(result.frames),
+    energy_unit: 'eV',
+    fmax: options.fmax,
+    natoms: s.cell.symbols.length,
+    species: s.cell.symbols,
+    lattice: s.cell.lattice,
+    method: `${FORCE_FIELD}; FIRE on the positions in the fixed cell.`,
+  };
+}
+
+export function* dynamics(s: Structure, options: { temperature: number; timestep: number; steps: number; seed: number }): Steps<Record<string, unknown>> {
+  check(s, MAX_ATOMS.md);
+  const result = yield* md(s.cell, { ...options, flags: s.flags });
+  const n = s.cell.symbols.length;
+  return {
+    energies: { total: result.total, kinetic: result.kinetic, potential: result.potential },
+    temperatures: result.temperatures,
+    times_fs: result.total.map((_, step) => step * options.timestep),
+    average_temperature: result.temperatures.reduce((a, b) => a + b, 0) / result.temperatures.length,
+    final_temperature: result.temperatures.at(-1),
+    energy_drift_eV_per_atom: (result.total[result.total.length - 1] - result.total[0]) / n,
+    trajectory: frames(result.frames),
+    final_poscar: movedPoscar(s, result.positions, `after ${options.steps * options.timestep} fs of MD on the reference server`),
+    temperature: options.temperature,
+    timestep_fs: options.timestep,
+    steps: options.steps,
+    seed: options.seed,
+    energy_unit: 'eV',
+    natoms: n,
+    species: s.cell.symbols,
+    method: `${FORCE_FIELD}; velocity-Verlet NVE from seeded Maxwell-Boltzmann velocities without net momentum.`,
+  };
+}
+
+export function* bandStructure(s: Structure, density: number): Steps<Record<string, unknown>> {
+  check(s, MAX_ATOMS.tightbinding);
+  const path = kPath(s.cell.lattice, density);
+  const n = s.cell.symbols.length;
+  const work = path.kpoints.length * (2 * n) ** 3;
+  if (work > MAX_BAND_WORK) {
+    const most = Math.floor(MAX_BAND_WORK / (2 * n) ** 3);
+    throw new InputError(`kpath_density ${density} gives ${path.kpoints.length} k-points; for ${n} atoms the reference server computes at most ${most}: lower kpath_density.`);
+  }
+  const eigenvalues = yield* bands(s.cell, path.kpoints);
+  const edges = bandEdges(eigenvalues, ELECTRONS_PER_ATOM * n);
+  return {
+    kpoints: path.kpoints,
+    kdistances: path.distances,
+    eigenvalues,
+    labels: path.labels,
+    path: path.path,
+    lattice_type: path.bravais,
+    fermi_level: edges.fermiLevel,
+    vbm: edges.vbm,
+    cbm: edges.cbm,
+    band_gap: edges.bandGap,
+    direct_gap: edges.directGap,
+    is_metal: edges.isMetal,
+    nbands: n,
+    nelectrons: edges.nelectrons,
+    kpath_density: density,
+    energy_unit: 'eV',
+    natoms: n,
+    species: s.cell.symbols,
+    method: TIGHT_BINDING,
+  };
+}
+
+function check(s: Structure, maxAtoms: number): void {
+  const n = s.cell.symbols.length;
+  if (n > maxAtoms) throw new InputError(`The structure has ${n} atoms; this calculation takes at most ${maxAtoms}.`);
+  const unknown = unknownSymbols(s.cell.symbols);
+  if (unknown.length) throw new InputError(`Unknown element ${unknown.map((u) => `"${u}"`).join(', ')}: name the species with element symbols (line 6 of a VASP 5 POSCAR).`);
+}
+
+/** Frames with positions rounded to 1e-6 Å, which is all a viewer needs. */
+function frames(list: Frame[]): Frame[] {
+  return list.map((f) => ({ step: f.step, positions: f.positions.map((p) => p.map((x) => Math.round(x * 1e6) / 1e6) as Vec3) }));
+}
+
+/**
+ * The input POSCAR with the atoms at new positions and a note on the comment line, in the file's own
+ * coordinate mode; velocities and predictor-corrector data of the input no longer apply and are dropped.
+ */
+function movedPoscar(s: Structure, positions: readonly Vec3[], note: string): string {
+  const dual = dualBasis(s.poscar.lattice);
+  const sites = s.poscar.sites.map((site, i) => ({ ...site, cart: positions[i], frac: toFractional(positions[i], dual) }));
+  const { velocities, velocityMode, predictorCorrector, ...rest } = s.poscar;
+  return toPoscarText({ ...rest, comment: `${s.poscar.comment.trim()} (${note})`.trim(), sites });
+}
