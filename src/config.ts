@@ -34,6 +34,10 @@ export const config = {
   get serviceLogBodies(): boolean {
     return read('service.logBodies', false);
   },
+  /** Checked where it is used: a wrong value is refused with a message, not replaced silently. */
+  get kpathDensity(): number {
+    return read('tightbinding.kpathDensity', 20);
+  },
 };
 
 /** Writes a setting where the user keeps it: the workspace if it is set there, else the user settings. */

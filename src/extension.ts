@@ -1,13 +1,41 @@
 import * as vscode from 'vscode';
 import { createApi, type TokenLensApi } from './api';
 import { InspectorFeature } from './inspector/feature';
+import { PoscarLanguageFeature } from './poscar/editor/language';
 import { ServiceFeature } from './service/feature';
+import { RunStore } from './service/runStore';
+import { RUN_COMMANDS, StructureRuns } from './service/structureRuns';
 import { StatusBarFeature } from './statusBar/feature';
+import { ResultViews } from './views/results/feature';
+import { RunsTree } from './views/runs/tree';
+import { SHOW_STRUCTURE, StructureFeature } from './views/structure/feature';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const started = performance.now();
+  const log = vscode.window.createOutputChannel('Token Lens', { log: true });
   const statusBar = new StatusBarFeature();
-  context.subscriptions.push(statusBar, new InspectorFeature(context), new ServiceFeature(context));
+  const service = new ServiceFeature(context, log);
+  const store = new RunStore(context.workspaceState);
+  const runs = new StructureRuns(service, store);
+  const results = new ResultViews(context, log, {
+    lookup: (id) => store.get(id),
+    onCancel: (id) => runs.cancel(id),
+    onRetry: (id) => void runs.again(id),
+  });
+  runs.attach(results);
+  context.subscriptions.push(
+    log, statusBar, service, runs, results,
+    new InspectorFeature(context),
+    new StructureFeature(context, log),
+    new RunsTree(store, runs, results, context.extensionMode !== vscode.ExtensionMode.Production),
+    new PoscarLanguageFeature([
+      { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
+      { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
+      { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
+      { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
+      { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+    ]),
+  );
   return createApi(performance.now() - started, () => statusBar.state);
 }
 

@@ -42,6 +42,8 @@ export interface CallOptions {
    * (a report, a message) must happen for the retried request too. Default: the request alone.
    */
   again?: () => Thenable<unknown>;
+  /** Count the seconds in the progress notification (for runs that take a while). */
+  showElapsed?: boolean;
 }
 
 export interface RemoteTokenizeArgs {
@@ -87,16 +89,14 @@ function isLocalHost(url: URL): boolean {
 }
 
 export class ServiceFeature extends Disposable {
-  readonly log: vscode.LogOutputChannel;
   private readonly keys: ApiKeyStore;
   private readonly documents = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly inFlight = new Set<AbortController>();
   private reportCount = 0;
 
-  constructor(context: vscode.ExtensionContext) {
+  constructor(context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel) {
     super();
-    this.log = this.register(vscode.window.createOutputChannel('Token Lens', { log: true }));
     this.keys = new ApiKeyStore(context.secrets);
     this.register(this.changed);
     this.register({ dispose: () => this.inFlight.forEach((c) => c.abort()) });
@@ -266,9 +266,17 @@ export class ServiceFeature extends Disposable {
     try {
       const value = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Token Lens: ${title}`, cancellable: true },
-        (_progress, token) => {
+        async (progress, token) => {
           token.onCancellationRequested(() => controller.abort());
-          return run(client, controller.signal);
+          const started = Date.now();
+          const ticker = options.showElapsed
+            ? setInterval(() => progress.report({ message: `${Math.round((Date.now() - started) / 1000)} s` }), 1000)
+            : undefined;
+          try {
+            return await run(client, controller.signal);
+          } finally {
+            clearInterval(ticker);
+          }
         },
       );
       return { status: 'ok', value };
@@ -360,7 +368,7 @@ export class ServiceFeature extends Disposable {
   }
 
   /** Shows a message without waiting for it; a chosen action runs `onChoice`. */
-  private show(severity: ShownMessage['severity'], text: string, actions: string[] = [], onChoice?: (choice: string) => Promise<unknown>): ShownMessage {
+  show(severity: ShownMessage['severity'], text: string, actions: string[] = [], onChoice?: (choice: string) => Promise<unknown>): ShownMessage {
     const message: ShownMessage = { severity, text, actions };
     const showFn = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void Promise.resolve(showFn(message.text, ...actions)).then((choice) => {

@@ -1,0 +1,171 @@
+/**
+ * POSCAR files in the editor: live diagnostics, hovers, a CodeLens with the summary and actions,
+ * Outline symbols and folding. Every provider reads the one parse of the document's version.
+ */
+import * as vscode from 'vscode';
+import { summarize } from '..';
+import { element } from '../elements';
+import { cellLine, headline, oneLine } from '../format';
+import type { Poscar, PoscarDiagnostic, StructureSummary } from '../types';
+import { Disposable } from '../../util/disposable';
+import { quantity } from '../../util/quantity';
+import { isPoscar, parsed, POSCAR_SELECTOR, toRange } from './documents';
+
+/** Diagnostics follow typing this long after the last keystroke. */
+export const DIAGNOSTICS_DEBOUNCE_MS = 150;
+
+const SEVERITY: Record<PoscarDiagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+/** Commands the CodeLens offers on a structure, after the summary. */
+export interface LensAction {
+  title: string;
+  command: string;
+}
+
+export class PoscarLanguageFeature extends Disposable {
+  private readonly collection = this.register(vscode.languages.createDiagnosticCollection('poscar'));
+  private readonly timers = new Map<vscode.TextDocument, ReturnType<typeof setTimeout>>();
+
+  constructor(actions: readonly LensAction[]) {
+    super();
+    this.register(vscode.workspace.onDidOpenTextDocument((d) => this.diagnose(d)));
+    this.register(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)));
+    this.register(vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)));
+    this.register(vscode.languages.registerHoverProvider(POSCAR_SELECTOR, { provideHover: (d, p) => hover(d, p) }));
+    this.register(vscode.languages.registerCodeLensProvider(POSCAR_SELECTOR, { provideCodeLenses: (d) => lenses(d, actions) }));
+    this.register(vscode.languages.registerDocumentSymbolProvider(POSCAR_SELECTOR, { provideDocumentSymbols: (d) => symbols(d) }, { label: 'POSCAR' }));
+    this.register(vscode.languages.registerFoldingRangeProvider(POSCAR_SELECTOR, { provideFoldingRanges: (d) => folding(d) }));
+    this.register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
+    vscode.workspace.textDocuments.forEach((d) => this.diagnose(d));
+  }
+
+  private schedule(document: vscode.TextDocument): void {
+    if (!isPoscar(document)) return;
+    clearTimeout(this.timers.get(document));
+    this.timers.set(document, setTimeout(() => {
+      this.timers.delete(document);
+      this.diagnose(document);
+    }, DIAGNOSTICS_DEBOUNCE_MS));
+  }
+
+  private diagnose(document: vscode.TextDocument): void {
+    // A language change reopens the document: one that is no longer POSCAR loses its problems. A new,
+    // still empty file is not yet wrong.
+    if (!isPoscar(document) || document.isClosed || !/\S/.test(document.getText())) {
+      this.collection.delete(document.uri);
+      return;
+    }
+    this.collection.set(document.uri, parsed(document).diagnostics.map(toDiagnostic));
+  }
+
+  private forget(document: vscode.TextDocument): void {
+    clearTimeout(this.timers.get(document));
+    this.timers.delete(document);
+    this.collection.delete(document.uri);
+  }
+}
+
+function toDiagnostic(d: PoscarDiagnostic): vscode.Diagnostic {
+  const diagnostic = new vscode.Diagnostic(toRange(d.range), d.message, SEVERITY[d.severity]);
+  diagnostic.source = 'POSCAR';
+  diagnostic.code = d.code;
+  return diagnostic;
+}
+
+// ---- hover ----------------------------------------------------------------------------------------
+
+function hover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  const poscar = parsed(document).poscar;
+  if (!poscar) return undefined;
+  const line = position.line;
+  if (line === poscar.lines.species) {
+    const word = document.getWordRangeAtPosition(position, /[^\s]+/);
+    const index = word ? speciesIndexAt(document, poscar, word) : -1;
+    if (index >= 0) return new vscode.Hover(speciesMarkdown(poscar, index), word);
+  }
+  if (line === poscar.lines.comment || line === poscar.lines.counts || line === poscar.lines.species) {
+    return new vscode.Hover(summaryMarkdown(summarize(poscar)));
+  }
+  return undefined;
+}
+
+function speciesIndexAt(document: vscode.TextDocument, poscar: Poscar, word: vscode.Range): number {
+  const before = document.getText(new vscode.Range(word.start.line, 0, word.start.line, word.start.character)).trim();
+  const index = before ? before.split(/\s+/).length : 0;
+  return index < poscar.species.length ? index : -1;
+}
+
+function speciesMarkdown(poscar: Poscar, index: number): vscode.MarkdownString {
+  const symbol = poscar.species[index] ?? '';
+  const raw = poscar.speciesRaw[index] ?? symbol;
+  const e = element(symbol);
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${escape(symbol)}**`);
+  md.appendText(e ? ` — ${e.name}, Z = ${e.z}, ${e.mass} g/mol` : ' — not an element symbol');
+  if (raw !== symbol) md.appendText(` (written ${raw})`);
+  md.appendText(`\n\n${quantity(poscar.counts[index] ?? 0, 'site')} in this cell`);
+  return md;
+}
+
+export function summaryMarkdown(s: StructureSummary): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${escape(s.reducedFormula)}**`);
+  md.appendText(` (${s.formula})\n\n`);
+  md.appendText(`${headline(s)}\n\n${cellLine(s)}\n\n`);
+  md.appendText(`Elements: ${Object.entries(s.elements).map(([el, n]) => `${el} ${n}`).join(', ')}\n\n`);
+  md.appendText(`${s.coordinateMode} coordinates${s.selectiveDynamics ? ', selective dynamics' : ''}`);
+  return md;
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+// ---- CodeLens ------------------------------------------------------------------------------------
+
+function lenses(document: vscode.TextDocument, actions: readonly LensAction[]): vscode.CodeLens[] {
+  const poscar = parsed(document).poscar;
+  const top = new vscode.Range(0, 0, 0, 0);
+  const summary = poscar ? oneLine(summarize(poscar)) : 'POSCAR: not readable yet (see Problems)';
+  return [
+    new vscode.CodeLens(top, { title: summary, command: '' }),
+    ...actions.map((a) => new vscode.CodeLens(top, { title: a.title, command: a.command, arguments: [document.uri] })),
+  ];
+}
+
+// ---- Outline and folding -------------------------------------------------------------------------
+
+function lineRange(document: vscode.TextDocument, first: number, last = first): vscode.Range {
+  return new vscode.Range(first, 0, last, document.lineAt(Math.min(last, document.lineCount - 1)).text.length);
+}
+
+function symbols(document: vscode.TextDocument): vscode.DocumentSymbol[] {
+  const poscar = parsed(document).poscar;
+  if (!poscar) return [];
+  const l = poscar.lines;
+  const symbol = (name: string, detail: string, kind: vscode.SymbolKind, first: number, last = first) =>
+    new vscode.DocumentSymbol(name, detail, kind, lineRange(document, first, last), lineRange(document, first));
+  const s = summarize(poscar);
+  const out = [
+    symbol('Comment', poscar.comment.trim(), vscode.SymbolKind.String, l.comment),
+    symbol('Lattice', cellLine(s), vscode.SymbolKind.Namespace, l.scale, l.lattice[2]),
+    symbol('Species and counts', poscar.species.map((sp, i) => `${sp} ${poscar.counts[i]}`).join(' '), vscode.SymbolKind.Enum, l.species ?? l.counts, l.counts),
+  ];
+  const sites = symbol('Sites', `${poscar.coordinateMode}, ${quantity(poscar.sites.length, 'atom')}`, vscode.SymbolKind.Array, l.mode, l.sites.last);
+  sites.children = l.sitesBySpecies.map((span, i) => symbol(poscar.species[i] ?? `species ${i + 1}`, quantity(poscar.counts[i] ?? 0, 'site'), vscode.SymbolKind.Field, span.first, span.last));
+  out.push(sites);
+  const blocks: [string, typeof l.velocities][] = [['Lattice velocities', l.latticeVelocities], ['Velocities', l.velocities], ['Predictor-corrector', l.predictorCorrector]];
+  for (const [name, span] of blocks) if (span) out.push(symbol(name, '', vscode.SymbolKind.Array, span.first, span.last));
+  return out;
+}
+
+function folding(document: vscode.TextDocument): vscode.FoldingRange[] {
+  const l = parsed(document).poscar?.lines;
+  if (!l) return [];
+  const spans = [{ first: l.mode, last: l.sites.last }, ...l.sitesBySpecies, l.latticeVelocities, l.velocities, l.predictorCorrector];
+  return spans.filter((s): s is NonNullable<typeof s> => !!s && s.last > s.first).map((s) => new vscode.FoldingRange(s.first, s.last));
+}
