@@ -1,0 +1,170 @@
+/**
+ * Relax, single point, MD and band structure from the open POSCAR: each command reads the document
+ * (unsaved edits included; a file that is not open is read from disk), refuses a file with errors and
+ * takes the user to the first one, then sends it through the service feature's one request policy.
+ * Every run is kept in the run list and has a result view; several may run at once.
+ */
+import * as vscode from 'vscode';
+import { config } from '../config';
+import { parsePoscar } from '../poscar';
+import { POSCAR_LANGUAGE } from '../poscar/editor/documents';
+import type { ResultViews } from '../views/results/feature';
+import { KIND_LABELS, type RunKind, type RunRecord } from '../views/results/run';
+import { Disposable } from '../util/disposable';
+import { quantity } from '../util/quantity';
+import type { ServiceClient, ServiceResponse } from './client';
+import type { ServiceErrorKind } from './errors';
+import type { RunStore } from './runStore';
+import type { ServiceFeature, ShownMessage } from './feature';
+
+export const RUN_COMMANDS: Record<RunKind, string> = {
+  relax: 'tokenLens.relax',
+  singlePoint: 'tokenLens.singlePoint',
+  md: 'tokenLens.md',
+  tightbinding: 'tokenLens.tightbinding',
+};
+
+export interface StructureRunArgs {
+  uri?: vscode.Uri | string;
+  /** POSCAR text to send instead of a document's. */
+  text?: string;
+  kpathDensity?: number;
+  /** Open the result view (default true). */
+  show?: boolean;
+}
+
+export interface StructureRunOutcome {
+  status: 'ok' | 'cancelled' | 'noUrl' | 'noKey' | 'error' | 'invalid' | 'noInput';
+  kind: RunKind;
+  runId?: string;
+  response?: ServiceResponse;
+  errorKind?: ServiceErrorKind;
+  message?: ShownMessage;
+}
+
+interface Input {
+  uri: vscode.Uri;
+  name: string;
+  text: string;
+}
+
+export class StructureRuns extends Disposable {
+  private readonly controllers = new Map<string, AbortController>();
+  private views: ResultViews | undefined;
+  private count = 0;
+
+  constructor(private readonly service: ServiceFeature, private readonly store: RunStore) {
+    super();
+    for (const kind of Object.keys(RUN_COMMANDS) as RunKind[]) {
+      this.register(vscode.commands.registerCommand(RUN_COMMANDS[kind], (arg?: unknown) => this.run(kind, asArgs(arg))));
+    }
+    this.register({ dispose: () => this.controllers.forEach((c) => c.abort()) });
+  }
+
+  /** The result views, once they exist (they need the run list, which needs this). */
+  attach(views: ResultViews): void {
+    this.views = views;
+  }
+
+  cancel(runId: string): void {
+    this.controllers.get(runId)?.abort();
+  }
+
+  /** Runs the same kind on the same input again, as sent then. */
+  again(runId: string): Thenable<StructureRunOutcome> | undefined {
+    const run = this.store.get(runId);
+    return run && this.run(run.kind, { uri: run.inputUri, text: run.inputText });
+  }
+
+  async run(kind: RunKind, args: StructureRunArgs = {}): Promise<StructureRunOutcome> {
+    const input = await this.input(args);
+    if (!input) {
+      const message = this.service.show('warning', `Open a POSCAR file to run ${KIND_LABELS[kind].toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`);
+      return { status: 'noInput', kind, message };
+    }
+    const invalid = await this.refuseErrors(input);
+    if (invalid) return { status: 'invalid', kind, message: invalid };
+    const density = kind === 'tightbinding' ? args.kpathDensity ?? config.kpathDensity : undefined;
+    if (density !== undefined && !(Number.isInteger(density) && density >= 1 && density <= 1000)) {
+      const message = this.service.show('error', `The k-path density must be a whole number from 1 to 1000 (the setting tokenLens.tightbinding.kpathDensity is ${JSON.stringify(density)}). Nothing was sent.`);
+      return { status: 'invalid', kind, message };
+    }
+    return this.send(kind, input, density, args.show !== false);
+  }
+
+  private async send(kind: RunKind, input: Input, density: number | undefined, show: boolean): Promise<StructureRunOutcome> {
+    const run: RunRecord = {
+      id: `${Date.now().toString(36)}-${++this.count}`, kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text,
+      startedAt: Date.now(), state: 'running',
+    };
+    const controller = new AbortController();
+    this.controllers.set(run.id, controller);
+    this.store.put(run);
+    if (show) this.views?.show(run);
+    const body = { poscar: input.text };
+    const request = (client: ServiceClient, signal: AbortSignal): Promise<ServiceResponse> => {
+      switch (kind) {
+        case 'relax': return client.relax(body, { signal });
+        case 'singlePoint': return client.singlePoint(body, { signal });
+        case 'md': return client.md(body, { signal });
+        case 'tightbinding': return client.tightbindingCompute({ ...body, kpath_density: density! }, { signal });
+      }
+    };
+    const title = `${KIND_LABELS[kind]} of ${input.name}`;
+    const outcome = await this.service.call(title, request, {
+      signal: controller.signal, showElapsed: true, again: () => this.run(kind, { uri: input.uri, text: input.text, kpathDensity: density }),
+    }).finally(() => this.controllers.delete(run.id));
+    const done: RunRecord = { ...run, durationMs: Date.now() - run.startedAt };
+    if (outcome.status === 'ok') {
+      done.state = 'done';
+      done.response = { status: outcome.value.status, headers: outcome.value.headers, body: outcome.value.body };
+    } else {
+      done.state = outcome.status === 'cancelled' ? 'cancelled' : 'failed';
+      if (outcome.message) done.error = outcome.message.text;
+    }
+    this.store.put(done);
+    this.views?.update(done);
+    if (outcome.status === 'ok') return { status: 'ok', kind, runId: run.id, response: outcome.value };
+    return { status: outcome.status, kind, runId: run.id, ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}), ...(outcome.message ? { message: outcome.message } : {}) };
+  }
+
+  /** The text to send: given text, the open document (unsaved edits included), the file on disk, or the active POSCAR editor. */
+  private async input(args: StructureRunArgs): Promise<Input | undefined> {
+    const uri = typeof args.uri === 'string' ? vscode.Uri.parse(args.uri) : args.uri ?? activePoscar();
+    if (!uri) return args.text === undefined ? undefined : { uri: vscode.Uri.parse('untitled:POSCAR'), name: 'POSCAR', text: args.text };
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1) || 'POSCAR';
+    if (args.text !== undefined) return { uri, name, text: args.text };
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) return { uri, name, text: open.getText() };
+    try {
+      return { uri, name, text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A structure with errors is not sent: say why and show the first problem. */
+  private async refuseErrors(input: Input): Promise<ShownMessage | undefined> {
+    const errors = parsePoscar(input.text).diagnostics.filter((d) => d.severity === 'error');
+    if (!errors.length) return undefined;
+    const first = errors[0]!;
+    try {
+      const document = await vscode.workspace.openTextDocument(input.uri);
+      const range = new vscode.Range(first.range.line, first.range.start, first.range.line, first.range.end);
+      await vscode.window.showTextDocument(document.languageId === POSCAR_LANGUAGE ? document : await vscode.languages.setTextDocumentLanguage(document, POSCAR_LANGUAGE), { selection: range });
+    } catch {
+      // Text given without a document: the message says where the problem is.
+    }
+    return this.service.show('error', `${input.name} has ${quantity(errors.length, 'error')}, so Token Lens did not send it. ${first.message}`);
+  }
+}
+
+function activePoscar(): vscode.Uri | undefined {
+  const editor = vscode.window.activeTextEditor;
+  return editor?.document.languageId === POSCAR_LANGUAGE ? editor.document.uri : undefined;
+}
+
+function asArgs(arg: unknown): StructureRunArgs {
+  if (arg instanceof vscode.Uri || typeof arg === 'string') return { uri: arg };
+  return typeof arg === 'object' && arg !== null ? (arg as StructureRunArgs) : {};
+}

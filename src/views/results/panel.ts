@@ -1,0 +1,170 @@
+/**
+ * The result view of one run: its state while it runs (elapsed time, Cancel), its error (Retry), and
+ * its answer as plots and tables once it is done. The page draws; this side reads the answer, and acts
+ * on what the user asks: open, compare or save the returned structure, select an atom in the input,
+ * save a plot, copy its numbers.
+ */
+import * as vscode from 'vscode';
+import { parsed } from '../../poscar/editor/documents';
+import type { Poscar } from '../../poscar/types';
+import { WebviewHost } from '../webviewHost';
+import { derivedName, inputStructure } from './poscarText';
+import {
+  isFromResultPage, type FromResultPage, type ResultReport, type ResultView, type StructureAction, type ToResultPage,
+} from './protocol';
+import { runTitle, type RunRecord } from './run';
+import type { ResultDocuments } from './structures';
+import { resultView, runInfo } from './view';
+
+/** What the lead's run list does when the user asks. */
+export interface RunActions {
+  onCancel(runId: string): void;
+  onRetry(runId: string): void;
+}
+
+const WHAT: Partial<Record<RunRecord['kind'], string>> = { relax: 'relaxed', md: 'md-final' };
+
+export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
+  private seq = 0;
+  private input: Poscar | undefined;
+  private view: ResultView | null = null;
+  private report: ResultReport | undefined;
+  private waiters: (() => void)[] = [];
+  /** Where Export PNG writes without asking (tests only). */
+  exportTarget: vscode.Uri | undefined;
+  /** The last thing the user asked for on the page, e.g. "structure:compare" (tests read it). */
+  lastAction = '';
+
+  constructor(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private run: RunRecord,
+    testMode: boolean,
+    private readonly actions: RunActions,
+    private readonly documents: ResultDocuments,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super(panel, extensionUri, { title: runTitle(run), script: 'results.js', styles: ['results.css'] }, isFromResultPage, testMode);
+    this.register({ dispose: () => this.flush() });
+    this.register({ dispose: () => documents.forget(run.id) });
+    this.update(run);
+  }
+
+  get runId(): string {
+    return this.run.id;
+  }
+
+  /** The run changed (running → done, …): read its answer again and show it. */
+  update(run: RunRecord): void {
+    if (run.inputText !== this.run.inputText || !this.input) this.input = inputStructure(run.inputText);
+    this.run = run;
+    this.view = resultView(run, this.input);
+    this.panel.title = runTitle(run);
+    this.show();
+  }
+
+  private show(): void {
+    this.post({ type: 'show', seq: ++this.seq, run: runInfo(this.run), view: this.view });
+  }
+
+  protected onReady(): void {
+    this.show();
+  }
+
+  protected receive(message: FromResultPage): void {
+    if (!['rendered', 'error', 'ready'].includes(message.type)) this.lastAction = message.type === 'structure' ? `structure:${message.action}` : message.type;
+    switch (message.type) {
+      case 'cancel':
+        this.actions.onCancel(this.run.id);
+        return;
+      case 'retry':
+        this.actions.onRetry(this.run.id);
+        return;
+      case 'structure':
+        void this.structure(message.action);
+        return;
+      case 'selectAtom':
+        void this.selectAtom(message.index);
+        return;
+      case 'exportPng':
+        void this.savePng(message.name, message.dataUrl);
+        return;
+      case 'copyCsv':
+        void vscode.env.clipboard.writeText(message.text).then(() => vscode.window.setStatusBarMessage(`Token Lens: copied the ${message.name} numbers as CSV`, 3000));
+        return;
+      case 'error':
+        this.log.error(`Result view: ${message.message}`);
+        return;
+      case 'rendered': {
+        const { type: _type, ...report } = message;
+        this.report = report;
+        if (report.seq >= this.seq) this.flush();
+        return;
+      }
+      case 'ready':
+        return;
+    }
+  }
+
+  private async structure(action: StructureAction): Promise<void> {
+    const model = this.view?.model;
+    const text = model && (model.kind === 'relax' || model.kind === 'md') ? model.finalPoscar : undefined;
+    const what = WHAT[this.run.kind];
+    if (text === undefined || !what) return;
+    if (action === 'open') await this.documents.open(text);
+    else if (action === 'compare') await this.documents.compare(this.run, text, what);
+    else await this.documents.save(this.run, text, what);
+  }
+
+  /** Selects the atom's line in the input POSCAR, opening it where it is shown or in the first column. */
+  private async selectAtom(index: number): Promise<void> {
+    try {
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(this.run.inputUri));
+      const site = (parsed(document).poscar ?? this.input)?.sites[index];
+      if (!site || site.line >= document.lineCount) return;
+      const range = document.lineAt(site.line).range;
+      const shown = vscode.window.visibleTextEditors.find((e) => e.document === document);
+      const editor = await vscode.window.showTextDocument(document, { viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One, selection: range });
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      if (document.getText() !== this.run.inputText) vscode.window.setStatusBarMessage(`Token Lens: ${this.run.inputName} changed since the run: line ${site.line + 1} may hold another atom now`, 5000);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Could not open ${this.run.inputName}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private async savePng(name: string, dataUrl: string): Promise<void> {
+    const input = vscode.Uri.parse(this.run.inputUri);
+    const file = `${derivedName(this.run.inputName, name)}.png`;
+    const defaultUri = input.scheme === 'untitled' ? undefined : vscode.Uri.joinPath(input, '..', file);
+    const target = this.exportTarget ?? await vscode.window.showSaveDialog({ defaultUri, filters: { 'PNG image': ['png'] }, saveLabel: 'Export' });
+    if (!target) return;
+    try {
+      await vscode.workspace.fs.writeFile(target, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
+      vscode.window.setStatusBarMessage(`Token Lens: saved ${target.path.slice(target.path.lastIndexOf('/') + 1)}`, 3000);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Could not save the image: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  // ---- test seam (used through the feature's test command, development and test mode only) ----
+
+  /** Asks the page for a report (optionally clicking first) and resolves with it. */
+  requestReport(message: Omit<Extract<ToResultPage, { type: 'test' }>, 'type'> = { action: 'report' }, timeoutMs = 15_000): Promise<ResultReport | undefined> {
+    return new Promise((resolve) => {
+      const timeout = setTimeout(() => finish(), timeoutMs);
+      const finish = () => {
+        clearTimeout(timeout);
+        resolve(this.report);
+      };
+      this.waiters.push(finish);
+      this.report = undefined;
+      this.post({ type: 'test', ...message });
+    });
+  }
+
+  private flush(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The plots of a result view as data: what to draw (series, lines, ticks, a shaded gap) and the CSV
+ * behind each. The page draws them with uPlot in the theme's colours. Pure: tested in Node.
+ */
+import { firstNumber } from './format';
+import type { BandTick, BandsModel, MdModel, RelaxModel, Series } from './model';
+import type { ResultView } from './protocol';
+import { bandReference } from './summary';
+
+/** Theme colours: --vscode-charts-<name>, or the foreground. */
+export type Colour = 'blue' | 'red' | 'green' | 'orange' | 'purple' | 'yellow' | 'foreground';
+
+export interface PlotSeries {
+  label: string;
+  values: Series;
+  colour: Colour;
+}
+
+export interface PlotSpec {
+  /** For file names and test targets: "energy", "force", "md-energy", "temperature", "bands". */
+  id: string;
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  x: number[];
+  series: PlotSeries[];
+  legend: boolean;
+  /** CSS pixels; 280 when not given. */
+  height?: number;
+  /** x holds step numbers: ticks on whole numbers only. */
+  xSteps?: boolean;
+  logY?: boolean;
+  /** Dashed horizontal lines: a threshold, the energy zero, a mean. */
+  hLines?: { y: number; label: string; colour: Colour }[];
+  /** Vertical lines with their labels on the x axis (high-symmetry points). */
+  xTicks?: BandTick[];
+  /** A shaded range of y, e.g. the band gap. */
+  yBand?: { from: number; to: number; label: string };
+  /** Labelled points, e.g. VBM and CBM. */
+  marks?: { x: number; y: number; label: string }[];
+  yRange?: [number, number];
+  /** Indices where a new branch of the x axis starts: no line joins the points either side. */
+  breaks?: number[];
+  /** What Copy CSV writes when it is not the plotted numbers (absolute energies behind a relative plot). */
+  csv?: { x: number[]; xLabel: string; columns: { label: string; values: Series }[] };
+}
+
+const steps = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
+
+function relax(m: RelaxModel): PlotSpec[] {
+  const plots: PlotSpec[] = [];
+  if (m.energies.length) {
+    plots.push({
+      id: 'energy', title: 'Energy per step', xLabel: 'Step', yLabel: 'E (eV)', x: steps(m.energies.length), xSteps: true, legend: false,
+      series: [{ label: 'Energy (eV)', values: m.energies, colour: 'blue' }],
+    });
+  }
+  if (m.forcesMax.length) {
+    const positive = m.forcesMax.every((f) => f === null || f > 0) && (m.fmax === undefined || m.fmax > 0);
+    plots.push({
+      id: 'force', title: 'Maximum force per step', xLabel: 'Step', yLabel: `max |F| (eV/Å${positive ? ', log' : ''})`, x: steps(m.forcesMax.length),
+      xSteps: true, legend: false, logY: positive,
+      series: [{ label: 'Max force (eV/Å)', values: m.forcesMax, colour: 'red' }],
+      hLines: m.fmax === undefined ? undefined : [{ y: m.fmax, label: `threshold ${m.fmax} eV/Å`, colour: 'green' }],
+    });
+  }
+  return plots;
+}
+
+const relative = (s: Series): Series => {
+  const zero = firstNumber(s) ?? 0;
+  return s.map((x) => (x === null ? null : x - zero));
+};
+
+function md(m: MdModel): PlotSpec[] {
+  const xLabel = m.timeUnit === 'fs' ? 'Time (fs)' : 'Step';
+  const energies = ([['Total', m.total, 'blue'], ['Kinetic', m.kinetic, 'red'], ['Potential', m.potential, 'green']] as const)
+    .filter(([, s]) => s.length > 0);
+  const plots: PlotSpec[] = [];
+  if (energies.length) {
+    plots.push({
+      id: 'md-energy', title: 'Energy change since the start', xLabel, yLabel: 'E − E(0) (eV)', x: m.time, xSteps: m.timeUnit === 'step', legend: true,
+      series: energies.map(([label, s, colour]) => ({ label, values: relative(s), colour })),
+      csv: { x: m.time, xLabel, columns: energies.map(([label, s]) => ({ label: `${label} energy (eV)`, values: s })) },
+    });
+  }
+  if (m.temperature.length) {
+    const lines = [
+      ...(m.averageTemperature === undefined ? [] : [{ y: m.averageTemperature, label: `mean ${m.averageTemperature.toFixed(1)} K`, colour: 'foreground' as const }]),
+      ...(m.targetTemperature === undefined ? [] : [{ y: m.targetTemperature, label: `target ${m.targetTemperature} K`, colour: 'green' as const }]),
+    ];
+    plots.push({
+      id: 'temperature', title: 'Temperature', xLabel, yLabel: 'T (K)', x: m.time, xSteps: m.timeUnit === 'step', legend: false, hLines: lines,
+      series: [{ label: 'Temperature (K)', values: m.temperature, colour: 'orange' }],
+    });
+  }
+  return plots;
+}
+
+/** Bands within this many eV of the energy zero set the initial y range. */
+const BAND_WINDOW = 10;
+
+function extent(bands: readonly Series[]): [number, number] {
+  let [lo, hi] = [Infinity, -Infinity];
+  for (const band of bands) for (const e of band) if (e !== null) [lo, hi] = [Math.min(lo, e), Math.max(hi, e)];
+  return [lo, hi];
+}
+
+function bands(m: BandsModel): PlotSpec[] {
+  if (!m.bands.length) return [];
+  const ref = bandReference(m);
+  const zero = ref?.value ?? 0;
+  const shifted = m.bands.map((b) => b.map((e) => (e === null ? null : e - zero)));
+  const [lo, hi] = extent(shifted);
+  const { gap, vbmK, cbmK, cbm } = m.edges;
+  const gapped = ref?.name === 'VBM' && gap !== undefined && gap > 0;
+  const marks = [
+    ...(gapped && vbmK !== undefined ? [{ x: m.distances[vbmK]!, y: 0, label: 'VBM' }] : []),
+    ...(gapped && cbmK !== undefined && cbm !== undefined ? [{ x: m.distances[cbmK]!, y: cbm - zero, label: 'CBM' }] : []),
+  ];
+  return [{
+    id: 'bands', title: 'Band structure', xLabel: m.distanceSource === 'index' ? 'k-point' : 'k-distance',
+    yLabel: ref ? `E − ${ref.name === 'VBM' ? 'E_VBM' : 'E_F'} (eV)` : 'E (eV)',
+    x: m.distances, legend: false, height: 460, xSteps: m.distanceSource === 'index',
+    // Where the path jumps, two k-points share one distance.
+    breaks: m.distances.flatMap((d, i) => (i > 0 && Math.abs(d - m.distances[i - 1]!) < 1e-9 ? [i] : [])),
+    series: shifted.map((values, i) => ({ label: `Band ${i + 1}`, values, colour: 'blue' })),
+    // With the edges marked, the zero line needs no label of its own.
+    hLines: ref ? [{ y: 0, label: marks.length ? '' : ref.name, colour: 'foreground' }] : undefined,
+    xTicks: m.ticks,
+    yBand: gapped ? { from: 0, to: gap!, label: `gap ${gap!.toFixed(3)} eV` } : undefined,
+    marks,
+    yRange: ref ? [Math.max(lo, -BAND_WINDOW), Math.min(hi, BAND_WINDOW)] : [lo, hi],
+    csv: { x: m.distances, xLabel: 'k-distance', columns: m.bands.map((values, i) => ({ label: `Band ${i + 1} (eV)`, values })) },
+  }];
+}
+
+export function plotsOf(view: ResultView): PlotSpec[] {
+  const m = view.model;
+  return m.kind === 'relax' ? relax(m) : m.kind === 'md' ? md(m) : m.kind === 'tightbinding' ? bands(m) : [];
+}
+
+const cell = (text: string): string => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+
+/** The numbers behind a plot, one row per x, empty cells for gaps. */
+export function toCsv(spec: PlotSpec): string {
+  const { x, xLabel, columns } = spec.csv ?? { x: spec.x, xLabel: spec.xLabel, columns: spec.series };
+  const header = [xLabel, ...columns.map((c) => c.label)].map(cell).join(',');
+  const rows = x.map((xi, i) => [xi, ...columns.map((c) => c.values[i] ?? '')].join(','));
+  return `${[header, ...rows].join('\n')}\n`;
+}

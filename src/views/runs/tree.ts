@@ -1,0 +1,102 @@
+/**
+ * The Structure Runs list in the Explorer: one entry per run of this workspace, newest first, with
+ * its input, kind, start time, duration and state; open, cancel, run again, reveal the input, save
+ * the raw answer as JSON, remove.
+ */
+import * as vscode from 'vscode';
+import type { RunStore } from '../../service/runStore';
+import type { StructureRuns } from '../../service/structureRuns';
+import { Disposable } from '../../util/disposable';
+import type { ResultViews } from '../results/feature';
+import { KIND_LABELS, type RunRecord } from '../results/run';
+
+export const RUNS_VIEW = 'tokenLens.runs';
+
+const ICONS: Record<RunRecord['state'], vscode.ThemeIcon> = {
+  running: new vscode.ThemeIcon('sync~spin'),
+  done: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+  cancelled: new vscode.ThemeIcon('circle-slash'),
+};
+
+export function duration(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
+/** "done · 1.2 s · 21:03" */
+export function runDescription(run: RunRecord): string {
+  const when = new Date(run.startedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return [run.state, duration(run.durationMs), when].filter(Boolean).join(' · ');
+}
+
+export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunRecord> {
+  private readonly changed = this.register(new vscode.EventEmitter<RunRecord | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly store: RunStore, private readonly runs: StructureRuns, private readonly views: ResultViews, testMode: boolean) {
+    super();
+    if (testMode) {
+      // Test seam: the entries as the tree shows them, and Save Result As without a dialog.
+      this.register(vscode.commands.registerCommand('tokenLens.runs.test', (action: string, arg?: { runId: string; target: string }) => {
+        if (action === 'items') return this.getChildren().map((run) => ({ ...this.getTreeItem(run), id: run.id, tooltip: undefined, command: undefined }));
+        const run = arg && this.store.get(arg.runId);
+        return action === 'save' && run ? saveResult(run, vscode.Uri.parse(arg.target)).then((uri) => uri?.toString()) : undefined;
+      }));
+    }
+    this.register(vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: this, showCollapseAll: false }));
+    this.register(store.onDidChange(() => this.changed.fire(undefined)));
+    const command = (name: string, action: (run: RunRecord) => unknown) =>
+      this.register(vscode.commands.registerCommand(`tokenLens.runs.${name}`, (run?: RunRecord) => run && action(this.store.get(run.id) ?? run)));
+    command('open', (run) => this.views.show(run, false));
+    command('cancel', (run) => this.runs.cancel(run.id));
+    command('again', (run) => this.runs.again(run.id));
+    command('reveal', (run) => revealInput(run));
+    command('save', (run) => saveResult(run));
+    command('remove', (run) => this.store.remove((r) => r.id === run.id && r.state !== 'running'));
+    this.register(vscode.commands.registerCommand('tokenLens.runs.clear', () => this.store.remove((r) => r.state !== 'running')));
+  }
+
+  getTreeItem(run: RunRecord): vscode.TreeItem {
+    const item = new vscode.TreeItem(`${KIND_LABELS[run.kind]} · ${run.inputName}`);
+    item.id = run.id;
+    item.description = runDescription(run);
+    item.iconPath = ICONS[run.state];
+    item.contextValue = `run.${run.state}${run.response ? '.answered' : ''}`;
+    item.tooltip = new vscode.MarkdownString().appendText(`${KIND_LABELS[run.kind]} of ${run.inputUri}\n\nStarted ${new Date(run.startedAt).toLocaleString()}`
+      + `${run.durationMs !== undefined ? `, took ${duration(run.durationMs)}` : ''}\n\n${run.error ?? run.state}`);
+    item.command = { command: 'tokenLens.runs.open', title: 'Open Result', arguments: [run] };
+    return item;
+  }
+
+  getChildren(element?: RunRecord): RunRecord[] {
+    return element ? [] : [...this.store.all];
+  }
+}
+
+async function revealInput(run: RunRecord): Promise<void> {
+  try {
+    await vscode.window.showTextDocument(vscode.Uri.parse(run.inputUri), { preview: false });
+  } catch {
+    const document = await vscode.workspace.openTextDocument({ language: 'poscar', content: run.inputText });
+    await vscode.window.showTextDocument(document);
+    void vscode.window.showInformationMessage(`${run.inputName} is no longer where it was; this is the text that was sent.`);
+  }
+}
+
+/** "Save Result As…": the raw answer as JSON, beside the POSCAR by default. */
+export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  if (!run.response) {
+    void vscode.window.showInformationMessage('This run has no answer to save.');
+    return undefined;
+  }
+  const input = vscode.Uri.parse(run.inputUri);
+  const name = `${run.inputName}.${run.kind}.json`;
+  const defaultUri = input.scheme === 'file' ? vscode.Uri.joinPath(input, '..', name) : undefined;
+  const uri = target ?? await vscode.window.showSaveDialog({ defaultUri, filters: { JSON: ['json'] }, saveLabel: 'Save Result' });
+  if (!uri) return undefined;
+  const body = run.response.body;
+  const value = body.type === 'json' ? body.value : body.type === 'text' ? body.text : { contentType: body.contentType, base64: Buffer.from(body.bytes).toString('base64') };
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`));
+  return uri;
+}

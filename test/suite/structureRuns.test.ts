@@ -1,0 +1,179 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { createServer, type ReferenceServer } from '../../src/server/app';
+import type { ResultReport } from '../../src/views/results/protocol';
+import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
+
+interface Outcome {
+  status: string;
+  kind: string;
+  runId?: string;
+  response?: { status: number; body: { type: string; value?: Record<string, unknown> } };
+  errorKind?: string;
+  message?: { severity: string; text: string; actions: string[] };
+}
+interface Item { id: string; label: string; description: string; contextValue: string }
+
+const KEY = 'runs-key-5c1f';
+const settings = () => vscode.workspace.getConfiguration('tokenLens');
+const run = (command: string, args?: object) => vscode.commands.executeCommand<Outcome>(`tokenLens.${command}`, args);
+const items = async () => (await vscode.commands.executeCommand<Item[]>('tokenLens.runs.test', 'items'))!;
+const resultReport = (runId: string, action = 'report', extra: object = {}) =>
+  vscode.commands.executeCommand<ResultReport | undefined>('tokenLens.results.test', action, { runId, ...extra });
+
+async function reportWhere(runId: string, check: (r: ResultReport) => boolean, what: string): Promise<ResultReport> {
+  let last: ResultReport | undefined;
+  await waitFor(async () => (last = await resultReport(runId)) && check(last), 15_000, () => `${what}; last report: ${JSON.stringify(last)}`, 150);
+  return last!;
+}
+
+suite('Structure runs: relax, single point, MD and band structure from the open POSCAR', () => {
+  let server: ReferenceServer;
+
+  suiteSetup(async function () {
+    this.timeout(30_000);
+    await activateExtension();
+    server = createServer({ apiKey: KEY, ratePerMinute: 10_000, faults: true });
+    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setServiceUrl', await server.listen(0))).status, 'ok');
+    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', KEY)).status, 'ok');
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('tokenLens.clearApiKey');
+    for (const key of ['service.baseUrl', 'service.timeoutSeconds', 'service.maxRetries', 'tightbinding.kpathDensity']) await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    await server?.close();
+  });
+
+  teardown(async () => {
+    server.faults.clear();
+    await settings().update('service.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('tokenLens.results.test', 'closeAll');
+    await closeAllEditors();
+  });
+
+  test('Relax sends the document with its unsaved edits; the view plots energy and force; the run is listed', async () => {
+    const editor = await openWorkspaceFile('Si.vasp');
+    await editor.edit((e) => e.replace(new vscode.Range(0, 0, 0, editor.document.lineAt(0).text.length), 'Si8 edited, not saved'));
+    const before = server.hits('/gnn_ff_dynamics/relax');
+    const outcome = (await run('relax'))!;
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    assert.equal(server.hits('/gnn_ff_dynamics/relax') - before, 1);
+    const answer = outcome.response!.body.value!;
+    assert.equal(answer.natoms, 8);
+    assert.match(String(answer.final_poscar), /^Si8 edited, not saved/, 'the unsaved comment was sent');
+    assert.equal(answer.converged, true);
+    const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the relax view');
+    assert.equal(r.kind, 'relax');
+    assert.match(r.headline, /^Converged in \d+ steps?/);
+    assert.ok(r.plots.length >= 2 && r.plots.every((p) => p.points > 0), JSON.stringify(r.plots));
+    assert.ok(r.targets.includes('structure:open') && r.targets.includes('structure:compare'), r.targets.join());
+    const listed = (await items()).find((i) => i.id === outcome.runId)!;
+    assert.equal(listed.label, 'Relax · Si.vasp');
+    assert.match(listed.description, /^done · \d+\.\d s · /);
+    assert.equal(listed.contextValue, 'run.done.answered');
+    for (const [theme, kind] of [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light']]) {
+      await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+      await reportWhere(outcome.runId!, (x) => x.theme === kind, `the ${kind} theme`);
+      await sleep(400);
+      await screenshot(`result-relax-${kind}`);
+    }
+    // Save Result As: the raw answer as JSON.
+    const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-run-')), 'relax.json');
+    await vscode.commands.executeCommand('tokenLens.runs.test', 'save', { runId: outcome.runId, target: vscode.Uri.file(target).toString() });
+    assert.equal(JSON.parse(fs.readFileSync(target, 'utf8')).final_energy, answer.final_energy);
+  });
+
+  test('Energy and Forces from a file that is not open (the Explorer), forces sorted; a row selects the atom\'s line', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const uri = vscode.Uri.joinPath(folder, 'CONTCAR.relax');
+    const outcome = (await run('singlePoint', { uri }))!;
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    const answer = outcome.response!.body.value!;
+    assert.equal((answer.forces_eV_per_A as number[][]).length, 2);
+    const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the single-point view');
+    const forces = r.tables.find((t) => /force/i.test(t.title))!;
+    assert.ok(forces && forces.rows.length === 2, JSON.stringify(r.tables));
+    await resultReport(outcome.runId!, 'click', { target: 'atom:1' });
+    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && !e.selection.isEmpty), 5000, 'the atom line selected');
+    assert.equal(editor.selection.start.line, 9, 'atom 2 stands on line 10');
+    await screenshot('result-single-point');
+  });
+
+  test('MD: energies and temperature against time; a running MD is cancelled at once', async () => {
+    await openWorkspaceFile('Si.vasp');
+    server.faults.next({ kind: 'delay', ms: 8000, path: '/gnn_ff_dynamics/md' });
+    const pending = run('md');
+    const running = await waitFor(async () => (await items()).find((i) => i.label === 'Molecular dynamics · Si.vasp' && i.contextValue === 'run.running'), 5000, 'a running MD in the list');
+    const started = Date.now();
+    await vscode.commands.executeCommand('tokenLens.runs.cancel', { id: running.id });
+    const cancelled = (await pending)!;
+    assert.equal(cancelled.status, 'cancelled');
+    assert.ok(Date.now() - started < 2000, 'cancel aborts the request at once');
+    assert.equal((await items()).find((i) => i.id === running.id)!.contextValue, 'run.cancelled');
+
+    const outcome = (await run('md'))!;
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the MD view');
+    assert.ok(r.plots.length >= 2, JSON.stringify(r.plots));
+    assert.ok(r.plots.some((p) => p.series >= 3), 'total, kinetic and potential energy');
+    await screenshot('result-md');
+  });
+
+  test('Band structure: bands along the k-path with labels and the gap stated; the k-path density is checked first', async () => {
+    await openWorkspaceFile('NaCl.vasp');
+    await settings().update('tightbinding.kpathDensity', 0, vscode.ConfigurationTarget.Global);
+    const before = server.hits('/tightbinding/compute');
+    const refused = (await run('tightbinding'))!;
+    assert.equal(refused.status, 'invalid');
+    assert.match(refused.message!.text, /whole number from 1 to 1000/);
+    assert.equal(server.hits('/tightbinding/compute'), before, 'nothing was sent');
+    await settings().update('tightbinding.kpathDensity', 8, vscode.ConfigurationTarget.Global);
+    const outcome = (await run('tightbinding'))!;
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    assert.equal(outcome.response!.body.value!.kpath_density, 8);
+    const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the band-structure view');
+    assert.match(r.headline, /gap|Metal/i);
+    assert.ok(r.plots.length >= 1 && r.plots[0]!.series >= 1, JSON.stringify(r.plots));
+    await screenshot('result-bands');
+  });
+
+  test('A file with errors is not sent: the user is told why and taken to the first problem', async () => {
+    const before = server.hits('/gnn_ff_dynamics/relax');
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const outcome = (await run('relax', { uri: vscode.Uri.joinPath(folder, 'POSCAR_broken') }))!;
+    assert.equal(outcome.status, 'invalid');
+    assert.equal(outcome.message!.text, "POSCAR_broken has 1 error, so Token Lens did not send it. Line 7: the counts line must hold positive whole numbers, one per species (found 'two')");
+    assert.equal(server.hits('/gnn_ff_dynamics/relax'), before);
+    const editor = vscode.window.activeTextEditor!;
+    assert.match(editor.document.uri.path, /POSCAR_broken$/);
+    assert.equal(editor.document.getText(editor.selection), 'two');
+  });
+
+  test('Failing runs: 401, 500 and a timeout end in a message and a failed entry', async () => {
+    await openWorkspaceFile('GaAs.vasp');
+    server.faults.next({ kind: 'status', status: 401, detail: 'Invalid API key.', path: '/gnn_ff_dynamics/single_point' });
+    const unauthorized = (await run('singlePoint', { show: false }))!;
+    assert.equal(unauthorized.errorKind, 'unauthorized');
+    assert.deepEqual(unauthorized.message!.actions, ['Enter new API key']);
+
+    server.faults.next({ kind: 'status', status: 500, detail: 'boom', path: '/gnn_ff_dynamics/single_point' });
+    await settings().update('service.maxRetries', 0, vscode.ConfigurationTarget.Global);
+    const failed = (await run('singlePoint'))!;
+    assert.equal(failed.errorKind, 'server');
+    const r = await reportWhere(failed.runId!, (x) => x.state === 'failed', 'the failed view');
+    assert.ok(r.targets.includes('retry'), r.targets.join());
+
+    await settings().update('service.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
+    server.faults.next({ kind: 'delay', ms: 3000, path: '/gnn_ff_dynamics/single_point' });
+    const timedOut = (await run('singlePoint', { show: false }))!;
+    assert.equal(timedOut.errorKind, 'timeout');
+    assert.match(timedOut.message!.text, /timeoutSeconds/);
+    const states = (await items()).filter((i) => [unauthorized.runId, failed.runId, timedOut.runId].includes(i.id)).map((i) => i.contextValue);
+    assert.deepEqual(states, ['run.failed', 'run.failed', 'run.failed']);
+    await settings().update('service.maxRetries', undefined, vscode.ConfigurationTarget.Global);
+  });
+});

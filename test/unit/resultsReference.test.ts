@@ -1,0 +1,56 @@
+/** The reference server's answers (the first variant of every shape) read without a warning. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parsePoscar } from '../../src/poscar';
+import { bandStructure, dynamics, relaxation, singlePoint, structureOf } from '../../src/server/physics/answers';
+import { runToEnd } from '../../src/server/physics/schedule';
+import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../src/views/results/model';
+import { readResult } from '../../src/views/results/read';
+import type { RunKind } from '../../src/views/results/run';
+
+const text = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results', 'POSCAR.Si8'), 'utf8');
+const structure = structureOf(parsePoscar(text).poscar!);
+const viaJson = <M>(kind: RunKind, answer: unknown): M =>
+  readResult(kind, { type: 'json', value: JSON.parse(JSON.stringify(answer)) }, {}, { atoms: 8 }) as M;
+
+test('reference single point', () => {
+  const m = viaJson<SinglePointModel>('singlePoint', singlePoint(structure));
+  assert.deepEqual(m.warnings, []);
+  assert.deepEqual(m.extra, {});
+  assert.equal(m.forces!.length, 8);
+  assert.equal(m.stressUnit, 'GPa');
+  assert.ok(m.energy !== undefined && m.energyPerAtom !== undefined && m.method);
+});
+
+test('reference relaxation', () => {
+  const m = viaJson<RelaxModel>('relax', runToEnd(relaxation(structure, { fmax: 0.05, maxSteps: 100 })));
+  assert.deepEqual(m.warnings, []);
+  assert.deepEqual(Object.keys(m.extra), ['lattice']);
+  assert.equal(m.energies.length, m.steps! + 1);
+  assert.equal(m.fmax, 0.05);
+  assert.equal(m.maxSteps, 100);
+  assert.ok(m.finalPoscar && m.trajectory && m.converged !== undefined);
+});
+
+test('reference MD', () => {
+  const m = viaJson<MdModel>('md', runToEnd(dynamics(structure, { temperature: 300, timestep: 1, steps: 20, seed: 1 })));
+  assert.deepEqual(m.warnings, []);
+  assert.deepEqual(Object.keys(m.extra), ['seed']);
+  assert.equal(m.time.length, 21);
+  assert.equal(m.timeUnit, 'fs');
+  assert.equal(m.targetTemperature, 300);
+  assert.equal(m.energyDriftComputed, undefined);
+});
+
+test('reference band structure', () => {
+  const m = viaJson<BandsModel>('tightbinding', runToEnd(bandStructure(structure, 5)));
+  assert.deepEqual(m.warnings, []);
+  assert.deepEqual(Object.keys(m.extra), ['kpath_density']);
+  assert.equal(m.bands.length, 8);
+  assert.equal(m.distanceSource, 'service');
+  assert.equal(m.ticks[0]!.label, 'Γ');
+  assert.equal(m.edges.source, 'service');
+  assert.ok(m.path && m.latticeType);
+});
