@@ -57,7 +57,10 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
 
   test('Relax sends the document with its unsaved edits; the view plots energy and force; the run is listed', async () => {
     const editor = await openWorkspaceFile('Si.vasp');
-    await editor.edit((e) => e.replace(new vscode.Range(0, 0, 0, editor.document.lineAt(0).text.length), 'Si8 edited, not saved'));
+    await editor.edit((e) => {
+      e.replace(new vscode.Range(0, 0, 0, editor.document.lineAt(0).text.length), 'Si8 edited, not saved');
+      e.replace(new vscode.Range(12, 2, 12, 20), '0.2700000000000000'); // one atom pushed off its site: the relax has work to do
+    });
     const before = server.hits('/gnn_ff_dynamics/relax');
     const outcome = (await run('relax'))!;
     assert.equal(outcome.status, 'ok', outcome.message?.text);
@@ -68,7 +71,9 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     assert.equal(answer.converged, true);
     const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the relax view');
     assert.equal(r.kind, 'relax');
-    assert.match(r.headline, /^Converged in \d+ steps?/);
+    assert.match(r.headline, /^Converged in \d+ steps/);
+    assert.ok((answer.steps_taken as number) > 3, `relaxation steps: ${answer.steps_taken}`);
+    assert.ok((answer.final_energy as number) < (answer.initial_energy as number), 'the energy went down');
     assert.ok(r.plots.length >= 2 && r.plots.every((p) => p.points > 0), JSON.stringify(r.plots));
     assert.ok(r.targets.includes('structure:open') && r.targets.includes('structure:compare'), r.targets.join());
     const listed = (await items()).find((i) => i.id === outcome.runId)!;

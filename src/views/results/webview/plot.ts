@@ -113,7 +113,9 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
     series: [
       { label: spec.xLabel, value: (_u, v) => (v == null ? '–' : short(v, 5)) },
       ...series.map((s) => ({
-        label: s.label, stroke: colour(s.colour), width: bands ? 1.25 : 1.75, points: { show: false },
+        label: s.label, stroke: colour(s.colour), width: bands ? 1.25 : 1.75,
+        // Few steps (a relax that converged at once) would draw nothing without their points.
+        points: { show: !bands && spec.x.length <= 60, size: 6 },
         value: (_u: uPlot, v: number | null) => (v == null ? '–' : short(v, 5)),
       })),
     ],
