@@ -56,7 +56,10 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   });
 
   test('Relax sends the document with its unsaved edits; the view plots energy and force; the run is listed', async () => {
-    const editor = await openWorkspaceFile('Si.vasp');
+    // A copy outside the workspace: the test's edits never reach the fixture, whatever saves them.
+    const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-relax-')), 'Si.vasp');
+    fs.copyFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'Si.vasp'), copy);
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(copy), { preview: false });
     await editor.edit((e) => {
       e.replace(new vscode.Range(0, 0, 0, editor.document.lineAt(0).text.length), 'Si8 edited, not saved');
       e.replace(new vscode.Range(12, 2, 12, 20), '0.2700000000000000'); // one atom pushed off its site: the relax has work to do
