@@ -13,21 +13,11 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createServer } from '../../src/server/app';
 import { withHeartbeat } from './heartbeat';
+import { seededRandom } from '../../src/server/physics/rng';
 
 // ---------------------------------------------------------------------------------------------
 // The 64-atom Si cell
 
-/** mulberry32: a small seeded generator, so the rattled cell is the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DIAMOND: Array<[number, number, number]> = [
   [0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0],
@@ -41,7 +31,7 @@ const DIAMOND: Array<[number, number, number]> = [
 export function si64Poscar(rattle = 0, seed = 7): string {
   const a = 5.431;
   const L = 2 * a;
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const lines = [`Si64 2x2x2 diamond${rattle ? ` rattled ±${rattle} A (seed ${seed})` : ''}`, '1.0', `${L.toFixed(6)} 0 0`, `0 ${L.toFixed(6)} 0`, `0 0 ${L.toFixed(6)}`, 'Si', '64', 'Cartesian'];
   for (let i = 0; i < 2; i++)
     for (let j = 0; j < 2; j++)

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../util/disposable';
+import { waitUntil } from '../../util/wait';
 import { isRecord, isString } from '../guards';
 import { panelOptions } from '../webviewHost';
 import { ResultPanel, type RunActions } from './panel';
@@ -103,9 +104,4 @@ export class ResultViews extends Disposable {
         return undefined;
     }
   }
-}
-
-async function waitUntil(predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }

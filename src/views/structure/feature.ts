@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { isPoscar } from '../../poscar/editor/documents';
 import { Disposable } from '../../util/disposable';
+import { waitUntil } from '../../util/wait';
 import { isString, isRecord } from '../guards';
 import { panelOptions } from '../webviewHost';
 import { StructurePanel } from './panel';
@@ -106,9 +107,4 @@ function tryParse(text: string): vscode.Uri | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function waitUntil(predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 }
