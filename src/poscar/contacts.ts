@@ -9,7 +9,7 @@
  * (the textbook minimum-image convention) is wrong for skewed or thin cells.
  */
 import type { Mat3, Poscar } from './types';
-import { determinant, norm, reciprocal } from './vec';
+import { determinant, planeSpacings } from './vec';
 
 export interface Contact {
   /** Site indices, i <= j; i === j is an atom and its own periodic image. */
@@ -30,8 +30,7 @@ interface Grid {
 }
 
 function grid(lattice: Mat3, minDistance: number, sites: number): Grid {
-  // The distance between neighbouring lattice planes along axis k is 1 / |b_k|.
-  const spacing = reciprocal(lattice).map((b) => 1 / norm(b));
+  const spacing = planeSpacings(lattice);
   const bins = spacing.map((d) => Math.max(1, Math.floor(d / minDistance)));
   const cap = Math.max(1, BINS_PER_SITE * sites);
   while (bins[0]! * bins[1]! * bins[2]! > cap) {

@@ -1,6 +1,10 @@
 /** 3-vector and 3×3 helpers for the POSCAR core. Lattices are rows of vectors, positions are row vectors. */
 import type { Mat3, Vec3 } from './types';
 
+export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
+export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+export const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
+
 export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 
 export const cross = (a: Vec3, b: Vec3): Vec3 => [
@@ -27,3 +31,6 @@ export const rowTimes = (f: Vec3, m: Mat3): Vec3 => [
   f[0] * m[0][1] + f[1] * m[1][1] + f[2] * m[2][1],
   f[0] * m[0][2] + f[1] * m[1][2] + f[2] * m[2][2],
 ];
+
+/** The distance between neighbouring lattice planes along each axis, 1/|b_k|: how thick the cell is. */
+export const planeSpacings = (m: Mat3): Vec3 => reciprocal(m).map((b) => 1 / norm(b)) as Vec3;

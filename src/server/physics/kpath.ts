@@ -8,7 +8,8 @@
  * simple-cubic path (its own Brillouin zone), and anything else the fallback path Γ-X-Y-Z-Γ with
  * X, Y, Z = (½,0,0), (0,½,0), (0,0,½).
  */
-import { combine, latticeParameters, norm, reciprocal, sub, type Mat3, type Vec3 } from './cell';
+import { latticeParameters } from '../../poscar/structure';
+import { combine, norm, reciprocal, sub, type Mat3, type Vec3 } from './cell';
 
 export type Bravais = 'CUB' | 'FCC' | 'BCC' | 'HEX' | 'TET' | 'ORC' | 'OTHER';
 
@@ -43,7 +44,8 @@ export const PATHS: Record<Bravais, { path: string; points: Record<string, Vec3>
 };
 
 export function bravaisLattice(lattice: Mat3): Bravais {
-  const { lengths: [a, b, c], angles } = latticeParameters(lattice);
+  const { a, b, c, alpha, beta, gamma } = latticeParameters(lattice);
+  const angles = [alpha, beta, gamma];
   const same = (x: number, y: number): boolean => Math.abs(x - y) <= LENGTH_TOLERANCE * Math.max(x, y);
   const is = (angle: number, degrees: number): boolean => Math.abs(angle - degrees) <= ANGLE_TOLERANCE;
   const all = (degrees: number): boolean => angles.every((angle) => is(angle, degrees));
@@ -52,7 +54,7 @@ export function bravaisLattice(lattice: Mat3): Bravais {
     if (all(60)) return 'FCC';
     if (all(BCC_ANGLE)) return 'BCC';
   }
-  if (same(a, b) && is(angles[0], 90) && is(angles[1], 90) && is(angles[2], 120)) return 'HEX';
+  if (same(a, b) && is(alpha, 90) && is(beta, 90) && is(gamma, 120)) return 'HEX';
   if (all(90)) return same(a, b) ? 'TET' : 'ORC';
   return 'OTHER';
 }
