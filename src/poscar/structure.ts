@@ -1,6 +1,6 @@
 /** Structure math on a parsed POSCAR: volume, lattice parameters, coordinates, formula, density, contacts. */
 import { AVOGADRO_CM3_PER_A3, element } from './elements';
-import type { Mat3, Poscar, StructureSummary, Vec3 } from './types';
+import type { LatticeParameters, Mat3, Poscar, StructureSummary, Vec3 } from './types';
 import { determinant, dot, norm, reciprocal, rowTimes } from './vec';
 
 export { closeContacts, type Contact } from './contacts';
@@ -9,16 +9,6 @@ export { determinant };
 /** Cell volume in Å³, never negative; `determinant` gives the signed triple product. */
 export const volume = (lattice: Mat3): number => Math.abs(determinant(lattice));
 
-export interface LatticeParameters {
-  /** Å */
-  a: number;
-  b: number;
-  c: number;
-  /** Degrees: alpha between b and c, beta between a and c, gamma between a and b. */
-  alpha: number;
-  beta: number;
-  gamma: number;
-}
 
 const angle = (u: Vec3, v: Vec3): number =>
   (Math.acos(Math.min(1, Math.max(-1, dot(u, v) / (norm(u) * norm(v))))) * 180) / Math.PI;

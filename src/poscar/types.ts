@@ -97,7 +97,18 @@ export interface ParseResult {
   diagnostics: PoscarDiagnostic[];
 }
 
-export interface StructureSummary {
+export interface LatticeParameters {
+  /** Å */
+  a: number;
+  b: number;
+  c: number;
+  /** Degrees: alpha between b and c, beta between a and c, gamma between a and b. */
+  alpha: number;
+  beta: number;
+  gamma: number;
+}
+
+export interface StructureSummary extends LatticeParameters {
   /** Full formula in species order, e.g. 'Na4Cl4'. */
   formula: string;
   /** Reduced formula, e.g. 'NaCl'. */
@@ -108,12 +119,6 @@ export interface StructureSummary {
   volume: number;
   /** g/cm³; undefined when an element is unknown. */
   density?: number;
-  a: number;
-  b: number;
-  c: number;
-  alpha: number;
-  beta: number;
-  gamma: number;
   selectiveDynamics: boolean;
   coordinateMode: 'Direct' | 'Cartesian';
 }
