@@ -77,6 +77,10 @@ function escapeAttribute(text: string): string {
  */
 export abstract class WebviewHost<ToPage, FromPage extends { type: string }> extends Disposable {
   private ready = false;
+  private readonly answers = new Map<number, (report: unknown) => void>();
+  private requests = 0;
+  /** Where Export PNG writes without asking (tests only). */
+  exportTarget: vscode.Uri | undefined;
   private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.onDisposeEmitter.event;
 
@@ -90,6 +94,7 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
     super();
     panel.webview.options = { enableScripts: true, localResourceRoots: [mediaRoot(extensionUri)] };
     this.register(this.onDisposeEmitter);
+    this.register({ dispose: () => this.answers.forEach((answer) => answer(undefined)) });
     this.register(panel.onDidDispose(() => this.dispose()));
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.arrive(message)));
     this.register(panel.onDidChangeViewState(() => {
@@ -106,13 +111,50 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
     this.panel.dispose();
   }
 
-  get isReady(): boolean {
-    return this.ready;
-  }
-
   /** Posts when the page listens; before that, onReady() will send the state anyway. */
   protected post(message: ToPage): void {
     if (this.ready && !this.isDisposed) void this.panel.webview.postMessage(message);
+  }
+
+  /**
+   * Test seam: once the page listens, posts the test message made with a fresh id and resolves with
+   * the report the page sends back for that id (undefined on timeout or disposal).
+   */
+  protected askPage<Report>(message: (id: number) => ToPage, timeoutMs = 15_000): Promise<Report | undefined> {
+    const id = ++this.requests;
+    return new Promise((resolve) => {
+      const deadline = Date.now() + timeoutMs;
+      const timeout = setTimeout(() => answer(undefined), timeoutMs);
+      const answer = (report: unknown): void => {
+        clearTimeout(timeout);
+        this.answers.delete(id);
+        resolve(report as Report | undefined);
+      };
+      this.answers.set(id, answer);
+      const send = (): void => {
+        if (!this.answers.has(id)) return;
+        if (this.ready) this.post(message(id));
+        else if (Date.now() < deadline) setTimeout(send, 50);
+      };
+      send();
+    });
+  }
+
+  /** The page's report for test message `request`. */
+  protected answered(request: number, report: unknown): void {
+    this.answers.get(request)?.(report);
+  }
+
+  /** Export PNG: writes the page's picture where the user chooses (suggesting `defaultUri`). */
+  protected async savePng(dataUrl: string, defaultUri: vscode.Uri | undefined): Promise<void> {
+    const target = this.exportTarget ?? await vscode.window.showSaveDialog({ defaultUri, filters: { 'PNG image': ['png'] }, saveLabel: 'Export' });
+    if (!target) return;
+    try {
+      await vscode.workspace.fs.writeFile(target, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
+      vscode.window.setStatusBarMessage(`Token Lens: saved ${target.path.slice(target.path.lastIndexOf('/') + 1)}`, 3000);
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Could not save the image: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** The page is (again) listening, with the state it persisted; the subclass brings it up to date. */

@@ -165,8 +165,9 @@ test('the show message passes the page\'s guard for every fixture; tampered ones
   assert.equal(tamper((m) => (m.view.model.images = [{ dataUrl: 'javascript:alert(1)', source: 'x' }])), false);
   assert.equal(tamper((m) => (m.run.state = 'exploded')), false);
   assert.equal(tamper((m) => (m.view.model.extra = [] as unknown as Record<string, unknown>)), false);
-  assert.equal(isToResultPage({ type: 'test', action: 'click', target: 'atom:3' }), true);
-  assert.equal(isToResultPage({ type: 'test', action: 'explode' }), false);
+  assert.equal(isToResultPage({ type: 'test', id: 1, action: 'click', target: 'atom:3' }), true);
+  assert.equal(isToResultPage({ type: 'test', action: 'click', target: 'atom:3' }), false, 'a test message carries the id its report echoes');
+  assert.equal(isToResultPage({ type: 'test', id: 1, action: 'explode' }), false);
 });
 
 test('messages from the page are checked', () => {

@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../util/disposable';
-import { waitUntil } from '../../util/wait';
 import { isRecord, isString } from '../guards';
+import { PanelSet } from '../panelSet';
 import { panelOptions } from '../webviewHost';
 import { ResultPanel, type RunActions } from './panel';
 import { RESULT_VIEW_TYPE } from './protocol';
@@ -21,7 +21,7 @@ export interface ResultViewsOptions extends RunActions {
 }
 
 export class ResultViews extends Disposable {
-  private readonly panels = new Map<string, ResultPanel>();
+  private readonly panels = this.register(new PanelSet<ResultPanel>());
   private readonly testMode: boolean;
   private readonly documents = this.register(new ResultDocuments());
 
@@ -32,7 +32,6 @@ export class ResultViews extends Disposable {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
     }));
     if (this.testMode) this.register(vscode.commands.registerCommand(RESULTS_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
-    this.register({ dispose: () => [...this.panels.values()].forEach((p) => p.dispose()) });
   }
 
   /** Opens the view of a run beside the editor, or reveals it (brought up to date). */
@@ -52,10 +51,6 @@ export class ResultViews extends Disposable {
     this.panels.get(run.id)?.update(run);
   }
 
-  get(runId: string): ResultPanel | undefined {
-    return this.panels.get(runId);
-  }
-
   private restore(panel: vscode.WebviewPanel, state: unknown): void {
     const run = isRecord(state) && isString(state.runId, 200) ? this.options.lookup(state.runId) : undefined;
     if (run) this.adopt(panel, run);
@@ -63,22 +58,16 @@ export class ResultViews extends Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel, run: RunRecord): ResultPanel {
-    this.panels.get(run.id)?.dispose();
-    const view = new ResultPanel(panel, this.context.extensionUri, run, this.testMode, this.options, this.documents, this.log);
-    this.panels.set(run.id, view);
-    view.onDidDispose(() => {
-      if (this.panels.get(run.id) === view) this.panels.delete(run.id);
-    });
-    return view;
+    return this.panels.add(run.id, new ResultPanel(panel, this.context.extensionUri, run, this.testMode, this.options, this.documents, this.log));
   }
 
   /** Test seam: show runs the test makes, what a view shows, and acting on it as a user would. */
   private async test(action: string, arg?: unknown): Promise<unknown> {
     const args = isRecord(arg) ? arg : {};
-    const panel = isString(args.runId, 200) ? this.panels.get(args.runId) : [...this.panels.values()].pop();
+    const panel = isString(args.runId, 200) ? this.panels.get(args.runId) : this.panels.last();
     switch (action) {
       case 'open': // the runs whose views are open
-        return [...this.panels.keys()];
+        return this.panels.keys();
       case 'show': case 'update': // arg: a RunRecord
         if (action === 'show') this.show(arg as RunRecord);
         else this.update(arg as RunRecord);
@@ -87,7 +76,6 @@ export class ResultViews extends Disposable {
         if (!panel) return undefined;
         if (isString(args.exportTarget, 10_000)) panel.exportTarget = vscode.Uri.parse(args.exportTarget);
         if (isString(args.saveTarget, 10_000)) this.documents.saveTarget = vscode.Uri.parse(args.saveTarget);
-        await waitUntil(() => panel.isReady);
         return panel.requestReport({ action, target: args.target as string | undefined });
       }
       case 'lastAction':
@@ -95,10 +83,10 @@ export class ResultViews extends Disposable {
       case 'restore': { // what the serializer does after a reload; arg: the page's persisted state
         const webviewPanel = vscode.window.createWebviewPanel(RESULT_VIEW_TYPE, 'Result', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(this.context.extensionUri));
         this.restore(webviewPanel, arg);
-        return [...this.panels.keys()];
+        return this.panels.keys();
       }
       case 'closeAll':
-        [...this.panels.values()].forEach((p) => p.dispose());
+        this.panels.dispose();
         return true;
       default:
         return undefined;

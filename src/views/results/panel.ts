@@ -10,7 +10,7 @@ import type { Poscar } from '../../poscar/types';
 import { WebviewHost } from '../webviewHost';
 import { derivedName, inputStructure } from './poscarText';
 import {
-  isFromResultPage, type FromResultPage, type ResultReport, type ResultView, type StructureAction, type ToResultPage,
+  isFromResultPage, type FromResultPage, type ResultReport, type ResultTestMessage, type ResultView, type StructureAction, type ToResultPage,
 } from './protocol';
 import { runTitle, type RunRecord } from './run';
 import type { ResultDocuments } from './structures';
@@ -28,10 +28,6 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   private seq = 0;
   private input: Poscar | undefined;
   private view: ResultView | null = null;
-  private report: ResultReport | undefined;
-  private waiters: (() => void)[] = [];
-  /** Where Export PNG writes without asking (tests only). */
-  exportTarget: vscode.Uri | undefined;
   /** The last thing the user asked for on the page, e.g. "structure:compare" (tests read it). */
   lastAction = '';
 
@@ -45,7 +41,6 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
     private readonly log: vscode.LogOutputChannel,
   ) {
     super(panel, extensionUri, { title: runTitle(run), script: 'results.js', styles: ['results.css'] }, isFromResultPage, testMode);
-    this.register({ dispose: () => this.flush() });
     this.register({ dispose: () => documents.forget(run.id) });
     this.update(run);
   }
@@ -86,9 +81,12 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
       case 'selectAtom':
         void this.selectAtom(message.index);
         return;
-      case 'exportPng':
-        void this.savePng(message.name, message.dataUrl);
+      case 'exportPng': {
+        const input = vscode.Uri.parse(this.run.inputUri);
+        const file = `${derivedName(this.run.inputName, message.name)}.png`;
+        void this.savePng(message.dataUrl, input.scheme === 'untitled' ? undefined : vscode.Uri.joinPath(input, '..', file));
         return;
+      }
       case 'copyCsv':
         void vscode.env.clipboard.writeText(message.text).then(() => vscode.window.setStatusBarMessage(`Token Lens: copied the ${message.name} numbers as CSV`, 3000));
         return;
@@ -97,8 +95,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
         return;
       case 'rendered': {
         const { type: _type, ...report } = message;
-        this.report = report;
-        if (report.seq >= this.seq) this.flush();
+        this.answered(report.request, report);
         return;
       }
       case 'ready':
@@ -132,39 +129,10 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
     }
   }
 
-  private async savePng(name: string, dataUrl: string): Promise<void> {
-    const input = vscode.Uri.parse(this.run.inputUri);
-    const file = `${derivedName(this.run.inputName, name)}.png`;
-    const defaultUri = input.scheme === 'untitled' ? undefined : vscode.Uri.joinPath(input, '..', file);
-    const target = this.exportTarget ?? await vscode.window.showSaveDialog({ defaultUri, filters: { 'PNG image': ['png'] }, saveLabel: 'Export' });
-    if (!target) return;
-    try {
-      await vscode.workspace.fs.writeFile(target, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
-      vscode.window.setStatusBarMessage(`Token Lens: saved ${target.path.slice(target.path.lastIndexOf('/') + 1)}`, 3000);
-    } catch (error) {
-      void vscode.window.showErrorMessage(`Could not save the image: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
   // ---- test seam (used through the feature's test command, development and test mode only) ----
 
   /** Asks the page for a report (optionally clicking first) and resolves with it. */
-  requestReport(message: Omit<Extract<ToResultPage, { type: 'test' }>, 'type'> = { action: 'report' }, timeoutMs = 15_000): Promise<ResultReport | undefined> {
-    return new Promise((resolve) => {
-      const timeout = setTimeout(() => finish(), timeoutMs);
-      const finish = () => {
-        clearTimeout(timeout);
-        resolve(this.report);
-      };
-      this.waiters.push(finish);
-      this.report = undefined;
-      this.post({ type: 'test', ...message });
-    });
-  }
-
-  private flush(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const resolve of waiters) resolve();
+  requestReport(message: Omit<ResultTestMessage, 'type' | 'id'>): Promise<ResultReport | undefined> {
+    return this.askPage((id) => ({ type: 'test', id, ...message }));
   }
 }

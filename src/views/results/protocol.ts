@@ -51,6 +51,8 @@ export interface ShowMessage {
 /** Test seam (development and test builds only): a report, or a click as a user would (targets are data-target values). */
 export interface ResultTestMessage {
   type: 'test';
+  /** Echoed in the report that answers it. */
+  id: number;
   action: 'report' | 'click';
   target?: string;
 }
@@ -59,6 +61,8 @@ export type ToResultPage = ShowMessage | ResultTestMessage;
 
 export interface ResultReport {
   seq: number;
+  /** The test message this answers. */
+  request: number;
   kind: string;
   state: string;
   headline: string;
@@ -162,14 +166,14 @@ export function isToResultPage(value: unknown): value is ToResultPage {
     case 'show':
       return isInt(value.seq) && isRunInfo(value.run) && (value.view === null || isView(value.view));
     case 'test':
-      return oneOf('report', 'click')(value.action) && text(200)(value.target);
+      return oneOf('report', 'click')(value.action) && isInt(value.id) && text(200)(value.target);
     default:
       return false;
   }
 }
 
 const isReport = recordOf({
-  seq: isInt, kind: (v) => isString(v, 100), state: (v) => isString(v, 100), headline: (v) => isString(v, 10_000),
+  seq: isInt, request: isInt, kind: (v) => isString(v, 100), state: (v) => isString(v, 100), headline: (v) => isString(v, 10_000),
   plots: (v) => Array.isArray(v) && v.every(recordOf({ title: (t) => isString(t, 1000), series: isInt, points: isInt })),
   tables: (v) => Array.isArray(v) && v.every(recordOf({ title: (t) => isString(t, 1000), rows: (r) => isArrayOf(r, (x): x is string => isString(x, 10_000)) })),
   extraKeys: (v) => isArrayOf(v, (k): k is string => isString(k, 1000)),

@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import { isPoscar } from '../../poscar/editor/documents';
 import { Disposable } from '../../util/disposable';
-import { waitUntil } from '../../util/wait';
 import { isString, isRecord } from '../guards';
+import { PanelSet } from '../panelSet';
 import { panelOptions } from '../webviewHost';
 import { StructurePanel } from './panel';
 import { sanitizeStructureOptions, STRUCTURE_VIEW_TYPE, type StructureOptions } from './protocol';
@@ -16,7 +16,7 @@ export const SHOW_STRUCTURE = 'tokenLens.showStructure';
 export const STRUCTURE_TEST_COMMAND = 'tokenLens.structure.test';
 
 export class StructureFeature extends Disposable {
-  private readonly panels = new Map<string, StructurePanel>();
+  private readonly panels = this.register(new PanelSet<StructurePanel>());
   private readonly testMode: boolean;
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {
@@ -30,7 +30,6 @@ export class StructureFeature extends Disposable {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
     }));
     if (this.testMode) this.register(vscode.commands.registerCommand(STRUCTURE_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
-    this.register({ dispose: () => [...this.panels.values()].forEach((p) => p.dispose()) });
   }
 
   /** Shows the structure of `uri`, or of the active POSCAR editor; returns the view (undefined when there is nothing to show). */
@@ -64,36 +63,28 @@ export class StructureFeature extends Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, options: StructureOptions): StructurePanel {
-    const key = uri.toString();
-    this.panels.get(key)?.dispose();
-    const view = new StructurePanel(panel, this.context.extensionUri, uri, options, this.testMode, this.log);
-    this.panels.set(key, view);
-    view.onDidDispose(() => {
-      if (this.panels.get(key) === view) this.panels.delete(key);
-    });
-    return view;
+    return this.panels.add(uri.toString(), new StructurePanel(panel, this.context.extensionUri, uri, options, this.testMode, this.log));
   }
 
   /** Test seam: what a view shows, and acting on it as a user would. */
   private async test(action: string, arg?: unknown): Promise<unknown> {
     const args = isRecord(arg) ? arg : {};
-    const panel = isString(args.uri, 10_000) ? this.panels.get(args.uri) : [...this.panels.values()].pop();
+    const panel = isString(args.uri, 10_000) ? this.panels.get(args.uri) : this.panels.last();
     switch (action) {
       case 'open': // the views that are open
-        return [...this.panels.keys()];
+        return this.panels.keys();
       case 'report': case 'hover': case 'setRepeat': case 'exportPng': {
         if (!panel) return undefined;
         if (action === 'exportPng' && isString(args.target, 10_000)) panel.exportTarget = vscode.Uri.parse(args.target);
-        await waitUntil(() => panel.isReady);
         return panel.requestReport({ action, atom: args.atom as number | undefined, repeat: args.repeat as [number, number, number] | undefined });
       }
       case 'restore': { // what the serializer does after a reload
         const webviewPanel = vscode.window.createWebviewPanel(STRUCTURE_VIEW_TYPE, 'Structure', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(this.context.extensionUri));
         this.restore(webviewPanel, arg);
-        return [...this.panels.keys()];
+        return this.panels.keys();
       }
       case 'closeAll':
-        [...this.panels.values()].forEach((p) => p.dispose());
+        this.panels.dispose();
         return true;
       default:
         return undefined;

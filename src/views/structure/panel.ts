@@ -38,11 +38,6 @@ export class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePa
   private formula = '';
   private note = '';
   private readonly updater = this.register(new Debouncer(DEBOUNCE_MS, () => this.update()));
-  private readonly waiters = new Map<number, (report: StructureReport | undefined) => void>();
-  private requests = 0;
-  /** Where Export PNG writes without asking (tests only). */
-  exportTarget: vscode.Uri | undefined;
-  readonly exported = new vscode.EventEmitter<vscode.Uri>();
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -53,14 +48,12 @@ export class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePa
     private readonly log: vscode.LogOutputChannel,
   ) {
     super(panel, extensionUri, { title: 'Structure', script: 'structure.js', styles: ['structure.css'] }, isFromStructurePage, testMode);
-    this.register(this.exported);
     this.register(vscode.workspace.onDidChangeTextDocument((event) => {
       if (this.follows(event.document) && event.contentChanges.length > 0) this.updater.schedule();
     }));
     this.register(vscode.workspace.onDidOpenTextDocument((document) => {
       if (this.follows(document)) this.updater.schedule();
     }));
-    this.register({ dispose: () => this.waiters.forEach((resolve) => resolve(undefined)) });
     this.update();
   }
 
@@ -116,15 +109,14 @@ export class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePa
         this.options = sanitizeStructureOptions(message.options);
         return;
       case 'exportPng':
-        void this.savePng(message.dataUrl);
+        void this.savePng(message.dataUrl, this.uri.scheme === 'file' ? vscode.Uri.joinPath(this.uri, '..', `${fileName(this.uri)}.png`) : undefined);
         return;
       case 'error':
         this.log.error(`Structure view: ${message.message}`);
         return;
       case 'rendered': {
         const { type: _type, ...report } = message;
-        this.waiters.get(report.request)?.(report);
-        this.waiters.delete(report.request);
+        this.answered(report.request, report);
         return;
       }
       case 'ready':
@@ -132,33 +124,10 @@ export class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePa
     }
   }
 
-  private async savePng(dataUrl: string): Promise<void> {
-    const base = this.uri.scheme === 'file' ? vscode.Uri.joinPath(this.uri, '..', `${fileName(this.uri)}.png`) : undefined;
-    const target = this.exportTarget ?? await vscode.window.showSaveDialog({ defaultUri: base, filters: { 'PNG image': ['png'] }, saveLabel: 'Export' });
-    if (!target) return;
-    try {
-      await vscode.workspace.fs.writeFile(target, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
-      this.exported.fire(target);
-      vscode.window.setStatusBarMessage(`Token Lens: saved ${fileName(target)}`, 3000);
-    } catch (error) {
-      void vscode.window.showErrorMessage(`Could not save the image: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-
   // ---- test seam (used through the feature's test command, development and test mode only) ----
 
   /** Asks the page for a report (optionally acting first) and resolves with it. */
-  requestReport(message: Omit<StructureTestMessage, 'type' | 'id'>, timeoutMs = 15_000): Promise<StructureReport | undefined> {
-    const id = ++this.requests;
-    return new Promise((resolve) => {
-      const timeout = setTimeout(() => finish(undefined), timeoutMs);
-      const finish = (report: StructureReport | undefined) => {
-        clearTimeout(timeout);
-        this.waiters.delete(id);
-        resolve(report);
-      };
-      this.waiters.set(id, finish);
-      this.post({ type: 'test', id, ...message });
-    });
+  requestReport(message: Omit<StructureTestMessage, 'type' | 'id'>): Promise<StructureReport | undefined> {
+    return this.askPage((id) => ({ type: 'test', id, ...message }));
   }
 }

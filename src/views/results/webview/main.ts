@@ -31,7 +31,6 @@ function show(message: ShowMessage): void {
   bridge.persist({ runId: message.run.id });
   render(message);
   renderMs = performance.now() - started;
-  if (bridge.testMode) requestAnimationFrame(() => report());
 }
 
 function render({ run, view }: ShowMessage): void {
@@ -152,13 +151,13 @@ new ResizeObserver(() => plots.forEach((p, i) => p.resize(slots[i]!.container.cl
 
 function test(message: ResultTestMessage): void {
   if (message.action === 'click' && message.target) app.querySelector<HTMLElement>(`[data-target="${CSS.escape(message.target)}"]`)?.click();
-  report();
+  report(message.id);
 }
 
-function report(): void {
+function report(request: number): void {
   const view = current?.view;
   bridge.post({
-    type: 'rendered', seq: current?.seq ?? -1, kind: current?.run.kind ?? '', state: current?.run.state ?? '',
+    type: 'rendered', seq: current?.seq ?? -1, request, kind: current?.run.kind ?? '', state: current?.run.state ?? '',
     headline: app.querySelector('.headline')?.textContent ?? '',
     plots: plots.map((p) => ({ title: p.spec.title, series: p.spec.series.length, points: p.spec.x.length })),
     tables: tableTexts(app),
