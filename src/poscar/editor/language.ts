@@ -53,13 +53,14 @@ export class PoscarLanguageFeature extends Disposable {
   }
 
   private diagnose(document: vscode.TextDocument): void {
-    // A language change reopens the document: one that is no longer POSCAR loses its problems. A new,
-    // still empty file is not yet wrong.
-    if (!isPoscar(document) || document.isClosed || !/\S/.test(document.getText())) {
+    // A language change reopens the document: one that is no longer POSCAR loses its problems.
+    if (!isPoscar(document) || document.isClosed) {
       this.collection.delete(document.uri);
       return;
     }
-    this.collection.set(document.uri, parsed(document).diagnostics.map(toDiagnostic));
+    const problems = parsed(document).diagnostics;
+    // A new, still empty file is not yet wrong.
+    this.collection.set(document.uri, problems.some((d) => d.code === 'empty-file') ? [] : problems.map(toDiagnostic));
   }
 
   private forget(document: vscode.TextDocument): void {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { summarize } from '../../poscar';
 import { oneLine } from '../../poscar/format';
 import { firstError, parsed } from '../../poscar/editor/documents';
-import type { Poscar } from '../../poscar/types';
+import type { Poscar, StructureSummary } from '../../poscar/types';
 import { quantity } from '../../util/quantity';
 import { Debouncer } from '../../util/debounce';
 import { WebviewHost } from '../webviewHost';
@@ -17,8 +17,7 @@ import {
 
 export const DEBOUNCE_MS = 150;
 
-export function structureData(poscar: Poscar): StructureData {
-  const summary = summarize(poscar);
+function structureData(poscar: Poscar, summary: StructureSummary): StructureData {
   return {
     lattice: poscar.lattice,
     elements: poscar.sites.map((s) => s.species),
@@ -78,8 +77,9 @@ export class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePa
     const result = parsed(document);
     const error = firstError(result);
     if (result.poscar && !error) {
-      this.structure = structureData(result.poscar);
-      this.formula = summarize(result.poscar).formula;
+      const summary = summarize(result.poscar);
+      this.structure = structureData(result.poscar, summary);
+      this.formula = summary.formula;
       this.note = '';
     } else {
       const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
