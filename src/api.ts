@@ -2,29 +2,57 @@ import { config } from './config';
 import type { CountSummary } from './statusBar/summary';
 import { loadTokenizer, type TokenizeResult } from './tokenizers';
 
-/** What activate() returns: for other extensions, and for the extension-host tests. */
+/** What activate() returns to other extensions. */
 export interface TokenLensApi {
   /** The spec 2.2 result for text, with the configured tokenizer unless one is named. */
   tokenize(text: string, tokenizer?: string): Promise<TokenizeResult>;
   count(text: string, tokenizer?: string): Promise<number>;
-  /** How long activate() took, in milliseconds. */
-  readonly activationMs: number;
-  /** What the status bar shows now. */
-  readonly statusBar: { visible: boolean; text: string; tooltip: string; summary: CountSummary | undefined };
 }
 
-export function createApi(activationMs: number, statusBar: () => TokenLensApi['statusBar']): TokenLensApi {
+/** What the status bar shows now. */
+export interface StatusBarState {
+  visible: boolean;
+  text: string;
+  tooltip: string;
+  summary: CountSummary | undefined;
+}
+
+/** The API in development and test mode only: the extension-host tests and the bench read these too. */
+export interface TokenLensTestApi extends TokenLensApi {
+  /** How long activate() took, in milliseconds. */
+  readonly activationMs: number;
+  readonly statusBar: StatusBarState;
+  /** How many times the status bar counted the other encodings (the bench checks an idle editor does not). */
+  readonly comparisons: number;
+}
+
+export interface TestHooks {
+  activationMs: number;
+  statusBar(): StatusBarState;
+  comparisons(): number;
+}
+
+/** The public API; with `hooks` (never in production) also the test-only values. */
+export function createApi(hooks?: TestHooks): TokenLensApi {
   const load = (name?: string) => loadTokenizer(name ?? config.tokenizer, { specialTokens: config.specialTokens });
-  return {
+  const api: TokenLensApi = {
     async tokenize(text, tokenizer) {
       return (await load(tokenizer)).tokenize(text);
     },
     async count(text, tokenizer) {
       return (await load(tokenizer)).count(text);
     },
-    activationMs,
+  };
+  if (!hooks) return api;
+  const testApi: TokenLensTestApi = {
+    ...api,
+    activationMs: hooks.activationMs,
     get statusBar() {
-      return statusBar();
+      return hooks.statusBar();
+    },
+    get comparisons() {
+      return hooks.comparisons();
     },
   };
+  return testApi;
 }

@@ -9,11 +9,14 @@ import { StatusBarFeature } from './statusBar/feature';
 import { ResultViews } from './views/results/feature';
 import { RunsTree } from './views/runs/tree';
 import { SHOW_STRUCTURE, StructureFeature } from './views/structure/feature';
+import { makeLocale } from './util/locale';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Token Lens', { log: true });
-  const statusBar = new StatusBarFeature();
+  const testMode = context.extensionMode !== vscode.ExtensionMode.Production;
+  const locale = makeLocale((message, ...args) => vscode.l10n.t(message, ...args), vscode.env.language);
+  const statusBar = new StatusBarFeature(log, locale);
   const service = new ServiceFeature(context, log);
   const store = new RunStore(context.workspaceState);
   const runs = new StructureRuns(service, store);
@@ -25,9 +28,9 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
   runs.attach(results);
   context.subscriptions.push(
     log, statusBar, service, runs, results,
-    new InspectorFeature(context),
+    new InspectorFeature(context, log, locale),
     new StructureFeature(context, log),
-    new RunsTree(store, runs, results, context.extensionMode !== vscode.ExtensionMode.Production),
+    new RunsTree(store, runs, results, testMode),
     new PoscarLanguageFeature([
       { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
       { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
@@ -36,7 +39,12 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
       { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
     ]),
   );
-  return createApi(performance.now() - started, () => statusBar.state);
+  // Test-only values (activation time, what the status bar shows) exist only outside production.
+  return createApi(testMode ? {
+    activationMs: performance.now() - started,
+    statusBar: () => statusBar.state,
+    comparisons: () => statusBar.comparisons.computed,
+  } : undefined);
 }
 
 export function deactivate(): void {}

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../util/disposable';
-import { createInspectorPanel, InspectorPanel } from './panel';
+import type { Locale } from '../util/locale';
+import { createInspectorPanel, InspectorPanel, type PanelEnvironment } from './panel';
 import { sanitizeOptions, VIEW_TYPE, type RenderedReport } from './protocol';
 import { TOKENIZER_NAMES } from '../tokenizers';
 
@@ -15,7 +16,7 @@ export class InspectorFeature extends Disposable {
   private panel: InspectorPanel | undefined;
   private readonly testMode: boolean;
 
-  constructor(private readonly context: vscode.ExtensionContext) {
+  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private readonly locale: Locale) {
     super();
     this.testMode = context.extensionMode !== vscode.ExtensionMode.Production;
     this.register(vscode.commands.registerCommand('tokenLens.openInspector', () => this.open()));
@@ -31,14 +32,18 @@ export class InspectorFeature extends Disposable {
   /** Opens (or reveals) the inspector; resolves with the webview's report once it is ready and has rendered. */
   async open(): Promise<RenderedReport | undefined> {
     if (this.panel) this.panel.reveal();
-    else this.adopt(createInspectorPanel(this.context.extensionUri, this.testMode));
+    else this.adopt(createInspectorPanel(this.context.extensionUri, this.environment));
     return this.panel!.settled();
   }
 
   /** After a window reload: the panel VS Code recreated, with the page state it persisted (untrusted). */
   private restore(webviewPanel: vscode.WebviewPanel, state: unknown): void {
     const options = sanitizeOptions((state as { options?: unknown } | undefined)?.options, TOKENIZER_NAMES);
-    this.adopt(new InspectorPanel(webviewPanel, this.context.extensionUri, options, this.testMode));
+    this.adopt(new InspectorPanel(webviewPanel, this.context.extensionUri, options, this.environment));
+  }
+
+  private get environment(): PanelEnvironment {
+    return { testMode: this.testMode, log: this.log, locale: this.locale };
   }
 
   private adopt(panel: InspectorPanel): void {
@@ -65,7 +70,7 @@ export class InspectorFeature extends Disposable {
         panel?.receiveRaw(arg);
         return true;
       case 'restore': { // what the serializer does after a reload, on a fresh panel with the given state
-        const webviewPanel = vscode.window.createWebviewPanel(VIEW_TYPE, InspectorPanel.title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+        const webviewPanel = vscode.window.createWebviewPanel(VIEW_TYPE, this.locale.t(InspectorPanel.title), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
         this.restore(webviewPanel, arg);
         return this.panel!.settled();
       }

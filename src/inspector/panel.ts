@@ -10,8 +10,9 @@
  */
 import * as vscode from 'vscode';
 import { config, updateSetting } from '../config';
-import { countChars, loadTokenizer, TOKENIZER_NAMES } from '../tokenizers';
+import { countChars, loadTokenizer, TOKENIZER_NAMES, UnknownTokenizerError } from '../tokenizers';
 import { Disposable } from '../util/disposable';
+import { plural, type Locale } from '../util/locale';
 import { panelOptions, pageHtml } from '../views/webviewHost';
 import {
   DEFAULT_OPTIONS, isFromWebview, sanitizeOptions, VIEW_TYPE,
@@ -48,9 +49,21 @@ function isInspectable(document: vscode.TextDocument): boolean {
   return document.uri.scheme !== 'output' && document.uri.scheme !== 'debug';
 }
 
+/** "3:7": one-based line and column, as the editor's status bar counts them. */
+function lineColumn(position: vscode.Position): string {
+  return `${position.line + 1}:${position.character + 1}`;
+}
+
 function label(document: vscode.TextDocument): string {
   const path = document.uri.path;
   return path.slice(path.lastIndexOf('/') + 1) || document.uri.toString();
+}
+
+/** What a panel needs from the extension: test mode (the page reports renders only then), the log, the locale. */
+export interface PanelEnvironment {
+  testMode: boolean;
+  log: vscode.LogOutputChannel;
+  locale: Locale;
 }
 
 export class InspectorPanel extends Disposable {
@@ -76,11 +89,16 @@ export class InspectorPanel extends Disposable {
   private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.onDisposeEmitter.event;
 
-  constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, options: InspectorOptions, testMode: boolean) {
+  private readonly testMode: boolean;
+  private readonly log: vscode.LogOutputChannel;
+  private readonly locale: Locale;
+
+  constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, options: InspectorOptions, environment: PanelEnvironment) {
     super();
+    ({ testMode: this.testMode, log: this.log, locale: this.locale } = environment);
     this.options = sanitizeOptions(options, TOKENIZER_NAMES);
     panel.webview.options = panelOptions(extensionUri);
-    panel.title = InspectorPanel.title;
+    panel.title = this.locale.t(InspectorPanel.title);
     this.register(panel.onDidDispose(() => this.dispose()));
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
     this.register(panel.onDidChangeViewState(() => {
@@ -131,7 +149,7 @@ export class InspectorPanel extends Disposable {
 
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (editor && isInspectable(editor.document)) this.track(editor);
-    panel.webview.html = pageHtml(panel.webview, extensionUri, { title: InspectorPanel.title, script: 'inspector.js', styles: ['inspector.css'] }, testMode);
+    panel.webview.html = pageHtml(panel.webview, extensionUri, { title: panel.title, script: 'inspector.js', styles: ['inspector.css'] }, this.testMode);
   }
 
   override dispose(): void {
@@ -188,7 +206,10 @@ export class InspectorPanel extends Disposable {
   }
 
   private isSettled(): boolean {
-    return this.isDisposed || (this.ready && !this.timer && !this.updating && this.report !== undefined && this.report.seq === this.seq);
+    if (this.isDisposed) return true;
+    const idle = this.ready && !this.timer && !this.updating;
+    // Only a test-mode page reports its renders; a published one is settled once the render is posted.
+    return idle && (!this.testMode || (this.report !== undefined && this.report.seq === this.seq));
   }
 
   private checkSettled(): void {
@@ -235,7 +256,7 @@ export class InspectorPanel extends Disposable {
     // One update at a time; a newer one cancels the running one between chunks.
     if (this.updating) await this.updating.catch(() => undefined);
     if (this.timer || this.isDisposed) return;
-    const running = this.update();
+    const running = this.update().catch((error: unknown) => this.failed(error));
     this.updating = running;
     try {
       await running;
@@ -243,6 +264,18 @@ export class InspectorPanel extends Disposable {
       if (this.updating === running) this.updating = undefined;
       this.checkSettled();
     }
+  }
+
+  /** Anything unexpected: the details to the log, a sentence in the panel. */
+  private failed(error: unknown): void {
+    this.rendered = undefined;
+    if (error instanceof UnknownTokenizerError) {
+      this.post(this.emptyMessage(error.message));
+      return;
+    }
+    const message = this.locale.t('Token Lens could not tokenize this text.');
+    this.log.error(message, error);
+    this.post(this.emptyMessage(`${message} ${this.locale.t('The Token Lens output has the details.')}`));
   }
 
   private emptyMessage(reason: string): ToWebview {
@@ -255,7 +288,7 @@ export class InspectorPanel extends Disposable {
     const document = this.document;
     if (!document || document.isClosed) {
       this.rendered = undefined;
-      this.post(this.emptyMessage('Open a text editor to see how it splits into tokens.'));
+      this.post(this.emptyMessage(this.locale.t('Open a text editor to see how it splits into tokens.')));
       return;
     }
     const editor = this.editorFor(document);
@@ -274,7 +307,7 @@ export class InspectorPanel extends Disposable {
     const version = document.version;
     // Only a slow update says so: an edit in a big document usually re-tokenizes a few lines.
     const busy = text.length > LARGE
-      ? setTimeout(() => this.post({ type: 'busy', label: `Tokenizing ${text.length.toLocaleString('en-US')} characters…` }), BUSY_AFTER_MS)
+      ? setTimeout(() => this.post({ type: 'busy', label: plural(this.locale, text.length, 'Tokenizing {0} character…', 'Tokenizing {0} characters…') }), BUSY_AFTER_MS)
       : undefined;
     const primaryName = config.tokenizer;
     const compareName = this.options.compare;
@@ -296,10 +329,6 @@ export class InspectorPanel extends Disposable {
         compare = await tokenize(compareName);
         if (!compare || cancellation.cancelled) return;
       }
-    } catch (error) {
-      this.rendered = undefined;
-      this.post(this.emptyMessage(error instanceof Error ? error.message : String(error)));
-      return;
     } finally {
       clearTimeout(busy);
     }
@@ -311,12 +340,13 @@ export class InspectorPanel extends Disposable {
     const seq = ++this.seq;
     this.rendered = { seq, document, version, base, length: text.length, scope, selection: scope === 'selection' ? selection : undefined, primary, compare };
     const where = scope === 'selection'
-      ? `${label(document)} — selection ${selection!.start.line + 1}:${selection!.start.character + 1}–${selection!.end.line + 1}:${selection!.end.character + 1}`
+      ? this.locale.t('{0} — selection {1}–{2}', label(document), lineColumn(selection!.start), lineColumn(selection!.end))
       : label(document);
+    const origin = document.positionAt(base);
     const mark = scope === 'document' && selection ? this.relative(selection) : undefined;
     this.post({
       type: 'render', seq, source: where, scope, text, nChars: countChars(text), truncatedFrom,
-      tokenizers: [...TOKENIZER_NAMES], primary, compare, options: this.options, mark,
+      tokenizers: [...TOKENIZER_NAMES], primary, compare, options: this.options, mark, origin: [origin.line, origin.character],
     });
   }
 
@@ -380,10 +410,10 @@ export class InspectorPanel extends Disposable {
         }
         return;
       case 'select':
-        void this.select(message.seq, message.start, message.end);
+        this.select(message.seq, message.start, message.end).catch((error: unknown) => this.log.error('Token Lens could not select the token in the editor:', error));
         return;
       case 'copyIds':
-        void this.copyIds(message.pane);
+        this.copyIds(message.pane).catch((error: unknown) => this.log.error('Token Lens could not copy the token ids:', error));
         return;
       case 'rendered': {
         const { type: _type, ...report } = message;
@@ -416,12 +446,12 @@ export class InspectorPanel extends Disposable {
     const data = pane === 0 ? this.rendered?.primary : this.rendered?.compare;
     if (!data) return;
     await vscode.env.clipboard.writeText(JSON.stringify(Array.from(data.table.ids)));
-    vscode.window.setStatusBarMessage(`Token Lens: copied ${data.nTokens.toLocaleString('en-US')} ${data.tokenizer} token ids`, 3000);
+    vscode.window.setStatusBarMessage(plural(this.locale, data.nTokens, 'Token Lens: copied {0} token id of {1}', 'Token Lens: copied {0} token ids of {1}', data.tokenizer), 3000);
   }
 }
 
 /** Creates the panel beside the active editor, without taking focus from it. */
-export function createInspectorPanel(extensionUri: vscode.Uri, testMode: boolean, options: InspectorOptions = DEFAULT_OPTIONS): InspectorPanel {
-  const panel = vscode.window.createWebviewPanel(VIEW_TYPE, InspectorPanel.title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(extensionUri));
-  return new InspectorPanel(panel, extensionUri, options, testMode);
+export function createInspectorPanel(extensionUri: vscode.Uri, environment: PanelEnvironment, options: InspectorOptions = DEFAULT_OPTIONS): InspectorPanel {
+  const panel = vscode.window.createWebviewPanel(VIEW_TYPE, environment.locale.t(InspectorPanel.title), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(extensionUri));
+  return new InspectorPanel(panel, extensionUri, options, environment);
 }

@@ -48,6 +48,8 @@ export interface RenderMessage {
   options: InspectorOptions;
   /** Editor selection to mark right away, offsets into text. */
   mark?: [number, number];
+  /** Where the text starts in the document: zero-based line and character, for the hover's line:column. */
+  origin: [number, number];
 }
 
 export interface MarkMessage {
@@ -220,6 +222,7 @@ export function isToWebview(value: unknown): value is ToWebview {
       if (value.compare !== undefined && !isPane(value.compare, value.text.length)) return false;
       if (value.error !== undefined && !isString(value.error, 10_000)) return false;
       if (value.mark !== undefined && !isRange(value.mark)) return false;
+      if (!Array.isArray(value.origin) || value.origin.length !== 2 || !isInt(value.origin[0]) || !isInt(value.origin[1])) return false;
       return isOptions(value.options);
     }
     case 'mark':

@@ -1,51 +1,73 @@
 import * as vscode from 'vscode';
-import { config, onDidChangeConfig, updateSetting } from '../config';
-import {
-  CancelledError, countAsync, ENCODING_NAMES, findTokenizer, loadTokenizer, TOKENIZERS, UnknownTokenizerError,
-  type Tokenizer,
-} from '../tokenizers';
+import { config, onDidChangeConfig } from '../config';
+import { CancelledError, countAsync, loadTokenizer, UnknownTokenizerError, type Tokenizer } from '../tokenizers';
 import { Debouncer } from '../util/debounce';
 import { Disposable } from '../util/disposable';
+import type { Locale } from '../util/locale';
+import { StatusBarCommands } from './commands';
+import { Comparisons } from './comparisons';
 import { DocumentCounts } from './documentCounts';
-import { formatCount, charsPerToken, statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from './summary';
+import { statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from './summary';
 
 /** Texts longer than this get no automatic comparison with the other encodings (the count command still gives it). */
 const COMPARE_LIMIT = 500_000;
 /** A count that takes longer than this shows a "counting" state instead of a stale number. */
 const COUNTING_STATE_AFTER_MS = 120;
 
-/** The live count in the status bar, and the commands that choose the tokenizer and report counts. */
+/** What one editor's text is, counted: the selections (none: the whole document) and their summary. */
+export interface EditorCount {
+  summary: CountSummary;
+  /** The non-empty selections counted; empty for the whole document. */
+  ranges: vscode.Range[];
+  /** Document version, selections, tokenizer and special-token mode: the same key means the same numbers. */
+  key: string;
+}
+
+/** The live count in the status bar; its tooltip adds the other encodings once the user pauses. */
 export class StatusBarFeature extends Disposable {
   private readonly item = this.register(vscode.window.createStatusBarItem('tokenLens.count', vscode.StatusBarAlignment.Right, 100));
   private readonly counts = this.register(new DocumentCounts());
+  readonly comparisons = new Comparisons(this.counts);
   private readonly refreshSoon = this.register(new Debouncer(25, () => void this.refresh()));
   private readonly compareSoon = this.register(new Debouncer(400, () => void this.compare()));
   private generation = 0;
   private abort = new AbortController();
-  private current: { summary: CountSummary; texts: string[] | undefined; generation: number } | undefined;
+  private current: (EditorCount & { generation: number; tokenizer: Tokenizer }) | undefined;
+  /** The last text editor that had focus: its count stays while a webview, a tree or the panel has focus. */
+  private lastEditor: vscode.TextEditor | undefined;
+  private visible = false;
 
-  constructor() {
+  constructor(private readonly log: vscode.LogOutputChannel, private readonly locale: Locale) {
     super();
     this.item.name = 'Token Lens';
     this.item.command = 'tokenLens.selectTokenizer';
     this.register({ dispose: () => this.abort.abort() });
+    this.register(new StatusBarCommands(this, log, locale));
     this.register(vscode.window.onDidChangeActiveTextEditor(() => this.refreshSoon.schedule()));
+    this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.refreshSoon.schedule()));
     this.register(vscode.window.onDidChangeTextEditorSelection((e) => {
-      if (e.textEditor === vscode.window.activeTextEditor) this.refreshSoon.schedule();
+      if (e.textEditor === this.editor()) this.refreshSoon.schedule();
     }));
     this.register(this.counts.onDidChange((document) => {
-      if (document === vscode.window.activeTextEditor?.document) this.refreshSoon.schedule();
+      if (document === this.editor()?.document) this.refreshSoon.schedule();
+    }));
+    this.register(vscode.window.onDidChangeWindowState((state) => {
+      if (state.focused) this.scheduleCompare();
     }));
     this.register(onDidChangeConfig((affects) => {
-      if (affects('tokenizer') || affects('specialTokens')) this.counts.clear();
-      if (affects('tokenizer') || affects('specialTokens') || affects('statusBar')) void this.refresh();
+      if (affects('tokenizer') || affects('specialTokens')) {
+        this.counts.clear();
+        this.comparisons.clear();
+      }
+      if (affects('tokenizer') || affects('specialTokens') || affects('statusBar')) {
+        this.current = undefined;
+        void this.refresh();
+      }
     }));
-    this.register(vscode.commands.registerCommand('tokenLens.selectTokenizer', (name?: unknown) => this.selectTokenizer(name)));
-    this.register(vscode.commands.registerCommand('tokenLens.countSelection', () => this.countSelection()));
     void this.refresh();
   }
 
-  /** What the status bar shows now: for tests and the public API. */
+  /** What the status bar shows now: for the tests (through the test-mode API). */
   get state(): { visible: boolean; text: string; tooltip: string; summary: CountSummary | undefined } {
     const tooltip = this.item.tooltip;
     return {
@@ -56,7 +78,121 @@ export class StatusBarFeature extends Disposable {
     };
   }
 
-  private visible = false;
+  /** The editor counted: the active one, or else the last one that was active while it is still on screen. */
+  editor(): vscode.TextEditor | undefined {
+    const active = vscode.window.activeTextEditor;
+    if (active) return (this.lastEditor = active);
+    const last = this.lastEditor;
+    if (!last || last.document.isClosed) return undefined;
+    const visible = vscode.window.visibleTextEditors;
+    return visible.find((e) => e === last) ?? visible.find((e) => e.document === last.document);
+  }
+
+  /** The configured tokenizer; an unknown name shows a warning in the status bar and gives undefined. */
+  async tokenizer(): Promise<Tokenizer | undefined> {
+    try {
+      return await loadTokenizer(config.tokenizer, { specialTokens: config.specialTokens });
+    } catch (error) {
+      if (!(error instanceof UnknownTokenizerError)) throw error;
+      this.current = undefined;
+      const { t } = this.locale;
+      this.showError(`${error.message} ${t('Click to choose one.')}`, `$(warning) ${t('Unknown tokenizer "{0}"', error.requested)}`);
+      return undefined;
+    }
+  }
+
+  /** Counts the selections (their sum), or the whole document when nothing is selected. */
+  async countEditor(editor: vscode.TextEditor, tokenizer: Tokenizer, signal: AbortSignal): Promise<EditorCount | undefined> {
+    const document = editor.document;
+    const ranges: vscode.Range[] = editor.selections.filter((s) => !s.isEmpty);
+    const name = tokenizer.info.name;
+    const key = Comparisons.key(document, ranges, name);
+    if (ranges.length === 0) {
+      const tokens = await this.counts.count(document, tokenizer);
+      return tokens === undefined ? undefined : { summary: summarize(name, 'document', [document.getText()], tokens), ranges, key };
+    }
+    const texts = ranges.map((r) => document.getText(r));
+    let tokens = 0;
+    for (const text of texts) tokens += await countAsync(tokenizer, text, { signal });
+    return { summary: summarize(name, 'selection', texts, tokens), ranges, key };
+  }
+
+  async refresh(): Promise<void> {
+    const generation = ++this.generation;
+    try {
+      await this.update(generation);
+    } catch (error) {
+      this.fail(error, this.locale.t('Token Lens could not count this text.'));
+    }
+  }
+
+  private async update(generation: number): Promise<void> {
+    const editor = this.editor();
+    if (!editor || !config.statusBarEnabled) {
+      this.abort.abort();
+      this.current = undefined;
+      this.setVisible(false);
+      return;
+    }
+    const tokenizer = await this.tokenizer();
+    if (!tokenizer || generation !== this.generation) return;
+    const ranges = editor.selections.filter((s) => !s.isEmpty);
+    // A cursor move, a focus change or a pause changes nothing counted: keep what is shown.
+    if (this.current?.key === Comparisons.key(editor.document, ranges, tokenizer.info.name)) return;
+    this.abort.abort();
+    this.abort = new AbortController();
+    const counting = setTimeout(() => this.showCounting(tokenizer.info.name), COUNTING_STATE_AFTER_MS);
+    try {
+      const result = await this.countEditor(editor, tokenizer, this.abort.signal);
+      if (!result || generation !== this.generation) return;
+      this.current = { ...result, generation, tokenizer };
+      this.show(result.summary);
+      this.scheduleCompare();
+    } finally {
+      clearTimeout(counting);
+    }
+  }
+
+  /** The other encodings for the tooltip: from the cache, else once the user pauses, and only while the window has focus. */
+  private scheduleCompare(): void {
+    const current = this.current;
+    const editor = this.editor();
+    if (!current || !editor) return;
+    if (!config.compareEncodings || current.summary.characters > COMPARE_LIMIT) {
+      if (current.ranges.length === 0) this.counts.retainOnly(editor.document, current.tokenizer);
+      return;
+    }
+    const cached = this.comparisons.cached(current.key);
+    if (cached) {
+      current.summary.comparisons = cached;
+      this.show(current.summary);
+    } else if (vscode.window.state.focused) {
+      this.compareSoon.schedule();
+    }
+  }
+
+  private async compare(): Promise<void> {
+    const current = this.current;
+    const editor = this.editor();
+    if (!current || !editor || current.generation !== this.generation || current.summary.comparisons.length) return;
+    try {
+      const comparisons = await this.comparisons.compute(current.key, editor.document, current.ranges, current.summary.tokenizer, this.abort.signal);
+      if (current.generation !== this.generation) return;
+      current.summary.comparisons = comparisons;
+      this.show(current.summary);
+    } catch (error) {
+      // The count itself stands; the tooltip just lacks the comparison.
+      if (!(error instanceof CancelledError)) this.log.error('Token Lens could not count the other encodings for the tooltip:', error);
+    }
+  }
+
+  /** Logs `error` and says in the status bar that counting failed, pointing to the log. */
+  fail(error: unknown, message: string): void {
+    if (error instanceof CancelledError) return;
+    this.log.error(message, error);
+    this.current = undefined;
+    this.showError(`${message} ${this.locale.t('The Token Lens output has the details.')}`);
+  }
 
   private setVisible(visible: boolean): void {
     this.visible = visible;
@@ -64,100 +200,19 @@ export class StatusBarFeature extends Disposable {
     else this.item.hide();
   }
 
-  async refresh(): Promise<void> {
-    const generation = ++this.generation;
-    this.abort.abort();
-    this.abort = new AbortController();
-    const signal = this.abort.signal;
-    const editor = vscode.window.activeTextEditor;
-    if (!editor || !config.statusBarEnabled) {
-      this.current = undefined;
-      this.setVisible(false);
-      return;
-    }
-    const tokenizer = await this.tokenizer();
-    if (!tokenizer || generation !== this.generation) return;
-    const counting = setTimeout(() => this.showCounting(tokenizer.info.name), COUNTING_STATE_AFTER_MS);
-    try {
-      const result = await this.countEditor(editor, tokenizer, signal);
-      if (!result || generation !== this.generation) return;
-      this.current = { summary: result.summary, texts: result.texts, generation };
-      this.show(result.summary);
-      this.compareSoon.schedule();
-    } catch (error) {
-      if (!(error instanceof CancelledError)) this.showError(`Token Lens could not count: ${String(error)}`);
-    } finally {
-      clearTimeout(counting);
-    }
-  }
-
-  /** Counts the selections (their sum), or the whole document when nothing is selected. */
-  private async countEditor(editor: vscode.TextEditor, tokenizer: Tokenizer, signal: AbortSignal) {
-    const document = editor.document;
-    const selected = editor.selections.filter((s) => !s.isEmpty);
-    const name = tokenizer.info.name;
-    if (selected.length === 0) {
-      const tokens = await this.counts.count(document, tokenizer);
-      return tokens === undefined ? undefined : { summary: summarize(name, 'document', [document.getText()], tokens), texts: undefined };
-    }
-    const texts = selected.map((s) => document.getText(s));
-    let tokens = 0;
-    for (const text of texts) tokens += await countAsync(tokenizer, text, { signal });
-    return { summary: summarize(name, 'selection', texts, tokens), texts };
-  }
-
-  /** Adds the other encodings' counts to the tooltip, once the user pauses. */
-  private async compare(): Promise<void> {
-    const current = this.current;
-    const editor = vscode.window.activeTextEditor;
-    if (!current || !editor || current.generation !== this.generation) return;
-    if (!config.compareEncodings || current.summary.characters > COMPARE_LIMIT) return;
-    const texts = current.texts ?? [editor.document.getText()];
-    try {
-      current.summary.comparisons = await this.compareEncodings(current.summary.tokenizer, texts, this.abort.signal);
-      if (current.generation === this.generation) this.show(current.summary);
-    } catch (error) {
-      if (!(error instanceof CancelledError)) throw error;
-    }
-  }
-
-  private async compareEncodings(tokenizerName: string, texts: string[], signal: AbortSignal) {
-    const own = findTokenizer(tokenizerName)?.kind;
-    const comparisons: CountSummary['comparisons'] = [];
-    for (const encoding of ENCODING_NAMES) {
-      if (encoding === own) continue;
-      const other = await loadTokenizer(encoding, { specialTokens: config.specialTokens });
-      let tokens = 0;
-      for (const text of texts) tokens += await countAsync(other, text, { signal });
-      comparisons.push({ tokenizer: encoding, tokens });
-    }
-    return comparisons;
-  }
-
-  private async tokenizer(): Promise<Tokenizer | undefined> {
-    try {
-      return await loadTokenizer(config.tokenizer, { specialTokens: config.specialTokens });
-    } catch (error) {
-      if (!(error instanceof UnknownTokenizerError)) throw error;
-      this.current = undefined;
-      this.showError(`${error.message} Click to choose one.`, `$(warning) Unknown tokenizer "${error.requested}"`);
-      return undefined;
-    }
-  }
-
   private show(summary: CountSummary): void {
-    this.item.text = statusText(summary);
-    this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary));
-    this.item.accessibilityInformation = {
-      label: `${tokenQuantity(summary)}, ${summary.tokenizer}`,
-    };
+    this.item.text = statusText(summary, this.locale);
+    this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary, this.locale));
+    this.item.accessibilityInformation = { label: `${tokenQuantity(summary, this.locale)}, ${summary.tokenizer}` };
     this.item.backgroundColor = undefined;
+    this.item.command = 'tokenLens.selectTokenizer';
     this.setVisible(true);
   }
 
   private showCounting(tokenizer: string): void {
-    this.item.text = `$(loading~spin) Counting tokens… · ${tokenizer}`;
-    this.item.tooltip = 'Token Lens is counting this document in the background; the editor stays responsive.';
+    const { t } = this.locale;
+    this.item.text = `$(loading~spin) ${t('Counting tokens…')} · ${tokenizer}`;
+    this.item.tooltip = t('Token Lens is counting this document in the background; the editor stays responsive.');
     this.setVisible(true);
   }
 
@@ -166,46 +221,5 @@ export class StatusBarFeature extends Disposable {
     this.item.tooltip = message;
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.setVisible(true);
-  }
-
-  private async selectTokenizer(requested?: unknown): Promise<string | undefined> {
-    let name = typeof requested === 'string' ? requested : undefined;
-    if (name === undefined) {
-      const currentName = config.tokenizer;
-      const picked = await vscode.window.showQuickPick(
-        TOKENIZERS.map((t) => ({ label: t.name, description: t.description, picked: t.name === currentName, detail: t.name === currentName ? 'current' : undefined })),
-        { title: 'Token Lens: choose the tokenizer', placeHolder: `Current: ${currentName}` },
-      );
-      name = picked?.label;
-    }
-    if (name === undefined) return undefined;
-    if (!findTokenizer(name)) {
-      void vscode.window.showErrorMessage(new UnknownTokenizerError(name).message);
-      return undefined;
-    }
-    await updateSetting('tokenizer', name);
-    return name;
-  }
-
-  /** Shows the counts of the selection (or document), with every encoding, and returns them. */
-  private async countSelection(): Promise<CountSummary | undefined> {
-    const editor = vscode.window.activeTextEditor;
-    if (!editor) {
-      void vscode.window.showInformationMessage('Token Lens: open a text editor to count its tokens.');
-      return undefined;
-    }
-    const tokenizer = await this.tokenizer();
-    if (!tokenizer) return undefined;
-    const signal = new AbortController().signal;
-    const result = await this.countEditor(editor, tokenizer, signal);
-    if (!result) return undefined;
-    const summary = result.summary;
-    summary.comparisons = await this.compareEncodings(summary.tokenizer, result.texts ?? [editor.document.getText()], signal);
-    const scope = summary.scope === 'document' ? 'Document' : summary.selections > 1 ? `${summary.selections} selections` : 'Selection';
-    const others = summary.comparisons.map((c) => `${c.tokenizer} ${formatCount(c.tokens)}`).join(', ');
-    void vscode.window.showInformationMessage(
-      `${scope}: ${formatCount(summary.tokens)} tokens (${summary.tokenizer}), ${formatCount(summary.characters)} characters, ${charsPerToken(summary)} characters per token. Other encodings: ${others}.`,
-    );
-    return summary;
   }
 }

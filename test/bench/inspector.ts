@@ -44,7 +44,7 @@ export async function benchInspector(sizes = [50_000, 1_000_000], encodings = ['
       const started = performance.now();
       const message: RenderMessage = {
         type: 'render', seq: 1, source: 'bench', scope: 'document', text, nChars: countChars(text),
-        tokenizers: [...TOKENIZER_NAMES], primary: { tokenizer: encoding, nTokens: table.ids.length, table }, options: DEFAULT_OPTIONS,
+        tokenizers: [...TOKENIZER_NAMES], primary: { tokenizer: encoding, nTokens: table.ids.length, table }, options: DEFAULT_OPTIONS, origin: [0, 0],
       };
       // What postMessage serializes as JSON; the Int32Arrays travel as binary buffers beside it.
       const json = JSON.stringify({ ...message, primary: { ...message.primary, table: null } });

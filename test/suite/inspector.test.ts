@@ -1,16 +1,16 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TokenLensApi } from '../../src/api';
+import type { TokenLensTestApi } from '../../src/api';
 import type { RenderedReport } from '../../src/inspector/protocol';
 import { INSPECTOR_SAMPLE as SAMPLE, inspectorText } from '../bench/textgen';
 import { formatScaleRun, inspectorTab, open, openOn, post, receive, scaleRun, state, TEST, until } from './inspectorDriver';
 import { activateExtension, closeAllEditors, openDocument, screenshot, sleep, waitFor } from './util';
 
 suite('Inspector', () => {
-  let api: TokenLensApi;
+  let api: TokenLensTestApi;
 
   suiteSetup(async () => {
-    api = await activateExtension<TokenLensApi>();
+    api = await activateExtension<TokenLensTestApi>();
   });
 
   teardown(async () => {
@@ -57,7 +57,7 @@ suite('Inspector', () => {
     assert.match(tip, /id \d+ {2}bytes 20 f0 9f 91/, tip);
     assert.match(tip, /id \d+ {2}bytes 8d/, tip);
     assert.match(tip, /2 tokens share these characters/);
-    assert.ok(tip.includes(`chars ${start}–${start + 3}`), tip);
+    assert.ok(tip.includes(`line:column 1:${start + 1}–1:${start + 4}`), tip);
     // Keyboard focus shows the same card.
     await post({ type: 'test', action: 'focus', segment: 0 });
     await until((st) => st.report!.tooltip.startsWith('"a"'), 'the focus card for the first token');

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TokenLensApi } from '../../src/api';
+import type { TokenLensTestApi } from '../../src/api';
 import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, ui, waitFor } from './util';
 
 suite('Status bar', () => {
-  let api: TokenLensApi;
+  let api: TokenLensTestApi;
 
   suiteSetup(async () => {
-    api = await activateExtension();
+    api = await activateExtension<TokenLensTestApi>();
     console.log(`[activation] activate() took ${api.activationMs.toFixed(1)} ms`);
   });
 

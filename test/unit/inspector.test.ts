@@ -13,7 +13,7 @@ function renderMessage(text: string): RenderMessage {
   return {
     type: 'render', seq: 1, source: 'a.md', scope: 'document', text, nChars: [...text].length,
     tokenizers: [...TOKENIZER_NAMES], primary: { tokenizer: 'cl100k_base', nTokens: spans.length, table: toWireTable(buildSegmentTable(text, spans)) },
-    options: DEFAULT_OPTIONS,
+    options: DEFAULT_OPTIONS, origin: [0, 0],
   };
 }
 

@@ -26,6 +26,8 @@ const OVERSCAN = 20;
 const REPORT_SEGMENTS = 200;
 const EMPTY_TABLE: PaneData['table'] = { bounds: Int32Array.of(0), tokenIndex: Int32Array.of(0), ids: new Int32Array(0), byteLengths: new Int32Array(0) };
 const pageNonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
+/** Only development and test builds (data-test-mode from the host) report renders and obey test messages. */
+const testMode = document.body.dataset.testMode === '1';
 
 const persistedState = vscode.getState() as { options?: unknown } | undefined;
 let options: InspectorOptions = sanitizeOptions(persistedState?.options);
@@ -50,12 +52,21 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
   return node;
 }
 
+// Numbers as the user writes them (a webview's navigator.language is VS Code's display language).
+const integer = new Intl.NumberFormat(navigator.language);
+const twoDigits = new Intl.NumberFormat(navigator.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  return integer.format(n);
+}
+
+/** "1 token", "2,048 tokens". */
+function count(n: number, one: string, other: string): string {
+  return `${fmt(n)} ${n === 1 ? one : other}`;
 }
 
 function ratio(chars: number, tokens: number): string {
-  return tokens > 0 ? (chars / tokens).toFixed(2) : '–';
+  return tokens > 0 ? twoDigits.format(chars / tokens) : '–';
 }
 
 // ---- Page skeleton ---------------------------------------------------------------------------
@@ -263,15 +274,17 @@ class PaneView {
     return this.data;
   }
 
-  setData(text: string, data: PaneData, nChars: number): void {
+  /** Shows `data`; `fromTop` (another document) scrolls back to the start instead of keeping the scroll position. */
+  setData(text: string, data: PaneData, nChars: number, fromTop = false): void {
     const changed = this.text !== text || this.data?.tokenizer !== data.tokenizer;
     this.text = text;
     this.data = data;
     this.table = data.table;
     this.name.textContent = data.tokenizer;
-    this.counts.textContent = ` ${fmt(data.nTokens)} tokens · ${ratio(nChars, data.nTokens)} chars/token`;
+    this.counts.textContent = `${count(data.nTokens, 'token', 'tokens')} · ${ratio(nChars, data.nTokens)} chars/token`;
     if (this.active >= this.segmentCount || changed) this.active = Math.min(this.active, this.segmentCount - 1);
     this.hover = -1;
+    if (fromTop) this.scroller.scrollTop = 0;
     this.relayout(true);
   }
 
@@ -292,7 +305,8 @@ class PaneView {
   /** Recuts rows (text, width or options changed) and redraws what is in view. */
   relayout(force = false): void {
     this.measure();
-    const cols = Math.max(20, Math.floor(this.scroller.clientWidth / this.charPx) - 2);
+    // The text area inside the padding, less one column for the end-of-line marker: no row is wider than the pane.
+    const cols = Math.max(4, Math.floor((this.scroller.clientWidth - this.padding) / this.charPx) - 1);
     if (!force && cols === this.cols && this.layoutOptions === `${options.showIds}${options.showWhitespace}`) {
       this.first = -1;
       this.renderVisible();
@@ -310,6 +324,7 @@ class PaneView {
 
   private layoutOptions = '';
   private charPx = 8;
+  private padding = 24;
 
   private measure(): void {
     const probe = el('div', 'row');
@@ -317,6 +332,8 @@ class PaneView {
     probe.append(piece);
     this.rowsBox.append(probe);
     const height = probe.getBoundingClientRect().height;
+    const style = getComputedStyle(this.scroller);
+    this.padding = (parseFloat(style.paddingLeft) || 0) + (parseFloat(style.paddingRight) || 0);
     const width = piece.getBoundingClientRect().width / 10;
     probe.remove();
     if (height > 0) this.rowHeight = height;
@@ -347,7 +364,9 @@ class PaneView {
         width += charWidth(code);
       }
       if (idWidth) {
-        for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) width += String(ids[t]).length * 0.75 + 0.5;
+        // The badge: digits and the commas between them at 0.75em, after a 2px margin.
+        for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) width += (String(ids[t]).length + 1) * 0.75;
+        if (tokenIndex[s + 1] > tokenIndex[s]) width += 0.5;
       }
       if (col > 0 && col + width > max && newline !== start) {
         rowStarts.push(start);
@@ -604,8 +623,31 @@ function describe(pane: PaneView, segment: number): string[] {
   if (seg.ids.length === 0) lines.push('not a token (skipped by this tokenizer)');
   seg.ids.forEach((id, i) => lines.push(`id ${id}  bytes ${seg.tokenBytesHex[i]}`));
   if (seg.ids.length > 1) lines.push(`${seg.ids.length} tokens share these characters`);
-  lines.push(`chars ${seg.start}–${seg.end}`);
+  lines.push(`line:column ${position(seg.start)}–${position(seg.end)}`);
   return lines;
+}
+
+/** Offsets of the current text's line starts, built on the first hover after a render. */
+let lineStarts: number[] | undefined;
+
+/** "3:7": the document's one-based line and column of an offset into the rendered text. */
+function position(offset: number): string {
+  if (!current) return '';
+  const text = current.text;
+  if (!lineStarts) {
+    lineStarts = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  }
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  const [line, character] = current.origin;
+  const column = (lo === 0 ? character : 0) + offset - lineStarts[lo];
+  return `${line + lo + 1}:${column + 1}`;
 }
 
 function showTooltip(pane: PaneView, segment: number, anchor?: HTMLElement): void {
@@ -646,7 +688,10 @@ function ensurePanes(count: number): void {
 
 function render(message: RenderMessage): void {
   const started = performance.now();
+  // A first render, or another document: open at the top; a re-render of the same text reveals the cursor.
+  const sameSource = current?.source === message.source;
   current = message;
+  lineStarts = undefined;
   currentSeq = message.seq;
   tokenizers = message.tokenizers;
   tokenizer = message.primary.tokenizer;
@@ -660,24 +705,24 @@ function render(message: RenderMessage): void {
   document.body.classList.remove('empty');
   source.textContent = message.source;
   const primary = message.primary;
-  const parts = [`${fmt(primary.nTokens)} tokens`, `${fmt(message.nChars)} chars`, `${ratio(message.nChars, primary.nTokens)} chars/token`];
+  const parts = [count(primary.nTokens, 'token', 'tokens'), count(message.nChars, 'char', 'chars'), `${ratio(message.nChars, primary.nTokens)} chars/token`];
   if (message.compare) {
     const diff = message.compare.nTokens - primary.nTokens;
-    parts.push(`${message.compare.tokenizer}: ${fmt(message.compare.nTokens)} tokens (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${fmt(Math.abs(diff))})`);
+    parts.push(`${message.compare.tokenizer}: ${count(message.compare.nTokens, 'token', 'tokens')} (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${fmt(Math.abs(diff))})`);
   }
   stats.textContent = parts.join(' · ');
   const notes: string[] = [];
   if (message.truncatedFrom !== undefined) {
-    notes.push(`Showing the first ${fmt(message.text.length)} of ${fmt(message.truncatedFrom)} characters: the inspector stops at ${fmt(message.text.length)}.`);
+    notes.push(`Showing the first ${count(message.text.length, 'character', 'characters')} of ${fmt(message.truncatedFrom)}: the inspector stops at ${fmt(message.text.length)}.`);
   }
   if (message.scope === 'selection') notes.push('Inspecting the selection. Clear the selection to inspect the whole document.');
   note.textContent = notes.join(' ');
   note.hidden = notes.length === 0;
   syncControls();
   ensurePanes(message.compare ? 2 : 1);
-  panes[0].setData(message.text, primary, message.nChars);
-  if (message.compare) panes[1].setData(message.text, message.compare, message.nChars);
-  for (const pane of panes) pane.setMark(mark, true);
+  panes[0].setData(message.text, primary, message.nChars, !sameSource);
+  if (message.compare) panes[1].setData(message.text, message.compare, message.nChars, !sameSource);
+  for (const pane of panes) pane.setMark(mark, sameSource);
   void panesBox.offsetHeight; // include layout in the measured time
   lastRenderMs = performance.now() - started;
   report();
@@ -716,6 +761,7 @@ function injected(): string[] {
 }
 
 function report(): void {
+  if (!testMode) return;
   const pane = panes[0];
   const segments: string[] = [];
   for (let i = 0; i < Math.min(REPORT_SEGMENTS, pane.segmentCount); i++) segments.push(pane.segmentText(i));
@@ -797,7 +843,9 @@ window.addEventListener('message', (event: MessageEvent) => {
       note.textContent = message.label;
       note.hidden = false;
       return;
-    case 'test': test(message); return;
+    case 'test':
+      if (testMode) test(message);
+      return;
   }
 });
 

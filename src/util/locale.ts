@@ -1,0 +1,45 @@
+/**
+ * How user-facing text is worded and numbers are written, without importing vscode: the extension
+ * passes vscode.l10n.t and the display language (vscode.env.language), unit tests plain English.
+ */
+export type Translate = (message: string, ...args: (string | number)[]) => string;
+
+export interface Locale {
+  /** Translates `message` (its English text is the key) and fills {0}, {1}, … */
+  readonly t: Translate;
+  /** A number as the user writes it: "12,345" in English, "12.345" in German. */
+  number(n: number, fractionDigits?: number): string;
+}
+
+/** Fills {0}, {1}, … in `message` as vscode.l10n.t does when there is no translation. */
+export function substitute(message: string, ...args: (string | number)[]): string {
+  return message.replace(/\{(\d+)\}/g, (whole, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : whole));
+}
+
+export function makeLocale(t: Translate, language: string): Locale {
+  const formats = new Map<number, Intl.NumberFormat>();
+  const format = (digits: number): Intl.NumberFormat => {
+    let f = formats.get(digits);
+    if (!f) {
+      const options = { minimumFractionDigits: digits, maximumFractionDigits: digits };
+      try {
+        f = new Intl.NumberFormat(language, options);
+      } catch {
+        f = new Intl.NumberFormat('en-US', options); // a language tag Intl does not know
+      }
+      formats.set(digits, f);
+    }
+    return f;
+  };
+  return { t, number: (n, fractionDigits = 0) => format(fractionDigits).format(n) };
+}
+
+export const ENGLISH: Locale = makeLocale(substitute, 'en-US');
+
+/**
+ * "1 token", "2,048 tokens": the two messages are whole phrases ("{0} token", "{0} tokens") so that a
+ * translation can place the number where its language wants it.
+ */
+export function plural(locale: Locale, n: number, one: string, other: string, ...rest: (string | number)[]): string {
+  return locale.t(n === 1 ? one : other, locale.number(n), ...rest);
+}
