@@ -1,0 +1,63 @@
+/**
+ * The manifest against the code: the tokenizer setting offers exactly the registry's tokenizers with
+ * the registry's descriptions, every %key% in package.json has its English text in package.nls.json
+ * (and nothing there is unused), and the token commands sit in the menus a user looks in.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { TOKENIZERS } from '../../src/tokenizers';
+
+const root = join(__dirname, '..', '..', '..');
+const manifestText = readFileSync(join(root, 'package.json'), 'utf8');
+const manifest = JSON.parse(manifestText);
+const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const text = (value: string): string => {
+  const key = /^%(.+)%$/.exec(value)?.[1];
+  assert.ok(key, `${value} is a %key% reference`);
+  assert.ok(key in nls, `package.nls.json has ${key}`);
+  return nls[key]!;
+};
+
+test('the tokenizer setting lists the registry, in order, each with the registry description', () => {
+  const setting = manifest.contributes.configuration.properties['tokenLens.tokenizer'];
+  assert.deepEqual(setting.enum, TOKENIZERS.map((t) => t.name));
+  assert.deepEqual(setting.enumDescriptions.map(text), TOKENIZERS.map((t) => t.description));
+  assert.equal(setting.default, 'cl100k_base');
+});
+
+test('every setting is described through package.nls.json, ordered, integers typed as integers', () => {
+  const properties = Object.entries(manifest.contributes.configuration.properties) as [string, Record<string, unknown>][];
+  const orders = properties.map(([, p]) => p.order);
+  assert.deepEqual([...orders].sort((a, b) => Number(a) - Number(b)), properties.map((_, i) => i + 1), 'order 1..n, each once');
+  for (const [name, property] of properties) {
+    const description = (property.markdownDescription ?? property.description) as string | undefined;
+    assert.ok(description && text(description).length > 10, `${name} has a description`);
+    if (typeof property.default === 'number') assert.equal(property.type, 'integer', `${name} holds a whole number`);
+  }
+});
+
+test('every command title and category is a %key% with English text, and package.nls.json has no unused key', () => {
+  for (const command of manifest.contributes.commands) {
+    assert.ok(text(command.title).length > 0, command.command);
+    assert.equal(text(command.category), 'Token Lens');
+  }
+  const used = new Set([...manifestText.matchAll(/"%([^"%]+)%"/g)].map((m) => m[1]));
+  assert.deepEqual(Object.keys(nls).filter((k) => !used.has(k)), [], 'keys nothing refers to');
+  assert.ok(!/"(title|description|markdownDescription|name|contents|contextualTitle)": "[^%$]/.test(JSON.stringify(manifest.contributes, null, 1)),
+    'no literal user-facing text left in contributes');
+});
+
+test('count and inspector: hidden from the palette without an editor, in the context menu with a selection, inspector on the editor title', () => {
+  const menus = manifest.contributes.menus;
+  const entry = (menu: string, command: string) => menus[menu].find((m: { command: string }) => m.command === command);
+  for (const command of ['tokenLens.countSelection', 'tokenLens.openInspector']) {
+    assert.equal(entry('commandPalette', command)?.when, 'editorIsOpen', `${command} in the palette only with an editor`);
+    assert.equal(entry('editor/context', command)?.when, 'editorHasSelection', `${command} in the context menu with a selection`);
+  }
+  const title = entry('editor/title', 'tokenLens.openInspector');
+  assert.match(title?.group ?? '', /^navigation/, 'a button on the editor title');
+  const inspector = manifest.contributes.commands.find((c: { command: string }) => c.command === 'tokenLens.openInspector');
+  assert.match(inspector.icon, /^\$\([a-z-]+\)$/, 'the button has a codicon');
+});
