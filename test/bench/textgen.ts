@@ -10,8 +10,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** The standard corpus lives in `shared/` beside the repository (compiled file: out/test/bench/). */
-export const CORPUS_PATH = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'bench', 'corpus-1mb.txt');
+/**
+ * The standard corpus lives in `shared/` beside the repository (compiled file: out/test/bench/);
+ * TOKEN_LENS_CORPUS names another place (a git worktree is one folder deeper).
+ */
+export const CORPUS_PATH = process.env.TOKEN_LENS_CORPUS || path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'bench', 'corpus-1mb.txt');
 
 /** The shared 1 MiB corpus, or undefined when it is not on this machine. */
 export function readCorpus(path = CORPUS_PATH): string | undefined {
@@ -20,6 +23,66 @@ export function readCorpus(path = CORPUS_PATH): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Repository root (compiled file: out/test/bench/). */
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+function readSlice(file: string, maxChars: number): string {
+  try {
+    return fs.readFileSync(file, 'utf8').slice(0, maxChars);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Real text every install has after `npm ci`: the dependencies' READMEs (English prose, code, tables,
+ * links), TypeScript's translated compiler messages (German, Czech, Japanese, Korean, Russian,
+ * Chinese, …: real non-Latin prose) and one of its library declaration files (code and comments).
+ * Deterministic for a given package-lock.json; about `maxChars` UTF-16 units.
+ */
+export function installedCorpus(maxChars = 1_000_000): { text: string; files: number } {
+  const modules = path.join(REPO_ROOT, 'node_modules');
+  const parts: string[] = [];
+  let size = 0;
+  const add = (file: string, cap: number): void => {
+    const text = readSlice(file, Math.min(cap, maxChars - size));
+    if (!text) return;
+    parts.push(text);
+    size += text.length;
+  };
+  const typescript = path.join(modules, 'typescript', 'lib');
+  const languages = fs.existsSync(typescript) ? fs.readdirSync(typescript).filter((d) => fs.existsSync(path.join(typescript, d, 'diagnosticMessages.generated.json'))).sort() : [];
+  for (const language of languages) add(path.join(typescript, language, 'diagnosticMessages.generated.json'), 30_000);
+  add(path.join(typescript, 'lib.es5.d.ts'), 150_000);
+  const packages = fs.readdirSync(modules).sort().flatMap((name) => {
+    if (!name.startsWith('@')) return [name];
+    try {
+      return fs.readdirSync(path.join(modules, name)).sort().map((inner) => `${name}/${inner}`);
+    } catch {
+      return [];
+    }
+  });
+  for (const name of packages) {
+    if (size >= maxChars) break;
+    add(path.join(modules, name, 'README.md'), 20_000);
+  }
+  return { text: parts.join('\n\n'), files: parts.length };
+}
+
+/** The corpora the differential tests compare on: the installed text always, the shared corpus when present. */
+export function corpora(): { name: string; text: string }[] {
+  const installed = installedCorpus();
+  const list = [{ name: `installed text (${installed.files} files under node_modules)`, text: installed.text }];
+  const shared = readCorpus();
+  if (shared) list.push({ name: 'corpus-1mb.txt', text: shared });
+  return list;
+}
+
+/** Real text for tests that need some: the shared corpus when present, else the installed text. */
+export function realText(): string {
+  return readCorpus() ?? installedCorpus().text;
 }
 
 /** mulberry32: small, fast, deterministic. */

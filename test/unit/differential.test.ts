@@ -1,15 +1,16 @@
 /**
  * Differential tests: the engine's token ids must equal tiktoken's (OpenAI's Rust reference, built to
- * WASM) for every encoding, on the real corpus and on seeded random hostile Unicode. A failure prints
- * the seed and a shrunk reproducer (expected vs got), so it can be replayed without the random loop.
+ * WASM) for every encoding, on real text (what `npm ci` installs, plus the shared 1 MiB corpus when
+ * present) and on seeded random hostile Unicode. A failure prints the seed and a shrunk reproducer
+ * (expected vs got), so it can be replayed without the random loop.
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import { ENCODING_NAMES, countChars, loadTokenizerSync, type Tokenizer } from '../../src/tokenizers';
-import { Rng, randomSlice, randomText, readCorpus, textWithLoneSurrogates, CORPUS_PATH } from '../bench/textgen';
+import { corpora, Rng, randomSlice, randomText, textWithLoneSurrogates } from '../bench/textgen';
 
-const corpus = readCorpus();
+const CORPORA = corpora();
 const SEED = Number(process.env.DIFF_SEED ?? 0x70c3e1);
 const RANDOM_STRINGS = Number(process.env.DIFF_STRINGS ?? 600);
 
@@ -135,29 +136,28 @@ for (const name of ENCODING_NAMES) {
     const mine: Encoder = (s) => engine.encode(s);
     const mineSpecial: Encoder = (s) => special.encode(s);
 
-    test('the whole corpus, and corpus slices', (t) => {
-      if (!corpus) {
-        t.skip(`corpus not found at ${CORPUS_PATH}: corpus comparison skipped`);
-        return;
-      }
-      const want = ordinary(corpus);
-      const have = engine.encode(corpus);
-      const at = firstDifference(want, have);
-      if (at >= 0) {
-        // Localise: find the smallest corpus slice around the first differing token that still differs.
-        const tokensBefore = new TextDecoder().decode(oracle(name).decode(Uint32Array.from(Array.from(want).slice(0, Math.max(0, at - 5))))).length;
-        const window = corpus.slice(Math.max(0, tokensBefore - 200), tokensBefore + 400);
-        assertSameIds(name, window, ordinary, mine, `(corpus, near UTF-16 offset ${tokensBefore})`);
-        assert.fail(`${name}: corpus ids differ at token ${at} (expected ${want[at]}, got ${have[at]}); lengths ${want.length} vs ${have.length}`);
-      }
-      assert.equal(engine.count(corpus), want.length, 'count(corpus)');
-      const rng = new Rng(SEED ^ 0x5eed);
-      for (let i = 0; i < 60; i++) {
-        const slice = randomSlice(rng, corpus, rng.pick([1, 7, 50, 300, 2_000, 20_000]));
-        assertSameIds(name, slice, ordinary, mine, `(corpus slice ${i}, seed ${SEED ^ 0x5eed})`);
-        assert.equal(engine.count(slice), engine.encode(slice).length);
-      }
-    });
+    for (const { name: corpusName, text: corpus } of CORPORA) {
+      test(`${corpusName}: whole, and slices`, () => {
+        assert.ok(corpus.length > 100_000, `${corpusName} has real text (${corpus.length} UTF-16 units)`);
+        const want = ordinary(corpus);
+        const have = engine.encode(corpus);
+        const at = firstDifference(want, have);
+        if (at >= 0) {
+          // Localise: find the smallest corpus slice around the first differing token that still differs.
+          const tokensBefore = new TextDecoder().decode(oracle(name).decode(Uint32Array.from(Array.from(want).slice(0, Math.max(0, at - 5))))).length;
+          const window = corpus.slice(Math.max(0, tokensBefore - 200), tokensBefore + 400);
+          assertSameIds(name, window, ordinary, mine, `(${corpusName}, near UTF-16 offset ${tokensBefore})`);
+          assert.fail(`${name}: ${corpusName} ids differ at token ${at} (expected ${want[at]}, got ${have[at]}); lengths ${want.length} vs ${have.length}`);
+        }
+        assert.equal(engine.count(corpus), want.length, 'count(corpus)');
+        const rng = new Rng(SEED ^ 0x5eed);
+        for (let i = 0; i < 60; i++) {
+          const slice = randomSlice(rng, corpus, rng.pick([1, 7, 50, 300, 2_000, 20_000]));
+          assertSameIds(name, slice, ordinary, mine, `(${corpusName} slice ${i}, seed ${SEED ^ 0x5eed})`);
+          assert.equal(engine.count(slice), engine.encode(slice).length);
+        }
+      });
+    }
 
     test(`${RANDOM_STRINGS} seeded random Unicode strings (seed ${SEED})`, () => {
       const texts = sampleTexts(SEED, RANDOM_STRINGS);

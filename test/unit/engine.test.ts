@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as engine from '../../src/tokenizers';
 import { CancelledError, DocumentIndex, countAsync, getEncodingStats, isLoaded, loadTokenizer, loadTokenizerSync } from '../../src/tokenizers';
 import { withHeartbeat } from '../bench/heartbeat';
-import { Rng, randomText, readCorpus } from '../bench/textgen';
+import { Rng, randomText, realText } from '../bench/textgen';
 
 const loaded = (): string[] => getEncodingStats().map((s) => s.encoding).sort();
 
@@ -40,7 +40,7 @@ test('unknown names are rejected by both loaders with UnknownTokenizerError', as
 });
 
 test('countAsync gives the same number as count, on every tokenizer and on hostile input', async () => {
-  const corpus = readCorpus();
+  const corpus = realText();
   const rng = new Rng(99);
   const texts = [
     '',
@@ -63,7 +63,7 @@ test('countAsync gives the same number as count, on every tokenizer and on hosti
 });
 
 test('countAsync lets the event loop run while it counts 1 MB, and DocumentIndex.build too', async () => {
-  const corpus = readCorpus();
+  const corpus = realText();
   const rng = new Rng(7);
   const text = corpus ?? randomText(rng, 60_000);
   const tk = await loadTokenizer('o200k_base');

@@ -7,9 +7,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DocumentIndex, loadTokenizerSync, mergeChanges, type Tokenizer } from '../../src/tokenizers';
-import { Rng, charBoundary, randomSlice, randomText, readCorpus, SPECIAL_TEXTS } from '../bench/textgen';
+import { Rng, charBoundary, randomSlice, randomText, realText, SPECIAL_TEXTS } from '../bench/textgen';
 
-const corpus = readCorpus();
+const corpus = realText();
 const SEED = Number(process.env.INDEX_SEED ?? 0x1de4);
 const EDITS = Number(process.env.INDEX_EDITS ?? 400);
 
