@@ -145,8 +145,16 @@ export interface RenderedReport {
   /** Time from receiving the render message to the DOM being built, in ms. */
   renderMs: number;
   theme: string;
+  /** Per pane: where it is scrolled, and whether its head or a row of tokens is wider than the pane (cut off). */
+  panes: PaneLayout[];
   /** After a 'scroll' test: frames scrolled (a third of the view each), the slowest, 95th-percentile and mean frame's work, and how many rebuilt the DOM. */
   scroll?: { frames: number; maxMs: number; meanMs: number; p95Ms: number; rebuilt: number };
+}
+
+export interface PaneLayout {
+  scrollTop: number;
+  headClipped: boolean;
+  rowsClipped: boolean;
 }
 
 export interface RenderedMessage extends RenderedReport {
@@ -265,6 +273,7 @@ export function isFromWebview(value: unknown): value is FromWebview {
         && isIntArray(value.marked) && Array.isArray(value.injected) && value.injected.every((s) => typeof s === 'string') && isOptions(value.options)
         && typeof value.header === 'string' && typeof value.note === 'string' && typeof value.tooltip === 'string'
         && typeof value.renderMs === 'number' && Number.isFinite(value.renderMs) && typeof value.theme === 'string'
+        && Array.isArray(value.panes) && value.panes.every((p) => isRecord(p) && typeof p.scrollTop === 'number' && typeof p.headClipped === 'boolean' && typeof p.rowsClipped === 'boolean')
         && (value.scroll === undefined || (isRecord(value.scroll) && typeof value.scroll.maxMs === 'number' && typeof value.scroll.meanMs === 'number' && typeof value.scroll.p95Ms === 'number'
           && isInt(value.scroll.frames) && isInt(value.scroll.rebuilt)));
     default:

@@ -51,9 +51,6 @@ export class StatusBarFeature extends Disposable {
     this.register(this.counts.onDidChange((document) => {
       if (document === this.editor()?.document) this.refreshSoon.schedule();
     }));
-    this.register(vscode.window.onDidChangeWindowState((state) => {
-      if (state.focused) this.scheduleCompare();
-    }));
     this.register(onDidChangeConfig((affects) => {
       if (affects('tokenizer') || affects('specialTokens')) {
         this.counts.clear();
@@ -153,7 +150,10 @@ export class StatusBarFeature extends Disposable {
     }
   }
 
-  /** The other encodings for the tooltip: from the cache, else once the user pauses, and only while the window has focus. */
+  /**
+   * The other encodings for the tooltip: from the cache, else once the user pauses. (VS Code 1.100 has
+   * no stable lazily resolved status-bar tooltip, so the numbers are ready before a hover.)
+   */
   private scheduleCompare(): void {
     const current = this.current;
     const editor = this.editor();
@@ -166,7 +166,7 @@ export class StatusBarFeature extends Disposable {
     if (cached) {
       current.summary.comparisons = cached;
       this.show(current.summary);
-    } else if (vscode.window.state.focused) {
+    } else {
       this.compareSoon.schedule();
     }
   }

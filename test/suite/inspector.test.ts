@@ -63,6 +63,43 @@ suite('Inspector', () => {
     await until((st) => st.report!.tooltip.startsWith('"a"'), 'the focus card for the first token');
   });
 
+  test('the hover gives the document\'s line:column, also when a selection is inspected', async () => {
+    const editor = await openDocument('first line\nsecond line here\nthird');
+    await openOn('first line\nsecond line here\nthird');
+    editor.selection = new vscode.Selection(1, 7, 2, 5);
+    const s = await until((st) => st.state!.scope === 'selection' && st.report!.segments.join('') === 'line here\nthird', 'the selection inspected');
+    assert.equal(s.report!.segments[0], 'line');
+    await post({ type: 'test', action: 'hover', segment: 0 });
+    const tip = (await until((st) => st.report!.tooltip.includes('line:column'), 'the hover card')).report!.tooltip;
+    assert.ok(tip.includes('line:column 2:8–2:12'), tip);
+    const third = s.report!.segments.indexOf('third');
+    await post({ type: 'test', action: 'hover', segment: third });
+    const next = (await until((st) => st.report!.tooltip.startsWith('"third"'), 'the hover card of "third"')).report!.tooltip;
+    assert.ok(next.includes('line:column 3:1–3:6'), next);
+  });
+
+  test('narrow compare panes: heads and id lists wrap, nothing is cut off; a document opens at the top, not at the cursor', async () => {
+    const text = Array.from({ length: 300 }, (_, i) => `Line ${i}: naïve café 👍 tokens_with_long_ids ${'x'.repeat(i % 40)}`).join('\n');
+    const editor = await openDocument(text);
+    editor.selection = new vscode.Selection(250, 0, 250, 0);
+    await open();
+    let s = await until((st) => st.report!.nChars === [...text].length, 'the long document');
+    assert.equal(s.report!.panes[0]!.scrollTop, 0, 'opens at the top');
+    await post({ type: 'test', action: 'toggle', option: 'showIds' });
+    await post({ type: 'test', action: 'compare', value: 'model-4o (o200k)' });
+    await until((st) => st.report!.compareTokens !== null && st.report!.options.showIds, 'ids and the comparison');
+    // Two more editor groups beside the text: the inspector gets a quarter of the window, each pane an eighth.
+    await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
+    await vscode.commands.executeCommand('workbench.action.splitEditorRight');
+    await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
+    await vscode.commands.executeCommand('workbench.action.splitEditorRight');
+    await sleep(500);
+    await post({ type: 'test', action: 'report' });
+    s = await until((st) => st.report!.panes.length === 2 && st.report!.panes.every((p) => !p.headClipped && !p.rowsClipped),
+      'both panes without anything cut off', 10_000);
+    await screenshot('inspector-compare-narrow');
+  });
+
   test('user text is escaped: markup in a token shows as text and injects nothing', async () => {
     const text = 'x <img src=x onerror=alert(1)> </script><script>alert(2)</script> <b>bold</b> &amp;';
     await openDocument(text, 'html');

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { EXTENSION_ID, REPO_ROOT, activateExtension, closeAllEditors, getExtension, openWorkspaceFile, screenshot, sleep } from './util';
 
 interface Manifest {
-  contributes?: { commands?: { command: string }[] };
+  contributes?: { commands?: { command: string }[]; menus?: Record<string, { command: string; when?: string }[]> };
 }
 
 suite('Smoke', () => {
@@ -33,6 +33,20 @@ suite('Smoke', () => {
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = declared.filter((c) => !registered.has(c));
     assert.deepStrictEqual(missing, [], `commands declared but not registered: ${missing.join(', ')}`);
+  });
+
+  test('every command in a menu is declared and registered; count and inspector are in the editor context menu', async () => {
+    await activateExtension();
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const menus = manifest.contributes?.menus ?? {};
+    for (const [menu, entries] of Object.entries(menus)) {
+      for (const entry of entries) {
+        assert.ok(declared.includes(entry.command), `${menu}: ${entry.command} is declared`);
+        assert.ok(registered.has(entry.command), `${menu}: ${entry.command} is registered`);
+      }
+    }
+    const context = (menus['editor/context'] ?? []).map((e) => e.command);
+    assert.ok(context.includes('tokenLens.countSelection') && context.includes('tokenLens.openInspector'), context.join(', '));
   });
 
   test('a workspace is open and a window screenshot can be taken', async () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
-import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, ui, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 
 suite('Status bar', () => {
   let api: TokenLensTestApi;
@@ -127,6 +127,52 @@ suite('Status bar', () => {
     assert.equal(summary.tokens, await api.count('Count me'));
     assert.equal(summary.characters, 8);
     assert.deepEqual(summary.comparisons.map((c) => c.tokenizer), ['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2']);
+  });
+
+  test('keeps showing the last text editor\'s count while a webview (the inspector) has focus', async () => {
+    await openDocument('Hello world', 'plaintext');
+    await shows(tokens(2));
+    await vscode.commands.executeCommand('tokenLens.openInspector');
+    await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
+    await waitFor(() => vscode.window.activeTextEditor === undefined, 5000, 'the focus to move into the inspector');
+    await sleep(500); // past the refresh debounce
+    assert.ok(api.statusBar.visible, 'the count stays visible');
+    assert.equal(api.statusBar.text, tokens(2));
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await screenshot('status-bar-inspector-focused');
+  });
+
+  test('the tooltip comparison is counted once per version and selection: cursor moves and pauses recount nothing', async () => {
+    const text = 'Tokenizers disagree about café.\nSecond line.';
+    const editor = await openDocument(text, 'plaintext');
+    await waitFor(() => api.statusBar.tooltip.includes('| gpt2 |'), 10_000, () => `the comparison in ${api.statusBar.tooltip}`);
+    const before = api.comparisons;
+    for (let i = 0; i < 6; i++) {
+      editor.selection = new vscode.Selection(i % 2, i, i % 2, i);
+      await sleep(150);
+    }
+    await sleep(1000);
+    assert.equal(api.comparisons, before, 'no recount for cursor moves or a pause');
+    assert.ok(api.statusBar.tooltip.includes('| gpt2 |'), 'the tooltip keeps its comparison');
+    await editor.edit((edit) => edit.insert(new vscode.Position(1, 0), 'Edited '));
+    const gpt2 = await api.count(editor.document.getText(), 'gpt2');
+    await waitFor(() => api.statusBar.tooltip.includes(`| gpt2 | ${gpt2} |`), 10_000, () => `the new gpt2 count ${gpt2} in ${api.statusBar.tooltip}`);
+    assert.equal(api.comparisons, before + 1, 'an edit: one new comparison');
+  });
+
+  test('Count Tokens in Selection shows the whole result in a quick pick, one row per number; picking a row copies it', async function () {
+    if (!screenshotsSupported()) this.skip(); // needs the headless runner to type
+    const editor = await openDocument('Count me, please.', 'plaintext');
+    editor.selection = new vscode.Selection(0, 0, 0, 8);
+    const summary = await vscode.commands.executeCommand<{ comparisons: { tokenizer: string; tokens: number }[] }>('tokenLens.countSelection');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await sleep(500);
+    await screenshot('count-result');
+    const gpt2 = summary.comparisons.find((c) => c.tokenizer === 'gpt2')!.tokens;
+    assert.equal(gpt2, await api.count('Count me', 'gpt2'));
+    await vscode.env.clipboard.writeText('');
+    await ui({ op: 'type', text: 'gpt2', enter: true, inputBox: true });
+    await waitFor(async () => (await vscode.env.clipboard.readText()) === String(gpt2), 5000, 'the gpt2 row\'s number on the clipboard');
   });
 
   test('a 1 MB document is counted in the background and stays exact', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { statusText, summarize, tooltipMarkdown } from '../../src/statusBar/summary';
+import { countRows, statusText, summarize, tooltipMarkdown } from '../../src/statusBar/summary';
+import { makeLocale, substitute } from '../../src/util/locale';
 
 test('status text names the scope, the count and the tokenizer', () => {
   assert.equal(statusText(summarize('cl100k_base', 'document', ['x'], 12345)), '$(symbol-numeric) 12,345 tokens · cl100k_base');
@@ -17,4 +18,36 @@ test('tooltip has tokens, characters, characters per token and the other encodin
   assert.match(tooltip, /\| Characters per token \| 2\.00 \|/);
   assert.match(tooltip, /\| cl100k_base \| 2 \|/);
   assert.match(tooltipMarkdown(summarize('gpt2', 'document', [''], 0)), /per token \| – \|/);
+});
+
+test('singular and plural: 1 token, 1 character, 1 selection', () => {
+  const one = summarize('cl100k_base', 'document', ['a'], 1);
+  assert.equal(statusText(one), '$(symbol-numeric) 1 token · cl100k_base');
+  const rows = countRows(one);
+  assert.equal(rows[0]!.label, '$(symbol-numeric) 1 token');
+  assert.equal(rows[1]!.label, '$(whole-word) 1 character');
+  assert.equal(rows[2]!.label, '$(dashboard) 1.00');
+  const two = summarize('cl100k_base', 'selection', ['ab', 'c'], 2);
+  assert.equal(rows.length, 3);
+  assert.match(countRows(two)[1]!.label, /3 characters$/);
+  assert.match(tooltipMarkdown(two), /2 selections/);
+  assert.match(tooltipMarkdown(summarize('x', 'selection', ['a'], 1)), /· Selection ·/);
+});
+
+test('the count result has one row per metric and per other encoding, with the number to copy', () => {
+  const summary = summarize('o200k_base', 'document', ['Hello world'], 2);
+  summary.comparisons = [{ tokenizer: 'cl100k_base', tokens: 2 }, { tokenizer: 'gpt2', tokens: 12345 }];
+  const rows = countRows(summary);
+  assert.deepEqual(rows.map((r) => r.description), ['o200k_base (current tokenizer)', 'Unicode characters', 'characters per token', 'cl100k_base', 'gpt2']);
+  assert.equal(rows[4]!.label, '$(symbol-numeric) 12,345 tokens');
+  assert.equal(rows[4]!.value, '12345');
+  assert.equal(rows[2]!.value, '5.50');
+});
+
+test('numbers follow the locale; translations replace whole phrases', () => {
+  const german = makeLocale((message, ...args) => substitute(message === '{0} tokens' ? '{0} Token' : message, ...args), 'de-DE');
+  const summary = summarize('gpt2', 'document', ['x'.repeat(12345)], 12345);
+  assert.equal(statusText(summary, german), '$(symbol-numeric) 12.345 Token · gpt2');
+  assert.match(tooltipMarkdown({ ...summary, tokens: 4000 }, german), /Characters per token \| 3,09 \|/);
+  assert.equal(makeLocale(substitute, 'not a language!').number(1234), '1,234', 'an unknown language falls back to English');
 });

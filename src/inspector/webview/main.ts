@@ -258,6 +258,16 @@ class PaneView {
     return this.rowsBox.childElementCount;
   }
 
+  /** Test report: is anything cut off? (A head that wraps is fine; text wider than its box is not.) */
+  get layout(): { scrollTop: number; headClipped: boolean; rowsClipped: boolean } {
+    const clipped = (node: HTMLElement) => node.scrollWidth > node.clientWidth + 1;
+    return {
+      scrollTop: this.scroller.scrollTop,
+      headClipped: [this.head, this.name, this.counts, this.copy].some(clipped),
+      rowsClipped: clipped(this.scroller),
+    };
+  }
+
   get domText(): string {
     return Array.from(this.rowsBox.children).slice(0, 60).map((row) => row.textContent ?? '').join('\n');
   }
@@ -363,33 +373,37 @@ class PaneView {
         }
         width += charWidth(code);
       }
-      if (idWidth) {
-        // The badge: digits and the commas between them at 0.75em, after a 2px margin.
-        for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) width += (String(ids[t]).length + 1) * 0.75;
-        if (tokenIndex[s + 1] > tokenIndex[s]) width += 0.5;
+      // The ids badge after the segment's last piece: digits and commas at 0.75em, after a 2px margin.
+      let badge = 0;
+      if (idWidth && tokenIndex[s + 1] > tokenIndex[s]) {
+        badge = 0.5;
+        for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) badge += (String(ids[t]).length + 1) * 0.75;
       }
-      if (col > 0 && col + width > max && newline !== start) {
+      // A segment that starts with a newline stays on its row, unless its badge does not fit there.
+      if (col > 0 && col + width + (newline < 0 ? badge : 0) > max && (newline !== start || col + badge > max)) {
         rowStarts.push(start);
         rowSegs.push(s);
         col = 0;
       }
       if (newline < 0) {
-        if (width > max) {
-          // One segment wider than the pane (a long run of spaces or a huge word): cut it at code points.
+        if (width + badge > max) {
+          // One segment wider than the pane (a long run of spaces or a huge word): cut it at code points,
+          // short enough that the badge still fits after the last piece.
+          const limit = badge < max ? max - badge : max;
           let w = col;
           for (let i = start; i < end; i++) {
             const code = text.charCodeAt(i);
             const cw = charWidth(code);
-            if (w + cw > max && w > 0 && !(code >= 0xdc00 && code <= 0xdfff)) {
+            if (w + cw > limit && w > 0 && !(code >= 0xdc00 && code <= 0xdfff)) {
               rowStarts.push(i);
               rowSegs.push(s);
               w = 0;
             }
             w += cw;
           }
-          col = w;
+          col = w + badge;
         } else {
-          col += width;
+          col += width + badge;
         }
         continue;
       }
@@ -404,6 +418,7 @@ class PaneView {
       let tail = end;
       while (tail > start && text.charCodeAt(tail - 1) !== 10) tail--;
       for (let i = tail; i < end; i++) col += charWidth(text.charCodeAt(i));
+      col += badge;
     }
     this.rowStarts = rowStarts;
     this.rowSegs = rowSegs;
@@ -785,6 +800,7 @@ function report(): void {
     renderMs: Math.round(lastRenderMs * 100) / 100,
     theme: document.body.className,
     scroll: lastScroll,
+    panes: panes.map((p) => p.layout),
   });
 }
 
