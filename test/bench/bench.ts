@@ -2,7 +2,7 @@
  * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--no-webview] [--encodings=a,b] [--only=SECTIONS]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, incremental, inspector, poscar,
- * server, views (default: all). Their goal lines follow; the others are left out.
+ * server, views, host (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE) and on generated hostile and non-Latin inputs; measures countAsync's longest blocking
@@ -18,6 +18,9 @@
  * The structure sections (test/bench/structures.ts): POSCAR parse + diagnose at 1,000 and 10,000 atoms,
  * the reference server's relax / MD / band structure of a 64-atom Si cell with a heartbeat on the event
  * loop, and the structure and result views in a real webview (test/bench/webview/structures.bench.ts).
+ *
+ * The host section (test/bench/webview/host.bench.ts): activate()'s time, and the extension host's CPU
+ * for 10 s after typing stops in a 500,000-character document.
  */
 import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
@@ -38,7 +41,7 @@ const HOSTILE = !args.includes('--no-hostile');
 const WEBVIEW = !args.includes('--no-webview');
 const BUDGET_MS = Number(flag('budget') ?? 5) * 1000;
 const ENCODINGS = (flag('encodings') ?? 'cl100k_base,o200k_base').split(',');
-const SECTIONS = ['load', 'count', 'incremental', 'inspector', 'poscar', 'server', 'views'] as const;
+const SECTIONS = ['load', 'count', 'incremental', 'inspector', 'poscar', 'server', 'views', 'host'] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
 const ONLY_ARG = flag('only') ?? (onlyAt >= 0 ? args[onlyAt + 1] : undefined);
@@ -504,6 +507,51 @@ function structureGoalsViews(goal: GoalFn, views: { results: ViewBenchResult[]; 
   );
 }
 
+// ---------------------------------------------------------------------------------------------
+// The extension host: activation and idle CPU
+
+interface HostBenchResult {
+  activationMs: number;
+  chars: number;
+  typed: number;
+  idleMs: number;
+  settleCpuMs: number;
+  idleCpuMs: number;
+  baselineSettleCpuMs: number;
+  baselineIdleCpuMs: number;
+  comparisonsWhileSettling: number;
+  comparisonsWhileIdle: number;
+  tooltipComplete: boolean;
+}
+
+function benchHostSection(): { result?: HostBenchResult; error?: string } {
+  console.log('\n## Extension host: activation and idle CPU (headless VS Code)');
+  if (!WEBVIEW) {
+    console.log('  skipped (--no-webview)');
+    return { error: '--no-webview' };
+  }
+  const { results, error } = benchWebview<HostBenchResult>('^Extension host benchmark', '[host-bench] ');
+  const r = results[0];
+  if (r) {
+    console.log(`activate(): ${ms(r.activationMs)} ms`);
+    console.log(`${fmtInt(r.chars)}-character document, ${r.typed} characters typed, then ${(r.idleMs / 1000).toFixed(1)} s without input:`);
+    const share = (cpu: number): string => `${((cpu / r.idleMs) * 100).toFixed(2)} % of one core`;
+    console.log(`  1 s after the last keystroke: ${ms(r.settleCpuMs)} ms of CPU (count + ${r.comparisonsWhileSettling} tooltip comparison); status bar off: ${ms(r.baselineSettleCpuMs)} ms`);
+    console.log(`  the ${(r.idleMs / 1000).toFixed(1)} s after that: ${ms(r.idleCpuMs)} ms of CPU (${share(r.idleCpuMs)}), ${r.comparisonsWhileIdle} comparisons; status bar off: ${ms(r.baselineIdleCpuMs)} ms (${share(r.baselineIdleCpuMs)})`);
+  }
+  if (error) console.log(`  host benchmark did not run: ${error}`);
+  return { ...(r ? { result: r } : {}), ...(error !== undefined ? { error } : {}) };
+}
+
+function hostGoals(goal: GoalFn, host: { result?: HostBenchResult; error?: string }): void {
+  const r = host.result;
+  goal(r ? r.activationMs < 50 : undefined, `activate() takes < 50 ms: ${r ? `${ms(r.activationMs)} ms` : `n/a (${host.error})`}`);
+  goal(
+    r ? r.comparisonsWhileIdle === 0 && r.comparisonsWhileSettling <= 1 && r.tooltipComplete : undefined,
+    `no recount while nothing changes (${r ? fmtInt(r.chars) : '500,000'} characters, 10 s after typing stops): ${r ? `${r.comparisonsWhileSettling} comparison after the last keystroke, ${r.comparisonsWhileIdle} while idle; idle CPU ${ms(r.idleCpuMs)} ms in ${(r.idleMs / 1000).toFixed(1)} s (status bar off: ${ms(r.baselineIdleCpuMs)} ms)` : `n/a (${host.error})`}`,
+  );
+}
+
 async function main(): Promise<void> {
   if (args[0] === '--load-child') {
     await loadChild(args[1] as Lib, args[2]!);
@@ -566,6 +614,7 @@ async function main(): Promise<void> {
   const poscar = runs('poscar') ? await benchPoscarSection() : undefined;
   const server = runs('server') ? await benchServerSection() : undefined;
   const views = runs('views') ? benchViewsSection() : undefined;
+  const host = runs('host') ? benchHostSection() : undefined;
 
   // 8. Goals.
   console.log('\n## Goals');
@@ -629,6 +678,7 @@ async function main(): Promise<void> {
   if (poscar) structureGoalsPoscar(goal, poscar);
   if (server) structureGoalsServer(goal, server);
   if (views) structureGoalsViews(goal, views);
+  if (host) hostGoals(goal, host);
   console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   if (wrong.length || asyncWrong.length || incremental.some((i) => i.mismatches.length)) process.exitCode = 1;
 }
