@@ -9,7 +9,7 @@
  * `rendered` report (counts, what it put in the DOM, how long it took), which the tests read.
  */
 import * as vscode from 'vscode';
-import { config, updateSetting } from '../config';
+import { config } from '../config';
 import { countChars, loadTokenizer, TOKENIZER_NAMES, UnknownTokenizerError } from '../tokenizers';
 import { Disposable } from '../util/disposable';
 import { plural, type Locale } from '../util/locale';
@@ -19,6 +19,7 @@ import {
   type FromWebview, type InspectorOptions, type PaneData, type RenderedReport, type ToWebview,
 } from './protocol';
 import { IncrementalTables } from './incremental';
+import { translatePage } from './strings';
 import type { Cancellation } from './tokenize';
 
 /** Documents longer than this (UTF-16 units) are inspected up to here, with a note saying so. */
@@ -394,6 +395,7 @@ export class InspectorPanel extends Disposable {
     switch (message.type) {
       case 'ready':
         this.ready = true;
+        this.post({ type: 'strings', strings: translatePage(this.locale.t) });
         if (message.persisted) this.options = sanitizeOptions(message.options, TOKENIZER_NAMES);
         this.schedule(0);
         return;
@@ -406,7 +408,8 @@ export class InspectorPanel extends Disposable {
       }
       case 'setTokenizer':
         if (TOKENIZER_NAMES.includes(message.tokenizer) && message.tokenizer !== config.tokenizer) {
-          void updateSetting('tokenizer', message.tokenizer);
+          // The status bar's command writes the setting and reports a failure.
+          void vscode.commands.executeCommand('tokenLens.selectTokenizer', message.tokenizer);
         }
         return;
       case 'select':

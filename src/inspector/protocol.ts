@@ -76,6 +76,12 @@ export interface BusyMessage {
   label: string;
 }
 
+/** The page's messages in the user's language (see strings.ts), posted once the page is ready. */
+export interface StringsMessage {
+  type: 'strings';
+  strings: Record<string, string>;
+}
+
 /** Test seam: drive the real DOM (click a segment, press a key) or ask for a fresh report. */
 export interface TestMessage {
   type: 'test';
@@ -88,7 +94,7 @@ export interface TestMessage {
   value?: string;
 }
 
-export type ToWebview = RenderMessage | MarkMessage | EmptyMessage | BusyMessage | TestMessage;
+export type ToWebview = RenderMessage | MarkMessage | EmptyMessage | BusyMessage | StringsMessage | TestMessage;
 
 export interface ReadyMessage {
   type: 'ready';
@@ -240,6 +246,8 @@ export function isToWebview(value: unknown): value is ToWebview {
         && isString(value.tokenizer, 100) && isOptions(value.options);
     case 'busy':
       return isString(value.label);
+    case 'strings':
+      return isRecord(value.strings) && Object.values(value.strings).every((v) => isString(v, 1000));
     case 'test':
       return ['click', 'focus', 'report', 'toggle', 'compare', 'hover', 'scroll'].includes(value.action as string)
         && (value.value === undefined || isString(value.value, 100))

@@ -35,7 +35,14 @@ export class StatusBarCommands extends Disposable {
       void vscode.window.showErrorMessage(new UnknownTokenizerError(name).message);
       return undefined;
     }
-    await updateSetting('tokenizer', name);
+    try {
+      await updateSetting('tokenizer', name);
+    } catch (error) {
+      const message = t('Token Lens could not save the tokenizer setting.');
+      this.log.error(message, error);
+      void vscode.window.showErrorMessage(`${message} ${t('The Token Lens output has the details.')}`);
+      return undefined;
+    }
     return name;
   }
 

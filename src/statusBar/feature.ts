@@ -115,27 +115,33 @@ export class StatusBarFeature extends Disposable {
   }
 
   async refresh(): Promise<void> {
-    const generation = ++this.generation;
     try {
-      await this.update(generation);
+      await this.update();
     } catch (error) {
       this.fail(error, this.locale.t('Token Lens could not count this text.'));
     }
   }
 
-  private async update(generation: number): Promise<void> {
+  /** Counts again when what is counted changed; a count still running for an older state is then dropped (generation). */
+  private async update(): Promise<void> {
     const editor = this.editor();
     if (!editor || !config.statusBarEnabled) {
+      this.generation++;
       this.abort.abort();
       this.current = undefined;
       this.setVisible(false);
       return;
     }
     const tokenizer = await this.tokenizer();
-    if (!tokenizer || generation !== this.generation) return;
+    if (!tokenizer) {
+      this.generation++;
+      return;
+    }
+    if (this.editor() !== editor) return; // another refresh follows the editor that replaced it
     const ranges = editor.selections.filter((s) => !s.isEmpty);
     // A cursor move, a focus change or a pause changes nothing counted: keep what is shown.
     if (this.current?.key === Comparisons.key(editor.document, ranges, tokenizer.info.name)) return;
+    const generation = ++this.generation;
     this.abort.abort();
     this.abort = new AbortController();
     const counting = setTimeout(() => this.showCounting(tokenizer.info.name), COUNTING_STATE_AFTER_MS);

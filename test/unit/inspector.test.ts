@@ -5,7 +5,9 @@ import {
 } from '../../src/inspector/protocol';
 import { buildSegmentTable, toWireTable, type SegmentTable } from '../../src/inspector/segments';
 import { canSlice, cutPoints, SAFE_CUT, SLICE_THRESHOLD, tableSliced } from '../../src/inspector/tokenize';
+import { PAGE_MESSAGES, translatePage } from '../../src/inspector/strings';
 import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/tokenizers';
+import { substitute } from '../../src/util/locale';
 import { Rng, randomText } from '../bench/textgen';
 
 function renderMessage(text: string): RenderMessage {
@@ -140,4 +142,14 @@ test('every safe cut point is safe: tokenizing both sides alone gives the tokens
       }
     }
   }
+});
+
+test('the page\'s messages: translated whole, placeholders kept for the page; the strings message is guarded', () => {
+  const upper = translatePage((message) => message.toUpperCase());
+  assert.deepEqual(Object.keys(upper), [...PAGE_MESSAGES]);
+  assert.equal(upper['{0} tokens'], '{0} TOKENS');
+  assert.equal(translatePage(substitute)['id {0}  bytes {1}'], 'id {0}  bytes {1}', 'placeholders survive a translation that fills them');
+  assert.ok(isToWebview({ type: 'strings', strings: upper }));
+  assert.ok(!isToWebview({ type: 'strings', strings: { Off: 5 } }));
+  assert.ok(!isToWebview({ type: 'strings', strings: ['Off'] }));
 });

@@ -12,6 +12,8 @@ import {
   type EmptyMessage, type FromWebview, type InspectorOptions, type MarkMessage, type PaneData, type RenderMessage, type TestMessage,
 } from '../protocol';
 import { getSegment, segmentAt, segmentsInRange, type TableView } from '../segments';
+import type { PageMessage } from '../strings';
+import { substitute } from '../../util/locale';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -56,13 +58,27 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
 const integer = new Intl.NumberFormat(navigator.language);
 const twoDigits = new Intl.NumberFormat(navigator.language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+/** The host's translations (English until they arrive, which is before the first render). */
+let strings: Record<string, string> = {};
+
+function t(message: PageMessage, ...args: (string | number)[]): string {
+  return substitute(strings[message] ?? message, ...args);
+}
+
+/** Static labels: set now, and again when the translations arrive. */
+const labels: (() => void)[] = [];
+function label(apply: () => void): void {
+  apply();
+  labels.push(apply);
+}
+
 function fmt(n: number): string {
   return integer.format(n);
 }
 
 /** "1 token", "2,048 tokens". */
-function count(n: number, one: string, other: string): string {
-  return `${fmt(n)} ${n === 1 ? one : other}`;
+function count(n: number, one: PageMessage, other: PageMessage): string {
+  return t(n === 1 ? one : other, fmt(n));
 }
 
 function ratio(chars: number, tokens: number): string {
@@ -78,32 +94,40 @@ const stats = el('div', 'stats');
 stats.setAttribute('aria-live', 'polite');
 const controls = el('div', 'controls');
 
-const tokenizerSelect = el('select');
-tokenizerSelect.id = 'tokenizer';
-tokenizerSelect.title = 'Tokenizer (the tokenLens.tokenizer setting)';
-const tokenizerLabel = el('label', 'control', 'Tokenizer ');
-tokenizerLabel.append(tokenizerSelect);
+/** A drop-down with its label in front. */
+function labelledSelect(id: string, text: PageMessage, title: PageMessage): HTMLSelectElement {
+  const select = el('select');
+  select.id = id;
+  const caption = document.createTextNode('');
+  const box = el('label', 'control');
+  box.append(caption, select);
+  controls.append(box);
+  label(() => {
+    select.title = t(title);
+    caption.textContent = `${t(text)} `;
+  });
+  return select;
+}
 
-function toggle(id: string, text: string, title: string): HTMLInputElement {
+function toggle(id: string, text: PageMessage, title: PageMessage): HTMLInputElement {
   const input = el('input');
   input.type = 'checkbox';
   input.id = id;
-  const label = el('label', 'control toggle');
-  label.title = title;
-  label.append(input, document.createTextNode(` ${text}`));
-  controls.append(label);
+  const caption = document.createTextNode('');
+  const box = el('label', 'control toggle');
+  box.append(input, caption);
+  controls.append(box);
+  label(() => {
+    box.title = t(title);
+    caption.textContent = ` ${t(text)}`;
+  });
   return input;
 }
 
-controls.append(tokenizerLabel);
+const tokenizerSelect = labelledSelect('tokenizer', 'Tokenizer', 'Tokenizer (the tokenLens.tokenizer setting)');
 const idsToggle = toggle('showIds', 'Ids', 'Show token ids inline');
 const wsToggle = toggle('showWhitespace', 'Whitespace', 'Show spaces, tabs and newlines as symbols');
-const compareSelect = el('select');
-compareSelect.id = 'compare';
-compareSelect.title = 'Compare side by side with a second tokenizer';
-const compareLabel = el('label', 'control', 'Compare ');
-compareLabel.append(compareSelect);
-controls.append(compareLabel);
+const compareSelect = labelledSelect('compare', 'Compare', 'Compare side by side with a second tokenizer');
 
 toolbar.append(source, stats, controls);
 const note = el('div', 'note');
@@ -119,7 +143,8 @@ app.append(toolbar, note, panesBox, tooltip, live);
 
 function fillSelect(select: HTMLSelectElement, names: string[], value: string, off?: string): void {
   const wanted = [...(off !== undefined ? [''] : []), ...names];
-  const same = select.options.length === wanted.length && wanted.every((n, i) => select.options[i].value === n);
+  const same = select.options.length === wanted.length && wanted.every((n, i) => select.options[i].value === n)
+    && (off === undefined || select.options[0].textContent === off);
   if (!same) {
     select.replaceChildren(...wanted.map((name) => {
       const option = el('option', undefined, name === '' ? off : name);
@@ -134,7 +159,7 @@ function syncControls(): void {
   idsToggle.checked = options.showIds;
   wsToggle.checked = options.showWhitespace;
   fillSelect(tokenizerSelect, tokenizers, tokenizer);
-  fillSelect(compareSelect, tokenizers, options.compare ?? '', 'Off');
+  fillSelect(compareSelect, tokenizers, options.compare ?? '', t('Off'));
 }
 
 function setOptions(next: InspectorOptions): void {
@@ -175,7 +200,7 @@ class PaneView {
   private readonly head = el('div', 'pane-head');
   private readonly name = el('span', 'pane-name');
   private readonly counts = el('span', 'pane-counts');
-  private readonly copy = el('button', 'copy', 'Copy ids');
+  private readonly copy = el('button', 'copy');
   readonly scroller = el('div', 'scroller');
   private readonly spacer = el('div', 'spacer');
   private readonly rowsBox = el('div', 'rows');
@@ -196,13 +221,11 @@ class PaneView {
   private syncing = false;
 
   constructor(readonly index: 0 | 1) {
-    this.root.setAttribute('aria-label', index === 0 ? 'Tokens' : 'Comparison tokens');
-    this.copy.title = 'Copy this pane\'s token ids as JSON';
+    this.applyLabels();
     this.copy.addEventListener('click', () => post({ type: 'copyIds', pane: this.index }));
     this.head.append(this.name, this.counts, this.copy);
     this.scroller.tabIndex = 0;
     this.scroller.setAttribute('role', 'listbox');
-    this.scroller.setAttribute('aria-label', 'Tokens: arrow keys move, Enter selects the token in the editor');
     this.scroller.setAttribute('aria-describedby', tooltip.id);
     this.spacer.append(this.rowsBox);
     this.scroller.append(this.spacer);
@@ -244,6 +267,20 @@ class PaneView {
     });
     this.scroller.addEventListener('blur', () => hideTooltip());
     this.scroller.addEventListener('keydown', (event) => this.key(event));
+  }
+
+  applyLabels(): void {
+    this.root.setAttribute('aria-label', t(this.index === 0 ? 'Tokens' : 'Comparison tokens'));
+    this.copy.textContent = t('Copy ids');
+    this.copy.title = t('Copy this pane\'s token ids as JSON');
+    this.scroller.setAttribute('aria-label', t('Tokens: arrow keys move, Enter selects the token in the editor'));
+    if (this.data) this.showCounts(this.data, this.nChars);
+  }
+
+  private nChars = 0;
+
+  private showCounts(data: PaneData, nChars: number): void {
+    this.counts.textContent = `${count(data.nTokens, '{0} token', '{0} tokens')} · ${t('{0} chars/token', ratio(nChars, data.nTokens))}`;
   }
 
   get segmentCount(): number {
@@ -291,7 +328,8 @@ class PaneView {
     this.data = data;
     this.table = data.table;
     this.name.textContent = data.tokenizer;
-    this.counts.textContent = `${count(data.nTokens, 'token', 'tokens')} · ${ratio(nChars, data.nTokens)} chars/token`;
+    this.nChars = nChars;
+    this.showCounts(data, nChars);
     if (this.active >= this.segmentCount || changed) this.active = Math.min(this.active, this.segmentCount - 1);
     this.hover = -1;
     if (fromTop) this.scroller.scrollTop = 0;
@@ -635,10 +673,10 @@ function describe(pane: PaneView, segment: number): string[] {
   const lines: string[] = [];
   const shown = JSON.stringify(seg.text.length > 60 ? `${seg.text.slice(0, 60)}…` : seg.text);
   lines.push(`${shown}`);
-  if (seg.ids.length === 0) lines.push('not a token (skipped by this tokenizer)');
-  seg.ids.forEach((id, i) => lines.push(`id ${id}  bytes ${seg.tokenBytesHex[i]}`));
-  if (seg.ids.length > 1) lines.push(`${seg.ids.length} tokens share these characters`);
-  lines.push(`line:column ${position(seg.start)}–${position(seg.end)}`);
+  if (seg.ids.length === 0) lines.push(t('not a token (skipped by this tokenizer)'));
+  seg.ids.forEach((id, i) => lines.push(t('id {0}  bytes {1}', id, seg.tokenBytesHex[i] ?? '')));
+  if (seg.ids.length > 1) lines.push(t('{0} tokens share these characters', seg.ids.length));
+  lines.push(t('line:column {0}–{1}', position(seg.start), position(seg.end)));
   return lines;
 }
 
@@ -720,17 +758,17 @@ function render(message: RenderMessage): void {
   document.body.classList.remove('empty');
   source.textContent = message.source;
   const primary = message.primary;
-  const parts = [count(primary.nTokens, 'token', 'tokens'), count(message.nChars, 'char', 'chars'), `${ratio(message.nChars, primary.nTokens)} chars/token`];
+  const parts = [count(primary.nTokens, '{0} token', '{0} tokens'), count(message.nChars, '{0} char', '{0} chars'), t('{0} chars/token', ratio(message.nChars, primary.nTokens))];
   if (message.compare) {
     const diff = message.compare.nTokens - primary.nTokens;
-    parts.push(`${message.compare.tokenizer}: ${count(message.compare.nTokens, 'token', 'tokens')} (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${fmt(Math.abs(diff))})`);
+    parts.push(`${message.compare.tokenizer}: ${count(message.compare.nTokens, '{0} token', '{0} tokens')} (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${fmt(Math.abs(diff))})`);
   }
   stats.textContent = parts.join(' · ');
   const notes: string[] = [];
   if (message.truncatedFrom !== undefined) {
-    notes.push(`Showing the first ${count(message.text.length, 'character', 'characters')} of ${fmt(message.truncatedFrom)}: the inspector stops at ${fmt(message.text.length)}.`);
+    notes.push(t('Showing the first {0} characters of {1}: the inspector stops at {0}.', fmt(message.text.length), fmt(message.truncatedFrom)));
   }
-  if (message.scope === 'selection') notes.push('Inspecting the selection. Clear the selection to inspect the whole document.');
+  if (message.scope === 'selection') notes.push(t('Inspecting the selection. Clear the selection to inspect the whole document.'));
   note.textContent = notes.join(' ');
   note.hidden = notes.length === 0;
   syncControls();
@@ -858,6 +896,12 @@ window.addEventListener('message', (event: MessageEvent) => {
     case 'busy':
       note.textContent = message.label;
       note.hidden = false;
+      return;
+    case 'strings':
+      strings = message.strings;
+      for (const apply of labels) apply();
+      for (const pane of panes) pane.applyLabels();
+      syncControls();
       return;
     case 'test':
       if (testMode) test(message);
