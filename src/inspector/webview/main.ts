@@ -94,34 +94,32 @@ const stats = el('div', 'stats');
 stats.setAttribute('aria-live', 'polite');
 const controls = el('div', 'controls');
 
-/** A drop-down with its label in front. */
+/** A control in the toolbar with its caption (before a drop-down, after a checkbox) and a tooltip. */
+function control<T extends HTMLElement>(input: T, className: string, text: PageMessage, title: PageMessage): T {
+  const captionFirst = input instanceof HTMLSelectElement;
+  const caption = document.createTextNode('');
+  const box = el('label', className);
+  if (captionFirst) box.append(caption, input);
+  else box.append(input, caption);
+  controls.append(box);
+  label(() => {
+    box.title = t(title);
+    caption.textContent = captionFirst ? `${t(text)} ` : ` ${t(text)}`;
+  });
+  return input;
+}
+
 function labelledSelect(id: string, text: PageMessage, title: PageMessage): HTMLSelectElement {
   const select = el('select');
   select.id = id;
-  const caption = document.createTextNode('');
-  const box = el('label', 'control');
-  box.append(caption, select);
-  controls.append(box);
-  label(() => {
-    select.title = t(title);
-    caption.textContent = `${t(text)} `;
-  });
-  return select;
+  return control(select, 'control', text, title);
 }
 
 function toggle(id: string, text: PageMessage, title: PageMessage): HTMLInputElement {
   const input = el('input');
   input.type = 'checkbox';
   input.id = id;
-  const caption = document.createTextNode('');
-  const box = el('label', 'control toggle');
-  box.append(input, caption);
-  controls.append(box);
-  label(() => {
-    box.title = t(title);
-    caption.textContent = ` ${t(text)}`;
-  });
-  return input;
+  return control(input, 'control toggle', text, title);
 }
 
 const tokenizerSelect = labelledSelect('tokenizer', 'Tokenizer', 'Tokenizer (the tokenLens.tokenizer setting)');
