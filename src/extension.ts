@@ -17,16 +17,17 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const service = new ServiceFeature(context, log);
   const store = new RunStore(context.workspaceState);
   const runs = new StructureRuns(service, store);
+  const structures = new StructureFeature(context, log, (id) => store.get(id));
   const results = new ResultViews(context, log, {
     lookup: (id) => store.get(id),
     onCancel: (id) => runs.cancel(id),
     onRetry: (id) => void runs.again(id),
+    onShow3d: (run) => void structures.showRun(run),
   });
   runs.attach(results);
   context.subscriptions.push(
-    log, statusBar, service, runs, results,
+    log, statusBar, service, runs, results, structures,
     new InspectorFeature(context),
-    new StructureFeature(context, log),
     new RunsTree(store, runs, results, context.extensionMode !== vscode.ExtensionMode.Production),
     new PoscarLanguageFeature([
       { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
