@@ -45,7 +45,7 @@ async function playTrajectory(runId: string, name: string): Promise<StructureRep
   const uri = `tokenlens-run:${runId}`;
   await waitFor(async () => (await vscode.commands.executeCommand<string[]>('tokenLens.structure.test', 'open'))?.includes(uri), 10_000, 'the trajectory view');
   let first: StructureReport | undefined;
-  await waitFor(async () => (first = await structureView('setFrame', { uri, frame: 0 }))?.frames !== undefined && first.painted > 0.01, 15_000, () => `a drawn first frame: ${JSON.stringify(first)}`, 200);
+  await waitFor(async () => ((first = await structureView('setFrame', { uri, frame: 0 }))?.painted ?? 0) > 0.01, 15_000, () => `a drawn first frame: ${JSON.stringify(first)}`, 200);
   assert.ok(first!.frames > 2, `frames: ${first!.frames}`);
   assert.equal(first!.playing, false);
   assert.match(first!.caption, new RegExp(`^Step 0 .*\\(1 of ${first!.frames}\\)$`));
