@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { createApi, type TokenLensApi } from './api';
+import { CountTokensTool } from './chatTool/tool';
+import { FileCountsFeature } from './fileCounts/feature';
 import { InspectorFeature } from './inspector/feature';
 import { PoscarLanguageFeature } from './poscar/editor/language';
 import { ServiceFeature } from './service/feature';
@@ -12,6 +14,7 @@ import { SHOW_STRUCTURE, StructureFeature } from './views/structure/feature';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const started = performance.now();
+  const testMode = context.extensionMode !== vscode.ExtensionMode.Production;
   const log = vscode.window.createOutputChannel('Token Lens', { log: true });
   const statusBar = new StatusBarFeature();
   const service = new ServiceFeature(context, log);
@@ -28,7 +31,9 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
   context.subscriptions.push(
     log, statusBar, service, runs, results, structures,
     new InspectorFeature(context),
-    new RunsTree(store, runs, results, context.extensionMode !== vscode.ExtensionMode.Production),
+    new RunsTree(store, runs, results, testMode),
+    new FileCountsFeature(testMode),
+    new CountTokensTool(),
     new PoscarLanguageFeature([
       { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
       { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
