@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { createApi, type TokenLensApi } from './api';
+import { TokenBoundariesFeature } from './boundaries/feature';
 import { CountTokensTool } from './chatTool/tool';
 import { FileCountsFeature } from './fileCounts/feature';
 import { InspectorFeature } from './inspector/feature';
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
     new RunsTree(store, runs, results, testMode),
     new FileCountsFeature(testMode),
     new CountTokensTool(),
+    new TokenBoundariesFeature(log),
     new PoscarLanguageFeature([
       { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
       { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
