@@ -47,7 +47,7 @@ suite('Count Tokens in Files and the chat tool', () => {
     assert.equal(rows[0], `context — ${expected} tokens · 4 files`);
     assert.ok(rows.includes(`  notes — ${tokens(read('notes/a.txt')) + tokens(read('notes/b.md'))} tokens · 2 files`), rows.join('\n'));
     assert.ok(rows.includes('  image.bin — skipped: binary'), rows.join('\n'));
-    const files = rows.filter((r) => /^  \S+\.\w+ — \d+ tokens$/.test(r)).map((r) => Number(/(\d+) tokens$/.exec(r)![1]));
+    const files = rows.filter((r) => /^ {2}\S+\.\w+ — \d+ tokens$/.test(r)).map((r) => Number(/(\d+) tokens$/.exec(r)![1]));
     assert.deepEqual(files, [...files].sort((a, b) => b - a), 'largest first');
     await sleep(500);
     await screenshot('file-counts');
