@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
 import { createApi, type TokenLensApi } from './api';
+import { TokenBoundariesFeature } from './boundaries/feature';
+import { CountTokensTool } from './chatTool/tool';
+import { FileCountsFeature } from './fileCounts/feature';
 import { InspectorFeature } from './inspector/feature';
 import { PoscarLanguageFeature } from './poscar/editor/language';
 import { ServiceFeature } from './service/feature';
@@ -13,24 +16,28 @@ import { makeLocale } from './util/locale';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('Token Lens', { log: true });
   const testMode = context.extensionMode !== vscode.ExtensionMode.Production;
+  const log = vscode.window.createOutputChannel('Token Lens', { log: true });
   const locale = makeLocale((message, ...args) => vscode.l10n.t(message, ...args), vscode.env.language);
   const statusBar = new StatusBarFeature(log, locale);
   const service = new ServiceFeature(context, log);
   const store = new RunStore(context.workspaceState);
   const runs = new StructureRuns(service, store);
+  const structures = new StructureFeature(context, log, (id) => store.get(id));
   const results = new ResultViews(context, log, {
     lookup: (id) => store.get(id),
     onCancel: (id) => runs.cancel(id),
     onRetry: (id) => void runs.again(id),
+    onShow3d: (run) => void structures.showRun(run),
   });
   runs.attach(results);
   context.subscriptions.push(
-    log, statusBar, service, runs, results,
+    log, statusBar, service, runs, results, structures,
     new InspectorFeature(context, log, locale),
-    new StructureFeature(context, log),
     new RunsTree(store, runs, results, testMode),
+    new FileCountsFeature(testMode),
+    new CountTokensTool(),
+    new TokenBoundariesFeature(log),
     new PoscarLanguageFeature([
       { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
       { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },

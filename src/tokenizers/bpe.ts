@@ -8,8 +8,8 @@ import type { RankTable } from './rankTable';
 const NONE = 0x7fffffff;
 const HEAP_THRESHOLD = 128;
 
-let positions = new Int32Array(HEAP_THRESHOLD + 2);
-let pairRanks = new Int32Array(HEAP_THRESHOLD + 2);
+const positions = new Int32Array(HEAP_THRESHOLD + 2);
+const pairRanks = new Int32Array(HEAP_THRESHOLD + 2);
 
 /** Pops between the points where a long merge may pause. */
 const STEP = 4096;

@@ -83,7 +83,7 @@ suite('Inspector', () => {
     const editor = await openDocument(text);
     editor.selection = new vscode.Selection(250, 0, 250, 0);
     await open();
-    let s = await until((st) => st.report!.nChars === [...text].length, 'the long document');
+    const s = await until((st) => st.report!.nChars === [...text].length, 'the long document');
     assert.equal(s.report!.panes[0]!.scrollTop, 0, 'opens at the top');
     await post({ type: 'test', action: 'toggle', option: 'showIds' });
     await post({ type: 'test', action: 'compare', value: 'model-4o (o200k)' });
@@ -95,7 +95,7 @@ suite('Inspector', () => {
     await vscode.commands.executeCommand('workbench.action.splitEditorRight');
     await sleep(500);
     await post({ type: 'test', action: 'report' });
-    s = await until((st) => st.report!.panes.length === 2 && st.report!.panes.every((p) => !p.headClipped && !p.rowsClipped),
+    await until((st) => st.report!.panes.length === 2 && st.report!.panes.every((p) => !p.headClipped && !p.rowsClipped),
       'both panes without anything cut off', 10_000);
     await screenshot('inspector-compare-narrow');
   });
@@ -126,7 +126,7 @@ suite('Inspector', () => {
     // Cursor into "gamma": that token is marked.
     const gamma = report.segments.indexOf(' gamma');
     editor.selection = new vscode.Selection(0, 13, 0, 13);
-    s = await until((st) => st.report!.marked.length === 1 && st.report!.marked[0] === gamma, 'the token under the cursor marked');
+    await until((st) => st.report!.marked.length === 1 && st.report!.marked[0] === gamma, 'the token under the cursor marked');
     // A real selection is inspected on its own.
     editor.selection = new vscode.Selection(0, 6, 0, 16);
     s = await until((st) => st.state!.scope === 'selection' && st.report!.segments.join('') === 'beta gamma', 'the selection inspected');

@@ -23,6 +23,10 @@ const text = (value: string): string => {
 test('the tokenizer setting lists the registry, in order, each with the registry description', () => {
   const setting = manifest.contributes.configuration.properties['tokenLens.tokenizer'];
   assert.deepEqual(setting.enum, TOKENIZERS.map((t) => t.name));
+  for (const tool of manifest.contributes.languageModelTools ?? []) {
+    const names = tool.inputSchema?.properties?.tokenizer?.enum;
+    if (names) assert.deepEqual(names, TOKENIZERS.map((t) => t.name), `${tool.name}: the tool's tokenizer names`);
+  }
   assert.deepEqual(setting.enumDescriptions.map(text), TOKENIZERS.map((t) => t.description));
   assert.equal(setting.default, 'cl100k_base');
 });
@@ -45,8 +49,15 @@ test('every command title and category is a %key% with English text, and package
   }
   const used = new Set([...manifestText.matchAll(/"%([^"%]+)%"/g)].map((m) => m[1]));
   assert.deepEqual(Object.keys(nls).filter((k) => !used.has(k)), [], 'keys nothing refers to');
-  assert.ok(!/"(title|description|markdownDescription|name|contents|contextualTitle)": "[^%$]/.test(JSON.stringify(manifest.contributes, null, 1)),
-    'no literal user-facing text left in contributes');
+  // What a chat model reads (the tool's modelDescription and input schema) stays English on purpose.
+  const shown = structuredClone(manifest.contributes);
+  for (const tool of shown.languageModelTools ?? []) {
+    delete tool.name; // an identifier
+    delete tool.modelDescription;
+    delete tool.inputSchema;
+  }
+  const literal = /"(title|description|markdownDescription|name|contents|contextualTitle|displayName|userDescription)": "[^%$]/.exec(JSON.stringify(shown, null, 1));
+  assert.equal(literal?.[0], undefined, 'no literal user-facing text left in contributes');
 });
 
 test('count and inspector: hidden from the palette without an editor, in the context menu with a selection, inspector on the editor title', () => {

@@ -3,7 +3,6 @@ import { test } from 'node:test';
 import { codeSpan } from '../../src/util/markdown';
 
 // markdown-it is what VS Code's Markdown preview renders with (installed with @vscode/vsce; it ships no types).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const MarkdownIt = require('markdown-it') as new () => { render(source: string): string };
 const md = new MarkdownIt();
 const decode = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');

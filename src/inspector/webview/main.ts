@@ -625,7 +625,7 @@ class PaneView {
     const n = this.segmentCount;
     if (n === 0) return;
     const at = this.active < 0 ? 0 : this.active;
-    let next = -1;
+    let next: number;
     const rowMove = (delta: number) => {
       const offset = this.table.bounds[at];
       const row = this.rowOf(offset);
