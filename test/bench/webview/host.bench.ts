@@ -69,6 +69,7 @@ suite('Extension host benchmark', () => {
       const measured = await typeThenIdle(api, editor);
       const result = {
         activationMs: api.activationMs,
+        loadMs: api.loadMs,
         chars: editor.document.getText().length,
         typed: TYPED.length,
         ...measured,
