@@ -211,7 +211,6 @@ export class StatusBarFeature extends Disposable {
     this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary, this.locale));
     this.item.accessibilityInformation = { label: `${tokenQuantity(summary, this.locale)}, ${summary.tokenizer}` };
     this.item.backgroundColor = undefined;
-    this.item.command = 'tokenLens.selectTokenizer';
     this.setVisible(true);
   }
 
