@@ -158,6 +158,8 @@ export interface RenderedReport {
 }
 
 export interface PaneLayout {
+  /** The pane's head as shown: tokenizer, counts, button. */
+  head: string;
   scrollTop: number;
   headClipped: boolean;
   rowsClipped: boolean;
@@ -281,7 +283,7 @@ export function isFromWebview(value: unknown): value is FromWebview {
         && isIntArray(value.marked) && Array.isArray(value.injected) && value.injected.every((s) => typeof s === 'string') && isOptions(value.options)
         && typeof value.header === 'string' && typeof value.note === 'string' && typeof value.tooltip === 'string'
         && typeof value.renderMs === 'number' && Number.isFinite(value.renderMs) && typeof value.theme === 'string'
-        && Array.isArray(value.panes) && value.panes.every((p) => isRecord(p) && typeof p.scrollTop === 'number' && typeof p.headClipped === 'boolean' && typeof p.rowsClipped === 'boolean')
+        && Array.isArray(value.panes) && value.panes.every((p) => isRecord(p) && typeof p.head === 'string' && typeof p.scrollTop === 'number' && typeof p.headClipped === 'boolean' && typeof p.rowsClipped === 'boolean')
         && (value.scroll === undefined || (isRecord(value.scroll) && typeof value.scroll.maxMs === 'number' && typeof value.scroll.meanMs === 'number' && typeof value.scroll.p95Ms === 'number'
           && isInt(value.scroll.frames) && isInt(value.scroll.rebuilt)));
     default:

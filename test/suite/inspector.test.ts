@@ -100,6 +100,13 @@ suite('Inspector', () => {
     await screenshot('inspector-compare-narrow');
   });
 
+  test('one token, one character: the header and the pane say so in the singular', async () => {
+    await openDocument('a');
+    const report = await openOn('a');
+    assert.match(report.header, /^1 token · 1 char · 1\.00 chars\/token$/);
+    assert.equal(report.panes[0]!.head, 'cl100k_base | 1 token · 1.00 chars/token | Copy ids');
+  });
+
   test('user text is escaped: markup in a token shows as text and injects nothing', async () => {
     const text = 'x <img src=x onerror=alert(1)> </script><script>alert(2)</script> <b>bold</b> &amp;';
     await openDocument(text, 'html');

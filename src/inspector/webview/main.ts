@@ -9,7 +9,7 @@
  */
 import {
   DEFAULT_OPTIONS, isToWebview, sanitizeOptions,
-  type EmptyMessage, type FromWebview, type InspectorOptions, type MarkMessage, type PaneData, type RenderMessage, type TestMessage,
+  type EmptyMessage, type FromWebview, type InspectorOptions, type MarkMessage, type PaneData, type PaneLayout, type RenderMessage, type TestMessage,
 } from '../protocol';
 import { getSegment, segmentAt, segmentsInRange, type TableView } from '../segments';
 import type { PageMessage } from '../strings';
@@ -294,9 +294,10 @@ class PaneView {
   }
 
   /** Test report: is anything cut off? (A head that wraps is fine; text wider than its box is not.) */
-  get layout(): { scrollTop: number; headClipped: boolean; rowsClipped: boolean } {
+  get layout(): PaneLayout {
     const clipped = (node: HTMLElement) => node.scrollWidth > node.clientWidth + 1;
     return {
+      head: [this.name, this.counts, this.copy].map((node) => node.textContent ?? '').join(' | '),
       scrollTop: this.scroller.scrollTop,
       headClipped: [this.head, this.name, this.counts, this.copy].some(clipped),
       rowsClipped: clipped(this.scroller),
