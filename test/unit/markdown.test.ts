@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codeSpan } from '../../src/util/markdown';
+import { codeCell, codeSpan } from '../../src/util/markdown';
 
 // markdown-it is what VS Code's Markdown preview renders with (installed with @vscode/vsce; it ships no types).
 const MarkdownIt = require('markdown-it') as new () => { render(source: string): string };
@@ -29,4 +29,13 @@ test('in a GFM table cell too, pipes included', () => {
 test('no look-alike characters are substituted', () => {
   assert.ok(!codeSpan('a`b').includes('ˋ'));
   assert.equal(codeSpan(''), '');
+});
+
+test('a table cell shows a token as itself; only line breaks and control characters become escapes', () => {
+  const cell = (token: string) => rendered(`| Token |\n|---|\n| ${codeCell(token)} |\n`);
+  for (const token of ['`', 'say "hi"', 'C:\\path', ' a ', '|', '😀']) assert.equal(cell(token), token, JSON.stringify(token));
+  assert.equal(cell('a\nb'), 'a\\nb');
+  assert.equal(cell('\t'), '\\t');
+  assert.equal(cell('\u0000'), '\\u0000');
+  assert.equal(cell('x\u2028y'), 'x\\u2028y');
 });
