@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { deflateRawSync } from 'node:zlib';
+import { readZip } from '../../test/package/checkVsix';
 import { checkVsix, type VsixEntry, type VsixExpectations } from '../../test/package/vsixRules';
 
 const exp: VsixExpectations = { rankFiles: ['cl100k_base', 'r50k_base'], icon: 'media/icon.png', maxBytes: 1_000_000 };
@@ -68,4 +70,51 @@ test('missing pieces, a missing icon, a development bundle and an oversized pack
   assert.deepEqual(checkVsix(dev, exp, 1).map((p) => /development build/.test(p)), [true]);
 
   assert.deepEqual(checkVsix(good(), exp, 1_000_001), ['the .vsix is 1000001 bytes, over the budget of 1000000']);
+});
+
+/** A zip as vsce writes one: local headers, then the central directory, then its end record. */
+function zip(files: { name: string; data: Buffer; deflate: boolean }[]): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const f of files) {
+    const body = f.deflate ? deflateRawSync(f.data) : f.data;
+    const name = Buffer.from(f.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(f.deflate ? 8 : 0, 8);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(f.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const dir = Buffer.alloc(46);
+    dir.writeUInt32LE(0x02014b50, 0);
+    dir.writeUInt16LE(f.deflate ? 8 : 0, 10);
+    dir.writeUInt32LE(body.length, 20);
+    dir.writeUInt32LE(f.data.length, 24);
+    dir.writeUInt16LE(name.length, 28);
+    dir.writeUInt32LE(offset, 42);
+    locals.push(local, name, body);
+    central.push(dir, name);
+    offset += local.length + name.length + body.length;
+  }
+  const dirBytes = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(dirBytes.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dirBytes, end]);
+}
+
+test('readZip returns every entry with its bytes, stored or deflated', () => {
+  const text = Buffer.from('module.exports = 1;\n'.repeat(200));
+  const entries = readZip(zip([
+    { name: 'extension/package.json', data: Buffer.from('{"icon":"media/icon.png"}'), deflate: false },
+    { name: 'extension/dist/extension.js', data: text, deflate: true },
+  ]));
+  assert.deepEqual(entries.map((e) => e.name), ['extension/package.json', 'extension/dist/extension.js']);
+  assert.equal(entries[0]!.data.toString(), '{"icon":"media/icon.png"}');
+  assert.ok(entries[1]!.data.equals(text));
+  assert.throws(() => readZip(Buffer.from('not a zip')), /not a zip/);
 });
