@@ -72,6 +72,16 @@ test('missing pieces, a missing icon, a development bundle and an oversized pack
   assert.deepEqual(checkVsix(good(), exp, 1_000_001), ['the .vsix is 1000001 bytes, over the budget of 1000000']);
 });
 
+/** A little-endian record: [offset, bytes (2 or 4), value] fields in a zeroed buffer. */
+function record(size: number, fields: [number, 2 | 4, number][]): Buffer {
+  const b = Buffer.alloc(size);
+  for (const [at, bytes, value] of fields) {
+    if (bytes === 4) b.writeUInt32LE(value, at);
+    else b.writeUInt16LE(value, at);
+  }
+  return b;
+}
+
 /** A zip as vsce writes one: local headers, then the central directory, then its end record. */
 function zip(files: { name: string; data: Buffer; deflate: boolean }[]): Buffer {
   const locals: Buffer[] = [];
@@ -80,30 +90,15 @@ function zip(files: { name: string; data: Buffer; deflate: boolean }[]): Buffer 
   for (const f of files) {
     const body = f.deflate ? deflateRawSync(f.data) : f.data;
     const name = Buffer.from(f.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(f.deflate ? 8 : 0, 8);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(f.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0);
-    dir.writeUInt16LE(f.deflate ? 8 : 0, 10);
-    dir.writeUInt32LE(body.length, 20);
-    dir.writeUInt32LE(f.data.length, 24);
-    dir.writeUInt16LE(name.length, 28);
-    dir.writeUInt32LE(offset, 42);
+    const method = f.deflate ? 8 : 0;
+    const local = record(30, [[0, 4, 0x04034b50], [8, 2, method], [18, 4, body.length], [22, 4, f.data.length], [26, 2, name.length]]);
+    const dir = record(46, [[0, 4, 0x02014b50], [10, 2, method], [20, 4, body.length], [24, 4, f.data.length], [28, 2, name.length], [42, 4, offset]]);
     locals.push(local, name, body);
     central.push(dir, name);
     offset += local.length + name.length + body.length;
   }
   const dirBytes = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(dirBytes.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = record(22, [[0, 4, 0x06054b50], [8, 2, files.length], [10, 2, files.length], [12, 4, dirBytes.length], [16, 4, offset]]);
   return Buffer.concat([...locals, dirBytes, end]);
 }
 
