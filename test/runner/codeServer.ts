@@ -146,6 +146,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       // Keep code-server's own config and logs (coder-logs) out of $HOME.
       XDG_CONFIG_HOME: path.join(path.dirname(opts.logFile), 'xdg-config'),
       XDG_DATA_HOME: path.join(path.dirname(opts.logFile), 'xdg-data'),
+      // code-server lets $PORT override --bind-addr; npm start reads PORT for its own short URL.
+      PORT: undefined,
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,8 +6,9 @@
  *   node out/test/runner/start.js [--port 8080] [--workspace DIR]
  *
  * Open the printed URL in a browser: a short address on --port that redirects to the workbench URL
- * code-server needs (its query carries the development path), served from another free port. After changing the code, run `npm run build` and
- * reload the browser tab (Developer: Reload Window) to pick it up. Ctrl+C stops the server.
+ * code-server needs (its query carries the development path), served from another free port.
+ * After changing the code, run `npm run build` and reload the browser tab (Developer: Reload Window)
+ * to pick it up. Ctrl+C stops the server, also while it is starting.
  * Settings and state persist in .vscode-test/start-user-data/ between runs.
  */
 import * as fs from 'fs';
@@ -67,24 +68,26 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
   }
 
-  let server: CodeServer | undefined;
+  let starting: Promise<CodeServer> | undefined;
   let redirect: http.Server | undefined;
   let stopping = false;
   const stop = async (code: number) => {
     stopping = true;
     redirect?.close();
-    await server?.stop().catch(() => undefined);
+    // Ctrl+C while code-server is still starting must not leave it running.
+    await starting?.then((s) => s.stop()).catch(() => undefined);
     process.exit(code);
   };
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 
-  server = await startCodeServer({
+  starting = startCodeServer({
     workspace,
     userDataDir,
     logFile: path.join(stateDir, 'code-server.log'),
     env: { TOKEN_LENS_TEST_MODE: 'start' },
   });
+  const server = await starting;
   const url = workbenchUrl(server, { workspace, extensionDevelopmentPath: REPO_ROOT });
   redirect = await startRedirect(port, url, server.baseUrl);
   console.log(`  Workspace: ${path.relative(process.cwd(), workspace) || workspace}`);
