@@ -52,10 +52,10 @@ suite('Installed .vsix', () => {
       return digits(shown) === expected ? shown : undefined;
     }, 20_000, () => `status bar to show ${expected} tokens (it shows "${shown}")`);
     assert.match(text, /cl100k_base/);
+    await screenshot('installed-status-bar');
     const summary = (await vscode.commands.executeCommand('tokenLens.countSelection')) as { tokens: number; scope: string } | undefined;
     assert.strictEqual(summary?.tokens, expected);
     assert.strictEqual(summary?.scope, 'document');
-    await screenshot('installed-status-bar');
   });
 
   test('gpt2 and p50k_edit, which read another encoding\'s rank file, give their own ids', async function () {
