@@ -23,6 +23,8 @@ export const TRY_AGAIN = 'Try Again';
 export const MANAGE_TRUST = 'Manage Workspace Trust';
 export const USE_WORKSPACE_URL = 'Use This URL';
 export const SEND_UNENCRYPTED = 'Send Unencrypted';
+export const DONT_USE = 'Don’t Use';
+export const DONT_SEND = 'Don’t Send';
 
 /** workspaceState: the workspace-provided service URL the user confirmed for this workspace. */
 const CONFIRMED_WORKSPACE_URL = 'tokenLens.service.confirmedWorkspaceUrl';
@@ -370,13 +372,16 @@ export class ServiceFeature extends Disposable {
     return this.show('error', vscode.l10n.t('Token Lens does not use the service in Restricted Mode: this workspace is not trusted, and its settings could send your text, structures and API key to a server of its choosing. Token counts and the inspector work as usual. Trust the workspace to use the service commands.'), [MANAGE_TRUST]);
   }
 
-  /** A workspace's URL is used once the user confirms it; the answer holds for this workspace until its URL changes. */
+  /**
+   * A workspace's URL is used once the user confirms it; the answer holds for this workspace until its URL
+   * changes. A notification with buttons, not a modal dialog (which VS Code refuses to show in extension
+   * tests): the request waits for the answer either way, and closing it is "no".
+   */
   private async confirmWorkspaceUrl(url: string, origin: string): Promise<boolean> {
     if (this.context.workspaceState.get(CONFIRMED_WORKSPACE_URL) === url) return true;
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('This workspace’s settings set the Token Lens service URL to {0}. Use it?', url),
-      { modal: true, detail: vscode.l10n.t('Token Lens would send your text or structure to that service, with the API key you keep for {0} (it asks for one if there is none). Other services’ keys are never sent there. Confirm only a service you know; the answer is kept for this workspace until its URL changes.', origin) },
-      USE_WORKSPACE_URL,
+      vscode.l10n.t('This workspace’s settings set the Token Lens service URL to {0}. Token Lens would send your text or structure there, with the API key you keep for {1} (other services’ keys are never sent there). Use it for this workspace?', url, origin),
+      USE_WORKSPACE_URL, DONT_USE,
     );
     if (choice !== USE_WORKSPACE_URL) return false;
     await this.context.workspaceState.update(CONFIRMED_WORKSPACE_URL, url);
@@ -389,9 +394,8 @@ export class ServiceFeature extends Disposable {
     const accepted = this.context.globalState.get<string[]>(UNENCRYPTED_ORIGINS, []);
     if (accepted.includes(origin)) return true;
     const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('{0} is not encrypted. Send your API key and data over plain http://?', origin),
-      { modal: true, detail: vscode.l10n.t('Anyone on the network between you and {0} could read the API key and what you send. Use https:// unless this is a network you trust. The answer is kept for {0}.', origin) },
-      SEND_UNENCRYPTED,
+      vscode.l10n.t('{0} is plain http://: anyone on the network between you and it could read your API key and what you send. Use https:// unless this is a network you trust. Send unencrypted to {0} (asked once for this origin)?', origin),
+      SEND_UNENCRYPTED, DONT_SEND,
     );
     if (choice !== SEND_UNENCRYPTED) return false;
     await this.context.globalState.update(UNENCRYPTED_ORIGINS, [...accepted, origin]);

@@ -21,7 +21,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as util from 'util';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
-import { CodeServer, delay, makeRunDir, prepareUserDataDir, safeTail, startCodeServer, workbenchUrl } from './codeServer';
+import { CodeServer, delay, makeRunDir, prepareUserDataDir, safeTail, startCodeServer, UNTRUSTED_USER_SETTINGS, workbenchUrl } from './codeServer';
 import { CHROMIUM_PATH, DEFAULT_SUITE, DEFAULT_WORKSPACE, MARKERS, REPO_ROOT, SCREENSHOT_DIR } from './paths';
 import { ensureSetup } from './setup';
 
@@ -34,6 +34,8 @@ interface Options {
   grep?: string;
   verbose: boolean;
   raw: boolean;
+  /** Open the workspace in Restricted Mode (workspace trust on, the folder not trusted). */
+  untrusted: boolean;
 }
 
 const USAGE = `Usage: node out/test/runner/headless.js [options]
@@ -43,6 +45,7 @@ const USAGE = `Usage: node out/test/runner/headless.js [options]
   --timeout SEC       overall time limit for the run           (default 600)
   --screenshots DIR   where screenshot('name') PNGs are saved  (default test-results/screenshots)
   --grep REGEXP       only run tests whose title matches
+  --untrusted         open the workspace in Restricted Mode (workspace trust on, folder not trusted)
   --verbose           also print workbench and driver logs
   --raw               print every browser console message unfiltered`;
 
@@ -81,6 +84,7 @@ function parseArgs(argv: string[]): Options {
     screenshots: SCREENSHOT_DIR,
     verbose: false,
     raw: false,
+    untrusted: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -99,6 +103,7 @@ function parseArgs(argv: string[]): Options {
       case '--grep': opts.grep = value(); break;
       case '--verbose': opts.verbose = true; break;
       case '--raw': opts.raw = true; break;
+      case '--untrusted': opts.untrusted = true; break;
       case '-h': case '--help': console.log(USAGE); process.exit(0);
       // falls through (unreachable)
       default: throw new Error(`Unknown argument ${arg}\n${USAGE}`);
@@ -182,7 +187,7 @@ async function runHeadless(opts: Options): Promise<number> {
   await ensureSetup();
   const runDir = makeRunDir('headless');
   const userDataDir = path.join(runDir, 'user-data');
-  prepareUserDataDir(userDataDir);
+  prepareUserDataDir(userDataDir, opts.untrusted ? UNTRUSTED_USER_SETTINGS : {});
   fs.mkdirSync(opts.screenshots, { recursive: true });
 
   let server: CodeServer | undefined;
@@ -214,10 +219,11 @@ async function runHeadless(opts: Options): Promise<number> {
   const pendingShots: Promise<void>[] = [];
 
   try {
-    say(`suite ${rel(opts.suite)}, workspace ${rel(opts.workspace)}`);
+    say(`suite ${rel(opts.suite)}, workspace ${rel(opts.workspace)}${opts.untrusted ? ' in Restricted Mode' : ''}`);
     server = await startCodeServer({
       workspace: opts.workspace,
       userDataDir,
+      workspaceTrust: opts.untrusted,
       logFile: path.join(runDir, 'code-server.log'),
       env: {
         TOKEN_LENS_SCREENSHOTS: '1',
