@@ -1,9 +1,10 @@
 /**
  * API keys, one per service origin, kept only in VS Code's SecretStorage (never in a setting, never in a log).
- * Editor edge; the naming and origin rules are in ./origin.
+ * Editor edge: the prompt and its validation; storage is ./keyStore, the origin rules ./origin.
  */
 import * as vscode from 'vscode';
-import { apiKeySecretName, LEGACY_API_KEY_SECRET, normalizeApiKey } from './origin';
+import { KeyStore } from './keyStore';
+import { normalizeApiKey } from './origin';
 
 /** Why an entered key cannot be right, or undefined when it can. */
 export function validateApiKey(value: string): string | undefined {
@@ -13,35 +14,8 @@ export function validateApiKey(value: string): string | undefined {
   return undefined;
 }
 
-export class ApiKeyStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
-
-  async get(origin: string): Promise<string | undefined> {
-    return normalizeApiKey(await this.secrets.get(apiKeySecretName(origin)));
-  }
-
-  async set(origin: string, key: string): Promise<void> {
-    const normalized = normalizeApiKey(key);
-    if (!normalized) throw new Error('An empty API key cannot be stored.');
-    await this.secrets.store(apiKeySecretName(origin), normalized);
-  }
-
-  async delete(origin: string): Promise<void> {
-    await this.secrets.delete(apiKeySecretName(origin));
-  }
-
-  /**
-   * Moves the key of earlier versions (one key for any URL) to `origin`, the service the user configured
-   * themselves, unless that origin has a key already. Resolves true when a key was moved.
-   */
-  async adoptLegacyKey(origin: string): Promise<boolean> {
-    const legacy = normalizeApiKey(await this.secrets.get(LEGACY_API_KEY_SECRET));
-    if (!legacy) return false;
-    if (!(await this.get(origin))) await this.set(origin, legacy);
-    await this.secrets.delete(LEGACY_API_KEY_SECRET);
-    return true;
-  }
-
+/** The key store with the editor's prompt for a missing key. */
+export class ApiKeyStore extends KeyStore {
   /**
    * Asks for the key of `origin` in a password input box that names the origin, and stores it. `reason` says
    * why it is asked for now. Resolves with the key, or undefined when dismissed.

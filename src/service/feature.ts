@@ -12,7 +12,7 @@ import { ApiKeyStore, validateApiKey } from './apiKey';
 import { MAX_TEXT_CHARS, ServiceClient, type RequestLogEntry } from './client';
 import { compareResults, comparisonMarkdown, type Comparison } from './compare';
 import { isServiceError, ServiceError, type ServiceErrorKind } from './errors';
-import { isUnencryptedRemote, normalizeApiKey, serviceOrigin, urlSource } from './origin';
+import { isUnencryptedRemote, legacyKeyOrigin, normalizeApiKey, serviceOrigin, urlSource } from './origin';
 import { quantity } from '../util/quantity';
 
 export const ENTER_NEW_KEY = 'Enter new API key';
@@ -410,13 +410,9 @@ export class ServiceFeature extends Disposable {
     return serviceOrigin(config.serviceBaseUrl);
   }
 
-  /**
-   * Earlier versions kept one key for whatever URL was set. It moves to the origin of the URL in the user's own
-   * settings (never a workspace's, which could otherwise claim it); with none there, it waits for one.
-   */
+  /** Earlier versions kept one key for whatever URL was set: it moves to the user's own URL's origin, once there is one. */
   private async migrateLegacyKey(): Promise<void> {
-    const userUrl = inspectServiceBaseUrl()?.globalValue;
-    const origin = userUrl ? serviceOrigin(userUrl) : undefined;
+    const origin = legacyKeyOrigin(inspectServiceBaseUrl());
     try {
       if (origin && (await this.keys.adoptLegacyKey(origin))) this.log.info(`The API key of an earlier version is now bound to ${origin}, the service URL in your user settings`);
     } catch (error) {

@@ -74,3 +74,12 @@ export function urlSource(inspected: InspectedSetting<string> | undefined): UrlS
   if (workspace !== undefined && workspace !== user) return 'workspace';
   return user !== undefined || workspace !== undefined ? 'user' : 'default';
 }
+
+/**
+ * The origin an earlier version's single key moves to: that of the URL in the user's own settings, never a
+ * workspace's (a folder's settings could otherwise claim the key). Undefined while the user has none.
+ */
+export function legacyKeyOrigin(inspected: InspectedSetting<string> | undefined): string | undefined {
+  const user = inspected?.globalValue;
+  return typeof user === 'string' ? serviceOrigin(user) : undefined;
+}
