@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { TokenLensApi } from '../../src/api';
 import { createServer, type ReferenceServer } from '../../src/server/app';
 import { openOn } from '../suite/inspectorDriver';
-import { activateExtension, closeAllEditors, openDocument, screenshot, sleep, waitFor } from '../suite/util';
+import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from '../suite/util';
 
 interface Outcome {
   status: string;
@@ -82,12 +82,29 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
     assert.deepEqual(server.requests, [], 'no request reached the service');
   });
 
-  test('the refusal as the user sees it', async () => {
+  test('a workspace’s service settings are ignored (restrictedConfigurations)', async () => {
+    const folderSettings = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode');
+    const existed = fs.existsSync(folderSettings);
+    try {
+      await settings().update('service.baseUrl', 'https://workspace-choice.example', vscode.ConfigurationTarget.Workspace);
+      const written = await waitFor(() => fs.existsSync(path.join(folderSettings, 'settings.json')) && fs.readFileSync(path.join(folderSettings, 'settings.json'), 'utf8'), 5000, 'the workspace settings file');
+      assert.match(written, /"tokenLens\.service\.baseUrl": "https:\/\/workspace-choice\.example"/, 'the workspace sets it');
+      assert.equal(settings().get('service.baseUrl'), url, 'the user’s URL stays in effect');
+    } finally {
+      await settings().update('service.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+      if (!existed) fs.rmSync(folderSettings, { recursive: true, force: true });
+    }
+  });
+
+  test('the refusal as the user sees it', async function () {
+    if (!screenshotsSupported()) this.skip(); // clicks the button as a user would: needs the headless runner
     await closeAllEditors();
     await vscode.commands.executeCommand('notifications.clearAll');
     await openDocument('Some text to tokenize on the service.', 'plaintext');
     await vscode.commands.executeCommand('tokenLens.tokenizeRemote');
     await sleep(1500); // the toast slides in
     await screenshot('restricted-mode-refusal');
+    await ui({ op: 'click', button: 'Manage Workspace Trust' });
+    await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === 'Workspace Trust'), 10_000, 'the Workspace Trust editor');
   });
 });
