@@ -87,7 +87,8 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
     const existed = fs.existsSync(folderSettings);
     try {
       await settings().update('service.baseUrl', 'https://workspace-choice.example', vscode.ConfigurationTarget.Workspace);
-      const written = await waitFor(() => fs.existsSync(path.join(folderSettings, 'settings.json')) && fs.readFileSync(path.join(folderSettings, 'settings.json'), 'utf8'), 5000, 'the workspace settings file');
+      const file = path.join(folderSettings, 'settings.json');
+      const written = await waitFor(() => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined), 5000, 'the workspace settings file');
       assert.match(written, /"tokenLens\.service\.baseUrl": "https:\/\/workspace-choice\.example"/, 'the workspace sets it');
       assert.equal(settings().get('service.baseUrl'), url, 'the user’s URL stays in effect');
     } finally {
