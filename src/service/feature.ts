@@ -170,7 +170,19 @@ export class ServiceFeature extends Disposable {
     await updateSetting('service.baseUrl', normalized);
     // Saved into the workspace's settings (where its URL was) by the user: nothing left to confirm.
     if (urlSource(inspectServiceBaseUrl()) === 'workspace') await this.context.workspaceState.update(CONFIRMED_WORKSPACE_URL, normalized);
-    return { status: 'ok', url: normalized };
+    const message = await this.urlSavedMessage(normalized);
+    // Typed by the user from the palette: confirm it. Inside a command's flow, the command goes on instead.
+    if (url === undefined && explanation === undefined) this.show('info', message);
+    return { status: 'ok', url: normalized, message };
+  }
+
+  /** Which URL is now used, and whether its origin's key is already stored. */
+  private async urlSavedMessage(url: string): Promise<string> {
+    const origin = serviceOrigin(url)!;
+    await this.migration;
+    return (await this.keys.get(origin))
+      ? vscode.l10n.t('Token Lens now uses {0}, with the API key stored for {1}.', url, origin)
+      : vscode.l10n.t('Token Lens now uses {0}. No API key is stored for {1} yet: the first service command asks for it.', url, origin);
   }
 
   /**

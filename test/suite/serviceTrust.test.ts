@@ -121,6 +121,14 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
     assert.deepEqual(a.seen, [`Bearer ${KEY_A}`, `Bearer ${KEY_A}`]);
     assert.ok(!b.seen.some((h) => h.includes(KEY_A)) && !a.seen.some((h) => h.includes(KEY_B)), 'no key ever crossed');
 
+    const typedUrl = vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.setServiceUrl');
+    await ui({ op: 'type', text: urlB, enter: true, inputBox: true }); // replaces the selected current URL
+    assert.equal((await typedUrl).message, `Token Lens now uses ${urlB}, with the API key stored for ${urlB}.`);
+    const fresh = await vscode.commands.executeCommand<{ message: string }>('tokenLens.setServiceUrl', `http://localhost:${a.port}`);
+    assert.equal(fresh.message, `Token Lens now uses http://localhost:${a.port}. No API key is stored for http://localhost:${a.port} yet: the first service command asks for it.`,
+      'localhost and 127.0.0.1 are different origins');
+    await setUrl(urlA);
+
     const cleared = await clearKey();
     assert.equal(cleared.origin, urlA);
     assert.match(cleared.message, new RegExp(`removed the API key for ${urlA.replace(/[.]/g, '\\.')}`));
