@@ -101,6 +101,7 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
     if (!screenshotsSupported()) this.skip(); // clicks the button as a user would: needs the headless runner
     await closeAllEditors();
     await vscode.commands.executeCommand('notifications.clearAll');
+    await sleep(1000); // VS Code drops toasts beyond three in 800 ms, and the last test showed six
     await openDocument('Some text to tokenize on the service.', 'plaintext');
     await vscode.commands.executeCommand('tokenLens.tokenizeRemote');
     await sleep(1500); // the toast slides in
