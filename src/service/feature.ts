@@ -12,7 +12,7 @@ import { ApiKeyStore, validateApiKey } from './apiKey';
 import { MAX_TEXT_CHARS, ServiceClient, type RequestLogEntry } from './client';
 import { compareResults, comparisonMarkdown, type Comparison } from './compare';
 import { isServiceError, ServiceError, type ServiceErrorKind } from './errors';
-import { isUnencryptedRemote, legacyKeyOrigin, normalizeApiKey, serviceOrigin, urlSource } from './origin';
+import { isUnencryptedRemote, LEGACY_API_KEY_SECRET, legacyKeyOrigin, normalizeApiKey, serviceOrigin, urlSource } from './origin';
 import { quantity } from '../util/quantity';
 
 export const ENTER_NEW_KEY = 'Enter new API key';
@@ -20,6 +20,8 @@ export const SET_URL = 'Set Service URL';
 export const SHOW_LOG = 'Show Log';
 export const OPEN_SETTINGS = 'Open Settings';
 export const TRY_AGAIN = 'Try Again';
+/** Development and test mode only. */
+export const SERVICE_TEST_COMMAND = 'tokenLens.service.test';
 export const MANAGE_TRUST = 'Manage Workspace Trust';
 export const USE_WORKSPACE_URL = 'Use This URL';
 export const SEND_UNENCRYPTED = 'Send Unencrypted';
@@ -134,6 +136,11 @@ export class ServiceFeature extends Disposable {
     this.register(vscode.commands.registerCommand('tokenLens.clearApiKey', () => this.clearApiKey()));
     this.register(vscode.commands.registerCommand('tokenLens.tokenizeRemote', (args?: unknown) => this.tokenizeRemote(asArgs(args))));
     this.register(vscode.commands.registerCommand('tokenLens.showLog', () => this.log.show(true)));
+    if (context.extensionMode !== vscode.ExtensionMode.Production) {
+      // Tests stand in for an earlier version, which kept one key under the old name.
+      this.register(vscode.commands.registerCommand(SERVICE_TEST_COMMAND, (action: unknown, value: unknown) =>
+        action === 'storeLegacyKey' && typeof value === 'string' ? context.secrets.store(LEGACY_API_KEY_SECRET, value) : undefined));
+    }
   }
 
   // ---- commands -------------------------------------------------------------------------------------------

@@ -170,6 +170,28 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
     assert.deepEqual(a.seen.slice(before), [`Bearer ${KEY_A}`]);
   });
 
+  test('the key of an earlier version moves to the URL in the user settings, never to a workspace’s', async () => {
+    const LEGACY = KEY_A; // the earlier version was used with A
+    await setUrl(urlA);
+    await clearKey(); // A has no key stored now: if its key is sent below, it came from the old name
+    await settings().update('service.baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('tokenLens.service.test', 'storeLegacyKey', LEGACY);
+    const workspaceUrl = `http://localhost:${c.port}`; // an origin of its own, with no key
+    await settings().update('service.baseUrl', workspaceUrl, vscode.ConfigurationTarget.Workspace);
+    const seenByC = c.seen.length;
+    const pending = remote('workspace URL, old key not offered');
+    await ui({ op: 'click', button: 'Use This URL' });
+    await dismissInputBox(); // asked for this origin's key: the old key did not go to the workspace's URL
+    assert.equal((await pending).status, 'noKey');
+    assert.equal(c.seen.length, seenByC);
+
+    await settings().update('service.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    await setUrl(urlA); // the user's own URL: the old key moves to its origin
+    const before = a.seen.length;
+    assert.equal((await remote('the old key, now bound to A')).status, 'ok');
+    assert.deepEqual(a.seen.slice(before), [`Bearer ${LEGACY}`]);
+  });
+
   test('plain http:// to another machine asks before anything is sent, whether the URL came from an argument or the settings', async function () {
     const address = externalAddress();
     if (!address) this.skip(); // no network interface besides loopback
