@@ -183,13 +183,16 @@ export class ServiceFeature extends Disposable {
     return { status: 'ok', url: normalized, message };
   }
 
-  /** Which URL is now used, and whether its origin's key is already stored. */
+  /** Which URL is now used, whether its origin's key is already stored, and the http warning where it applies. */
   private async urlSavedMessage(url: string): Promise<string> {
     const origin = serviceOrigin(url)!;
     await this.migration;
-    return (await this.keys.get(origin))
+    const saved = (await this.keys.get(origin))
       ? vscode.l10n.t('Token Lens now uses {0}, with the API key stored for {1}.', url, origin)
       : vscode.l10n.t('Token Lens now uses {0}. No API key is stored for {1} yet: the first service command asks for it.', url, origin);
+    return isUnencryptedRemote(url)
+      ? `${saved} ${vscode.l10n.t('It is plain http:// to another machine, so the key and your data would travel unencrypted; Token Lens asks before the first request.')}`
+      : saved;
   }
 
   /**

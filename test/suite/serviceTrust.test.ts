@@ -196,7 +196,8 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
     const address = externalAddress();
     if (!address) this.skip(); // no network interface besides loopback
     const unencrypted = `http://${address}:${b.port}`;
-    assert.equal((await setUrl(unencrypted)).status, 'ok');
+    const set = await vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.setServiceUrl', unencrypted);
+    assert.match(set.message, /plain http:\/\/ to another machine, so the key and your data would travel unencrypted/, 'an argument is warned about at once');
     const before = b.seen.length;
     const declined = remote('declined over http');
     await sleep(1000);
