@@ -15,7 +15,7 @@ import { quantity } from '../util/quantity';
 import type { ServiceClient, ServiceResponse } from './client';
 import type { ServiceErrorKind } from './errors';
 import type { RunStore } from './runStore';
-import type { ServiceFeature, ShownMessage } from './feature';
+import type { CallStatus, ServiceFeature, ShownMessage } from './feature';
 
 export const RUN_COMMANDS: Record<RunKind, string> = {
   relax: 'tokenLens.relax',
@@ -34,7 +34,7 @@ export interface StructureRunArgs {
 }
 
 export interface StructureRunOutcome {
-  status: 'ok' | 'cancelled' | 'noUrl' | 'noKey' | 'error' | 'invalid' | 'noInput';
+  status: CallStatus | 'invalid' | 'noInput';
   kind: RunKind;
   runId?: string;
   response?: ServiceResponse;

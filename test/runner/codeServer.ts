@@ -25,6 +25,8 @@ export interface CodeServerOptions {
   logFile: string;
   /** Also echo code-server output to our stderr. */
   echo?: boolean;
+  /** Leave workspace trust on (code-server's default), so a folder can open in Restricted Mode. */
+  workspaceTrust?: boolean;
 }
 
 export interface CodeServer {
@@ -84,6 +86,13 @@ export const TEST_USER_SETTINGS: Record<string, unknown> = {
   'editor.minimap.enabled': false,
 };
 
+/** With these, the folder opens in Restricted Mode: trust is on, nothing trusted yet, and no startup dialog asks. */
+export const UNTRUSTED_USER_SETTINGS: Record<string, unknown> = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+};
+
 export function prepareUserDataDir(dir: string, extraSettings: Record<string, unknown> = {}): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'User'), { recursive: true });
@@ -135,7 +144,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     '--extensions-dir', extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     opts.workspace,
   ];

@@ -22,7 +22,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as util from 'util';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
-import { CodeServer, delay, installExtension, makeRunDir, prepareUserDataDir, safeTail, startCodeServer, workbenchUrl } from './codeServer';
+import { CodeServer, delay, installExtension, makeRunDir, prepareUserDataDir, safeTail, startCodeServer, UNTRUSTED_USER_SETTINGS, workbenchUrl } from './codeServer';
 import { CHROMIUM_PATH, DEFAULT_SUITE, DEFAULT_WORKSPACE, MARKERS, REPO_ROOT, SCREENSHOT_DIR } from './paths';
 import { ensureSetup } from './setup';
 
@@ -37,6 +37,8 @@ interface Options {
   vsix?: string;
   verbose: boolean;
   raw: boolean;
+  /** Open the workspace in Restricted Mode (workspace trust on, the folder not trusted). */
+  untrusted: boolean;
 }
 
 const USAGE = `Usage: node out/test/runner/headless.js [options]
@@ -48,6 +50,7 @@ const USAGE = `Usage: node out/test/runner/headless.js [options]
   --grep REGEXP       only run tests whose title matches
   --vsix FILE         install FILE into a fresh extensions dir and test that installed build
                       (use with --suite out/test/suite/installed; --extension is ignored)
+  --untrusted         open the workspace in Restricted Mode (workspace trust on, folder not trusted)
   --verbose           also print workbench and driver logs
   --raw               print every browser console message unfiltered`;
 
@@ -88,6 +91,7 @@ function parseArgs(argv: string[]): Options {
     screenshots: SCREENSHOT_DIR,
     verbose: false,
     raw: false,
+    untrusted: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -107,6 +111,7 @@ function parseArgs(argv: string[]): Options {
       case '--vsix': opts.vsix = path.resolve(value()); break;
       case '--verbose': opts.verbose = true; break;
       case '--raw': opts.raw = true; break;
+      case '--untrusted': opts.untrusted = true; break;
       case '-h': case '--help': console.log(USAGE); process.exit(0);
       // falls through (unreachable)
       default: throw new Error(`Unknown argument ${arg}\n${USAGE}`);
@@ -206,7 +211,7 @@ async function runHeadless(opts: Options): Promise<number> {
   await ensureSetup();
   const runDir = makeRunDir('headless');
   const userDataDir = path.join(runDir, 'user-data');
-  prepareUserDataDir(userDataDir);
+  prepareUserDataDir(userDataDir, opts.untrusted ? UNTRUSTED_USER_SETTINGS : {});
   fs.mkdirSync(opts.screenshots, { recursive: true });
   const installed = opts.vsix ? installVsix(opts.vsix, runDir, userDataDir) : undefined;
   if (installed) say(`installed ${rel(opts.vsix!)} into ${rel(installed.extensionPath)}`);
@@ -240,10 +245,11 @@ async function runHeadless(opts: Options): Promise<number> {
   const pendingShots: Promise<void>[] = [];
 
   try {
-    say(`suite ${rel(opts.suite)}, workspace ${rel(opts.workspace)}`);
+    say(`suite ${rel(opts.suite)}, workspace ${rel(opts.workspace)}${opts.untrusted ? ' in Restricted Mode' : ''}`);
     server = await startCodeServer({
       workspace: opts.workspace,
       userDataDir,
+      workspaceTrust: opts.untrusted,
       logFile: path.join(runDir, 'code-server.log'),
       extensionsDir: installed?.extensionsDir,
       env: {
