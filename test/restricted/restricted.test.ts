@@ -75,6 +75,8 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
     for (const kind of ['relax', 'singlePoint', 'md', 'tightbinding']) {
       refused(await vscode.commands.executeCommand<Outcome>(`tokenLens.${kind}`, { text: poscar, show: false }), kind);
     }
+    const listed = await vscode.commands.executeCommand<unknown[]>('tokenLens.runs.test', 'items');
+    assert.deepEqual(listed, [], 'a run refused before anything was sent is not listed as a failed run');
     const setUrl = await vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.setServiceUrl', 'https://elsewhere.example');
     assert.equal(setUrl.status, 'untrusted');
     assert.match(setUrl.message, /Restricted Mode/);
