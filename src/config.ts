@@ -40,6 +40,11 @@ export const config = {
   },
 };
 
+/** The service URL as the user, workspace and folder settings each have it: whose URL is in effect matters. */
+export function inspectServiceBaseUrl(): { globalValue?: string; workspaceValue?: string; workspaceFolderValue?: string } | undefined {
+  return vscode.workspace.getConfiguration(SECTION).inspect<string>('service.baseUrl');
+}
+
 /** Writes a setting where the user keeps it: the workspace if it is set there, else the user settings. */
 export async function updateSetting(key: string, value: unknown): Promise<void> {
   const configuration = vscode.workspace.getConfiguration(SECTION);

@@ -1,61 +1,40 @@
-/** The API key, kept only in VS Code's SecretStorage (never in a setting, never in a log). Editor edge. */
+/**
+ * API keys, one per service origin, kept only in VS Code's SecretStorage (never in a setting, never in a log).
+ * Editor edge: the prompt and its validation; storage is ./keyStore, the origin rules ./origin.
+ */
 import * as vscode from 'vscode';
-
-export const API_KEY_SECRET = 'tokenLens.service.apiKey';
-
-/** Trims, drops a pasted "Bearer " prefix; undefined when nothing usable is left. */
-export function normalizeApiKey(value: string | undefined): string | undefined {
-  const key = value?.trim().replace(/^bearer\s+/i, '').trim();
-  return key ? key : undefined;
-}
+import { KeyStore } from './keyStore';
+import { normalizeApiKey } from './origin';
 
 /** Why an entered key cannot be right, or undefined when it can. */
 export function validateApiKey(value: string): string | undefined {
   const key = normalizeApiKey(value);
-  if (!key) return 'Enter the API key from the account settings of the service’s web site.';
-  if (/\s/.test(key)) return 'An API key has no spaces or line breaks: paste just the key.';
+  if (!key) return vscode.l10n.t('Enter the API key from the account settings of the service’s web site.');
+  if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces or line breaks: paste just the key.');
   return undefined;
 }
 
-export class ApiKeyStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
-
-  async get(): Promise<string | undefined> {
-    return normalizeApiKey(await this.secrets.get(API_KEY_SECRET));
-  }
-
-  async set(key: string): Promise<void> {
-    const normalized = normalizeApiKey(key);
-    if (!normalized) throw new Error('An empty API key cannot be stored.');
-    await this.secrets.store(API_KEY_SECRET, normalized);
-  }
-
-  async delete(): Promise<void> {
-    await this.secrets.delete(API_KEY_SECRET);
-  }
-
-  onDidChange(listener: () => void): vscode.Disposable {
-    return this.secrets.onDidChange((event) => {
-      if (event.key === API_KEY_SECRET) listener();
-    });
-  }
-
+/** The key store with the editor's prompt for a missing key. */
+export class ApiKeyStore extends KeyStore {
   /**
-   * Asks for a key in a password input box and stores it. `reason` says why it is asked for now
-   * (first use, or a key the service did not accept). Resolves with the key, or undefined when dismissed.
+   * Asks for the key of `origin` in a password input box that names the origin, and stores it. `reason` says
+   * why it is asked for now. Resolves with the key, or undefined when dismissed.
    */
-  async prompt(reason?: string): Promise<string | undefined> {
+  async prompt(origin: string, reason?: string): Promise<string | undefined> {
     const entered = await vscode.window.showInputBox({
-      title: 'Token Lens: Service API Key',
-      prompt: `${reason ? `${reason} ` : ''}Get a key from the account settings of the service’s web site. It is kept in VS Code’s secret storage, never in settings.`,
-      placeHolder: 'API key',
+      title: vscode.l10n.t('Token Lens: API Key for {0}', origin),
+      prompt: [
+        reason,
+        vscode.l10n.t('This key is sent only to {0}. Get it from the account settings of that service’s web site; it is kept in VS Code’s secret storage, never in settings.', origin),
+      ].filter(Boolean).join(' '),
+      placeHolder: vscode.l10n.t('API key for {0}', origin),
       password: true,
       ignoreFocusOut: true,
       validateInput: validateApiKey,
     });
     const key = normalizeApiKey(entered);
     if (!key) return undefined;
-    await this.set(key);
+    await this.set(origin, key);
     return key;
   }
 }

@@ -1,16 +1,18 @@
 /**
  * The service commands (editor edge): service URL, API key, remote tokenization, the log. `call()` is the one
- * place that decides how any service request runs in the editor: URL and key prompting, progress with
- * cancellation, the log line, and the message the user sees when it fails.
+ * place that decides how any service request runs in the editor: refusal in Restricted Mode, URL and key
+ * prompting (one key per service origin), the one-time confirmations of a workspace's URL and of plain
+ * http://, progress with cancellation, the log line, and the message the user sees when it fails.
  */
 import * as vscode from 'vscode';
-import { config, onDidChangeConfig, updateSetting } from '../config';
+import { config, inspectServiceBaseUrl, onDidChangeConfig, updateSetting } from '../config';
 import { countChars, loadTokenizer, UnknownTokenizerError, type TokenizeResult } from '../tokenizers';
 import { Disposable } from '../util/disposable';
-import { ApiKeyStore, normalizeApiKey, validateApiKey } from './apiKey';
+import { ApiKeyStore, validateApiKey } from './apiKey';
 import { MAX_TEXT_CHARS, ServiceClient, type RequestLogEntry } from './client';
 import { compareResults, comparisonMarkdown, type Comparison } from './compare';
 import { isServiceError, ServiceError, type ServiceErrorKind } from './errors';
+import { isUnencryptedRemote, LEGACY_API_KEY_SECRET, legacyKeyOrigin, normalizeApiKey, serviceOrigin, urlSource } from './origin';
 import { quantity } from '../util/quantity';
 
 export const ENTER_NEW_KEY = 'Enter new API key';
@@ -18,6 +20,18 @@ export const SET_URL = 'Set Service URL';
 export const SHOW_LOG = 'Show Log';
 export const OPEN_SETTINGS = 'Open Settings';
 export const TRY_AGAIN = 'Try Again';
+/** Development and test mode only. */
+export const SERVICE_TEST_COMMAND = 'tokenLens.service.test';
+export const MANAGE_TRUST = 'Manage Workspace Trust';
+export const USE_WORKSPACE_URL = 'Use This URL';
+export const SEND_UNENCRYPTED = 'Send Unencrypted';
+export const DONT_USE = 'Don’t Use';
+export const DONT_SEND = 'Don’t Send';
+
+/** workspaceState: the workspace-provided service URL the user confirmed for this workspace. */
+const CONFIRMED_WORKSPACE_URL = 'tokenLens.service.confirmedWorkspaceUrl';
+/** globalState: http:// origins on other machines the user agreed to send to unencrypted. */
+const UNENCRYPTED_ORIGINS = 'tokenLens.service.unencryptedOrigins';
 
 /** A message shown to the user; commands return it, which is what tests assert on. */
 export interface ShownMessage {
@@ -26,7 +40,8 @@ export interface ShownMessage {
   actions: string[];
 }
 
-export type CallStatus = 'ok' | 'cancelled' | 'noUrl' | 'noKey' | 'error';
+/** `untrusted`: refused in Restricted Mode. `declined`: the user did not confirm a workspace URL or plain http://. */
+export type CallStatus = 'ok' | 'cancelled' | 'noUrl' | 'noKey' | 'error' | 'untrusted' | 'declined';
 
 export type CallOutcome<T> =
   | { status: 'ok'; value: T }
@@ -84,8 +99,10 @@ export function validateServiceUrl(value: string): string | undefined {
   return undefined;
 }
 
-function isLocalHost(url: URL): boolean {
-  return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.endsWith('.localhost');
+/** Where a request may go: the URL read once, and the origin its key belongs to. */
+interface Target {
+  url: string;
+  origin: string;
 }
 
 export class ServiceFeature extends Disposable {
@@ -94,10 +111,13 @@ export class ServiceFeature extends Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   private readonly inFlight = new Set<AbortController>();
   private reportCount = 0;
+  /** The move of an earlier version's key to its origin; key look-ups wait for it. */
+  private migration: Promise<void>;
 
-  constructor(context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel) {
+  constructor(private readonly context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel) {
     super();
     this.keys = new ApiKeyStore(context.secrets);
+    this.migration = this.migrateLegacyKey();
     this.register(this.changed);
     this.register({ dispose: () => this.inFlight.forEach((c) => c.abort()) });
     this.register(vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
@@ -105,19 +125,30 @@ export class ServiceFeature extends Disposable {
       provideTextDocumentContent: (uri) => this.documents.get(uri.toString()) ?? '',
     }));
     this.register(onDidChangeConfig((affects) => {
-      if (affects('service.baseUrl')) this.log.info(`Service URL is now ${config.serviceBaseUrl || '(not set)'}`);
+      if (!affects('service.baseUrl')) return;
+      const url = config.serviceBaseUrl;
+      this.log.info(`Service URL is now ${url || '(not set)'}`);
+      if (isUnencryptedRemote(url)) this.log.warn(`${url} is plain http:// to another machine: the API key and the data would travel unencrypted`);
+      this.migration = this.migration.then(() => this.migrateLegacyKey());
     }));
     this.register(vscode.commands.registerCommand('tokenLens.setServiceUrl', (url?: unknown) => this.setServiceUrl(typeof url === 'string' ? url : undefined)));
     this.register(vscode.commands.registerCommand('tokenLens.setApiKey', (key?: unknown) => this.setApiKey(typeof key === 'string' ? key : undefined)));
     this.register(vscode.commands.registerCommand('tokenLens.clearApiKey', () => this.clearApiKey()));
     this.register(vscode.commands.registerCommand('tokenLens.tokenizeRemote', (args?: unknown) => this.tokenizeRemote(asArgs(args))));
     this.register(vscode.commands.registerCommand('tokenLens.showLog', () => this.log.show(true)));
+    if (context.extensionMode !== vscode.ExtensionMode.Production) {
+      // Tests stand in for an earlier version, which kept one key under the old name.
+      this.register(vscode.commands.registerCommand(SERVICE_TEST_COMMAND, (action: unknown, value: unknown) =>
+        action === 'storeLegacyKey' && typeof value === 'string' ? context.secrets.store(LEGACY_API_KEY_SECRET, value) : undefined));
+    }
   }
 
   // ---- commands -------------------------------------------------------------------------------------------
 
   /** tokenLens.setServiceUrl: with a URL (programmatic use) sets it; without, asks in an input box. */
-  async setServiceUrl(url?: string, explanation?: string): Promise<{ status: 'ok' | 'cancelled' | 'invalid'; url?: string; message?: string }> {
+  async setServiceUrl(url?: string, explanation?: string): Promise<{ status: 'ok' | 'cancelled' | 'invalid' | 'untrusted'; url?: string; message?: string }> {
+    const refused = this.refuseInRestrictedMode();
+    if (refused) return { status: 'untrusted', message: refused.text };
     let value = url;
     if (value === undefined) {
       value = await vscode.window.showInputBox({
@@ -129,8 +160,7 @@ export class ServiceFeature extends Disposable {
         validateInput: (text) => {
           const problem = validateServiceUrl(text);
           if (problem) return problem;
-          const parsed = new URL(text.trim());
-          if (parsed.protocol === 'http:' && !isLocalHost(parsed)) {
+          if (isUnencryptedRemote(text)) {
             return { message: 'With http:// the API key travels unencrypted. Use https:// unless this is a trusted network.', severity: vscode.InputBoxValidationSeverity.Warning };
           }
           return undefined;
@@ -145,35 +175,64 @@ export class ServiceFeature extends Disposable {
     }
     const normalized = value.trim().replace(/\/+$/, '');
     await updateSetting('service.baseUrl', normalized);
-    return { status: 'ok', url: normalized };
+    // Saved into the workspace's settings (where its URL was) by the user: nothing left to confirm.
+    if (urlSource(inspectServiceBaseUrl()) === 'workspace') await this.context.workspaceState.update(CONFIRMED_WORKSPACE_URL, normalized);
+    const message = await this.urlSavedMessage(normalized);
+    // Typed by the user from the palette: confirm it. Inside a command's flow, the command goes on instead.
+    if (url === undefined && explanation === undefined) this.show('info', message);
+    return { status: 'ok', url: normalized, message };
   }
 
-  /** tokenLens.setApiKey: with a key (programmatic use) stores it; without, asks in a password box. */
-  async setApiKey(key?: string): Promise<{ status: 'ok' | 'cancelled' | 'invalid'; message?: string }> {
+  /** Which URL is now used, whether its origin's key is already stored, and the http warning where it applies. */
+  private async urlSavedMessage(url: string): Promise<string> {
+    const origin = serviceOrigin(url)!;
+    await this.migration;
+    const saved = (await this.keys.get(origin))
+      ? vscode.l10n.t('Token Lens now uses {0}, with the API key stored for {1}.', url, origin)
+      : vscode.l10n.t('Token Lens now uses {0}. No API key is stored for {1} yet: the first service command asks for it.', url, origin);
+    return isUnencryptedRemote(url)
+      ? `${saved} ${vscode.l10n.t('It is plain http:// to another machine, so the key and your data would travel unencrypted; Token Lens asks before the first request.')}`
+      : saved;
+  }
+
+  /**
+   * tokenLens.setApiKey: the key of the current service origin. With a key (programmatic use) stores it;
+   * without, asks in a password box naming the origin (and first for the URL when none is set).
+   */
+  async setApiKey(key?: string): Promise<{ status: 'ok' | 'cancelled' | 'invalid' | 'noUrl'; origin?: string; message?: string }> {
+    const origin = await this.currentOrigin(key === undefined);
+    if (!origin) return { status: 'noUrl', message: this.show('warning', vscode.l10n.t('Set the service URL first: an API key belongs to one service and is sent only to it.'), [SET_URL]).text };
     if (key !== undefined) {
       const problem = validateApiKey(key);
       if (problem) {
-        this.show('error', `Token Lens did not save the API key: ${problem}`);
-        return { status: 'invalid', message: problem };
+        this.show('error', vscode.l10n.t('Token Lens did not save the API key: {0}', problem));
+        return { status: 'invalid', origin, message: problem };
       }
-      await this.keys.set(normalizeApiKey(key)!);
-      this.log.info('API key saved in secret storage');
-      return { status: 'ok' };
+      await this.keys.set(origin, normalizeApiKey(key)!);
+      this.log.info(`API key for ${origin} saved in secret storage`);
+      return { status: 'ok', origin };
     }
-    const entered = await this.keys.prompt();
-    if (!entered) return { status: 'cancelled' };
-    this.log.info('API key saved in secret storage');
-    this.show('info', 'Token Lens saved the API key in VS Code’s secret storage.');
-    return { status: 'ok' };
+    const entered = await this.keys.prompt(origin);
+    if (!entered) return { status: 'cancelled', origin };
+    this.log.info(`API key for ${origin} saved in secret storage`);
+    const message = this.show('info', vscode.l10n.t('Token Lens saved the API key for {0} in VS Code’s secret storage. It is sent only to {0}.', origin));
+    return { status: 'ok', origin, message: message.text };
   }
 
-  /** tokenLens.clearApiKey */
-  async clearApiKey(): Promise<{ status: 'ok'; hadKey: boolean }> {
-    const hadKey = (await this.keys.get()) !== undefined;
-    await this.keys.delete();
-    this.log.info('API key removed from secret storage');
-    this.show('info', hadKey ? 'Token Lens removed the API key. The next service command will ask for one.' : 'Token Lens had no API key stored.');
-    return { status: 'ok', hadKey };
+  /** tokenLens.clearApiKey: removes the key of the current service origin; other origins keep theirs. */
+  async clearApiKey(): Promise<{ status: 'ok' | 'noUrl'; origin?: string; hadKey: boolean; message: string }> {
+    const origin = await this.currentOrigin(false);
+    if (!origin) {
+      const message = this.show('info', vscode.l10n.t('No service URL is set, so there is no current service whose API key could be removed.'));
+      return { status: 'noUrl', hadKey: false, message: message.text };
+    }
+    const hadKey = (await this.keys.get(origin)) !== undefined;
+    await this.keys.delete(origin);
+    this.log.info(`API key for ${origin} removed from secret storage`);
+    const message = this.show('info', hadKey
+      ? vscode.l10n.t('Token Lens removed the API key for {0}. The next service command will ask for one.', origin)
+      : vscode.l10n.t('Token Lens had no API key stored for {0}.', origin));
+    return { status: 'ok', origin, hadKey, message: message.text };
   }
 
   /** tokenLens.tokenizeRemote: the selection (or the document) on the service, next to the local count. */
@@ -224,26 +283,25 @@ export class ServiceFeature extends Disposable {
   // ---- the one policy for running a service request --------------------------------------------------------
 
   /**
-   * Runs one service operation the way every command should: asks for the URL and key when missing, shows
-   * progress with a Cancel button (cancelling aborts the request at once), logs it, and on failure shows a
-   * message that says what happened and what to do. On 401 it offers "Enter new API key" and, once one
-   * is entered, runs the command again (`options.again`). Never throws for service failures; resolves with the outcome.
+   * Runs one service operation the way every command should: refuses in Restricted Mode; asks for the URL
+   * when missing; has a workspace-provided URL and plain http:// to another machine confirmed once; uses the
+   * key of the URL's origin only (asking for it, naming the origin, when there is none); shows progress with
+   * a Cancel button (cancelling aborts the request at once), logs it, and on failure shows a message that
+   * says what happened and what to do. On 401 it offers "Enter new API key" and, once one is entered, runs
+   * the command again (`options.again`). Never throws for service failures; resolves with the outcome.
    */
   async call<T>(title: string, run: (client: ServiceClient, signal: AbortSignal) => Promise<T>, options: CallOptions = {}): Promise<CallOutcome<T>> {
-    if (!config.serviceBaseUrl) {
-      const set = await this.setServiceUrl(undefined, 'This command sends data to the Token Lens service, and no service URL is set yet.');
-      if (set.status !== 'ok') {
-        const message = this.show('warning', 'Token Lens needs the service URL to run this command. Run “Token Lens: Set Service URL” when you have it.', [SET_URL]);
-        return { status: 'noUrl', message };
-      }
-    }
+    const target = await this.target();
+    if ('status' in target) return target;
+    const { url, origin } = target;
     let apiKey: string | undefined;
     if (options.needsKey !== false) {
-      apiKey = await this.keys.get();
+      await this.migration;
+      apiKey = await this.keys.get(origin);
       if (!apiKey) {
-        apiKey = await this.keys.prompt('This command needs your API key for the service.');
+        apiKey = await this.keys.prompt(origin, vscode.l10n.t('This command needs your API key for {0}.', origin));
         if (!apiKey) {
-          const message = this.show('warning', 'Token Lens needs an API key to use the service. Run “Token Lens: Set API Key” when you have one.', [ENTER_NEW_KEY]);
+          const message = this.show('warning', vscode.l10n.t('Token Lens needs an API key for {0} to use the service; nothing was sent. Run “Token Lens: Set API Key” when you have one.', origin), [ENTER_NEW_KEY]);
           return { status: 'noKey', message };
         }
       }
@@ -256,7 +314,7 @@ export class ServiceFeature extends Disposable {
     if (external?.aborted) controller.abort();
     this.inFlight.add(controller);
     const client = new ServiceClient({
-      baseUrl: config.serviceBaseUrl,
+      baseUrl: url,
       ...(apiKey ? { apiKey } : {}),
       timeoutMs: config.serviceTimeoutMs,
       maxRetries: config.serviceMaxRetries,
@@ -290,7 +348,7 @@ export class ServiceFeature extends Disposable {
         this.log.info(`${title}: cancelled`);
         return { status: 'cancelled', error, errorKind: 'cancelled' };
       }
-      const message = this.showServiceError(error, options.again ?? (() => this.call(title, run, options)));
+      const message = this.showServiceError(error, target, options.again ?? (() => this.call(title, run, options)));
       return { status: 'error', error, errorKind: error.kind, message };
     } finally {
       this.inFlight.delete(controller);
@@ -298,10 +356,95 @@ export class ServiceFeature extends Disposable {
     }
   }
 
+  /**
+   * Where a request may go, or why it may not. Every service request passes here (through call()), so a
+   * command added later inherits the Restricted Mode refusal, the confirmations and the key binding.
+   */
+  private async target(): Promise<Target | { status: 'untrusted' | 'noUrl' | 'declined'; message: ShownMessage }> {
+    const refused = this.refuseInRestrictedMode();
+    if (refused) return { status: 'untrusted', message: refused };
+    if (!config.serviceBaseUrl) {
+      const set = await this.setServiceUrl(undefined, vscode.l10n.t('This command sends data to the Token Lens service, and no service URL is set yet.'));
+      if (set.status !== 'ok') {
+        const message = this.show('warning', vscode.l10n.t('Token Lens needs the service URL to run this command. Run “Token Lens: Set Service URL” when you have it.'), [SET_URL]);
+        return { status: 'noUrl', message };
+      }
+    }
+    const url = config.serviceBaseUrl.replace(/\/+$/, '');
+    const origin = serviceOrigin(url);
+    const problem = validateServiceUrl(url);
+    if (!origin || problem) {
+      const message = this.show('error', vscode.l10n.t('The service URL “{0}” in the settings cannot be used: {1} Nothing was sent.', url, problem ?? ''), [SET_URL, OPEN_SETTINGS]);
+      return { status: 'noUrl', message };
+    }
+    if (urlSource(inspectServiceBaseUrl()) === 'workspace' && !(await this.confirmWorkspaceUrl(url, origin))) {
+      const message = this.show('warning', vscode.l10n.t('Token Lens did not use the service URL {0} from this workspace’s settings, and sent nothing. Run the command again to confirm it, or remove tokenLens.service.baseUrl from the workspace settings to use your own.', url));
+      return { status: 'declined', message };
+    }
+    if (isUnencryptedRemote(url) && !(await this.confirmUnencrypted(origin))) {
+      const message = this.show('warning', vscode.l10n.t('Token Lens sent nothing to {0}: plain http:// would carry your API key and data unencrypted. Use an https:// URL, or run the command again and choose “{1}” on a network you trust.', origin, SEND_UNENCRYPTED), [SET_URL]);
+      return { status: 'declined', message };
+    }
+    return { url, origin };
+  }
+
+  /** The one Restricted Mode check: shows why service commands do not run there, or returns undefined when trusted. */
+  private refuseInRestrictedMode(): ShownMessage | undefined {
+    if (vscode.workspace.isTrusted) return undefined;
+    return this.show('error', vscode.l10n.t('Token Lens does not use the service in Restricted Mode: this workspace is not trusted, and its settings could send your text, structures and API key to a server of its choosing. Token counts and the inspector work as usual. Trust the workspace to use the service commands.'), [MANAGE_TRUST]);
+  }
+
+  /**
+   * A workspace's URL is used once the user confirms it; the answer holds for this workspace until its URL
+   * changes. A notification with buttons, not a modal dialog (which VS Code refuses to show in extension
+   * tests): the request waits for the answer either way, and closing it is "no".
+   */
+  private async confirmWorkspaceUrl(url: string, origin: string): Promise<boolean> {
+    if (this.context.workspaceState.get(CONFIRMED_WORKSPACE_URL) === url) return true;
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('This workspace’s settings set the Token Lens service URL to {0}. Token Lens would send your text or structure there, with the API key you keep for {1} (other services’ keys are never sent there). Use it for this workspace?', url, origin),
+      USE_WORKSPACE_URL, DONT_USE,
+    );
+    if (choice !== USE_WORKSPACE_URL) return false;
+    await this.context.workspaceState.update(CONFIRMED_WORKSPACE_URL, url);
+    this.log.info(`Workspace service URL ${url} confirmed for this workspace`);
+    return true;
+  }
+
+  /** Plain http:// to another machine is used once the user agrees, per origin, remembered across workspaces. */
+  private async confirmUnencrypted(origin: string): Promise<boolean> {
+    const accepted = this.context.globalState.get<string[]>(UNENCRYPTED_ORIGINS, []);
+    if (accepted.includes(origin)) return true;
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('{0} is plain http://: anyone on the network between you and it could read your API key and what you send. Use https:// unless this is a network you trust. Send unencrypted to {0} (asked once for this origin)?', origin),
+      SEND_UNENCRYPTED, DONT_SEND,
+    );
+    if (choice !== SEND_UNENCRYPTED) return false;
+    await this.context.globalState.update(UNENCRYPTED_ORIGINS, [...accepted, origin]);
+    this.log.warn(`Sending to ${origin} over plain http:// (the user agreed)`);
+    return true;
+  }
+
+  /** The origin of the URL in effect, after any pending key migration; asks for the URL first when `ask`. */
+  private async currentOrigin(ask: boolean): Promise<string | undefined> {
+    await this.migration;
+    if (!config.serviceBaseUrl && ask) await this.setServiceUrl(undefined, vscode.l10n.t('An API key belongs to one service. Which service is it for?'));
+    return serviceOrigin(config.serviceBaseUrl);
+  }
+
+  /** Earlier versions kept one key for whatever URL was set: it moves to the user's own URL's origin, once there is one. */
+  private async migrateLegacyKey(): Promise<void> {
+    const origin = legacyKeyOrigin(inspectServiceBaseUrl());
+    try {
+      if (origin && (await this.keys.adoptLegacyKey(origin))) this.log.info(`The API key of an earlier version is now bound to ${origin}, the service URL in your user settings`);
+    } catch (error) {
+      this.log.error(`Could not move the earlier version's API key: ${String(error)}`);
+    }
+  }
+
   // ---- messages -------------------------------------------------------------------------------------------
 
-  private showServiceError(error: ServiceError, retry: () => Thenable<unknown>): ShownMessage {
-    const url = config.serviceBaseUrl;
+  private showServiceError(error: ServiceError, { url, origin }: Target, retry: () => Thenable<unknown>): ShownMessage {
     const seconds = Math.round(config.serviceTimeoutMs / 1000);
     let text: string;
     let actions: string[];
@@ -352,7 +495,7 @@ export class ServiceFeature extends Disposable {
     }
     return this.show('error', text, actions, async (choice) => {
       if (choice === ENTER_NEW_KEY) {
-        const key = await this.keys.prompt('The service did not accept the stored API key.');
+        const key = await this.keys.prompt(origin, vscode.l10n.t('The service did not accept the stored API key.'));
         if (key) await retry();
       } else if (choice === TRY_AGAIN) {
         await retry();
@@ -374,6 +517,7 @@ export class ServiceFeature extends Disposable {
     void Promise.resolve(showFn(message.text, ...actions)).then((choice) => {
       if (choice === SET_URL && !onChoice) return this.setServiceUrl();
       if (choice === ENTER_NEW_KEY && !onChoice) return this.setApiKey();
+      if (choice === MANAGE_TRUST) return vscode.commands.executeCommand('workbench.trust.manage');
       if (choice && onChoice) return onChoice(choice);
       return undefined;
     }).then(undefined, (error: unknown) => this.log.error(`Message action failed: ${String(error)}`));

@@ -15,7 +15,10 @@ import { quantity } from '../util/quantity';
 import type { ServiceClient, ServiceResponse } from './client';
 import type { ServiceErrorKind } from './errors';
 import type { RunStore } from './runStore';
-import type { ServiceFeature, ShownMessage } from './feature';
+import type { CallStatus, ServiceFeature, ShownMessage } from './feature';
+
+/** Outcomes of a call that sent nothing. */
+const NOT_SENT: readonly CallStatus[] = ['untrusted', 'declined', 'noUrl', 'noKey'];
 
 export const RUN_COMMANDS: Record<RunKind, string> = {
   relax: 'tokenLens.relax',
@@ -34,7 +37,7 @@ export interface StructureRunArgs {
 }
 
 export interface StructureRunOutcome {
-  status: 'ok' | 'cancelled' | 'noUrl' | 'noKey' | 'error' | 'invalid' | 'noInput';
+  status: CallStatus | 'invalid' | 'noInput';
   kind: RunKind;
   runId?: string;
   response?: ServiceResponse;
@@ -114,6 +117,12 @@ export class StructureRuns extends Disposable {
     const outcome = await this.service.call(title, request, {
       signal: controller.signal, showElapsed: true, again: () => this.run(kind, { uri: input.uri, text: input.text, kpathDensity: density }),
     }).finally(() => this.controllers.delete(run.id));
+    if (outcome.status !== 'ok' && NOT_SENT.includes(outcome.status)) {
+      // Refused before anything was sent (Restricted Mode, a declined URL, no URL or key): not a run to list.
+      this.store.remove((r) => r.id === run.id);
+      this.views?.close(run.id);
+      return { status: outcome.status, kind, ...(outcome.message ? { message: outcome.message } : {}) };
+    }
     const done: RunRecord = { ...run, durationMs: Date.now() - run.startedAt };
     if (outcome.status === 'ok') {
       done.state = 'done';

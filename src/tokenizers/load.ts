@@ -25,15 +25,35 @@ const encodings = new Map<EncodingName, Encoding>();
 const tokenizers = new Map<string, Tokenizer>();
 
 /**
+ * Encodings whose ranks equal another's (js-tiktoken ships them twice): the package carries each
+ * rank file once, and these read the shipped one, with their own special tokens where they differ.
+ */
+export const SHARED_RANKS: Readonly<Partial<Record<EncodingName, { ranks: EncodingName; specialTokens?: Record<string, number> }>>> = {
+  gpt2: { ranks: 'r50k_base' },
+  p50k_edit: {
+    ranks: 'p50k_base',
+    specialTokens: { '<|endoftext|>': 50256, '<|fim_prefix|>': 50281, '<|fim_middle|>': 50282, '<|fim_suffix|>': 50283 },
+  },
+};
+
+/** The rank files the package must carry: one per distinct table. */
+export function shippedRankFiles(encodings: readonly EncodingName[]): EncodingName[] {
+  return encodings.filter((name) => !SHARED_RANKS[name]);
+}
+
+/**
  * The packaged extension carries the rank files next to its bundle (dist/ranks, copied by the build);
  * tests and the dev server read them from js-tiktoken in node_modules.
  */
-function readRankFile(name: EncodingName): RankFile {
-  const bundled = path.join(__dirname, 'ranks', `${name}.js`);
-  const id = fs.existsSync(bundled) ? bundled : `js-tiktoken/ranks/${name}`;
+export function readRankFile(name: EncodingName): RankFile {
+  const shared = SHARED_RANKS[name];
+  const fileName = shared?.ranks ?? name;
+  const bundled = path.join(__dirname, 'ranks', `${fileName}.js`);
+  const id = fs.existsSync(bundled) ? bundled : `js-tiktoken/ranks/${fileName}`;
   const loaded = require(id) as RankFile | { default: RankFile };
   delete require.cache[require.resolve(id)]; // the table keeps what it needs; let the 1-2 MB source string go
-  return 'default' in loaded ? loaded.default : loaded;
+  const file = 'default' in loaded ? loaded.default : loaded;
+  return shared?.specialTokens ? { ...file, special_tokens: shared.specialTokens } : file;
 }
 
 function loadEncoding(name: EncodingName): Encoding {

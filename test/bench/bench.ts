@@ -2,7 +2,7 @@
  * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--no-webview] [--encodings=a,b] [--only=SECTIONS]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, incremental, inspector, poscar,
- * server, views, prompts, host (default: all). Their goal lines follow; the others are left out.
+ * server, views, prompts, package, host (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE) and on generated hostile and non-Latin inputs; measures countAsync's longest blocking
@@ -28,6 +28,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
+import { benchPackage } from './packageSize';
 import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
 import { benchPoscar, benchServer, type PoscarBenchRow, type ServerBenchRow } from './structures';
 import { CORPUS_PATH, hostileInputs, readCorpus, type BenchInput } from './textgen';
@@ -42,7 +43,7 @@ const HOSTILE = !args.includes('--no-hostile');
 const WEBVIEW = !args.includes('--no-webview');
 const BUDGET_MS = Number(flag('budget') ?? 5) * 1000;
 const ENCODINGS = (flag('encodings') ?? 'cl100k_base,o200k_base').split(',');
-const SECTIONS = ['load', 'count', 'incremental', 'inspector', 'poscar', 'server', 'views', 'prompts', 'host'] as const;
+const SECTIONS = ['load', 'count', 'incremental', 'inspector', 'poscar', 'server', 'views', 'prompts', 'package', 'host'] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
 const ONLY_ARG = flag('only') ?? (onlyAt >= 0 ? args[onlyAt + 1] : undefined);
@@ -625,9 +626,20 @@ async function main(): Promise<void> {
     for (const line of formatPromptBench(corpusText === undefined ? undefined : benchBoundaries(corpusText), await benchFiles(repo))) console.log(line);
   }
 
+  // Last, since packaging rebuilds dist/ (and then restores the development build).
+  const pkg = runs('package') ? benchPackage() : undefined;
+  if (pkg) {
+    console.log('\n## Package (npm run package: minified bundles, each rank file once; not in the .vsix: tests, server, CLI, source maps)');
+    if (pkg.bytes !== undefined) {
+      console.log(`${pad('token-lens.vsix', 20)}${lpad(fmtInt(pkg.bytes), 12)} bytes (${mb(pkg.bytes)} MB), ${pkg.files} files; largest: ${pkg.largest!.map((f) => `${f.name} ${mb(f.bytes)} MB`).join(', ')}`);
+    }
+    if (pkg.error) console.log(pkg.error);
+  }
+
   // 8. Goals.
   console.log('\n## Goals');
   const goal = (ok: boolean | undefined, text: string): void => console.log(`${ok === undefined ? 'n/a ' : ok ? 'PASS' : 'FAIL'}  ${text}`);
+  if (pkg) goal(pkg.checked && pkg.bytes !== undefined, `the .vsix passes its content check (test/package/vsixRules.ts): ${pkg.bytes !== undefined ? `${mb(pkg.bytes)} MB` : 'not built'}`);
   const coldOf = (r: CountResult | undefined): number | undefined => (r?.cold?.length ? median(r.cold) : undefined);
   if (runs('count')) {
   for (const rep of reports.filter((r) => r.isCorpus)) {

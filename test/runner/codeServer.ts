@@ -4,7 +4,7 @@
  * code-server's CLI rejects --extensionDevelopmentPath / --extensionTestsPath; the web
  * workbench reads them from the `payload` query parameter instead (see workbenchUrl).
  */
-import { ChildProcess, spawn } from 'child_process';
+import { ChildProcess, spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as http from 'http';
 import * as net from 'net';
@@ -25,6 +25,8 @@ export interface CodeServerOptions {
   logFile: string;
   /** Also echo code-server output to our stderr. */
   echo?: boolean;
+  /** Leave workspace trust on (code-server's default), so a folder can open in Restricted Mode. */
+  workspaceTrust?: boolean;
 }
 
 export interface CodeServer {
@@ -84,6 +86,13 @@ export const TEST_USER_SETTINGS: Record<string, unknown> = {
   'editor.minimap.enabled': false,
 };
 
+/** With these, the folder opens in Restricted Mode: trust is on, nothing trusted yet, and no startup dialog asks. */
+export const UNTRUSTED_USER_SETTINGS: Record<string, unknown> = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+};
+
 export function prepareUserDataDir(dir: string, extraSettings: Record<string, unknown> = {}): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'User'), { recursive: true });
@@ -135,7 +144,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     '--extensions-dir', extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     opts.workspace,
   ];
@@ -146,6 +155,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       // Keep code-server's own config and logs (coder-logs) out of $HOME.
       XDG_CONFIG_HOME: path.join(path.dirname(opts.logFile), 'xdg-config'),
       XDG_DATA_HOME: path.join(path.dirname(opts.logFile), 'xdg-data'),
+      // code-server lets $PORT override --bind-addr; npm start reads PORT for its own short URL.
+      PORT: undefined,
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -193,6 +204,25 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   throw new Error(
     `code-server did not answer on ${baseUrl} (${dead ? 'it exited' : 'timeout'}). Log ${opts.logFile}:\n${tail}`,
   );
+}
+
+/**
+ * Installs a .vsix into `extensionsDir` with code-server's own CLI, as a user's
+ * `code-server --install-extension` would; returns the installed extension's folder.
+ */
+export function installExtension(vsix: string, extensionsDir: string, userDataDir: string, logFile: string): string {
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const r = spawnSync(process.execPath, [CODE_SERVER_ENTRY, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', path.resolve(vsix), '--force'], {
+    encoding: 'utf8',
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(path.dirname(logFile), 'xdg-config'), XDG_DATA_HOME: path.join(path.dirname(logFile), 'xdg-data') },
+    timeout: 120_000,
+  });
+  fs.writeFileSync(logFile, `${r.stdout ?? ''}${r.stderr ?? ''}`);
+  const installed = fs.existsSync(extensionsDir) ? fs.readdirSync(extensionsDir).filter((d) => fs.existsSync(path.join(extensionsDir, d, 'package.json'))) : [];
+  if (r.status !== 0 || installed.length !== 1) {
+    throw new Error(`installing ${vsix} failed (exit ${r.status ?? r.signal}, ${installed.length} extension(s) in ${extensionsDir}):\n${safeTail(logFile, 20)}`);
+  }
+  return path.join(extensionsDir, installed[0]!);
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {

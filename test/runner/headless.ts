@@ -13,6 +13,7 @@
  *   [token-lens:ui] {"op":"click","button":"…","done":"/abs.json"}  -> we click that button in the window
  *   [token-lens:ui] {"op":"type","text":"…","enter":true,"inputBox":true,"done":"/abs.json"}  -> we type into what has focus
  *                   (with inputBox: once an input box has focus)
+ *   [token-lens:ui] {"op":"read","selector":"…","done":"/abs.json"}  -> we write the element's visible text as `text`
  * The workbench calls window.codeAutomationExit(code) when the suite is done.
  *
  * Exit code 0 only when the suite reported >=1 passed and 0 failed, and VS Code exited 0.
@@ -21,7 +22,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as util from 'util';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
-import { CodeServer, delay, makeRunDir, prepareUserDataDir, safeTail, startCodeServer, workbenchUrl } from './codeServer';
+import { CodeServer, delay, installExtension, makeRunDir, prepareUserDataDir, safeTail, startCodeServer, UNTRUSTED_USER_SETTINGS, workbenchUrl } from './codeServer';
 import { CHROMIUM_PATH, DEFAULT_SUITE, DEFAULT_WORKSPACE, MARKERS, REPO_ROOT, SCREENSHOT_DIR } from './paths';
 import { ensureSetup } from './setup';
 
@@ -32,8 +33,12 @@ interface Options {
   timeoutSec: number;
   screenshots: string;
   grep?: string;
+  /** Test this packaged build, installed into a fresh extensions dir, instead of the development folder. */
+  vsix?: string;
   verbose: boolean;
   raw: boolean;
+  /** Open the workspace in Restricted Mode (workspace trust on, the folder not trusted). */
+  untrusted: boolean;
 }
 
 const USAGE = `Usage: node out/test/runner/headless.js [options]
@@ -43,6 +48,9 @@ const USAGE = `Usage: node out/test/runner/headless.js [options]
   --timeout SEC       overall time limit for the run           (default 600)
   --screenshots DIR   where screenshot('name') PNGs are saved  (default test-results/screenshots)
   --grep REGEXP       only run tests whose title matches
+  --vsix FILE         install FILE into a fresh extensions dir and test that installed build
+                      (use with --suite out/test/suite/installed; --extension is ignored)
+  --untrusted         open the workspace in Restricted Mode (workspace trust on, folder not trusted)
   --verbose           also print workbench and driver logs
   --raw               print every browser console message unfiltered`;
 
@@ -58,13 +66,15 @@ function writeAtomically(file: string, data: string | Buffer): void {
 /** What a test asks the runner to do as a user would; the outcome `{ ok, error? }` is written to `done`. */
 type UiAction =
   | { op: 'click'; button: string; done: string }
-  | { op: 'type'; text: string; enter: boolean; inputBox: boolean; done: string };
+  | { op: 'type'; text: string; enter: boolean; inputBox: boolean; done: string }
+  | { op: 'read'; selector: string; done: string };
 
 function parseUiAction(json: string): UiAction | undefined {
   try {
     const a = JSON.parse(json) as Record<string, unknown>;
     if (typeof a.done !== 'string' || !path.isAbsolute(a.done)) return undefined;
     if (a.op === 'click' && typeof a.button === 'string') return { op: 'click', button: a.button, done: a.done };
+    if (a.op === 'read' && typeof a.selector === 'string') return { op: 'read', selector: a.selector, done: a.done };
     if (a.op === 'type' && typeof a.text === 'string') return { op: 'type', text: a.text, enter: a.enter === true, inputBox: a.inputBox === true, done: a.done };
   } catch {
     // not a marker we understand: ignored
@@ -81,6 +91,7 @@ function parseArgs(argv: string[]): Options {
     screenshots: SCREENSHOT_DIR,
     verbose: false,
     raw: false,
+    untrusted: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -97,8 +108,10 @@ function parseArgs(argv: string[]): Options {
       case '--timeout': opts.timeoutSec = Number(value()); break;
       case '--screenshots': opts.screenshots = path.resolve(value()); break;
       case '--grep': opts.grep = value(); break;
+      case '--vsix': opts.vsix = path.resolve(value()); break;
       case '--verbose': opts.verbose = true; break;
       case '--raw': opts.raw = true; break;
+      case '--untrusted': opts.untrusted = true; break;
       case '-h': case '--help': console.log(USAGE); process.exit(0);
       // falls through (unreachable)
       default: throw new Error(`Unknown argument ${arg}\n${USAGE}`);
@@ -110,6 +123,7 @@ function parseArgs(argv: string[]): Options {
   if (!fs.existsSync(suite)) throw new Error(`Suite not found: ${suite} (did you run npm run build:tests?)`);
   opts.suite = suite;
   if (!fs.existsSync(opts.workspace) || !fs.statSync(opts.workspace).isDirectory()) throw new Error(`Workspace folder not found: ${opts.workspace}`);
+  if (opts.vsix && !fs.existsSync(opts.vsix)) throw new Error(`No such .vsix: ${opts.vsix} (npm run package builds it)`);
   if (!fs.existsSync(path.join(opts.extension, 'package.json'))) throw new Error(`No extension manifest in ${opts.extension}`);
   return opts;
 }
@@ -168,6 +182,21 @@ function rel(p: string): string {
   return r && !r.startsWith('..') && !path.isAbsolute(r) ? r : p;
 }
 
+/**
+ * Installs the .vsix into this run's own extensions dir (other runs keep theirs). The suite still
+ * needs a development extension to run in: an empty one with another id, so Token Lens itself is
+ * the installed build, in production mode.
+ */
+function installVsix(vsix: string, runDir: string, userDataDir: string): { extensionsDir: string; extensionPath: string; driver: string } {
+  const extensionsDir = path.join(runDir, 'extensions');
+  const extensionPath = installExtension(vsix, extensionsDir, userDataDir, path.join(runDir, 'install-extension.log'));
+  const driver = path.join(runDir, 'test-driver');
+  fs.mkdirSync(driver, { recursive: true });
+  const manifest = { name: 'installed-build-tests', publisher: 'token-lens-tests', version: '0.0.0', engines: { vscode: '*' } };
+  fs.writeFileSync(path.join(driver, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return { extensionsDir, extensionPath, driver };
+}
+
 interface Result {
   passed: number;
   failed: number;
@@ -182,8 +211,10 @@ async function runHeadless(opts: Options): Promise<number> {
   await ensureSetup();
   const runDir = makeRunDir('headless');
   const userDataDir = path.join(runDir, 'user-data');
-  prepareUserDataDir(userDataDir);
+  prepareUserDataDir(userDataDir, opts.untrusted ? UNTRUSTED_USER_SETTINGS : {});
   fs.mkdirSync(opts.screenshots, { recursive: true });
+  const installed = opts.vsix ? installVsix(opts.vsix, runDir, userDataDir) : undefined;
+  if (installed) say(`installed ${rel(opts.vsix!)} into ${rel(installed.extensionPath)}`);
 
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
@@ -214,12 +245,15 @@ async function runHeadless(opts: Options): Promise<number> {
   const pendingShots: Promise<void>[] = [];
 
   try {
-    say(`suite ${rel(opts.suite)}, workspace ${rel(opts.workspace)}`);
+    say(`suite ${rel(opts.suite)}, workspace ${rel(opts.workspace)}${opts.untrusted ? ' in Restricted Mode' : ''}`);
     server = await startCodeServer({
       workspace: opts.workspace,
       userDataDir,
+      workspaceTrust: opts.untrusted,
       logFile: path.join(runDir, 'code-server.log'),
+      extensionsDir: installed?.extensionsDir,
       env: {
+        ...(installed ? { TOKEN_LENS_INSTALLED_PATH: installed.extensionPath } : {}),
         TOKEN_LENS_SCREENSHOTS: '1',
         TOKEN_LENS_SCREENSHOT_DIR: opts.screenshots,
         TOKEN_LENS_TEST_MODE: 'headless',
@@ -267,8 +301,10 @@ async function runHeadless(opts: Options): Promise<number> {
 
     const doUi = async (action: UiAction) => {
       let error: string | undefined;
+      let text: string | undefined;
       try {
-        if (action.op === 'click') await page.getByRole('button', { name: action.button, exact: true }).first().click({ timeout: 10_000 });
+        if (action.op === 'read') text = await page.locator(action.selector).first().innerText({ timeout: 10_000 });
+        else if (action.op === 'click') await page.getByRole('button', { name: action.button, exact: true }).first().click({ timeout: 10_000 });
         else {
           if (action.inputBox) await page.locator('.quick-input-widget input:focus').first().waitFor({ state: 'visible', timeout: 10_000 });
           await page.keyboard.type(action.text);
@@ -277,7 +313,7 @@ async function runHeadless(opts: Options): Promise<number> {
       } catch (err) {
         error = (err as Error).message.split('\n')[0];
       }
-      writeAtomically(action.done, JSON.stringify(error === undefined ? { ok: true } : { ok: false, error }));
+      writeAtomically(action.done, JSON.stringify(error === undefined ? { ok: true, text } : { ok: false, error }));
     };
 
     const onLine = (line: string) => {
@@ -338,7 +374,7 @@ async function runHeadless(opts: Options): Promise<number> {
 
     const url = workbenchUrl(server, {
       workspace: opts.workspace,
-      extensionDevelopmentPath: opts.extension,
+      extensionDevelopmentPath: installed?.driver ?? opts.extension,
       extensionTestsPath: opts.suite,
     });
     if (opts.verbose) say(`opening ${url}`);

@@ -10,14 +10,17 @@
  *  4. Verifies the install by starting code-server once, then writes a stamp file.
  *
  * A second call with the stamp in place only checks that chromium exists (milliseconds).
+ * The commands' output (apt, npm, the native builds) goes to .vscode-test/setup.log; the terminal
+ * gets one line of progress, and on failure the log's tail and its path.
  * Run directly: `node out/test/runner/setup.js [--force]`.
  */
-import { spawnSync, SpawnSyncOptions } from 'child_process';
+import { spawn, SpawnOptions, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { makeRunDir, prepareUserDataDir, startCodeServer } from './codeServer';
+import { makeRunDir, prepareUserDataDir, safeTail, startCodeServer } from './codeServer';
 import {
+  CACHE_DIR,
   CHROMIUM_PATH,
   CODE_SERVER_DIR,
   CODE_SERVER_ENTRY,
@@ -61,15 +64,53 @@ interface Stamp {
   installedAt: string;
 }
 
-function log(msg: string): void {
-  process.stdout.write(`[setup] ${msg}\n`);
+export const SETUP_LOG = path.join(CACHE_DIR, 'setup.log');
+
+const STEPS = ['Debian packages', 'ripgrep', 'downloading code-server', 'building its native modules', 'starting it once'] as const;
+
+/**
+ * One line on the terminal: the step and the time it has taken (rewritten in place every second on
+ * a terminal; one line per step otherwise, as in CI logs).
+ */
+class Progress {
+  private readonly started = Date.now();
+  private line = '';
+  private timer: NodeJS.Timeout | undefined;
+
+  step(name: (typeof STEPS)[number]): void {
+    this.line = `[setup] Installing VS Code (code-server ${CODE_SERVER_VERSION}) for npm start and the tests, once: ${STEPS.indexOf(name) + 1}/${STEPS.length} ${name}…`;
+    if (!process.stdout.isTTY) {
+      process.stdout.write(`${this.line}\n`);
+      return;
+    }
+    this.render();
+    this.timer ??= setInterval(() => this.render(), 1000);
+  }
+
+  private render(): void {
+    process.stdout.write(`\r\x1b[K${this.line} ${this.seconds()} s`);
+  }
+
+  seconds(): number {
+    return Math.round((Date.now() - this.started) / 1000);
+  }
+
+  end(message: string): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    process.stdout.write(`${process.stdout.isTTY ? '\r\x1b[K' : ''}[setup] ${message}\n`);
+  }
 }
 
-function run(cmd: string, args: string[], opts: SpawnSyncOptions = {}): void {
-  log(`$ ${cmd} ${args.join(' ')}${opts.cwd ? `   (in ${opts.cwd})` : ''}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
-  if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${r.status ?? r.signal}`);
+/** Runs a command with its output appended to the setup log; rejects when it fails. */
+function run(cmd: string, args: string[], opts: SpawnOptions = {}): Promise<void> {
+  fs.appendFileSync(SETUP_LOG, `\n$ ${cmd} ${args.join(' ')}${opts.cwd ? `   (in ${opts.cwd})` : ''}\n`);
+  const out = fs.openSync(SETUP_LOG, 'a');
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', out, out] });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`))));
+  }).finally(() => fs.closeSync(out));
 }
 
 function commandExists(cmd: string): boolean {
@@ -84,7 +125,7 @@ function missingDebPackages(pkgs: string[]): string[] {
   });
 }
 
-export function ensureAptPackages(pkgs: string[]): void {
+async function ensureAptPackages(pkgs: string[]): Promise<void> {
   const missing = missingDebPackages(pkgs);
   if (missing.length === 0) return;
   if (!commandExists('apt-get')) {
@@ -96,15 +137,15 @@ export function ensureAptPackages(pkgs: string[]): void {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const apt = (...args: string[]) => {
     const argv = [...prefix, 'apt-get', ...args];
-    run(argv[0]!, argv.slice(1), { env });
+    return run(argv[0]!, argv.slice(1), { env });
   };
-  log(`installing Debian packages: ${missing.join(' ')}`);
-  apt('update', '-q');
-  apt('install', '-y', '-q', '--no-install-recommends', ...missing);
+  fs.appendFileSync(SETUP_LOG, `installing Debian packages: ${missing.join(' ')}\n`);
+  await apt('update', '-q');
+  await apt('install', '-y', '-q', '--no-install-recommends', ...missing);
 }
 
 /** @vscode/ripgrep's postinstall uses this cached asset instead of downloading from GitHub. */
-export function seedRipgrepCache(): void {
+async function seedRipgrepCache(): Promise<void> {
   const dir = path.join(os.tmpdir(), `vscode-ripgrep-cache-${RIPGREP_CACHE_VERSION}`);
   const asset = path.join(dir, RIPGREP_ASSET);
   if (fs.existsSync(asset) && fs.statSync(asset).size > 0) return;
@@ -115,9 +156,9 @@ export function seedRipgrepCache(): void {
     fs.copyFileSync(rg, path.join(tmp, 'rg'));
     fs.chmodSync(path.join(tmp, 'rg'), 0o755);
     fs.mkdirSync(dir, { recursive: true });
-    run('tar', ['-C', tmp, '-czf', `${asset}.partial`, 'rg']);
+    await run('tar', ['-C', tmp, '-czf', `${asset}.partial`, 'rg']);
     fs.renameSync(`${asset}.partial`, asset);
-    log(`seeded ripgrep cache ${asset} from ${rg}`);
+    fs.appendFileSync(SETUP_LOG, `seeded ripgrep cache ${asset} from ${rg}\n`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -148,7 +189,7 @@ function stampIsValid(): boolean {
   );
 }
 
-function installCodeServer(): void {
+async function installCodeServer(progress: Progress): Promise<void> {
   const major = Number(process.versions.node.split('.')[0]);
   if (major !== 20) {
     throw new Error(`code-server@${CODE_SERVER_VERSION} needs Node 20; this is Node ${process.versions.node}.`);
@@ -188,14 +229,16 @@ function installCodeServer(): void {
   delete env.INIT_CWD;
 
   // Step 1: fetch the package tree without running anything.
-  run('npm', ['install', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], { cwd: CODE_SERVER_DIR, env });
+  progress.step('downloading code-server');
+  await run('npm', ['install', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], { cwd: CODE_SERVER_DIR, env });
   // Step 2: code-server's postinstall runs `npm install` inside lib/vscode and
   // lib/vscode/extensions; give those package.json files their allowScripts too.
   for (const [rel, names] of Object.entries(ALLOW_SCRIPTS)) {
     if (rel !== '.') setAllowScripts(path.join(CODE_SERVER_DIR, rel, 'package.json'), names);
   }
   // Step 3: run the allowed install scripts (argon2, code-server -> VS Code's native modules).
-  run('npm', ['rebuild', '--foreground-scripts', '--loglevel=error'], { cwd: CODE_SERVER_DIR, env });
+  progress.step('building its native modules');
+  await run('npm', ['rebuild', '--foreground-scripts', '--loglevel=error'], { cwd: CODE_SERVER_DIR, env });
 
   const rgBin = path.join(CODE_SERVER_PKG, 'lib', 'vscode', 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg');
   const pty = path.join(CODE_SERVER_PKG, 'lib', 'vscode', 'node_modules', 'node-pty', 'build', 'Release', 'pty.node');
@@ -215,29 +258,38 @@ async function verifyCodeServer(): Promise<void> {
       logFile: path.join(runDir, 'code-server.log'),
     });
     await server.stop();
-    log(`verified: code-server ${CODE_SERVER_VERSION} answers on 127.0.0.1`);
+    fs.appendFileSync(SETUP_LOG, `verified: code-server ${CODE_SERVER_VERSION} answers on 127.0.0.1\n`);
   } finally {
     fs.rmSync(runDir, { recursive: true, force: true });
   }
 }
 
 export async function ensureSetup(options: { force?: boolean } = {}): Promise<void> {
-  const started = Date.now();
-  ensureAptPackages(RUNTIME_APT);
-  if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH} (set CHROMIUM_PATH to override).`);
-  }
-  if (!options.force && stampIsValid()) return;
-
-  log(`installing code-server@${CODE_SERVER_VERSION} into ${path.relative(process.cwd(), CODE_SERVER_DIR) || CODE_SERVER_DIR} (one-time, ~1-3 min)`);
-  ensureAptPackages(BUILD_APT);
-  seedRipgrepCache();
+  const installing = options.force || !stampIsValid();
+  const progress = new Progress();
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const aptNeeded = installing || missingDebPackages(RUNTIME_APT).length > 0;
+  if (aptNeeded) fs.writeFileSync(SETUP_LOG, `# ${new Date().toISOString()} test/runner/setup.ts\n`);
   try {
+    if (aptNeeded) progress.step('Debian packages');
+    await ensureAptPackages(installing ? [...RUNTIME_APT, ...BUILD_APT] : RUNTIME_APT);
+    if (!fs.existsSync(CHROMIUM_PATH)) {
+      throw new Error(`Chromium not found at ${CHROMIUM_PATH} (set CHROMIUM_PATH to override).`);
+    }
+    if (!installing) {
+      if (aptNeeded) progress.end(`Debian packages installed in ${progress.seconds()} s`);
+      return;
+    }
+    progress.step('ripgrep');
+    await seedRipgrepCache();
     fs.rmSync(SETUP_STAMP, { force: true });
-    installCodeServer();
+    await installCodeServer(progress);
+    progress.step('starting it once');
     await verifyCodeServer();
   } catch (err) {
-    throw new Error(`setup failed: ${(err as Error).message}`);
+    progress.end(`FAILED: ${(err as Error).message}`);
+    if (fs.existsSync(SETUP_LOG)) process.stderr.write(`[setup] last lines of ${path.relative(process.cwd(), SETUP_LOG)}:\n${safeTail(SETUP_LOG, 30)}\n[setup] full log: ${SETUP_LOG}\n`);
+    throw new Error(`setup failed: ${(err as Error).message} (log: ${SETUP_LOG})`);
   }
   const stamp: Stamp = {
     codeServer: CODE_SERVER_VERSION,
@@ -246,7 +298,7 @@ export async function ensureSetup(options: { force?: boolean } = {}): Promise<vo
     installedAt: new Date().toISOString(),
   };
   fs.writeFileSync(SETUP_STAMP, JSON.stringify(stamp, null, 2) + '\n');
-  log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  progress.end(`VS Code (code-server ${CODE_SERVER_VERSION}) installed in ${progress.seconds()} s (log ${path.relative(process.cwd(), SETUP_LOG)})`);
 }
 
 if (require.main === module) {

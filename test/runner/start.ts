@@ -5,11 +5,14 @@
  *
  *   node out/test/runner/start.js [--port 8080] [--workspace DIR]
  *
- * Open the printed URL in a browser. After changing the code, run `npm run build` and
- * reload the browser tab (Developer: Reload Window) to pick it up. Ctrl+C stops the server.
+ * Open the printed URL in a browser: a short address on --port that redirects to the workbench URL
+ * code-server needs (its query carries the development path), served from another free port.
+ * After changing the code, run `npm run build` and reload the browser tab (Developer: Reload Window)
+ * to pick it up. Ctrl+C stops the server, also while it is starting.
  * Settings and state persist in .vscode-test/start-user-data/ between runs.
  */
 import * as fs from 'fs';
+import * as http from 'http';
 import * as net from 'net';
 import * as path from 'path';
 import { CodeServer, freePort, startCodeServer, workbenchUrl, TEST_USER_SETTINGS } from './codeServer';
@@ -24,7 +27,20 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+/** The short URL: every request is sent on to code-server, `/` to the workbench with the extension. */
+function startRedirect(port: number, workbench: string, baseUrl: string): Promise<http.Server> {
+  const redirect = http.createServer((req, res) => {
+    res.writeHead(302, { Location: req.url === '/' ? workbench : `${baseUrl}${req.url ?? '/'}` });
+    res.end();
+  });
+  return new Promise((resolve, reject) => {
+    redirect.once('error', reject);
+    redirect.listen(port, '127.0.0.1', () => resolve(redirect));
+  });
+}
+
 async function main(): Promise<void> {
+  const started = Date.now();
   const argv = process.argv.slice(2);
   let port = Number(process.env.PORT) || 8080;
   let workspace = DEFAULT_WORKSPACE;
@@ -42,6 +58,7 @@ async function main(): Promise<void> {
     port = await freePort();
     console.log(`[start] port ${taken} is busy, using ${port}`);
   }
+  console.log('[start] Starting VS Code (code-server) with Token Lens in development mode…');
 
   const stateDir = path.join(CACHE_DIR, 'start');
   const userDataDir = path.join(CACHE_DIR, 'start-user-data');
@@ -51,31 +68,34 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
   }
 
-  let server: CodeServer | undefined;
+  let starting: Promise<CodeServer> | undefined;
+  let redirect: http.Server | undefined;
+  let stopping = false;
   const stop = async (code: number) => {
-    await server?.stop().catch(() => undefined);
+    stopping = true;
+    redirect?.close();
+    // Ctrl+C while code-server is still starting must not leave it running.
+    await starting?.then((s) => s.stop()).catch(() => undefined);
     process.exit(code);
   };
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
 
-  server = await startCodeServer({
+  starting = startCodeServer({
     workspace,
     userDataDir,
-    port,
     logFile: path.join(stateDir, 'code-server.log'),
     env: { TOKEN_LENS_TEST_MODE: 'start' },
   });
+  const server = await starting;
   const url = workbenchUrl(server, { workspace, extensionDevelopmentPath: REPO_ROOT });
-  console.log('');
-  console.log('  Token Lens is running in VS Code (code-server) in development mode.');
+  redirect = await startRedirect(port, url, server.baseUrl);
   console.log(`  Workspace: ${path.relative(process.cwd(), workspace) || workspace}`);
   console.log(`  Log:       ${path.relative(process.cwd(), server.logFile)}`);
-  console.log('');
-  console.log(`  Open: ${url}`);
-  console.log('');
-  console.log('  After `npm run build`, run "Developer: Reload Window" in the page. Ctrl+C to stop.');
+  console.log('  After `npm run build`, run "Developer: Reload Window" in the page. Ctrl+C stops.');
+  console.log(`Ready in ${Math.round((Date.now() - started) / 1000)} s: http://127.0.0.1:${port}/`);
   const code = await server.exited;
+  if (stopping) return;
   console.error(`[start] code-server exited (code ${code}); see ${server.logFile}`);
   await stop(code ?? 1);
 }

@@ -146,7 +146,8 @@ suite('POSCAR', () => {
     assert.ok(spans.includes('11-12'), `the velocity block folds: ${spans}`);
   });
 
-  test('Show Structure: the cell in 3D beside the editor, with cell, bonds, legend and summary', async () => {
+  test('Show Structure: the cell in 3D beside the editor, with cell, bonds, legend and summary', async function () {
+    this.timeout(60_000); // software WebGL in a loaded machine draws slowly
     const editor = await openWorkspaceFile('NaCl.vasp');
     await vscode.commands.executeCommand('tokenLens.showStructure');
     const r = await reportWhere((x) => x.atoms > 0, 'the first render');
@@ -173,7 +174,8 @@ suite('POSCAR', () => {
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
   });
 
-  test('the view follows edits, keeps the last valid structure while the file has errors, and repeats the cell', async () => {
+  test('the view follows edits, keeps the last valid structure while the file has errors, and repeats the cell', async function () {
+    this.timeout(60_000); // software WebGL in a loaded machine draws slowly
     const editor = await openDocument(GOOD, 'poscar');
     await vscode.commands.executeCommand('tokenLens.showStructure', editor.document.uri);
     const first = await reportWhere((x) => x.atoms > 0, 'the first render');
@@ -196,7 +198,8 @@ suite('POSCAR', () => {
     assert.equal(repeated!.atoms, 27, '2×2×2 copies with the far faces: 3×3×3 lattice points');
   });
 
-  test('Export PNG writes the picture; the view comes back after a reload with its options', async () => {
+  test('Export PNG writes the picture; the view comes back after a reload with its options', async function () {
+    this.timeout(60_000); // software WebGL in a loaded machine draws slowly
     const editor = await openWorkspaceFile('Si.vasp');
     await vscode.commands.executeCommand('tokenLens.showStructure');
     await reportWhere((x) => x.atoms > 0, 'the first render');

@@ -122,18 +122,24 @@ export async function closeAllEditors(): Promise<void> {
 
 /**
  * Do what a user does in the window: click a button (a notification's action, by its label) or type
- * into whatever has focus (with `inputBox`: once an input box has opened and has focus), then Enter. The headless runner does it with
- * Playwright; throws when it could not (no such button). Needs `screenshotsSupported()`.
+ * into whatever has focus (with `inputBox`: once an input box has opened and has focus), then Enter;
+ * or read what the window shows (`read`: the visible text of the first element matching a CSS selector,
+ * returned). The headless runner does it with Playwright; throws when it could not (no such button).
+ * Needs `screenshotsSupported()`.
  */
-export async function ui(action: { op: 'click'; button: string } | { op: 'type'; text: string; enter?: boolean; inputBox?: boolean }, timeoutMs = 20_000): Promise<void> {
+export async function ui(
+  action: { op: 'click'; button: string } | { op: 'type'; text: string; enter?: boolean; inputBox?: boolean } | { op: 'read'; selector: string },
+  timeoutMs = 20_000,
+): Promise<string | undefined> {
   if (!screenshotsSupported()) throw new Error('ui(): this runner cannot act on the window');
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const done = path.join(SCREENSHOT_DIR, `.ui-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   console.log(`${UI_MARKER} ${JSON.stringify({ ...action, done })}`);
-  await waitFor(() => fs.existsSync(done), timeoutMs, `the runner to ${action.op === 'click' ? `click "${action.button}"` : 'type'}`, 100);
-  const outcome = JSON.parse(fs.readFileSync(done, 'utf8')) as { ok: boolean; error?: string };
+  await waitFor(() => fs.existsSync(done), timeoutMs, `the runner to ${action.op === 'click' ? `click "${action.button}"` : action.op}`, 100);
+  const outcome = JSON.parse(fs.readFileSync(done, 'utf8')) as { ok: boolean; error?: string; text?: string };
   fs.rmSync(done, { force: true });
   if (!outcome.ok) throw new Error(`ui ${action.op} failed: ${outcome.error}`);
+  return outcome.text;
 }
 
 /** True when a runner that can take screenshots drives this window (the headless runner). */

@@ -46,6 +46,11 @@ export class ResultViews extends Disposable {
     return this.adopt(panel, run);
   }
 
+  /** Closes the run's view, if open. */
+  close(runId: string): void {
+    this.panels.get(runId)?.panel.dispose();
+  }
+
   /** A run changed: its view, if open, shows the new state. */
   update(run: RunRecord): void {
     this.panels.get(run.id)?.update(run);

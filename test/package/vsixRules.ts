@@ -1,0 +1,98 @@
+/**
+ * What a published .vsix may contain. An allow-list (anything not listed is "unexpected"), plus
+ * named reasons for what must never ship, so a failure says why. Pure: checkVsix.ts reads the zip.
+ */
+import { createHash } from 'node:crypto';
+
+export interface VsixEntry {
+  /** Path inside the zip, e.g. `extension/dist/extension.js`. */
+  name: string;
+  data: Buffer;
+}
+
+export interface VsixExpectations {
+  /** Rank files the loader reads (src/tokenizers/load.ts shippedRankFiles). */
+  rankFiles: readonly string[];
+  /** The manifest's `icon`, relative to the extension root. */
+  icon?: string;
+  /** The whole .vsix may not be larger than this. */
+  maxBytes: number;
+}
+
+const FORBIDDEN: [RegExp, string][] = [
+  [/\.map$/, 'source map'],
+  [/(^|\/)node_modules\//, 'node_modules'],
+  [/(^|\/)\.vscode-test\//, 'test cache (.vscode-test)'],
+  [/^extension\/(test|out)\//, 'tests or test build (test/, out/)'],
+  [/^extension\/src\//, 'TypeScript sources (src/)'],
+  [/^extension\/dist\/server\//, 'reference server (dist/server/)'],
+  [/^extension\/dist\/cli\.js$/, 'command-line tool (dist/cli.js; not shipped, see CONTRIBUTING.md)'],
+  [/fixtures?\//, 'test fixtures'],
+  [/\.test\.js$|(^|\/)suite\//, 'tests'],
+  [/\.ts$/, 'TypeScript source'],
+  [/(^|\/)\.(git|vscode|github|ci)\//, 'repository metadata'],
+  [/\.vsix$/, 'a nested .vsix'],
+];
+
+/** Everything that may ship, each file named or patterned narrowly. */
+function allowed(name: string, exp: VsixExpectations): boolean {
+  const fixed = new Set([
+    '[Content_Types].xml',
+    'extension.vsixmanifest',
+    'extension/package.json',
+    'extension/readme.md',
+    'extension/changelog.md',
+    'extension/LICENSE.txt',
+    'extension/dist/extension.js',
+    ...exp.rankFiles.map((r) => `extension/dist/ranks/${r}.js`),
+    ...(exp.icon ? [`extension/${exp.icon}`] : []),
+  ]);
+  return (
+    fixed.has(name) ||
+    /^extension\/media\/[\w-]+\.css$/.test(name) ||
+    /^extension\/media\/build\/[\w-]+\.js$/.test(name) ||
+    /^extension\/media\/languages\/[\w.-]+\.json$/.test(name) ||
+    /^extension\/package\.nls(\.[\w-]+)?\.json$/.test(name) ||
+    /^extension\/l10n\/bundle\.l10n(\.[\w-]+)?\.json$/.test(name)
+  );
+}
+
+const REQUIRED = ['extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js'];
+
+/** Problems with the package, one line each; empty when it is fit to publish. */
+export function checkVsix(entries: readonly VsixEntry[], exp: VsixExpectations, vsixBytes: number): string[] {
+  const problems: string[] = [];
+  const names = new Set(entries.map((e) => e.name));
+  for (const { name } of entries) {
+    const forbidden = FORBIDDEN.find(([re]) => re.test(name));
+    if (forbidden) problems.push(`${name}: ${forbidden[1]} must not ship`);
+    else if (!allowed(name, exp)) problems.push(`${name}: unexpected file (add it to test/package/vsixRules.ts if it belongs)`);
+  }
+  const required = [...REQUIRED, ...exp.rankFiles.map((r) => `extension/dist/ranks/${r}.js`), ...(exp.icon ? [`extension/${exp.icon}`] : [])];
+  for (const name of required) if (!names.has(name)) problems.push(`${name}: missing`);
+  if (!exp.icon) problems.push('package.json has no icon');
+  problems.push(...duplicates(entries), ...sourceMapComments(entries));
+  if (vsixBytes > exp.maxBytes) problems.push(`the .vsix is ${vsixBytes} bytes, over the budget of ${exp.maxBytes}`);
+  return problems;
+}
+
+/** The same bytes twice (the rank files once were): one of them is dead weight. */
+function duplicates(entries: readonly VsixEntry[]): string[] {
+  const seen = new Map<string, string>();
+  const out: string[] = [];
+  for (const { name, data } of entries) {
+    if (data.length < 1024) continue; // tiny look-alikes (empty JSON) are not worth a failure
+    const hash = createHash('sha256').update(data).digest('hex');
+    const first = seen.get(hash);
+    if (first) out.push(`${name}: same content as ${first}`);
+    else seen.set(hash, name);
+  }
+  return out;
+}
+
+/** A bundle that still points at a .map the package does not carry, i.e. a development build. */
+function sourceMapComments(entries: readonly VsixEntry[]): string[] {
+  return entries
+    .filter((e) => e.name.endsWith('.js') && /\n\/\/# sourceMappingURL=/.test(e.data.subarray(-4096).toString('latin1')))
+    .map((e) => `${e.name}: development build (sourceMappingURL comment); package with vscode:prepublish`);
+}

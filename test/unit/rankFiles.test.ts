@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { readRankFile, shippedRankFiles } from '../../src/tokenizers/load';
+import { ENCODING_NAMES } from '../../src/tokenizers/registry';
+import type { RankFile } from '../../src/tokenizers/rankTable';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+
+function original(name: string): RankFile {
+  const loaded = require(`js-tiktoken/ranks/${name}`) as RankFile | { default: RankFile };
+  return 'default' in loaded ? loaded.default : loaded;
+}
+
+test('every encoding reads exactly its own js-tiktoken rank file, aliases of a shared file included', () => {
+  for (const name of ENCODING_NAMES) {
+    const read = readRankFile(name);
+    const own = original(name);
+    assert.equal(read.pat_str, own.pat_str, `${name}: pattern`);
+    assert.deepEqual(read.special_tokens, own.special_tokens, `${name}: special tokens`);
+    assert.ok(read.bpe_ranks === own.bpe_ranks, `${name}: ranks`);
+  }
+});
+
+test('the package ships one rank file per distinct table, and the build copies exactly those', () => {
+  const shipped = shippedRankFiles(ENCODING_NAMES);
+  assert.deepEqual(shipped, ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base']);
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const copied = [...manifest.scripts['build:ranks']!.matchAll(/ranks\/(\w+)\.cjs/g)].map((m) => m[1]);
+  assert.deepEqual(copied.sort(), [...shipped].sort());
+});
