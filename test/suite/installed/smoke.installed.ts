@@ -1,7 +1,8 @@
 /**
  * The packaged build, installed from the .vsix as a user installs it (not the development folder):
  * it activates, the status bar counts an open document, the tokenizers whose rank files are shared
- * give their own ids, and a POSCAR file gets its diagnostics.
+ * give their own ids, the inspector works with no test hooks in the build, and a POSCAR file gets its
+ * diagnostics.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -67,6 +68,21 @@ suite('Installed .vsix', () => {
     await openDocument('hello world', 'plaintext');
     await vscode.commands.executeCommand('tokenLens.selectTokenizer', 'gpt2');
     await waitFor(async () => /\b2 tokens?\b.*gpt2/.test(await statusText()), 20_000, 'status bar: 2 tokens with gpt2');
+  });
+
+  test('the published build carries no test hooks, and the inspector works without them', async function () {
+    this.timeout(60_000);
+    assert.deepStrictEqual(Object.keys(api).sort(), ['count', 'tokenize'], 'the API has no test-only values');
+    const commands = new Set(await vscode.commands.getCommands(true));
+    assert.ok(commands.has('tokenLens.openInspector'));
+    assert.ok(!commands.has('tokenLens.inspector.test'), 'no inspector test command');
+    await openDocument('The published inspector shows these tokens.', 'plaintext');
+    assert.strictEqual(await vscode.commands.executeCommand('tokenLens.openInspector'), undefined, 'the page reports nothing back');
+    const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('tokenLens.inspector')), 10_000, 'the inspector tab');
+    assert.strictEqual(tab.label, 'Token Inspector', 'its title, through vscode.l10n.t');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await screenshot('installed-inspector');
   });
 
   test('a POSCAR with a mistake gets its diagnostic', async function () {
