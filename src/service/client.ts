@@ -3,7 +3,12 @@
  * and the extension alike. One shared undici Agent keeps connections alive across clients; one shared Pacer
  * keeps every client of one key under the service's rate limit.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+
+type Undici = typeof import('undici');
+let undici: Undici | undefined;
+/** undici is evaluated on the first request, not at activation (about 20 ms of the bundle's start-up). */
+const lib = (): Undici => (undici ??= require('undici') as Undici);
 import type { TokenizeResult } from '../tokenizers/types';
 import { ServiceError, kindForStatus, redact, type ServiceErrorKind } from './errors';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
@@ -98,7 +103,7 @@ let sharedPacer: Pacer | undefined;
 
 /** The one keep-alive connection pool every client shares. */
 export function getSharedAgent(): Agent {
-  sharedAgent ??= new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 8 });
+  sharedAgent ??= new (lib().Agent)({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 8 });
   return sharedAgent;
 }
 
@@ -301,7 +306,7 @@ export class ServiceClient {
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     let status: number | undefined;
     try {
-      const response = await request(this.baseUrl + path, {
+      const response = await lib().request(this.baseUrl + path, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body: requestText,

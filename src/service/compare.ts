@@ -1,5 +1,6 @@
 /** Compares the service's tokenization with the local engine's and explains differences. Pure. */
 import type { TokenizeResult } from '../tokenizers/types';
+import { codeCell } from '../util/markdown';
 import { findTokenizer } from '../tokenizers/registry';
 
 export interface TokenDifference {
@@ -122,7 +123,5 @@ function inline(text: string): string {
 }
 
 function cell(token: string | undefined): string {
-  if (token === undefined) return '';
-  const shown = JSON.stringify(token).slice(1, -1).replace(/\|/g, '\\|').replace(/`/g, 'ˋ');
-  return `\`${shown.replace(/ /g, '·')}\``;
+  return token === undefined ? '' : codeCell(token);
 }
