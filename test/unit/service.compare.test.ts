@@ -67,3 +67,13 @@ test('markdown report: what the service sends shows as text, never as HTML', () 
   assert.ok(md.includes('`<script>alert(1)</script>`'), 'a token is a code span, which Markdown shows literally');
   assert.ok(!/^# heading/m.test(md), 'no line break from the service');
 });
+
+test('markdown report: a token with backticks and spaces is shown as itself, so a copy is the token', () => {
+  const text = 'run `ls -la` now';
+  const local = tokenize('cl100k_base', text);
+  const md = comparisonMarkdown('cl100k_base', local, local, compareResults('cl100k_base', text, local, local, 'text'), 'http://x');
+  const tick = local.tokens.find((t) => t.includes('`'))!;
+  assert.ok(tick, 'the text has a token holding a backtick');
+  assert.ok(!md.includes('ˋ') && !md.includes('·'), 'no look-alike characters');
+  assert.ok(md.includes(tick), md);
+});
