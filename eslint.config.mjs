@@ -20,6 +20,8 @@ export default tseslint.config(
       // Rank files and benchmark libraries are loaded on demand with require(), on purpose.
       '@typescript-eslint/no-require-imports': 'off',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
+      // A variable a closure reads before its one assignment (a cleanup handler) stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

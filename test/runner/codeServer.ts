@@ -108,7 +108,7 @@ export function makeRunDir(kind: string): string {
   for (const name of fs.readdirSync(RUNS_DIR)) {
     const pid = Number(name.split('-').pop());
     if (!pid || pid === process.pid) continue;
-    let alive = false;
+    let alive: boolean;
     try {
       process.kill(pid, 0);
       alive = true;

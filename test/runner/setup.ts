@@ -289,7 +289,7 @@ export async function ensureSetup(options: { force?: boolean } = {}): Promise<vo
   } catch (err) {
     progress.end(`FAILED: ${(err as Error).message}`);
     if (fs.existsSync(SETUP_LOG)) process.stderr.write(`[setup] last lines of ${path.relative(process.cwd(), SETUP_LOG)}:\n${safeTail(SETUP_LOG, 30)}\n[setup] full log: ${SETUP_LOG}\n`);
-    throw new Error(`setup failed: ${(err as Error).message} (log: ${SETUP_LOG})`);
+    throw new Error(`setup failed: ${(err as Error).message} (log: ${SETUP_LOG})`, { cause: err });
   }
   const stamp: Stamp = {
     codeServer: CODE_SERVER_VERSION,
