@@ -14,6 +14,8 @@ export interface StatusBarState {
   visible: boolean;
   text: string;
   tooltip: string;
+  /** The theme colour behind the item (the context-window gauge's warning and error), if any. */
+  background?: string;
   summary: CountSummary | undefined;
 }
 

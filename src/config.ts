@@ -22,6 +22,14 @@ export const config = {
   get compareEncodings(): boolean {
     return read('statusBar.compareEncodings', true);
   },
+  /** The context window the status bar measures against (size 0: no gauge). */
+  get contextWindow(): { size: number; reserve: number; warnAt: number } {
+    const whole = (key: string, fallback: number, max: number): number => {
+      const n = read(key, fallback);
+      return Number.isInteger(n) && n >= 0 ? Math.min(n, max) : fallback;
+    };
+    return { size: whole('contextWindow.size', 0, 100_000_000), reserve: whole('contextWindow.reserve', 0, 100_000_000), warnAt: whole('contextWindow.warningPercent', 80, 100) };
+  },
   get serviceBaseUrl(): string {
     return read('service.baseUrl', '').trim();
   },

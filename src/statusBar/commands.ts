@@ -6,12 +6,61 @@ import type { Locale } from '../util/locale';
 import type { EditorCount, StatusBarFeature } from './feature';
 import { countRows, scopeLabel, type CountSummary } from './summary';
 
-/** Token Lens: Select Tokenizer and Count Tokens in Selection. */
+/** Context windows offered by Set Context Window, and the ones typical of the models behind each encoding. */
+const WINDOW_PRESETS = [4_096, 8_192, 16_384, 32_768, 128_000, 200_000, 1_000_000];
+const TYPICAL_WINDOWS: Partial<Record<string, number[]>> = {
+  cl100k_base: [8_192, 32_768, 128_000],
+  o200k_base: [128_000, 200_000],
+  p50k_base: [4_096],
+  p50k_edit: [4_096],
+  r50k_base: [4_096],
+  gpt2: [4_096],
+};
+
+/** Token Lens: Select Tokenizer, Count Tokens in Selection and Set Context Window. */
 export class StatusBarCommands extends Disposable {
   constructor(private readonly feature: StatusBarFeature, private readonly log: vscode.LogOutputChannel, private readonly locale: Locale) {
     super();
     this.register(vscode.commands.registerCommand('tokenLens.selectTokenizer', (name?: unknown) => this.selectTokenizer(name)));
     this.register(vscode.commands.registerCommand('tokenLens.countSelection', () => this.countSelection()));
+    this.register(vscode.commands.registerCommand('tokenLens.setContextWindow', (size?: unknown) => this.setContextWindow(size)));
+  }
+
+  /** Picks the context window the status bar measures against: a preset, a number of one's own, or none. Returns the size set. */
+  private async setContextWindow(requested?: unknown): Promise<number | undefined> {
+    const { t } = this.locale;
+    let size = typeof requested === 'number' ? requested : undefined;
+    if (size === undefined) {
+      const current = config.contextWindow.size;
+      const typical = TYPICAL_WINDOWS[findTokenizer(config.tokenizer)?.kind ?? ''] ?? [];
+      const items = [
+        { label: t('No gauge'), description: t('count tokens only'), size: 0 },
+        ...WINDOW_PRESETS.map((n) => ({
+          label: this.locale.number(n), size: n,
+          description: [typical.includes(n) ? t('typical for {0}', config.tokenizer) : '', n === current ? t('current') : ''].filter(Boolean).join(' · '),
+        })),
+        { label: t('Other…'), description: t('a number of tokens of your own'), size: -1 },
+      ];
+      const picked = await vscode.window.showQuickPick(items, { title: t('Token Lens: context window for the status bar gauge'), placeHolder: t('Tokens the model can take in (reserve for the answer: tokenLens.contextWindow.reserve)') });
+      if (!picked) return undefined;
+      size = picked.size >= 0 ? picked.size : await this.askWindow();
+    }
+    if (size === undefined) return undefined;
+    if (!(Number.isInteger(size) && size >= 0 && size <= 100_000_000)) {
+      void vscode.window.showErrorMessage(t('The context window must be a whole number of tokens from 0 (no gauge) to 100,000,000.'));
+      return undefined;
+    }
+    await updateSetting('contextWindow.size', size);
+    return size;
+  }
+
+  private async askWindow(): Promise<number | undefined> {
+    const { t } = this.locale;
+    const text = await vscode.window.showInputBox({
+      title: t('Token Lens: context window'), prompt: t('Tokens the model can take in, e.g. 64000'),
+      validateInput: (value) => (/^\s*[1-9]\d{0,8}\s*$/.test(value.replace(/[,_ ]/g, '')) ? undefined : t('A whole number of tokens, e.g. 64000')),
+    });
+    return text === undefined ? undefined : Number(text.replace(/[,_\s]/g, ''));
   }
 
   private async selectTokenizer(requested?: unknown): Promise<string | undefined> {

@@ -7,7 +7,7 @@ import type { Locale } from '../util/locale';
 import { StatusBarCommands } from './commands';
 import { Comparisons } from './comparisons';
 import { DocumentCounts } from './documentCounts';
-import { statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from './summary';
+import { gauge, statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from './summary';
 
 /** Texts longer than this get no automatic comparison with the other encodings (the count command still gives it). */
 const COMPARE_LIMIT = 500_000;
@@ -56,7 +56,7 @@ export class StatusBarFeature extends Disposable {
         this.counts.clear();
         this.comparisons.clear();
       }
-      if (affects('tokenizer') || affects('specialTokens') || affects('statusBar')) {
+      if (affects('tokenizer') || affects('specialTokens') || affects('statusBar') || affects('contextWindow')) {
         this.current = undefined;
         void this.refresh();
       }
@@ -65,10 +65,11 @@ export class StatusBarFeature extends Disposable {
   }
 
   /** What the status bar shows now: for the tests (through the test-mode API). */
-  get state(): { visible: boolean; text: string; tooltip: string; summary: CountSummary | undefined } {
+  get state(): { visible: boolean; text: string; tooltip: string; background: string | undefined; summary: CountSummary | undefined } {
     const tooltip = this.item.tooltip;
     return {
       visible: this.visible,
+      background: this.item.backgroundColor?.id,
       text: this.item.text,
       tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
       summary: this.current?.summary,
@@ -207,10 +208,12 @@ export class StatusBarFeature extends Disposable {
   }
 
   private show(summary: CountSummary): void {
-    this.item.text = statusText(summary, this.locale);
-    this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary, this.locale));
+    const window = config.contextWindow;
+    const level = gauge(summary.tokens, window)?.level ?? 'ok';
+    this.item.text = statusText(summary, this.locale, window);
+    this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary, this.locale, window));
     this.item.accessibilityInformation = { label: `${tokenQuantity(summary, this.locale)}, ${summary.tokenizer}` };
-    this.item.backgroundColor = undefined;
+    this.item.backgroundColor = level === 'ok' ? undefined : new vscode.ThemeColor(`statusBarItem.${level}Background`);
     this.setVisible(true);
   }
 

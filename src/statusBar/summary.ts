@@ -23,8 +23,10 @@ export function tokenQuantity(summary: Pick<CountSummary, 'tokens' | 'scope'>, l
     : plural(locale, summary.tokens, '{0} token', '{0} tokens');
 }
 
-export function statusText(summary: CountSummary, locale: Locale = ENGLISH): string {
-  return `$(symbol-numeric) ${tokenQuantity(summary, locale)} · ${summary.tokenizer}`;
+export function statusText(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow): string {
+  const g = window && gauge(summary.tokens, window);
+  const count = g ? gaugeText(summary.tokens, g, locale) : tokenQuantity(summary, locale);
+  return `$(symbol-numeric) ${count} · ${summary.tokenizer}`;
 }
 
 /** "Whole document", "Selection", "3 selections". */
@@ -34,8 +36,9 @@ export function scopeLabel(summary: CountSummary, locale: Locale = ENGLISH): str
 }
 
 /** The tooltip as Markdown: the numbers, then the other encodings. */
-export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH): string {
+export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow): string {
   const { t } = locale;
+  const g = window && gauge(summary.tokens, window);
   const lines = [
     `**Token Lens** · ${scopeLabel(summary, locale)} · \`${summary.tokenizer}\``,
     '',
@@ -45,6 +48,7 @@ export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH)
     `| ${t('Characters')} | ${locale.number(summary.characters)} |`,
     `| ${t('Characters per token')} | ${charsPerToken(summary, locale)} |`,
   ];
+  if (g && window) lines.push('', gaugeLine(g, window, locale));
   if (summary.comparisons.length) {
     lines.push('', `| ${t('Other encodings')} | ${t('Tokens')} |`, '|---|---:|');
     for (const c of summary.comparisons) lines.push(`| ${c.tokenizer} | ${locale.number(c.tokens)} |`);
@@ -78,4 +82,46 @@ export function summarize(tokenizer: string, scope: CountSummary['scope'], texts
   let characters = 0;
   for (const text of texts) characters += countChars(text);
   return { tokenizer, scope, selections: scope === 'selection' ? texts.length : 0, tokens, characters, comparisons: [] };
+}
+
+/** The context window the count is measured against: its size (0: no gauge), the tokens kept for the answer, and when to warn. */
+export interface ContextWindow {
+  size: number;
+  reserve: number;
+  /** Percent of the usable window (size − reserve) from which the gauge warns. */
+  warnAt: number;
+}
+
+export interface Gauge {
+  /** Tokens the prompt may use: the window less the reserve for the answer. */
+  usable: number;
+  /** Share of `usable` the count takes, in percent. */
+  percent: number;
+  /** Tokens left for the prompt (negative: over by that many). */
+  remaining: number;
+  level: 'ok' | 'warning' | 'error';
+}
+
+/** How much of the context window a count fills; undefined when no window is set. */
+export function gauge(tokens: number, window: ContextWindow): Gauge | undefined {
+  if (!(window.size > 0)) return undefined;
+  const usable = Math.max(1, window.size - Math.max(0, window.reserve));
+  const percent = (100 * tokens) / usable;
+  return { usable, percent, remaining: usable - tokens, level: percent > 100 ? 'error' : percent >= window.warnAt ? 'warning' : 'ok' };
+}
+
+/** "12,345 / 128,000 · 9.6 %" */
+export function gaugeText(tokens: number, g: Gauge, locale: Locale = ENGLISH): string {
+  return `${locale.number(tokens)} / ${locale.number(g.usable)} · ${locale.number(g.percent, 1)} %`;
+}
+
+/** The tooltip's line about the window: what is left, or how far over. */
+export function gaugeLine(g: Gauge, window: ContextWindow, locale: Locale = ENGLISH): string {
+  const { t } = locale;
+  const of = window.reserve > 0
+    ? t('of a {0}-token context window less {1} reserved for the answer', locale.number(window.size), locale.number(window.reserve))
+    : t('of a {0}-token context window', locale.number(window.size));
+  return g.remaining >= 0
+    ? `${t('{0} tokens left', locale.number(g.remaining))} ${of} (${locale.number(g.percent, 1)} % ${t('used')})`
+    : `**${t('{0} tokens over', locale.number(-g.remaining))}** ${of}`;
 }

@@ -15,6 +15,7 @@ suite('Status bar', () => {
     const settings = vscode.workspace.getConfiguration('tokenLens');
     await settings.update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
     await settings.update('specialTokens', undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['contextWindow.size', 'contextWindow.reserve', 'contextWindow.warningPercent']) await settings.update(key, undefined, vscode.ConfigurationTarget.Global);
     await closeAllEditors();
   });
 
@@ -28,6 +29,32 @@ suite('Status bar', () => {
     await shows('$(symbol-numeric) 2 tokens · cl100k_base');
     assert.match(api.statusBar.tooltip, /\| Characters \| 11 \|/);
     assert.match(api.statusBar.tooltip, /\| Characters per token \| 5\.50 \|/);
+  });
+
+  test('the context-window gauge: share used, warning past the threshold, error past 100 %, tokens left in the tooltip', async () => {
+    const settings = vscode.workspace.getConfiguration('tokenLens');
+    const text = 'word '.repeat(400); // 401 tokens with cl100k_base
+    const n = await api.count(text);
+    await openDocument(text, 'markdown');
+    await shows(tokens(n));
+    assert.equal(api.statusBar.background, undefined, 'no gauge, no colour');
+    await settings.update('contextWindow.size', 1000, vscode.ConfigurationTarget.Global);
+    await shows(`$(symbol-numeric) ${n} / 1,000 · ${(n / 10).toFixed(1)} % · cl100k_base`);
+    assert.equal(api.statusBar.background, undefined);
+    assert.match(api.statusBar.tooltip, new RegExp(`${1000 - n} tokens left of a 1,000-token context window \\(${(n / 10).toFixed(1)} % used\\)`));
+    await settings.update('contextWindow.reserve', 500, vscode.ConfigurationTarget.Global);
+    await shows(`$(symbol-numeric) ${n} / 500 · ${(n / 5).toFixed(1)} % · cl100k_base`);
+    await waitFor(() => api.statusBar.background === 'statusBarItem.warningBackground', 5000, 'warning colours past 80 %');
+    assert.match(api.statusBar.tooltip, /less 500 reserved for the answer/);
+    await screenshot('gauge-warning');
+    await settings.update('contextWindow.size', 800, vscode.ConfigurationTarget.Global);
+    await waitFor(() => api.statusBar.background === 'statusBarItem.errorBackground', 5000, 'error colours past 100 %');
+    assert.match(api.statusBar.text, new RegExp(`^\\$\\(symbol-numeric\\) ${n} / 300 · ${(n / 3).toFixed(1)} % · cl100k_base$`));
+    assert.match(api.statusBar.tooltip, new RegExp(`\\*\\*${n - 300} tokens over\\*\\*`));
+    await screenshot('gauge-error');
+    assert.equal(await vscode.commands.executeCommand('tokenLens.setContextWindow', 128_000), 128_000);
+    assert.equal(vscode.workspace.getConfiguration('tokenLens').get('contextWindow.size'), 128_000);
+    assert.equal(await vscode.commands.executeCommand('tokenLens.setContextWindow', -5), undefined, 'a negative window is refused');
   });
 
   test('tooltip adds the same text counted with the other encodings', async () => {

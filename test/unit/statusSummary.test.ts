@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countRows, statusText, summarize, tooltipMarkdown } from '../../src/statusBar/summary';
+import { countRows, gauge, gaugeLine, gaugeText, statusText, summarize, tooltipMarkdown } from '../../src/statusBar/summary';
 import { makeLocale, substitute } from '../../src/util/locale';
 
 test('status text names the scope, the count and the tokenizer', () => {
@@ -50,4 +50,21 @@ test('numbers follow the locale; translations replace whole phrases', () => {
   assert.equal(statusText(summary, german), '$(symbol-numeric) 12.345 Token · gpt2');
   assert.match(tooltipMarkdown({ ...summary, tokens: 4000 }, german), /Characters per token \| 3,09 \|/);
   assert.equal(makeLocale(substitute, 'not a language!').number(1234), '1,234', 'an unknown language falls back to English');
+});
+
+test('the context-window gauge: share of the window less the reserve, warning from the threshold, error past 100 %', () => {
+  const window = { size: 128_000, reserve: 0, warnAt: 80 };
+  assert.equal(gauge(5, { ...window, size: 0 }), undefined, 'size 0: no gauge');
+  const g = gauge(12_345, window)!;
+  assert.equal(gaugeText(12_345, g), '12,345 / 128,000 · 9.6 %');
+  assert.equal(g.level, 'ok');
+  assert.equal(gaugeLine(g, window), '115,655 tokens left of a 128,000-token context window (9.6 % used)');
+  assert.equal(gauge(80, { size: 120, reserve: 20, warnAt: 80 })!.level, 'warning', '80 of 100 usable');
+  assert.equal(gauge(79, { size: 120, reserve: 20, warnAt: 80 })!.level, 'ok');
+  const over = gauge(150, { size: 120, reserve: 20, warnAt: 80 })!;
+  assert.equal(over.level, 'error');
+  assert.equal(gaugeLine(over, { size: 120, reserve: 20, warnAt: 80 }), '**50 tokens over** of a 120-token context window less 20 reserved for the answer');
+  assert.equal(gauge(1, { size: 10, reserve: 50, warnAt: 80 })!.usable, 1, 'a reserve beyond the window leaves one token, never zero or less');
+  const summary = { tokenizer: 'o200k_base', scope: 'document' as const, selections: 0, tokens: 1, characters: 4, comparisons: [] };
+  assert.equal(statusText(summary, undefined, { size: 8192, reserve: 0, warnAt: 80 }), '$(symbol-numeric) 1 / 8,192 · 0.0 % · o200k_base');
 });
