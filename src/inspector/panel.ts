@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { config } from '../config';
 import { countChars, loadTokenizer, TOKENIZER_NAMES, UnknownTokenizerError } from '../tokenizers';
 import { Disposable } from '../util/disposable';
+import { gauge, gaugeText } from '../statusBar/summary';
 import { plural, type Locale } from '../util/locale';
 import { panelOptions, pageHtml } from '../views/webviewHost';
 import {
@@ -137,7 +138,7 @@ export class InspectorPanel extends Disposable {
     }));
     this.register(vscode.window.onDidChangeTextEditorSelection((event) => this.selectionChanged(event)));
     this.register(vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('tokenLens.tokenizer') || event.affectsConfiguration('tokenLens.specialTokens')) this.schedule(0);
+      if (['tokenizer', 'specialTokens', 'contextWindow'].some((key) => event.affectsConfiguration(`tokenLens.${key}`))) this.schedule(0);
     }));
     this.register(this.onDisposeEmitter);
     this.register({
@@ -345,9 +346,12 @@ export class InspectorPanel extends Disposable {
       : label(document);
     const origin = document.positionAt(base);
     const mark = scope === 'document' && selection ? this.relative(selection) : undefined;
+    const window = config.contextWindow;
+    const g = gauge(primary.nTokens, window);
     this.post({
       type: 'render', seq, source: where, scope, text, nChars: countChars(text), truncatedFrom,
       tokenizers: [...TOKENIZER_NAMES], primary, compare, options: this.options, mark, origin: [origin.line, origin.character],
+      ...(g ? { gauge: { text: gaugeText(primary.nTokens, g, this.locale), level: g.level } } : {}),
     });
   }
 

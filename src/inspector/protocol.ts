@@ -50,6 +50,8 @@ export interface RenderMessage {
   mark?: [number, number];
   /** Where the text starts in the document: zero-based line and character, for the hover's line:column. */
   origin: [number, number];
+  /** The context-window gauge, as the status bar shows it ("12,345 / 128,000 · 9.6 %"), when a window is set. */
+  gauge?: { text: string; level: 'ok' | 'warning' | 'error' };
 }
 
 export interface MarkMessage {
@@ -238,6 +240,7 @@ export function isToWebview(value: unknown): value is ToWebview {
       if (value.compare !== undefined && !isPane(value.compare, value.text.length)) return false;
       if (value.error !== undefined && !isString(value.error, 10_000)) return false;
       if (value.mark !== undefined && !isRange(value.mark)) return false;
+      if (value.gauge !== undefined && !(isRecord(value.gauge) && isString(value.gauge.text, 200) && ['ok', 'warning', 'error'].includes(value.gauge.level as string))) return false;
       if (!Array.isArray(value.origin) || value.origin.length !== 2 || !isInt(value.origin[0]) || !isInt(value.origin[1])) return false;
       return isOptions(value.options);
     }

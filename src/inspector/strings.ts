@@ -31,6 +31,7 @@ export const PAGE_MESSAGES = [
   'id {0}  bytes {1}',
   '{0} tokens share these characters',
   'line:column {0}–{1}',
+  'context window {0}',
 ] as const;
 
 export type PageMessage = (typeof PAGE_MESSAGES)[number];

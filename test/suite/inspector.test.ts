@@ -107,6 +107,20 @@ suite('Inspector', () => {
     assert.equal(report.panes[0]!.head, 'cl100k_base | 1 token · 1.00 chars/token | Copy ids');
   });
 
+  test('the header shows the context-window gauge the status bar shows, and follows the setting', async () => {
+    const settings = vscode.workspace.getConfiguration('tokenLens');
+    try {
+      await openDocument('word '.repeat(10).trim());
+      await settings.update('contextWindow.size', 12, vscode.ConfigurationTarget.Global);
+      const report = await openOn('word '.repeat(10).trim());
+      assert.match(report.header, /^10 tokens · .* · context window 10 \/ 12 · 83\.3 %$/);
+      await settings.update('contextWindow.size', 8, vscode.ConfigurationTarget.Global);
+      await until((st) => st.report!.header.endsWith('context window 10 / 8 · 125.0 %'), 'the header to follow the window');
+    } finally {
+      await settings.update('contextWindow.size', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('user text is escaped: markup in a token shows as text and injects nothing', async () => {
     const text = 'x <img src=x onerror=alert(1)> </script><script>alert(2)</script> <b>bold</b> &amp;';
     await openDocument(text, 'html');

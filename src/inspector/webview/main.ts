@@ -762,7 +762,9 @@ function render(message: RenderMessage): void {
     const diff = message.compare.nTokens - primary.nTokens;
     parts.push(`${message.compare.tokenizer}: ${count(message.compare.nTokens, '{0} token', '{0} tokens')} (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${fmt(Math.abs(diff))})`);
   }
+  if (message.gauge) parts.push(t('context window {0}', message.gauge.text));
   stats.textContent = parts.join(' · ');
+  stats.dataset.gauge = message.gauge?.level ?? '';
   const notes: string[] = [];
   if (message.truncatedFrom !== undefined) {
     notes.push(t('Showing the first {0} characters of {1}: the inspector stops at {0}.', fmt(message.text.length), fmt(message.truncatedFrom)));
