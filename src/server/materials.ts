@@ -381,21 +381,6 @@ function compare(a: number, op: string, b: number): boolean {
   }
 }
 
-// ---- heterostructures -----------------------------------------------------------------------------------
-
-/** Smallest in-plane lattice mismatch between m film cells and n substrate cells (a lattice constants). */
-export function latticeMatch(substrate: Material, film: Material, maxSupercell: number) {
-  let best = { substrate_multiple: 1, film_multiple: 1, mismatch_percent: Infinity };
-  for (let n = 1; n <= maxSupercell; n++) {
-    for (let m = 1; m <= maxSupercell; m++) {
-      const mismatch = (100 * (m * film.a - n * substrate.a)) / (n * substrate.a);
-      if (Math.abs(mismatch) < Math.abs(best.mismatch_percent) - 1e-9) best = { substrate_multiple: n, film_multiple: m, mismatch_percent: mismatch };
-    }
-  }
-  const side = best.substrate_multiple * substrate.a;
-  return { ...best, mismatch_percent: round(best.mismatch_percent, 3), interface_area: round(side * side, 3), strain_on_film: round(-best.mismatch_percent / (100 + best.mismatch_percent), 5) };
-}
-
 // ---- reaction balancing ---------------------------------------------------------------------------------
 
 /** Smallest positive integer coefficients, or an Error saying why there are none (or many). */
