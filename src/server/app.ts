@@ -574,10 +574,14 @@ function buildHandlers(): Record<string, Handler> {
       }
       candidates = searchMaterials({ formula }).filter((m) => m.structure);
     }
-    const matches = candidates
-      .map((m) => ({ jid: m.jid, formula: m.formula, score: matchScore(measured, powderPattern(m.structure!)) }))
+    const scored = candidates
+      .map((m) => ({ material: m, peaks: powderPattern(m.structure!) }))
+      .map((c) => ({ ...c, score: matchScore(measured, c.peaks) }))
       .sort((a, b) => b.score - a.score);
-    return { formula: formula ?? null, n_points: measured.length, matches };
+    const matches = scored.map((c) => ({ jid: c.material.jid, formula: c.material.formula, score: c.score }));
+    // Decision: the best candidate's computed pattern comes along, so a client can overlay it on the measured one.
+    const best = scored[0] && { jid: scored[0].material.jid, formula: scored[0].material.formula, peaks: scored[0].peaks };
+    return { formula: formula ?? null, n_points: measured.length, matches, best: best ?? null };
   };
 
   const optimade: Handler = (body) => {

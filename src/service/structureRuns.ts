@@ -9,7 +9,7 @@ import { config } from '../config';
 import { parsePoscar } from '../poscar';
 import { POSCAR_LANGUAGE } from '../poscar/editor/documents';
 import type { ResultViews } from '../views/results/feature';
-import { KIND_LABELS, type RunKind, type RunRecord } from '../views/results/run';
+import { isAppKind, KIND_LABELS, type RunRecord, type StructureKind } from '../views/results/run';
 import { Disposable } from '../util/disposable';
 import { quantity } from '../util/quantity';
 import type { ServiceClient, ServiceResponse } from './client';
@@ -17,7 +17,7 @@ import type { ServiceErrorKind } from './errors';
 import type { RunStore } from './runStore';
 import type { ServiceFeature, ShownMessage } from './feature';
 
-export const RUN_COMMANDS: Record<RunKind, string> = {
+export const RUN_COMMANDS: Record<StructureKind, string> = {
   relax: 'tokenLens.relax',
   singlePoint: 'tokenLens.singlePoint',
   md: 'tokenLens.md',
@@ -35,7 +35,7 @@ export interface StructureRunArgs {
 
 export interface StructureRunOutcome {
   status: 'ok' | 'cancelled' | 'noUrl' | 'noKey' | 'error' | 'invalid' | 'noInput';
-  kind: RunKind;
+  kind: StructureKind;
   runId?: string;
   response?: ServiceResponse;
   errorKind?: ServiceErrorKind;
@@ -55,7 +55,7 @@ export class StructureRuns extends Disposable {
 
   constructor(private readonly service: ServiceFeature, private readonly store: RunStore) {
     super();
-    for (const kind of Object.keys(RUN_COMMANDS) as RunKind[]) {
+    for (const kind of Object.keys(RUN_COMMANDS) as StructureKind[]) {
       this.register(vscode.commands.registerCommand(RUN_COMMANDS[kind], (arg?: unknown) => this.run(kind, asArgs(arg))));
     }
     this.register({ dispose: () => this.controllers.forEach((c) => c.abort()) });
@@ -73,10 +73,10 @@ export class StructureRuns extends Disposable {
   /** Runs the same kind on the same input again, as sent then. */
   again(runId: string): Thenable<StructureRunOutcome> | undefined {
     const run = this.store.get(runId);
-    return run && this.run(run.kind, { uri: run.inputUri, text: run.inputText });
+    return run && !isAppKind(run.kind) ? this.run(run.kind, { uri: run.inputUri, text: run.inputText }) : undefined;
   }
 
-  async run(kind: RunKind, args: StructureRunArgs = {}): Promise<StructureRunOutcome> {
+  async run(kind: StructureKind, args: StructureRunArgs = {}): Promise<StructureRunOutcome> {
     const input = await this.input(args);
     if (!input) {
       const message = this.service.show('warning', `Open a POSCAR file to run ${KIND_LABELS[kind].toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`);
@@ -92,7 +92,7 @@ export class StructureRuns extends Disposable {
     return this.send(kind, input, density, args.show !== false);
   }
 
-  private async send(kind: RunKind, input: Input, density: number | undefined, show: boolean): Promise<StructureRunOutcome> {
+  private async send(kind: StructureKind, input: Input, density: number | undefined, show: boolean): Promise<StructureRunOutcome> {
     const run: RunRecord = {
       id: `${Date.now().toString(36)}-${++this.count}`, kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text,
       startedAt: Date.now(), state: 'running',

@@ -4,6 +4,7 @@
  * arrays, no NaN: a value that could not be read is null), so it crosses to the page as it is.
  */
 import type { Mat3, Vec3 } from '../../poscar/types';
+import type { AppModel } from './apps/model';
 
 /** A number per step; null where the service sent something that is not one. */
 export type Series = (number | null)[];
@@ -132,4 +133,4 @@ export interface BandsModel extends Common {
   latticeType?: string;
 }
 
-export type ResultModel = SinglePointModel | RelaxModel | MdModel | BandsModel;
+export type ResultModel = SinglePointModel | RelaxModel | MdModel | BandsModel | AppModel;

@@ -20,9 +20,11 @@ import { resultView, runInfo } from './view';
 export interface RunActions {
   onCancel(runId: string): void;
   onRetry(runId: string): void;
+  /** An application's row: open the item (GET /{app}/detail/{id}). */
+  onDetail?(app: string, id: string): void;
 }
 
-const WHAT: Partial<Record<RunRecord['kind'], string>> = { relax: 'relaxed', md: 'md-final' };
+const WHAT: Partial<Record<RunRecord['kind'], string>> = { relax: 'relaxed', md: 'md-final', heterostructure: 'interface' };
 
 export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   private seq = 0;
@@ -67,7 +69,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   }
 
   protected receive(message: FromResultPage): void {
-    if (!['rendered', 'error', 'ready'].includes(message.type)) this.lastAction = message.type === 'structure' ? `structure:${message.action}` : message.type;
+    if (!['rendered', 'error', 'ready'].includes(message.type)) this.lastAction = message.type === 'structure' ? `structure:${message.action}` : message.type === 'detail' ? `detail:${message.id}` : message.type;
     switch (message.type) {
       case 'cancel':
         this.actions.onCancel(this.run.id);
@@ -80,6 +82,9 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
         return;
       case 'selectAtom':
         void this.selectAtom(message.index);
+        return;
+      case 'detail':
+        this.actions.onDetail?.(message.app, message.id);
         return;
       case 'exportPng': {
         const input = vscode.Uri.parse(this.run.inputUri);
@@ -105,7 +110,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
 
   private async structure(action: StructureAction): Promise<void> {
     const model = this.view?.model;
-    const text = model && (model.kind === 'relax' || model.kind === 'md') ? model.finalPoscar : undefined;
+    const text = !model ? undefined : 'poscar' in model ? model.poscar?.text : model.kind === 'relax' || model.kind === 'md' ? model.finalPoscar : undefined;
     const what = WHAT[this.run.kind];
     if (text === undefined || !what) return;
     if (action === 'open') await this.documents.open(text);

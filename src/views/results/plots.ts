@@ -14,6 +14,10 @@ export interface PlotSeries {
   label: string;
   values: Series;
   colour: Colour;
+  /** Drawn as vertical lines from zero (diffraction peaks), not joined. */
+  sticks?: boolean;
+  /** Joined across the x of other series (where this one has no value). */
+  spanGaps?: boolean;
 }
 
 export interface PlotSpec {
@@ -137,6 +141,7 @@ function bands(m: BandsModel): PlotSpec[] {
 
 export function plotsOf(view: ResultView): PlotSpec[] {
   const m = view.model;
+  if ('plots' in m) return m.plots;
   return m.kind === 'relax' ? relax(m) : m.kind === 'md' ? md(m) : m.kind === 'tightbinding' ? bands(m) : [];
 }
 
