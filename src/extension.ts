@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { createApi, type TokenLensApi } from './api';
+import { ApplicationRuns } from './applications/runner';
+import { DiffractionLanguageFeature } from './diffraction/editor/language';
 import { InspectorFeature } from './inspector/feature';
 import { PoscarLanguageFeature } from './poscar/editor/language';
 import { ServiceFeature } from './service/feature';
@@ -7,6 +9,7 @@ import { RunStore } from './service/runStore';
 import { RUN_COMMANDS, StructureRuns } from './service/structureRuns';
 import { StatusBarFeature } from './statusBar/feature';
 import { ResultViews } from './views/results/feature';
+import { isAppKind } from './views/results/run';
 import { RunsTree } from './views/runs/tree';
 import { SHOW_STRUCTURE, StructureFeature } from './views/structure/feature';
 
@@ -17,17 +20,26 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const service = new ServiceFeature(context, log);
   const store = new RunStore(context.workspaceState);
   const runs = new StructureRuns(service, store);
+  const applications = new ApplicationRuns(context, service, store);
+  // Each run goes back to whoever runs its kind.
+  const control = {
+    cancel: (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs).cancel(id),
+    again: (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs).again(id),
+  };
   const results = new ResultViews(context, log, {
     lookup: (id) => store.get(id),
-    onCancel: (id) => runs.cancel(id),
-    onRetry: (id) => void runs.again(id),
+    onCancel: control.cancel,
+    onRetry: (id) => void control.again(id),
+    onDetail: (app, id) => void applications.openItem(app, id),
   });
   runs.attach(results);
+  applications.attach(results);
   context.subscriptions.push(
-    log, statusBar, service, runs, results,
+    log, statusBar, service, runs, applications, results,
+    new DiffractionLanguageFeature(),
     new InspectorFeature(context),
     new StructureFeature(context, log),
-    new RunsTree(store, runs, results, context.extensionMode !== vscode.ExtensionMode.Production),
+    new RunsTree(store, control, results, context.extensionMode !== vscode.ExtensionMode.Production),
     new PoscarLanguageFeature([
       { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
       { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },

@@ -20,24 +20,12 @@ import { blochHamiltonian, HAMILTONIAN_TYPES, MAX_VQE_QUBITS, pauliTermCount, pa
 import { bandStructure, dynamics, FIELDS, relaxation, singlePoint, structureOf, type Field, type Structure } from './physics/answers';
 import { InputError } from './physics/cell';
 import { runSliced } from './physics/schedule';
+import { APPS } from '../applications/catalog';
+
+export { APPS };
 
 export const MAX_TEXT_CHARS = 50_000;
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
-
-/** The applications of spec section 1, with the path segment each one serves under. */
-export const APPS: ReadonlyArray<{ name: string; title: string; operations: string[] }> = [
-  { name: 'tokenizer', title: 'Text tokenization', operations: ['tokenize'] },
-  { name: 'materials_explorer', title: 'Materials search', operations: ['search'] },
-  { name: 'gnn_predictor', title: 'Property prediction', operations: ['predict'] },
-  { name: 'gnn_ff_dynamics', title: 'Force-field relaxation and dynamics', operations: ['relax', 'single_point', 'md'] },
-  { name: 'tightbinding', title: 'Electronic-structure computation', operations: ['compute'] },
-  { name: 'pxrd', title: 'Powder diffraction', operations: ['compute', 'match'] },
-  { name: 'heterostructure', title: 'Heterostructure generation', operations: ['generate'] },
-  { name: 'quantum', title: 'Variational quantum computation', operations: ['vqe'] },
-  { name: 'reaction_network', title: 'Reaction balancing', operations: ['balance'] },
-  { name: 'hea', title: 'High-entropy alloys', operations: ['compute'] },
-  { name: 'optimade_explorer', title: 'OPTIMADE queries', operations: ['query'] },
-];
 
 // ---- faults ---------------------------------------------------------------------------------------------
 
