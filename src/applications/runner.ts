@@ -246,7 +246,8 @@ function askPick(p: PickPrompt): Promise<string | undefined> {
       pick.items = typed ? [typed, ...items] : items;
     });
     pick.onDidAccept(() => {
-      const chosen = pick.selectedItems[0] ?? pick.activeItems[0];
+      // What was typed in full wins over whichever item the filter made active.
+      const chosen = items.find((i) => i.label === pick.value.trim()) ?? pick.selectedItems[0] ?? pick.activeItems[0];
       if (!chosen || (chosen === typed && p.typed?.(chosen.label))) return; // nothing valid yet: stay open
       resolve(chosen.label);
       pick.hide();

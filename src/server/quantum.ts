@@ -147,7 +147,7 @@ export function runVqe(m: number[][], qubits: number, reps: number, maxSweeps = 
       angles[p] = theta - Math.PI / 2 - Math.atan2(2 * e0 - plus - minus, plus - minus);
     }
     history.push(energy());
-    converged = Math.abs(history.at(-2)! - history.at(-1)!) < 1e-9;
+    converged = Math.abs(history.at(-2)! - history.at(-1)!) < 1e-8;
   }
   const cnots = reps * (qubits - 1);
   return { energy: history.at(-1)!, history, parameters, iterations: sweeps, converged, depth: (reps + 1) + cnots, cnots };

@@ -71,7 +71,7 @@ test('pxrd: peaks as sticks and a table; a match overlays the measured pattern o
 test('optimade: a paged table of the structures', async () => {
   const m = read('optimade', await answer('/optimade_explorer/query', { filter_string: 'nelements = 1' }));
   assert.equal(m.headline, '5 structures match');
-  assert.equal(m.tables[0]!.pageSize, 10);
+  assert.equal(m.tables[0]!.pageSize, 5);
   assert.deepEqual(m.tables[0]!.columns.slice(0, 3), ['Id', 'Formula', 'Elements']);
   assert.ok(m.facts.includes('The database holds 10 entries'));
 });

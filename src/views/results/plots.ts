@@ -43,6 +43,8 @@ export interface PlotSpec {
   /** Labelled points, e.g. VBM and CBM. */
   marks?: { x: number; y: number; label: string }[];
   yRange?: [number, number];
+  /** The x axis range, when the data's own would put points on the edges (diffraction sticks). */
+  xRange?: [number, number];
   /** Indices where a new branch of the x axis starts: no line joins the points either side. */
   breaks?: number[];
   /** What Copy CSV writes when it is not the plotted numbers (absolute energies behind a relative plot). */

@@ -19,7 +19,7 @@ const isLine = (l: unknown): boolean => isRecord(l) && isFiniteNumber(l.y) && is
 const isPlot = (p: unknown): boolean => isRecord(p) && isString(p.id, 100) && isString(p.title, 1000) && isString(p.xLabel, 100) && isString(p.yLabel, 100)
   && isArrayOf(p.x, isFiniteNumber) && Array.isArray(p.series) && p.series.every(isSeries) && typeof p.legend === 'boolean'
   && (p.hLines === undefined || (Array.isArray(p.hLines) && p.hLines.every(isLine)))
-  && (p.yRange === undefined || (isArrayOf(p.yRange, isFiniteNumber) && p.yRange.length === 2));
+  && [p.yRange, p.xRange].every((r) => r === undefined || (isArrayOf(r, isFiniteNumber) && r.length === 2));
 
 export function isAppModel(m: Record<string, unknown>): boolean {
   return isString(m.headline, 10_000) && texts(m.facts, 10_000) && (m.equation === undefined || isString(m.equation, 10_000))

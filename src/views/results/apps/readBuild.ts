@@ -9,6 +9,8 @@ import type { AppRead } from './model';
 import { cell, factTable, recordTable } from './tables';
 
 const percent = (fraction: number): string => `${signed(fraction * 100, 3)} %`;
+/** 1.6 mHa, the usual bar of chemical accuracy. */
+const CHEMICAL_ACCURACY_EV = 0.0016 * 27.211386;
 
 export function readHeterostructure(f: Fields, request: Rec): AppRead {
   const poscar = f.text('combined_poscar', 'poscar', 'interface_poscar', 'heterostructure');
@@ -25,13 +27,27 @@ export function readHeterostructure(f: Fields, request: Rec): AppRead {
     ...(overall !== undefined && u === undefined ? [['Lattice mismatch', `${short(overall)} %`] as [string, string]] : []),
     ...(area !== undefined ? [['Interface area', `${short(area)} Å²`] as [string, string]] : []),
   ];
+  const supercell = f.nested('supercell');
+  for (const [label, name] of [['Substrate supercell', 'substrate'], ['Film supercell', 'film']]) {
+    const size = supercell?.read([name], (x) => (Array.isArray(x) && x.length === 3 && x.every((n) => Number.isInteger(n)) ? (x as number[]).join(' × ') : undefined));
+    if (size) entries.push([label!, size]);
+  }
+  const names = ['film', 'substrate'].map((role) => {
+    const part = f.nested(role);
+    part?.count('natoms');
+    return part?.text('name', 'formula');
+  });
   for (const name of ['film_index', 'subs_index', 'separation', 'vacuum']) {
     const value = f.read([name], (x) => cell(x)?.text);
     if (value !== undefined) entries.push([name.replace('_', ' '), name === 'separation' || name === 'vacuum' ? `${value} Å` : value]);
   }
   const worst = [u, v].filter((x): x is number => x !== undefined).reduce((a, b) => Math.max(a, Math.abs(b)), overall !== undefined ? Math.abs(overall) / 100 : 0);
-  const film = typeof request.jid1 === 'string' ? request.jid1 : typeof request.film_jid === 'string' ? request.film_jid : 'film';
-  const subs = typeof request.jid2 === 'string' ? request.jid2 : typeof request.subs_jid === 'string' ? request.subs_jid : typeof request.substrate_jid === 'string' ? request.substrate_jid : 'substrate';
+  const named = (given: string | undefined, fields: string[], fallback: string): string => {
+    const jid = fields.map((n) => request[n]).find((v): v is string => typeof v === 'string');
+    return given && jid ? `${given} (${jid})` : given ?? jid ?? fallback;
+  };
+  const film = named(names[0], ['jid1', 'film_jid'], 'film');
+  const subs = named(names[1], ['jid2', 'subs_jid', 'substrate_jid'], 'substrate');
   const headline = poscar ? `Interface${atoms !== undefined ? ` of ${atoms} atoms` : ''}, largest mismatch ${fixed(worst * 100, 2)} %` : 'No structure in the answer';
   return {
     headline, facts: [`${film} on ${subs}`, ...(poscar ? [`Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate`] : [])],
@@ -64,13 +80,14 @@ export function readVqe(f: Fields): AppRead {
   const headline = vqe === undefined ? 'No energy in the answer'
     : classical === undefined ? `VQE energy ${fixed(vqe, 6)} ${unit}` : `VQE ${fixed(vqe, 6)} ${unit} · classical ${fixed(classical, 6)} ${unit}`;
   const facts = [
-    ...(delta !== undefined ? [`VQE − classical = ${signed(delta, 6)} ${unit}${Math.abs(delta) < 1e-4 ? ' (chemical accuracy and better)' : ''}`] : []),
+    ...(delta !== undefined ? [`VQE − classical = ${signed(delta, 6)} ${unit}${unit === 'eV' && Math.abs(delta) < CHEMICAL_ACCURACY_EV ? ' (within chemical accuracy, 1.6 mHa)' : ''}`] : []),
     ...(converged !== undefined ? [`${converged ? 'Converged' : 'Not converged'}${iterations !== undefined ? ` after ${iterations} iterations` : ''}`] : []),
   ];
   const jid = f.text('jid');
   const formula = f.text('formula');
   const k = f.read(['kpoint', 'k_point'], (x) => cell(x)?.text);
-  if (jid || formula) facts.unshift(`${[formula, jid && `(${jid})`].filter(Boolean).join(' ')}${k ? ` at k = (${k})` : ''}`);
+  const hamiltonian = f.text('hamiltonian_type');
+  if (jid || formula) facts.unshift(`${[formula, jid && `(${jid})`].filter(Boolean).join(' ')}${k ? ` at k = (${k})` : ''}${hamiltonian ? `, ${hamiltonian.replace(/_/g, '-')} Hamiltonian` : ''}`);
   const plots = history && history.length > 1 ? [{
     id: 'vqe', title: 'Energy per iteration', xLabel: 'Iteration', yLabel: `E (${unit})`, x: history.map((_, i) => i), xSteps: true, legend: true,
     series: [{ label: 'VQE energy', values: history, colour: 'blue' as const }],

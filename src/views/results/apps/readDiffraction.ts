@@ -43,7 +43,9 @@ export function patternPlot(id: string, title: string, sets: { label: string; po
     for (const p of s.points) values[index.get(p.angle)!] = p.intensity;
     return { label: s.label, values, colour: s.colour, sticks: s.sticks, spanGaps: !s.sticks };
   });
-  return { id, title, xLabel: '2θ (°)', yLabel: 'Intensity (relative)', x, series, legend: sets.length > 1, yRange: [0, 105] };
+  const margin = Math.max(2, ((x.at(-1) ?? 0) - (x[0] ?? 0)) * 0.04);
+  const xRange: [number, number] = [Math.max(0, Math.floor((x[0] ?? 0) - margin)), Math.min(180, Math.ceil((x.at(-1) ?? 90) + margin))];
+  return { id, title, xLabel: '2θ (°)', yLabel: 'Intensity (relative)', x, series, legend: sets.length > 1, yRange: [0, 105], xRange };
 }
 
 const strongest = (peaks: Peak[]): Peak | undefined => peaks.reduce<Peak | undefined>((best, p) => (!best || p.intensity > best.intensity ? p : best), undefined);

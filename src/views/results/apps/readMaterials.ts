@@ -62,7 +62,7 @@ export function readOptimade(f: Fields): AppRead {
   const available = meta?.count('data_available');
   const more = meta?.boolean('more_data_available');
   const { table, skipped } = recordTable(data, {
-    id: 'structures', title: 'Structures', flatten: 'attributes', pageSize: 10, idNames: ['id'], detailApp: 'materials_explorer',
+    id: 'structures', title: 'Structures', flatten: 'attributes', pageSize: 5, idNames: ['id'], detailApp: 'materials_explorer',
     known: [
       { names: ['id'], label: 'Id' }, { names: ['chemical_formula_reduced', 'chemical_formula_descriptive'], label: 'Formula' },
       { names: ['elements'], label: 'Elements' }, { names: ['nelements'], label: 'Elements (n)' }, { names: ['nsites'], label: 'Sites' },

@@ -115,7 +115,7 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
   return {
     width, height: spec.height ?? HEIGHT,
     scales: {
-      x: { time: false },
+      x: { time: false, ...(spec.xRange ? { range: (): uPlot.Range.MinMax => spec.xRange! } : {}) },
       y: { distr: spec.logY ? 3 : 1, ...(spec.yRange ? { range: (): uPlot.Range.MinMax => spec.yRange! } : {}) },
     },
     axes: [
