@@ -198,6 +198,9 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     assert.equal(second.length, 5);
     assert.ok(second.every((row) => !first.includes(row)), 'the second page holds the other five');
     await screenshot('app-optimade');
+    // The filter typed before heads the list next time: Enter on the empty box takes it.
+    const repeat = await runTyping('tokenLens.optimadeQuery', ['']);
+    assert.deepEqual(repeat.body, { filter_string: 'nelements = 1' });
   });
 
   test('Generate Heterostructure: the interface opens as POSCAR with its mismatch', async () => {
