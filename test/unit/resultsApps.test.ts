@@ -2,28 +2,20 @@
  * The application result views' readers, on the reference server's own answers and on the other
  * shapes a service may send: headline, tables, plots, and nothing lost (Other fields).
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import { referenceServer } from './serverHarness';
 import type { AppModel } from '../../src/views/results/apps/model';
 import { subscripts } from '../../src/views/results/apps/readBuild';
 import { readResult } from '../../src/views/results/read';
 import type { AppKind } from '../../src/views/results/run';
 
-const KEY = 'readers-key';
-let server: ReferenceServer;
-let url: string;
-
-before(async () => {
-  server = createServer({ apiKey: KEY, ratePerMinute: 100_000 });
-  url = await server.listen(0);
-});
-after(() => server.close());
+const { post } = referenceServer('readers-key');
 
 async function answer(path: string, body: object): Promise<unknown> {
-  const response = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify(body) });
-  assert.equal(response.status, 200, path);
-  return response.json();
+  const reply = await post(path, body);
+  assert.equal(reply.status, 200, path);
+  return reply.body;
 }
 
 const read = (kind: AppKind, value: unknown, request: Record<string, unknown> = {}): AppModel =>

@@ -3,27 +3,14 @@
  * documentation suggests: heterostructure from two structures or two jids, VQE from a jid and a k-point,
  * reactions from text, HEA from elements and fractions. Every answer depends on its input.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import { referenceServer } from './serverHarness';
 import { parsePoscar } from '../../src/poscar';
 import { millerAxis } from '../../src/server/heterostructure';
 import { padToQubits, pauliTermCount, runVqe } from '../../src/server/quantum';
 
-const KEY = 'apps-test-key';
-let server: ReferenceServer;
-let url: string;
-
-before(async () => {
-  server = createServer({ apiKey: KEY, ratePerMinute: 100_000 });
-  url = await server.listen(0);
-});
-after(() => server.close());
-
-async function post(path: string, body: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify(body) });
-  return { status: response.status, body: await response.json() };
-}
+const { post } = referenceServer('apps-test-key');
 
 const GE = 'Ge\n1.0\n5.658 0 0\n0 5.658 0\n0 0 5.658\nGe\n8\nDirect\n0 0 0\n0.5 0.5 0\n0.5 0 0.5\n0 0.5 0.5\n0.25 0.25 0.25\n0.75 0.75 0.25\n0.75 0.25 0.75\n0.25 0.75 0.75\n';
 

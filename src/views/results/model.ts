@@ -16,7 +16,8 @@ export interface ResultImage {
   source: string;
 }
 
-interface Common {
+/** What every kind's model has: the method, the atoms, and what the view did not place. */
+export interface Common {
   /** How the service computed it, in its words. */
   method?: string;
   /** Atoms and element symbols as the answer states them. */

@@ -4,7 +4,7 @@
  * build it from the answer; the page draws any application with the same few parts.
  */
 import type { PlotSpec } from '../plots';
-import type { ResultImage } from '../model';
+import type { Common } from '../model';
 import type { AppKind } from '../run';
 
 export interface AppRow {
@@ -28,7 +28,7 @@ export interface AppTable {
   note?: string;
 }
 
-export interface AppModel {
+export interface AppModel extends Common {
   kind: AppKind;
   headline: string;
   facts: string[];
@@ -38,12 +38,6 @@ export interface AppModel {
   poscar?: { text: string; note: string };
   tables: AppTable[];
   plots: PlotSpec[];
-  method?: string;
-  natoms?: number;
-  species?: string[];
-  extra: Record<string, unknown>;
-  images: ResultImage[];
-  warnings: string[];
 }
 
 /** What an application reader returns: the parts read.ts adds to every model are left out. */
