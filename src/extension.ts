@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createApi, type TokenLensApi } from './api';
 import { ApplicationRuns } from './applications/runner';
-import { DiffractionLanguageFeature } from './diffraction/editor/language';
+import { diffractionDiagnostics } from './diffraction/editor/language';
 import { InspectorFeature } from './inspector/feature';
 import { PoscarLanguageFeature } from './poscar/editor/language';
 import { ServiceFeature } from './service/feature';
@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
   applications.attach(results);
   context.subscriptions.push(
     log, statusBar, service, runs, applications, results,
-    new DiffractionLanguageFeature(),
+    diffractionDiagnostics(),
     new InspectorFeature(context),
     new StructureFeature(context, log),
     new RunsTree(store, control, results, context.extensionMode !== vscode.ExtensionMode.Production),

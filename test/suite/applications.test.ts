@@ -10,31 +10,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/app';
 import type { ResultReport } from '../../src/views/results/protocol';
+import { items, reportWhere, resultReport, type Item, type Outcome } from './runs';
 import { activateExtension, closeAllEditors, screenshot, sleep, ui, waitFor } from './util';
-
-interface Outcome {
-  status: string;
-  kind: string;
-  runId?: string;
-  body?: Record<string, unknown>;
-  response?: { status: number; body: { type: string; value?: Record<string, any> } };
-  errorKind?: string;
-  message?: { severity: string; text: string; actions: string[] };
-}
-interface Item { id: string; label: string; description: string; contextValue: string }
 
 const KEY = 'apps-key-3e9a';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
 const theme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
-const items = async () => (await vscode.commands.executeCommand<Item[]>('tokenLens.runs.test', 'items'))!;
-const resultReport = (runId: string, action = 'report', extra: object = {}) =>
-  vscode.commands.executeCommand<ResultReport | undefined>('tokenLens.results.test', action, { runId, ...extra });
-
-async function reportWhere(runId: string, check: (r: ResultReport) => boolean, what: string): Promise<ResultReport> {
-  let last: ResultReport | undefined;
-  await waitFor(async () => (last = await resultReport(runId)) && check(last), 15_000, () => `${what}; last report: ${JSON.stringify(last)}`, 150);
-  return last!;
-}
 
 /** Runs a command and answers its prompts in order, typing each answer and pressing Enter. */
 async function runTyping(command: string, answers: string[]): Promise<Outcome> {

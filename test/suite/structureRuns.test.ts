@@ -4,31 +4,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/app';
-import type { ResultReport } from '../../src/views/results/protocol';
+import { items, reportWhere, resultReport, type Outcome } from './runs';
 import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
-
-interface Outcome {
-  status: string;
-  kind: string;
-  runId?: string;
-  response?: { status: number; body: { type: string; value?: Record<string, unknown> } };
-  errorKind?: string;
-  message?: { severity: string; text: string; actions: string[] };
-}
-interface Item { id: string; label: string; description: string; contextValue: string }
 
 const KEY = 'runs-key-5c1f';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
 const run = (command: string, args?: object) => vscode.commands.executeCommand<Outcome>(`tokenLens.${command}`, args);
-const items = async () => (await vscode.commands.executeCommand<Item[]>('tokenLens.runs.test', 'items'))!;
-const resultReport = (runId: string, action = 'report', extra: object = {}) =>
-  vscode.commands.executeCommand<ResultReport | undefined>('tokenLens.results.test', action, { runId, ...extra });
-
-async function reportWhere(runId: string, check: (r: ResultReport) => boolean, what: string): Promise<ResultReport> {
-  let last: ResultReport | undefined;
-  await waitFor(async () => (last = await resultReport(runId)) && check(last), 15_000, () => `${what}; last report: ${JSON.stringify(last)}`, 150);
-  return last!;
-}
 
 suite('Structure runs: relax, single point, MD and band structure from the open POSCAR', () => {
   let server: ReferenceServer;
