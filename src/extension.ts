@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import { createApi, type TokenLensApi } from './api';
 import { ApplicationRuns } from './applications/runner';
+import { TokenBoundariesFeature } from './boundaries/feature';
+import { CountTokensTool } from './chatTool/tool';
 import { diffractionDiagnostics } from './diffraction/editor/language';
+import { FileCountsFeature } from './fileCounts/feature';
 import { InspectorFeature } from './inspector/feature';
 import { PoscarLanguageFeature } from './poscar/editor/language';
 import { ServiceFeature } from './service/feature';
@@ -15,6 +18,7 @@ import { SHOW_STRUCTURE, StructureFeature } from './views/structure/feature';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const started = performance.now();
+  const testMode = context.extensionMode !== vscode.ExtensionMode.Production;
   const log = vscode.window.createOutputChannel('Token Lens', { log: true });
   const statusBar = new StatusBarFeature();
   const service = new ServiceFeature(context, log);
@@ -26,20 +30,24 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
     cancel: (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs).cancel(id),
     again: (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs).again(id),
   };
+  const structures = new StructureFeature(context, log, (id) => store.get(id));
   const results = new ResultViews(context, log, {
     lookup: (id) => store.get(id),
     onCancel: control.cancel,
     onRetry: (id) => void control.again(id),
+    onShow3d: (run) => void structures.showRun(run),
     onDetail: (app, id) => void applications.openItem(app, id),
   });
   runs.attach(results);
   applications.attach(results);
   context.subscriptions.push(
-    log, statusBar, service, runs, applications, results,
+    log, statusBar, service, runs, applications, results, structures,
     diffractionDiagnostics(),
     new InspectorFeature(context),
-    new StructureFeature(context, log),
-    new RunsTree(store, control, results, context.extensionMode !== vscode.ExtensionMode.Production),
+    new RunsTree(store, control, results, testMode),
+    new FileCountsFeature(testMode),
+    new CountTokensTool(),
+    new TokenBoundariesFeature(log),
     new PoscarLanguageFeature([
       { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
       { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },

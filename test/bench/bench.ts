@@ -2,7 +2,7 @@
  * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--no-webview] [--encodings=a,b] [--only=SECTIONS]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, incremental, inspector, poscar,
- * server, views (default: all). Their goal lines follow; the others are left out.
+ * server, views, prompts (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE) and on generated hostile and non-Latin inputs; measures countAsync's longest blocking
@@ -25,6 +25,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
+import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
 import { benchPoscar, benchServer, type PoscarBenchRow, type ServerBenchRow } from './structures';
 import { CORPUS_PATH, hostileInputs, readCorpus, type BenchInput } from './textgen';
 
@@ -38,7 +39,7 @@ const HOSTILE = !args.includes('--no-hostile');
 const WEBVIEW = !args.includes('--no-webview');
 const BUDGET_MS = Number(flag('budget') ?? 5) * 1000;
 const ENCODINGS = (flag('encodings') ?? 'cl100k_base,o200k_base').split(',');
-const SECTIONS = ['load', 'count', 'incremental', 'inspector', 'poscar', 'server', 'views'] as const;
+const SECTIONS = ['load', 'count', 'incremental', 'inspector', 'poscar', 'server', 'views', 'prompts'] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
 const ONLY_ARG = flag('only') ?? (onlyAt >= 0 ? args[onlyAt + 1] : undefined);
@@ -566,6 +567,13 @@ async function main(): Promise<void> {
   const poscar = runs('poscar') ? await benchPoscarSection() : undefined;
   const server = runs('server') ? await benchServerSection() : undefined;
   const views = runs('views') ? benchViewsSection() : undefined;
+
+  // Prompt writers: token boundaries and files counted.
+  if (runs('prompts')) {
+    console.log('\n## Prompt writers: token boundaries in the editor, files counted');
+    const repo = path.resolve(__dirname, '..', '..', '..');
+    for (const line of formatPromptBench(corpusText === undefined ? undefined : benchBoundaries(corpusText), await benchFiles(repo))) console.log(line);
+  }
 
   // 8. Goals.
   console.log('\n## Goals');

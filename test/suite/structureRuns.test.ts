@@ -4,12 +4,50 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/app';
+import type { StructureReport } from '../../src/views/structure/protocol';
 import { items, reportWhere, resultReport, type Outcome } from './runs';
 import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
 
 const KEY = 'runs-key-5c1f';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
 const run = (command: string, args?: object) => vscode.commands.executeCommand<Outcome>(`tokenLens.${command}`, args);
+
+const THEMES = [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light']] as const;
+
+/** The run's view in both themes, as a user sees it. */
+async function screenshotThemes(runId: string, name: string): Promise<void> {
+  for (const [theme, kind] of THEMES) {
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+    await reportWhere(runId, (x) => x.theme === kind, `the ${kind} theme`);
+    await sleep(400);
+    await screenshot(`${name}-${kind}`);
+  }
+}
+
+const structureView = (action: string, args: object) => vscode.commands.executeCommand<StructureReport | undefined>('tokenLens.structure.test', action, args);
+
+/** Clicks the view's 3D button and checks the trajectory it opens: frames that move the atoms, a caption, playback. */
+async function playTrajectory(runId: string, name: string): Promise<StructureReport> {
+  await resultReport(runId, 'click', { target: 'structure:show3d' });
+  const uri = `tokenlens-run:${runId}`;
+  await waitFor(async () => (await vscode.commands.executeCommand<string[]>('tokenLens.structure.test', 'open'))?.includes(uri), 10_000, 'the trajectory view');
+  let first: StructureReport | undefined;
+  await waitFor(async () => ((first = await structureView('setFrame', { uri, frame: 0 }))?.painted ?? 0) > 0.01, 15_000, () => `a drawn first frame: ${JSON.stringify(first)}`, 200);
+  assert.ok(first!.frames > 2, `frames: ${first!.frames}`);
+  assert.equal(first!.playing, false);
+  assert.match(first!.caption, new RegExp(`^Step 0 .*\\(1 of ${first!.frames}\\)$`));
+  const last = (await structureView('setFrame', { uri, frame: first!.frames - 1 }))!;
+  assert.equal(last.frame, first!.frames - 1);
+  assert.notDeepEqual(last.firstAtom, first!.firstAtom, 'the atoms move from the first frame to the last');
+  await structureView('setFrame', { uri, frame: 0 });
+  const playing = (await structureView('play', { uri }))!;
+  assert.equal(playing.playing, true);
+  await waitFor(async () => ((await structureView('report', { uri }))?.frame ?? 0) > 1, 5000, 'frames advance while playing');
+  await structureView('pause', { uri });
+  await sleep(300);
+  await screenshot(name);
+  return first!;
+}
 
 suite('Structure runs: relax, single point, MD and band structure from the open POSCAR', () => {
   let server: ReferenceServer;
@@ -36,7 +74,8 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await closeAllEditors();
   });
 
-  test('Relax sends the document with its unsaved edits; the view plots energy and force; the run is listed', async () => {
+  test('Relax sends the document with its unsaved edits; the view plots energy and force; the run is listed', async function () {
+    this.timeout(90_000);
     // A copy outside the workspace: the test's edits never reach the fixture, whatever saves them.
     const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-relax-')), 'Si.vasp');
     fs.copyFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'Si.vasp'), copy);
@@ -64,12 +103,12 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     assert.equal(listed.label, 'Relax · Si.vasp');
     assert.match(listed.description, /^done · \d+\.\d s · /);
     assert.equal(listed.contextValue, 'run.done.answered');
-    for (const [theme, kind] of [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light']]) {
-      await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
-      await reportWhere(outcome.runId!, (x) => x.theme === kind, `the ${kind} theme`);
-      await sleep(400);
-      await screenshot(`result-relax-${kind}`);
-    }
+    await screenshotThemes(outcome.runId!, 'result-relax');
+    const trajectory = await playTrajectory(outcome.runId!, 'trajectory-relax');
+    assert.match(trajectory.caption, /^Step 0 · -?\d+\.\d{4} eV/, 'each relax frame is captioned with its energy');
+    const restored = await vscode.commands.executeCommand<string[]>('tokenLens.structure.test', 'restore', { uri: `tokenlens-run:${outcome.runId}` });
+    assert.ok(restored?.includes(`tokenlens-run:${outcome.runId}`), 'the trajectory view comes back after a reload');
+    await vscode.commands.executeCommand('tokenLens.structure.test', 'closeAll');
     // Save Result As: the raw answer as JSON.
     const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-run-')), 'relax.json');
     await vscode.commands.executeCommand('tokenLens.runs.test', 'save', { runId: outcome.runId, target: vscode.Uri.file(target).toString() });
@@ -86,13 +125,16 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the single-point view');
     const forces = r.tables.find((t) => /force/i.test(t.title))!;
     assert.ok(forces && forces.rows.length === 2, JSON.stringify(r.tables));
+    await screenshotThemes(outcome.runId!, 'result-single-point');
     await resultReport(outcome.runId!, 'click', { target: 'atom:1' });
     const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && !e.selection.isEmpty), 5000, 'the atom line selected');
     assert.equal(editor.selection.start.line, 9, 'atom 2 stands on line 10');
-    await screenshot('result-single-point');
+    assert.ok((await vscode.commands.executeCommand<string[]>('tokenLens.results.test', 'open'))?.includes(outcome.runId!));
+    assert.ok(vscode.window.tabGroups.all.some((g) => g.activeTab?.label.startsWith('Single point')), 'the result view stays in sight beside the POSCAR');
   });
 
-  test('MD: energies and temperature against time; a running MD is cancelled at once', async () => {
+  test('MD: energies and temperature against time; a running MD is cancelled at once', async function () {
+    this.timeout(90_000);
     await openWorkspaceFile('Si.vasp');
     server.faults.next({ kind: 'delay', ms: 8000, path: '/gnn_ff_dynamics/md' });
     const pending = run('md');
@@ -109,7 +151,9 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the MD view');
     assert.ok(r.plots.length >= 2, JSON.stringify(r.plots));
     assert.ok(r.plots.some((p) => p.series >= 3), 'total, kinetic and potential energy');
-    await screenshot('result-md');
+    await screenshotThemes(outcome.runId!, 'result-md');
+    await playTrajectory(outcome.runId!, 'trajectory-md');
+    await vscode.commands.executeCommand('tokenLens.structure.test', 'closeAll');
   });
 
   test('Band structure: bands along the k-path with labels and the gap stated; the k-path density is checked first', async () => {
@@ -127,7 +171,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the band-structure view');
     assert.match(r.headline, /gap|Metal/i);
     assert.ok(r.plots.length >= 1 && r.plots[0]!.series >= 1, JSON.stringify(r.plots));
-    await screenshot('result-bands');
+    await screenshotThemes(outcome.runId!, 'result-bands');
   });
 
   test('A file with errors is not sent: the user is told why and taken to the first problem', async () => {

@@ -20,6 +20,8 @@ import { resultView, runInfo } from './view';
 export interface RunActions {
   onCancel(runId: string): void;
   onRetry(runId: string): void;
+  /** Plays the run's trajectory, or shows its final structure, in the 3D view. */
+  onShow3d(run: RunRecord): void;
   /** An application's row: open the item (GET /{app}/detail/{id}). */
   onDetail?(app: string, id: string): void;
 }
@@ -109,6 +111,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   }
 
   private async structure(action: StructureAction): Promise<void> {
+    if (action === 'show3d') return this.actions.onShow3d(this.run);
     const model = this.view?.model;
     const text = !model ? undefined : 'poscar' in model ? model.poscar?.text : model.kind === 'relax' || model.kind === 'md' ? model.finalPoscar : undefined;
     const what = WHAT[this.run.kind];
@@ -126,7 +129,9 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
       if (!site || site.line >= document.lineCount) return;
       const range = document.lineAt(site.line).range;
       const shown = vscode.window.visibleTextEditors.find((e) => e.document === document);
-      const editor = await vscode.window.showTextDocument(document, { viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One, selection: range });
+      // Never over this view: beside it when it stands in the first column.
+      const column = shown?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One);
+      const editor = await vscode.window.showTextDocument(document, { viewColumn: column, selection: range, preserveFocus: true });
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       if (document.getText() !== this.run.inputText) vscode.window.setStatusBarMessage(`Token Lens: ${this.run.inputName} changed since the run: line ${site.line + 1} may hold another atom now`, 5000);
     } catch (error) {

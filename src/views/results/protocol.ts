@@ -81,7 +81,7 @@ export interface ResultReport {
   renderMs: number;
 }
 
-export type StructureAction = 'open' | 'compare' | 'save';
+export type StructureAction = 'open' | 'compare' | 'save' | 'show3d';
 
 export type FromResultPage =
   | { type: 'ready'; state?: unknown }
@@ -194,7 +194,7 @@ export function isFromResultPage(value: unknown): value is FromResultPage {
     case 'ready': case 'cancel': case 'retry':
       return true;
     case 'structure':
-      return oneOf('open', 'compare', 'save')(value.action);
+      return oneOf('open', 'compare', 'save', 'show3d')(value.action);
     case 'selectAtom':
       return isInt(value.index);
     case 'detail':

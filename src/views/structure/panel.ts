@@ -1,15 +1,17 @@
 /**
- * The structure view: a webview beside a POSCAR editor that shows its cell in 3D and follows the
- * document as it is edited. While the text has errors the last valid structure stays, with a note.
+ * The structure views: a webview that shows a cell in 3D. One kind follows a POSCAR document as it is
+ * edited (while the text has errors the last valid structure stays, with a note); the other shows a
+ * run's trajectory, or its final structure, as it came back.
  */
 import * as vscode from 'vscode';
 import { summarize } from '../../poscar';
-import { oneLine } from '../../poscar/format';
 import { firstError, parsed } from '../../poscar/editor/documents';
-import type { Poscar, StructureSummary } from '../../poscar/types';
 import { quantity } from '../../util/quantity';
 import { Debouncer } from '../../util/debounce';
+import { derivedName } from '../results/poscarText';
+import type { RunRecord } from '../results/run';
 import { WebviewHost } from '../webviewHost';
+import { structureData, type RunStructure } from './data';
 import {
   isFromStructurePage, sanitizeStructureOptions,
   type FromStructurePage, type StructureData, type StructureOptions, type StructureReport, type StructureTestMessage, type ToStructurePage,
@@ -17,82 +19,40 @@ import {
 
 export const DEBOUNCE_MS = 150;
 
-function structureData(poscar: Poscar, summary: StructureSummary): StructureData {
-  return {
-    lattice: poscar.lattice,
-    elements: poscar.sites.map((s) => s.species),
-    frac: poscar.sites.flatMap((s) => s.frac),
-    labels: poscar.sites.map((s, i) => `${s.species} ${i + 1}${s.label ? ` ${s.label}` : ''} (line ${s.line + 1})`),
-    summary: oneLine(summary),
-  };
-}
+/** The key a run's view is kept and persisted under, in place of a document URI. */
+export const RUN_KEY_PREFIX = 'tokenlens-run:';
 
 function fileName(uri: vscode.Uri): string {
   return uri.path.slice(uri.path.lastIndexOf('/') + 1) || uri.toString();
 }
 
-export class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePage> {
+export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePage> {
   private seq = 0;
-  private structure: StructureData | null = null;
-  private formula = '';
-  private note = '';
-  private readonly updater = this.register(new Debouncer(DEBOUNCE_MS, () => this.update()));
+  protected structure: StructureData | null = null;
+  protected formula = '';
+  protected note = '';
 
   constructor(
     panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
-    readonly uri: vscode.Uri,
+    /** The document URI, or RUN_KEY_PREFIX + the run's id. */
+    readonly key: string,
     private options: StructureOptions,
     testMode: boolean,
     private readonly log: vscode.LogOutputChannel,
   ) {
     super(panel, extensionUri, { title: 'Structure', script: 'structure.js', styles: ['structure.css'] }, isFromStructurePage, testMode);
-    this.register(vscode.workspace.onDidChangeTextDocument((event) => {
-      if (this.follows(event.document) && event.contentChanges.length > 0) this.updater.schedule();
-    }));
-    this.register(vscode.workspace.onDidOpenTextDocument((document) => {
-      if (this.follows(document)) this.updater.schedule();
-    }));
-    this.update();
   }
 
-  private follows(document: vscode.TextDocument): boolean {
-    return document.uri.toString() === this.uri.toString();
-  }
+  /** The view's name: the file's, or the run's title. */
+  protected abstract get name(): string;
+  /** Where Export PNG proposes to save. */
+  protected abstract get pngTarget(): vscode.Uri | undefined;
 
-  private document(): vscode.TextDocument | undefined {
-    return vscode.workspace.textDocuments.find((d) => this.follows(d));
-  }
-
-  /** Reads the document (open, or from disk after a reload) and posts what to show. */
-  update(): void {
-    const document = this.document();
-    if (!document) {
-      void vscode.workspace.openTextDocument(this.uri).then(() => undefined, () => {
-        this.note = `${fileName(this.uri)} could not be opened.`;
-        this.show();
-      });
-      return;
-    }
-    const result = parsed(document);
-    const error = firstError(result);
-    if (result.poscar && !error) {
-      const summary = summarize(result.poscar);
-      this.structure = structureData(result.poscar, summary);
-      this.formula = summary.formula;
-      this.note = '';
-    } else {
-      const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-      this.note = `${fileName(this.uri)} has ${quantity(errors, 'error')} (${error?.message ?? 'unreadable'}): `
-        + (this.structure ? 'showing the last valid structure.' : 'nothing to show until it can be read.');
-    }
-    this.show();
-  }
-
-  private show(): void {
-    this.panel.title = `Structure: ${fileName(this.uri)}`;
+  protected show(): void {
+    this.panel.title = `Structure: ${this.name}`;
     this.post({
-      type: 'show', seq: ++this.seq, title: `${fileName(this.uri)}${this.formula ? ` — ${this.formula}` : ''}`, uri: this.uri.toString(),
+      type: 'show', seq: ++this.seq, title: `${this.name}${this.formula ? ` — ${this.formula}` : ''}`, uri: this.key,
       structure: this.structure, note: this.note, options: this.options,
     });
   }
@@ -109,7 +69,7 @@ export class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePa
         this.options = sanitizeStructureOptions(message.options);
         return;
       case 'exportPng':
-        void this.savePng(message.dataUrl, this.uri.scheme === 'file' ? vscode.Uri.joinPath(this.uri, '..', `${fileName(this.uri)}.png`) : undefined);
+        void this.savePng(message.dataUrl, this.pngTarget);
         return;
       case 'error':
         this.log.error(`Structure view: ${message.message}`);
@@ -129,5 +89,83 @@ export class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePa
   /** Asks the page for a report (optionally acting first) and resolves with it. */
   requestReport(message: Omit<StructureTestMessage, 'type' | 'id'>): Promise<StructureReport | undefined> {
     return this.askPage((id) => ({ type: 'test', id, ...message }));
+  }
+}
+
+/** Follows a POSCAR document: its structure as the text is edited. */
+export class DocumentStructurePanel extends StructurePanel {
+  private readonly updater = this.register(new Debouncer(DEBOUNCE_MS, () => this.update()));
+
+  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, readonly uri: vscode.Uri, options: StructureOptions, testMode: boolean, log: vscode.LogOutputChannel) {
+    super(panel, extensionUri, uri.toString(), options, testMode, log);
+    this.register(vscode.workspace.onDidChangeTextDocument((event) => {
+      if (this.follows(event.document) && event.contentChanges.length > 0) this.updater.schedule();
+    }));
+    this.register(vscode.workspace.onDidOpenTextDocument((document) => {
+      if (this.follows(document)) this.updater.schedule();
+    }));
+    this.update();
+  }
+
+  protected get name(): string {
+    return fileName(this.uri);
+  }
+
+  protected get pngTarget(): vscode.Uri | undefined {
+    return this.uri.scheme === 'file' ? vscode.Uri.joinPath(this.uri, '..', `${fileName(this.uri)}.png`) : undefined;
+  }
+
+  private follows(document: vscode.TextDocument): boolean {
+    return document.uri.toString() === this.key;
+  }
+
+  private document(): vscode.TextDocument | undefined {
+    return vscode.workspace.textDocuments.find((d) => this.follows(d));
+  }
+
+  /** Reads the document (open, or from disk after a reload) and posts what to show. */
+  update(): void {
+    const document = this.document();
+    if (!document) {
+      void vscode.workspace.openTextDocument(this.uri).then(() => undefined, () => {
+        this.note = `${this.name} could not be opened.`;
+        this.show();
+      });
+      return;
+    }
+    const result = parsed(document);
+    const error = firstError(result);
+    if (result.poscar && !error) {
+      this.structure = structureData(result.poscar);
+      this.formula = summarize(result.poscar).formula;
+      this.note = '';
+    } else {
+      const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+      this.note = `${this.name} has ${quantity(errors, 'error')} (${error?.message ?? 'unreadable'}): `
+        + (this.structure ? 'showing the last valid structure.' : 'nothing to show until it can be read.');
+    }
+    this.show();
+  }
+}
+
+/** A run's trajectory (played) or final structure, as the run returned it. */
+export class RunStructurePanel extends StructurePanel {
+  private readonly runName: string;
+
+  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, private readonly run: RunRecord, data: RunStructure, options: StructureOptions, testMode: boolean, log: vscode.LogOutputChannel) {
+    super(panel, extensionUri, RUN_KEY_PREFIX + run.id, options, testMode, log);
+    this.structure = data.structure;
+    this.formula = data.formula;
+    this.runName = data.title;
+    this.show();
+  }
+
+  protected get name(): string {
+    return this.runName;
+  }
+
+  protected get pngTarget(): vscode.Uri | undefined {
+    const input = vscode.Uri.parse(this.run.inputUri);
+    return input.scheme === 'file' ? vscode.Uri.joinPath(input, '..', `${derivedName(this.run.inputName, `${this.run.kind}-3d`)}.png`) : undefined;
   }
 }

@@ -19,6 +19,18 @@ export interface StructureOptions {
 
 export const DEFAULT_STRUCTURE_OPTIONS: StructureOptions = { repeat: [1, 1, 1], bonds: true, cell: true };
 
+/** Beyond this many coordinates in all, a trajectory would stall the page: refused with a message. */
+export const MAX_TRAJECTORY_VALUES = 3_000_000;
+
+export interface FrameData {
+  /** Fractional coordinates, flat (the scene wraps them into the cell). */
+  frac: number[];
+  /** The frame's own cell, when it has one (a relax that changes the cell). */
+  lattice?: Mat3;
+  /** "Step 120 · −43.2130 eV" */
+  caption: string;
+}
+
 export interface StructureData {
   lattice: Mat3;
   elements: string[];
@@ -28,6 +40,8 @@ export interface StructureData {
   labels: string[];
   /** Summary line under the title: formula, atoms, volume, density, a b c α β γ. */
   summary: string;
+  /** A run's trajectory: the page plays these instead of `frac`. */
+  frames?: FrameData[];
 }
 
 /** The whole state of the view; sent on ready and after every change of the document. */
@@ -50,10 +64,15 @@ export interface StructureTestMessage {
   type: 'test';
   /** Echoed in the report that answers it. */
   id: number;
-  action: 'report' | 'hover' | 'exportPng' | 'setRepeat';
+  action: TestAction;
   atom?: number;
   repeat?: Vec3;
+  /** setFrame: the frame to show (0-based). */
+  frame?: number;
 }
+
+const TEST_ACTIONS = ['report', 'hover', 'exportPng', 'setRepeat', 'setFrame', 'play', 'pause'] as const;
+type TestAction = (typeof TEST_ACTIONS)[number];
 
 export type ToStructurePage = ShowMessage | StructureTestMessage;
 
@@ -71,6 +90,13 @@ export interface StructureReport {
   summary: string;
   hover: string;
   theme: string;
+  /** The trajectory frame shown (0-based), how many there are (0 without a trajectory), its caption, and whether it plays. */
+  frame: number;
+  frames: number;
+  caption: string;
+  playing: boolean;
+  /** Where the first site's first image is drawn (Å): moves from frame to frame. */
+  firstAtom: number[];
   /** Milliseconds from the message to the first frame drawn. */
   renderMs: number;
   /** Share of canvas pixels that differ from the background: something was drawn. */
@@ -101,14 +127,21 @@ function isOptions(value: unknown): value is StructureOptions {
   return isRecord(value) && isRepeat(value.repeat) && typeof value.bonds === 'boolean' && typeof value.cell === 'boolean';
 }
 
+const isLattice = (value: unknown): boolean => Array.isArray(value) && value.length === 3 && value.every(isVec3);
+
+const isFrame = (sites: number) => (value: unknown): value is FrameData =>
+  isRecord(value) && isArrayOf(value.frac, isFiniteNumber) && value.frac.length === 3 * sites
+  && (value.lattice === undefined || isLattice(value.lattice)) && isString(value.caption, 200);
+
 function isStructure(value: unknown): value is StructureData {
   if (!isRecord(value)) return false;
-  const { lattice, elements, frac, labels, summary } = value;
-  return Array.isArray(lattice) && lattice.length === 3 && lattice.every(isVec3)
+  const { lattice, elements, frac, labels, summary, frames } = value;
+  return isLattice(lattice)
     && isArrayOf(elements, (e): e is string => isString(e, 20), MAX_SITES)
     && isArrayOf(frac, isFiniteNumber) && frac.length === 3 * elements.length
     && isArrayOf(labels, (l): l is string => isString(l, 200)) && labels.length === elements.length
-    && isString(summary, 2000);
+    && isString(summary, 2000)
+    && (frames === undefined || isArrayOf(frames, isFrame(elements.length), Math.floor(MAX_TRAJECTORY_VALUES / Math.max(1, frac.length))));
 }
 
 export function isToStructurePage(value: unknown): value is ToStructurePage {
@@ -118,8 +151,9 @@ export function isToStructurePage(value: unknown): value is ToStructurePage {
       return isInt(value.seq) && isString(value.title, 500) && isString(value.uri, 10_000) && isString(value.note, 5000) && isOptions(value.options)
         && (value.structure === null || isStructure(value.structure));
     case 'test':
-      return ['report', 'hover', 'exportPng', 'setRepeat'].includes(value.action as string) && isInt(value.id)
-        && (value.atom === undefined || isInt(value.atom)) && (value.repeat === undefined || isRepeat(value.repeat));
+      return TEST_ACTIONS.includes(value.action as TestAction) && isInt(value.id)
+        && (value.atom === undefined || isInt(value.atom)) && (value.repeat === undefined || isRepeat(value.repeat))
+        && (value.frame === undefined || isInt(value.frame));
     default:
       return false;
   }
@@ -138,7 +172,8 @@ export function isFromStructurePage(value: unknown): value is FromStructurePage 
       return isString(value.message, 5000);
     case 'rendered':
       return isInt(value.seq) && isInt(value.request) && isInt(value.atoms) && isInt(value.bonds) && isRepeat(value.repeat)
-        && ['legend', 'note', 'title', 'summary', 'hover', 'theme'].every((k) => isString(value[k], 10_000))
+        && ['legend', 'note', 'title', 'summary', 'hover', 'theme', 'caption'].every((k) => isString(value[k], 10_000))
+        && isInt(value.frame) && isInt(value.frames) && typeof value.playing === 'boolean' && isArrayOf(value.firstAtom, isFiniteNumber)
         && isFiniteNumber(value.renderMs) && isFiniteNumber(value.painted);
     default:
       return false;

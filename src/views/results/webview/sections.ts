@@ -2,7 +2,7 @@
 import { el } from '../../webview/bridge';
 import { fixed, signed } from '../format';
 import type { SinglePointModel } from '../model';
-import type { FromResultPage, LatticeRow, ResultView } from '../protocol';
+import type { FromResultPage, LatticeRow, ResultView, StructureAction } from '../protocol';
 import { pressure } from '../summary';
 import { appActions, appTables } from './appSections';
 import { button, table } from './dom';
@@ -12,13 +12,14 @@ type Post = (message: FromResultPage) => void;
 export function actions(view: ResultView, post: Post): HTMLElement[] {
   const m = view.model;
   if ('headline' in m) return appActions(m, post);
-  const structure = (label: string, action: 'open' | 'compare' | 'save') =>
+  const structure = (label: string, action: StructureAction) =>
     button(label, `structure:${action}`, () => post({ type: 'structure', action }));
-  if (m.kind === 'relax' && m.finalPoscar) {
-    return [structure('Open Relaxed Structure', 'open'), structure('Compare with Original', 'compare'), structure('Save Relaxed POSCAR…', 'save')];
-  }
-  if (m.kind === 'md' && m.finalPoscar) return [structure('Open Final Structure', 'open'), structure('Save Final POSCAR…', 'save')];
-  return [];
+  if (m.kind !== 'relax' && m.kind !== 'md') return [];
+  const show3d = m.trajectory ? [structure('Play Trajectory in 3D', 'show3d')] : m.finalPoscar ? [structure('Show in 3D', 'show3d')] : [];
+  if (!m.finalPoscar) return show3d;
+  return m.kind === 'relax'
+    ? [...show3d, structure('Open Relaxed Structure', 'open'), structure('Compare with Original', 'compare'), structure('Save Relaxed POSCAR…', 'save')]
+    : [...show3d, structure('Open Final Structure', 'open'), structure('Save Final POSCAR…', 'save')];
 }
 
 const change = (row: LatticeRow): string =>

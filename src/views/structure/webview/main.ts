@@ -6,10 +6,10 @@
 import { createViewer, elementColors, setBondLength, type GLViewer } from '3dmol';
 import { ELEMENTS } from '../../../poscar/elements';
 import { connect, cssVar, el, onThemeChange, themeKind } from '../../webview/bridge';
-import { buildScene, legend, toXyz, type Scene } from '../scene';
+import { buildScene, legend, toXyz, type Scene, type SceneInput } from '../scene';
 import {
   isToStructurePage, MAX_DRAWN_ATOMS, sanitizeStructureOptions,
-  type FromStructurePage, type ShowMessage, type StructureOptions, type StructureTestMessage, type ToStructurePage,
+  type FromStructurePage, type ShowMessage, type StructureData, type StructureOptions, type StructureTestMessage, type ToStructurePage,
 } from '../protocol';
 
 const bridge = connect<ToStructurePage, FromStructurePage>(isToStructurePage, (message) => {
@@ -22,6 +22,9 @@ let current: ShowMessage | undefined;
 let scene: Scene | undefined;
 let hoverText = '';
 let renderMs = 0;
+/** The trajectory frame shown, and the timer that advances it while playing. */
+let frameIndex = 0;
+let timer: ReturnType<typeof setInterval> | undefined;
 
 // ---- page ---------------------------------------------------------------------------------------
 
@@ -57,6 +60,30 @@ const exportButton = el('button', undefined, 'Export PNG…');
 exportButton.addEventListener('click', () => bridge.post({ type: 'exportPng', dataUrl: viewer.pngURI() }));
 toolbar.append(el('span', 'label', 'Supercell'), ...repeatSelects.map((r) => r.label), bondsBox.label, cellBox.label, resetButton, exportButton);
 
+// ---- trajectory player ----
+const player = el('div', 'toolbar player');
+player.hidden = true;
+const playButton = el('button', undefined, 'Play');
+playButton.addEventListener('click', () => (timer ? pause() : play()));
+const slider = el('input');
+slider.type = 'range';
+slider.min = '0';
+slider.setAttribute('aria-label', 'Frame');
+slider.addEventListener('input', () => {
+  pause();
+  showFrame(Number(slider.value));
+});
+const speed = el('select');
+speed.setAttribute('aria-label', 'Frames per second');
+for (const fps of [2, 5, 10, 20]) speed.append(new Option(`${fps} frames/s`, String(fps), fps === 5, fps === 5));
+speed.addEventListener('change', () => {
+  if (timer) play();
+});
+const loopBox = checkbox('Loop', () => undefined);
+const caption = el('span', 'caption');
+caption.setAttribute('aria-live', 'off');
+player.append(playButton, slider, caption, speed, loopBox.label);
+
 const note = el('div', 'note');
 note.setAttribute('role', 'status');
 const stage = el('div', 'stage');
@@ -64,7 +91,7 @@ const hoverLine = el('div', 'hover');
 hoverLine.setAttribute('aria-live', 'polite');
 const legendBox = el('ul', 'legend');
 legendBox.setAttribute('aria-label', 'Elements');
-app.append(header, toolbar, note, stage, legendBox, hoverLine);
+app.append(header, toolbar, player, note, stage, legendBox, hoverLine);
 
 // Bonds: 3Dmol joins atoms closer than r_A + r_B + 0.25 Å; with Cordero's covalent radii × 1.1 that
 // also catches ionic neighbours (Na–Cl 2.82 Å) that its own table misses, and no second neighbours.
@@ -120,11 +147,59 @@ function show(message: ShowMessage): void {
   syncControls();
   title.textContent = message.title;
   summary.textContent = message.structure?.summary ?? '';
+  if (changed) resetPlayer(message.structure);
   draw(changed);
   renderMs = performance.now() - started;
 }
 
-function draw(rebuild: boolean): void {
+function framesOf(structure: StructureData | null | undefined): number {
+  return structure?.frames?.length ?? 0;
+}
+
+/** A new trajectory starts playing from its first frame, once through. */
+function resetPlayer(structure: StructureData | null): void {
+  pause();
+  frameIndex = 0;
+  const n = framesOf(structure);
+  player.hidden = n < 2;
+  slider.max = String(Math.max(0, n - 1));
+  if (n > 1) play();
+}
+
+function play(): void {
+  clearInterval(timer);
+  const n = framesOf(current?.structure);
+  if (n < 2) return;
+  if (frameIndex >= n - 1) showFrame(0);
+  timer = setInterval(() => {
+    if (frameIndex < n - 1) showFrame(frameIndex + 1);
+    else if (loopBox.input.checked) showFrame(0);
+    else pause();
+  }, 1000 / Number(speed.value));
+  playButton.textContent = 'Pause';
+}
+
+function pause(): void {
+  clearInterval(timer);
+  timer = undefined;
+  playButton.textContent = 'Play';
+}
+
+function showFrame(index: number): void {
+  frameIndex = Math.max(0, Math.min(index, framesOf(current?.structure) - 1));
+  draw(true, true);
+}
+
+/** What to draw: the structure, or the trajectory frame shown. */
+function sceneInput(structure: StructureData): SceneInput {
+  const frame = structure.frames?.[frameIndex];
+  slider.value = String(frameIndex);
+  caption.textContent = frame ? `${frame.caption} (${frameIndex + 1} of ${structure.frames!.length})` : '';
+  return frame ? { lattice: frame.lattice ?? structure.lattice, elements: structure.elements, frac: frame.frac } : structure;
+}
+
+/** `keepView`: a new frame of a trajectory is drawn from where the user is looking. */
+function draw(rebuild: boolean, keepView = false): void {
   const structure = current?.structure;
   viewer.setBackgroundColor(background(), 1);
   if (!structure) {
@@ -136,13 +211,15 @@ function draw(rebuild: boolean): void {
     return;
   }
   if (rebuild || !scene) {
-    scene = buildScene(structure, options.repeat, MAX_DRAWN_ATOMS);
+    scene = buildScene(sceneInput(structure), options.repeat, MAX_DRAWN_ATOMS);
+    const view = viewer.getView();
     viewer.clear();
     const a = scene.cell;
     const latticeText = [...a[0], ...a[1], ...a[2]].map((x) => x.toFixed(6)).join(' ');
     const model = viewer.addModel(toXyz(scene, `Lattice="${latticeText}"`), 'xyz');
     model.setHoverable({}, true, (atom: { index?: number }) => hover(atom.index), () => hover(undefined));
-    frame();
+    if (keepView) viewer.setView(view);
+    else frame();
   }
   style();
   const reduced = scene.repeat.some((n, k) => n !== options.repeat[k]);
@@ -214,6 +291,12 @@ async function test(message: StructureTestMessage): Promise<void> {
   if (message.action === 'hover') hover(message.atom);
   if (message.action === 'setRepeat' && message.repeat) setOptions({ ...options, repeat: message.repeat });
   if (message.action === 'exportPng') exportButton.click();
+  if (message.action === 'play') play();
+  if (message.action === 'pause') pause();
+  if (message.action === 'setFrame' && message.frame !== undefined) {
+    pause();
+    showFrame(message.frame);
+  }
   await report(message.id);
 }
 
@@ -225,6 +308,8 @@ async function report(request: number): Promise<void> {
     type: 'rendered', seq: current?.seq ?? -1, request, atoms: atoms.length, bonds, repeat: scene?.repeat ?? options.repeat,
     legend: legendBox.textContent ?? '', note: note.hidden ? '' : note.textContent ?? '', title: title.textContent ?? '',
     summary: summary.textContent ?? '', hover: hoverText, theme: themeKind(), renderMs, painted: await painted(),
+    frame: frameIndex, frames: framesOf(current?.structure), caption: caption.textContent ?? '', playing: timer !== undefined,
+    firstAtom: scene ? [...scene.positions.subarray(0, 3)] : [],
   });
 }
 

@@ -1,0 +1,66 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep } from './util';
+
+interface Toggled { enabled: boolean; segments: number }
+
+const toggle = (on: boolean) => vscode.commands.executeCommand<Toggled>('tokenLens.toggleTokenBoundaries', on);
+
+async function hoverText(uri: vscode.Uri, position: vscode.Position): Promise<string> {
+  const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position)) ?? [];
+  return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+}
+
+suite('Token boundaries in the editor', () => {
+  suiteSetup(async () => {
+    await activateExtension();
+  });
+
+  teardown(async () => {
+    await toggle(false);
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    await closeAllEditors();
+  });
+
+  test('emoji and CJK: every token drawn, split characters drawn whole, a hover names the ids and bytes', async () => {
+    const editor = await openWorkspaceFile('emoji.txt');
+    const on = (await toggle(true))!;
+    assert.equal(on.enabled, true);
+    assert.ok(on.segments > 20, `segments drawn: ${on.segments}`);
+    const text = editor.document.getText();
+    const family = editor.document.positionAt(text.indexOf('👨‍👩‍👧‍👦') + 2);
+    const hover = await hoverText(editor.document.uri, family);
+    assert.match(hover, /\*\*\d+ tokens\*\* \(cl100k_base\)/);
+    assert.match(hover, /- id `\d+` · bytes `[0-9a-f ]+`/);
+    assert.match(hover, /each hold part of one character, so they are drawn as one/);
+    const word = editor.document.positionAt(text.indexOf('checklist') + 3);
+    assert.match(await hoverText(editor.document.uri, word), /^\*\*Token\*\* \(cl100k_base\)\n\n- id `\d+` · bytes `(20 )?63 68 65 63 6b/m);
+    await sleep(300);
+    await screenshot('boundaries-emoji');
+
+    const cjk = await openWorkspaceFile('cjk.txt');
+    assert.ok((await toggle(true))!.segments > 20);
+    await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+    await sleep(600);
+    await screenshot('boundaries-cjk-dark');
+    const off = (await toggle(false))!;
+    assert.deepEqual(off, { enabled: false, segments: 0 });
+    assert.equal(await hoverText(cjk.document.uri, new vscode.Position(0, 1)), '', 'no hover once the boundaries are off');
+  });
+
+  test('boundaries follow edits and scrolling in a large document', async function () {
+    this.timeout(60_000);
+    const line = 'The quick brown fox jumps over the lazy dog, again and again. ';
+    const document = await vscode.workspace.openTextDocument({ content: Array.from({ length: 20_000 }, (_, i) => `${i}: ${line}`).join('\n') });
+    const editor = await vscode.window.showTextDocument(document);
+    await toggle(true);
+    editor.revealRange(new vscode.Range(15_000, 0, 15_000, 0), vscode.TextEditorRevealType.AtTop);
+    await sleep(400);
+    const deep = new vscode.Position(15_005, 10);
+    assert.match(await hoverText(document.uri, deep), /\*\*Token\*\* \(cl100k_base\)/, 'the scrolled-to lines are drawn');
+    await editor.edit((e) => e.insert(new vscode.Position(15_005, 0), 'inserted words '));
+    await sleep(400);
+    assert.match(await hoverText(document.uri, new vscode.Position(15_005, 2)), /\*\*Token\*\* \(cl100k_base\)\n\n- id `\d+` · bytes `69 6e 73 65 72 74`/, 'the inserted text is drawn: "insert" is a token of its own');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+});
