@@ -72,7 +72,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
 
     // Several rows: sorting by band gap, both ways.
     const wide = (await vscode.commands.executeCommand<Outcome>('tokenLens.searchMaterials', { body: { bandgap_min: 1 } }))!;
-    r = await reportWhere(wide.runId!, (x) => x.state === 'done', 'the wide search');
+    await reportWhere(wide.runId!, (x) => x.state === 'done', 'the wide search');
     const gaps = (rep: ResultReport) => table(rep, 'Materials').rows.map((row) => Number(row.split(' | ')[4]!.replace('−', '-')));
     const gapColumn = 4;
     r = (await resultReport(wide.runId!, 'click', { target: `sort:results:${gapColumn}` }))!;
