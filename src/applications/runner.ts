@@ -85,7 +85,7 @@ export class ApplicationRuns extends Disposable {
     let asked: Asked | Refusal | undefined;
     if (args.body) {
       const problem = app.check(args.body);
-      asked = problem ? { refuse: `${app.title}: ${problem} Nothing was sent.` } : { body: args.body };
+      asked = problem ? { refuse: vscode.l10n.t('{0}: {1} Nothing was sent.', app.title, problem) } : { body: args.body };
     } else {
       asked = await app.ask(this.prompts());
     }
@@ -148,7 +148,7 @@ export class ApplicationRuns extends Disposable {
   }
 
   private async pickApplication(): Promise<Application | undefined> {
-    const picked = await vscode.window.showQuickPick(APPLICATIONS.map((a) => ({ label: a.title, description: `POST ${a.path}`, app: a })), { title: 'Token Lens: Edit Application Request', placeHolder: 'The application to write a request for' });
+    const picked = await vscode.window.showQuickPick(APPLICATIONS.map((a) => ({ label: a.title, description: `POST ${a.path}`, app: a })), { title: vscode.l10n.t('Token Lens: Edit Application Request'), placeHolder: vscode.l10n.t('The application to write a request for') });
     return picked?.app;
   }
 
@@ -157,14 +157,14 @@ export class ApplicationRuns extends Disposable {
     const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     const app = document && applicationOf(document.lineAt(0).text);
     if (!document || !app) {
-      return { status: 'noInput', message: this.service.show('warning', `Open a request written by “Token Lens: Edit Application Request”: its first line names the endpoint (${requestHeader(APPLICATIONS[0]!)}).`) };
+      return { status: 'noInput', message: this.service.show('warning', vscode.l10n.t('Open a request written by “Token Lens: Edit Application Request”: its first line names the endpoint ({0}).', requestHeader(APPLICATIONS[0]!))) };
     }
     const parsed = parseRequest(document.getText());
     if ('error' in parsed) {
       const { error } = parsed;
       const position = document.positionAt(error.offset);
       await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position) });
-      return { status: 'invalid', kind: app.kind, message: this.service.show('error', `${app.title}: the request is not valid JSON (line ${position.line + 1}): ${error.message}. Nothing was sent.`) };
+      return { status: 'invalid', kind: app.kind, message: this.service.show('error', vscode.l10n.t('{0}: the request is not valid JSON (line {1}): {2}. Nothing was sent.', app.title, position.line + 1, error.message)) };
     }
     return this.run(app, { body: parsed.body, ...(show === false ? { show } : {}) });
   }
@@ -182,7 +182,7 @@ export class ApplicationRuns extends Disposable {
       ? await vscode.workspace.openTextDocument({ language: POSCAR_LANGUAGE, content: poscar })
       : await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value ?? null, null, 2) });
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
-    if (poscar) vscode.window.setStatusBarMessage(`Token Lens: ${id} opened as a POSCAR document`, 4000);
+    if (poscar) vscode.window.setStatusBarMessage(vscode.l10n.t('Token Lens: {0} opened as a POSCAR document', id), 4000);
     return { status: 'ok', opened: poscar ? 'poscar' : 'json', uri: document.uri.toString() };
   }
 
@@ -190,15 +190,15 @@ export class ApplicationRuns extends Disposable {
   async openPage(name?: string): Promise<{ status: string; url?: string }> {
     let app = name;
     if (!app) {
-      const picked = await vscode.window.showQuickPick(APPS.map((a) => ({ label: a.title, description: `/${a.name}`, name: a.name })), { title: 'Token Lens: Open Application Page', placeHolder: 'The application whose web page to open' });
+      const picked = await vscode.window.showQuickPick(APPS.map((a) => ({ label: a.title, description: `/${a.name}`, name: a.name })), { title: vscode.l10n.t('Token Lens: Open Application Page'), placeHolder: vscode.l10n.t('The application whose web page to open') });
       app = picked?.name;
     }
     if (!app) return { status: 'cancelled' };
     if (!APPS.some((a) => a.name === app)) {
-      this.service.show('error', `"${app}" is not an application of the service. Applications: ${APPS.map((a) => a.name).join(', ')}.`);
+      this.service.show('error', vscode.l10n.t('"{0}" is not an application of the service. Applications: {1}.', app, APPS.map((a) => a.name).join(', ')));
       return { status: 'invalid' };
     }
-    if (!config.serviceBaseUrl && (await this.service.setServiceUrl(undefined, 'The application pages are served by the Token Lens service.')).status !== 'ok') return { status: 'noUrl' };
+    if (!config.serviceBaseUrl && (await this.service.setServiceUrl(undefined, vscode.l10n.t('The application pages are served by the Token Lens service.'))).status !== 'ok') return { status: 'noUrl' };
     const url = `${config.serviceBaseUrl.replace(/\/+$/, '')}/${app}`;
     await vscode.commands.executeCommand('simpleBrowser.show', url);
     return { status: 'ok', url };
@@ -242,7 +242,7 @@ function askPick(p: PickPrompt): Promise<string | undefined> {
       if (!p.typed) return;
       const text = value.trim();
       const problem = text ? p.typed(text) : undefined;
-      typed = text && !items.some((i) => i.label === text) ? { label: text, description: problem ? `$(error) ${problem}` : 'use what you typed', alwaysShow: true } : undefined;
+      typed = text && !items.some((i) => i.label === text) ? { label: text, description: problem ? `$(error) ${problem}` : vscode.l10n.t('use what you typed'), alwaysShow: true } : undefined;
       pick.items = typed ? [typed, ...items] : items;
     });
     pick.onDidAccept(() => {
@@ -262,7 +262,7 @@ function askPick(p: PickPrompt): Promise<string | undefined> {
 
 function requestLenses(document: vscode.TextDocument): vscode.CodeLens[] {
   const app = document.lineCount > 0 ? applicationOf(document.lineAt(0).text) : undefined;
-  return app ? [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: `$(send) Send to ${app.path}`, command: SEND_REQUEST, arguments: [document.uri] })] : [];
+  return app ? [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: vscode.l10n.t('$(send) Send to {0}', app.path), command: SEND_REQUEST, arguments: [document.uri] })] : [];
 }
 
 function asArgs(arg: unknown): AppRunArgs {
