@@ -208,7 +208,13 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     assert.equal(reaction.status, 'ok', reaction.message?.text);
     r = await reportWhere(reaction.runId!, (x) => x.state === 'done', 'the reaction view');
     assert.equal(r.headline, '2 Fe₂O₃ + 3 C → 4 Fe + 3 CO₂');
+    assert.deepEqual(table(r, 'Coefficients').rows, ['Fe₂O₃ | reactant | 2', 'C | reactant | 3', 'Fe | product | 4', 'CO₂ | product | 3']);
     await screenshot('app-reaction');
+    // Save as JSON in the view writes the answer as the service sent it.
+    const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-json-')), 'reaction.json');
+    await resultReport(reaction.runId!, 'click', { target: 'save-json', saveTarget: vscode.Uri.file(target).toString() });
+    await waitFor(() => fs.existsSync(target), 5000, 'the saved JSON');
+    assert.deepEqual(JSON.parse(fs.readFileSync(target, 'utf8')).coefficients, { reactants: [2, 3], products: [4, 3] });
 
     await theme('Default Dark Modern');
     const hea = await runTyping('tokenLens.highEntropyAlloy', ['Fe Co Ni Cr Mn', '']);

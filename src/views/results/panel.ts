@@ -13,6 +13,7 @@ import {
   isFromResultPage, type FromResultPage, type ResultReport, type ResultTestMessage, type ResultView, type StructureAction, type ToResultPage,
 } from './protocol';
 import { runTitle, type RunRecord } from './run';
+import { saveResult } from './saveResult';
 import type { ResultDocuments } from './structures';
 import { resultView, runInfo } from './view';
 
@@ -87,6 +88,9 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
         return;
       case 'detail':
         this.actions.onDetail?.(message.app, message.id);
+        return;
+      case 'saveJson':
+        void saveResult(this.run, this.documents.saveTarget);
         return;
       case 'exportPng': {
         const input = vscode.Uri.parse(this.run.inputUri);

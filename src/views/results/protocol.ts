@@ -91,6 +91,8 @@ export type FromResultPage =
   | { type: 'selectAtom'; index: number }
   /** An application's row: GET /{app}/detail/{id}. */
   | { type: 'detail'; app: string; id: string }
+  /** Save the run's answer as JSON. */
+  | { type: 'saveJson' }
   | { type: 'exportPng'; name: string; dataUrl: string }
   | { type: 'copyCsv'; name: string; text: string }
   | { type: 'error'; message: string }
@@ -191,7 +193,7 @@ const isReport = recordOf({
 export function isFromResultPage(value: unknown): value is FromResultPage {
   if (!isRecord(value)) return false;
   switch (value.type) {
-    case 'ready': case 'cancel': case 'retry':
+    case 'ready': case 'cancel': case 'retry': case 'saveJson':
       return true;
     case 'structure':
       return oneOf('open', 'compare', 'save', 'show3d')(value.action);

@@ -122,8 +122,8 @@ export function readReaction(f: Fields): AppRead {
     if (left && right) {
       equation = `${left} → ${right}`;
       ['reactants', 'products', 'coefficients'].forEach((n) => f.use(n));
-      reactants.forEach((s, i) => rows.push({ species: String(s), side: 'reactant', coefficient: (coefficients.reactants as unknown[])[i] }));
-      products.forEach((s, i) => rows.push({ species: String(s), side: 'product', coefficient: (coefficients.products as unknown[])[i] }));
+      reactants.forEach((s, i) => rows.push({ species: subscripts(String(s)), side: 'reactant', coefficient: (coefficients.reactants as unknown[])[i] }));
+      products.forEach((s, i) => rows.push({ species: subscripts(String(s)), side: 'product', coefficient: (coefficients.products as unknown[])[i] }));
     }
   }
   const balanced = f.text('balanced', 'balanced_equation', 'equation');

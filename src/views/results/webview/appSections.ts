@@ -1,5 +1,5 @@
 /**
- * The parts of an application's result page: the returned structure's actions, and
+ * The parts of an application's result page: Save as JSON, the returned structure's actions, and
  * tables that sort by any column (click its heading; again to reverse) and page through long lists.
  * Rows that name an item open it (GET /{app}/detail/{id}). Text only, through textContent.
  */
@@ -15,10 +15,12 @@ interface TableState { column: number; descending: boolean; page: number }
 const states = new Map<string, TableState>();
 
 export function appActions(m: AppModel, post: Post): HTMLElement[] {
-  if (!m.poscar) return [];
+  const save = button('Save as JSON…', 'save-json', () => post({ type: 'saveJson' }), 'Save the service\'s answer as a JSON file');
+  if (!m.poscar) return [save];
   return [
     button('Open Structure', 'structure:open', () => post({ type: 'structure', action: 'open' }), 'Open the structure as a POSCAR document'),
     button('Save POSCAR…', 'structure:save', () => post({ type: 'structure', action: 'save' })),
+    save,
   ];
 }
 
