@@ -211,7 +211,7 @@ test('400s: field types and ranges', async () => {
 
 test('a long MD run does not stop the server answering a tokenize meanwhile', async () => {
   const started = performance.now();
-  const long = post(MD, { poscar: poscarText(diamond(2)), steps: 1000 });
+  const long = post(MD, { poscar: poscarText(diamond(3)), steps: 1000 }); // 216 atoms: long enough to outlast a first tokenize under load
   await new Promise((resolve) => setTimeout(resolve, 50));
   const tokenized = await post('/tokenizer/tokenize', { text: 'while the atoms move' });
   const md = await long;
