@@ -8,10 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import type { ReferenceServer } from '../../src/server/app';
 import type { ResultReport } from '../../src/views/results/protocol';
-import { items, reportWhere, resultReport, type Item, type Outcome } from './runs';
-import { activateExtension, closeAllEditors, screenshot, sleep, ui, waitFor } from './util';
+import { items, reportWhere, resultReport, useReferenceServer, type Item, type Outcome } from './runs';
+import { closeAllEditors, screenshot, sleep, ui, waitFor } from './util';
 
 const KEY = 'apps-key-3e9a';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -34,10 +34,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
 
   suiteSetup(async function () {
     this.timeout(30_000);
-    await activateExtension();
-    server = createServer({ apiKey: KEY, ratePerMinute: 10_000, faults: true });
-    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setServiceUrl', await server.listen(0))).status, 'ok');
-    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', KEY)).status, 'ok');
+    server = await useReferenceServer(KEY);
     await theme('Default Light Modern');
   });
 

@@ -1,7 +1,18 @@
-/** What the run suites share: a command's outcome, the Runs list's entries, and a result view's report. */
+/** What the run suites share: a reference server to talk to, a command's outcome, the Runs list's entries, and a result view's report. */
+import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { createServer, type ReferenceServer } from '../../src/server/app';
 import type { ResultReport } from '../../src/views/results/protocol';
-import { waitFor } from './util';
+import { activateExtension, waitFor } from './util';
+
+/** Activates Token Lens and points it at a new reference server (faults on) with this key. */
+export async function useReferenceServer(key: string): Promise<ReferenceServer> {
+  await activateExtension();
+  const server = createServer({ apiKey: key, ratePerMinute: 10_000, faults: true });
+  assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setServiceUrl', await server.listen(0))).status, 'ok');
+  assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', key)).status, 'ok');
+  return server;
+}
 
 export interface Outcome {
   status: string;

@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import type { ReferenceServer } from '../../src/server/app';
 import type { StructureReport } from '../../src/views/structure/protocol';
-import { items, reportWhere, resultReport, type Outcome } from './runs';
-import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
+import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
+import { closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
 
 const KEY = 'runs-key-5c1f';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -54,10 +54,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
 
   suiteSetup(async function () {
     this.timeout(30_000);
-    await activateExtension();
-    server = createServer({ apiKey: KEY, ratePerMinute: 10_000, faults: true });
-    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setServiceUrl', await server.listen(0))).status, 'ok');
-    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', KEY)).status, 'ok');
+    server = await useReferenceServer(KEY);
   });
 
   suiteTeardown(async () => {
