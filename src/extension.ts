@@ -8,6 +8,7 @@ import { FileCountsFeature } from './fileCounts/feature';
 import { InspectorFeature } from './inspector/feature';
 import { PoscarLanguageFeature } from './poscar/editor/language';
 import { ServiceFeature } from './service/feature';
+import { RunRecorder } from './service/runRecorder';
 import { RunStore } from './service/runStore';
 import { RUN_COMMANDS, StructureRuns } from './service/structureRuns';
 import { StatusBarFeature } from './statusBar/feature';
@@ -23,8 +24,9 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const statusBar = new StatusBarFeature();
   const service = new ServiceFeature(context, log);
   const store = new RunStore(context.workspaceState);
-  const runs = new StructureRuns(service, store);
-  const applications = new ApplicationRuns(context, service, store);
+  const recorder = new RunRecorder(service, store);
+  const runs = new StructureRuns(service, store, recorder);
+  const applications = new ApplicationRuns(context, service, store, recorder);
   // Each run goes back to whoever runs its kind.
   const control = {
     cancel: (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs).cancel(id),
@@ -38,10 +40,9 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
     onShow3d: (run) => void structures.showRun(run),
     onDetail: (app, id) => void applications.openItem(app, id),
   });
-  runs.attach(results);
-  applications.attach(results);
+  recorder.attach(results);
   context.subscriptions.push(
-    log, statusBar, service, runs, applications, results, structures,
+    log, statusBar, service, recorder, runs, applications, results, structures,
     diffractionDiagnostics(),
     new InspectorFeature(context),
     new RunsTree(store, control, results, testMode),

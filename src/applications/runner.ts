@@ -12,9 +12,9 @@ import { POSCAR_LANGUAGE } from '../poscar/editor/documents';
 import type { ServiceResponse } from '../service/client';
 import type { ServiceErrorKind } from '../service/errors';
 import type { ServiceFeature, ShownMessage } from '../service/feature';
+import type { RunRecorder } from '../service/runRecorder';
 import type { RunStore } from '../service/runStore';
 import { Disposable } from '../util/disposable';
-import type { ResultViews } from '../views/results/feature';
 import { isAppKind, KIND_LABELS, type RunRecord } from '../views/results/run';
 import { APPLICATIONS, applicationOf } from './applications';
 import { APPS } from './catalog';
@@ -47,11 +47,7 @@ const HISTORY = (key: string): string => `tokenLens.history.${key}`;
 const MAX_HISTORY = 20;
 
 export class ApplicationRuns extends Disposable {
-  private readonly controllers = new Map<string, AbortController>();
-  private views: ResultViews | undefined;
-  private count = 0;
-
-  constructor(private readonly context: vscode.ExtensionContext, private readonly service: ServiceFeature, private readonly store: RunStore) {
+  constructor(private readonly context: vscode.ExtensionContext, private readonly service: ServiceFeature, private readonly store: RunStore, private readonly recorder: RunRecorder) {
     super();
     for (const app of APPLICATIONS) {
       this.register(vscode.commands.registerCommand(app.command, (arg?: unknown) => this.run(app, asArgs(arg))));
@@ -61,15 +57,10 @@ export class ApplicationRuns extends Disposable {
     this.register(vscode.commands.registerCommand(OPEN_PAGE, (arg?: unknown) => this.openPage(typeof arg === 'string' ? arg : undefined)));
     this.register(vscode.commands.registerCommand(OPEN_DETAIL, (app: unknown, id: unknown) => (typeof app === 'string' && typeof id === 'string' ? this.openItem(app, id) : undefined)));
     this.register(vscode.languages.registerCodeLensProvider({ language: 'jsonc' }, { provideCodeLenses: (d) => requestLenses(d) }));
-    this.register({ dispose: () => this.controllers.forEach((c) => c.abort()) });
-  }
-
-  attach(views: ResultViews): void {
-    this.views = views;
   }
 
   cancel(runId: string): void {
-    this.controllers.get(runId)?.abort();
+    this.recorder.cancel(runId);
   }
 
   /** Sends the same request again. */
@@ -108,30 +99,13 @@ export class ApplicationRuns extends Disposable {
 
   private async send(app: Application, asked: Asked, show: boolean): Promise<AppRunOutcome> {
     const { body } = asked;
-    const run: RunRecord = {
-      id: `${Date.now().toString(36)}-a${++this.count}`, kind: app.kind, inputName: app.name(body), inputText: JSON.stringify(body, null, 2),
-      inputUri: asked.inputUri ?? vscode.Uri.from({ scheme: 'untitled', path: `${app.kind}-request.json` }).toString(), startedAt: Date.now(), state: 'running',
-    };
-    const controller = new AbortController();
-    this.controllers.set(run.id, controller);
-    this.store.put(run);
-    if (show) this.views?.show(run);
-    const outcome = await this.service.call(`${KIND_LABELS[app.kind]}: ${run.inputName}`, (client, signal) => client.request('POST', app.path, body, { signal }), {
-      signal: controller.signal, showElapsed: true, again: () => this.send(app, asked, show),
-    }).finally(() => this.controllers.delete(run.id));
-    const done: RunRecord = { ...run, durationMs: Date.now() - run.startedAt };
-    if (outcome.status === 'ok') {
-      done.state = 'done';
-      done.response = { status: outcome.value.status, headers: outcome.value.headers, body: outcome.value.body };
-      if (asked.remember) await this.remember(asked.remember.key, asked.remember.value);
-    } else {
-      done.state = outcome.status === 'cancelled' ? 'cancelled' : 'failed';
-      if (outcome.message) done.error = outcome.message.text;
-    }
-    this.store.put(done);
-    this.views?.update(done);
-    if (outcome.status === 'ok') return { status: 'ok', kind: app.kind, runId: run.id, body, response: outcome.value };
-    return { status: outcome.status, kind: app.kind, runId: run.id, body, ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}), ...(outcome.message ? { message: outcome.message } : {}) };
+    const inputName = app.name(body);
+    const inputUri = asked.inputUri ?? vscode.Uri.from({ scheme: 'untitled', path: `${app.kind}-request.json` }).toString();
+    const outcome = await this.recorder.record({ kind: app.kind, inputName, inputText: JSON.stringify(body, null, 2), inputUri },
+      (client, signal) => client.request('POST', app.path, body, { signal }),
+      { title: `${KIND_LABELS[app.kind]}: ${inputName}`, show, again: () => this.send(app, asked, show) });
+    if (outcome.status === 'ok' && asked.remember) await this.remember(asked.remember.key, asked.remember.value);
+    return { ...outcome, kind: app.kind, body };
   }
 
   // ---- the JSON request document ----
