@@ -141,6 +141,9 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
       return list.length ? list : undefined;
     }, 5000, 'live problems');
     assert.deepEqual(problems.map((d) => [d.range.start.line, d.message]), [[3, 'Line 4: the intensity must not be negative (found -350)']]);
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+    await sleep(300);
+    await screenshot('diffraction-problems');
     const before = server.hits('/pxrd/match');
     const refused = (await vscode.commands.executeCommand<Outcome>('tokenLens.pxrdMatch'))!;
     assert.equal(refused.status, 'invalid');
