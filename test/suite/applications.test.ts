@@ -144,6 +144,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     await sleep(300);
     await screenshot('diffraction-problems');
+    await vscode.commands.executeCommand('workbench.action.closePanel');
     const before = server.hits('/pxrd/match');
     const refused = (await vscode.commands.executeCommand<Outcome>('tokenLens.pxrdMatch'))!;
     assert.equal(refused.status, 'invalid');
