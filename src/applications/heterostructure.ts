@@ -1,10 +1,26 @@
 /**
- * Generate Heterostructure: POST /heterostructure/generate with a film and a substrate (jids here;
- * POSCAR text through the JSON request), Miller indices as "0_0_1"; thicknesses, separation and vacuum
- * keep the service's defaults unless the request sets them.
+ * Generate Heterostructure: POST /heterostructure/generate with a film and a substrate, each a jid or an
+ * open POSCAR document, Miller indices as "0_0_1"; thicknesses, separation and vacuum keep the service's
+ * defaults unless the JSON request sets them.
  */
 import { checkJid, checkMiller, normalizeMiller } from './validate';
-import { firstProblem, numberField, stringField, type Application, type Body } from './types';
+import { firstProblem, numberField, stringField, type Application, type Body, type Prompts, type Refusal } from './types';
+
+/** A jid typed, or an open POSCAR picked (refused while it has errors); undefined when cancelled. */
+async function structure(p: Prompts, step: number, role: 'Film' | 'Substrate', example: string): Promise<{ jid: string } | { poscar: string } | Refusal | undefined> {
+  const open = p.poscars();
+  const answer = await p.pick({
+    title: `Generate Heterostructure (${step}/3)`, placeHolder: `${role}: type a jid such as ${example}${open.length ? ', or pick an open POSCAR' : ''}`,
+    items: open.map((d) => ({ label: d.name, description: d.error ? `has an error: ${d.error}` : 'open POSCAR' })), typed: checkJid,
+  });
+  if (answer === undefined) return undefined;
+  const document = open.find((d) => d.name === answer);
+  if (!document) return { jid: answer.trim().toUpperCase() };
+  return document.error ? { refuse: `${document.name} has an error, so Token Lens did not send it. ${document.error}` } : { poscar: document.text };
+}
+
+/** "GaAs" from a POSCAR's comment line. */
+const commentWord = (poscar: unknown): string | undefined => (typeof poscar === 'string' ? poscar.trim().split(/\s+/)[0] : undefined);
 
 const has = (body: Body, ...fields: string[]): boolean => fields.some((f) => typeof body[f] === 'string' && (body[f] as string).trim() !== '');
 
@@ -13,14 +29,19 @@ export const generateHeterostructure: Application = {
   example: { jid1: 'JVASP-1174', jid2: 'JVASP-1002', film_index: '0_0_1', subs_index: '0_0_1', film_thickness: 10, subs_thickness: 10, separation: 2.5, vacuum: 10 },
 
   async ask(p) {
-    const film = await p.text({ title: 'Generate Heterostructure (1/3)', prompt: 'Film material (jid), grown on the substrate', placeHolder: 'JVASP-1174', check: checkJid });
-    if (film === undefined) return undefined;
-    const subs = await p.text({ title: 'Generate Heterostructure (2/3)', prompt: 'Substrate material (jid)', placeHolder: 'JVASP-1002', check: checkJid });
-    if (subs === undefined) return undefined;
+    const film = await structure(p, 1, 'Film', 'JVASP-1174');
+    if (film === undefined || 'refuse' in film) return film;
+    const subs = await structure(p, 2, 'Substrate', 'JVASP-1002');
+    if (subs === undefined || 'refuse' in subs) return subs;
     const index = await p.text({ title: 'Generate Heterostructure (3/3)', prompt: 'Miller index of the interface plane, for film and substrate (h_k_l)', value: '0_0_1', check: checkMiller });
     if (index === undefined) return undefined;
     const miller = normalizeMiller(index)!;
-    return { body: { jid1: film.trim().toUpperCase(), jid2: subs.trim().toUpperCase(), film_index: miller, subs_index: miller } };
+    return {
+      body: {
+        ...('jid' in film ? { jid1: film.jid } : { poscar_film: film.poscar }), ...('jid' in subs ? { jid2: subs.jid } : { poscar_subs: subs.poscar }),
+        film_index: miller, subs_index: miller,
+      },
+    };
   },
 
   check(body) {
@@ -34,5 +55,5 @@ export const generateHeterostructure: Application = {
     );
   },
 
-  name: (body) => `${String(body.jid1 ?? body.film_jid ?? 'film')} on ${String(body.jid2 ?? body.subs_jid ?? body.substrate_jid ?? 'substrate')}`,
+  name: (body) => `${String(body.jid1 ?? body.film_jid ?? commentWord(body.poscar_film) ?? 'film')} on ${String(body.jid2 ?? body.subs_jid ?? body.substrate_jid ?? commentWord(body.poscar_subs) ?? 'substrate')}`,
 };

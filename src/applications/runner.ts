@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { config } from '../config';
 import { DIFFRACTION_LANGUAGE, parsedDiffraction } from '../diffraction/editor/language';
-import { POSCAR_LANGUAGE } from '../poscar/editor/documents';
+import { firstError, parsed, POSCAR_LANGUAGE } from '../poscar/editor/documents';
 import type { ServiceResponse } from '../service/client';
 import type { ServiceErrorKind } from '../service/errors';
 import type { ServiceFeature, ShownMessage } from '../service/feature';
@@ -191,6 +191,10 @@ export class ApplicationRuns extends Disposable {
         return { name: uri.path.slice(uri.path.lastIndexOf('/') + 1) || 'data', uri: uri.toString(), data: parsedDiffraction(editor.document) };
       },
       history: (key) => this.context.globalState.get<string[]>(HISTORY(key)) ?? [],
+      poscars: () => vscode.workspace.textDocuments.filter((d) => d.languageId === POSCAR_LANGUAGE && !d.isClosed).map((d) => {
+        const error = firstError(parsed(d));
+        return { name: d.uri.path.slice(d.uri.path.lastIndexOf('/') + 1) || 'POSCAR', text: d.getText(), ...(error ? { error: error.message } : {}) };
+      }),
     };
   }
 
@@ -220,10 +224,14 @@ function askPick(p: PickPrompt): Promise<string | undefined> {
       pick.items = typed ? [typed, ...items] : items;
     });
     pick.onDidAccept(() => {
-      // What was typed in full wins over whichever item the filter made active.
-      const chosen = items.find((i) => i.label === pick.value.trim()) ?? pick.selectedItems[0] ?? pick.activeItems[0];
-      if (!chosen || (chosen === typed && p.typed?.(chosen.label))) return; // nothing valid yet: stay open
-      resolve(chosen.label);
+      // What was typed in full wins over whichever item the filter made active; typed text that matches
+      // no item is taken when it passes the check (even before the item offering it has arrived).
+      const value = pick.value.trim();
+      const chosen = items.find((i) => i.label === value) ?? pick.selectedItems[0] ?? pick.activeItems[0];
+      let label = chosen && chosen !== typed ? chosen.label : undefined;
+      if (label === undefined && p.typed && value && !p.typed(value)) label = value;
+      if (label === undefined) return; // nothing valid yet: stay open
+      resolve(label);
       pick.hide();
     });
     pick.onDidHide(() => {

@@ -39,6 +39,8 @@ export interface Prompts {
   diffraction(): { name: string; uri: string; data: DiffractionData } | undefined;
   /** Values entered before (newest first) for a history key. */
   history(key: string): string[];
+  /** The open POSCAR documents: name, text, and the first error if any. */
+  poscars(): { name: string; text: string; error?: string }[];
 }
 
 /** Not sent: why, and where in the input (the editor selects it). */

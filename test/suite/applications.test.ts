@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../src/server/app';
 import type { ResultReport } from '../../src/views/results/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Item, type Outcome } from './runs';
-import { closeAllEditors, screenshot, sleep, ui, waitFor } from './util';
+import { closeAllEditors, openWorkspaceFile, screenshot, sleep, ui, waitFor } from './util';
 
 const KEY = 'apps-key-3e9a';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -195,6 +195,14 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     await resultReport(outcome.runId!, 'click', { target: 'structure:open' });
     const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.languageId === 'poscar' && e.document.getText().startsWith('GaAs on Si')), 10_000, 'the interface POSCAR');
     assert.equal(vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length, 0);
+
+    // The film from an open POSCAR: picked by its name, sent as its text.
+    await openWorkspaceFile('GaAs.vasp');
+    const fromFile = await runTyping('tokenLens.generateHeterostructure', ['GaAs.vasp', 'JVASP-1002', '001']);
+    assert.equal(fromFile.status, 'ok', fromFile.message?.text);
+    assert.match(String(fromFile.body!.poscar_film), /^GaAs zinc blende/);
+    const primitive = await reportWhere(fromFile.runId!, (x) => x.state === 'done', 'the view of the POSCAR film');
+    assert.ok(table(primitive, 'Lattice match').rows.includes('Angle mismatch | −30.000°'), 'a 60° primitive cell on a 90° one');
   });
 
   test('Quantum VQE, Balance Reaction, High-Entropy Alloy', async () => {

@@ -13,7 +13,7 @@ import { checkElements, checkFormula, checkJid, checkOptimadeFilter, checkReacti
 const app = (kind: string) => APPLICATIONS.find((a) => a.kind === kind)!;
 
 /** Answers prompts in order, as a user would type them; records every check's verdict on the answer. */
-function user(answers: (string | undefined)[], file?: string) {
+function user(answers: (string | undefined)[], file?: string, poscars: { name: string; text: string; error?: string }[] = []) {
   const asked: string[] = [];
   const problems: (string | undefined)[] = [];
   const next = (title: string, check?: (v: string) => string | undefined) => {
@@ -27,6 +27,7 @@ function user(answers: (string | undefined)[], file?: string) {
     pick: (p: PickPrompt) => next(p.title, (v) => (p.items.some((i) => i.label === v) ? undefined : p.typed ? p.typed(v) : 'not an item')),
     diffraction: () => (file === undefined ? undefined : { name: 'data.xy', uri: 'file:///data.xy', data: parseDiffraction(file) }),
     history: () => [],
+    poscars: () => poscars,
   };
   return { prompts, asked, problems };
 }
@@ -84,6 +85,15 @@ test('each application asks, and Escape at any step sends nothing', async () => 
     assert.equal(app(kind).check(asked.body), undefined, kind);
     assert.equal(await app(kind).ask(user([...answers.slice(0, -1), undefined]).prompts), undefined, `${kind}: cancelled at the last step`);
   }
+});
+
+test('Generate Heterostructure takes an open POSCAR for either slab, and refuses one with errors', async () => {
+  const gaas = { name: 'GaAs.vasp', text: 'GaAs\n1.0\n…' };
+  const asked = await app('heterostructure').ask(user(['GaAs.vasp', 'JVASP-1002', '0 0 1'], undefined, [gaas]).prompts);
+  assert.deepEqual(asked, { body: { poscar_film: gaas.text, jid2: 'JVASP-1002', film_index: '0_0_1', subs_index: '0_0_1' } });
+  assert.equal(app('heterostructure').name((asked as { body: Record<string, unknown> }).body), 'GaAs on JVASP-1002');
+  const broken = await app('heterostructure').ask(user(['POSCAR'], undefined, [{ name: 'POSCAR', text: 'x', error: 'Line 2: the scale must be a number' }]).prompts);
+  assert.deepEqual(broken, { refuse: 'POSCAR has an error, so Token Lens did not send it. Line 2: the scale must be a number' });
 });
 
 test('Match Pattern needs a diffraction file without errors, and sends its points', async () => {
