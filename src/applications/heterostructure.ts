@@ -55,5 +55,10 @@ export const generateHeterostructure: Application = {
     );
   },
 
+  structure: (answer) => {
+    const poscar = typeof answer === 'object' && answer !== null ? (answer as Body).combined_poscar : undefined;
+    return typeof poscar === 'string' && poscar.trim() ? poscar : undefined;
+  },
+
   name: (body) => `${String(body.jid1 ?? body.film_jid ?? commentWord(body.poscar_film) ?? 'film')} on ${String(body.jid2 ?? body.subs_jid ?? body.substrate_jid ?? commentWord(body.poscar_subs) ?? 'substrate')}`,
 };

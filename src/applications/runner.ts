@@ -105,6 +105,9 @@ export class ApplicationRuns extends Disposable {
       (client, signal) => client.request('POST', app.path, body, { signal }),
       { title: `${KIND_LABELS[app.kind]}: ${inputName}`, show, again: () => this.send(app, asked, show) });
     if (outcome.status === 'ok' && asked.remember) await this.remember(asked.remember.key, asked.remember.value);
+    const answer = outcome.response?.body;
+    const structure = show && answer?.type === 'json' ? app.structure?.(answer.value) : undefined;
+    if (structure) await this.openPoscar(structure, this.recorder.viewColumn(outcome.runId));
     return { ...outcome, kind: app.kind, body };
   }
 
@@ -152,12 +155,18 @@ export class ApplicationRuns extends Disposable {
     const body = outcome.value.body;
     const value = body.type === 'json' ? body.value : body.type === 'text' ? body.text : undefined;
     const poscar = typeof value === 'object' && value !== null && typeof (value as Body).poscar === 'string' ? (value as Body).poscar as string : undefined;
-    const document = poscar
-      ? await vscode.workspace.openTextDocument({ language: POSCAR_LANGUAGE, content: poscar })
-      : await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value ?? null, null, 2) });
-    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
+    const document = poscar ? await this.openPoscar(poscar) : await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value ?? null, null, 2) });
+    if (!poscar) await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
     if (poscar) vscode.window.setStatusBarMessage(vscode.l10n.t('Token Lens: {0} opened as a POSCAR document', id), 4000);
     return { status: 'ok', opened: poscar ? 'poscar' : 'json', uri: document.uri.toString() };
+  }
+
+  /** A structure as a new POSCAR document in the first column, or the second when the run's view stands in the first. */
+  private async openPoscar(text: string, besides?: vscode.ViewColumn): Promise<vscode.TextDocument> {
+    const document = await vscode.workspace.openTextDocument({ language: POSCAR_LANGUAGE, content: text });
+    const viewColumn = besides === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One;
+    await vscode.window.showTextDocument(document, { viewColumn, preview: false, preserveFocus: besides !== undefined });
+    return document;
   }
 
   /** GET /{app_name} in the Simple Browser. */

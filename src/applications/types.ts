@@ -72,6 +72,8 @@ export interface Application {
   check(body: Body): string | undefined;
   /** What the Runs list calls the input: "Si", "JVASP-1002". */
   name(body: Body): string;
+  /** A structure in the answer, opened as a POSCAR document once the run is done (heterostructure). */
+  structure?(answer: unknown): string | undefined;
 }
 
 export const isRefusal = (value: Asked | Refusal | undefined): value is Refusal => value !== undefined && 'refuse' in value;

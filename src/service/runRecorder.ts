@@ -47,6 +47,11 @@ export class RunRecorder extends Disposable {
     this.controllers.get(runId)?.abort();
   }
 
+  /** The editor column of a run's view, if open (a document opened for the run goes in another). */
+  viewColumn(runId: string): number | undefined {
+    return this.views?.columnOf(runId);
+  }
+
   /** Records the run, sends the request, and records how it ended. */
   async record(input: Pick<RunRecord, 'kind' | 'inputUri' | 'inputName' | 'inputText'>, request: (client: ServiceClient, signal: AbortSignal) => Promise<ServiceResponse>, options: RecordOptions): Promise<RecordedOutcome> {
     const run: RunRecord = { ...input, id: `${Date.now().toString(36)}-${++this.count}`, startedAt: Date.now(), state: 'running' };

@@ -191,10 +191,15 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the heterostructure view');
     assert.match(r.headline, /^Interface of \d+ atoms, largest mismatch 4\.09 %$/);
     assert.deepEqual(table(r, 'Lattice match').rows.slice(0, 2), ['Mismatch along u | +4.088 %', 'Mismatch along v | +4.088 %']);
-    await screenshot('app-heterostructure');
-    await resultReport(outcome.runId!, 'click', { target: 'structure:open' });
-    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.languageId === 'poscar' && e.document.getText().startsWith('GaAs on Si')), 10_000, 'the interface POSCAR');
+    // The interface opened as a POSCAR document by itself, the view beside it.
+    const interfaces = () => vscode.workspace.textDocuments.filter((d) => d.languageId === 'poscar' && d.getText().startsWith('GaAs on Si') && !d.isClosed);
+    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => interfaces().includes(e.document)), 10_000, 'the interface POSCAR');
     assert.equal(vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length, 0);
+    await sleep(300);
+    await screenshot('app-heterostructure');
+    const opened = interfaces().length;
+    await resultReport(outcome.runId!, 'click', { target: 'structure:open' });
+    await waitFor(() => interfaces().length > opened, 10_000, 'Open Structure opens it again');
 
     // The film from an open POSCAR: picked by its name, sent as its text.
     await openWorkspaceFile('GaAs.vasp');
