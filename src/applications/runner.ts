@@ -21,10 +21,9 @@ import { APPS } from './catalog';
 import { parseRequest, requestHeader, requestText } from './request';
 import { isRefusal, type Application, type Asked, type Body, type PickPrompt, type Prompts, type Refusal, type TextPrompt } from './types';
 
-export const EDIT_REQUEST = 'tokenLens.editApplicationRequest';
-export const SEND_REQUEST = 'tokenLens.sendApplicationRequest';
-export const OPEN_PAGE = 'tokenLens.openApplicationPage';
-export const OPEN_DETAIL = 'tokenLens.openApplicationItem';
+const EDIT_REQUEST = 'tokenLens.editApplicationRequest';
+const SEND_REQUEST = 'tokenLens.sendApplicationRequest';
+const OPEN_PAGE = 'tokenLens.openApplicationPage';
 
 export interface AppRunArgs {
   /** Send this body instead of asking (checked first). */
@@ -55,7 +54,6 @@ export class ApplicationRuns extends Disposable {
     this.register(vscode.commands.registerCommand(EDIT_REQUEST, (arg?: unknown) => this.editRequest(typeof arg === 'string' ? arg : undefined)));
     this.register(vscode.commands.registerCommand(SEND_REQUEST, (arg?: unknown) => this.sendRequest(arg instanceof vscode.Uri ? arg : undefined, asArgs(arg).show)));
     this.register(vscode.commands.registerCommand(OPEN_PAGE, (arg?: unknown) => this.openPage(typeof arg === 'string' ? arg : undefined)));
-    this.register(vscode.commands.registerCommand(OPEN_DETAIL, (app: unknown, id: unknown) => (typeof app === 'string' && typeof id === 'string' ? this.openItem(app, id) : undefined)));
     this.register(vscode.languages.registerCodeLensProvider({ language: 'jsonc' }, { provideCodeLenses: (d) => requestLenses(d) }));
   }
 
