@@ -2,16 +2,20 @@
 import { LOAD_STARTED } from './util/loadStart';
 import * as vscode from 'vscode';
 import { createApi, type TokenLensApi } from './api';
+import { ApplicationRuns } from './applications/runner';
 import { TokenBoundariesFeature } from './boundaries/feature';
 import { CountTokensTool } from './chatTool/tool';
+import { diffractionDiagnostics } from './diffraction/editor/language';
 import { FileCountsFeature } from './fileCounts/feature';
 import { InspectorFeature } from './inspector/feature';
 import { PoscarLanguageFeature } from './poscar/editor/language';
 import { ServiceFeature } from './service/feature';
+import { RunRecorder } from './service/runRecorder';
 import { RunStore } from './service/runStore';
 import { RUN_COMMANDS, StructureRuns } from './service/structureRuns';
 import { StatusBarFeature } from './statusBar/feature';
 import { ResultViews } from './views/results/feature';
+import { isAppKind } from './views/results/run';
 import { RunsTree } from './views/runs/tree';
 import { SHOW_STRUCTURE, StructureFeature } from './views/structure/feature';
 import { makeLocale } from './util/locale';
@@ -24,19 +28,28 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
   const statusBar = new StatusBarFeature(log, locale);
   const service = new ServiceFeature(context, log);
   const store = new RunStore(context.workspaceState);
-  const runs = new StructureRuns(service, store);
+  const recorder = new RunRecorder(service, store);
+  const runs = new StructureRuns(service, store, recorder);
+  const applications = new ApplicationRuns(context, service, store, recorder);
+  // Each run goes back to whoever runs its kind.
+  const control = {
+    cancel: (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs).cancel(id),
+    again: (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs).again(id),
+  };
   const structures = new StructureFeature(context, log, (id) => store.get(id));
   const results = new ResultViews(context, log, {
     lookup: (id) => store.get(id),
-    onCancel: (id) => runs.cancel(id),
-    onRetry: (id) => void runs.again(id),
+    onCancel: control.cancel,
+    onRetry: (id) => void control.again(id),
     onShow3d: (run) => void structures.showRun(run),
+    onDetail: (app, id) => void applications.openItem(app, id),
   });
-  runs.attach(results);
+  recorder.attach(results);
   context.subscriptions.push(
-    log, statusBar, service, runs, results, structures,
+    log, statusBar, service, recorder, runs, applications, results, structures,
+    diffractionDiagnostics(),
     new InspectorFeature(context, log, locale),
-    new RunsTree(store, runs, results, testMode),
+    new RunsTree(store, control, results, testMode),
     new FileCountsFeature(testMode),
     new CountTokensTool(),
     new TokenBoundariesFeature(log),

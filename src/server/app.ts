@@ -8,31 +8,24 @@ import type { AddressInfo } from 'node:net';
 import { countChars, loadTokenizerSync, TOKENIZERS, TOKENIZER_NAMES, UnknownTokenizerError, findTokenizer } from '../tokenizers';
 import {
   balanceReaction, CU_K_ALPHA, DEFAULT_MODEL, ELEMENT_MODES, findMaterial, groundStateEnergy, HEA_ELEMENTS, heaDescriptors,
-  latticeMatch, matchScore, materialView, MATERIALS, MODELS, optimadeFilter, parseFormula, parseXrdData, powderPattern,
+  matchScore, materialView, MATERIALS, MODELS, optimadeFilter, parseFormula, parseXrdData, powderPattern,
   searchMaterials, type Material, type SearchQuery,
 } from './materials';
+import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { parsePoscar } from '../poscar';
+import type { Mat3, Vec3 } from '../poscar/types';
+import { rowTimes } from '../poscar/vec';
+import { buildInterface, INTERFACE_DEFAULTS, type Slab } from './heterostructure';
+import { blochHamiltonian, HAMILTONIAN_TYPES, MAX_VQE_QUBITS, pauliTermCount, padToQubits, runVqe } from './quantum';
 import { bandStructure, dynamics, FIELDS, relaxation, singlePoint, structureOf, type Field, type Structure } from './physics/answers';
 import { InputError } from './physics/cell';
 import { runSliced } from './physics/schedule';
+import { APPS } from '../applications/catalog';
+
+export { APPS };
 
 export const MAX_TEXT_CHARS = 50_000;
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
-
-/** The applications of spec section 1, with the path segment each one serves under. */
-export const APPS: ReadonlyArray<{ name: string; title: string; operations: string[] }> = [
-  { name: 'tokenizer', title: 'Text tokenization', operations: ['tokenize'] },
-  { name: 'materials_explorer', title: 'Materials search', operations: ['search'] },
-  { name: 'gnn_predictor', title: 'Property prediction', operations: ['predict'] },
-  { name: 'gnn_ff_dynamics', title: 'Force-field relaxation and dynamics', operations: ['relax', 'single_point', 'md'] },
-  { name: 'tightbinding', title: 'Electronic-structure computation', operations: ['compute'] },
-  { name: 'pxrd', title: 'Powder diffraction', operations: ['compute', 'match'] },
-  { name: 'heterostructure', title: 'Heterostructure generation', operations: ['generate'] },
-  { name: 'quantum', title: 'Variational quantum computation', operations: ['vqe'] },
-  { name: 'reaction_network', title: 'Reaction balancing', operations: ['balance'] },
-  { name: 'hea', title: 'High-entropy alloys', operations: ['compute'] },
-  { name: 'optimade_explorer', title: 'OPTIMADE queries', operations: ['query'] },
-];
 
 // ---- faults ---------------------------------------------------------------------------------------------
 
@@ -393,6 +386,35 @@ function strings(body: Json, field: string): string[] | undefined {
   return value as string[];
 }
 
+/** A list of formulas: an array of strings, or text such as "Fe2O3 + C" (leading coefficients dropped). */
+function formulas(body: Json, field: string): string[] | undefined {
+  const value = body[field];
+  if (typeof value === 'string') return splitSide(value);
+  return strings(body, field);
+}
+
+function splitSide(side: string): string[] {
+  return side.split('+').map((s) => s.trim().replace(/^\d+\s*(?=[A-Z(])/, '')).filter(Boolean);
+}
+
+/** `elements` (2 to 10, distinct) with `fractions` as a parallel list or an object; equimolar without. */
+function heaComposition(elements: string[], fractions: unknown): Record<string, number> {
+  if (elements.length < 2 || elements.length > 10) throw new HttpError(400, `Field "elements" must hold 2 to 10 element symbols, not ${elements.length}.`);
+  if (new Set(elements).size !== elements.length) throw new HttpError(400, 'Field "elements" names an element twice.');
+  if (fractions === undefined || fractions === null) return Object.fromEntries(elements.map((e) => [e, 1]));
+  const list = Array.isArray(fractions) ? fractions : typeof fractions === 'object' ? elements.map((e) => (fractions as Record<string, unknown>)[e]) : undefined;
+  if (!list || list.length !== elements.length) throw new HttpError(400, 'Field "fractions" must give one number per element (a list in the order of "elements", or an object by symbol).');
+  return Object.fromEntries(elements.map((e, i) => [e, list[i] as number]));
+}
+
+function round(v: number, digits: number): number {
+  return Math.round(v * 10 ** digits) / 10 ** digits;
+}
+
+function groundStateOf(m: number[][]): number {
+  return Math.min(...new EigenvalueDecomposition(new Matrix(m), { assumeSymmetric: true }).realEigenvalues);
+}
+
 function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -540,10 +562,14 @@ function buildHandlers(): Record<string, Handler> {
       }
       candidates = searchMaterials({ formula }).filter((m) => m.structure);
     }
-    const matches = candidates
-      .map((m) => ({ jid: m.jid, formula: m.formula, score: matchScore(measured, powderPattern(m.structure!)) }))
+    const scored = candidates
+      .map((m) => ({ material: m, peaks: powderPattern(m.structure!) }))
+      .map((c) => ({ ...c, score: matchScore(measured, c.peaks) }))
       .sort((a, b) => b.score - a.score);
-    return { formula: formula ?? null, n_points: measured.length, matches };
+    const matches = scored.map((c) => ({ jid: c.material.jid, formula: c.material.formula, score: c.score }));
+    // Decision: the best candidate's computed pattern comes along, so a client can overlay it on the measured one.
+    const best = scored[0] && { jid: scored[0].material.jid, formula: scored[0].material.formula, peaks: scored[0].peaks };
+    return { formula: formula ?? null, n_points: measured.length, matches, best: best ?? null };
   };
 
   const optimade: Handler = (body) => {
@@ -562,17 +588,76 @@ function buildHandlers(): Record<string, Handler> {
     return { data, meta: { data_returned: data.length, data_available: MATERIALS.length, more_data_available: false } };
   };
 
+  /** A structure given as POSCAR text (`poscar_<role>`, `<role>_poscar`) or as a jid (`<role>_jid`, or an alias). */
+  const slab = (body: Json, role: 'film' | 'subs', jidFields: string[]): Slab => {
+    const poscarField = [`poscar_${role}`, `${role === 'subs' ? 'substrate' : 'film'}_poscar`].find((f) => body[f] !== undefined && body[f] !== null);
+    if (poscarField) {
+      const structure = readStructure({ poscar: str(body, poscarField, true) }).poscar;
+      return { name: structure.comment.trim().split(/\s+/)[0] || role, lattice: structure.lattice, species: structure.sites.map((x) => x.species), frac: structure.sites.map((x) => x.frac) };
+    }
+    const field = jidFields.find((f) => body[f] !== undefined && body[f] !== null);
+    if (!field) throw new HttpError(400, `Send the ${role === 'film' ? 'film' : 'substrate'} as "poscar_${role}" (POSCAR text) or "${jidFields[0]}" (a jid such as JVASP-1002).`);
+    const m = material(body, field);
+    if (!m.structure) throw new HttpError(501, `The reference server has no structure for ${m.formula} (${m.jid}).`);
+    return { name: m.formula, lattice: m.structure.lattice as Mat3, species: m.structure.species, frac: m.structure.frac };
+  };
+
+  const length = (body: Json, field: string, fallback: number, min: number, max: number): number => {
+    const value = num(body, field) ?? fallback;
+    if (value < min || value > max) throw new HttpError(400, `Field "${field}" must be between ${min} and ${max} Å.`);
+    return value;
+  };
+
   const heterostructure: Handler = (body) => {
-    const substrate = material(body, 'substrate_jid');
-    const film = material(body, 'film_jid');
-    const max = num(body, 'max_supercell', true) ?? 4;
+    const film = slab(body, 'film', ['film_jid', 'jid1']);
+    const subs = slab(body, 'subs', ['subs_jid', 'substrate_jid', 'jid2']);
+    const max = num(body, 'max_supercell', true) ?? INTERFACE_DEFAULTS.maxSupercell;
     if (max < 1 || max > 10) throw new HttpError(400, 'Field "max_supercell" must be between 1 and 10.');
-    return { substrate: { jid: substrate.jid, formula: substrate.formula, a: substrate.a }, film: { jid: film.jid, formula: film.formula, a: film.a }, ...latticeMatch(substrate, film, max) };
+    const d = INTERFACE_DEFAULTS;
+    try {
+      return {
+        film: { name: film.name, natoms: film.species.length }, substrate: { name: subs.name, natoms: subs.species.length },
+        ...buildInterface(film, subs, {
+          filmIndex: str(body, 'film_index', false) ?? d.filmIndex, subsIndex: str(body, 'subs_index', false) ?? d.subsIndex,
+          filmThickness: length(body, 'film_thickness', d.filmThickness, 1, 100), subsThickness: length(body, 'subs_thickness', d.subsThickness, 1, 100),
+          separation: length(body, 'separation', d.separation, 0.5, 20), vacuum: length(body, 'vacuum', d.vacuum, 0, 100), maxSupercell: max,
+        }),
+        method: 'reference: slabs along a cell axis, in-plane lengths matched by whole-number supercells, film strained onto the substrate',
+      };
+    } catch (error) {
+      throw new HttpError(400, `${(error as Error).message}.`);
+    }
+  };
+
+  const vqeMaterial = (body: Json): unknown => {
+    const m = material(body, 'jid');
+    if (!m.structure) throw new HttpError(501, `The reference server has no structure for ${m.formula} (${m.jid}).`);
+    const type = str(body, 'hamiltonian_type', false) ?? 'tight_binding';
+    if (!(HAMILTONIAN_TYPES as readonly string[]).includes(type)) throw new HttpError(400, `Field "hamiltonian_type" must be one of ${HAMILTONIAN_TYPES.join(', ')}.`);
+    const k = body.kpoint ?? [0, 0, 0];
+    if (!Array.isArray(k) || k.length !== 3 || !k.every((x) => typeof x === 'number' && Number.isFinite(x))) throw new HttpError(400, 'Field "kpoint" must be three numbers (fractional coordinates of the reciprocal lattice), e.g. [0, 0, 0].');
+    const reps = num(body, 'reps', true) ?? 2;
+    if (reps < 1 || reps > 6) throw new HttpError(400, 'Field "reps" must be between 1 and 6.');
+    const lattice = m.structure.lattice as Mat3;
+    const positions = m.structure.frac.map((f) => rowTimes(f, lattice));
+    const real = blochHamiltonian(lattice, m.structure.species, positions, k as Vec3);
+    const { matrix, qubits } = padToQubits(real);
+    if (qubits > MAX_VQE_QUBITS) throw new HttpError(400, `${m.formula} needs ${qubits} qubits; the reference server simulates at most ${MAX_VQE_QUBITS}.`);
+    const exact = groundStateOf(real);
+    const result = runVqe(matrix, qubits, reps);
+    return {
+      jid: m.jid, formula: m.formula, kpoint: k, hamiltonian_type: type,
+      vqe_energy: round(result.energy, 8), classical_energy: round(exact, 8), energy_difference: round(result.energy - exact, 8), energy_unit: 'eV',
+      converged: result.converged, iterations: result.iterations, energy_history: result.history.map((e) => round(e, 8)),
+      circuit: { n_qubits: qubits, ansatz: 'RY layers with a CNOT ladder', reps, n_parameters: result.parameters, depth: result.depth, n_cnot: result.cnots, n_pauli_terms: pauliTermCount(matrix, qubits) },
+      optimizer: 'Rotosolve', method: 'state-vector simulation of the s-orbital tight-binding H(k) of the band-structure endpoint; classical energy by exact diagonalization',
+    };
   };
 
   const vqe: Handler = (body) => {
+    if (body.hamiltonian === undefined && body.jid !== undefined) return vqeMaterial(body);
     const terms = body.hamiltonian;
-    if (!Array.isArray(terms) || terms.length === 0) throw new HttpError(400, 'Field "hamiltonian" is required: an array of {"pauli": "XZ", "coefficient": 0.5} terms.');
+    if (!Array.isArray(terms) || terms.length === 0) throw new HttpError(400, 'Send "jid" (a material, with optional "kpoint" and "hamiltonian_type") or "hamiltonian": an array of {"pauli": "XZ", "coefficient": 0.5} terms.');
     let n = -1;
     const checked = terms.map((term, i) => {
       const t = term as { pauli?: unknown; coefficient?: unknown };
@@ -588,13 +673,13 @@ function buildHandlers(): Record<string, Handler> {
   };
 
   const balance: Handler = (body) => {
-    let reactants = strings(body, 'reactants');
-    let products = strings(body, 'products');
+    let reactants = formulas(body, 'reactants');
+    let products = formulas(body, 'products');
     const equation = str(body, 'equation', false);
     if (equation && !reactants && !products) {
       const sides = equation.split(/->|=>|→|=/);
       if (sides.length !== 2) throw new HttpError(400, 'Field "equation" must look like "H2 + O2 -> H2O".');
-      [reactants, products] = sides.map((side) => side.split('+').map((s) => s.trim().replace(/^\d+\s*(?=[A-Z(])/, '')).filter(Boolean));
+      [reactants, products] = sides.map(splitSide);
     }
     if (!reactants?.length || !products?.length) throw new HttpError(400, 'Send "reactants" and "products" (arrays of formulas), or "equation" such as "H2 + O2 -> H2O".');
     try {
@@ -610,15 +695,17 @@ function buildHandlers(): Record<string, Handler> {
   const hea: Handler = (body) => {
     let composition = body.composition as Record<string, unknown> | undefined;
     const elements = strings(body, 'elements');
-    if (composition === undefined && elements) composition = Object.fromEntries(elements.map((e) => [e, 1]));
+    if (composition === undefined && elements) composition = heaComposition(elements, body.fractions);
     if (!composition || typeof composition !== 'object' || Array.isArray(composition) || Object.keys(composition).length === 0) {
-      throw new HttpError(400, 'Send "composition" (an object such as {"Fe": 1, "Co": 1, "Ni": 1}) or "elements" (equimolar).');
+      throw new HttpError(400, 'Send "elements" (2 to 10 symbols) with optional "fractions", or "composition" (an object such as {"Fe": 1, "Co": 1, "Ni": 1}).');
     }
     for (const [el, amount] of Object.entries(composition)) {
       if (!HEA_ELEMENTS[el]) throw new HttpError(400, `Element "${el}" is not known to the reference server. Known: ${Object.keys(HEA_ELEMENTS).join(', ')}.`);
       if (typeof amount !== 'number' || !(amount > 0)) throw new HttpError(400, `The amount of ${el} must be a positive number.`);
     }
-    return heaDescriptors(composition as Record<string, number>);
+    const descriptors = heaDescriptors(composition as Record<string, number>);
+    const formula = Object.entries(descriptors.fractions).map(([el, c]) => `${el}${round(c, 4)}`).join('');
+    return { composition: descriptors.fractions, formula, ...descriptors };
   };
 
   const tokenizerSearch: Handler = (body) => {

@@ -3,6 +3,9 @@
  * and their crystal structures, with the searches and calculations the reference endpoints answer from it.
  * Pure: no I/O.
  */
+import { parseFormula } from '../chemistry/formula';
+
+export { parseFormula };
 
 export interface Structure {
   /** Lattice vectors in Å, rows. */
@@ -129,54 +132,6 @@ export function toPoscar(m: Material): string {
 }
 
 // ---- formulas -------------------------------------------------------------------------------------------
-
-/** Element counts of a formula such as Ca(OH)2, Fe2(SO4)3 or CuSO4·5H2O. Throws with a reason. */
-export function parseFormula(formula: string): Map<string, number> {
-  const text = formula.replace(/\s+/g, '');
-  if (!text) throw new Error('empty formula');
-  const parts = text.split(/[·*.]/);
-  const total = new Map<string, number>();
-  for (const part of parts) {
-    const lead = /^(\d+)(.*)$/.exec(part);
-    const factor = lead ? Number(lead[1]) : 1;
-    const body = lead ? lead[2]! : part;
-    let pos = 0;
-    const group = (): Map<string, number> => {
-      const counts = new Map<string, number>();
-      while (pos < body.length) {
-        const ch = body[pos]!;
-        if (ch === '(' || ch === '[') {
-          pos++;
-          const inner = group();
-          const close = body[pos];
-          if (close !== ')' && close !== ']') throw new Error(`unclosed bracket in "${formula}"`);
-          pos++;
-          const n = number();
-          for (const [el, c] of inner) counts.set(el, (counts.get(el) ?? 0) + c * n);
-        } else if (ch === ')' || ch === ']') {
-          return counts;
-        } else {
-          const m = /^[A-Z][a-z]?/.exec(body.slice(pos));
-          if (!m) throw new Error(`unexpected "${ch}" in "${formula}"`);
-          pos += m[0].length;
-          const n = number();
-          counts.set(m[0], (counts.get(m[0]) ?? 0) + n);
-        }
-      }
-      return counts;
-    };
-    const number = (): number => {
-      const m = /^\d+/.exec(body.slice(pos));
-      if (!m) return 1;
-      pos += m[0].length;
-      return Number(m[0]);
-    };
-    const counts = group();
-    if (pos !== body.length) throw new Error(`unbalanced bracket in "${formula}"`);
-    for (const [el, c] of counts) total.set(el, (total.get(el) ?? 0) + c * factor);
-  }
-  return total;
-}
 
 /** Reduced formula in the order the elements are written, e.g. Ga2As2 → GaAs. */
 export function reducedFormula(formula: string): string {
@@ -379,21 +334,6 @@ function compare(a: number, op: string, b: number): boolean {
     case '>': return a > b;
     default: return a >= b;
   }
-}
-
-// ---- heterostructures -----------------------------------------------------------------------------------
-
-/** Smallest in-plane lattice mismatch between m film cells and n substrate cells (a lattice constants). */
-export function latticeMatch(substrate: Material, film: Material, maxSupercell: number) {
-  let best = { substrate_multiple: 1, film_multiple: 1, mismatch_percent: Infinity };
-  for (let n = 1; n <= maxSupercell; n++) {
-    for (let m = 1; m <= maxSupercell; m++) {
-      const mismatch = (100 * (m * film.a - n * substrate.a)) / (n * substrate.a);
-      if (Math.abs(mismatch) < Math.abs(best.mismatch_percent) - 1e-9) best = { substrate_multiple: n, film_multiple: m, mismatch_percent: mismatch };
-    }
-  }
-  const side = best.substrate_multiple * substrate.a;
-  return { ...best, mismatch_percent: round(best.mismatch_percent, 3), interface_area: round(side * side, 3), strain_on_film: round(-best.mismatch_percent / (100 + best.mismatch_percent), 5) };
 }
 
 // ---- reaction balancing ---------------------------------------------------------------------------------

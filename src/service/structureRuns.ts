@@ -8,19 +8,16 @@ import * as vscode from 'vscode';
 import { config } from '../config';
 import { parsePoscar } from '../poscar';
 import { POSCAR_LANGUAGE } from '../poscar/editor/documents';
-import type { ResultViews } from '../views/results/feature';
-import { KIND_LABELS, type RunKind, type RunRecord } from '../views/results/run';
+import { isAppKind, KIND_LABELS, type StructureKind } from '../views/results/run';
 import { Disposable } from '../util/disposable';
 import { quantity } from '../util/quantity';
 import type { ServiceClient, ServiceResponse } from './client';
 import type { ServiceErrorKind } from './errors';
+import type { RunRecorder } from './runRecorder';
 import type { RunStore } from './runStore';
 import type { CallStatus, ServiceFeature, ShownMessage } from './feature';
 
-/** Outcomes of a call that sent nothing. */
-const NOT_SENT: readonly CallStatus[] = ['untrusted', 'declined', 'noUrl', 'noKey'];
-
-export const RUN_COMMANDS: Record<RunKind, string> = {
+export const RUN_COMMANDS: Record<StructureKind, string> = {
   relax: 'tokenLens.relax',
   singlePoint: 'tokenLens.singlePoint',
   md: 'tokenLens.md',
@@ -38,7 +35,7 @@ export interface StructureRunArgs {
 
 export interface StructureRunOutcome {
   status: CallStatus | 'invalid' | 'noInput';
-  kind: RunKind;
+  kind: StructureKind;
   runId?: string;
   response?: ServiceResponse;
   errorKind?: ServiceErrorKind;
@@ -52,34 +49,24 @@ interface Input {
 }
 
 export class StructureRuns extends Disposable {
-  private readonly controllers = new Map<string, AbortController>();
-  private views: ResultViews | undefined;
-  private count = 0;
-
-  constructor(private readonly service: ServiceFeature, private readonly store: RunStore) {
+  constructor(private readonly service: ServiceFeature, private readonly store: RunStore, private readonly recorder: RunRecorder) {
     super();
-    for (const kind of Object.keys(RUN_COMMANDS) as RunKind[]) {
+    for (const kind of Object.keys(RUN_COMMANDS) as StructureKind[]) {
       this.register(vscode.commands.registerCommand(RUN_COMMANDS[kind], (arg?: unknown) => this.run(kind, asArgs(arg))));
     }
-    this.register({ dispose: () => this.controllers.forEach((c) => c.abort()) });
-  }
-
-  /** The result views, once they exist (they need the run list, which needs this). */
-  attach(views: ResultViews): void {
-    this.views = views;
   }
 
   cancel(runId: string): void {
-    this.controllers.get(runId)?.abort();
+    this.recorder.cancel(runId);
   }
 
   /** Runs the same kind on the same input again, as sent then. */
   again(runId: string): Thenable<StructureRunOutcome> | undefined {
     const run = this.store.get(runId);
-    return run && this.run(run.kind, { uri: run.inputUri, text: run.inputText });
+    return run && !isAppKind(run.kind) ? this.run(run.kind, { uri: run.inputUri, text: run.inputText }) : undefined;
   }
 
-  async run(kind: RunKind, args: StructureRunArgs = {}): Promise<StructureRunOutcome> {
+  async run(kind: StructureKind, args: StructureRunArgs = {}): Promise<StructureRunOutcome> {
     const input = await this.input(args);
     if (!input) {
       const message = this.service.show('warning', `Open a POSCAR file to run ${KIND_LABELS[kind].toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`);
@@ -95,15 +82,7 @@ export class StructureRuns extends Disposable {
     return this.send(kind, input, density, args.show !== false);
   }
 
-  private async send(kind: RunKind, input: Input, density: number | undefined, show: boolean): Promise<StructureRunOutcome> {
-    const run: RunRecord = {
-      id: `${Date.now().toString(36)}-${++this.count}`, kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text,
-      startedAt: Date.now(), state: 'running',
-    };
-    const controller = new AbortController();
-    this.controllers.set(run.id, controller);
-    this.store.put(run);
-    if (show) this.views?.show(run);
+  private async send(kind: StructureKind, input: Input, density: number | undefined, show: boolean): Promise<StructureRunOutcome> {
     const body = { poscar: input.text };
     const request = (client: ServiceClient, signal: AbortSignal): Promise<ServiceResponse> => {
       switch (kind) {
@@ -113,28 +92,10 @@ export class StructureRuns extends Disposable {
         case 'tightbinding': return client.tightbindingCompute({ ...body, kpath_density: density! }, { signal });
       }
     };
-    const title = `${KIND_LABELS[kind]} of ${input.name}`;
-    const outcome = await this.service.call(title, request, {
-      signal: controller.signal, showElapsed: true, again: () => this.run(kind, { uri: input.uri, text: input.text, kpathDensity: density }),
-    }).finally(() => this.controllers.delete(run.id));
-    if (outcome.status !== 'ok' && NOT_SENT.includes(outcome.status)) {
-      // Refused before anything was sent (Restricted Mode, a declined URL, no URL or key): not a run to list.
-      this.store.remove((r) => r.id === run.id);
-      this.views?.close(run.id);
-      return { status: outcome.status, kind, ...(outcome.message ? { message: outcome.message } : {}) };
-    }
-    const done: RunRecord = { ...run, durationMs: Date.now() - run.startedAt };
-    if (outcome.status === 'ok') {
-      done.state = 'done';
-      done.response = { status: outcome.value.status, headers: outcome.value.headers, body: outcome.value.body };
-    } else {
-      done.state = outcome.status === 'cancelled' ? 'cancelled' : 'failed';
-      if (outcome.message) done.error = outcome.message.text;
-    }
-    this.store.put(done);
-    this.views?.update(done);
-    if (outcome.status === 'ok') return { status: 'ok', kind, runId: run.id, response: outcome.value };
-    return { status: outcome.status, kind, runId: run.id, ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}), ...(outcome.message ? { message: outcome.message } : {}) };
+    const outcome = await this.recorder.record({ kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text }, request, {
+      title: `${KIND_LABELS[kind]} of ${input.name}`, show, again: () => this.run(kind, { uri: input.uri, text: input.text, kpathDensity: density }),
+    });
+    return { ...outcome, kind };
   }
 
   /** The text to send: given text, the open document (unsaved edits included), the file on disk, or the active POSCAR editor. */

@@ -3,27 +3,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createServer, type ReferenceServer } from '../../src/server/app';
-import type { ResultReport } from '../../src/views/results/protocol';
+import type { ReferenceServer } from '../../src/server/app';
 import type { StructureReport } from '../../src/views/structure/protocol';
-import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
-
-interface Outcome {
-  status: string;
-  kind: string;
-  runId?: string;
-  response?: { status: number; body: { type: string; value?: Record<string, unknown> } };
-  errorKind?: string;
-  message?: { severity: string; text: string; actions: string[] };
-}
-interface Item { id: string; label: string; description: string; contextValue: string }
+import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
+import { closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
 
 const KEY = 'runs-key-5c1f';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
 const run = (command: string, args?: object) => vscode.commands.executeCommand<Outcome>(`tokenLens.${command}`, args);
-const items = async () => (await vscode.commands.executeCommand<Item[]>('tokenLens.runs.test', 'items'))!;
-const resultReport = (runId: string, action = 'report', extra: object = {}) =>
-  vscode.commands.executeCommand<ResultReport | undefined>('tokenLens.results.test', action, { runId, ...extra });
 
 const THEMES = [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light']] as const;
 
@@ -62,21 +49,12 @@ async function playTrajectory(runId: string, name: string): Promise<StructureRep
   return first!;
 }
 
-async function reportWhere(runId: string, check: (r: ResultReport) => boolean, what: string): Promise<ResultReport> {
-  let last: ResultReport | undefined;
-  await waitFor(async () => (last = await resultReport(runId)) && check(last), 15_000, () => `${what}; last report: ${JSON.stringify(last)}`, 150);
-  return last!;
-}
-
 suite('Structure runs: relax, single point, MD and band structure from the open POSCAR', () => {
   let server: ReferenceServer;
 
   suiteSetup(async function () {
     this.timeout(30_000);
-    await activateExtension();
-    server = createServer({ apiKey: KEY, ratePerMinute: 10_000, faults: true });
-    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setServiceUrl', await server.listen(0))).status, 'ok');
-    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.setApiKey', KEY)).status, 'ok');
+    server = await useReferenceServer(KEY);
   });
 
   suiteTeardown(async () => {

@@ -4,40 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { OnigScanner, OnigString, loadWASM } from 'vscode-oniguruma';
-import { INITIAL, Registry, parseRawGrammar, type IGrammar, type StateStack } from 'vscode-textmate';
+import { INITIAL, type StateStack } from 'vscode-textmate';
+import { lines, loadGrammar, root, tokenizer } from './grammar';
 
-const root = resolve(__dirname, '..', '..', '..');
-const grammarFile = join(root, 'media', 'languages', 'poscar.tmLanguage.json');
-
-const poscar = (async (): Promise<IGrammar> => {
-  await loadWASM(readFileSync(join(root, 'node_modules', 'vscode-oniguruma', 'release', 'onig.wasm')));
-  const registry = new Registry({
-    onigLib: Promise.resolve({ createOnigScanner: (sources) => new OnigScanner(sources), createOnigString: (text) => new OnigString(text) }),
-    loadGrammar: async () => parseRawGrammar(readFileSync(grammarFile, 'utf8'), grammarFile),
-  });
-  const grammar = await registry.loadGrammar('source.poscar');
-  assert.ok(grammar);
-  return grammar;
-})();
-
-/** Splits at CRLF, LF or CR, as VS Code does. */
-const lines = (text: string): string[] => text.split(/\r\n|\r|\n/);
-
-/** Each line's non-blank tokens as [text, scopes below source.poscar]. */
-const tokenize = async (docLines: string[]): Promise<[string, string][][]> => {
-  const grammar = await poscar;
-  let state: StateStack = INITIAL;
-  return docLines.map((line) => {
-    const { tokens, ruleStack } = grammar.tokenizeLine(line, state);
-    state = ruleStack;
-    return tokens
-      .map(({ startIndex, endIndex, scopes }): [string, string] => [line.slice(startIndex, endIndex).trim(), scopes.slice(1).join(' ')])
-      .filter(([text]) => text !== '');
-  });
-};
+const poscar = loadGrammar('poscar.tmLanguage.json', 'source.poscar');
+const tokenize = tokenizer(poscar);
 
 const each = (scope: string, ...texts: string[]): [string, string][] => texts.map((text) => [text, scope]);
 const COMMENT = 'comment.line.poscar';

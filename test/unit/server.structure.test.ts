@@ -2,37 +2,16 @@
  * The structure endpoints over HTTP: single point, relax, MD and tight binding compute from the POSCAR
  * they are sent, refuse what they cannot take with a 400, and leave the server answering meanwhile.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import { referenceServer } from './serverHarness';
 import { parsePoscar } from '../../src/poscar';
 import type { Cell, Vec3 } from '../../src/server/physics/cell';
 import { evaluate } from '../../src/server/physics/potential';
 import { diamond, poscarText, primitiveSi, rattle, skewedNaCl } from './physicsFixtures';
 
-const KEY = 'structure-test-key';
-let server: ReferenceServer;
-let url: string;
-
-before(async () => {
-  server = createServer({ apiKey: KEY, ratePerMinute: 100_000 });
-  url = await server.listen(0);
-});
-after(() => server.close());
-
-interface Answer { status: number; body: any; arrived: number }
-
-async function post(path: string, body: unknown, signal?: AbortSignal): Promise<Answer> {
-  const response = await fetch(url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
-    body: JSON.stringify(body),
-    ...(signal ? { signal } : {}),
-  });
-  const parsed = await response.json();
-  return { status: response.status, body: parsed, arrived: performance.now() };
-}
+const { post } = referenceServer('structure-test-key');
 
 const SP = '/gnn_ff_dynamics/single_point';
 const RELAX = '/gnn_ff_dynamics/relax';
@@ -232,7 +211,7 @@ test('400s: field types and ranges', async () => {
 
 test('a long MD run does not stop the server answering a tokenize meanwhile', async () => {
   const started = performance.now();
-  const long = post(MD, { poscar: poscarText(diamond(2)), steps: 1000 });
+  const long = post(MD, { poscar: poscarText(diamond(3)), steps: 1000 }); // 216 atoms: long enough to outlast a first tokenize under load
   await new Promise((resolve) => setTimeout(resolve, 50));
   const tokenized = await post('/tokenizer/tokenize', { text: 'while the atoms move' });
   const md = await long;

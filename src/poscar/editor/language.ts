@@ -9,10 +9,8 @@ import { cellLine, headline, oneLine } from '../format';
 import type { Poscar, PoscarDiagnostic, StructureSummary } from '../types';
 import { Disposable } from '../../util/disposable';
 import { quantity } from '../../util/quantity';
-import { isPoscar, parsed, POSCAR_SELECTOR, toRange } from './documents';
-
-/** Diagnostics follow typing this long after the last keystroke. */
-export const DIAGNOSTICS_DEBOUNCE_MS = 150;
+import { LiveDiagnostics } from '../../util/liveDiagnostics';
+import { parsed, POSCAR_LANGUAGE, POSCAR_SELECTOR, toRange } from './documents';
 
 const SEVERITY: Record<PoscarDiagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -27,46 +25,17 @@ export interface LensAction {
 }
 
 export class PoscarLanguageFeature extends Disposable {
-  private readonly collection = this.register(vscode.languages.createDiagnosticCollection('poscar'));
-  private readonly timers = new Map<vscode.TextDocument, ReturnType<typeof setTimeout>>();
-
   constructor(actions: readonly LensAction[]) {
     super();
-    this.register(vscode.workspace.onDidOpenTextDocument((d) => this.diagnose(d)));
-    this.register(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)));
-    this.register(vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)));
+    // A new, still empty file is not yet wrong.
+    this.register(new LiveDiagnostics(POSCAR_LANGUAGE, (d) => {
+      const problems = parsed(d).diagnostics;
+      return problems.some((p) => p.code === 'empty-file') ? [] : problems.map(toDiagnostic);
+    }));
     this.register(vscode.languages.registerHoverProvider(POSCAR_SELECTOR, { provideHover: (d, p) => hover(d, p) }));
     this.register(vscode.languages.registerCodeLensProvider(POSCAR_SELECTOR, { provideCodeLenses: (d) => lenses(d, actions) }));
     this.register(vscode.languages.registerDocumentSymbolProvider(POSCAR_SELECTOR, { provideDocumentSymbols: (d) => symbols(d) }, { label: 'POSCAR' }));
     this.register(vscode.languages.registerFoldingRangeProvider(POSCAR_SELECTOR, { provideFoldingRanges: (d) => folding(d) }));
-    this.register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
-    vscode.workspace.textDocuments.forEach((d) => this.diagnose(d));
-  }
-
-  private schedule(document: vscode.TextDocument): void {
-    if (!isPoscar(document)) return;
-    clearTimeout(this.timers.get(document));
-    this.timers.set(document, setTimeout(() => {
-      this.timers.delete(document);
-      this.diagnose(document);
-    }, DIAGNOSTICS_DEBOUNCE_MS));
-  }
-
-  private diagnose(document: vscode.TextDocument): void {
-    // A language change reopens the document: one that is no longer POSCAR loses its problems.
-    if (!isPoscar(document) || document.isClosed) {
-      this.collection.delete(document.uri);
-      return;
-    }
-    const problems = parsed(document).diagnostics;
-    // A new, still empty file is not yet wrong.
-    this.collection.set(document.uri, problems.some((d) => d.code === 'empty-file') ? [] : problems.map(toDiagnostic));
-  }
-
-  private forget(document: vscode.TextDocument): void {
-    clearTimeout(this.timers.get(document));
-    this.timers.delete(document);
-    this.collection.delete(document.uri);
   }
 }
 

@@ -51,6 +51,11 @@ export class ResultViews extends Disposable {
     this.panels.get(runId)?.panel.dispose();
   }
 
+  /** Where a run's view stands, if it is open. */
+  columnOf(runId: string): vscode.ViewColumn | undefined {
+    return this.panels.get(runId)?.panel.viewColumn;
+  }
+
   /** A run changed: its view, if open, shows the new state. */
   update(run: RunRecord): void {
     this.panels.get(run.id)?.update(run);

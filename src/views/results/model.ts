@@ -4,6 +4,7 @@
  * arrays, no NaN: a value that could not be read is null), so it crosses to the page as it is.
  */
 import type { Mat3, Vec3 } from '../../poscar/types';
+import type { AppModel } from './apps/model';
 
 /** A number per step; null where the service sent something that is not one. */
 export type Series = (number | null)[];
@@ -15,7 +16,8 @@ export interface ResultImage {
   source: string;
 }
 
-interface Common {
+/** What every kind's model has: the method, the atoms, and what the view did not place. */
+export interface Common {
   /** How the service computed it, in its words. */
   method?: string;
   /** Atoms and element symbols as the answer states them. */
@@ -132,4 +134,4 @@ export interface BandsModel extends Common {
   latticeType?: string;
 }
 
-export type ResultModel = SinglePointModel | RelaxModel | MdModel | BandsModel;
+export type ResultModel = SinglePointModel | RelaxModel | MdModel | BandsModel | AppModel;

@@ -13,6 +13,7 @@ import {
   isFromResultPage, type FromResultPage, type ResultReport, type ResultTestMessage, type ResultView, type StructureAction, type ToResultPage,
 } from './protocol';
 import { runTitle, type RunRecord } from './run';
+import { saveResult } from './saveResult';
 import type { ResultDocuments } from './structures';
 import { resultView, runInfo } from './view';
 
@@ -22,9 +23,11 @@ export interface RunActions {
   onRetry(runId: string): void;
   /** Plays the run's trajectory, or shows its final structure, in the 3D view. */
   onShow3d(run: RunRecord): void;
+  /** An application's row: open the item (GET /{app}/detail/{id}). */
+  onDetail?(app: string, id: string): void;
 }
 
-const WHAT: Partial<Record<RunRecord['kind'], string>> = { relax: 'relaxed', md: 'md-final' };
+const WHAT: Partial<Record<RunRecord['kind'], string>> = { relax: 'relaxed', md: 'md-final', heterostructure: 'interface' };
 
 export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   private seq = 0;
@@ -69,7 +72,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   }
 
   protected receive(message: FromResultPage): void {
-    if (!['rendered', 'error', 'ready'].includes(message.type)) this.lastAction = message.type === 'structure' ? `structure:${message.action}` : message.type;
+    if (!['rendered', 'error', 'ready'].includes(message.type)) this.lastAction = message.type === 'structure' ? `structure:${message.action}` : message.type === 'detail' ? `detail:${message.id}` : message.type;
     switch (message.type) {
       case 'cancel':
         this.actions.onCancel(this.run.id);
@@ -82,6 +85,12 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
         return;
       case 'selectAtom':
         void this.selectAtom(message.index);
+        return;
+      case 'detail':
+        this.actions.onDetail?.(message.app, message.id);
+        return;
+      case 'saveJson':
+        void saveResult(this.run, this.documents.saveTarget);
         return;
       case 'exportPng': {
         const input = vscode.Uri.parse(this.run.inputUri);
@@ -108,7 +117,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   private async structure(action: StructureAction): Promise<void> {
     if (action === 'show3d') return this.actions.onShow3d(this.run);
     const model = this.view?.model;
-    const text = model && (model.kind === 'relax' || model.kind === 'md') ? model.finalPoscar : undefined;
+    const text = !model ? undefined : 'poscar' in model ? model.poscar?.text : model.kind === 'relax' || model.kind === 'md' ? model.finalPoscar : undefined;
     const what = WHAT[this.run.kind];
     if (text === undefined || !what) return;
     if (action === 'open') await this.documents.open(text);

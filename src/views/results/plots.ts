@@ -14,6 +14,10 @@ export interface PlotSeries {
   label: string;
   values: Series;
   colour: Colour;
+  /** Drawn as vertical lines from zero (diffraction peaks), not joined. */
+  sticks?: boolean;
+  /** Joined across the x of other series (where this one has no value). */
+  spanGaps?: boolean;
 }
 
 export interface PlotSpec {
@@ -39,6 +43,8 @@ export interface PlotSpec {
   /** Labelled points, e.g. VBM and CBM. */
   marks?: { x: number; y: number; label: string }[];
   yRange?: [number, number];
+  /** The x axis range, when the data's own would put points on the edges (diffraction sticks). */
+  xRange?: [number, number];
   /** Indices where a new branch of the x axis starts: no line joins the points either side. */
   breaks?: number[];
   /** What Copy CSV writes when it is not the plotted numbers (absolute energies behind a relative plot). */
@@ -137,6 +143,7 @@ function bands(m: BandsModel): PlotSpec[] {
 
 export function plotsOf(view: ResultView): PlotSpec[] {
   const m = view.model;
+  if ('plots' in m) return m.plots;
   return m.kind === 'relax' ? relax(m) : m.kind === 'md' ? md(m) : m.kind === 'tightbinding' ? bands(m) : [];
 }
 

@@ -4,7 +4,8 @@
  */
 import { isArrayOf, isFiniteNumber, isInt, isRecord, isString, isVec3 } from '../guards';
 import type { ResultModel } from './model';
-import { RUN_KINDS, RUN_STATES, type RunKind, type RunState } from './run';
+import { isAppModel } from './apps/guard';
+import { isAppKind, RUN_KINDS, RUN_STATES, type RunKind, type RunState, type StructureKind } from './run';
 
 export const RESULT_VIEW_TYPE = 'tokenLens.result';
 
@@ -88,6 +89,10 @@ export type FromResultPage =
   | { type: 'retry' }
   | { type: 'structure'; action: StructureAction }
   | { type: 'selectAtom'; index: number }
+  /** An application's row: GET /{app}/detail/{id}. */
+  | { type: 'detail'; app: string; id: string }
+  /** Save the run's answer as JSON. */
+  | { type: 'saveJson' }
   | { type: 'exportPng'; name: string; dataUrl: string }
   | { type: 'copyCsv'; name: string; text: string }
   | { type: 'error'; message: string }
@@ -118,7 +123,7 @@ const COMMON: Record<string, Check> = {
   warnings: (v) => isArrayOf(v, (w): w is string => isString(w, 10_000)),
 };
 
-const KINDS: Record<RunKind, Record<string, Check>> = {
+const KINDS: Record<StructureKind, Record<string, Check>> = {
   singlePoint: {
     energy: num, energyPerAtom: num, energyPerAtomComputed: bool, forces: optional((v) => isArrayOf(v, isVec3)), maxForce: num,
     stress: optional(mat3), stressUnit: text(200),
@@ -144,7 +149,8 @@ const KINDS: Record<RunKind, Record<string, Check>> = {
 };
 
 function isResultModel(value: unknown): value is ResultModel {
-  return isRecord(value) && RUN_KINDS.includes(value.kind as RunKind) && recordOf({ ...COMMON, ...KINDS[value.kind as RunKind] })(value);
+  if (!isRecord(value) || !RUN_KINDS.includes(value.kind as RunKind)) return false;
+  return isAppKind(value.kind as string) ? recordOf(COMMON)(value) && isAppModel(value) : recordOf({ ...COMMON, ...KINDS[value.kind as StructureKind] })(value);
 }
 
 const isRunInfo = recordOf({
@@ -187,12 +193,14 @@ const isReport = recordOf({
 export function isFromResultPage(value: unknown): value is FromResultPage {
   if (!isRecord(value)) return false;
   switch (value.type) {
-    case 'ready': case 'cancel': case 'retry':
+    case 'ready': case 'cancel': case 'retry': case 'saveJson':
       return true;
     case 'structure':
       return oneOf('open', 'compare', 'save', 'show3d')(value.action);
     case 'selectAtom':
       return isInt(value.index);
+    case 'detail':
+      return isString(value.app, 100) && /^[a-z_]+$/.test(value.app) && isString(value.id, 200) && value.id.length > 0;
     case 'exportPng':
       return isString(value.name, 200) && isString(value.dataUrl, 50_000_000) && value.dataUrl.startsWith('data:image/png;base64,');
     case 'copyCsv':

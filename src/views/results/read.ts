@@ -13,14 +13,15 @@ import { readBands } from './readBands';
 import { readMd } from './readMd';
 import { readRelax } from './readRelax';
 import { readSinglePoint } from './readSinglePoint';
-import { KIND_LABELS, type RunKind } from './run';
+import { readAppRecord } from './apps/read';
+import { isAppKind, KIND_LABELS, type RunKind, type StructureKind } from './run';
 
 /** Bytes that are not an image are kept as base64 up to this size. */
 const MAX_KEPT_BYTES = 1_000_000;
 
 type Reader = (f: Fields, context: KindContext, headers: Record<string, string>) => Read<ResultModel>;
 
-const READERS: Record<RunKind, Reader> = {
+const READERS: Record<StructureKind, Reader> = {
   relax: readRelax,
   singlePoint: readSinglePoint,
   md: readMd,
@@ -80,6 +81,7 @@ function readShared(f: Fields, context: ReadContext): Shared {
 export function readResult(kind: RunKind, body: ResponseBody | undefined, headers: Record<string, string> = {}, context: ReadContext = {}): ResultModel {
   const images: ResultImage[] = [];
   const rec = answerRecord(kind, body, images);
+  if (isAppKind(kind)) return readAppRecord(kind, rec, images, context.request ?? {}, (f) => takeImages(rec, f, images));
   try {
     return readRecord(kind, rec, images, headers, context);
   } catch (error) {
@@ -89,7 +91,7 @@ export function readResult(kind: RunKind, body: ResponseBody | undefined, header
   }
 }
 
-function readRecord(kind: RunKind, rec: Rec, images: ResultImage[], headers: Record<string, string>, context: ReadContext): ResultModel {
+function readRecord(kind: StructureKind, rec: Rec, images: ResultImage[], headers: Record<string, string>, context: ReadContext): ResultModel {
   const warnings: string[] = [];
   const f = new Fields(rec, warnings);
   takeImages(rec, f, images);

@@ -1,11 +1,13 @@
 /** What every reader of a run kind shares: its context and the atom-count check. */
-import { isRecord } from '../guards';
+import { isRecord, type Rec } from '../guards';
 import { MAX_POINTS, toVec3Rows } from './fields';
 import type { ResultModel, Trajectory } from './model';
 
 export interface ReadContext {
   /** Atoms in the structure that was sent, when it could be read. */
   atoms?: number;
+  /** An application run: the request body that was sent (the match overlays the measured pattern it carried). */
+  request?: Rec;
 }
 
 /** What a reader of one kind gets: the context, and the answer's own atom count. */

@@ -4,8 +4,19 @@
  */
 import type { ResponseBody } from '../../service/client';
 
-export const RUN_KINDS = ['relax', 'singlePoint', 'md', 'tightbinding'] as const;
+export const STRUCTURE_KINDS = ['relax', 'singlePoint', 'md', 'tightbinding'] as const;
+export type StructureKind = (typeof STRUCTURE_KINDS)[number];
+
+/** The other applications (spec 4.3): their request is JSON, their answer is read for a generic view. */
+export const APP_KINDS = ['search', 'predict', 'pxrd', 'pxrdMatch', 'optimade', 'heterostructure', 'vqe', 'reaction', 'hea'] as const;
+export type AppKind = (typeof APP_KINDS)[number];
+
+export const RUN_KINDS = [...STRUCTURE_KINDS, ...APP_KINDS] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
+
+export function isAppKind(kind: string): kind is AppKind {
+  return (APP_KINDS as readonly string[]).includes(kind);
+}
 
 export const RUN_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
 export type RunState = (typeof RUN_STATES)[number];
@@ -13,11 +24,11 @@ export type RunState = (typeof RUN_STATES)[number];
 export interface RunRecord {
   id: string;
   kind: RunKind;
-  /** The POSCAR document the run was sent from. */
+  /** The POSCAR document the run was sent from (an application run: its data file, or a token-lens-request: URI). */
   inputUri: string;
-  /** Its file name, e.g. "POSCAR". */
+  /** Its file name, e.g. "POSCAR"; an application run: what was asked, e.g. "Si" or "JVASP-1002". */
   inputName: string;
-  /** The text sent. */
+  /** The text sent (an application run: the request body as JSON). */
   inputText: string;
   /** ms since the epoch */
   startedAt: number;
@@ -33,6 +44,15 @@ export const KIND_LABELS: Record<RunKind, string> = {
   singlePoint: 'Single point',
   md: 'Molecular dynamics',
   tightbinding: 'Band structure',
+  search: 'Materials search',
+  predict: 'Property prediction',
+  pxrd: 'Powder pattern',
+  pxrdMatch: 'Powder match',
+  optimade: 'OPTIMADE query',
+  heterostructure: 'Heterostructure',
+  vqe: 'Quantum VQE',
+  reaction: 'Reaction balance',
+  hea: 'High-entropy alloy',
 };
 
 /** "Relax: POSCAR" */

@@ -117,6 +117,7 @@ function bands(m: BandsModel): Summary {
 
 export function describe(view: ResultView): Summary {
   const m = view.model;
+  if ('headline' in m) return { headline: m.headline, facts: [...m.facts, ...(m.method ? [`Method: ${m.method}`] : [])] };
   const summary = m.kind === 'relax' ? relax(m) : m.kind === 'singlePoint' ? singlePoint(m, view.elements) : m.kind === 'md' ? md(m) : bands(m);
   if (m.method) summary.facts.push(`Method: ${m.method}`);
   return summary;

@@ -7,7 +7,8 @@ import type { Poscar } from '../../poscar/types';
 import { firstErrorMessage } from './poscarText';
 import type { LatticeRow, ResultView, RunInfo } from './protocol';
 import { readResult } from './read';
-import { runTitle, type RunRecord } from './run';
+import { isAppKind, runTitle, type RunRecord } from './run';
+import { isRecord, type Rec } from '../guards';
 
 export function runInfo(run: RunRecord): RunInfo {
   return {
@@ -34,6 +35,7 @@ export function latticeRows(before: Poscar | undefined, after: Poscar | undefine
 /** The view of a run that has an answer; null before one comes. */
 export function resultView(run: RunRecord, input: Poscar | undefined): ResultView | null {
   if (!run.response) return null;
+  if (isAppKind(run.kind)) return { model: readResult(run.kind, run.response.body, run.response.headers, { request: requestOf(run) }), elements: [], lattice: [] };
   const model = readResult(run.kind, run.response.body, run.response.headers, { atoms: input?.sites.length });
   let lattice: LatticeRow[] = [];
   if (model.kind === 'relax' && model.finalPoscar !== undefined) {
@@ -45,4 +47,14 @@ export function resultView(run: RunRecord, input: Poscar | undefined): ResultVie
     lattice = latticeRows(input, final.poscar);
   }
   return { model, elements: input?.sites.map((s) => s.species) ?? model.species ?? [], lattice };
+}
+
+/** The request body an application run sent (kept as JSON in inputText). */
+export function requestOf(run: RunRecord): Rec {
+  try {
+    const value: unknown = JSON.parse(run.inputText);
+    return isRecord(value) ? value : {};
+  } catch {
+    return {};
+  }
 }

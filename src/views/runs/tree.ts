@@ -5,10 +5,16 @@
  */
 import * as vscode from 'vscode';
 import type { RunStore } from '../../service/runStore';
-import type { StructureRuns } from '../../service/structureRuns';
 import { Disposable } from '../../util/disposable';
 import type { ResultViews } from '../results/feature';
-import { KIND_LABELS, type RunRecord } from '../results/run';
+import { saveResult } from '../results/saveResult';
+import { isAppKind, KIND_LABELS, type RunRecord } from '../results/run';
+
+/** What the list asks of whoever runs a kind: cancel a run, run it again. */
+export interface RunControl {
+  cancel(runId: string): void;
+  again(runId: string): unknown;
+}
 
 export const RUNS_VIEW = 'tokenLens.runs';
 
@@ -34,7 +40,7 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
   private readonly changed = this.register(new vscode.EventEmitter<RunRecord | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly store: RunStore, private readonly runs: StructureRuns, private readonly views: ResultViews, testMode: boolean) {
+  constructor(private readonly store: RunStore, private readonly runs: RunControl, private readonly views: ResultViews, testMode: boolean) {
     super();
     if (testMode) {
       // Test seam: the entries as the tree shows them, and Save Result As without a dialog.
@@ -75,28 +81,16 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
 }
 
 async function revealInput(run: RunRecord): Promise<void> {
+  // An application run without a data file: its request is the input.
+  if (isAppKind(run.kind) && vscode.Uri.parse(run.inputUri).scheme === 'untitled') {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'json', content: run.inputText }));
+    return;
+  }
   try {
     await vscode.window.showTextDocument(vscode.Uri.parse(run.inputUri), { preview: false });
   } catch {
-    const document = await vscode.workspace.openTextDocument({ language: 'poscar', content: run.inputText });
+    const document = await vscode.workspace.openTextDocument({ language: isAppKind(run.kind) ? 'json' : 'poscar', content: run.inputText });
     await vscode.window.showTextDocument(document);
     void vscode.window.showInformationMessage(`${run.inputName} is no longer where it was; this is the text that was sent.`);
   }
-}
-
-/** "Save Result As…": the raw answer as JSON, beside the POSCAR by default. */
-export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-  if (!run.response) {
-    void vscode.window.showInformationMessage('This run has no answer to save.');
-    return undefined;
-  }
-  const input = vscode.Uri.parse(run.inputUri);
-  const name = `${run.inputName}.${run.kind}.json`;
-  const defaultUri = input.scheme === 'file' ? vscode.Uri.joinPath(input, '..', name) : undefined;
-  const uri = target ?? await vscode.window.showSaveDialog({ defaultUri, filters: { JSON: ['json'] }, saveLabel: 'Save Result' });
-  if (!uri) return undefined;
-  const body = run.response.body;
-  const value = body.type === 'json' ? body.value : body.type === 'text' ? body.text : { contentType: body.contentType, base64: Buffer.from(body.bytes).toString('base64') };
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`));
-  return uri;
 }

@@ -94,7 +94,7 @@ function done(view: ResultView): HTMLElement[] {
     list.append(...view.model.warnings.map((w) => el('li', undefined, w)));
     parts.push(list);
   }
-  parts.push(...plotsOf(view).map(plotFigure), ...tables(view, bridge.post));
+  parts.push(...plotsOf(view).map(plotFigure), ...tables(view, bridge.post, current?.run.id));
   const pictures = images(view);
   if (pictures.length) {
     const gallery = el('section', 'images');

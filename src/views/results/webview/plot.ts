@@ -63,6 +63,21 @@ function overlays(spec: PlotSpec): uPlot.Hooks.Arrays {
         ctx.fillText(line.label, bbox.left + 6 * px, y - 4 * px);
       }
       ctx.setLineDash([]);
+      // Stick series (diffraction peaks): a vertical line from zero to each value.
+      spec.series.forEach((s, index) => {
+        if (!s.sticks) return;
+        ctx.strokeStyle = colour(s.colour);
+        ctx.lineWidth = 1.5 * px;
+        const zero = u.valToPos(0, 'y', true);
+        s.values.forEach((v, i) => {
+          if (v === null || u.series[index + 1]?.show === false) return;
+          const x = u.valToPos(spec.x[i]!, 'x', true);
+          ctx.beginPath();
+          ctx.moveTo(x, zero);
+          ctx.lineTo(x, u.valToPos(v, 'y', true));
+          ctx.stroke();
+        });
+      });
       if (spec.yBand) {
         ctx.fillStyle = colour('orange');
         ctx.textAlign = 'right';
@@ -100,7 +115,7 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
   return {
     width, height: spec.height ?? HEIGHT,
     scales: {
-      x: { time: false },
+      x: { time: false, ...(spec.xRange ? { range: (): uPlot.Range.MinMax => spec.xRange! } : {}) },
       y: { distr: spec.logY ? 3 : 1, ...(spec.yRange ? { range: (): uPlot.Range.MinMax => spec.yRange! } : {}) },
     },
     axes: [
@@ -115,7 +130,9 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
       ...series.map((s) => ({
         label: s.label, stroke: colour(s.colour), width: bands ? 1.25 : 1.75,
         // Few steps (a relax that converged at once) would draw nothing without their points.
-        points: { show: !bands && spec.x.length <= 60, size: 6 },
+        points: { show: !bands && !s.sticks && spec.x.length <= 60, size: 6 },
+        ...(s.sticks ? { paths: () => null } : {}),
+        ...(s.spanGaps ? { spanGaps: true } : {}),
         value: (_u: uPlot, v: number | null) => (v == null ? '–' : short(v, 5)),
       })),
     ],

@@ -4,12 +4,14 @@ import { fixed, signed } from '../format';
 import type { SinglePointModel } from '../model';
 import type { FromResultPage, LatticeRow, ResultView, StructureAction } from '../protocol';
 import { pressure } from '../summary';
+import { appActions, appTables } from './appSections';
 import { button, table } from './dom';
 
 type Post = (message: FromResultPage) => void;
 
-export function actions(view: ResultView, post: Post): HTMLButtonElement[] {
+export function actions(view: ResultView, post: Post): HTMLElement[] {
   const m = view.model;
+  if ('headline' in m) return appActions(m, post);
   const structure = (label: string, action: StructureAction) =>
     button(label, `structure:${action}`, () => post({ type: 'structure', action }));
   if (m.kind !== 'relax' && m.kind !== 'md') return [];
@@ -46,8 +48,9 @@ function stressTable(m: SinglePointModel): HTMLElement {
   return table('Stress (GPa)', ['', ...axes], m.stress!.map((row, i) => ({ cells: [axes[i]!, ...row.map((x) => fixed(x, 3))] })), note);
 }
 
-export function tables(view: ResultView, post: Post): HTMLElement[] {
+export function tables(view: ResultView, post: Post, runId = ''): HTMLElement[] {
   const m = view.model;
+  if ('headline' in m) return appTables(runId, m, post);
   if (m.kind === 'relax' && view.lattice.length) return [latticeTable(view.lattice)];
   if (m.kind !== 'singlePoint') return [];
   return [...(m.forces?.length ? [forcesTable(m, view.elements, post)] : []), ...(m.stress ? [stressTable(m)] : [])];
