@@ -71,6 +71,10 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** A script error on the page, and a page's answer to a test message: guarded by each view's protocol. */
+interface PageError { type: 'error'; message: string }
+interface PageReport { type: 'rendered'; request: number }
+
 /**
  * Owns one WebviewPanel and its page. Subclasses say what they post (ToPage) and receive (FromPage);
  * `guard` checks every message from the page (anything that fails it is dropped).
@@ -90,6 +94,7 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
     spec: PageSpec,
     private readonly guard: (value: unknown) => value is FromPage | ReadyMessage,
     protected readonly testMode: boolean,
+    protected readonly log: vscode.LogOutputChannel,
   ) {
     super();
     panel.webview.options = { enableScripts: true, localResourceRoots: [mediaRoot(extensionUri)] };
@@ -102,7 +107,10 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
       if (!panel.visible) this.ready = false;
     }));
     panel.webview.html = pageHtml(panel.webview, extensionUri, spec, testMode);
+    this.viewName = spec.title;
   }
+
+  private readonly viewName: string;
 
   override dispose(): void {
     if (this.isDisposed) return;
@@ -161,13 +169,24 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
   protected abstract onReady(state: unknown): void;
   protected abstract receive(message: FromPage): void;
 
+  /** Every page's own messages are handled here: ready, a script error (logged), a test report (answered); the rest go to receive(). */
   private arrive(message: unknown): void {
     if (this.isDisposed || !this.guard(message)) return;
-    if (message.type === 'ready') {
-      this.ready = true;
-      this.onReady((message as ReadyMessage).state);
-      return;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.onReady((message as ReadyMessage).state);
+        return;
+      case 'error':
+        this.log.error(`${this.viewName} view: ${(message as unknown as PageError).message}`);
+        return;
+      case 'rendered': {
+        const { type: _type, ...report } = message as unknown as PageReport;
+        this.answered(report.request, report);
+        return;
+      }
+      default:
+        this.receive(message as FromPage);
     }
-    this.receive(message as FromPage);
   }
 }

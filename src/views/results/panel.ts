@@ -43,9 +43,9 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
     testMode: boolean,
     private readonly actions: RunActions,
     private readonly documents: ResultDocuments,
-    private readonly log: vscode.LogOutputChannel,
+    log: vscode.LogOutputChannel,
   ) {
-    super(panel, extensionUri, { title: runTitle(run), script: 'results.js', styles: ['results.css'] }, isFromResultPage, testMode);
+    super(panel, extensionUri, { title: runTitle(run), script: 'results.js', styles: ['results.css'] }, isFromResultPage, testMode, log);
     this.register({ dispose: () => documents.forget(run.id) });
     this.update(run);
   }
@@ -101,15 +101,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
       case 'copyCsv':
         void vscode.env.clipboard.writeText(message.text).then(() => vscode.window.setStatusBarMessage(`Token Lens: copied the ${message.name} numbers as CSV`, 3000));
         return;
-      case 'error':
-        this.log.error(`Result view: ${message.message}`);
-        return;
-      case 'rendered': {
-        const { type: _type, ...report } = message;
-        this.answered(report.request, report);
-        return;
-      }
-      case 'ready':
+      default: // ready, error and rendered are the base's
         return;
     }
   }

@@ -39,9 +39,9 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
     readonly key: string,
     private options: StructureOptions,
     testMode: boolean,
-    private readonly log: vscode.LogOutputChannel,
+    log: vscode.LogOutputChannel,
   ) {
-    super(panel, extensionUri, { title: 'Structure', script: 'structure.js', styles: ['structure.css'] }, isFromStructurePage, testMode);
+    super(panel, extensionUri, { title: 'Structure', script: 'structure.js', styles: ['structure.css'] }, isFromStructurePage, testMode, log);
   }
 
   /** The view's name: the file's, or the run's title. */
@@ -71,15 +71,7 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
       case 'exportPng':
         void this.savePng(message.dataUrl, this.pngTarget);
         return;
-      case 'error':
-        this.log.error(`Structure view: ${message.message}`);
-        return;
-      case 'rendered': {
-        const { type: _type, ...report } = message;
-        this.answered(report.request, report);
-        return;
-      }
-      case 'ready':
+      default: // ready, error and rendered are the base's
         return;
     }
   }
