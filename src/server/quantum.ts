@@ -6,38 +6,14 @@
  * of its sinusoid, sweep after sweep). Pure, deterministic, no I/O.
  */
 import type { Mat3, Vec3 } from '../poscar/types';
-import { dot, rowTimes } from '../poscar/vec';
-import { reciprocal } from './physics/cell';
-import { neighborList } from './physics/neighbors';
-import { maxCutoff, pairTable } from './physics/species';
-import { hopping, onsiteEnergy } from './physics/tightbinding';
+import { blochHamiltonian as tightBinding } from './physics/tightbinding';
 
 export const MAX_VQE_QUBITS = 5;
 export const HAMILTONIAN_TYPES = ['tight_binding'] as const;
 
 /** H(k) of the band-structure model as the real symmetric matrix of twice its size (same eigenvalues, each twice). */
 export function blochHamiltonian(lattice: Mat3, symbols: string[], positions: Vec3[], kFrac: Vec3): number[][] {
-  const n = symbols.length;
-  const list = neighborList(lattice, positions, maxCutoff(symbols));
-  const t = pairTable(symbols, hopping);
-  const k = rowTimes(kFrac, reciprocal(lattice));
-  const m = Array.from({ length: 2 * n }, () => new Array<number>(2 * n).fill(0));
-  symbols.forEach((s, i) => (m[i]![i] = m[n + i]![n + i] = onsiteEnergy(s)));
-  for (let p = 0; p < list.count; p++) {
-    const i = list.i[p]!;
-    const j = list.j[p]!;
-    const amplitude = t(i, j)(list.r[p]!);
-    const phase = dot(k, [list.d[3 * p]!, list.d[3 * p + 1]!, list.d[3 * p + 2]!]);
-    const re = -amplitude * Math.cos(phase);
-    const im = -amplitude * Math.sin(phase);
-    if (i === j) {
-      m[i]![i]! += 2 * re;
-      m[n + i]![n + i]! += 2 * re;
-      continue;
-    }
-    for (const [r, c, v] of [[i, j, re], [j, i, re], [n + i, n + j, re], [n + j, n + i, re], [n + i, j, im], [n + j, i, -im], [i, n + j, -im], [j, n + i, im]] as const) m[r]![c]! += v;
-  }
-  return m;
+  return tightBinding({ lattice, symbols, positions })(kFrac);
 }
 
 /** Pads a symmetric matrix to 2^q with a diagonal above its spectrum, so the ground state is unchanged. */

@@ -30,16 +30,19 @@ export function hopping(x: string, y: string): (r: number) => number {
   return (r) => HOPPING * Math.exp(-HOPPING_DECAY * (r / r0 - 1)) * switching(r, r0)[0];
 }
 
-/** Eigenvalues (eV, ascending) at each k-point (fractional coordinates of the reciprocal lattice). */
-export function* bands(cell: Cell, kpoints: readonly Vec3[]): Steps<number[][]> {
+/**
+ * H(k) of the model for k in fractional coordinates of the reciprocal lattice, as the real symmetric
+ * embedding [[A, −B], [B, A]] of the complex Hermitian A + iB: twice the size, each eigenvalue twice.
+ * The neighbour list and hoppings are computed once, for every k asked.
+ */
+export function blochHamiltonian(cell: Cell): (kFrac: Vec3) => number[][] {
   const n = cell.positions.length;
   const list = neighborList(cell.lattice, cell.positions, maxCutoff(cell.symbols));
   const t = pairTable(cell.symbols, hopping);
   const amplitude = list.r.map((r, p) => t(list.i[p], list.j[p])(r));
   const onsite = cell.symbols.map(onsiteEnergy);
   const recip = reciprocal(cell.lattice);
-  const eigenvalues: number[][] = [];
-  for (const f of kpoints) {
+  return (f) => {
     const k = combine(f, recip);
     const m = Array.from({ length: 2 * n }, () => new Array<number>(2 * n).fill(0));
     onsite.forEach((e, i) => {
@@ -60,7 +63,16 @@ export function* bands(cell: Cell, kpoints: readonly Vec3[]): Steps<number[][]> 
       }
       addHermitian(m, n, i, j, re, im);
     }
-    const values = new EigenvalueDecomposition(new Matrix(m), { assumeSymmetric: true }).realEigenvalues.sort((x, y) => x - y);
+    return m;
+  };
+}
+
+/** Eigenvalues (eV, ascending) at each k-point (fractional coordinates of the reciprocal lattice). */
+export function* bands(cell: Cell, kpoints: readonly Vec3[]): Steps<number[][]> {
+  const hamiltonian = blochHamiltonian(cell);
+  const eigenvalues: number[][] = [];
+  for (const f of kpoints) {
+    const values = new EigenvalueDecomposition(new Matrix(hamiltonian(f)), { assumeSymmetric: true }).realEigenvalues.sort((x, y) => x - y);
     eigenvalues.push(values.filter((_, index) => index % 2 === 0));
     yield;
   }
