@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { makeRunDir, prepareUserDataDir, startCodeServer, workbenchUrl, type CodeServer } from '../runner/codeServer';
-import { CHROMIUM_PATH, CODE_SERVER_ENTRY, REPO_ROOT } from '../runner/paths';
+import { launchChromium } from './chromium';
+import { CODE_SERVER_ENTRY, REPO_ROOT } from '../runner/paths';
 
 const available = fs.existsSync(CODE_SERVER_ENTRY);
 if (!available) {
@@ -45,11 +46,7 @@ before(async () => {
   const userDataDir = path.join(run, 'user-data');
   prepareUserDataDir(userDataDir, { 'tokenLens.tokenizer': 'cl100k_base' });
   server = await startCodeServer({ workspace, userDataDir, extensionsDir: path.join(run, 'extensions'), logFile: path.join(run, 'code-server.log') });
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on('console', (message) => consoleLines.push(message.text()));
   await page.goto(workbenchUrl(server, { workspace, extensionDevelopmentPath: extension }));

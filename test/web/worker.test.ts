@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { get_encoding, type TiktokenEncoding } from 'tiktoken';
 import { ENCODING_NAMES, loadTokenizerSync } from '../../src/tokenizers';
 import { Rng, SPECIAL_TEXTS, randomSlice, randomText, realText, textWithLoneSurrogates } from '../bench/textgen';
-import { CHROMIUM_PATH } from '../runner/paths';
+import { launchChromium } from './chromium';
 import type { WorkerAnswer, WorkerRequest } from './engineWorker';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -47,11 +47,7 @@ before(async () => {
     res.end(body?.());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
 });
