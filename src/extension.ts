@@ -1,31 +1,26 @@
 // First: marks when the bundle began to load (see util/loadStart.ts).
-import { LOAD_STARTED } from './util/loadStart';
-import * as vscode from 'vscode';
-import { createApi, type TokenLensApi } from './api';
+import './util/loadStart';
+import type * as vscode from 'vscode';
+import type { TokenLensApi } from './api';
 import { ApplicationRuns } from './applications/runner';
-import { TokenBoundariesFeature } from './boundaries/feature';
-import { CountTokensTool } from './chatTool/tool';
 import { diffractionDiagnostics } from './diffraction/editor/language';
-import { FileCountsFeature } from './fileCounts/feature';
-import { InspectorFeature } from './inspector/feature';
+import { activateWith, type Wiring } from './platform/activate';
 import { PoscarLanguageFeature } from './poscar/editor/language';
 import { ServiceFeature } from './service/feature';
 import { RunRecorder } from './service/runRecorder';
 import { RunStore } from './service/runStore';
 import { RUN_COMMANDS, StructureRuns } from './service/structureRuns';
-import { StatusBarFeature } from './statusBar/feature';
 import { ResultViews } from './views/results/feature';
 import { isAppKind } from './views/results/run';
 import { RunsTree } from './views/runs/tree';
 import { SHOW_STRUCTURE, StructureFeature } from './views/structure/feature';
-import { makeLocale } from './util/locale';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
-  const started = performance.now();
-  const testMode = context.extensionMode !== vscode.ExtensionMode.Production;
-  const log = vscode.window.createOutputChannel('Token Lens', { log: true });
-  const locale = makeLocale((message, ...args) => vscode.l10n.t(message, ...args), vscode.env.language);
-  const statusBar = new StatusBarFeature(log, locale);
+  return activateWith(context, desktopFeatures);
+}
+
+/** The service, its runs and views, and the POSCAR and diffraction editors: the desktop host runs them all. */
+function desktopFeatures({ context, log, testMode }: Wiring): void {
   const service = new ServiceFeature(context, log);
   const store = new RunStore(context.workspaceState);
   const recorder = new RunRecorder(service, store);
@@ -46,13 +41,9 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
   });
   recorder.attach(results);
   context.subscriptions.push(
-    log, statusBar, service, recorder, runs, applications, results, structures,
+    service, recorder, runs, applications, results, structures,
     diffractionDiagnostics(),
-    new InspectorFeature(context, log, locale),
     new RunsTree(store, control, results, testMode),
-    new FileCountsFeature(testMode),
-    new CountTokensTool(),
-    new TokenBoundariesFeature(log),
     new PoscarLanguageFeature([
       { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
       { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
@@ -61,14 +52,6 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
       { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
     ]),
   );
-  // Test-only values (activation time, what the status bar shows) exist only outside production.
-  const ended = performance.now();
-  return createApi(testMode ? {
-    activationMs: ended - started,
-    loadMs: ended - LOAD_STARTED,
-    statusBar: () => statusBar.state,
-    comparisons: () => statusBar.comparisons.computed,
-  } : undefined);
 }
 
 export function deactivate(): void {}

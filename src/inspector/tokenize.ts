@@ -51,7 +51,7 @@ export function canSlice(tokenizer: Tokenizer): boolean {
   return tokenizer.info.kind !== 'whitespace';
 }
 
-const yieldTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+import { yieldToEventLoop as yieldTurn } from '../platform/yield';
 
 /** The segment table of `text`, built from scratch; undefined when cancelled. */
 export async function tableSliced(tokenizer: Tokenizer, text: string, cancellation: Cancellation = { cancelled: false }): Promise<WireTable | undefined> {

@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from '../platform/yield';
 import type { Tokenizer } from './types';
 
 /** How long one synchronous slice of counting may hold the event loop. */
@@ -9,8 +10,6 @@ export class CancelledError extends Error {
     this.name = 'CancelledError';
   }
 }
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Scans `text` from `from` in slices of about SLICE_MS, yielding to the event loop between them.

@@ -5,7 +5,6 @@
  * listens, and on `ready` the host sends the whole current state (a hidden page is destroyed and a
  * new one says ready again).
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Disposable } from '../util/disposable';
 
@@ -32,7 +31,9 @@ export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptio
 }
 
 export function nonce(): string {
-  return randomBytes(18).toString('base64url');
+  // Web Crypto: the same in the desktop host (Node 20) and in VS Code for the Web's worker.
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 /**

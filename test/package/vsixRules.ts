@@ -44,6 +44,7 @@ function allowed(name: string, exp: VsixExpectations): boolean {
     'extension/changelog.md',
     'extension/LICENSE.txt',
     'extension/dist/extension.js',
+    'extension/dist/web/extension.js',
     ...exp.rankFiles.map((r) => `extension/dist/ranks/${r}.js`),
     ...(exp.icon ? [`extension/${exp.icon}`] : []),
   ]);
@@ -57,7 +58,7 @@ function allowed(name: string, exp: VsixExpectations): boolean {
   );
 }
 
-const REQUIRED = ['extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js'];
+const REQUIRED = ['extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/web/extension.js'];
 
 /** Problems with the package, one line each; empty when it is fit to publish. */
 export function checkVsix(entries: readonly VsixEntry[], exp: VsixExpectations, vsixBytes: number): string[] {

@@ -14,6 +14,7 @@ function good(): VsixEntry[] {
     ['extension/dist/extension.js', 'g'], ['extension/dist/ranks/cl100k_base.js', 'h'], ['extension/dist/ranks/r50k_base.js', 'i'],
     ['extension/media/icon.png', 'j'], ['extension/media/inspector.css', 'k'], ['extension/media/build/inspector.js', 'l'],
     ['extension/media/languages/poscar.tmLanguage.json', 'm'], ['extension/package.nls.json', 'n'],
+    ['extension/dist/web/extension.js', 'o'],
   ].map(([name, seed]) => ({ name: name!, data: bytes(seed!) }));
 }
 
@@ -27,6 +28,7 @@ test('what must never ship fails with its reason', () => {
   const cases: [string, RegExp][] = [
     ['extension/dist/extension.js.map', /source map/],
     ['extension/media/build/inspector.js.map', /source map/],
+    ['extension/dist/web/extension.js.map', /source map/],
     ['extension/out/test/unit/engine.test.js', /tests/],
     ['extension/src/extension.ts', /src/],
     ['extension/dist/server/main.js', /reference server/],
@@ -46,7 +48,7 @@ test('what must never ship fails with its reason', () => {
 });
 
 test('anything not on the allow-list is unexpected', () => {
-  for (const name of ['extension/notes.txt', 'extension/media/screenshots/inspector.png', 'extension/media/icon.svg', 'extension/dist/other.js']) {
+  for (const name of ['extension/notes.txt', 'extension/media/screenshots/inspector.png', 'extension/media/icon.svg', 'extension/dist/other.js', 'extension/dist/web/ranks.json']) {
     const problems = problemsWith([{ name, data: bytes('z', 10) }]);
     assert.deepEqual(problems.map((p) => p.includes('unexpected file')), [true], name);
   }
@@ -66,7 +68,7 @@ test('missing pieces, a missing icon, a development bundle and an oversized pack
   const noIcon = good().filter((e) => !e.name.endsWith('icon.png'));
   assert.ok(checkVsix(noIcon, { ...exp, icon: undefined }, 1).includes('package.json has no icon'));
 
-  const dev = good().map((e) => (e.name.endsWith('extension.js') ? { ...e, data: Buffer.from('x();\n//# sourceMappingURL=extension.js.map\n') } : e));
+  const dev = good().map((e) => (e.name === 'extension/dist/extension.js' ? { ...e, data: Buffer.from('x();\n//# sourceMappingURL=extension.js.map\n') } : e));
   assert.deepEqual(checkVsix(dev, exp, 1).map((p) => /development build/.test(p)), [true]);
 
   assert.deepEqual(checkVsix(good(), exp, 1_000_001), ['the .vsix is 1000001 bytes, over the budget of 1000000']);

@@ -1,0 +1,47 @@
+/**
+ * The one place that wires the extension, for both hosts: the token features (status bar and
+ * context-window gauge, inspector, token boundaries, files counted, the chat tool) run everywhere;
+ * the host's own entry adds what only it can run (extension.ts: the service and its views;
+ * web/extension.ts: a message for those where VS Code for the Web cannot run them).
+ */
+import { LOAD_STARTED } from '../util/loadStart';
+import * as vscode from 'vscode';
+import { createApi, type TokenLensApi } from '../api';
+import { TokenBoundariesFeature } from '../boundaries/feature';
+import { CountTokensTool } from '../chatTool/tool';
+import { FileCountsFeature } from '../fileCounts/feature';
+import { InspectorFeature } from '../inspector/feature';
+import { StatusBarFeature } from '../statusBar/feature';
+import { makeLocale, type Locale } from '../util/locale';
+
+export interface Wiring {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  locale: Locale;
+  testMode: boolean;
+}
+
+/** Wires the shared features, lets `addHostFeatures` add the host's own, and returns the API. */
+export function activateWith(context: vscode.ExtensionContext, addHostFeatures: (wiring: Wiring) => void): TokenLensApi {
+  const started = performance.now();
+  const testMode = context.extensionMode !== vscode.ExtensionMode.Production;
+  const log = vscode.window.createOutputChannel('Token Lens', { log: true });
+  const locale = makeLocale((message, ...args) => vscode.l10n.t(message, ...args), vscode.env.language);
+  const statusBar = new StatusBarFeature(log, locale);
+  context.subscriptions.push(
+    log, statusBar,
+    new InspectorFeature(context, log, locale),
+    new FileCountsFeature(testMode),
+    new CountTokensTool(),
+    new TokenBoundariesFeature(log),
+  );
+  addHostFeatures({ context, log, locale, testMode });
+  // Test-only values (activation time, what the status bar shows) exist only outside production.
+  const ended = performance.now();
+  return createApi(testMode ? {
+    activationMs: ended - started,
+    loadMs: ended - LOAD_STARTED,
+    statusBar: () => statusBar.state,
+    comparisons: () => statusBar.comparisons.computed,
+  } : undefined);
+}

@@ -1,0 +1,39 @@
+// VS Code for the Web (vscode.dev, github.dev): the extension host is a browser worker, without Node.
+import '../util/loadStart';
+import * as vscode from 'vscode';
+import type { TokenLensApi } from '../api';
+import { diffractionDiagnostics } from '../diffraction/editor/language';
+import { activateWith, type Wiring } from '../platform/activate';
+import { PoscarLanguageFeature } from '../poscar/editor/language';
+import { useRankSource } from '../tokenizers/load';
+import { extensionRanks } from './ranks';
+
+export function activate(context: vscode.ExtensionContext): TokenLensApi {
+  useRankSource(extensionRanks(context.extensionUri));
+  return activateWith(context, webFeatures);
+}
+
+/**
+ * The POSCAR and diffraction editors run as on the desktop (without run lenses). The service
+ * commands are left out: the desktop client is undici's keep-alive Agent with its request policy,
+ * which needs Node; every command the web build does not run says so instead of "command not found".
+ */
+function webFeatures({ context }: Wiring): void {
+  context.subscriptions.push(diffractionDiagnostics(), new PoscarLanguageFeature([]));
+  void explainDesktopOnly(context);
+}
+
+async function explainDesktopOnly(context: vscode.ExtensionContext): Promise<void> {
+  const contributed = (context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
+  const registered = new Set(await vscode.commands.getCommands(true));
+  for (const { command } of contributed) {
+    if (registered.has(command)) continue;
+    context.subscriptions.push(vscode.commands.registerCommand(command, () => {
+      void vscode.window.showInformationMessage(vscode.l10n.t(
+        'Token Lens: this command needs the desktop VS Code (the materials-science service and its runs are not part of VS Code for the Web). Token counts, the inspector and token boundaries work here.',
+      ));
+    }));
+  }
+}
+
+export function deactivate(): void {}
