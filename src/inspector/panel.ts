@@ -403,7 +403,8 @@ export class InspectorPanel extends Disposable {
   private paintVisible(source: RenderSource, [primaryName, primaryTokenizer]: Named, comparing: Named | undefined): void {
     const { document, text, editor } = source;
     const visible = editor?.visibleRanges[0];
-    const start = visible ? document.offsetAt(visible.start) : 0;
+    // The text may stop short of the view (the MAX_CHARS cap).
+    const start = Math.min(text.length, visible ? document.offsetAt(visible.start) : 0);
     const end = visible ? document.offsetAt(visible.end) : 0;
     const window = boundaryWindow(primaryTokenizer, text, start, Math.max(end, start + VISIBLE_GUESS));
     // The whitespace tokenizer numbers words from the text's start: only a window that starts there is exact for it.
@@ -414,7 +415,8 @@ export class InspectorPanel extends Disposable {
     };
     const primary = pane(primaryName, window.table);
     const compare = comparing && pane(comparing[0], buildSegmentTable(window.text, comparing[1].spans(window.text)));
-    this.postRender({ ...source, text: window.text }, { base: window.from, scope: 'document', primary, compare }, {
+    // Document scope: the inspected text starts at the document's start. The cap's note waits for the complete render.
+    this.postRender({ ...source, text: window.text, truncatedFrom: undefined }, { base: window.from, scope: 'document', primary, compare }, {
       nChars: countChars(window.text), partial: { from: window.from, top: Math.max(0, start - window.from), total: text.length },
     });
   }
