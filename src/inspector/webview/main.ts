@@ -755,8 +755,8 @@ function render(message: RenderMessage): void {
   // A first render, or another document: open at the top; a re-render of the same text reveals the cursor.
   const previous = current;
   const sameSource = previous?.source === message.source;
-  // After a first paint, the text in view stays in view: its offset in the new text.
-  const anchor = sameSource && previous?.partial ? panes[0].topOffset + previous.partial.from - (message.partial?.from ?? 0) : undefined;
+  // After a first paint, the text in view stays in view (its offset in the new text); a first paint shows what the editor shows.
+  const anchor = sameSource && previous?.partial ? Math.max(0, panes[0].topOffset + previous.partial.from - (message.partial?.from ?? 0)) : undefined;
   current = message;
   lineStarts = undefined;
   currentSeq = message.seq;
@@ -794,8 +794,8 @@ function render(message: RenderMessage): void {
   ensurePanes(message.compare ? 2 : 1);
   panes[0].setData(message.text, primary, message.nChars, !sameSource);
   if (message.compare) panes[1].setData(message.text, message.compare, message.nChars, !sameSource);
-  for (const pane of panes) pane.setMark(mark, sameSource && anchor === undefined);
-  const top = anchor ?? (sameSource ? undefined : message.partial?.top);
+  const top = anchor ?? message.partial?.top;
+  for (const pane of panes) pane.setMark(mark, sameSource && top === undefined);
   if (top !== undefined) {
     for (const pane of panes) pane.scrollToOffset(top);
     for (const pane of panes) pane.renderVisible();
