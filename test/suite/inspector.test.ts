@@ -322,5 +322,12 @@ suite('Inspector', () => {
     assert.ok(report.domText.includes(marker), 'the part in view stays in view once the rest is in');
     assert.equal(full.state!.base, 0, 'offsets map to the whole document again');
     assert.equal(full.state!.length, text.length);
+    assert.deepEqual(full.state!.ids, (await api.tokenize(text)).token_ids, 'every id, in order');
+
+    // Another tokenizer: the part in view first again, then the whole document under it.
+    await vscode.workspace.getConfiguration('tokenLens').update('tokenizer', 'o200k_base', vscode.ConfigurationTarget.Global);
+    const switched = await until((st) => st.state!.tokenizer === 'o200k_base', 'the o200k_base render', 60_000);
+    assert.equal(switched.report!.nTokens, await api.count(text, 'o200k_base'));
+    assert.ok(switched.report!.domText.includes(marker), 'what the editor shows is still in view');
   });
 });
