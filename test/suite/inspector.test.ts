@@ -311,6 +311,9 @@ suite('Inspector', () => {
     assert.ok(first.domText.includes(marker), `the part in view is on screen first: ${JSON.stringify(first.domText.slice(0, 200))}`);
     assert.ok(first.nChars < 300_000, `only the part around the view is tokenized first (${first.nChars} characters)`);
     await screenshot('inspector-first-paint-pending');
+    // The rest may come in while the screenshot is taken: say which state it caught.
+    const shot = await vscode.commands.executeCommand<RenderedReport | undefined>(TEST, 'painted');
+    console.log(`[inspector-first-paint] the screenshot shows ${shot?.header.startsWith('Counting') ? 'the pending state' : 'the complete totals'}`);
 
     const report = (await settled)!;
     const full = await state();
