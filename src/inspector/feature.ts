@@ -15,6 +15,8 @@ export const TEST_COMMAND = 'tokenLens.inspector.test';
 export class InspectorFeature extends Disposable {
   private panel: InspectorPanel | undefined;
   private readonly testMode: boolean;
+  /** Test seam: the benchmark turns the first paint off to measure the path before it. */
+  private firstPaint = true;
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private readonly locale: Locale) {
     super();
@@ -43,7 +45,7 @@ export class InspectorFeature extends Disposable {
   }
 
   private get environment(): PanelEnvironment {
-    return { testMode: this.testMode, log: this.log, locale: this.locale };
+    return { testMode: this.testMode, log: this.log, locale: this.locale, firstPaint: this.firstPaint };
   }
 
   private adopt(panel: InspectorPanel): void {
@@ -64,6 +66,11 @@ export class InspectorFeature extends Disposable {
         if (!panel) return undefined;
         await panel.settled();
         return { report: panel.lastReport, state: panel.state, options: panel.currentOptions };
+      case 'painted': // the first report of a render on screen, without waiting for the update to finish
+        return panel?.painted();
+      case 'firstPaint': // on or off for the panels opened from now on
+        this.firstPaint = arg !== false;
+        return true;
       case 'post': // raw message to the webview
         return panel?.postRaw(arg);
       case 'receive': // raw message as if from the webview

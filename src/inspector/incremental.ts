@@ -104,6 +104,14 @@ export class IncrementalTables {
     return table;
   }
 
+  /** How many characters `table` would tokenize for `text`: the changed stretch, or all of it without a table to reuse. */
+  cost(key: string, tokenizer: Tokenizer, text: string): number {
+    const previous = this.last.get(key);
+    if (!previous || !canSlice(tokenizer)) return text.length;
+    const range = changedRange(previous.text, text);
+    return range ? range.newEnd - range.start : 0;
+  }
+
   /** Forgets every tokenizer but these. */
   keepOnly(keys: readonly string[]): void {
     for (const key of [...this.last.keys()]) if (!keys.includes(key)) this.last.delete(key);

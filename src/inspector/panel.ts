@@ -10,18 +10,20 @@
  */
 import * as vscode from 'vscode';
 import { config } from '../config';
-import { countChars, loadTokenizer, TOKENIZER_NAMES, UnknownTokenizerError } from '../tokenizers';
+import { countChars, loadTokenizer, TOKENIZER_NAMES, UnknownTokenizerError, type Tokenizer } from '../tokenizers';
+import { boundaryWindow } from '../boundaries/window';
 import { Disposable } from '../util/disposable';
 import { gauge, gaugeText } from '../statusBar/summary';
 import { plural, type Locale } from '../util/locale';
 import { panelOptions, pageHtml } from '../views/webviewHost';
 import {
   DEFAULT_OPTIONS, isFromWebview, sanitizeOptions, VIEW_TYPE,
-  type FromWebview, type InspectorOptions, type PaneData, type RenderedReport, type ToWebview,
+  type FromWebview, type InspectorOptions, type PaneData, type RenderedReport, type RenderMessage, type ToWebview,
 } from './protocol';
+import { buildSegmentTable, toWireTable, type SegmentTable } from './segments';
 import { IncrementalTables } from './incremental';
 import { translatePage } from './strings';
-import type { Cancellation } from './tokenize';
+import { canSlice, type Cancellation } from './tokenize';
 
 /** Documents longer than this (UTF-16 units) are inspected up to here, with a note saying so. */
 export const MAX_CHARS = 2_000_000;
@@ -29,8 +31,27 @@ export const MAX_CHARS = 2_000_000;
 export const DEBOUNCE_MS = 120;
 export const DEBOUNCE_LARGE_MS = 350;
 const LARGE = 100_000;
+/** A document whose tokenization would cover more than this many characters shows the part in view first. */
+const FIRST_PAINT_FROM = LARGE;
+/** Characters to show first when the editor reports no visible range (the panel follows a document not in view). */
+const VISIBLE_GUESS = 10_000;
 /** A big document's update shows "Tokenizing…" once it has taken this long. */
 const BUSY_AFTER_MS = 150;
+
+/** A tokenizer with the name it was asked for. */
+type Named = [name: string, tokenizer: Tokenizer];
+
+/** The inspected text and where it comes from, for a render message. */
+interface RenderSource {
+  document: vscode.TextDocument;
+  version: number;
+  text: string;
+  /** For the header: "notes.md — selection 3:1–5:7" or "notes.md". */
+  where: string;
+  editor: vscode.TextEditor | undefined;
+  selection: vscode.Selection | undefined;
+  truncatedFrom: number | undefined;
+}
 
 /** What a render was made from, to map webview offsets back to the document. */
 interface Rendered {
@@ -66,6 +87,8 @@ export interface PanelEnvironment {
   testMode: boolean;
   log: vscode.LogOutputChannel;
   locale: Locale;
+  /** Test seam for the benchmark: false renders only once the whole text is tokenized, as before the first paint. */
+  firstPaint?: boolean;
 }
 
 export class InspectorPanel extends Disposable {
@@ -88,16 +111,19 @@ export class InspectorPanel extends Disposable {
   private pendingSelection: vscode.Selection | undefined;
   private report: RenderedReport | undefined;
   private waiters: (() => void)[] = [];
+  private reportWaiters: (() => void)[] = [];
   private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.onDisposeEmitter.event;
 
   private readonly testMode: boolean;
   private readonly log: vscode.LogOutputChannel;
   private readonly locale: Locale;
+  private readonly firstPaint: boolean;
 
   constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, options: InspectorOptions, environment: PanelEnvironment) {
     super();
     ({ testMode: this.testMode, log: this.log, locale: this.locale } = environment);
+    this.firstPaint = environment.firstPaint ?? true;
     this.options = sanitizeOptions(options, TOKENIZER_NAMES);
     panel.webview.options = panelOptions(extensionUri);
     panel.title = this.locale.t(InspectorPanel.title);
@@ -146,6 +172,7 @@ export class InspectorPanel extends Disposable {
         if (this.timer) clearTimeout(this.timer);
         this.cancellation.cancelled = true;
         this.flushWaiters();
+        for (const resolve of this.reportWaiters.splice(0)) resolve();
       },
     });
 
@@ -182,6 +209,21 @@ export class InspectorPanel extends Disposable {
       tokenizer: r.primary.tokenizer, ids: Array.from(r.primary.table.ids), compare: r.compare?.tokenizer ?? null,
       compareIds: r.compare ? Array.from(r.compare.table.ids) : null,
     };
+  }
+
+  /** Resolves with the first report of a render on screen (a big document's first paint), without waiting for the update to finish. */
+  async painted(timeoutMs = 60_000): Promise<RenderedReport | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.isDisposed && !(this.report && this.report.segmentCount > 0) && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const timeout = setTimeout(resolve, deadline - Date.now());
+        this.reportWaiters.push(() => {
+          clearTimeout(timeout);
+          resolve();
+        });
+      });
+    }
+    return this.report;
   }
 
   /** Resolves once the webview is ready, no update is pending, and it has reported the latest render. */
@@ -314,21 +356,29 @@ export class InspectorPanel extends Disposable {
     const primaryName = config.tokenizer;
     const compareName = this.options.compare;
     const engineOptions = { specialTokens: config.specialTokens };
+    const where = scope === 'selection'
+      ? this.locale.t('{0} — selection {1}–{2}', label(document), lineColumn(selection!.start), lineColumn(selection!.end))
+      : label(document);
     let primary: PaneData;
     let compare: PaneData | undefined;
     try {
       const keyOf = (name: string): string => `${name} ${engineOptions.specialTokens}`;
       this.tables.keepOnly(compareName ? [keyOf(primaryName), keyOf(compareName)] : [keyOf(primaryName)]);
-      const tokenize = async (name: string): Promise<PaneData | undefined> => {
-        const tokenizer = await loadTokenizer(name, engineOptions);
+      const primaryTokenizer = await loadTokenizer(primaryName, engineOptions);
+      const compareTokenizer = compareName ? await loadTokenizer(compareName, engineOptions) : undefined;
+      if (cancellation.cancelled || document.version !== version) return;
+      if (this.firstPaint && scope === 'document' && this.tables.cost(keyOf(primaryName), primaryTokenizer, text) > FIRST_PAINT_FROM) {
+        this.paintVisible({ document, version, text, where, editor, selection, truncatedFrom }, [primaryName, primaryTokenizer], compareName && compareTokenizer ? [compareName, compareTokenizer] : undefined);
+      }
+      const tokenize = async (name: string, tokenizer: Tokenizer): Promise<PaneData | undefined> => {
         const table = await this.tables.table(keyOf(name), tokenizer, text, cancellation);
         return table && { tokenizer: name, nTokens: table.ids.length, table };
       };
-      const p = await tokenize(primaryName);
+      const p = await tokenize(primaryName, primaryTokenizer);
       if (!p || cancellation.cancelled) return;
       primary = p;
-      if (compareName) {
-        compare = await tokenize(compareName);
+      if (compareName && compareTokenizer) {
+        compare = await tokenize(compareName, compareTokenizer);
         if (!compare || cancellation.cancelled) return;
       }
     } finally {
@@ -339,19 +389,49 @@ export class InspectorPanel extends Disposable {
       if (!this.timer) this.schedule(0);
       return;
     }
+    const g = gauge(primary.nTokens, config.contextWindow);
+    this.postRender({ document, version, text, where, editor, selection, truncatedFrom }, { base, scope, primary, compare }, {
+      nChars: countChars(text), ...(g ? { gauge: { text: gaugeText(primary.nTokens, g, this.locale), level: g.level } } : {}),
+    });
+  }
+
+  /**
+   * First paint of a big document, before the whole of it is tokenized: the part the editor shows,
+   * tokenized from a safe cut before it to one after it (the tokens there are the whole document's),
+   * with the totals pending. Its cost depends on what is visible, not on the document's size.
+   */
+  private paintVisible(source: RenderSource, [primaryName, primaryTokenizer]: Named, comparing: Named | undefined): void {
+    const { document, text, editor } = source;
+    const visible = editor?.visibleRanges[0];
+    // The text may stop short of the view (the MAX_CHARS cap).
+    const start = Math.min(text.length, visible ? document.offsetAt(visible.start) : 0);
+    const end = visible ? document.offsetAt(visible.end) : 0;
+    const window = boundaryWindow(primaryTokenizer, text, start, Math.max(end, start + VISIBLE_GUESS));
+    // The whitespace tokenizer numbers words from the text's start: only a window that starts there is exact for it.
+    if (comparing && !canSlice(comparing[1]) && window.from > 0) return;
+    const pane = (name: string, table: SegmentTable): PaneData => {
+      const wire = toWireTable(table);
+      return { tokenizer: name, nTokens: wire.ids.length, table: wire };
+    };
+    const primary = pane(primaryName, window.table);
+    const compare = comparing && pane(comparing[0], buildSegmentTable(window.text, comparing[1].spans(window.text)));
+    // Document scope: the inspected text starts at the document's start. The cap's note waits for the complete render.
+    this.postRender({ ...source, text: window.text, truncatedFrom: undefined }, { base: window.from, scope: 'document', primary, compare }, {
+      nChars: countChars(window.text), partial: { from: window.from, top: Math.max(0, start - window.from), total: text.length },
+    });
+  }
+
+  /** Records what is shown (to map the page's offsets back to the document) and posts it. */
+  private postRender(source: RenderSource, shown: Pick<Rendered, 'base' | 'scope' | 'primary' | 'compare'>, extra: Pick<RenderMessage, 'nChars' | 'gauge' | 'partial'>): void {
+    const { document, version, text, where, selection, truncatedFrom } = source;
+    const { base, scope, primary, compare } = shown;
     const seq = ++this.seq;
     this.rendered = { seq, document, version, base, length: text.length, scope, selection: scope === 'selection' ? selection : undefined, primary, compare };
-    const where = scope === 'selection'
-      ? this.locale.t('{0} — selection {1}–{2}', label(document), lineColumn(selection!.start), lineColumn(selection!.end))
-      : label(document);
     const origin = document.positionAt(base);
     const mark = scope === 'document' && selection ? this.relative(selection) : undefined;
-    const window = config.contextWindow;
-    const g = gauge(primary.nTokens, window);
     this.post({
-      type: 'render', seq, source: where, scope, text, nChars: countChars(text), truncatedFrom,
-      tokenizers: [...TOKENIZER_NAMES], primary, compare, options: this.options, mark, origin: [origin.line, origin.character],
-      ...(g ? { gauge: { text: gaugeText(primary.nTokens, g, this.locale), level: g.level } } : {}),
+      type: 'render', seq, source: where, scope, text, truncatedFrom,
+      tokenizers: [...TOKENIZER_NAMES], primary, compare, options: this.options, mark, origin: [origin.line, origin.character], ...extra,
     });
   }
 
@@ -425,6 +505,7 @@ export class InspectorPanel extends Disposable {
       case 'rendered': {
         const { type: _type, ...report } = message;
         if (message.seq <= this.seq) this.report = report;
+        for (const resolve of this.reportWaiters.splice(0)) resolve();
         this.checkSettled();
         return;
       }

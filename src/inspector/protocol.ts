@@ -48,6 +48,12 @@ export interface RenderMessage {
   options: InspectorOptions;
   /** Editor selection to mark right away, offsets into text. */
   mark?: [number, number];
+  /**
+   * First paint of a big text: `text` is only the stretch [from, from + text.length) of the
+   * `total` UTF-16 units inspected, around what the editor shows (`top`: the offset into text to scroll
+   * to). The counts are of that stretch; a complete render follows once the whole text is tokenized.
+   */
+  partial?: { from: number; top: number; total: number };
   /** Where the text starts in the document: zero-based line and character, for the hover's line:column. */
   origin: [number, number];
   /** The context-window gauge, as the status bar shows it ("12,345 / 128,000 · 9.6 %"), when a window is set. */
@@ -152,6 +158,8 @@ export interface RenderedReport {
   tooltip: string;
   /** Time from receiving the render message to the DOM being built, in ms. */
   renderMs: number;
+  /** Time from the page posting `ready` to this render's DOM being built, in ms (the first render's is the first paint once the page has loaded). */
+  sinceReadyMs: number;
   theme: string;
   /** Per pane: where it is scrolled, and whether its head or a row of tokens is wider than the pane (cut off). */
   panes: PaneLayout[];
@@ -227,6 +235,11 @@ function isRange(value: unknown): value is [number, number] {
   return Array.isArray(value) && value.length === 2 && isInt(value[0]) && isInt(value[1]) && value[0] <= value[1];
 }
 
+function isPartial(value: unknown, textLength: number): value is RenderMessage['partial'] {
+  return isRecord(value) && isInt(value.from) && isInt(value.top) && isInt(value.total)
+    && value.top <= textLength && value.from + textLength <= value.total;
+}
+
 /** Guard the webview runs on every message from the extension. */
 export function isToWebview(value: unknown): value is ToWebview {
   if (!isRecord(value)) return false;
@@ -240,6 +253,7 @@ export function isToWebview(value: unknown): value is ToWebview {
       if (value.compare !== undefined && !isPane(value.compare, value.text.length)) return false;
       if (value.error !== undefined && !isString(value.error, 10_000)) return false;
       if (value.mark !== undefined && !isRange(value.mark)) return false;
+      if (value.partial !== undefined && !isPartial(value.partial, value.text.length)) return false;
       if (value.gauge !== undefined && !(isRecord(value.gauge) && isString(value.gauge.text, 200) && ['ok', 'warning', 'error'].includes(value.gauge.level as string))) return false;
       if (!Array.isArray(value.origin) || value.origin.length !== 2 || !isInt(value.origin[0]) || !isInt(value.origin[1])) return false;
       return isOptions(value.options);
@@ -285,7 +299,8 @@ export function isFromWebview(value: unknown): value is FromWebview {
         && typeof value.domText === 'string' && isInt(value.rows) && isInt(value.domRows)
         && isIntArray(value.marked) && Array.isArray(value.injected) && value.injected.every((s) => typeof s === 'string') && isOptions(value.options)
         && typeof value.header === 'string' && typeof value.note === 'string' && typeof value.tooltip === 'string'
-        && typeof value.renderMs === 'number' && Number.isFinite(value.renderMs) && typeof value.theme === 'string'
+        && typeof value.renderMs === 'number' && Number.isFinite(value.renderMs) && typeof value.sinceReadyMs === 'number' && Number.isFinite(value.sinceReadyMs)
+        && typeof value.theme === 'string'
         && Array.isArray(value.panes) && value.panes.every((p) => isRecord(p) && typeof p.head === 'string' && typeof p.scrollTop === 'number' && typeof p.headClipped === 'boolean' && typeof p.rowsClipped === 'boolean')
         && (value.scroll === undefined || (isRecord(value.scroll) && typeof value.scroll.maxMs === 'number' && typeof value.scroll.meanMs === 'number' && typeof value.scroll.p95Ms === 'number'
           && isInt(value.scroll.frames) && isInt(value.scroll.rebuilt)));

@@ -32,6 +32,8 @@ export const PAGE_MESSAGES = [
   '{0} tokens share these characters',
   'line:column {0}–{1}',
   'context window {0}',
+  'counting…',
+  'Counting tokens… (showing {0} of {1} characters)',
 ] as const;
 
 export type PageMessage = (typeof PAGE_MESSAGES)[number];

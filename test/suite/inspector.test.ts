@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
 import type { RenderedReport } from '../../src/inspector/protocol';
 import { INSPECTOR_SAMPLE as SAMPLE, inspectorText } from '../bench/textgen';
-import { formatScaleRun, inspectorTab, open, openOn, post, receive, scaleRun, state, TEST, until } from './inspectorDriver';
+import { formatScaleRun, inspectorTab, open, openFirstPaint, openOn, post, receive, scaleRun, state, TEST, until } from './inspectorDriver';
 import { activateExtension, closeAllEditors, openDocument, screenshot, sleep, waitFor } from './util';
 
 suite('Inspector', () => {
@@ -287,5 +287,50 @@ suite('Inspector', () => {
       // Timing is the benchmark's business (npm run bench); the log keeps the numbers of this run.
       console.log(`[inspector-scale] ${formatScaleRun(run)}`);
     }
+  });
+
+  test('a 1 MB document shows the part in view first, with the totals pending, then the complete totals', async function () {
+    this.timeout(120_000);
+    const lines = inspectorText(1_000_000).split('\n');
+    const middle = lines.length >> 1;
+    const marker = 'Marker line in view: 4242 zebras';
+    lines[middle] = marker;
+    const text = lines.join('\n');
+    const editor = await openDocument(text);
+    editor.selection = new vscode.Selection(middle, 0, middle, 0);
+    editor.revealRange(new vscode.Range(middle, 0, middle, 0), vscode.TextEditorRevealType.AtTop);
+    await waitFor(() => {
+      const visible = vscode.window.activeTextEditor?.visibleRanges[0];
+      return visible && visible.start.line <= middle && visible.end.line > middle;
+    }, 5000, () => `the editor to scroll to line ${middle}: ${JSON.stringify(vscode.window.activeTextEditor?.visibleRanges)}`);
+
+    const { first, firstMs, settled } = await openFirstPaint();
+    console.log(`[inspector-first-paint] 1 MB: first paint ${firstMs} ms after the command, ${first.sinceReadyMs} ms after the page was ready`);
+    assert.match(first.header, new RegExp(`^Counting tokens… \\(showing [\\d,]+ of ${text.length.toLocaleString('en-US')} characters\\)$`), 'the header says the totals are pending');
+    assert.match(first.panes[0].head, /counting…/, 'the pane head says its count is pending');
+    assert.ok(first.domText.includes(marker), `the part in view is on screen first: ${JSON.stringify(first.domText.slice(0, 200))}`);
+    assert.ok(first.nChars < 300_000, `only the part around the view is tokenized first (${first.nChars} characters)`);
+    await screenshot('inspector-first-paint-pending');
+    // The rest may come in while the screenshot is taken: say which state it caught.
+    const shot = await vscode.commands.executeCommand<RenderedReport | undefined>(TEST, 'painted');
+    console.log(`[inspector-first-paint] the screenshot shows ${shot?.header.startsWith('Counting') ? 'the pending state' : 'the complete totals'}`);
+
+    const report = (await settled)!;
+    const full = await state();
+    assert.equal(report.nTokens, await api.count(text), 'then every token');
+    assert.equal(report.nChars, [...text].length, 'and every character');
+    assert.doesNotMatch(report.header, /Counting/, `the totals are in: ${report.header}`);
+    assert.ok(report.header.startsWith(`${report.nTokens.toLocaleString('en-US')} tokens`), report.header);
+    assert.doesNotMatch(report.panes[0].head, /counting…/);
+    assert.ok(report.domText.includes(marker), 'the part in view stays in view once the rest is in');
+    assert.equal(full.state!.base, 0, 'offsets map to the whole document again');
+    assert.equal(full.state!.length, text.length);
+    assert.deepEqual(full.state!.ids, (await api.tokenize(text)).token_ids, 'every id, in order');
+
+    // Another tokenizer: the part in view first again, then the whole document under it.
+    await vscode.workspace.getConfiguration('tokenLens').update('tokenizer', 'o200k_base', vscode.ConfigurationTarget.Global);
+    const switched = await until((st) => st.state!.tokenizer === 'o200k_base', 'the o200k_base render', 60_000);
+    assert.equal(switched.report!.nTokens, await api.count(text, 'o200k_base'));
+    assert.ok(switched.report!.domText.includes(marker), 'what the editor shows is still in view');
   });
 });

@@ -41,6 +41,9 @@ let mark: [number, number] | undefined;
 let tokenizers: string[] = [];
 let tokenizer = '';
 let lastRenderMs = 0;
+/** When the page said ready, and how long after it the last render was on screen. */
+let readyAt = 0;
+let lastSinceReadyMs = 0;
 let lastScroll: { frames: number; maxMs: number; meanMs: number; p95Ms: number; rebuilt: number } | undefined;
 
 function post(message: FromWebview): void {
@@ -278,7 +281,11 @@ class PaneView {
   private nChars = 0;
 
   private showCounts(data: PaneData, nChars: number): void {
-    this.counts.textContent = `${count(data.nTokens, '{0} token', '{0} tokens')} · ${t('{0} chars/token', ratio(nChars, data.nTokens))}`;
+    // A first paint's counts are of the part shown, not of the document: the pane's totals are pending.
+    this.copy.disabled = current?.partial !== undefined;
+    this.counts.textContent = current?.partial
+      ? t('counting…')
+      : `${count(data.nTokens, '{0} token', '{0} tokens')} · ${t('{0} chars/token', ratio(nChars, data.nTokens))}`;
   }
 
   get segmentCount(): number {
@@ -459,6 +466,11 @@ class PaneView {
     }
     this.rowStarts = rowStarts;
     this.rowSegs = rowSegs;
+  }
+
+  /** Text offset of the first row in view. */
+  get topOffset(): number {
+    return this.rowStarts[this.firstVisibleRow()] ?? 0;
   }
 
   private firstVisibleRow(): number {
@@ -741,7 +753,10 @@ function ensurePanes(count: number): void {
 function render(message: RenderMessage): void {
   const started = performance.now();
   // A first render, or another document: open at the top; a re-render of the same text reveals the cursor.
-  const sameSource = current?.source === message.source;
+  const previous = current;
+  const sameSource = previous?.source === message.source;
+  // After a first paint, the text in view stays in view (its offset in the new text); a first paint shows what the editor shows.
+  const anchor = sameSource && previous?.partial ? Math.max(0, panes[0].topOffset + previous.partial.from - (message.partial?.from ?? 0)) : undefined;
   current = message;
   lineStarts = undefined;
   currentSeq = message.seq;
@@ -763,7 +778,10 @@ function render(message: RenderMessage): void {
     parts.push(`${message.compare.tokenizer}: ${count(message.compare.nTokens, '{0} token', '{0} tokens')} (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${fmt(Math.abs(diff))})`);
   }
   if (message.gauge) parts.push(t('context window {0}', message.gauge.text));
-  stats.textContent = parts.join(' · ');
+  stats.textContent = message.partial
+    ? t('Counting tokens… (showing {0} of {1} characters)', fmt(message.text.length), fmt(message.partial.total))
+    : parts.join(' · ');
+  stats.classList.toggle('pending', message.partial !== undefined);
   stats.dataset.gauge = message.gauge?.level ?? '';
   const notes: string[] = [];
   if (message.truncatedFrom !== undefined) {
@@ -776,9 +794,15 @@ function render(message: RenderMessage): void {
   ensurePanes(message.compare ? 2 : 1);
   panes[0].setData(message.text, primary, message.nChars, !sameSource);
   if (message.compare) panes[1].setData(message.text, message.compare, message.nChars, !sameSource);
-  for (const pane of panes) pane.setMark(mark, sameSource);
+  const top = anchor ?? message.partial?.top;
+  for (const pane of panes) pane.setMark(mark, sameSource && top === undefined);
+  if (top !== undefined) {
+    for (const pane of panes) pane.scrollToOffset(top);
+    for (const pane of panes) pane.renderVisible();
+  }
   void panesBox.offsetHeight; // include layout in the measured time
   lastRenderMs = performance.now() - started;
+  lastSinceReadyMs = performance.now() - readyAt;
   report();
 }
 
@@ -837,6 +861,7 @@ function report(): void {
     note: note.hidden ? '' : note.textContent ?? '',
     tooltip: tooltip.hidden ? '' : Array.from(tooltip.children).map((line) => line.textContent ?? '').join('\n'),
     renderMs: Math.round(lastRenderMs * 100) / 100,
+    sinceReadyMs: Math.round(lastSinceReadyMs),
     theme: document.body.className,
     scroll: lastScroll,
     panes: panes.map((p) => p.layout),
@@ -922,4 +947,5 @@ new ResizeObserver(() => {
 new MutationObserver(() => report()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 syncControls();
+readyAt = performance.now();
 post({ type: 'ready', options: options ?? DEFAULT_OPTIONS, persisted: ownsOptions });
