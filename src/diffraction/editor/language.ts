@@ -3,25 +3,14 @@
  * the one pure parser, and the document's parse for the Powder Diffraction Match command.
  */
 import * as vscode from 'vscode';
+import { perVersion, problemRange } from '../../util/documentParse';
 import { LiveDiagnostics } from '../../util/liveDiagnostics';
-import { parseDiffraction, type DiffractionData, type DiffractionDiagnostic } from '../parse';
+import { parseDiffraction, type DiffractionData } from '../parse';
 
 export const DIFFRACTION_LANGUAGE = 'diffraction';
 
-const cache = new WeakMap<vscode.TextDocument, { version: number; data: DiffractionData }>();
-
 /** One parse per document version. */
-export function parsedDiffraction(document: vscode.TextDocument): DiffractionData {
-  const hit = cache.get(document);
-  if (hit && hit.version === document.version) return hit.data;
-  const data = parseDiffraction(document.getText());
-  cache.set(document, { version: document.version, data });
-  return data;
-}
-
-export function diagnosticRange(d: Pick<DiffractionDiagnostic, 'line' | 'start' | 'end'>): vscode.Range {
-  return new vscode.Range(d.line, d.start, d.line, Math.max(d.start, d.end));
-}
+export const parsedDiffraction: (document: vscode.TextDocument) => DiffractionData = perVersion(parseDiffraction);
 
 /** Live problems of diffraction-data documents. */
 export function diffractionDiagnostics(): LiveDiagnostics {
@@ -29,7 +18,7 @@ export function diffractionDiagnostics(): LiveDiagnostics {
     // A new, empty file is not yet wrong.
     const empty = document.getText().trim() === '';
     return parsedDiffraction(document).diagnostics.filter((d) => !(empty && d.code === 'no-data')).map((d) => {
-      const diagnostic = new vscode.Diagnostic(diagnosticRange(d), d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+      const diagnostic = new vscode.Diagnostic(problemRange(d), d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
       diagnostic.source = 'Diffraction data';
       diagnostic.code = d.code;
       return diagnostic;

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { parsePoscar } from '..';
+import { perVersion } from '../../util/documentParse';
 import type { ParseResult } from '../types';
 
 export const POSCAR_LANGUAGE = 'poscar';
@@ -14,19 +15,7 @@ export function isPoscar(document: vscode.TextDocument): boolean {
   return document.languageId === POSCAR_LANGUAGE;
 }
 
-const cache = new WeakMap<vscode.TextDocument, { version: number; result: ParseResult }>();
-
-export function parsed(document: vscode.TextDocument): ParseResult {
-  const hit = cache.get(document);
-  if (hit && hit.version === document.version) return hit.result;
-  const result = parsePoscar(document.getText());
-  cache.set(document, { version: document.version, result });
-  return result;
-}
-
-export function toRange(range: { line: number; start: number; end: number }): vscode.Range {
-  return new vscode.Range(range.line, range.start, range.line, Math.max(range.start, range.end));
-}
+export const parsed: (document: vscode.TextDocument) => ParseResult = perVersion(parsePoscar);
 
 /** The first error, for messages that refuse to act on a broken file. */
 export function firstError(result: ParseResult): ParseResult['diagnostics'][number] | undefined {

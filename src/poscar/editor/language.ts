@@ -10,7 +10,8 @@ import type { Poscar, PoscarDiagnostic, StructureSummary } from '../types';
 import { Disposable } from '../../util/disposable';
 import { quantity } from '../../util/quantity';
 import { LiveDiagnostics } from '../../util/liveDiagnostics';
-import { parsed, POSCAR_LANGUAGE, POSCAR_SELECTOR, toRange } from './documents';
+import { problemRange } from '../../util/documentParse';
+import { parsed, POSCAR_LANGUAGE, POSCAR_SELECTOR } from './documents';
 
 const SEVERITY: Record<PoscarDiagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -40,7 +41,7 @@ export class PoscarLanguageFeature extends Disposable {
 }
 
 function toDiagnostic(d: PoscarDiagnostic): vscode.Diagnostic {
-  const diagnostic = new vscode.Diagnostic(toRange(d.range), d.message, SEVERITY[d.severity]);
+  const diagnostic = new vscode.Diagnostic(problemRange(d.range), d.message, SEVERITY[d.severity]);
   diagnostic.source = 'POSCAR';
   diagnostic.code = d.code;
   return diagnostic;
