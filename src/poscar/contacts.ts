@@ -37,7 +37,7 @@ export function closeContacts(poscar: Pick<Poscar, 'lattice' | 'sites'>, minDist
     }
     nearest.clear();
   };
-  const grid = cellGrid(lattice, sites.length, minDistance, MAX_REACH);
+  const grid = cellGrid(lattice, minDistance, MAX_REACH);
   forEachPair(lattice, frac, minDistance, grid, (i, j, _tx, _ty, _tz, _x, _y, _z, r2) => {
     if (i !== current) {
       flush();

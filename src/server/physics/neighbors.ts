@@ -24,7 +24,7 @@ const positive = (tx: number, ty: number, tz: number): boolean => tx > 0 || (tx 
 
 export function neighborList(lattice: Mat3, positions: readonly Vec3[], cutoff: number): NeighborList {
   const n = positions.length;
-  const grid = cellGrid(lattice, n, cutoff);
+  const grid = cellGrid(lattice, cutoff);
   // A cell so thin or so dense that the search would not end in time is refused before it starts.
   if (candidatePairs(grid, n) > MAX_CANDIDATES) {
     const widths = perpendicularWidths(lattice);
