@@ -5,7 +5,7 @@ import { quote, type Report } from './report';
 import { readSpeciesAndCounts } from './speciesCounts';
 import { at, span, type SourceText } from './text';
 import type { Mat3, Poscar, PoscarLines, SourceRange, Vec3 } from './types';
-import { determinant } from './vec';
+import { determinant, norm, planeSpacings } from './vec';
 
 export interface Header {
   comment: string;
@@ -91,17 +91,42 @@ function applyScale(raw: Mat3, scale: Poscar['scale']): { lattice: Mat3; cartesi
   return { lattice, cartesianScale: factors };
 }
 
-function checkLattice({ src, report }: Context, lattice: Mat3, line: number): void {
+/** Å: no crystal or simulation cell has a lattice vector this long (0.1 mm). */
+export const MAX_LATTICE_LENGTH = 1e6;
+/** Å: a cell thinner than this along an axis is degenerate (its atoms would overlap their own images). */
+export const MIN_CELL_THICKNESS = 1e-2;
+
+const AXES = ['a', 'b', 'c'] as const;
+
+/** The degenerate-lattice error, or undefined when the cell can be computed with. */
+function latticeProblem(lattice: Mat3): { code: string; text: string; fatal: boolean } | undefined {
   const det = determinant(lattice);
+  const longest = Math.max(...lattice.map(norm));
+  if (!Number.isFinite(det) || !(longest <= MAX_LATTICE_LENGTH)) {
+    return { code: 'lattice-overflow', fatal: true, text: `the scaled lattice vectors are too large to compute with (${longest.toPrecision(3)} Å long; at most ${MAX_LATTICE_LENGTH.toExponential(0)} Å): check the scale factor and the lattice lines` };
+  }
+  if (Math.abs(det) < 1e-8) return { code: 'lattice-singular', fatal: false, text: 'the three lattice vectors lie in one plane (zero cell volume): check the lattice lines' };
+  const thin = planeSpacings(lattice).findIndex((d) => !(d >= MIN_CELL_THICKNESS));
+  if (thin >= 0) {
+    return { code: 'lattice-thin', fatal: false, text: `the cell is thinner than ${MIN_CELL_THICKNESS} Å across the planes of the other two vectors than ${AXES[thin]}: every atom would overlap its own periodic images; check the scale factor and the lattice lines` };
+  }
+  return undefined;
+}
+
+/** Reports a degenerate lattice; false when it cannot be computed with at all (too large, not finite). */
+function checkLattice({ src, report }: Context, lattice: Mat3, line: number): boolean {
   const range = span(line, src.tokens(line));
-  if (!Number.isFinite(det)) {
-    report.error('lattice-overflow', range, 'the scaled lattice vectors are too large to compute with: check the scale factor and the lattice lines');
-  } else if (Math.abs(det) < 1e-8) {
-    report.error('lattice-singular', range, 'the three lattice vectors lie in one plane (zero cell volume): check the lattice lines');
-  } else if (det < 0) {
+  const problem = latticeProblem(lattice);
+  if (problem) {
+    report.error(problem.code, range, problem.text);
+    return !problem.fatal;
+  }
+  const det = determinant(lattice);
+  if (det < 0) {
     report.warning('left-handed-lattice', range,
       `the lattice vectors are left-handed (a·(b×c) = ${det.toFixed(3)} Å³ is negative): some programs refuse such cells; swapping two vectors (and their coordinate columns) fixes it`);
   }
+  return true;
 }
 
 function readMode(ctx: Context, line: number): { selective?: number; mode: number; coordinateMode: Poscar['coordinateMode'] } | undefined {
@@ -136,11 +161,11 @@ export function readHeader(src: SourceText, report: Report): Header | undefined 
   const scale = readScale(ctx, 1);
   const raw = readLattice(ctx, 2);
   const scaled = raw && scale && applyScale(raw, scale);
-  if (scaled) checkLattice(ctx, scaled.lattice, 2);
+  const usable = scaled ? checkLattice(ctx, scaled.lattice, 2) : true;
   if (!raw) return undefined; // a lattice line missing shifts the lines below: errors there would be noise
   const groups = readSpeciesAndCounts(ctx, 5, comment);
   const mode = groups && readMode(ctx, groups.next);
-  if (!scale || !scaled || !groups || !mode) return undefined;
+  if (!scale || !scaled || !usable || !groups || !mode) return undefined;
   const { names, counts } = groups;
   return {
     comment,

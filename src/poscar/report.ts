@@ -1,9 +1,13 @@
 /** Collects diagnostics; every message starts with the 1-based line number. */
 import type { PoscarDiagnostic, Severity, SourceRange } from './types';
 
+/** Problems kept for one file: a hostile file of a million bad lines must not flood the editor. */
+export const MAX_DIAGNOSTICS = 1000;
+
 export class Report {
   readonly diagnostics: PoscarDiagnostic[] = [];
   private errors = 0;
+  private dropped = 0;
 
   error(code: string, range: SourceRange, text: string): void {
     this.add('error', code, range, text);
@@ -17,14 +21,18 @@ export class Report {
     return this.errors > 0;
   }
 
-  /** Sorted by line, then column; stable otherwise. */
+  /** Sorted by line, then column; stable otherwise. Past the cap, one more says how many were left out. */
   sorted(): PoscarDiagnostic[] {
-    return [...this.diagnostics].sort((p, q) => p.range.line - q.range.line || p.range.start - q.range.start);
+    const sorted = [...this.diagnostics].sort((p, q) => p.range.line - q.range.line || p.range.start - q.range.start);
+    if (this.dropped === 0) return sorted;
+    const last = sorted[sorted.length - 1]!;
+    return [...sorted, { ...last, code: 'more-problems', severity: 'warning', message: `Line ${last.range.line + 1}: … and ${this.dropped} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)` }];
   }
 
   private add(severity: Severity, code: string, range: SourceRange, text: string): void {
     if (severity === 'error') this.errors++;
-    this.diagnostics.push({ severity, message: `Line ${range.line + 1}: ${text}`, range, code });
+    if (this.diagnostics.length >= MAX_DIAGNOSTICS) this.dropped++;
+    else this.diagnostics.push({ severity, message: `Line ${range.line + 1}: ${text}`, range, code });
   }
 }
 

@@ -2,9 +2,10 @@
 import type { Header } from './header';
 import { parseNumber, splitRunTogether } from './numbers';
 import { plural, quote, type Report } from './report';
-import { cartToFrac, fracToCart } from './structure';
+import { fracToCart } from './structure';
 import { at, span, type SourceText, type Token } from './text';
-import type { Site, SourceRange, Vec3 } from './types';
+import type { Mat3, Site, SourceRange, Vec3 } from './types';
+import { dot, reciprocal } from './vec';
 
 export interface SitesRead {
   sites: Site[];
@@ -15,6 +16,9 @@ export interface SitesRead {
   /** Whether as many coordinate lines as the counts say were there (some may still be bad). */
   complete: boolean;
 }
+
+/** A position this many cells away (or more) is a typo, and wrapping it into the cell would lose all precision. */
+export const MAX_FRACTIONAL = 1e6;
 
 // Fortran logicals as VASP reads them: T, F, .TRUE., .false., t, f.
 const FLAG = /^\.?(?:t|f|true|false)\.?$/i;
@@ -71,7 +75,15 @@ function readFlags(line: number, tokens: Token[], from: number, report: Report):
   return undefined;
 }
 
-function readSite(src: SourceText, line: number, tokens: Token[], header: Header, group: number, report: Report): { site: Site; range: SourceRange } | undefined {
+interface SiteContext {
+  src: SourceText;
+  header: Header;
+  report: Report;
+  /** The reciprocal rows of the lattice, computed once for all Cartesian sites. */
+  inverse: Mat3;
+}
+
+function readSite({ src, header, report, inverse }: SiteContext, line: number, tokens: Token[], group: number): { site: Site; range: SourceRange } | undefined {
   const coordinates = readCoordinates(line, tokens, report);
   if (!coordinates) return undefined;
   const { values } = coordinates;
@@ -81,10 +93,16 @@ function readSite(src: SourceText, line: number, tokens: Token[], header: Header
   if (flags) used += 3;
   const { lattice, cartesianScale: s } = header;
   const cart: Vec3 = header.coordinateMode === 'Cartesian' ? [values[0] * s[0], values[1] * s[1], values[2] * s[2]] : fracToCart(lattice, values);
+  const frac: Vec3 = header.coordinateMode === 'Cartesian' ? [dot(cart, inverse[0]), dot(cart, inverse[1]), dot(cart, inverse[2])] : values;
+  if (!frac.every((f) => Math.abs(f) <= MAX_FRACTIONAL) || !cart.every(Number.isFinite)) {
+    report.error('coordinates-too-large', range,
+      `this position lies more than ${MAX_FRACTIONAL.toExponential(0)} cells away from the cell (or overflows): no structure can be computed from it; check the coordinates and the coordinate mode`);
+    return undefined;
+  }
   const site: Site = {
     species: header.species[group]!,
     speciesIndex: group,
-    frac: header.coordinateMode === 'Cartesian' ? cartToFrac(lattice, cart) : values,
+    frac,
     cart,
     label: src.lines[line]!.slice(tokens[used - 1]!.end).trim(),
     line,
@@ -103,12 +121,13 @@ export function readSites(src: SourceText, header: Header, report: Report): Site
   let line = first;
   let group = 0;
   let left = header.counts[0] ?? 0;
+  const ctx: SiteContext = { src, header, report, inverse: reciprocal(header.lattice) };
   for (; line - first < total; line++) {
     const tokens = src.tokens(line);
     if (tokens.length === 0) break;
     while (left === 0) left = header.counts[++group]!;
     left--;
-    const read = readSite(src, line, tokens, header, group, report);
+    const read = readSite(ctx, line, tokens, group);
     if (read) {
       sites.push(read.site);
       ranges.push(read.range);

@@ -10,8 +10,11 @@ export { determinant };
 export const volume = (lattice: Mat3): number => Math.abs(determinant(lattice));
 
 
-const angle = (u: Vec3, v: Vec3): number =>
-  (Math.acos(Math.min(1, Math.max(-1, dot(u, v) / (norm(u) * norm(v))))) * 180) / Math.PI;
+/** Degrees; 0 for a zero vector (a degenerate cell, already an error), so a summary never holds NaN. */
+function angle(u: Vec3, v: Vec3): number {
+  const cos = dot(u, v) / (norm(u) * norm(v));
+  return Number.isFinite(cos) ? (Math.acos(Math.min(1, Math.max(-1, cos))) * 180) / Math.PI : 0;
+}
 
 export function latticeParameters([a, b, c]: Mat3): LatticeParameters {
   return { a: norm(a), b: norm(b), c: norm(c), alpha: angle(b, c), beta: angle(a, c), gamma: angle(a, b) };
