@@ -15,7 +15,7 @@ export interface DiffractionPoint {
 
 export interface DiffractionDiagnostic {
   severity: 'error' | 'warning';
-  code: 'not-two-numbers' | 'angle-range' | 'negative-intensity' | 'no-data' | 'not-increasing';
+  code: 'not-two-numbers' | 'angle-range' | 'negative-intensity' | 'no-data' | 'not-increasing' | 'more-problems';
   message: string;
   /** 0-based line and the character range of the offending part. */
   line: number;
@@ -55,6 +55,11 @@ export function parseDiffraction(text: string): DiffractionData {
     const trimmed = raw.trim();
     if (!trimmed || COMMENT.test(trimmed)) return;
     const parts = tokens(raw);
+    if (parts.length === 0) {
+      const start = raw.length - raw.trimStart().length;
+      diagnostics.push({ severity: 'error', code: 'not-two-numbers', line, start, end: start + trimmed.length, message: `Line ${line + 1}: expected two numbers, the angle 2θ and the intensity (found only separators)` });
+      return;
+    }
     const values = parts.map((p) => toNumber(p.text));
     const header = points.length === 0 && diagnostics.length === 0 && values.every((v) => v === undefined) && /[a-z]/i.test(trimmed);
     if (header) return;
@@ -87,7 +92,18 @@ export function parseDiffraction(text: string): DiffractionData {
   if (points.length === 0) {
     diagnostics.push({ severity: 'error', code: 'no-data', line: 0, start: 0, end: lines[0]?.length ?? 0, message: 'No data: write one point a line, the angle 2θ in degrees and the relative intensity, e.g. "28.44 100"' });
   }
-  return { points, diagnostics };
+  return { points, diagnostics: capped(diagnostics) };
+}
+
+/** Problems kept for one file: a hostile file of a million bad lines must not flood the editor. */
+export const MAX_DIAGNOSTICS = 1000;
+
+function capped(diagnostics: DiffractionDiagnostic[]): DiffractionDiagnostic[] {
+  if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
+  const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);
+  const last = kept[kept.length - 1]!;
+  const more = diagnostics.length - MAX_DIAGNOSTICS;
+  return [...kept, { ...last, severity: 'warning', code: 'more-problems', message: `Line ${last.line + 1}: … and ${more} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)` }];
 }
 
 /** The text the service takes as xrd_data: "angle intensity" lines, nothing else. */
