@@ -20,7 +20,20 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
 }
 
 /** The service, its runs and views, and the POSCAR and diffraction editors: the desktop host runs them all. */
-function desktopFeatures({ context, log, testMode }: Wiring): void {
+function desktopFeatures({ context, log, testMode, start }: Wiring): void {
+  start('the materials service', () => serviceFeatures(context, log, testMode));
+  start('diffraction-data problems', () => diffractionDiagnostics(log));
+  start('the POSCAR editor', () => new PoscarLanguageFeature(log, [
+    { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
+    { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
+    { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
+    { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
+    { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+  ]));
+}
+
+/** The service, its runs and their views, which depend on each other: they start together. */
+function serviceFeatures(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, testMode: boolean): vscode.Disposable[] {
   const service = new ServiceFeature(context, log);
   const store = new RunStore(context.workspaceState);
   const recorder = new RunRecorder(service, store);
@@ -40,18 +53,7 @@ function desktopFeatures({ context, log, testMode }: Wiring): void {
     onDetail: (app, id) => void applications.openItem(app, id),
   });
   recorder.attach(results);
-  context.subscriptions.push(
-    service, recorder, runs, applications, results, structures,
-    diffractionDiagnostics(),
-    new RunsTree(store, control, results, testMode),
-    new PoscarLanguageFeature([
-      { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
-      { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
-      { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
-      { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
-      { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
-    ]),
-  );
+  return [service, recorder, runs, applications, results, structures, new RunsTree(store, control, results, testMode)];
 }
 
 export function deactivate(): void {}

@@ -19,6 +19,20 @@ export interface Wiring {
   log: vscode.LogOutputChannel;
   locale: Locale;
   testMode: boolean;
+  /** Starts a feature and registers what it returns; one that throws is logged and the others go on. */
+  start(name: string, make: () => vscode.Disposable | readonly vscode.Disposable[]): void;
+}
+
+/** A feature's start, contained: activate() never fails because one feature (or a file it read) did. */
+function starter(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Wiring['start'] {
+  return (name, make) => {
+    try {
+      const made = make();
+      context.subscriptions.push(...(Array.isArray(made) ? made : [made]));
+    } catch (error) {
+      log.error(`Token Lens could not start ${name}; the other features work.`, error);
+    }
+  };
 }
 
 /** Wires the shared features, lets `addHostFeatures` add the host's own, and returns the API. */
@@ -28,14 +42,13 @@ export function activateWith(context: vscode.ExtensionContext, addHostFeatures: 
   const log = vscode.window.createOutputChannel('Token Lens', { log: true });
   const locale = makeLocale((message, ...args) => vscode.l10n.t(message, ...args), vscode.env.language);
   const statusBar = new StatusBarFeature(log, locale);
-  context.subscriptions.push(
-    log, statusBar,
-    new InspectorFeature(context, log, locale),
-    new FileCountsFeature(testMode),
-    new CountTokensTool(),
-    new TokenBoundariesFeature(log),
-  );
-  addHostFeatures({ context, log, locale, testMode });
+  context.subscriptions.push(log, statusBar);
+  const start = starter(context, log);
+  start('the token inspector', () => new InspectorFeature(context, log, locale));
+  start('Count Tokens in Files', () => new FileCountsFeature(testMode));
+  start('the chat tool', () => new CountTokensTool());
+  start('token boundaries', () => new TokenBoundariesFeature(log));
+  addHostFeatures({ context, log, locale, testMode, start });
   // Test-only values (activation time, what the status bar shows) exist only outside production.
   const ended = performance.now();
   return createApi(testMode ? {

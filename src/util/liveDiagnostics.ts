@@ -12,8 +12,15 @@ export class LiveDiagnostics extends Disposable {
   private readonly collection: vscode.DiagnosticCollection;
   private readonly timers = new Map<vscode.TextDocument, ReturnType<typeof setTimeout>>();
 
-  /** `diagnose` is asked for a document of the language only. */
-  constructor(private readonly language: string, private readonly diagnose: (document: vscode.TextDocument) => vscode.Diagnostic[]) {
+  /**
+   * `diagnose` is asked for a document of the language only. If it throws, that document keeps no
+   * problems and the error goes to `log`: one file's content never stops the others' diagnostics.
+   */
+  constructor(
+    private readonly language: string,
+    private readonly diagnose: (document: vscode.TextDocument) => vscode.Diagnostic[],
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     super();
     this.collection = this.register(vscode.languages.createDiagnosticCollection(language));
     this.register(vscode.workspace.onDidOpenTextDocument((d) => this.update(d)));
@@ -35,7 +42,16 @@ export class LiveDiagnostics extends Disposable {
   private update(document: vscode.TextDocument): void {
     // A language change reopens the document: one that is no longer of this language loses its problems.
     if (document.languageId !== this.language || document.isClosed) this.collection.delete(document.uri);
-    else this.collection.set(document.uri, this.diagnose(document));
+    else this.collection.set(document.uri, this.diagnoseSafely(document));
+  }
+
+  private diagnoseSafely(document: vscode.TextDocument): vscode.Diagnostic[] {
+    try {
+      return this.diagnose(document);
+    } catch (error) {
+      this.log.error(`Checking ${document.uri.toString(true)} (${this.language}) failed; its problems are not shown.`, error);
+      return [];
+    }
   }
 
   private forget(document: vscode.TextDocument): void {

@@ -18,8 +18,9 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
  * commands are left out: the desktop client is undici's keep-alive Agent with its request policy,
  * which needs Node; every command the web build does not run says so instead of "command not found".
  */
-function webFeatures({ context }: Wiring): void {
-  context.subscriptions.push(diffractionDiagnostics(), new PoscarLanguageFeature([]));
+function webFeatures({ context, log, start }: Wiring): void {
+  start('diffraction-data problems', () => diffractionDiagnostics(log));
+  start('the POSCAR editor', () => new PoscarLanguageFeature(log, []));
   void explainDesktopOnly(context);
 }
 

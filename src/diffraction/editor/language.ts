@@ -13,7 +13,7 @@ export const DIFFRACTION_LANGUAGE = 'diffraction';
 export const parsedDiffraction: (document: vscode.TextDocument) => DiffractionData = perVersion(parseDiffraction);
 
 /** Live problems of diffraction-data documents. */
-export function diffractionDiagnostics(): LiveDiagnostics {
+export function diffractionDiagnostics(log: vscode.LogOutputChannel): LiveDiagnostics {
   return new LiveDiagnostics(DIFFRACTION_LANGUAGE, (document) => {
     // A new, empty file is not yet wrong.
     const empty = document.getText().trim() === '';
@@ -23,5 +23,5 @@ export function diffractionDiagnostics(): LiveDiagnostics {
       diagnostic.code = d.code;
       return diagnostic;
     });
-  });
+  }, log);
 }

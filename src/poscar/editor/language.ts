@@ -26,13 +26,13 @@ export interface LensAction {
 }
 
 export class PoscarLanguageFeature extends Disposable {
-  constructor(actions: readonly LensAction[]) {
+  constructor(log: vscode.LogOutputChannel, actions: readonly LensAction[]) {
     super();
     // A new, still empty file is not yet wrong.
     this.register(new LiveDiagnostics(POSCAR_LANGUAGE, (d) => {
       const problems = parsed(d).diagnostics;
       return problems.some((p) => p.code === 'empty-file') ? [] : problems.map(toDiagnostic);
-    }));
+    }, log));
     this.register(vscode.languages.registerHoverProvider(POSCAR_SELECTOR, { provideHover: (d, p) => hover(d, p) }));
     this.register(vscode.languages.registerCodeLensProvider(POSCAR_SELECTOR, { provideCodeLenses: (d) => lenses(d, actions) }));
     this.register(vscode.languages.registerDocumentSymbolProvider(POSCAR_SELECTOR, { provideDocumentSymbols: (d) => symbols(d) }, { label: 'POSCAR' }));
