@@ -48,6 +48,7 @@ export function parsePoscar(text: string): ParseResult {
     return { diagnostics: report.sorted() };
   }
   const src = new SourceText(text);
+  report.within(src.lines);
   const header = readHeader(src, report);
   if (!header) return { diagnostics: report.sorted() };
   const read = readSites(src, header, report);

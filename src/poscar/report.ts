@@ -8,6 +8,13 @@ export class Report {
   readonly diagnostics: PoscarDiagnostic[] = [];
   private errors = 0;
   private dropped = 0;
+  /** The text's lines: a problem past the end (the file ends early) is placed at the end of the last one. */
+  private lines: readonly string[] = [''];
+
+  within(lines: readonly string[]): this {
+    this.lines = lines;
+    return this;
+  }
 
   error(code: string, range: SourceRange, text: string): void {
     this.add('error', code, range, text);
@@ -29,10 +36,21 @@ export class Report {
     return [...sorted, { ...last, code: 'more-problems', severity: 'warning', message: `Line ${last.range.line + 1}: … and ${this.dropped} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)` }];
   }
 
-  private add(severity: Severity, code: string, range: SourceRange, text: string): void {
+  private add(severity: Severity, code: string, wanted: SourceRange, text: string): void {
     if (severity === 'error') this.errors++;
-    if (this.diagnostics.length >= MAX_DIAGNOSTICS) this.dropped++;
-    else this.diagnostics.push({ severity, message: `Line ${range.line + 1}: ${text}`, range, code });
+    if (this.diagnostics.length >= MAX_DIAGNOSTICS) {
+      this.dropped++;
+      return;
+    }
+    const range = this.clamp(wanted);
+    this.diagnostics.push({ severity, message: `Line ${range.line + 1}: ${text}`, range, code });
+  }
+
+  private clamp(range: SourceRange): SourceRange {
+    const last = this.lines.length - 1;
+    if (range.line > last) return { line: last, start: this.lines[last]!.length, end: this.lines[last]!.length };
+    const length = this.lines[range.line]!.length;
+    return range.end <= length ? range : { line: range.line, start: Math.min(range.start, length), end: length };
   }
 }
 

@@ -88,12 +88,13 @@ test('lattice: a word, too few numbers, a missing line; extra tokens are ignored
   assert.deepEqual(both.diagnostics.map((d) => [d.range.line + 1, d.code]), [[2, 'scale-not-number'], [7, 'counts-not-integer']]);
 });
 
-test('the file ends early: each missing part named', () => {
+test('the file ends early: each missing part named, at the end of the last line (never past the document)', () => {
   const cut = (lines: number) => NACL.split('\n').slice(0, lines).join('\n');
-  expectDiagnostics(cut(1), [error(2, 'missing-line', 'Line 2: the file ends before the scale factor', '')]);
-  expectDiagnostics(cut(5), [error(6, 'missing-line', 'Line 6: the file ends before the element names and atom counts', '')]);
-  expectDiagnostics(cut(6), [error(7, 'missing-line', 'Line 7: the file ends before the atom counts', '')]);
-  expectDiagnostics(cut(7), [error(8, 'missing-line', 'Line 8: the file ends before the coordinate mode line (Direct or Cartesian)', '')]);
+  expectDiagnostics(cut(1), [error(1, 'missing-line', 'Line 1: the file ends before the scale factor', '')]);
+  expectDiagnostics(cut(5), [error(5, 'missing-line', 'Line 5: the file ends before the element names and atom counts', '')]);
+  expectDiagnostics(cut(6), [error(6, 'missing-line', 'Line 6: the file ends before the atom counts', '')]);
+  expectDiagnostics(cut(7), [error(7, 'missing-line', 'Line 7: the file ends before the coordinate mode line (Direct or Cartesian)', '')]);
+  expectDiagnostics(`${cut(1)}\n`, [error(2, 'missing-line', 'Line 2: the file ends before the scale factor', '')]);
   expectDiagnostics(cut(8), [error(7, 'too-few-sites', 'Line 7: the counts add up to 8 atoms, but no coordinate lines follow before the file ends', '4 4')]);
   for (const text of ['', ' \n\t\n', '\r\n']) {
     expectDiagnostics(text, [error(1, 'empty-file', /^Line 1: the file is empty/, '')]);
