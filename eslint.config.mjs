@@ -25,6 +25,17 @@ export default tseslint.config(
     },
   },
   {
+    // Outside text reaches notifications only through util/notify.ts, which shows it as plain text.
+    files: ['src/**/*.ts'],
+    ignores: ['src/util/notify.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
+        message: 'Use notify.error/warning/info from src/util/notify.ts: it shows outside text as text, never as a link or a command.',
+      }],
+    },
+  },
+  {
     // Tests read JSON answers field by field; typing each one would only restate the assertions.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

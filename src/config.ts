@@ -42,6 +42,10 @@ export const config = {
   get serviceLogBodies(): boolean {
     return read('service.logBodies', false);
   },
+  get serviceMaxResponseBytes(): number {
+    const mb = read('service.maxResponseMegabytes', 64);
+    return Math.min(4096, Math.max(1, Number.isFinite(mb) ? mb : 64)) * 1024 * 1024;
+  },
   /** Checked where it is used: a wrong value is refused with a message, not replaced silently. */
   get kpathDensity(): number {
     return read('tightbinding.kpathDensity', 20);

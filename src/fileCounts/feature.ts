@@ -10,6 +10,7 @@ import { Disposable } from '../util/disposable';
 import { quantity } from '../util/quantity';
 import { countTree, markdownTable, sorted, type CountNode, type FileCount, type SortOrder } from './counts';
 import { collectFiles, countFiles } from './files';
+import { notify } from '../util/notify';
 
 export const COUNT_FILES = 'tokenLens.countFiles';
 const VIEW = 'tokenLens.fileCounts';
@@ -52,7 +53,7 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
   async count(selection: vscode.Uri[]): Promise<FileCountsResult> {
     const tokenizer = config.tokenizer;
     if (selection.length === 0) {
-      void vscode.window.showInformationMessage('Choose files or folders in the Explorer, then run Count Tokens in Files from their context menu.');
+      void notify.info('Choose files or folders in the Explorer, then run Count Tokens in Files from their context menu.');
       return { status: 'empty', tokenizer, files: [], total: 0 };
     }
     this.selection = selection;
@@ -72,12 +73,12 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
           });
         });
       const result = this.show(files, tokenizer, abort.signal.aborted);
-      if (files.length === 0) void vscode.window.showInformationMessage('No files to count in the selection (files.exclude and .gitignore apply).');
+      if (files.length === 0) void notify.info('No files to count in the selection (files.exclude and .gitignore apply).');
       return result;
     } catch (error) {
       if (error instanceof CancelledError || abort.signal.aborted) return this.show(this.files, tokenizer, true);
       const message = `Token Lens could not count the files: ${error instanceof Error ? error.message : String(error)}`;
-      void vscode.window.showErrorMessage(message);
+      void notify.error(message);
       return { status: 'error', tokenizer, files: [], total: 0, message };
     }
   }

@@ -59,6 +59,8 @@ export interface ClientOptions {
   /** Default 3. */
   maxRetries?: number;
   logBodies?: boolean;
+  /** The largest answer read, in bytes; a larger one is cut off as it arrives. Default 64 MiB. */
+  maxResponseBytes?: number;
   log?: (entry: RequestLogEntry) => void;
   /** Defaults to one shared keep-alive Agent. Tests pass an undici MockAgent. */
   dispatcher?: Dispatcher;
@@ -115,12 +117,14 @@ export function getSharedPacer(): Pacer {
 
 const APP_NAME = /^[A-Za-z0-9_-]+$/;
 const LOG_BODY_LIMIT = 4000;
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export class ServiceClient {
   readonly baseUrl: string;
   private readonly apiKey: string | undefined;
   private readonly timeoutMs: number;
   private readonly logBodies: boolean;
+  private readonly maxResponseBytes: number;
   private readonly log: ((entry: RequestLogEntry) => void) | undefined;
   private readonly dispatcher: Dispatcher;
   private readonly pacer: Pacer;
@@ -132,6 +136,7 @@ export class ServiceClient {
     this.apiKey = options.apiKey || undefined;
     this.timeoutMs = Math.max(1, options.timeoutMs ?? 120_000);
     this.logBodies = options.logBodies ?? false;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.log = options.log;
     this.dispatcher = options.dispatcher ?? getSharedAgent();
     this.pacer = options.pacer ?? getSharedPacer();
@@ -316,8 +321,12 @@ export class ServiceClient {
         bodyTimeout: timeoutMs + 1000,
       });
       status = response.statusCode;
-      const bytes = new Uint8Array(await response.body.arrayBuffer());
       const responseHeaders = flattenHeaders(response.headers);
+      const bytes = await readCapped(response.body, this.maxResponseBytes);
+      if (!bytes) {
+        const mb = Math.round(this.maxResponseBytes / 1048576);
+        throw new ServiceError({ kind: 'malformedResponse', method, path, status, detail: `the answer is larger than ${mb} MB, the limit set by tokenLens.service.maxResponseMegabytes; it was not read further` });
+      }
       const contentType = responseHeaders['content-type'] ?? '';
       if (status >= 200 && status < 300) {
         return { status, headers: responseHeaders, body: this.parseBody(bytes, contentType, method, path, status), retries: 0, durationMs: 0 };
@@ -366,7 +375,9 @@ export class ServiceClient {
       } catch (error) {
         throw new ServiceError({
           kind: 'malformedResponse', method, path, status,
-          detail: redact(`the JSON body could not be parsed (${(error as Error).message}); it starts with ${JSON.stringify(text.slice(0, 80))}`, this.apiKey),
+          // The parser's own message quotes the body where it may cut a key: only its first clause is kept.
+          // The excerpt is redacted before it is cut, and the whole again after JSON-escaping.
+          detail: redact(`the JSON body could not be parsed (${(error as Error).message.split(/,|"/)[0]!.trim()}); it starts with ${JSON.stringify(redact(text.slice(0, 4096), this.apiKey).slice(0, 80))}`, this.apiKey),
         });
       }
     }
@@ -391,9 +402,10 @@ export class ServiceClient {
     if (detail === undefined) {
       detail = contentType.includes('html') ? stripHtml(text) : text;
     }
-    detail = detail.replace(/\s+/g, ' ').trim();
+    // Redacted before it is cut: a cut could split the key and leave part of it.
+    detail = redact(detail.replace(/\s+/g, ' ').trim(), this.apiKey);
     if (detail.length > 500) detail = `${detail.slice(0, 500)}…`;
-    return redact(detail, this.apiKey) || undefined;
+    return detail || undefined;
   }
 
   private describe(body: ResponseBody): string {
@@ -419,6 +431,27 @@ function cancelled(method: string, path: string, retries = 0): ServiceError {
 function appSegment(app: string): string {
   if (!APP_NAME.test(app)) throw new ServiceError({ kind: 'config', method: 'POST', path: `/${app}`, detail: `"${app}" is not an application name` });
   return app;
+}
+
+/** The whole body, or undefined (the connection dropped) as soon as it passes `limit` bytes. */
+async function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    total += chunk.length;
+    if (total > limit) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -2,6 +2,7 @@
 import type { TokenizeResult } from '../tokenizers/types';
 import { codeCell } from '../util/markdown';
 import { findTokenizer } from '../tokenizers/registry';
+import { markdownText } from '../util/outsideText';
 
 export interface TokenDifference {
   index: number;
@@ -102,8 +103,8 @@ export function comparisonMarkdown(requested: string, remote: TokenizeResult, lo
     '| | Service | Token Lens (local) |',
     '|---|---|---|',
     `| Tokenizer | ${cell(remote.tokenizer)} | ${cell(local?.tokenizer ?? requested)} |`,
-    `| Tokens | ${remote.n_tokens} | ${local?.n_tokens ?? '—'} |`,
-    `| Characters | ${remote.n_chars} | ${local?.n_chars ?? '—'} |`,
+    `| Tokens | ${inline(remote.n_tokens)} | ${local?.n_tokens ?? '—'} |`,
+    `| Characters | ${inline(remote.n_chars)} | ${local?.n_chars ?? '—'} |`,
     '',
   ];
   if (comparison) for (const sentence of comparison.explanations) lines.push(`- ${inline(sentence)}`);
@@ -112,15 +113,13 @@ export function comparisonMarkdown(requested: string, remote: TokenizeResult, lo
   const rows = Math.min(maxRows, Math.max(remote.tokens.length, local?.tokens.length ?? 0));
   for (let i = 0; i < rows; i++) {
     const mark = local && (remote.tokens[i] !== local.tokens[i] || remote.token_ids[i] !== local.token_ids[i]) ? ' ≠' : '';
-    lines.push(`| ${i + 1}${mark} | ${cell(remote.tokens[i])} | ${remote.token_ids[i] ?? ''} | ${cell(local?.tokens[i])} | ${local?.token_ids[i] ?? ''} |`);
+    lines.push(`| ${i + 1}${mark} | ${cell(remote.tokens[i])} | ${inline(remote.token_ids[i] ?? '')} | ${cell(local?.tokens[i])} | ${local?.token_ids[i] ?? ''} |`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** Prose that may quote the service's answer: shown as text, never as HTML or a line break. */
-function inline(text: string): string {
-  return text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;')).replace(/\s+/g, ' ');
-}
+/** Prose or a number that came with the service's answer: shown as text, never as a link, HTML or a line break. */
+const inline = (value: unknown): string => markdownText(value, Infinity);
 
 function cell(token: string | undefined): string {
   return token === undefined ? '' : codeCell(token);

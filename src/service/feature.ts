@@ -14,6 +14,7 @@ import { compareResults, comparisonMarkdown, type Comparison } from './compare';
 import { isServiceError, ServiceError, type ServiceErrorKind } from './errors';
 import { isUnencryptedRemote, LEGACY_API_KEY_SECRET, legacyKeyOrigin, normalizeApiKey, serviceOrigin, urlSource } from './origin';
 import { quantity } from '../util/quantity';
+import { notify } from '../util/notify';
 
 export const ENTER_NEW_KEY = 'Enter new API key';
 export const SET_URL = 'Set Service URL';
@@ -319,6 +320,7 @@ export class ServiceFeature extends Disposable {
       timeoutMs: config.serviceTimeoutMs,
       maxRetries: config.serviceMaxRetries,
       logBodies: config.serviceLogBodies,
+      maxResponseBytes: config.serviceMaxResponseBytes,
       log: (entry) => this.logRequest(entry),
     });
     try {
@@ -401,7 +403,7 @@ export class ServiceFeature extends Disposable {
    */
   private async confirmWorkspaceUrl(url: string, origin: string): Promise<boolean> {
     if (this.context.workspaceState.get(CONFIRMED_WORKSPACE_URL) === url) return true;
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await notify.warning(
       vscode.l10n.t('This workspace’s settings set the Token Lens service URL to {0}. Token Lens would send your text or structure there, with the API key you keep for {1} (other services’ keys are never sent there). Use it for this workspace?', url, origin),
       USE_WORKSPACE_URL, DONT_USE,
     );
@@ -415,7 +417,7 @@ export class ServiceFeature extends Disposable {
   private async confirmUnencrypted(origin: string): Promise<boolean> {
     const accepted = this.context.globalState.get<string[]>(UNENCRYPTED_ORIGINS, []);
     if (accepted.includes(origin)) return true;
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await notify.warning(
       vscode.l10n.t('{0} is plain http://: anyone on the network between you and it could read your API key and what you send. Use https:// unless this is a network you trust. Send unencrypted to {0} (asked once for this origin)?', origin),
       SEND_UNENCRYPTED, DONT_SEND,
     );
@@ -513,7 +515,7 @@ export class ServiceFeature extends Disposable {
   /** Shows a message without waiting for it; a chosen action runs `onChoice`. */
   show(severity: ShownMessage['severity'], text: string, actions: string[] = [], onChoice?: (choice: string) => Promise<unknown>): ShownMessage {
     const message: ShownMessage = { severity, text, actions };
-    const showFn = severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const showFn = severity === 'error' ? notify.error : severity === 'warning' ? notify.warning : notify.info;
     void Promise.resolve(showFn(message.text, ...actions)).then((choice) => {
       if (choice === SET_URL && !onChoice) return this.setServiceUrl();
       if (choice === ENTER_NEW_KEY && !onChoice) return this.setApiKey();

@@ -157,15 +157,30 @@ function untilAborted(promise: Promise<void>, signal: AbortSignal | undefined): 
   });
 }
 
-/** Parses Retry-After: delta seconds or an HTTP date. Returns ms from `now`, or undefined when absent or unreadable. */
+/** One Retry-After value (RFC 9110 10.2.3): delay-seconds (digits only) or an HTTP-date; ms from `now`. */
+function retryAfterValue(text: string, now: number): number | undefined {
+  const value = text.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  if (!/[a-z]/i.test(value)) return undefined; // "1.5", "-3": neither form
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Parses Retry-After: ms from `now`, or undefined when absent or unreadable. A header sent twice (undici
+ * gives both, or a list "1, 7") counts by its first valid value; an HTTP-date has a comma of its own
+ * ("Sun, 06 Nov 1994 08:49:37 GMT"), so a whole value is tried before its comma-separated parts.
+ */
 export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (raw === undefined) return undefined;
-  const text = raw.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  for (const raw of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
+    const whole = retryAfterValue(raw, now);
+    if (whole !== undefined) return whole;
+    for (const part of raw.split(',')) {
+      const first = retryAfterValue(part, now);
+      if (first !== undefined) return first;
+    }
+  }
+  return undefined;
 }
 
 export interface RetryPolicyOptions {
@@ -207,7 +222,8 @@ export class RetryPolicy {
       if (error.retryAfterMs !== undefined) {
         // A wait longer than our ceiling is not worth blocking on: give up and tell the user.
         if (error.retryAfterMs > this.maxDelayMs) return undefined;
-        return error.retryAfterMs;
+        // A date already past (or "0") still waits the usual backoff: never a burst of retries.
+        return Math.max(error.retryAfterMs, this.backoff(attempt));
       }
       return this.backoff(attempt);
     }

@@ -5,6 +5,7 @@ import { Disposable } from '../util/disposable';
 import type { Locale } from '../util/locale';
 import type { EditorCount, StatusBarFeature } from './feature';
 import { countRows, scopeLabel, type CountSummary } from './summary';
+import { notify } from '../util/notify';
 
 /** Context windows offered by Set Context Window, and the ones typical of the models behind each encoding. */
 const WINDOW_PRESETS = [4_096, 8_192, 16_384, 32_768, 128_000, 200_000, 1_000_000];
@@ -47,7 +48,7 @@ export class StatusBarCommands extends Disposable {
     }
     if (size === undefined) return undefined;
     if (!(Number.isInteger(size) && size >= 0 && size <= 100_000_000)) {
-      void vscode.window.showErrorMessage(t('The context window must be a whole number of tokens from 0 (no gauge) to 100,000,000.'));
+      void notify.error(t('The context window must be a whole number of tokens from 0 (no gauge) to 100,000,000.'));
       return undefined;
     }
     await updateSetting('contextWindow.size', size);
@@ -81,7 +82,7 @@ export class StatusBarCommands extends Disposable {
     }
     if (name === undefined) return undefined;
     if (!findTokenizer(name)) {
-      void vscode.window.showErrorMessage(new UnknownTokenizerError(name).message);
+      void notify.error(new UnknownTokenizerError(name).message);
       return undefined;
     }
     try {
@@ -89,7 +90,7 @@ export class StatusBarCommands extends Disposable {
     } catch (error) {
       const message = t('Token Lens could not save the tokenizer setting.');
       this.log.error(message, error);
-      void vscode.window.showErrorMessage(`${message} ${t('The Token Lens output has the details.')}`);
+      void notify.error(`${message} ${t('The Token Lens output has the details.')}`);
       return undefined;
     }
     return name;
@@ -104,7 +105,7 @@ export class StatusBarCommands extends Disposable {
     const { t } = this.locale;
     const editor = this.feature.editor();
     if (!editor) {
-      void vscode.window.showInformationMessage(t('Token Lens: open a text editor to count its tokens.'));
+      void notify.info(t('Token Lens: open a text editor to count its tokens.'));
       return undefined;
     }
     try {
@@ -117,7 +118,7 @@ export class StatusBarCommands extends Disposable {
     } catch (error) {
       const message = t('Token Lens could not count the tokens.');
       this.log.error(message, error);
-      void vscode.window.showErrorMessage(`${message} ${t('The Token Lens output has the details.')}`);
+      void notify.error(`${message} ${t('The Token Lens output has the details.')}`);
       return undefined;
     }
   }

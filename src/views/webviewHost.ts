@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../util/disposable';
+import { notify } from '../util/notify';
 
 export interface PageSpec {
   title: string;
@@ -162,7 +163,7 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
       await vscode.workspace.fs.writeFile(target, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
       vscode.window.setStatusBarMessage(`Token Lens: saved ${target.path.slice(target.path.lastIndexOf('/') + 1)}`, 3000);
     } catch (error) {
-      void vscode.window.showErrorMessage(`Could not save the image: ${error instanceof Error ? error.message : String(error)}`);
+      void notify.error(`Could not save the image: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

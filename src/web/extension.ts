@@ -7,6 +7,7 @@ import { activateWith, type Wiring } from '../platform/activate';
 import { PoscarLanguageFeature } from '../poscar/editor/language';
 import { useRankSource } from '../tokenizers/load';
 import { extensionRanks } from './ranks';
+import { notify } from '../util/notify';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   useRankSource(extensionRanks(context.extensionUri));
@@ -30,7 +31,7 @@ async function explainDesktopOnly(context: vscode.ExtensionContext): Promise<voi
   for (const { command } of contributed) {
     if (registered.has(command)) continue;
     context.subscriptions.push(vscode.commands.registerCommand(command, () => {
-      void vscode.window.showInformationMessage(vscode.l10n.t(
+      void notify.info(vscode.l10n.t(
         'Token Lens: this command needs the desktop VS Code (the materials-science service and its runs are not part of VS Code for the Web). Token counts, the inspector and token boundaries work here.',
       ));
     }));

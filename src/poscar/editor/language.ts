@@ -10,6 +10,7 @@ import type { Poscar, PoscarDiagnostic, StructureSummary } from '../types';
 import { Disposable } from '../../util/disposable';
 import { quantity } from '../../util/quantity';
 import { LiveDiagnostics } from '../../util/liveDiagnostics';
+import { markdownText } from '../../util/outsideText';
 import { problemRange } from '../../util/documentParse';
 import { parsed, POSCAR_LANGUAGE, POSCAR_SELECTOR } from './documents';
 
@@ -75,7 +76,7 @@ function speciesMarkdown(poscar: Poscar, index: number): vscode.MarkdownString {
   const raw = poscar.speciesRaw[index] ?? symbol;
   const e = element(symbol);
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${escape(symbol)}**`);
+  md.appendMarkdown(`**${markdownText(symbol)}**`);
   md.appendText(e ? ` — ${e.name}, Z = ${e.z}, ${e.mass} g/mol` : ' — not an element symbol');
   if (raw !== symbol) md.appendText(` (written ${raw})`);
   md.appendText(`\n\n${quantity(poscar.counts[index] ?? 0, 'site')} in this cell`);
@@ -84,7 +85,7 @@ function speciesMarkdown(poscar: Poscar, index: number): vscode.MarkdownString {
 
 export function summaryMarkdown(s: StructureSummary): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${escape(s.reducedFormula)}**`);
+  md.appendMarkdown(`**${markdownText(s.reducedFormula)}**`);
   md.appendText(` (${s.formula})\n\n`);
   md.appendText(`${headline(s)}\n\n${cellLine(s)}\n\n`);
   md.appendText(`Elements: ${Object.entries(s.elements).map(([el, n]) => `${el} ${n}`).join(', ')}\n\n`);
@@ -92,9 +93,6 @@ export function summaryMarkdown(s: StructureSummary): vscode.MarkdownString {
   return md;
 }
 
-function escape(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
 
 // ---- CodeLens ------------------------------------------------------------------------------------
 

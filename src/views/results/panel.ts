@@ -16,6 +16,7 @@ import { runTitle, type RunRecord } from './run';
 import { saveResult } from './saveResult';
 import type { ResultDocuments } from './structures';
 import { resultView, runInfo } from './view';
+import { notify } from '../../util/notify';
 
 /** What the lead's run list does when the user asks. */
 export interface RunActions {
@@ -131,7 +132,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       if (document.getText() !== this.run.inputText) vscode.window.setStatusBarMessage(`Token Lens: ${this.run.inputName} changed since the run: line ${site.line + 1} may hold another atom now`, 5000);
     } catch (error) {
-      void vscode.window.showErrorMessage(`Could not open ${this.run.inputName}: ${error instanceof Error ? error.message : String(error)}`);
+      void notify.error(`Could not open ${this.run.inputName}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

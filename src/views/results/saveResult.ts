@@ -1,11 +1,12 @@
 /** A run's answer saved as JSON: from the Runs list's Save Result As… and from an application's view. */
 import * as vscode from 'vscode';
 import type { RunRecord } from './run';
+import { notify } from '../../util/notify';
 
 /** "Save Result As…": the raw answer as JSON, beside the POSCAR by default. */
 export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
   if (!run.response) {
-    void vscode.window.showInformationMessage('This run has no answer to save.');
+    void notify.info('This run has no answer to save.');
     return undefined;
   }
   const input = vscode.Uri.parse(run.inputUri);

@@ -8,6 +8,7 @@ import { POSCAR_LANGUAGE } from '../../poscar/editor/documents';
 import { Disposable } from '../../util/disposable';
 import { derivedName } from './poscarText';
 import type { RunRecord } from './run';
+import { notify } from '../../util/notify';
 
 export const RESULT_SCHEME = 'tokenlens-result';
 
@@ -67,7 +68,7 @@ export class ResultDocuments extends Disposable implements vscode.TextDocumentCo
       vscode.window.setStatusBarMessage(`Token Lens: saved ${target.path.slice(target.path.lastIndexOf('/') + 1)}`, 3000);
       return target;
     } catch (error) {
-      void vscode.window.showErrorMessage(`Could not save the structure: ${error instanceof Error ? error.message : String(error)}`);
+      void notify.error(`Could not save the structure: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
   }

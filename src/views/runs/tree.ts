@@ -9,6 +9,7 @@ import { Disposable } from '../../util/disposable';
 import type { ResultViews } from '../results/feature';
 import { saveResult } from '../results/saveResult';
 import { isAppKind, KIND_LABELS, type RunRecord } from '../results/run';
+import { notify } from '../../util/notify';
 
 /** What the list asks of whoever runs a kind: cancel a run, run it again. */
 export interface RunControl {
@@ -91,6 +92,6 @@ async function revealInput(run: RunRecord): Promise<void> {
   } catch {
     const document = await vscode.workspace.openTextDocument({ language: isAppKind(run.kind) ? 'json' : 'poscar', content: run.inputText });
     await vscode.window.showTextDocument(document);
-    void vscode.window.showInformationMessage(`${run.inputName} is no longer where it was; this is the text that was sent.`);
+    void notify.info(`${run.inputName} is no longer where it was; this is the text that was sent.`);
   }
 }

@@ -12,6 +12,7 @@ import type { RunRecord } from '../results/run';
 import { runStructure } from './data';
 import { DocumentStructurePanel, RUN_KEY_PREFIX, RunStructurePanel, type StructurePanel } from './panel';
 import { sanitizeStructureOptions, STRUCTURE_VIEW_TYPE, type StructureOptions } from './protocol';
+import { notify } from '../../util/notify';
 
 export const SHOW_STRUCTURE = 'tokenLens.showStructure';
 /** Registered outside production mode only. */
@@ -43,7 +44,7 @@ export class StructureFeature extends Disposable {
   async show(uri?: vscode.Uri): Promise<StructurePanel | undefined> {
     const target = uri ?? this.activePoscar();
     if (!target) {
-      void vscode.window.showInformationMessage('Open a POSCAR file (or choose POSCAR as the language mode) to see its structure.');
+      void notify.info('Open a POSCAR file (or choose POSCAR as the language mode) to see its structure.');
       return undefined;
     }
     const existing = this.panels.get(target.toString());
@@ -91,7 +92,7 @@ export class StructureFeature extends Disposable {
     const data = runStructure(run);
     if (typeof data === 'string') {
       panel.dispose();
-      void vscode.window.showWarningMessage(data);
+      void notify.warning(data);
       return undefined;
     }
     return this.panels.add(RUN_KEY_PREFIX + run.id, new RunStructurePanel(panel, this.context.extensionUri, run, data, options, this.testMode, this.log));

@@ -1,0 +1,205 @@
+/**
+ * The client against a hostile service on 127.0.0.1: command links in every field, endless and huge
+ * bodies, resets mid-body, 429s with odd Retry-After values, and the key echoed back in every encoding.
+ * What reaches the user (the error's message, the log) never holds a live link, a command or the key;
+ * memory stays bounded. Plus property tests of the two helpers that decide it: plainText and redact.
+ */
+import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import { ServiceClient, type RequestLogEntry } from '../../src/service/client';
+import { redact, ServiceError } from '../../src/service/errors';
+import { Pacer, parseRetryAfter } from '../../src/service/pacing';
+import { markdownText, plainText } from '../../src/util/outsideText';
+
+const KEY = 'tl-hostile-"key\\with/odd+chars=é';
+const LINK = '[Renew the key](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%20~%22%7D)';
+const LIVE_LINK = /\[[^\]]+\]\((command:|https?:|file:)/i;
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+let handler: Handler = (_req, res) => res.end();
+let server: http.Server;
+let url: string;
+const hits: string[] = [];
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    hits.push(req.url ?? '');
+    handler(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(() => server.close());
+
+function client(log: RequestLogEntry[] = [], maxResponseBytes?: number): ServiceClient {
+  return new ServiceClient({
+    baseUrl: url, apiKey: KEY, pacer: new Pacer(), retryBaseDelayMs: 5, retryMaxDelayMs: 2000, maxRetries: 3, logBodies: true,
+    log: (entry) => log.push(entry), ...(maxResponseBytes ? { maxResponseBytes } : {}),
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected the call to fail');
+}
+
+/** Every form of the key a service could echo. */
+const KEY_FORMS = [KEY, JSON.stringify(KEY).slice(1, -1), encodeURIComponent(KEY), Buffer.from(KEY).toString('base64'), Buffer.from(`Bearer ${KEY}`).toString('base64')];
+
+/** No piece of the key of 6 or more characters, in any form, in `text`. */
+function assertNoKey(text: string, where: string): void {
+  for (const form of KEY_FORMS) {
+    for (let i = 0; i + 6 <= form.length; i++) assert.ok(!text.includes(form.slice(i, i + 6)), `${where} holds "${form.slice(i, i + 6)}" of the key: ${text}`);
+  }
+}
+
+test('a service detail holding a command link reaches the user as text: no live link, no key', async () => {
+  for (const status of [400, 401, 404, 422, 500]) {
+    handler = (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: `${LINK} $(alert) [x](https://evil.example/) key ${KEY}` }));
+    };
+    const log: RequestLogEntry[] = [];
+    const error = await failure(client(log).tokenize({ text: 'x' }));
+    const shown = plainText(error.message);
+    assert.doesNotMatch(shown, LIVE_LINK, `${status}: ${shown}`);
+    assert.doesNotMatch(shown, /\$\(/, 'no codicon syntax');
+    assert.match(shown, /Renew the key/, 'the words are still there');
+    assertNoKey(error.message, `${status} message`);
+    for (const entry of log) assertNoKey(JSON.stringify(entry), `${status} log`);
+  }
+});
+
+test('the key echoed in every encoding, cut at every point, is never in an error or a log line', async () => {
+  for (const form of KEY_FORMS) {
+    for (const cut of [500 - 10, 500 - 3, 500 + 2]) {
+      handler = (_req, res) => {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ detail: `${'x'.repeat(cut)}${form} tail` }));
+      };
+      const log: RequestLogEntry[] = [];
+      const error = await failure(client(log).tokenize({ text: 'x' }));
+      assertNoKey(error.message, `detail cut at ${cut}`);
+      for (const entry of log) assertNoKey(JSON.stringify(entry), 'log');
+    }
+    for (const cut of [0, 70, 78]) {
+      handler = (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"tokens": "${'y'.repeat(cut)}${form}`); // malformed JSON: its excerpt is shown
+      };
+      const error = await failure(client().tokenize({ text: 'x' }));
+      assert.equal(error.kind, 'malformedResponse');
+      assertNoKey(error.message, `malformed excerpt cut at ${cut}`);
+    }
+  }
+});
+
+test('an endless body is cut at the response cap with a clear message; memory stays bounded', async () => {
+  handler = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const pump = (): void => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    res.write('{"a":"');
+    pump();
+  };
+  const before = process.memoryUsage().rss;
+  const error = await failure(client([], 4 * 1024 * 1024).tokenize({ text: 'x' }));
+  assert.equal(error.kind, 'malformedResponse');
+  assert.match(error.message, /larger than 4 MB, the limit set by tokenLens\.service\.maxResponseMegabytes/);
+  assert.ok(process.memoryUsage().rss - before < 200 * 1024 * 1024, 'the process did not grow by the endless body');
+});
+
+test('a huge answer with a content length is refused the same way; one under the cap is read', async () => {
+  const body = JSON.stringify({ detail: 'z'.repeat(3 * 1024 * 1024) });
+  handler = (_req, res) => {
+    res.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  assert.equal((await failure(client([], 1024 * 1024).tokenize({ text: 'x' }))).kind, 'malformedResponse');
+  const read = await failure(client([], 8 * 1024 * 1024).tokenize({ text: 'x' }));
+  assert.equal(read.kind, 'badRequest');
+  assert.ok(read.message.length < 1000, 'the detail shown is cut short');
+});
+
+test('a connection reset in the middle of the body: a network error, retried, no crash', async () => {
+  hits.length = 0;
+  handler = (req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1000 });
+    res.write('{"tokenizer":');
+    setTimeout(() => req.socket.destroy(), 5);
+  };
+  const error = await failure(client().tokenize({ text: 'x' }));
+  assert.equal(error.kind, 'network');
+  assert.equal(hits.length, 4, 'tried once and retried three times');
+});
+
+test('429 with odd Retry-After values: first valid value, a past date or 0 still backs off, never a burst', async () => {
+  for (const retryAfter of [['1', '7'], '1, 7', 'Thu, 01 Jan 1970 00:00:00 GMT', '0', 'soon', '-5', '1.5', '99999999999999999999']) {
+    hits.length = 0;
+    const times: number[] = [];
+    handler = (_req, res) => {
+      times.push(performance.now());
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter as string });
+      res.end('{"detail":"slow down"}');
+    };
+    const error = await failure(client().tokenize({ text: 'x' }));
+    assert.equal(error.kind, 'rateLimited', String(retryAfter));
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    assert.ok(gaps.every((g) => g >= 2), `${JSON.stringify(retryAfter)}: retries ${gaps.map((g) => g.toFixed(1)).join(', ')} ms apart`);
+  }
+});
+
+test('Retry-After per RFC 9110: delay-seconds or an HTTP-date, the first valid of several', () => {
+  const now = Date.parse('2026-11-24T00:00:00Z');
+  assert.equal(parseRetryAfter('7', now), 7000);
+  assert.equal(parseRetryAfter('1, 7', now), 1000);
+  assert.equal(parseRetryAfter(['x', '3'], now), 3000);
+  assert.equal(parseRetryAfter('Tue, 24 Nov 2026 00:00:05 GMT', now), 5000);
+  assert.equal(parseRetryAfter('Thu, 01 Jan 1970 00:00:00 GMT', now), 0);
+  for (const bad of ['1.5', '-5', '', 'soon', undefined]) assert.equal(parseRetryAfter(bad, now), undefined, String(bad));
+});
+
+test('plainText: never a live link, command or icon, and the same words (property)', () => {
+  const piece = fc.oneof(fc.string(), fc.constantFrom('[', ']', '(', ')', '](', '] (', '$(', 'command:', 'https://', 'file:', '\u202e', '\u0000'));
+  fc.assert(fc.property(fc.array(piece, { maxLength: 20 }).map((p) => p.join('')), (text) => {
+    const shown = plainText(text, Infinity);
+    assert.doesNotMatch(shown, /\]\s*\(/);
+    assert.doesNotMatch(shown, /\$\(/);
+    // eslint-disable-next-line no-control-regex -- what must be gone
+    assert.equal(shown.replace(/\u200b/g, ''), text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ''));
+  }), { seed: 17, numRuns: 2000 });
+});
+
+test('markdownText: no link, emphasis, code or HTML syntax left unescaped, one line (property)', () => {
+  fc.assert(fc.property(fc.string(), (text) => {
+    const md = markdownText(text, Infinity);
+    assert.doesNotMatch(md.replace(/\\\\/g, ''), /(^|[^\\])[[\]<>`*_|]/);
+    assert.doesNotMatch(md, /\n/);
+  }), { seed: 17, numRuns: 2000 });
+});
+
+test('redact: no 6-character piece of a random key survives, in any encoding, cut anywhere (property)', () => {
+  const keys = fc.string({ minLength: 8, maxLength: 40, unit: fc.oneof(fc.constantFrom('"', '\\', '/', '+', '=', 'é', '€', ' '), fc.string({ minLength: 1, maxLength: 1 })) });
+  fc.assert(fc.property(keys, fc.nat(), fc.nat(4), fc.string({ maxLength: 20 }), (key, cutAt, which, pad) => {
+    const forms = [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), Buffer.from(key).toString('base64'), Buffer.from(`Bearer ${key}`).toString('base64')];
+    const form = forms[which]!;
+    const echoed = `${pad}${form}${pad}`;
+    const cut = echoed.slice(0, cutAt % (echoed.length + 1));
+    const safe = redact(cut, key);
+    // Only a piece that is the key's (or a form's) own prefix/suffix cut at the text's end could be left.
+    const piece = (s: string) => { for (let i = 0; i + 6 <= s.length; i++) if (safe.includes(s.slice(i, i + 6)) && !pad.includes(s.slice(i, i + 6))) return s.slice(i, i + 6); return undefined; };
+    const left = piece(form);
+    assert.equal(left, undefined, `"${left}" of ${JSON.stringify(form)} left in ${JSON.stringify(safe)}`);
+  }), { seed: 23, numRuns: 3000 });
+});
