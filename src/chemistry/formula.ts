@@ -3,10 +3,14 @@
  * counts, for the reference server and for checking input in the editor before it is sent. Pure.
  */
 
+export const MAX_FORMULA = 1000;
+
 /** Element counts of a formula such as Ca(OH)2, Fe2(SO4)3 or CuSO4·5H2O. Throws with a reason. */
 export function parseFormula(formula: string): Map<string, number> {
   const text = formula.replace(/\s+/g, '');
   if (!text) throw new Error('empty formula');
+  // Bounds the bracket nesting (recursion) and the scanning below; no real formula is near it.
+  if (text.length > MAX_FORMULA) throw new Error(`formula longer than ${MAX_FORMULA} characters`);
   const parts = text.split(/[·*.]/);
   const total = new Map<string, number>();
   for (const part of parts) {

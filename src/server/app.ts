@@ -15,12 +15,13 @@ import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { parsePoscar } from '../poscar';
 import type { Mat3, Vec3 } from '../poscar/types';
 import { rowTimes } from '../poscar/vec';
-import { buildInterface, INTERFACE_DEFAULTS, type Slab } from './heterostructure';
+import { buildInterface, INTERFACE_DEFAULTS, MAX_INTERFACE_ATOMS, type Slab } from './heterostructure';
 import { blochHamiltonian, HAMILTONIAN_TYPES, MAX_VQE_QUBITS, pauliTermCount, padToQubits, runVqe } from './quantum';
-import { bandStructure, dynamics, FIELDS, relaxation, singlePoint, structureOf, type Field, type Structure } from './physics/answers';
+import { bandStructure, dynamics, FIELDS, MAX_ATOMS, relaxation, singlePoint, structureOf, type Field, type Structure } from './physics/answers';
 import { InputError } from './physics/cell';
 import { runSliced } from './physics/schedule';
 import { APPS } from '../applications/catalog';
+import { own } from '../util/own';
 
 export { APPS };
 
@@ -97,6 +98,9 @@ export interface ReferenceServer {
   hits(path: string): number;
 }
 
+/** Fractional reciprocal coordinates beyond this are a mistake: H(k) is periodic with period 1. */
+const MAX_KPOINT = 100;
+
 class HttpError extends Error {
   constructor(readonly status: number, readonly detail: string, readonly headers: Record<string, string> = {}) {
     super(detail);
@@ -125,6 +129,16 @@ export function createServer(options: ServerOptions): ReferenceServer {
     });
   });
   server.keepAliveTimeout = 5000;
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  // Errors Node answers itself (malformed HTTP, headers over 16 KB, a client too slow to send) carry a JSON detail too.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const [status, detail] = clientErrorAnswer(error.code);
+    const text = JSON.stringify({ detail });
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+  });
+  const guesses = new KeyGuesses();
 
   function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     const text = JSON.stringify(body);
@@ -248,7 +262,12 @@ export function createServer(options: ServerOptions): ReferenceServer {
     // Decision: authentication comes before the rate limit, which comes before reading the body.
     const key = bearer(req.headers.authorization);
     if (key === undefined) throw new HttpError(401, 'Not authenticated: send the header "Authorization: Bearer <API key>".', { 'www-authenticate': 'Bearer' });
-    if (key !== options.apiKey) throw new HttpError(401, 'Invalid API key.', { 'www-authenticate': 'Bearer' });
+    const client = req.socket.remoteAddress ?? '';
+    if (key !== options.apiKey) {
+      await guesses.failed(client);
+      throw new HttpError(401, 'Invalid API key.', { 'www-authenticate': 'Bearer' });
+    }
+    guesses.succeeded(client);
     const wait = overLimit(key);
     if (wait !== undefined) {
       throw new HttpError(429, `Rate limit exceeded: at most ${limit} requests per minute per API key. Retry in ${wait} s.`, { 'retry-after': String(wait) });
@@ -402,9 +421,42 @@ function heaComposition(elements: string[], fractions: unknown): Record<string, 
   if (elements.length < 2 || elements.length > 10) throw new HttpError(400, `Field "elements" must hold 2 to 10 element symbols, not ${elements.length}.`);
   if (new Set(elements).size !== elements.length) throw new HttpError(400, 'Field "elements" names an element twice.');
   if (fractions === undefined || fractions === null) return Object.fromEntries(elements.map((e) => [e, 1]));
-  const list = Array.isArray(fractions) ? fractions : typeof fractions === 'object' ? elements.map((e) => (fractions as Record<string, unknown>)[e]) : undefined;
+  const list = Array.isArray(fractions) ? fractions : typeof fractions === 'object' ? elements.map((e) => own(fractions as Record<string, unknown>, e)) : undefined;
   if (!list || list.length !== elements.length) throw new HttpError(400, 'Field "fractions" must give one number per element (a list in the order of "elements", or an object by symbol).');
   return Object.fromEntries(elements.map((e, i) => [e, list[i] as number]));
+}
+
+/** The status and detail of a request Node itself refused before any handler saw it. */
+function clientErrorAnswer(code: string | undefined): [number, string] {
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'The request headers are larger than the server accepts (16 KB).'];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'The request was not received in time.'];
+  return [400, 'The request is not valid HTTP.'];
+}
+
+/**
+ * Wrong API keys slow their sender down: each failure from one address doubles the wait before the
+ * next 401 (100 ms, 200 ms, … at most 5 s); a right key clears it. At most 10,000 addresses are kept.
+ */
+class KeyGuesses {
+  private readonly failures = new Map<string, number>();
+
+  async failed(client: string): Promise<void> {
+    const count = (this.failures.get(client) ?? 0) + 1;
+    this.failures.delete(client);
+    if (this.failures.size >= 10_000) this.failures.delete(this.failures.keys().next().value!);
+    this.failures.set(client, count);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** Math.min(count - 1, 6))));
+  }
+
+  succeeded(client: string): void {
+    this.failures.delete(client);
+  }
+}
+
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  return lines;
 }
 
 function round(v: number, digits: number): number {
@@ -475,7 +527,7 @@ function buildHandlers(): Record<string, Handler> {
   const predict: Handler = (body) => {
     const m = material(body, 'jid');
     const model = str(body, 'model', false) ?? DEFAULT_MODEL;
-    const spec = MODELS[model];
+    const spec = own(MODELS, model);
     if (!spec) throw new HttpError(400, `Unknown model "${model}". Models: ${Object.keys(MODELS).join(', ')}.`);
     return { jid: m.jid, formula: m.formula, model, property: spec.description, prediction: m[spec.field], unit: spec.unit, source: 'tabulated reference value' };
   };
@@ -483,9 +535,12 @@ function buildHandlers(): Record<string, Handler> {
   // Structures: reference calculations (src/server/physics), run in slices so that other requests are answered meanwhile.
 
   /** The body's POSCAR as the POSCAR core reads it: its first error is a 400, warnings do not block. */
-  const readStructure = (body: Json): Structure => {
+  const readStructure = (body: Json, maxAtoms: number): Structure => {
     const text = str(body, 'poscar', true);
     if (!text.trim()) throw new HttpError(400, 'Field "poscar" is empty: send the structure in POSCAR text format.');
+    // Refused before parsing: a POSCAR cannot hold more atoms than lines (twice, with velocities).
+    const lines = lineCount(text);
+    if (lines > 2 * maxAtoms + 20) throw new HttpError(400, `The POSCAR has ${lines} lines, more than a structure of ${maxAtoms} atoms (the most the reference server computes for this calculation) can have.`);
     const { poscar, diagnostics } = parsePoscar(text);
     const error = diagnostics.find((d) => d.severity === 'error');
     if (error || !poscar) throw new HttpError(400, `The POSCAR is malformed: ${error?.message ?? 'it could not be read'}.`);
@@ -514,24 +569,24 @@ function buildHandlers(): Record<string, Handler> {
   };
 
   const singlePointHandler: Handler = (body) => {
-    const structure = readStructure(body);
+    const structure = readStructure(body, MAX_ATOMS.singlePoint);
     return calculate(() => singlePoint(structure));
   };
 
   const relax: Handler = (body, signal) => {
-    const structure = readStructure(body);
+    const structure = readStructure(body, MAX_ATOMS.relax);
     const options = { fmax: option(body, 'fmax'), maxSteps: option(body, 'max_steps') };
     return calculate(() => runSliced(relaxation(structure, options), signal));
   };
 
   const md: Handler = (body, signal) => {
-    const structure = readStructure(body);
+    const structure = readStructure(body, MAX_ATOMS.md);
     const options = { temperature: option(body, 'temperature'), timestep: option(body, 'timestep'), steps: option(body, 'steps'), seed: option(body, 'seed') };
     return calculate(() => runSliced(dynamics(structure, options), signal));
   };
 
   const tightbinding: Handler = (body, signal) => {
-    const structure = readStructure(body);
+    const structure = readStructure(body, MAX_ATOMS.tightbinding);
     const density = option(body, 'kpath_density');
     return calculate(() => runSliced(bandStructure(structure, density), signal));
   };
@@ -592,7 +647,7 @@ function buildHandlers(): Record<string, Handler> {
   const slab = (body: Json, role: 'film' | 'subs', jidFields: string[]): Slab => {
     const poscarField = [`poscar_${role}`, `${role === 'subs' ? 'substrate' : 'film'}_poscar`].find((f) => body[f] !== undefined && body[f] !== null);
     if (poscarField) {
-      const structure = readStructure({ poscar: str(body, poscarField, true) }).poscar;
+      const structure = readStructure({ poscar: str(body, poscarField, true) }, MAX_INTERFACE_ATOMS).poscar;
       return { name: structure.comment.trim().split(/\s+/)[0] || role, lattice: structure.lattice, species: structure.sites.map((x) => x.species), frac: structure.sites.map((x) => x.frac) };
     }
     const field = jidFields.find((f) => body[f] !== undefined && body[f] !== null);
@@ -635,7 +690,7 @@ function buildHandlers(): Record<string, Handler> {
     const type = str(body, 'hamiltonian_type', false) ?? 'tight_binding';
     if (!(HAMILTONIAN_TYPES as readonly string[]).includes(type)) throw new HttpError(400, `Field "hamiltonian_type" must be one of ${HAMILTONIAN_TYPES.join(', ')}.`);
     const k = body.kpoint ?? [0, 0, 0];
-    if (!Array.isArray(k) || k.length !== 3 || !k.every((x) => typeof x === 'number' && Number.isFinite(x))) throw new HttpError(400, 'Field "kpoint" must be three numbers (fractional coordinates of the reciprocal lattice), e.g. [0, 0, 0].');
+    if (!Array.isArray(k) || k.length !== 3 || !k.every((x) => typeof x === 'number' && Math.abs(x) <= MAX_KPOINT)) throw new HttpError(400, `Field "kpoint" must be three numbers from -${MAX_KPOINT} to ${MAX_KPOINT} (fractional coordinates of the reciprocal lattice), e.g. [0, 0, 0].`);
     const reps = num(body, 'reps', true) ?? 2;
     if (reps < 1 || reps > 6) throw new HttpError(400, 'Field "reps" must be between 1 and 6.');
     const lattice = m.structure.lattice as Mat3;
@@ -700,7 +755,7 @@ function buildHandlers(): Record<string, Handler> {
       throw new HttpError(400, 'Send "elements" (2 to 10 symbols) with optional "fractions", or "composition" (an object such as {"Fe": 1, "Co": 1, "Ni": 1}).');
     }
     for (const [el, amount] of Object.entries(composition)) {
-      if (!HEA_ELEMENTS[el]) throw new HttpError(400, `Element "${el}" is not known to the reference server. Known: ${Object.keys(HEA_ELEMENTS).join(', ')}.`);
+      if (!own(HEA_ELEMENTS, el)) throw new HttpError(400, `Element "${el}" is not known to the reference server. Known: ${Object.keys(HEA_ELEMENTS).join(', ')}.`);
       if (typeof amount !== 'number' || !(amount > 0)) throw new HttpError(400, `The amount of ${el} must be a positive number.`);
     }
     const descriptors = heaDescriptors(composition as Record<string, number>);

@@ -92,10 +92,11 @@ export function buildInterface(film: Slab, subs: Slab, options: InterfaceOptions
   const mv = bestMultiple(norm(s.v), norm(f.v), options.maxSupercell);
   const subsLayers = Math.max(1, Math.round(options.subsThickness / s.height));
   const filmLayers = Math.max(1, Math.round(options.filmThickness / f.height));
+  // Counted before any atom is made: a slab a millionth of an ångström high would otherwise ask for millions of layers.
+  const total = mu.n * mv.n * subsLayers * subs.species.length + mu.m * mv.m * filmLayers * film.species.length;
+  if (!(total <= MAX_INTERFACE_ATOMS)) throw new Error(`the interface would hold ${total} atoms; the reference server builds at most ${MAX_INTERFACE_ATOMS}: use thinner slabs or a smaller max_supercell`);
   const subsAtoms = slabAtoms(subs, subsAxis, s.other, mu.n, mv.n, subsLayers, s.height);
   const filmAtoms = slabAtoms(film, filmAxis, f.other, mu.m, mv.m, filmLayers, f.height);
-  const total = subsAtoms.length + filmAtoms.length;
-  if (total > MAX_INTERFACE_ATOMS) throw new Error(`the interface would hold ${total} atoms; the reference server builds at most ${MAX_INTERFACE_ATOMS}: use thinner slabs or a smaller max_supercell`);
   const A = scale(s.u, mu.n);
   const B = scale(s.v, mv.n);
   const normal = scale(cross(A, B), 1 / norm(cross(A, B)));

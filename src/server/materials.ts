@@ -4,6 +4,7 @@
  * Pure: no I/O.
  */
 import { parseFormula } from '../chemistry/formula';
+import { own } from '../util/own';
 
 export { parseFormula };
 
@@ -232,7 +233,7 @@ export function powderPattern(structure: Structure, wavelength = CU_K_ALPHA, two
         let im = 0;
         const falloff = Math.exp(-3 * (s / wavelength) ** 2); // crude form factor and thermal fall-off with sinθ/λ
         structure.frac.forEach((p, i) => {
-          const f = (ATOMIC_NUMBER[structure.species[i]!] ?? 10) * falloff;
+          const f = (own(ATOMIC_NUMBER, structure.species[i]!) ?? 10) * falloff;
           const phase = 2 * Math.PI * (h * p[0] + k * p[1] + l * p[2]);
           re += f * Math.cos(phase);
           im += f * Math.sin(phase);
@@ -293,10 +294,16 @@ export const OPTIMADE_SUBSET =
   'clauses joined by AND: elements HAS "X"; elements HAS ALL "X","Y"; elements HAS ANY "X","Y"; nelements <op> N; ' +
   'chemical_formula_reduced = "X"; id = "X" (op is one of = != < <= > >=)';
 
+/** Characters of a filter at most: the reference data has a dozen materials, no filter needs more. */
+export const MAX_FILTER = 2000;
+
 export function optimadeFilter(filter: string): (m: Material) => boolean {
-  const text = filter.trim();
+  if (filter.length > 100 * MAX_FILTER) throw new Error(`the filter is longer than ${MAX_FILTER} characters`);
+  // Runs of white space become one space first (a linear pass), so no pattern below can backtrack over a long run.
+  const text = filter.replace(/\s+/g, ' ').trim();
+  if (text.length > MAX_FILTER) throw new Error(`the filter is longer than ${MAX_FILTER} characters`);
   if (!text) return () => true;
-  const clauses = text.split(/\s+AND\s+/i);
+  const clauses = text.split(/ AND /i);
   const tests = clauses.map((clause): ((m: Material) => boolean) => {
     const c = clause.trim().replace(/^\((.*)\)$/, '$1').trim();
     let m = /^elements\s+HAS\s+(ALL\s+|ANY\s+)?(.+)$/i.exec(c);
@@ -413,9 +420,9 @@ export function heaDescriptors(composition: Record<string, number>) {
   const fractions = Object.fromEntries(Object.entries(composition).map(([el, v]) => [el, v / total]));
   const entries = Object.entries(fractions);
   const entropy = -R * entries.reduce((s, [, c]) => s + (c > 0 ? c * Math.log(c) : 0), 0);
-  const rBar = entries.reduce((s, [el, c]) => s + c * HEA_ELEMENTS[el]!.radius, 0);
-  const delta = 100 * Math.sqrt(entries.reduce((s, [el, c]) => s + c * (1 - HEA_ELEMENTS[el]!.radius / rBar) ** 2, 0));
-  const vec = entries.reduce((s, [el, c]) => s + c * HEA_ELEMENTS[el]!.vec, 0);
+  const rBar = entries.reduce((s, [el, c]) => s + c * own(HEA_ELEMENTS, el)!.radius, 0);
+  const delta = 100 * Math.sqrt(entries.reduce((s, [el, c]) => s + c * (1 - own(HEA_ELEMENTS, el)!.radius / rBar) ** 2, 0));
+  const vec = entries.reduce((s, [el, c]) => s + c * own(HEA_ELEMENTS, el)!.vec, 0);
   const phase = vec >= 8 ? 'FCC' : vec < 6.87 ? 'BCC' : 'FCC + BCC';
   return {
     fractions: Object.fromEntries(entries.map(([el, c]) => [el, round(c, 4)])),
