@@ -4,6 +4,7 @@
  * Where the spec is silent, the decisions are listed in the README (and in the comments below).
  */
 import * as http from 'node:http';
+import * as os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { countChars, loadTokenizerSync, TOKENIZERS, TOKENIZER_NAMES, UnknownTokenizerError, findTokenizer } from '../tokenizers';
 import {
@@ -17,9 +18,9 @@ import type { Mat3, Vec3 } from '../poscar/types';
 import { rowTimes } from '../poscar/vec';
 import { buildInterface, INTERFACE_DEFAULTS, MAX_INTERFACE_ATOMS, type Slab } from './heterostructure';
 import { blochHamiltonian, HAMILTONIAN_TYPES, MAX_VQE_QUBITS, pauliTermCount, padToQubits, runVqe } from './quantum';
-import { bandStructure, dynamics, FIELDS, MAX_ATOMS, relaxation, singlePoint, structureOf, type Field, type Structure } from './physics/answers';
-import { InputError } from './physics/cell';
-import { runSliced } from './physics/schedule';
+import { FIELDS, MAX_ATOMS, structureOf, type Field, type Structure } from './physics/answers';
+import type { Job, JobOutcome } from './compute';
+import { JobTimeout, WorkerPool } from './pool';
 import { APPS } from '../applications/catalog';
 import { own } from '../util/own';
 
@@ -81,6 +82,10 @@ export interface ServerOptions {
   /** Serve POST/GET/DELETE /__faults, so a test in another process can stage faults. Default false. */
   faults?: boolean;
   now?: () => number;
+  /** Worker threads for the structure calculations; default one per core but one, at least one, at most four. */
+  workers?: number;
+  /** How long one calculation may run before it is stopped with a 504; default 300,000 ms. */
+  computeBudgetMs?: number;
 }
 
 export interface ServerLogEntry { method: string; path: string; status: number; fault?: Fault['kind'] }
@@ -121,7 +126,8 @@ export function createServer(options: ServerOptions): ReferenceServer {
   const windows = new Map<string, number[]>();
   let url = '';
 
-  const handlers = buildHandlers();
+  const pool = new WorkerPool(options.workers ?? defaultWorkers(), options.computeBudgetMs ?? 300_000);
+  const handlers = buildHandlers(pool);
 
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -340,8 +346,9 @@ export function createServer(options: ServerOptions): ReferenceServer {
         });
       });
     },
-    close() {
-      return new Promise<void>((resolve) => {
+    async close() {
+      await pool.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
@@ -453,6 +460,11 @@ class KeyGuesses {
   }
 }
 
+/** One worker per core but one (the event loop's), at least one, at most four. */
+function defaultWorkers(): number {
+  return Math.min(4, Math.max(1, os.availableParallelism() - 1));
+}
+
 function lineCount(text: string): number {
   let lines = 1;
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
@@ -483,7 +495,7 @@ function material(body: Json, field: string): Material {
 
 // ---- handlers -------------------------------------------------------------------------------------------
 
-function buildHandlers(): Record<string, Handler> {
+function buildHandlers(pool: WorkerPool): Record<string, Handler> {
   const tokenize: Handler = (body) => {
     const text = str(body, 'text', true);
     const name = str(body, 'tokenizer', false) ?? 'cl100k_base';
@@ -558,37 +570,36 @@ function buildHandlers(): Record<string, Handler> {
     return value;
   };
 
-  /** What the reference models refuse (too many atoms, unknown elements, ...) is a 400. */
-  const calculate = async <T>(run: () => T | Promise<T>): Promise<T> => {
+  /** A calculation on a worker thread; what the reference models refuse (too many atoms, unknown elements, ...) is a 400. */
+  const compute = async (job: Job, signal: AbortSignal): Promise<unknown> => {
+    let outcome: JobOutcome;
     try {
-      return await run();
+      outcome = await pool.run(job, signal);
     } catch (error) {
-      if (error instanceof InputError) throw new HttpError(400, error.message);
+      if (error instanceof JobTimeout) throw new HttpError(504, `The calculation ran ${error.message}, the reference server's budget, and was stopped: try fewer atoms or steps.`);
       throw error;
     }
+    if (outcome.ok) return outcome.value;
+    if (outcome.input) throw new HttpError(400, outcome.message);
+    throw new Error(outcome.message);
   };
 
-  const singlePointHandler: Handler = (body) => {
-    const structure = readStructure(body, MAX_ATOMS.singlePoint);
-    return calculate(() => singlePoint(structure));
-  };
+  const singlePointHandler: Handler = (body, signal) => compute({ kind: 'singlePoint', structure: readStructure(body, MAX_ATOMS.singlePoint) }, signal);
 
   const relax: Handler = (body, signal) => {
     const structure = readStructure(body, MAX_ATOMS.relax);
-    const options = { fmax: option(body, 'fmax'), maxSteps: option(body, 'max_steps') };
-    return calculate(() => runSliced(relaxation(structure, options), signal));
+    return compute({ kind: 'relax', structure, options: { fmax: option(body, 'fmax'), maxSteps: option(body, 'max_steps') } }, signal);
   };
 
   const md: Handler = (body, signal) => {
     const structure = readStructure(body, MAX_ATOMS.md);
     const options = { temperature: option(body, 'temperature'), timestep: option(body, 'timestep'), steps: option(body, 'steps'), seed: option(body, 'seed') };
-    return calculate(() => runSliced(dynamics(structure, options), signal));
+    return compute({ kind: 'md', structure, options }, signal);
   };
 
   const tightbinding: Handler = (body, signal) => {
     const structure = readStructure(body, MAX_ATOMS.tightbinding);
-    const density = option(body, 'kpath_density');
-    return calculate(() => runSliced(bandStructure(structure, density), signal));
+    return compute({ kind: 'tightbinding', structure, density: option(body, 'kpath_density') }, signal);
   };
 
   const pxrd: Handler = (body) => {
