@@ -30,7 +30,7 @@ import type { Job, Lib, Reply } from './benchWorker';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { benchPackage } from './packageSize';
 import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
-import { benchPoscar, benchServer, type PoscarBenchRow, type ServerBenchRow } from './structures';
+import { benchAgainstAse, benchLatency, benchLayouts, benchPoscar, benchServer, type AseBenchRow, type LayoutBenchRow, type PoscarBenchRow, type ServerBenchRow } from './structures';
 import { CORPUS_PATH, hostileInputs, readCorpus, type BenchInput } from './textgen';
 
 // ---------------------------------------------------------------------------------------------
@@ -383,12 +383,6 @@ async function benchInspectorSection(): Promise<{ rows: InspectorBenchRow[]; web
 
 type GoalFn = (ok: boolean | undefined, text: string) => void;
 
-/** Is this Python module importable here? (For the note on comparing with pymatgen / ASE.) */
-function pythonHas(module: string): boolean | undefined {
-  const child = spawnSync('python3', ['-c', `import ${module}`], { encoding: 'utf8', timeout: 30_000 });
-  if (child.error) return undefined; // no python3
-  return child.status === 0;
-}
 
 async function benchPoscarSection(): Promise<PoscarBenchRow[]> {
   const runsPerSize = 15;
@@ -411,14 +405,22 @@ async function benchPoscarSection(): Promise<PoscarBenchRow[]> {
   if (small && large && small.error === undefined && large.error === undefined) {
     console.log(`10k / 1k: warm ${(median(large.warm) / median(small.warm)).toFixed(1)}×, cold ${(large.coldMs / small.coldMs).toFixed(1)}× (linear = ${(large.atoms / small.atoms).toFixed(0)}×)`);
   }
-  const py = ['pymatgen', 'ase'].map((m) => ({ m, has: pythonHas(m) }));
-  const missing = py.filter((p) => !p.has).map((p) => p.m);
-  console.log(
-    missing.length === py.length
-      ? `note: no comparison with pymatgen / ASE: ${py[0]!.has === undefined ? 'python3 is not installed' : `python3 has neither ${missing.join(' nor ')}`} here (offline, no Python packages); no POSCAR reader in node_modules either.`
-      : `note: ${py.filter((p) => p.has).map((p) => p.m).join(', ')} importable here but not compared by this bench; no POSCAR reader in node_modules.`,
-  );
+  printLayouts(benchLayouts());
+  printAse(benchAgainstAse());
   return rows;
+}
+
+function printLayouts(rows: LayoutBenchRow[]): void {
+  console.log('\n## POSCAR parse + diagnose in four layouts (fastest of 3-7 warm parses; µs per atom stays flat when the cost is O(N))');
+  console.log(`${pad('layout', 24)}${lpad('atoms', 9)}${lpad('ms', 10)}${lpad('µs / atom', 11)}`);
+  for (const r of rows) console.log(`${pad(r.layout, 24)}${lpad(fmtInt(r.atoms), 9)}${lpad(ms(r.ms), 10)}${lpad((1000 * r.ms / r.atoms).toFixed(2), 11)}`);
+}
+
+function printAse(rows: AseBenchRow[]): void {
+  console.log("\n## POSCAR read next to ASE's (ase.io.read, Debian python3-ase; warm, fastest of 5-7; same files, same run; ours also diagnoses)");
+  if (rows.every((r) => r.aseMs === undefined)) console.log('SKIPPED the ASE column: python3-ase is not installed here (apt-get install python3-ase)');
+  console.log(`${lpad('atoms', 9)}${lpad('Token Lens ms', 15)}${lpad('ASE ms', 10)}${lpad('ASE / ours', 12)}`);
+  for (const r of rows) console.log(`${lpad(fmtInt(r.atoms), 9)}${lpad(ms(r.oursMs), 15)}${lpad(r.aseMs === undefined ? '—' : ms(r.aseMs), 10)}${lpad(r.aseMs === undefined ? '—' : `${(r.aseMs / r.oursMs).toFixed(2)}×`, 12)}`);
 }
 
 function structureGoalsPoscar(goal: GoalFn, rows: PoscarBenchRow[]): void {
@@ -443,6 +445,10 @@ async function benchServerSection(): Promise<ServerBenchRow[]> {
   console.log('\n## Reference server: 64-atom Si (2×2×2 conventional diamond, a = 5.431 Å), POSTed with fetch to createServer() in this process');
   console.log('stall = the longest the event loop was held during the request (1 ms heartbeat): how long any other request would have waited');
   const rows = await benchServer();
+  const latency = await benchLatency();
+  const p = (xs: number[], q: number): string => ms(percentile(xs, q));
+  console.log(`another client's tokenize while a 200-atom band structure runs on a worker thread (${latency.bandStatus}, ${ms(latency.bandMs)} ms): ` +
+    `median ${p(latency.busyMs, 50)} ms, p95 ${p(latency.busyMs, 95)} ms, max ${ms(Math.max(...latency.busyMs))} ms over ${latency.busyMs.length} requests; idle: median ${p(latency.idleMs, 50)} ms, max ${ms(Math.max(...latency.idleMs))} ms`);
   console.log(`${pad('run', 38)}${lpad('wall ms', 9)}${lpad('stall ms', 10)}${lpad('beats', 7)}   answer`);
   for (const r of rows) {
     if (r.error !== undefined) console.log(`${pad(r.name, 38)}error: ${r.error}`);

@@ -9,11 +9,16 @@
  *
  * The webview side (structure view, result views) is test/bench/webview/structures.bench.ts.
  */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createServer } from '../../src/server/app';
 import { withHeartbeat } from './heartbeat';
 import { seededRandom } from '../../src/server/physics/rng';
+import { parsePoscar } from '../../src/poscar';
+import { LAYOUTS, layoutPoscar, type Layout } from '../unit/poscarLayouts';
 
 // ---------------------------------------------------------------------------------------------
 // The 64-atom Si cell
@@ -140,4 +145,106 @@ export async function benchServer(): Promise<ServerBenchRow[]> {
     await server.close();
   }
   return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// POSCAR parse in four layouts, and next to ASE's reader on the same files
+
+/** The fastest of `runs` parses: the least disturbed by the rest of the machine. */
+function fastestParse(text: string, runs: number): number {
+  let best = Infinity;
+  for (let r = 0; r < runs; r++) {
+    const t = performance.now();
+    parsePoscar(text);
+    best = Math.min(best, performance.now() - t);
+  }
+  return best;
+}
+
+export interface LayoutBenchRow { layout: Layout; atoms: number; ms: number }
+
+export function benchLayouts(sizes = [1_000, 10_000, 100_000]): LayoutBenchRow[] {
+  const rows: LayoutBenchRow[] = [];
+  for (const layout of LAYOUTS) {
+    for (const atoms of sizes) {
+      const text = layoutPoscar(layout, atoms);
+      rows.push({ layout, atoms, ms: fastestParse(text, atoms >= 100_000 ? 3 : 7) });
+    }
+  }
+  return rows;
+}
+
+export interface AseBenchRow { atoms: number; oursMs: number; aseMs?: number }
+
+const ASE_TIMER = String.raw`
+import sys, time, ase.io
+for f in sys.argv[1:]:
+    ase.io.read(f, format='vasp')
+    best = min((lambda t: (ase.io.read(f, format='vasp'), time.perf_counter() - t)[1])(time.perf_counter()) for _ in range(5))
+    print(best * 1000)
+`;
+
+/** Parse + diagnose (ours, warm, fastest of 7) and ASE's ase.io.read (warm, fastest of 5) of the same files; aseMs absent without python3-ase. */
+export function benchAgainstAse(sizes = [10_000, 100_000]): AseBenchRow[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-ase-'));
+  try {
+    const files = sizes.map((atoms) => {
+      const file = path.join(dir, `POSCAR-${atoms}`);
+      fs.writeFileSync(file, layoutPoscar('uniform', atoms));
+      return file;
+    });
+    const python = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+    const ase = spawnSync(python, ['-c', ASE_TIMER, ...files], { encoding: 'utf8', timeout: 300_000 });
+    const aseMs = ase.status === 0 ? ase.stdout.trim().split('\n').map(Number) : [];
+    return sizes.map((atoms, i) => {
+      const text = fs.readFileSync(files[i]!, 'utf8');
+      fastestParse(text, 2);
+      return { atoms, oursMs: fastestParse(text, 7), ...(aseMs[i] !== undefined ? { aseMs: aseMs[i] } : {}) };
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Another client's latency while the server computes a 200-atom band structure
+
+export interface LatencyBench { idleMs: number[]; busyMs: number[]; bandStatus: number; bandMs: number }
+
+/** A 200-atom Si cell (5×5×1 conventional cells less none: 5·5·8 = 200 atoms). */
+function si200Poscar(): string {
+  const a = 5.431;
+  const lines = ['Si200 5x5x1 diamond', '1.0', `${(5 * a).toFixed(6)} 0 0`, `0 ${(5 * a).toFixed(6)} 0`, `0 0 ${a.toFixed(6)}`, 'Si', '200', 'Cartesian'];
+  for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) for (const [x, y, z] of DIAMOND) lines.push([(i + x) * a, (j + y) * a, z * a].map((c) => c.toFixed(6)).join(' '));
+  return `${lines.join('\n')}\n`;
+}
+
+export async function benchLatency(): Promise<LatencyBench> {
+  const server = createServer({ apiKey: KEY, ratePerMinute: 100_000 });
+  const url = await server.listen(0);
+  const cheap = async (): Promise<number> => {
+    const t = performance.now();
+    const res = await fetch(`${url}/tokenizer/tokenize`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"text":"ping","tokenizer":"character"}' });
+    await res.arrayBuffer();
+    return performance.now() - t;
+  };
+  try {
+    const idleMs: number[] = [];
+    for (let i = 0; i < 20; i++) idleMs.push(await cheap());
+    const started = performance.now();
+    let bandStatus = 0;
+    let bandMs = 0;
+    const band = fetch(`${url}/tightbinding/compute`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ poscar: si200Poscar(), kpath_density: 20 }) })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        bandStatus = res.status;
+        bandMs = performance.now() - started;
+      });
+    const busyMs: number[] = [];
+    while (bandStatus === 0) busyMs.push(await cheap());
+    await band;
+    return { idleMs, busyMs, bandStatus, bandMs };
+  } finally {
+    await server.close();
+  }
 }
