@@ -8,6 +8,10 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../util/disposable';
 import { notify } from '../util/notify';
+import { longestString, shortenStrings } from './fit';
+
+/** Characters a string is cut to when a page's guard refuses a message: the shortest limit any page has. */
+const FITTED_LENGTH = 100;
 
 export interface PageSpec {
   title: string;
@@ -121,9 +125,25 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
     this.panel.dispose();
   }
 
+  /** The page's own guard of what it receives, when the view has one: a message it would refuse is fitted first. */
+  protected readonly accepts?: (value: unknown) => value is ToPage;
+
   /** Posts when the page listens; before that, onReady() will send the state anyway. */
   protected post(message: ToPage): void {
-    if (this.ready && !this.isDisposed) void this.panel.webview.postMessage(message);
+    if (this.ready && !this.isDisposed) void this.panel.webview.postMessage(this.fitted(message));
+  }
+
+  /** The message as the page will take it: strings over its limits shortened, and a log line saying so. */
+  private fitted(message: ToPage): ToPage {
+    if (!this.accepts || this.accepts(message)) return message;
+    const longest = longestString(message);
+    const shortened = shortenStrings(message, FITTED_LENGTH) as ToPage;
+    if (this.accepts(shortened)) {
+      this.log.warn(`${this.viewName} view: text longer than the page shows was shortened (the longest, ${longest.path}, had ${longest.length} characters)`);
+      return shortened;
+    }
+    this.log.error(`${this.viewName} view: the page refuses this message even with its text shortened (longest string: ${longest.path}, ${longest.length} characters); it is sent as it is`);
+    return message;
   }
 
   /**

@@ -7,6 +7,7 @@ import type { BandsModel, RelaxModel } from '../../src/views/results/model';
 import { plotsOf, toCsv } from '../../src/views/results/plots';
 import { derivedName, inputStructure } from '../../src/views/results/poscarText';
 import { isFromResultPage, isToResultPage, type ResultView } from '../../src/views/results/protocol';
+import { longestString, shortenStrings } from '../../src/views/fit';
 import { readResult } from '../../src/views/results/read';
 import { runTitle, type RunRecord } from '../../src/views/results/run';
 import { bandReference, describe, gapStatement, pressure } from '../../src/views/results/summary';
@@ -185,4 +186,17 @@ test('a run without an answer has no view; failed runs keep what the service sai
   assert.equal(resultView(run('md', null, { state: 'running', response: undefined }), undefined), null);
   const failed = resultView(run('relax', { detail: 'The POSCAR is malformed' }, { state: 'failed', error: 'HTTP 400' }), undefined)!;
   assert.deepEqual(failed.model.extra, { detail: 'The POSCAR is malformed' });
+});
+
+test('views degrade, never blank: an answer with a 300-character species name and a 5,000-character jid is shortened to what the page takes', () => {
+  const answer = JSON.parse(fixture('singlePoint.reference.json'));
+  answer.species = answer.species.map((s: string, i: number) => (i === 0 ? `${s}${'x'.repeat(300)}` : s));
+  answer.jid = 'J'.repeat(5000);
+  const r = run('singlePoint', answer);
+  const message = JSON.parse(JSON.stringify({ type: 'show', seq: 1, run: runInfo(r), view: resultView(r, inputStructure(INPUT)) }));
+  assert.equal(isToResultPage(message), false, 'the page would drop it whole');
+  const fitted = shortenStrings(message, 100) as any;
+  assert.ok(isToResultPage(fitted), 'shortened, the page takes it');
+  assert.deepEqual(longestString(message).length > 100, true);
+  assert.match(JSON.stringify(fitted), /x{10,}…/, 'the long name is cut and marked');
 });

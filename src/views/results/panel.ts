@@ -10,7 +10,7 @@ import type { Poscar } from '../../poscar/types';
 import { WebviewHost } from '../webviewHost';
 import { derivedName, inputStructure } from './poscarText';
 import {
-  isFromResultPage, type FromResultPage, type ResultReport, type ResultTestMessage, type ResultView, type StructureAction, type ToResultPage,
+  isFromResultPage, isToResultPage, type FromResultPage, type ResultReport, type ResultTestMessage, type ResultView, type StructureAction, type ToResultPage,
 } from './protocol';
 import { runTitle, type RunRecord } from './run';
 import { saveResult } from './saveResult';
@@ -31,6 +31,7 @@ export interface RunActions {
 const WHAT: Partial<Record<RunRecord['kind'], string>> = { relax: 'relaxed', md: 'md-final', heterostructure: 'interface' };
 
 export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
+  protected override readonly accepts = isToResultPage;
   private seq = 0;
   private input: Poscar | undefined;
   private view: ResultView | null = null;

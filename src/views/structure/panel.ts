@@ -13,7 +13,7 @@ import type { RunRecord } from '../results/run';
 import { WebviewHost } from '../webviewHost';
 import { structureData, type RunStructure } from './data';
 import {
-  isFromStructurePage, sanitizeStructureOptions,
+  isFromStructurePage, isToStructurePage, sanitizeStructureOptions,
   type FromStructurePage, type StructureData, type StructureOptions, type StructureReport, type StructureTestMessage, type ToStructurePage,
 } from './protocol';
 
@@ -27,6 +27,7 @@ function fileName(uri: vscode.Uri): string {
 }
 
 export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePage> {
+  protected override readonly accepts = isToStructurePage;
   private seq = 0;
   protected structure: StructureData | null = null;
   protected formula = '';
