@@ -3,7 +3,7 @@ import type { Header } from './header';
 import { parseNumber, splitRunTogether } from './numbers';
 import { plural, quote, type Report } from './report';
 import { fracToCart } from './structure';
-import { at, span, type SourceText, type Token } from './text';
+import { at, isSpace, span, type SourceText, type Token } from './text';
 import type { Mat3, Site, SourceRange, Vec3 } from './types';
 import { dot, reciprocal } from './vec';
 
@@ -83,14 +83,44 @@ interface SiteContext {
   inverse: Mat3;
 }
 
-function readSite({ src, header, report, inverse }: SiteContext, line: number, tokens: Token[], group: number): { site: Site; range: SourceRange } | undefined {
-  const coordinates = readCoordinates(line, tokens, report);
+type SiteRead = { site: Site; range: SourceRange } | undefined;
+
+function readSite(ctx: SiteContext, line: number, tokens: Token[], group: number): SiteRead {
+  const coordinates = readCoordinates(line, tokens, ctx.report);
   if (!coordinates) return undefined;
-  const { values } = coordinates;
   let used = coordinates.used;
   const range = { line, start: tokens[0]!.start, end: tokens[used - 1]!.end };
-  const flags = header.selectiveDynamics ? readFlags(line, tokens, used, report) : undefined;
+  const flags = ctx.header.selectiveDynamics ? readFlags(line, tokens, used, ctx.report) : undefined;
   if (flags) used += 3;
+  const read = placeSite(ctx, coordinates.values, range, group, tokens[used - 1]!.end);
+  // A site whose flags are unreadable (an error) is kept free to move, as without selective dynamics.
+  if (read && ctx.header.selectiveDynamics) read.site.flags = flags ?? [true, true, true];
+  return read;
+}
+
+/**
+ * The common line, read without tokenizing it: three plain numbers first (no selective dynamics, nothing
+ * run together). Anything else is undefined, and the full reader above takes the line.
+ */
+function readPlainSite(ctx: SiteContext, line: number, group: number): SiteRead | null {
+  const text = ctx.src.lines[line]!;
+  const values: number[] = [];
+  let i = 0;
+  let start = -1;
+  while (values.length < 3) {
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    const from = i;
+    while (i < text.length && !isSpace(text.charCodeAt(i))) i++;
+    const value = i > from ? parseNumber(text.slice(from, i)) : undefined;
+    if (value === undefined) return null;
+    if (start < 0) start = from;
+    values.push(value);
+  }
+  return placeSite(ctx, values as Vec3, { line, start, end: i }, group, i);
+}
+
+/** The site at these coordinates (in the file's mode), or undefined after reporting a position out of reach. */
+function placeSite({ src, header, report, inverse }: SiteContext, values: Vec3, range: SourceRange, group: number, labelFrom: number): SiteRead {
   const { lattice, cartesianScale: s } = header;
   const cart: Vec3 = header.coordinateMode === 'Cartesian' ? [values[0] * s[0], values[1] * s[1], values[2] * s[2]] : fracToCart(lattice, values);
   const frac: Vec3 = header.coordinateMode === 'Cartesian' ? [dot(cart, inverse[0]), dot(cart, inverse[1]), dot(cart, inverse[2])] : values;
@@ -99,17 +129,13 @@ function readSite({ src, header, report, inverse }: SiteContext, line: number, t
       `this position lies more than ${MAX_FRACTIONAL.toExponential(0)} cells away from the cell (or overflows): no structure can be computed from it; check the coordinates and the coordinate mode`);
     return undefined;
   }
-  const site: Site = {
-    species: header.species[group]!,
-    speciesIndex: group,
-    frac,
-    cart,
-    label: src.lines[line]!.slice(tokens[used - 1]!.end).trim(),
-    line,
-  };
-  // A site whose flags are unreadable (an error) is kept free to move, as without selective dynamics.
-  if (header.selectiveDynamics) site.flags = flags ?? [true, true, true];
-  return { site, range };
+  const label = src.lines[range.line]!.slice(labelFrom).trim();
+  return { site: { species: header.species[group]!, speciesIndex: group, frac, cart, label, line: range.line }, range };
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) return false;
+  return true;
 }
 
 /** As many coordinate lines as the counts say; a blank line or the end of the file stops early. */
@@ -123,11 +149,11 @@ export function readSites(src: SourceText, header: Header, report: Report): Site
   let left = header.counts[0] ?? 0;
   const ctx: SiteContext = { src, header, report, inverse: reciprocal(header.lattice) };
   for (; line - first < total; line++) {
-    const tokens = src.tokens(line);
-    if (tokens.length === 0) break;
+    if (!src.has(line) || isBlank(src.lines[line]!)) break;
     while (left === 0) left = header.counts[++group]!;
     left--;
-    const read = readSite(ctx, line, tokens, group);
+    const plain = header.selectiveDynamics ? null : readPlainSite(ctx, line, group);
+    const read = plain === null ? readSite(ctx, line, src.tokens(line), group) : plain;
     if (read) {
       sites.push(read.site);
       ranges.push(read.range);

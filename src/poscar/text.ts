@@ -9,7 +9,7 @@ export interface Token {
 }
 
 // Space, tab, vertical tab, form feed, no-break space, and a byte-order mark left at the start of the file.
-const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff;
+export const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 11 || c === 12 || c === 0xa0 || c === 0xfeff;
 
 export function tokenize(line: string): Token[] {
   const tokens: Token[] = [];
