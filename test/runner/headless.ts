@@ -14,6 +14,7 @@
  *   [token-lens:ui] {"op":"type","text":"…","enter":true,"inputBox":true,"done":"/abs.json"}  -> we type into what has focus
  *                   (with inputBox: once an input box has focus)
  *   [token-lens:ui] {"op":"read","selector":"…","done":"/abs.json"}  -> we write the element's visible text as `text`
+ *   [token-lens:ui] {"op":"html","selector":"…","done":"/abs.json"}  -> we write the element's HTML as `text` (what the DOM holds: links, not just words)
  * The workbench calls window.codeAutomationExit(code) when the suite is done.
  *
  * Exit code 0 only when the suite reported >=1 passed and 0 failed, and VS Code exited 0.
@@ -67,14 +68,15 @@ function writeAtomically(file: string, data: string | Buffer): void {
 type UiAction =
   | { op: 'click'; button: string; done: string }
   | { op: 'type'; text: string; enter: boolean; inputBox: boolean; done: string }
-  | { op: 'read'; selector: string; done: string };
+  | { op: 'read'; selector: string; done: string }
+  | { op: 'html'; selector: string; done: string };
 
 function parseUiAction(json: string): UiAction | undefined {
   try {
     const a = JSON.parse(json) as Record<string, unknown>;
     if (typeof a.done !== 'string' || !path.isAbsolute(a.done)) return undefined;
     if (a.op === 'click' && typeof a.button === 'string') return { op: 'click', button: a.button, done: a.done };
-    if (a.op === 'read' && typeof a.selector === 'string') return { op: 'read', selector: a.selector, done: a.done };
+    if ((a.op === 'read' || a.op === 'html') && typeof a.selector === 'string') return { op: a.op, selector: a.selector, done: a.done };
     if (a.op === 'type' && typeof a.text === 'string') return { op: 'type', text: a.text, enter: a.enter === true, inputBox: a.inputBox === true, done: a.done };
   } catch {
     // not a marker we understand: ignored
@@ -304,6 +306,7 @@ async function runHeadless(opts: Options): Promise<number> {
       let text: string | undefined;
       try {
         if (action.op === 'read') text = await page.locator(action.selector).first().innerText({ timeout: 10_000 });
+        else if (action.op === 'html') text = await page.locator(action.selector).first().innerHTML({ timeout: 10_000 });
         else if (action.op === 'click') await page.getByRole('button', { name: action.button, exact: true }).first().click({ timeout: 10_000 });
         else {
           if (action.inputBox) await page.locator('.quick-input-widget input:focus').first().waitFor({ state: 'visible', timeout: 10_000 });

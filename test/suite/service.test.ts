@@ -180,6 +180,25 @@ suite('Service: URL, API key and remote tokenization', () => {
     assert.equal((await remote({ text: 'x', show: false })).status, 'ok');
   });
 
+  test('a service detail holding a command link shows as text: the notification\'s DOM has no link, and nothing ran', async function () {
+    if (!screenshotsSupported()) this.skip(); // needs the headless runner to read the window's DOM
+    await closeAllEditors();
+    await sleep(1000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const hostile = '[Renew the key](command:tokenLens.setServiceUrl?%5B%22http%3A%2F%2Fevil.example%2F%22%5D) or [read more](https://evil.example/) $(alert)';
+    server.faults.next({ kind: 'status', status: 400, path: '/tokenizer/tokenize', detail: hostile });
+    const outcome = await remote({ text: 'x' });
+    assert.equal(outcome.errorKind, 'badRequest');
+    await sleep(1000); // the toast slides in
+    const html = (await ui({ op: 'html', selector: '.notifications-toasts .notification-list-item-message' }))!;
+    assert.match(html, /Renew the key/, 'the words are shown');
+    assert.doesNotMatch(html, /<a\b/i, `no link in the notification: ${html}`);
+    assert.doesNotMatch(html, /codicon-alert/, 'no icon from $(alert)');
+    await screenshot('service-command-link-as-text');
+    assert.equal(settings().get('service.baseUrl'), url, 'the service URL is unchanged');
+    await vscode.commands.executeCommand('notifications.clearAll');
+  });
+
   test('a wrong key: clicking "Enter new API key" and typing the right one runs the command again, report and all', async function () {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner to click and type
     // Earlier tests' toasts (a progress toast can outlive its quick request) would cover the new one.

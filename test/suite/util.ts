@@ -128,7 +128,7 @@ export async function closeAllEditors(): Promise<void> {
  * Needs `screenshotsSupported()`.
  */
 export async function ui(
-  action: { op: 'click'; button: string } | { op: 'type'; text: string; enter?: boolean; inputBox?: boolean } | { op: 'read'; selector: string },
+  action: { op: 'click'; button: string } | { op: 'type'; text: string; enter?: boolean; inputBox?: boolean } | { op: 'read' | 'html'; selector: string },
   timeoutMs = 20_000,
 ): Promise<string | undefined> {
   if (!screenshotsSupported()) throw new Error('ui(): this runner cannot act on the window');
