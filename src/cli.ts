@@ -86,8 +86,14 @@ function poscar(rest: string[]): number {
 
 const COMMANDS = new Map<string, (rest: string[]) => number>([['tokenize', tokenize], ['poscar', poscar]]);
 
+const HELP = new Set(['--help', '-h', 'help']);
+
 export function main(argv: string[]): number {
   const [command, ...rest] = argv;
+  if (argv.some((arg) => HELP.has(arg))) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     const run = command === undefined ? undefined : COMMANDS.get(command);
     if (!run) throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');

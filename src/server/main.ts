@@ -9,6 +9,15 @@ import { createServer } from './app';
 interface Args { port: number; host: string; apiKey: string; rate: number; faults: boolean }
 
 const USAGE = 'Usage: main.js [--port N] [--host H] [--api-key KEY] [--rate N] [--faults]';
+const HELP = `${USAGE}
+
+The Token Lens reference server: the service's whole REST interface, computed from the input.
+  --port N       port to listen on (default 8000; 0 picks a free one)
+  --host H       address to listen on (default 127.0.0.1)
+  --api-key KEY  the key it accepts (default: TOKEN_LENS_API_KEY, else a random one, printed)
+  --rate N       requests per minute per key before 429 (default 100)
+  --faults       serve POST/GET/DELETE /__faults so tests can stage failures
+  --help, -h     this text`;
 
 export function parseArgs(argv: string[]): Args {
   const args: Args = { port: 8000, host: '127.0.0.1', apiKey: '', rate: 100, faults: false };
@@ -36,7 +45,6 @@ export function parseArgs(argv: string[]): Args {
         break;
       }
       case '--faults': args.faults = true; break;
-      case '--help': case '-h': throw new Error(USAGE);
       default: throw new Error(`Unknown argument ${arg}. ${USAGE}`);
     }
   }
@@ -45,6 +53,10 @@ export function parseArgs(argv: string[]): Args {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
   let args: Args;
   try {
     args = parseArgs(process.argv.slice(2));

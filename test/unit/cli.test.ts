@@ -96,3 +96,15 @@ test('poscar: an unreadable file or an unknown option: a message on stderr, noth
   assert.equal(option.status, 2);
   assert.match(option.stderr, /Unknown option "--json"[\s\S]*node dist\/cli\.js poscar \[FILE\.\.\.\]/);
 });
+
+test('--help (or -h, or help) prints the usage on standard output and exits 0, for the CLI and the reference server', () => {
+  for (const args of [['--help'], ['-h'], ['help'], ['tokenize', '--help']]) {
+    const out = run(args);
+    assert.equal(out.status, 0, `${args.join(' ')}: ${out.stderr}`);
+    assert.match(out.stdout, /^Usage: node dist\/cli\.js tokenize/);
+    assert.equal(out.stderr, '');
+  }
+  const server = spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'server', 'main.js'), '--help'], { encoding: 'utf8', timeout: 20_000 });
+  assert.equal(server.status, 0, server.stderr);
+  assert.match(server.stdout, /^Usage: main\.js \[--port N\].*\n[\s\S]*--api-key KEY/);
+});
