@@ -80,7 +80,38 @@ function namesFromLines(ctx: Context, lines: number[]): Names {
   return { species, speciesRaw, speciesSource: 'species-line' };
 }
 
+/**
+ * VASP 4 names from the labels after the coordinates, as pymatgen reads them: the token after the three
+ * numbers (after the flags too, under Selective dynamics) of every site, one element per species group.
+ * Undefined unless every site has one and each group's agree.
+ */
+function namesFromLabels(src: SourceText, counts: Counts): string[] | undefined {
+  const afterCounts = counts.range.line + 1;
+  const selective = /^[sS]/.test(src.tokens(afterCounts)[0]?.text ?? '');
+  const index = selective ? 6 : 3;
+  let line = afterCounts + (selective ? 2 : 1);
+  const names: string[] = [];
+  for (const n of counts.counts) {
+    let name: string | undefined;
+    for (let k = 0; k < n; k++, line++) {
+      const label = src.tokens(line)[index]?.text;
+      const symbol = label === undefined ? undefined : speciesSymbol(label);
+      if (symbol === undefined || !isElement(symbol) || (name !== undefined && symbol !== name)) return undefined;
+      name = symbol;
+    }
+    if (name === undefined) return undefined;
+    names.push(name);
+  }
+  return names;
+}
+
 function namesForVasp4(ctx: Context, comment: string, counts: Counts): Names {
+  const fromLabels = namesFromLabels(ctx.src, counts);
+  if (fromLabels) {
+    ctx.report.warning('no-species-line', counts.range,
+      `no element names line (VASP 4 format): the names are taken from the labels after the coordinates (${fromLabels.join(' ')}); add them above the counts to be sure`);
+    return { species: fromLabels, speciesRaw: fromLabels, speciesSource: 'site-labels' };
+  }
   const fromComment = namesFromComment(comment.split(/\s+/).filter(Boolean), counts.counts.length);
   if (fromComment) {
     ctx.report.warning('no-species-line', counts.range,

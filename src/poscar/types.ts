@@ -58,8 +58,8 @@ export interface Poscar {
   species: string[];
   /** The species as written ('Fe_pv', 'Si/1a2b3c'); equal to species where names were given plainly. */
   speciesRaw: string[];
-  /** Where element names came from: the species line, the comment line (VASP 4, pymatgen's rule), or nowhere. */
-  speciesSource: 'species-line' | 'comment' | 'unknown';
+  /** Where element names came from: the species line, the labels after the coordinates or the comment line (VASP 4, pymatgen's rules), or nowhere. */
+  speciesSource: 'species-line' | 'site-labels' | 'comment' | 'unknown';
   counts: number[];
   selectiveDynamics: boolean;
   coordinateMode: 'Direct' | 'Cartesian';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parsePoscar, toPoscarText, type Poscar } from '../../src/poscar';
+import { parsePoscar, summarize, toPoscarText, type Poscar } from '../../src/poscar';
 import { gridPoscar, NACL, withLine } from './poscarSamples';
 
 const ROOT = join(__dirname, '..', '..', '..', 'test', 'fixtures');
@@ -250,4 +250,20 @@ test('10,000 atoms parse and diagnose quickly (sanity bound only; the benchmark 
   assert.equal(poscar!.sites.length, 10_000);
   assert.deepEqual(diagnostics, []);
   assert.ok(elapsed < 1000, `${elapsed.toFixed(0)} ms`);
+});
+
+test('VASP 4 species from the labels after the coordinates, as pymatgen and ASE read them (FePO4: title Fe4P4O16, sites labelled Fe, P, O)', () => {
+  const text = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'poscar', 'FePO4_vasp4_labels.POSCAR'), 'utf8');
+  const { poscar, diagnostics } = parsePoscar(text);
+  assert.deepEqual(poscar!.species, ['Fe', 'P', 'O']);
+  assert.equal(poscar!.speciesSource, 'site-labels');
+  assert.deepEqual(diagnostics.map((d) => d.code), ['no-species-line']);
+  assert.match(diagnostics[0]!.message, /taken from the labels after the coordinates \(Fe P O\)/);
+  const s = summarize(poscar!);
+  assert.equal(s.reducedFormula, 'FePO4');
+  assert.ok(s.density! > 0, 'a density, since the elements are known');
+  // Labels that disagree within a group, or are not elements, fall back to the comment line, then to placeholders.
+  const mixed = text.replace(/ Fe\n(?=.* Fe\n)/, ' P\n');
+  assert.notEqual(parsePoscar(mixed).poscar!.speciesSource, 'site-labels');
+  assert.deepEqual(parsePoscar(text.replace(/ (Fe|P|O)$/gm, ' Xx')).poscar!.species, ['X1', 'X2', 'X3']);
 });
