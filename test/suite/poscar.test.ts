@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StructureReport } from '../../src/views/structure/protocol';
-import { activateExtension, closeAllEditors, openDocument, openWorkspaceFile, screenshot, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, openWorkspaceFile, REPO_ROOT, screenshot, waitFor } from './util';
 
 const TEST = 'tokenLens.structure.test';
 const report = (action = 'report', arg: Record<string, unknown> = {}) => vscode.commands.executeCommand<StructureReport | undefined>(TEST, action, arg);
@@ -65,6 +65,13 @@ suite('POSCAR', () => {
       assert.equal(editor.document.languageId, 'poscar', name);
     }
     assert.notEqual((await openWorkspaceFile('prompt.md')).document.languageId, 'poscar');
+    // Names as pymatgen, phonopy and people write them: the word anywhere in the name.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-names-'));
+    for (const name of ['SrTiO3_POSCAR', 'CONTCAR_relaxed', 'Si.POSCAR.vasp', 'POSCAR-001']) {
+      fs.writeFileSync(path.join(dir, name), fs.readFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'workspace', 'Si.vasp')));
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(dir, name)));
+      assert.equal(document.languageId, 'poscar', name);
+    }
   });
 
   test('valid fixtures have no problems; a broken file shows each problem on its line, live while typing', async () => {
