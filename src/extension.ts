@@ -1,6 +1,6 @@
 // First: marks when the bundle began to load (see util/loadStart.ts).
 import './util/loadStart';
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { TokenLensApi } from './api';
 import { ApplicationRuns } from './applications/runner';
 import { diffractionDiagnostics } from './diffraction/editor/language';
@@ -22,6 +22,8 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
 /** The service, its runs and views, and the POSCAR and diffraction editors: the desktop host runs them all. */
 function desktopFeatures({ context, log, testMode, start }: Wiring): void {
   start('the materials service', () => serviceFeatures(context, log, testMode));
+  // What the host can do, not what the UI is: code-server and Codespaces are browser UIs with this Node host.
+  void vscode.commands.executeCommand('setContext', 'tokenLens.serviceAvailable', true);
   start('diffraction-data problems', () => diffractionDiagnostics(log));
   start('the POSCAR editor', () => new PoscarLanguageFeature(log, [
     { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },

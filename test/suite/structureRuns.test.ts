@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../src/server/app';
 import type { StructureReport } from '../../src/views/structure/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
-import { closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
+import { closeAllEditors, openWorkspaceFile, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 
 const KEY = 'runs-key-5c1f';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -69,6 +69,13 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await settings().update('service.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('tokenLens.results.test', 'closeAll');
     await closeAllEditors();
+  });
+
+  test('the Structure Runs view is shown in a browser UI whose extension host runs Node (code-server, Codespaces)', async function () {
+    if (!screenshotsSupported()) this.skip(); // needs the headless runner, a browser UI, to read the window
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    const title = await ui({ op: 'read', selector: '.pane-header:has-text("Structure Runs") h3.title' });
+    assert.equal(title, 'Structure Runs');
   });
 
   test('Relax sends the document with its unsaved edits; the view plots energy and force; the run is listed', async function () {

@@ -75,6 +75,13 @@ test('code-server runs the browser-only extension in its web worker host: the st
   await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'screenshots', 'web-code-server.png') });
 });
 
+test('the Structure Runs view is hidden in the web worker host, where the service does not run', { skip: !available && 'code-server is not installed' }, async () => {
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+  await page.keyboard.press('Control+Shift+E');
+  await page.locator('.explorer-folders-view').first().waitFor({ timeout: 30_000 });
+  assert.equal(await page.locator('.pane-header', { hasText: 'Structure Runs' }).count(), 0);
+});
+
 /** Runs a command from the palette by its title, as a user would. */
 async function palette(title: string): Promise<void> {
   await page.keyboard.press('F1');
