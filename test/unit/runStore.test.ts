@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_RUNS, RunStore, type Storage } from '../../src/service/runStore';
-import type { RunRecord } from '../../src/views/results/run';
+import { resultFileName, type RunRecord } from '../../src/views/results/run';
 
 function memory(): Storage & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>();
@@ -52,4 +52,14 @@ test('whatever else is in workspace storage is dropped, never trusted', () => {
   const store = new RunStore(storage);
   assert.deepEqual(store.all.map((r) => r.id), ['ok', 'bad-body']);
   assert.equal(store.get('bad-body')!.response, undefined);
+});
+
+test('Save Result As… proposes a file named for the run, structure and application runs alike, safe on every file system', () => {
+  const at = new Date(2026, 10, 24, 14, 5).getTime();
+  assert.equal(resultFileName({ kind: 'relax', inputName: 'Si.vasp', startedAt: at }), 'Si.vasp-relax-2026-11-24-1405.json');
+  assert.equal(resultFileName({ kind: 'search', inputName: 'Fe2O3', startedAt: at }), 'search-Fe2O3-2026-11-24-1405.json');
+  assert.equal(resultFileName({ kind: 'optimade', inputName: 'elements HAS "Si" AND nelements<3', startedAt: at }), 'optimade-elements_HAS_Si_AND_nelements_3-2026-11-24-1405.json');
+  const hostile = resultFileName({ kind: 'pxrdMatch', inputName: `../../${'x'.repeat(500)}/\u0000:*?<>|`, startedAt: at });
+  assert.match(hostile, /^[\p{L}\p{N}._+-]+$/u);
+  assert.ok(hostile.length <= 120 && hostile.endsWith('-2026-11-24-1405.json'), hostile);
 });

@@ -59,3 +59,17 @@ export const KIND_LABELS: Record<RunKind, string> = {
 export function runTitle(run: Pick<RunRecord, 'kind' | 'inputName'>): string {
   return `${KIND_LABELS[run.kind]}: ${run.inputName}`;
 }
+
+/**
+ * The file name Save Result As… proposes: what was run, on what, and when, e.g.
+ * `Si.vasp-relax-2026-11-24-1405.json` or `search-Fe2O3-2026-11-24-1405.json`; only characters every file
+ * system takes, at most 120 of them.
+ */
+export function resultFileName(run: Pick<RunRecord, 'kind' | 'inputName' | 'startedAt'>): string {
+  const d = new Date(run.startedAt);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const when = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}`;
+  const input = run.inputName.replace(/[^\p{L}\p{N}._+-]+/gu, '_').replace(/^[._]+|_+$/g, '').slice(0, 60);
+  const parts = isAppKind(run.kind) ? [run.kind, input] : [input, run.kind];
+  return `${parts.filter(Boolean).join('-')}-${when}.json`.slice(-120);
+}
