@@ -17,6 +17,7 @@ import { saveResult } from './saveResult';
 import type { ResultDocuments } from './structures';
 import { resultView, runInfo } from './view';
 import { notify } from '../../util/notify';
+import { inInputLayout } from '../../poscar/layout';
 
 /** What the lead's run list does when the user asks. */
 export interface RunActions {
@@ -111,7 +112,9 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   private async structure(action: StructureAction): Promise<void> {
     if (action === 'show3d') return this.actions.onShow3d(this.run);
     const model = this.view?.model;
-    const text = !model ? undefined : 'poscar' in model ? model.poscar?.text : model.kind === 'relax' || model.kind === 'md' ? model.finalPoscar : undefined;
+    const returned = !model ? undefined : 'poscar' in model ? model.poscar?.text : model.kind === 'relax' || model.kind === 'md' ? model.finalPoscar : undefined;
+    // A structure computed from the input is written in the input's own layout, wrapped into the cell.
+    const text = returned !== undefined && model && 'kind' in model && (model.kind === 'relax' || model.kind === 'md') ? inInputLayout(this.run.inputText, returned) : returned;
     const what = WHAT[this.run.kind];
     if (text === undefined || !what) return;
     if (action === 'open') await this.documents.open(text);
