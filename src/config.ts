@@ -30,6 +30,10 @@ export const config = {
     };
     return { size: whole('contextWindow.size', 0, 100_000_000), reserve: whole('contextWindow.reserve', 0, 100_000_000), warnAt: whole('contextWindow.warningPercent', 80, 100) };
   },
+  /** Use the built-in local service (the reference models on this machine) instead of the URL. */
+  get serviceBuiltin(): boolean {
+    return read('service.builtin', false);
+  },
   get serviceBaseUrl(): string {
     return read('service.baseUrl', '').trim();
   },

@@ -75,6 +75,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Started by the extension (the built-in local service): it goes when the extension host goes.
+  if (process.send) process.on('disconnect', stop);
 }
 
 if (require.main === module) void main();

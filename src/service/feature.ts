@@ -8,7 +8,9 @@ import * as vscode from 'vscode';
 import { config, inspectServiceBaseUrl, onDidChangeConfig, updateSetting } from '../config';
 import { countChars, loadTokenizer, UnknownTokenizerError, type TokenizeResult } from '../tokenizers';
 import { Disposable } from '../util/disposable';
+import { randomBytes } from 'node:crypto';
 import { ApiKeyStore, validateApiKey } from './apiKey';
+import { LocalService } from './localService';
 import { MAX_TEXT_CHARS, ServiceClient, type RequestLogEntry } from './client';
 import { compareResults, comparisonMarkdown, type Comparison } from './compare';
 import { isServiceError, ServiceError, type ServiceErrorKind } from './errors';
@@ -28,6 +30,11 @@ export const USE_WORKSPACE_URL = 'Use This URL';
 export const SEND_UNENCRYPTED = 'Send Unencrypted';
 export const DONT_USE = 'Don’t Use';
 export const DONT_SEND = 'Don’t Send';
+export const USE_BUILTIN = 'Use the Built-in Local Service';
+
+/** SecretStorage: the key the built-in local service accepts, made once. globalState: its last port. */
+const BUILTIN_KEY = 'tokenLens.builtinService.key';
+const BUILTIN_PORT = 'tokenLens.builtinService.port';
 
 /** workspaceState: the workspace-provided service URL the user confirmed for this workspace. */
 const CONFIRMED_WORKSPACE_URL = 'tokenLens.service.confirmedWorkspaceUrl';
@@ -115,6 +122,8 @@ export class ServiceFeature extends Disposable {
   /** The move of an earlier version's key to its origin; key look-ups wait for it. */
   private migration: Promise<void>;
 
+  private builtin: LocalService | undefined;
+
   constructor(private readonly context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel) {
     super();
     this.keys = new ApiKeyStore(context.secrets);
@@ -137,6 +146,8 @@ export class ServiceFeature extends Disposable {
     this.register(vscode.commands.registerCommand('tokenLens.clearApiKey', () => this.clearApiKey()));
     this.register(vscode.commands.registerCommand('tokenLens.tokenizeRemote', (args?: unknown) => this.tokenizeRemote(asArgs(args))));
     this.register(vscode.commands.registerCommand('tokenLens.showLog', () => this.log.show(true)));
+    this.register(vscode.commands.registerCommand('tokenLens.useBuiltinService', () => this.useBuiltinService()));
+    this.register({ dispose: () => this.builtin?.dispose() });
     if (context.extensionMode !== vscode.ExtensionMode.Production) {
       // Tests stand in for an earlier version, which kept one key under the old name.
       this.register(vscode.commands.registerCommand(SERVICE_TEST_COMMAND, (action: unknown, value: unknown) =>
@@ -145,6 +156,37 @@ export class ServiceFeature extends Disposable {
   }
 
   // ---- commands -------------------------------------------------------------------------------------------
+
+  /** tokenLens.useBuiltinService: the reference service on this machine, from now on (tokenLens.service.builtin). */
+  async useBuiltinService(): Promise<{ status: 'ok' | 'untrusted' | 'failed'; url?: string; message?: string }> {
+    const refused = this.refuseInRestrictedMode();
+    if (refused) return { status: 'untrusted', message: refused.text };
+    await vscode.workspace.getConfiguration('tokenLens').update('service.builtin', true, vscode.ConfigurationTarget.Global);
+    const target = await this.builtinTarget();
+    if ('status' in target) return { status: 'failed', message: target.message.text };
+    const message = this.show('info', vscode.l10n.t('Token Lens now uses its built-in local service ({0}): the reference models, computed on this machine, offline and without an account. Every answer names its model in “method”. “Set Service URL” switches to another service.', target.url));
+    return { status: 'ok', url: target.url, message: message.text };
+  }
+
+  /** The built-in service's URL and origin, started when needed, its key stored for its origin like any other. */
+  private async builtinTarget(): Promise<Target | { status: 'noUrl'; message: ShownMessage }> {
+    try {
+      let key = await this.context.secrets.get(BUILTIN_KEY);
+      if (!key) await this.context.secrets.store(BUILTIN_KEY, (key = randomBytes(24).toString('base64url')));
+      this.builtin ??= new LocalService({
+        script: this.context.asAbsolutePath('dist/server/main.js'), key, port: this.context.globalState.get<number>(BUILTIN_PORT) ?? 0,
+        log: (line) => this.log.info(line),
+      });
+      const url = await this.builtin.url();
+      const origin = serviceOrigin(url)!;
+      if ((await this.keys.get(origin)) !== key) await this.keys.set(origin, key);
+      await this.context.globalState.update(BUILTIN_PORT, Number(new URL(url).port));
+      return { url, origin };
+    } catch (error) {
+      this.log.error('The built-in local service did not start', error);
+      return { status: 'noUrl', message: this.show('error', vscode.l10n.t('The built-in local service could not start: {0}. The Token Lens output has the details.', error instanceof Error ? error.message : String(error)), [SHOW_LOG]) };
+    }
+  }
 
   /** tokenLens.setServiceUrl: with a URL (programmatic use) sets it; without, asks in an input box. */
   async setServiceUrl(url?: string, explanation?: string): Promise<{ status: 'ok' | 'cancelled' | 'invalid' | 'untrusted'; url?: string; message?: string }> {
@@ -176,6 +218,7 @@ export class ServiceFeature extends Disposable {
     }
     const normalized = value.trim().replace(/\/+$/, '');
     await updateSetting('service.baseUrl', normalized);
+    if (config.serviceBuiltin) await vscode.workspace.getConfiguration('tokenLens').update('service.builtin', undefined, vscode.ConfigurationTarget.Global);
     // Saved into the workspace's settings (where its URL was) by the user: nothing left to confirm.
     if (urlSource(inspectServiceBaseUrl()) === 'workspace') await this.context.workspaceState.update(CONFIRMED_WORKSPACE_URL, normalized);
     const message = await this.urlSavedMessage(normalized);
@@ -365,10 +408,14 @@ export class ServiceFeature extends Disposable {
   private async target(): Promise<Target | { status: 'untrusted' | 'noUrl' | 'declined'; message: ShownMessage }> {
     const refused = this.refuseInRestrictedMode();
     if (refused) return { status: 'untrusted', message: refused };
+    if (config.serviceBuiltin) return this.builtinTarget();
     if (!config.serviceBaseUrl) {
       const set = await this.setServiceUrl(undefined, vscode.l10n.t('This command sends data to the Token Lens service, and no service URL is set yet.'));
       if (set.status !== 'ok') {
-        const message = this.show('warning', vscode.l10n.t('Token Lens needs the service URL to run this command. Run “Token Lens: Set Service URL” when you have it.'), [SET_URL]);
+        const message = this.show('warning', vscode.l10n.t('Token Lens needs the service URL to run this command. Run “Token Lens: Set Service URL” when you have it, or try the built-in local service (offline, no account).'), [SET_URL, USE_BUILTIN], async (choice) => {
+          if (choice === SET_URL) await this.setServiceUrl();
+          else if (choice === USE_BUILTIN) await this.useBuiltinService();
+        });
         return { status: 'noUrl', message };
       }
     }

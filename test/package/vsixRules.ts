@@ -25,7 +25,7 @@ const FORBIDDEN: [RegExp, string][] = [
   [/(^|\/)\.vscode-test\//, 'test cache (.vscode-test)'],
   [/^extension\/(test|out)\//, 'tests or test build (test/, out/)'],
   [/^extension\/src\//, 'TypeScript sources (src/)'],
-  [/^extension\/dist\/server\//, 'reference server (dist/server/)'],
+  [/^extension\/dist\/server\/(?!(main|worker)\.js$)/, 'reference server sources or maps (only dist/server/main.js and worker.js ship, the built-in local service)'],
   [/^extension\/dist\/cli\.js$/, 'command-line tool (dist/cli.js; not shipped, see CONTRIBUTING.md)'],
   [/fixtures?\//, 'test fixtures'],
   [/\.test\.js$|(^|\/)suite\//, 'tests'],
@@ -45,6 +45,8 @@ function allowed(name: string, exp: VsixExpectations): boolean {
     'extension/LICENSE.txt',
     'extension/dist/extension.js',
     'extension/dist/web/extension.js',
+    'extension/dist/server/main.js',
+    'extension/dist/server/worker.js',
     ...exp.rankFiles.map((r) => `extension/dist/ranks/${r}.js`),
     ...(exp.icon ? [`extension/${exp.icon}`] : []),
   ]);

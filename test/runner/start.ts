@@ -27,6 +27,28 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * The settings of the npm start window: the test settings, and the built-in local service, so that a
+ * newcomer's first Relax works with no account and no other step. Settings a user changed since are kept;
+ * the service is only switched on where no service was chosen.
+ */
+function writeStartSettings(file: string): void {
+  let settings: Record<string, unknown> = {};
+  if (fs.existsSync(file)) {
+    try {
+      settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      return; // edited by hand (comments): left as it is
+    }
+  } else {
+    const { 'window.restoreWindows': _ignored, ...defaults } = TEST_USER_SETTINGS;
+    settings = defaults;
+  }
+  if (settings['tokenLens.service.baseUrl'] === undefined && settings['tokenLens.service.builtin'] === undefined) settings['tokenLens.service.builtin'] = true;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
+}
+
 /** The short URL: every request is sent on to code-server, `/` to the workbench with the extension. */
 function startRedirect(port: number, workbench: string, baseUrl: string): Promise<http.Server> {
   const redirect = http.createServer((req, res) => {
@@ -62,11 +84,7 @@ async function main(): Promise<void> {
 
   const stateDir = path.join(CACHE_DIR, 'start');
   const userDataDir = path.join(CACHE_DIR, 'start-user-data');
-  if (!fs.existsSync(path.join(userDataDir, 'User', 'settings.json'))) {
-    fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-    const { 'window.restoreWindows': _ignored, ...settings } = TEST_USER_SETTINGS;
-    fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
-  }
+  writeStartSettings(path.join(userDataDir, 'User', 'settings.json'));
 
   let starting: Promise<CodeServer> | undefined;
   let redirect: http.Server | undefined;

@@ -71,6 +71,28 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await closeAllEditors();
   });
 
+  test('Use the Built-in Local Service: a Relax answered on this machine with no account, and only with its key', async function () {
+    this.timeout(90_000);
+    const before = server.hits('/gnn_ff_dynamics/relax');
+    try {
+      const used = (await vscode.commands.executeCommand<{ status: string; url: string; message: string }>('tokenLens.useBuiltinService'))!;
+      assert.equal(used.status, 'ok', used.message);
+      assert.match(used.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.notEqual(used.url, server.url, 'not the test server');
+      assert.match(used.message, /built-in local service/);
+      await openWorkspaceFile('Si.vasp');
+      const outcome = (await run('relax'))!;
+      assert.equal(outcome.status, 'ok', outcome.message?.text);
+      assert.equal(server.hits('/gnn_ff_dynamics/relax'), before, 'the test server got nothing');
+      assert.equal(outcome.response!.body.value!.natoms, 8);
+      assert.equal(settings().get('service.baseUrl'), server.url, 'the URL setting is left alone');
+      const answered = await fetch(`${used.url}/tokenizer/tokenize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' });
+      assert.equal(answered.status, 401, 'it wants its key: another program on the machine cannot use it without');
+    } finally {
+      await settings().update('service.builtin', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('the Structure Runs view is shown in a browser UI whose extension host runs Node (code-server, Codespaces)', async function () {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner, a browser UI, to read the window
     await vscode.commands.executeCommand('workbench.view.explorer');
