@@ -33,7 +33,7 @@ function portIsFree(port: number): Promise<boolean> {
  * the service is only switched on where no service was chosen.
  */
 function writeStartSettings(file: string): void {
-  let settings: Record<string, unknown> = {};
+  let settings: Record<string, unknown>;
   if (fs.existsSync(file)) {
     try {
       settings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
