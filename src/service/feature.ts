@@ -345,7 +345,11 @@ export class ServiceFeature extends Disposable {
       if (!apiKey) {
         apiKey = await this.keys.prompt(origin, vscode.l10n.t('This command needs your API key for {0}.', origin));
         if (!apiKey) {
-          const message = this.show('warning', vscode.l10n.t('Token Lens needs an API key for {0} to use the service; nothing was sent. Run “Token Lens: Set API Key” when you have one.', origin), [ENTER_NEW_KEY]);
+          // Entering the key from here runs the command, as after a 401: the user asked for the command, not a setting.
+          const message = this.show('warning', vscode.l10n.t('Token Lens needs an API key for {0} to use the service; nothing was sent. Run “Token Lens: Set API Key” when you have one.', origin), [ENTER_NEW_KEY], async (choice) => {
+            if (choice !== ENTER_NEW_KEY || !(await this.keys.prompt(origin))) return;
+            await (options.again ? options.again() : this.call(title, run, options));
+          });
           return { status: 'noKey', message };
         }
       }

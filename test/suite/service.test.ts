@@ -199,6 +199,28 @@ suite('Service: URL, API key and remote tokenization', () => {
     await vscode.commands.executeCommand('notifications.clearAll');
   });
 
+  test('no key stored: dismissing the prompt, then "Enter new API key" on the message and typing it runs the command', async function () {
+    if (!screenshotsSupported()) this.skip(); // needs the headless runner to click and type
+    await closeAllEditors();
+    await sleep(1000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('tokenLens.clearApiKey');
+    const before = server.hits('/tokenizer/tokenize');
+    try {
+      const pending = remote({ text: 'sent once the key is entered' });
+      await sleep(1000); // the input box opens
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.equal((await pending).status, 'noKey');
+      await sleep(1000); // the toast slides in
+      await ui({ op: 'click', button: 'Enter new API key' });
+      await ui({ op: 'type', text: KEY, enter: true, inputBox: true });
+      await waitFor(reportTab, 15_000, 'the report of the command run once the key was entered');
+      assert.equal(server.hits('/tokenizer/tokenize') - before, 1, 'sent once, with the new key');
+    } finally {
+      await vscode.commands.executeCommand('tokenLens.setApiKey', KEY);
+    }
+  });
+
   test('a wrong key: clicking "Enter new API key" and typing the right one runs the command again, report and all', async function () {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner to click and type
     // Earlier tests' toasts (a progress toast can outlive its quick request) would cover the new one.
