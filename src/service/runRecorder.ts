@@ -56,14 +56,31 @@ export class RunRecorder extends Disposable {
     return this.views?.columnOf(runId);
   }
 
+  /** A run again of one that failed or was cancelled replaces its view: no stale tab under the same title. */
+  private closeFailedTwins(run: RunRecord): void {
+    for (const old of this.store.all) {
+      const ended = old.state === 'failed' || old.state === 'cancelled';
+      if (ended && old.id !== run.id && old.kind === run.kind && old.inputUri === run.inputUri && old.inputText === run.inputText) this.views?.close(old.id);
+    }
+  }
+
   /** Records the run, sends the request, and records how it ended. */
   async record(input: Pick<RunRecord, 'kind' | 'inputUri' | 'inputName' | 'inputText'>, request: (client: ServiceClient, signal: AbortSignal) => Promise<ServiceResponse>, options: RecordOptions): Promise<RecordedOutcome> {
     const run: RunRecord = { ...input, id: `${Date.now().toString(36)}-${++this.count}`, startedAt: Date.now(), state: 'running' };
     const controller = new AbortController();
     this.controllers.set(run.id, controller);
     this.store.put(run);
-    if (options.show) this.views?.show(run);
-    const outcome = await this.service.call(options.title, request, { signal: controller.signal, showElapsed: true, again: options.again })
+    if (options.show) {
+      this.closeFailedTwins(run);
+      this.views?.show(run);
+    }
+    // The duration counts from the request, not from the prompts (URL, key) before it.
+    let sentAt = run.startedAt;
+    const timed = (client: ServiceClient, signal: AbortSignal): Promise<ServiceResponse> => {
+      sentAt = Date.now();
+      return request(client, signal);
+    };
+    const outcome = await this.service.call(options.title, timed, { signal: controller.signal, showElapsed: true, again: options.again })
       .finally(() => this.controllers.delete(run.id));
     if (outcome.status !== 'ok' && NOT_SENT.includes(outcome.status)) {
       // Refused before anything was sent (Restricted Mode, a declined URL, no URL or key): not a run to list.
@@ -71,7 +88,7 @@ export class RunRecorder extends Disposable {
       this.views?.close(run.id);
       return { status: outcome.status, ...(outcome.message ? { message: outcome.message } : {}) };
     }
-    const done: RunRecord = { ...run, durationMs: Date.now() - run.startedAt };
+    const done: RunRecord = { ...run, durationMs: Date.now() - sentAt };
     if (outcome.status === 'ok') {
       done.state = 'done';
       done.response = { status: outcome.value.status, headers: outcome.value.headers, body: outcome.value.body };

@@ -225,6 +225,11 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     assert.equal(failed.errorKind, 'server');
     const r = await reportWhere(failed.runId!, (x) => x.state === 'failed', 'the failed view');
     assert.ok(r.targets.includes('retry'), r.targets.join());
+    // The same run again replaces the failed tab instead of opening a second one under the same title.
+    const resultTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('tokenLens.result'));
+    const again = (await run('singlePoint'))!;
+    assert.equal(again.status, 'ok', again.message?.text);
+    await waitFor(() => (resultTabs().length === 1 ? true : undefined), 10_000, `one result tab, not ${resultTabs().map((t) => t.label).join(', ')}`);
 
     await settings().update('service.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
     server.faults.next({ kind: 'delay', ms: 3000, path: '/gnn_ff_dynamics/single_point' });
