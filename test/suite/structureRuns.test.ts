@@ -93,6 +93,22 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     }
   });
 
+  test('result views share one column beside the editor: a run from the second column adds a tab there, not a third column', async function () {
+    this.timeout(60_000);
+    await closeAllEditors();
+    const si = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'Si.vasp');
+    await vscode.window.showTextDocument(vscode.Uri.file(si), { viewColumn: vscode.ViewColumn.One });
+    const uri = vscode.Uri.file(si);
+    assert.equal((await run('singlePoint', { uri }))!.status, 'ok');
+    // The structure opened again in the views' column (as Open Relaxed Structure does) becomes the editor a run starts from.
+    await vscode.window.showTextDocument(vscode.Uri.file(si), { viewColumn: vscode.ViewColumn.Two, preview: false });
+    assert.equal(vscode.window.tabGroups.activeTabGroup.viewColumn, vscode.ViewColumn.Two, 'a run starts from the second column');
+    assert.equal((await run('singlePoint', { uri }))!.status, 'ok');
+    assert.equal((await run('tightbinding', { uri }))!.status, 'ok');
+    const columns = vscode.window.tabGroups.all.map((g) => `${g.viewColumn}: ${g.tabs.map((t) => t.label).join(', ')}`);
+    assert.equal(vscode.window.tabGroups.all.length, 2, columns.join(' | '));
+  });
+
   test('the Structure Runs view is shown in a browser UI whose extension host runs Node (code-server, Codespaces)', async function () {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner, a browser UI, to read the window
     await vscode.commands.executeCommand('workbench.view.explorer');

@@ -11,6 +11,7 @@ import { ResultPanel, type RunActions } from './panel';
 import { RESULT_VIEW_TYPE } from './protocol';
 import { runTitle, type RunRecord } from './run';
 import { ResultDocuments } from './structures';
+import { viewsColumn } from '../column';
 
 /** Registered outside production mode only. */
 export const RESULTS_TEST_COMMAND = 'tokenLens.results.test';
@@ -42,7 +43,7 @@ export class ResultViews extends Disposable {
       existing.panel.reveal(existing.panel.viewColumn, preserveFocus);
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(RESULT_VIEW_TYPE, runTitle(run), { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, panelOptions(this.context.extensionUri));
+    const panel = vscode.window.createWebviewPanel(RESULT_VIEW_TYPE, runTitle(run), { viewColumn: viewsColumn(), preserveFocus }, panelOptions(this.context.extensionUri));
     return this.adopt(panel, run);
   }
 
@@ -91,7 +92,7 @@ export class ResultViews extends Disposable {
       case 'lastAction':
         return panel?.lastAction;
       case 'restore': { // what the serializer does after a reload; arg: the page's persisted state
-        const webviewPanel = vscode.window.createWebviewPanel(RESULT_VIEW_TYPE, 'Result', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(this.context.extensionUri));
+        const webviewPanel = vscode.window.createWebviewPanel(RESULT_VIEW_TYPE, 'Result', { viewColumn: viewsColumn(), preserveFocus: true }, panelOptions(this.context.extensionUri));
         this.restore(webviewPanel, arg);
         return this.panels.keys();
       }

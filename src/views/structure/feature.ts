@@ -13,6 +13,7 @@ import { runStructure } from './data';
 import { DocumentStructurePanel, RUN_KEY_PREFIX, RunStructurePanel, type StructurePanel } from './panel';
 import { sanitizeStructureOptions, STRUCTURE_VIEW_TYPE, type StructureOptions } from './protocol';
 import { notify } from '../../util/notify';
+import { viewsColumn } from '../column';
 
 export const SHOW_STRUCTURE = 'tokenLens.showStructure';
 /** Registered outside production mode only. */
@@ -66,7 +67,7 @@ export class StructureFeature extends Disposable {
   }
 
   private createPanel(): vscode.WebviewPanel {
-    return vscode.window.createWebviewPanel(STRUCTURE_VIEW_TYPE, 'Structure', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(this.context.extensionUri));
+    return vscode.window.createWebviewPanel(STRUCTURE_VIEW_TYPE, 'Structure', { viewColumn: viewsColumn(), preserveFocus: true }, panelOptions(this.context.extensionUri));
   }
 
   private activePoscar(): vscode.Uri | undefined {
