@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { countChars, loadTokenizerSync, TOKENIZERS, TOKENIZER_NAMES, UnknownTokenizerError, findTokenizer } from '../tokenizers';
 import {
   balanceReaction, CU_K_ALPHA, DEFAULT_MODEL, ELEMENT_MODES, findMaterial, groundStateEnergy, HEA_ELEMENTS, heaDescriptors,
-  matchScore, materialView, MATERIALS, MODELS, optimadeFilter, parseFormula, parseXrdData, powderPattern,
+  matchScore, MATCH_METHOD, materialView, MATERIALS, MODELS, optimadeFilter, parseFormula, parseXrdData, powderPattern,
   searchMaterials, type Material, type SearchQuery,
 } from './materials';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
@@ -635,7 +635,7 @@ function buildHandlers(pool: WorkerPool): Record<string, Handler> {
     const matches = scored.map((c) => ({ jid: c.material.jid, formula: c.material.formula, score: c.score }));
     // Decision: the best candidate's computed pattern comes along, so a client can overlay it on the measured one.
     const best = scored[0] && { jid: scored[0].material.jid, formula: scored[0].material.formula, peaks: scored[0].peaks };
-    return { formula: formula ?? null, n_points: measured.length, matches, best: best ?? null };
+    return { formula: formula ?? null, n_points: measured.length, matches, best: best ?? null, method: MATCH_METHOD };
   };
 
   const optimade: Handler = (body) => {

@@ -5,6 +5,7 @@
  */
 import { parseFormula } from '../chemistry/formula';
 import { own } from '../util/own';
+import { findPeaks, matchPeaks, type XyPoint } from '../diffraction/peaks';
 
 export { parseFormula };
 
@@ -239,12 +240,17 @@ export function powderPattern(structure: Structure, wavelength = CU_K_ALPHA, two
           im += f * Math.sin(phase);
         });
         const lp = (1 + Math.cos(2 * theta) ** 2) / (Math.sin(theta) ** 2 * Math.cos(theta));
-        const intensity = (re * re + im * im) * lp;
-        const key = twoTheta.toFixed(3);
-        const hkl = [Math.abs(h), Math.abs(k), Math.abs(l)].sort((x, y) => y - x) as [number, number, number];
+        const f2 = re * re + im * im;
+        // One family: equal d and equal |F|. Its label is its own largest (h, k, l), never another family's
+        // (sorting |h| |k| |l| is only right for cubic cells: it called rutile's 101 "110").
+        const key = `${twoTheta.toFixed(3)} ${f2.toPrecision(5)}`;
+        const hkl: [number, number, number] = [h, k, l];
         const peak = groups.get(key);
-        if (peak) peak.intensity += intensity;
-        else groups.set(key, { two_theta: twoTheta, d_spacing: d, intensity, hkl });
+        if (!peak) groups.set(key, { two_theta: twoTheta, d_spacing: d, intensity: f2 * lp, hkl });
+        else {
+          peak.intensity += f2 * lp;
+          if (h > peak.hkl[0] || (h === peak.hkl[0] && (k > peak.hkl[1] || (k === peak.hkl[1] && l > peak.hkl[2])))) peak.hkl = hkl;
+        }
       }
     }
   }
@@ -272,16 +278,17 @@ export function parseXrdData(text: string): Array<{ two_theta: number; intensity
   return points;
 }
 
-/** How well measured peaks match a computed pattern: share of strong reference peaks (≥ 5) seen within 0.3°. */
-export function matchScore(measured: Array<{ two_theta: number; intensity: number }>, reference: Peak[]): number {
-  const maxI = Math.max(...measured.map((p) => p.intensity));
-  const seen = measured.filter((p) => p.intensity >= maxI * 0.05);
-  const strong = reference.filter((p) => p.intensity >= 5);
-  if (!strong.length) return 0;
-  const hit = strong.filter((r) => seen.some((p) => Math.abs(p.two_theta - r.two_theta) <= 0.3)).length;
-  const extra = seen.filter((p) => !strong.some((r) => Math.abs(p.two_theta - r.two_theta) <= 0.3)).length;
-  return round(hit / (strong.length + extra), 3);
+/**
+ * How well a measured scan or peak list matches a computed pattern: its peaks found (SNIP background
+ * removed) and compared, intensities and positions, with peaks.ts's figure of merit.
+ */
+export function matchScore(measured: readonly XyPoint[], reference: Peak[]): number {
+  return matchPeaks(reference, findPeaks(measured)).score;
 }
+
+export const MATCH_METHOD = 'background by SNIP (Ryan et al., Nucl. Instrum. Methods B 34, 396 (1988); Morháč et al., NIM A 401, 113 (1997)), '
+  + 'peaks above 3σ of the noise, paired with each computed reflection within 0.2° 2θ after the best zero shift (±0.3°); '
+  + 'score = cosine of the two intensity vectors, unpaired peaks included';
 
 function round(v: number, digits: number): number {
   const f = 10 ** digits;
