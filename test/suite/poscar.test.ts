@@ -172,6 +172,13 @@ suite('POSCAR', () => {
     assert.equal(r.note, '');
     const hovered = await report('hover', { atom: 0 });
     assert.match(hovered!.hover, /^Na 1 \(line 9\) {2}\(0\.000, 0\.000, 0\.000\) Å$/);
+    // Click two atoms for a distance, a third for the angle at the middle one: Na–Cl a/2, Cl–Na–Cl 90°.
+    await report('pick', { atom: 4 });
+    assert.match((await report('pick', { atom: 0 }))!.measurement, /^Cl 5 \(line 13\) – Na 1 \(line 9\): 2\.8200 Å$/);
+    const angled = (await report('pick', { atom: 5 }))!;
+    assert.match(angled.measurement, /^Cl 5 \(line 13\) – Na 1 \(line 9\) – Cl 6 \(line 14\): 90\.00° \(at Na 1 \(line 9\); 2\.8200 Å and 2\.8200 Å\)$/);
+    await screenshot('structure-measure-angle');
+    assert.equal((await report('pick', {}))!.measurement, '', 'cleared');
     for (const [theme, kind] of [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast']]) {
       await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
       await reportWhere((x) => x.theme === kind, `the ${kind} theme`);

@@ -106,7 +106,7 @@ export class StructureFeature extends Disposable {
     switch (action) {
       case 'open': // the views that are open
         return this.panels.keys();
-      case 'report': case 'hover': case 'setRepeat': case 'exportPng': case 'setFrame': case 'play': case 'pause': {
+      case 'report': case 'hover': case 'pick': case 'setRepeat': case 'exportPng': case 'setFrame': case 'play': case 'pause': {
         if (!panel) return undefined;
         if (action === 'exportPng' && isString(args.target, 10_000)) panel.exportTarget = vscode.Uri.parse(args.target);
         return panel.requestReport({

@@ -72,6 +72,9 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
       case 'exportPng':
         void this.savePng(message.dataUrl, this.pngTarget);
         return;
+      case 'copy':
+        void vscode.env.clipboard.writeText(message.text).then(() => vscode.window.setStatusBarMessage('Token Lens: measurement copied', 3000));
+        return;
       default: // ready, error and rendered are the base's
         return;
     }

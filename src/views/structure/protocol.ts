@@ -65,13 +65,14 @@ export interface StructureTestMessage {
   /** Echoed in the report that answers it. */
   id: number;
   action: TestAction;
+  /** hover: a drawn atom; pick: a site, whose first drawn image is picked. */
   atom?: number;
   repeat?: Vec3;
   /** setFrame: the frame to show (0-based). */
   frame?: number;
 }
 
-const TEST_ACTIONS = ['report', 'hover', 'exportPng', 'setRepeat', 'setFrame', 'play', 'pause'] as const;
+const TEST_ACTIONS = ['report', 'hover', 'pick', 'exportPng', 'setRepeat', 'setFrame', 'play', 'pause'] as const;
 type TestAction = (typeof TEST_ACTIONS)[number];
 
 export type ToStructurePage = ShowMessage | StructureTestMessage;
@@ -89,6 +90,8 @@ export interface StructureReport {
   title: string;
   summary: string;
   hover: string;
+  /** The distance or angle of the atoms picked (clicked), or ''. */
+  measurement: string;
   theme: string;
   /** The trajectory frame shown (0-based), how many there are (0 without a trajectory), its caption, and whether it plays. */
   frame: number;
@@ -107,6 +110,7 @@ export type FromStructurePage =
   | { type: 'ready'; state?: unknown }
   | { type: 'options'; options: StructureOptions }
   | { type: 'exportPng'; dataUrl: string }
+  | { type: 'copy'; text: string }
   | { type: 'error'; message: string }
   | ({ type: 'rendered' } & StructureReport);
 
@@ -170,9 +174,11 @@ export function isFromStructurePage(value: unknown): value is FromStructurePage 
       return isString(value.dataUrl, 50_000_000) && value.dataUrl.startsWith('data:image/png;base64,');
     case 'error':
       return isString(value.message, 5000);
+    case 'copy':
+      return isString(value.text, 5000);
     case 'rendered':
       return isInt(value.seq) && isInt(value.request) && isInt(value.atoms) && isInt(value.bonds) && isRepeat(value.repeat)
-        && ['legend', 'note', 'title', 'summary', 'hover', 'theme', 'caption'].every((k) => isString(value[k], 10_000))
+        && ['legend', 'note', 'title', 'summary', 'hover', 'theme', 'caption', 'measurement'].every((k) => isString(value[k], 10_000))
         && isInt(value.frame) && isInt(value.frames) && typeof value.playing === 'boolean' && isArrayOf(value.firstAtom, isFiniteNumber)
         && isFiniteNumber(value.renderMs) && isFiniteNumber(value.painted);
     default:

@@ -6,6 +6,7 @@
 import { createViewer, elementColors, setBondLength, type GLViewer } from '3dmol';
 import { ELEMENTS } from '../../../poscar/elements';
 import { connect, cssVar, el, onThemeChange, themeKind } from '../../webview/bridge';
+import { measurement } from '../measure';
 import { buildScene, legend, toXyz, type Scene, type SceneInput } from '../scene';
 import {
   isToStructurePage, MAX_DRAWN_ATOMS, sanitizeStructureOptions,
@@ -21,6 +22,8 @@ let options: StructureOptions = sanitizeStructureOptions((bridge.persisted as { 
 let current: ShowMessage | undefined;
 let scene: Scene | undefined;
 let hoverText = '';
+/** Drawn atoms picked by clicking (at most three): two give a distance, three an angle. */
+let picks: number[] = [];
 let renderMs = 0;
 /** The trajectory frame shown, and the timer that advances it while playing. */
 let frameIndex = 0;
@@ -91,7 +94,15 @@ const hoverLine = el('div', 'hover');
 hoverLine.setAttribute('aria-live', 'polite');
 const legendBox = el('ul', 'legend');
 legendBox.setAttribute('aria-label', 'Elements');
-app.append(header, toolbar, player, note, stage, legendBox, hoverLine);
+const measureBar = el('div', 'toolbar measure');
+const measureText = el('span', 'measurement', 'Click two atoms for their distance, three for an angle (periodic images counted).');
+measureText.setAttribute('aria-live', 'polite');
+const copyButton = el('button', undefined, 'Copy');
+copyButton.addEventListener('click', () => bridge.post({ type: 'copy', text: measureText.textContent ?? '' }));
+const clearButton = el('button', undefined, 'Clear');
+clearButton.addEventListener('click', () => pick(undefined));
+measureBar.append(measureText, copyButton, clearButton);
+app.append(header, toolbar, player, note, stage, measureBar, legendBox, hoverLine);
 
 // Bonds: 3Dmol joins atoms closer than r_A + r_B + 0.25 Å; with Cordero's covalent radii × 1.1 that
 // also catches ionic neighbours (Na–Cl 2.82 Å) that its own table misses, and no second neighbours.
@@ -218,6 +229,9 @@ function draw(rebuild: boolean, keepView = false): void {
     const latticeText = [...a[0], ...a[1], ...a[2]].map((x) => x.toFixed(6)).join(' ');
     const model = viewer.addModel(toXyz(scene, `Lattice="${latticeText}"`), 'xyz');
     model.setHoverable({}, true, (atom: { index?: number }) => hover(atom.index), () => hover(undefined));
+    model.setClickable({}, true, (atom: { index?: number }) => pick(atom.index));
+    if (!keepView) picks = []; // a new structure or supercell; a trajectory's next frame keeps the atoms picked
+    showMeasurement();
     if (keepView) viewer.setView(view);
     else frame();
   }
@@ -245,6 +259,47 @@ function style(): void {
   viewer.removeAllShapes();
   const model = viewer.getModel();
   if (options.cell && model) viewer.addUnitCell(model, { box: { color: cssVar('--vscode-editor-foreground') || '#888888' } });
+  for (const index of picks) {
+    const p = scene!.positions;
+    viewer.addSphere({ center: { x: p[3 * index]!, y: p[3 * index + 1]!, z: p[3 * index + 2]! }, radius: 0.7, color: cssVar('--vscode-focusBorder') || '#0090f1', opacity: 0.45 });
+  }
+  labels();
+}
+
+/** The cell's axes, a b c at the ends of its vectors from the origin (3Dmol draws them on the canvas). */
+function labels(): void {
+  viewer.removeAllLabels();
+  if (!options.cell || !scene) return;
+  const color = cssVar('--vscode-editor-foreground') || '#888888';
+  scene.cell.forEach((v, k) => {
+    const n = scene!.repeat[k]!;
+    viewer.addLabel('abc'[k]!, {
+      position: { x: (v[0] / n) * 1.08, y: (v[1] / n) * 1.08, z: (v[2] / n) * 1.08 },
+      fontColor: color, fontSize: 16, backgroundColor: background(), backgroundOpacity: 0.75, inFront: true,
+    });
+  });
+}
+
+/** Adds a clicked atom to the measurement (a fourth starts over; clicking one again, or undefined, clears). */
+function pick(index: number | undefined): void {
+  if (index === undefined || picks.includes(index)) picks = [];
+  else picks = picks.length >= 3 ? [index] : [...picks, index];
+  showMeasurement();
+  style();
+  viewer.render();
+}
+
+function showMeasurement(): void {
+  const structure = current?.structure;
+  const input = structure && sceneInput(structure);
+  const picked = !scene || !structure || !input ? [] : picks.map((index) => {
+    const site = scene!.sites[index]!;
+    return { label: structure.labels[site]!, frac: [input.frac[3 * site]!, input.frac[3 * site + 1]!, input.frac[3 * site + 2]!] as [number, number, number] };
+  });
+  const text = input ? measurement(input.lattice, picked) : '';
+  measureText.textContent = text || (picked.length === 1 ? `${picked[0]!.label}: click a second atom for the distance, a third for the angle.` : 'Click two atoms for their distance, three for an angle (periodic images counted).');
+  copyButton.disabled = !text;
+  clearButton.disabled = picks.length === 0;
 }
 
 function setNote(text: string): void {
@@ -268,7 +323,7 @@ function colourOf(element: string): string {
 }
 
 function hover(index: number | undefined): void {
-  viewer.removeAllLabels();
+  labels();
   const structure = current?.structure;
   if (index === undefined || !scene || !structure || index >= scene.sites.length) {
     hoverText = '';
@@ -289,6 +344,8 @@ function hover(index: number | undefined): void {
 
 async function test(message: StructureTestMessage): Promise<void> {
   if (message.action === 'hover') hover(message.atom);
+  // pick names a site (as the file numbers them), and picks its first drawn image, as a click on it would.
+  if (message.action === 'pick') pick(message.atom === undefined || !scene ? undefined : scene.sites.indexOf(message.atom));
   if (message.action === 'setRepeat' && message.repeat) setOptions({ ...options, repeat: message.repeat });
   if (message.action === 'exportPng') exportButton.click();
   if (message.action === 'play') play();
@@ -307,7 +364,7 @@ async function report(request: number): Promise<void> {
   bridge.post({
     type: 'rendered', seq: current?.seq ?? -1, request, atoms: atoms.length, bonds, repeat: scene?.repeat ?? options.repeat,
     legend: legendBox.textContent ?? '', note: note.hidden ? '' : note.textContent ?? '', title: title.textContent ?? '',
-    summary: summary.textContent ?? '', hover: hoverText, theme: themeKind(), renderMs, painted: await painted(),
+    summary: summary.textContent ?? '', hover: hoverText, measurement: copyButton.disabled ? '' : measureText.textContent ?? '', theme: themeKind(), renderMs, painted: await painted(),
     frame: frameIndex, frames: framesOf(current?.structure), caption: caption.textContent ?? '', playing: timer !== undefined,
     firstAtom: scene ? [...scene.positions.subarray(0, 3)] : [],
   });
