@@ -10,6 +10,7 @@ import type { ServiceClient, ServiceResponse } from './client';
 import type { ServiceErrorKind } from './errors';
 import type { CallStatus, ServiceFeature, ShownMessage } from './feature';
 import type { RunStore } from './runStore';
+import { config } from '../config';
 
 /** Outcomes of a call that sent nothing. */
 const NOT_SENT: readonly CallStatus[] = ['untrusted', 'declined', 'noUrl', 'noKey'];
@@ -66,7 +67,7 @@ export class RunRecorder extends Disposable {
 
   /** Records the run, sends the request, and records how it ended. */
   async record(input: Pick<RunRecord, 'kind' | 'inputUri' | 'inputName' | 'inputText'>, request: (client: ServiceClient, signal: AbortSignal) => Promise<ServiceResponse>, options: RecordOptions): Promise<RecordedOutcome> {
-    const run: RunRecord = { ...input, id: `${Date.now().toString(36)}-${++this.count}`, startedAt: Date.now(), state: 'running' };
+    const run: RunRecord = { ...input, id: `${Date.now().toString(36)}-${++this.count}`, startedAt: Date.now(), state: 'running', ...(config.serviceBuiltin ? { builtin: true } : {}) };
     const controller = new AbortController();
     this.controllers.set(run.id, controller);
     this.store.put(run);

@@ -77,6 +77,7 @@ function revive(value: unknown): RunRecord | undefined {
     || typeof inputText !== 'string' || !isInt(startedAt) || !RUN_STATES.includes(state as RunRecord['state'])) return undefined;
   const run: RunRecord = { id, kind: kind as RunRecord['kind'], inputUri, inputName, inputText, startedAt, state: state as RunRecord['state'] };
   if (isInt(value.durationMs)) run.durationMs = value.durationMs;
+  if (value.builtin === true) run.builtin = true;
   if (isString(value.error, 100_000)) run.error = value.error;
   const response = value.response;
   if (isRecord(response) && isInt(response.status) && isRecord(response.headers)) {

@@ -85,6 +85,8 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
       assert.equal(outcome.status, 'ok', outcome.message?.text);
       assert.equal(server.hits('/gnn_ff_dynamics/relax'), before, 'the test server got nothing');
       assert.equal(outcome.response!.body.value!.natoms, 8);
+      const shown = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the relax view');
+      assert.match(shown.source, /^Computed on this machine by the built-in reference service/, 'the view says where the answer comes from');
       assert.equal(settings().get('service.baseUrl'), server.url, 'the URL setting is left alone');
       const answered = await fetch(`${used.url}/tokenizer/tokenize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' });
       assert.equal(answered.status, 401, 'it wants its key: another program on the machine cannot use it without');

@@ -23,6 +23,8 @@ export interface RunInfo {
   error?: string;
   /** The HTTP status of the answer, when one came. */
   status?: number;
+  /** Answered by the built-in local service (the reference models on this machine). */
+  builtin?: boolean;
 }
 
 /** One row of the cell before and after relaxation. */
@@ -67,6 +69,8 @@ export interface ResultReport {
   kind: string;
   state: string;
   headline: string;
+  /** The header's note that the built-in reference service answered, or ''. */
+  source: string;
   /** Plot titles with their series and points (of the longest series). */
   plots: { title: string; series: number; points: number }[];
   /** Every table's rows as text, cells joined by " | ". */
@@ -155,7 +159,7 @@ function isResultModel(value: unknown): value is ResultModel {
 
 const isRunInfo = recordOf({
   id: (v) => isString(v, 200), kind: oneOf(...RUN_KINDS), title: (v) => isString(v, 1000), inputName: (v) => isString(v, 1000),
-  state: oneOf(...RUN_STATES), startedAt: isFiniteNumber, durationMs: num, error: text(20_000), status: optional(isInt),
+  state: oneOf(...RUN_STATES), startedAt: isFiniteNumber, durationMs: num, error: text(20_000), status: optional(isInt), builtin: bool,
 });
 
 const isLatticeRow = recordOf({ name: (v) => isString(v, 20), unit: (v) => isString(v, 20), before: num, after: num });
@@ -179,7 +183,7 @@ export function isToResultPage(value: unknown): value is ToResultPage {
 }
 
 const isReport = recordOf({
-  seq: isInt, request: isInt, kind: (v) => isString(v, 100), state: (v) => isString(v, 100), headline: (v) => isString(v, 10_000),
+  seq: isInt, request: isInt, kind: (v) => isString(v, 100), state: (v) => isString(v, 100), headline: (v) => isString(v, 10_000), source: (v) => isString(v, 1000),
   plots: (v) => Array.isArray(v) && v.every(recordOf({ title: (t) => isString(t, 1000), series: isInt, points: isInt })),
   tables: (v) => Array.isArray(v) && v.every(recordOf({ title: (t) => isString(t, 1000), rows: (r) => isArrayOf(r, (x): x is string => isString(x, 10_000)) })),
   extraKeys: (v) => isArrayOf(v, (k): k is string => isString(k, 1000)),

@@ -32,6 +32,8 @@ export interface RunRecord {
   inputText: string;
   /** ms since the epoch */
   startedAt: number;
+  /** Sent to the built-in local service (its reference models), not to a service of the user's. */
+  builtin?: boolean;
   durationMs?: number;
   state: RunState;
   /** Why it failed, written for the user. */

@@ -13,7 +13,7 @@ import { isRecord, type Rec } from '../guards';
 export function runInfo(run: RunRecord): RunInfo {
   return {
     id: run.id, kind: run.kind, title: runTitle(run), inputName: run.inputName, state: run.state, startedAt: run.startedAt,
-    durationMs: run.durationMs, error: run.error, status: run.response?.status,
+    durationMs: run.durationMs, error: run.error, status: run.response?.status, ...(run.builtin ? { builtin: true } : {}),
   };
 }
 

@@ -55,6 +55,9 @@ function header(run: RunInfo): HTMLElement {
   const line = el('div', 'status-line');
   line.append(status);
   node.append(el('h1', undefined, run.title), line);
+  if (run.builtin) {
+    node.append(el('div', 'builtin', 'Computed on this machine by the built-in reference service: the reference models named under “Other fields” (method), for trying Token Lens, not for research.'));
+  }
   if (run.state === 'running') {
     const tick = () => (status.textContent = `Running… ${duration(Date.now() - run.startedAt)}`);
     tick();
@@ -159,6 +162,7 @@ function report(request: number): void {
   bridge.post({
     type: 'rendered', seq: current?.seq ?? -1, request, kind: current?.run.kind ?? '', state: current?.run.state ?? '',
     headline: app.querySelector('.headline')?.textContent ?? '',
+    source: app.querySelector('.builtin')?.textContent ?? '',
     plots: plots.map((p) => ({ title: p.spec.title, series: p.spec.series.length, points: p.spec.x.length })),
     tables: tableTexts(app),
     extraKeys: Object.keys(view?.model.extra ?? {}),
