@@ -20,6 +20,7 @@ import { APPLICATIONS, applicationOf } from './applications';
 import { APPS } from './catalog';
 import { parseRequest, requestHeader, requestText } from './request';
 import { isRefusal, type Application, type Asked, type Body, type PickPrompt, type Prompts, type Refusal, type TextPrompt } from './types';
+import { plainText } from '../util/outsideText';
 
 const EDIT_REQUEST = 'tokenLens.editApplicationRequest';
 const SEND_REQUEST = 'tokenLens.sendApplicationRequest';
@@ -217,25 +218,27 @@ function askText(p: TextPrompt): Thenable<string | undefined> {
 
 /** A quick pick; with `typed`, what the user types is offered as the first item and accepted when it passes the check. */
 function askPick(p: PickPrompt): Promise<string | undefined> {
-  const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  type Item = vscode.QuickPickItem & { value?: string };
+  const pick = vscode.window.createQuickPick<Item>();
   Object.assign(pick, { title: p.title, placeholder: p.placeHolder, ignoreFocusOut: true, matchOnDescription: true });
-  const items = p.items.map((i) => ({ ...i }));
+  // Labels may be file names and descriptions a file's problems: shown as text ($(icon) syntax broken), answered as given.
+  const items: Item[] = p.items.map((i) => ({ ...i, label: plainText(i.label), ...(i.description === undefined ? {} : { description: plainText(i.description) }), value: i.label }));
   pick.items = items;
   return new Promise((resolve) => {
-    let typed: vscode.QuickPickItem | undefined;
+    let typed: Item | undefined;
     pick.onDidChangeValue((value) => {
       if (!p.typed) return;
       const text = value.trim();
       const problem = text ? p.typed(text) : undefined;
-      typed = text && !items.some((i) => i.label === text) ? { label: text, description: problem ? `$(error) ${problem}` : vscode.l10n.t('use what you typed'), alwaysShow: true } : undefined;
+      typed = text && !items.some((i) => i.value === text) ? { label: plainText(text), description: problem ? `$(error) ${problem}` : vscode.l10n.t('use what you typed'), alwaysShow: true } : undefined;
       pick.items = typed ? [typed, ...items] : items;
     });
     pick.onDidAccept(() => {
       // What was typed in full wins over whichever item the filter made active; typed text that matches
       // no item is taken when it passes the check (even before the item offering it has arrived).
       const value = pick.value.trim();
-      const chosen = items.find((i) => i.label === value) ?? pick.selectedItems[0] ?? pick.activeItems[0];
-      let label = chosen && chosen !== typed ? chosen.label : undefined;
+      const chosen = items.find((i) => i.value === value) ?? pick.selectedItems[0] ?? pick.activeItems[0];
+      let label = chosen && chosen !== typed ? chosen.value ?? chosen.label : undefined;
       if (label === undefined && p.typed && value && !p.typed(value)) label = value;
       if (label === undefined) return; // nothing valid yet: stay open
       resolve(label);
