@@ -100,9 +100,10 @@ function lenses(document: vscode.TextDocument, actions: readonly LensAction[]): 
   const poscar = parsed(document).poscar;
   const top = new vscode.Range(0, 0, 0, 0);
   const summary = poscar ? oneLine(summarize(poscar)) : 'POSCAR: not readable yet (see Problems)';
+  // The actions first: in a column narrowed by a 3D view beside it, the long summary is what runs off-screen.
   return [
-    new vscode.CodeLens(top, { title: summary, command: '' }),
     ...actions.map((a) => new vscode.CodeLens(top, { title: a.title, command: a.command, arguments: [document.uri] })),
+    new vscode.CodeLens(top, { title: summary, command: '' }),
   ];
 }
 
