@@ -17,8 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { createServer } from '../../src/server/app';
 import { withHeartbeat } from './heartbeat';
 import { seededRandom } from '../../src/server/physics/rng';
-import { parsePoscar } from '../../src/poscar';
-import { LAYOUTS, layoutPoscar, type Layout } from '../unit/poscarLayouts';
+import { fastestParse, LAYOUTS, layoutPoscar, type Layout } from '../unit/poscarLayouts';
 
 // ---------------------------------------------------------------------------------------------
 // The 64-atom Si cell
@@ -149,17 +148,6 @@ export async function benchServer(): Promise<ServerBenchRow[]> {
 
 // ---------------------------------------------------------------------------------------------
 // POSCAR parse in four layouts, and next to ASE's reader on the same files
-
-/** The fastest of `runs` parses: the least disturbed by the rest of the machine. */
-function fastestParse(text: string, runs: number): number {
-  let best = Infinity;
-  for (let r = 0; r < runs; r++) {
-    const t = performance.now();
-    parsePoscar(text);
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-}
 
 export interface LayoutBenchRow { layout: Layout; atoms: number; ms: number }
 

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { parseDiffraction } from '../../src/diffraction/parse';
 import { parsePoscar, summarize } from '../../src/poscar';
 import { aseStructures } from './aseOracle';
-import { LAYOUTS, layoutPoscar } from './poscarLayouts';
+import { fastestParse, LAYOUTS, layoutPoscar } from './poscarLayouts';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures');
 const read = (dir: string, name: string) => readFileSync(join(FIXTURES, dir, name), 'utf8');
@@ -138,23 +138,12 @@ test('200,000 bad lines give at most 1,001 problems, the last one counting the r
   assert.equal(xy.diagnostics.length, 1001);
 });
 
-/** The fastest of a few parses: the least disturbed by whatever else the machine does. */
-function fastest(text: string, runs = 3): number {
-  let best = Infinity;
-  for (let r = 0; r < runs; r++) {
-    const t = performance.now();
-    parsePoscar(text);
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-}
-
 test('parse time grows linearly with the atoms in every layout (16× the atoms: well under 16² the time)', () => {
   for (const layout of LAYOUTS) {
     const small = layoutPoscar(layout, 2_000);
     const large = layoutPoscar(layout, 32_000);
-    fastest(small, 2); // warm the JIT on this layout
-    const ratio = fastest(large) / fastest(small);
+    fastestParse(small, 2); // warm the JIT on this layout
+    const ratio = fastestParse(large) / fastestParse(small);
     // Linear is 16×, quadratic 256×; 64× leaves room for caches and garbage collection.
     assert.ok(ratio < 64, `${layout}: 16× the atoms took ${ratio.toFixed(1)}× the time`);
   }

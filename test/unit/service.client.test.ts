@@ -6,6 +6,7 @@ import { ServiceClient, type ClientOptions, type RequestLogEntry } from '../../s
 import { ServiceError } from '../../src/service/errors';
 import { Pacer } from '../../src/service/pacing';
 import { loadTokenizerSync } from '../../src/tokenizers';
+import { failure } from './serviceFailure';
 
 const KEY = 'tl-test-key-4f9c2a7b1e';
 let server: ReferenceServer;
@@ -23,15 +24,6 @@ function client(options: Partial<ClientOptions> = {}): ServiceClient {
   return new ServiceClient({ baseUrl: url, apiKey: KEY, pacer: new Pacer(), retryBaseDelayMs: 10, retryMaxDelayMs: 5000, ...options });
 }
 
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
-}
 
 const hits = (path: string): number => server.hits(path);
 

@@ -10,9 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { ServiceClient, type RequestLogEntry } from '../../src/service/client';
-import { redact, ServiceError } from '../../src/service/errors';
+import { redact } from '../../src/service/errors';
 import { Pacer, parseRetryAfter } from '../../src/service/pacing';
 import { markdownText, plainText } from '../../src/util/outsideText';
+import { failure } from './serviceFailure';
 
 const KEY = 'tl-hostile-"key\\with/odd+chars=é';
 const LINK = '[Renew the key](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%20~%22%7D)';
@@ -41,15 +42,6 @@ function client(log: RequestLogEntry[] = [], maxResponseBytes?: number): Service
   });
 }
 
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ServiceError, `expected a ServiceError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the call to fail');
-}
 
 /** Every form of the key a service could echo. */
 const KEY_FORMS = [KEY, JSON.stringify(KEY).slice(1, -1), encodeURIComponent(KEY), Buffer.from(KEY).toString('base64'), Buffer.from(`Bearer ${KEY}`).toString('base64')];
