@@ -24,6 +24,32 @@ async function screenshotThemes(runId: string, name: string): Promise<void> {
   }
 }
 
+/**
+ * Compare with Original: a diff of the sent POSCAR and the relaxed one written in the input's layout, so only
+ * coordinate lines differ (the header, species and counts are the same lines), and at least one does.
+ */
+async function compareWithOriginal(runId: string): Promise<void> {
+  await resultReport(runId, 'click', { target: 'structure:compare' });
+  const isDiff = (t: vscode.Tab | undefined): t is vscode.Tab & { input: vscode.TabInputTextDiff } => t?.input instanceof vscode.TabInputTextDiff;
+  const diffTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find(isDiff);
+  await waitFor(() => diffTab() !== undefined, 10_000, 'the diff editor');
+  const tab = diffTab()!;
+  const [left, right] = await Promise.all([tab.input.original, tab.input.modified].map((u) => vscode.workspace.openTextDocument(u)));
+  assert.equal(left.lineCount, right.lineCount, 'one line per line');
+  const header = 8; // comment, scale, three lattice vectors, species, counts, mode (Si.vasp has no Selective dynamics)
+  const differing: number[] = [];
+  for (let i = 0; i < left.lineCount; i++) if (left.lineAt(i).text !== right.lineAt(i).text) differing.push(i);
+  assert.ok(differing.length > 0, 'the relaxed coordinates differ');
+  assert.ok(differing.every((i) => i >= header && i < header + 8), `only coordinate lines differ: ${differing.map((i) => `${i + 1}: ${left.lineAt(i).text} → ${right.lineAt(i).text}`).join('; ')}`);
+  for (const i of differing) {
+    const numbers = right.lineAt(i).text.trim().split(/\s+/).slice(0, 3).map(Number);
+    assert.ok(numbers.every((x) => x >= 0 && x < 1), `wrapped into the cell: ${right.lineAt(i).text}`);
+  }
+  await sleep(500);
+  await screenshot('compare-with-original');
+  await vscode.window.tabGroups.close(tab);
+}
+
 const structureView = (action: string, args: object) => vscode.commands.executeCommand<StructureReport | undefined>('tokenLens.structure.test', action, args);
 
 /** Clicks the view's 3D button and checks the trajectory it opens: frames that move the atoms, a caption, playback. */
@@ -153,10 +179,20 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const restored = await vscode.commands.executeCommand<string[]>('tokenLens.structure.test', 'restore', { uri: `tokenlens-run:${outcome.runId}` });
     assert.ok(restored?.includes(`tokenlens-run:${outcome.runId}`), 'the trajectory view comes back after a reload');
     await vscode.commands.executeCommand('tokenLens.structure.test', 'closeAll');
-    // Save Result As: the raw answer as JSON.
+    await compareWithOriginal(outcome.runId!);
+    // Save Result As: the raw answer as JSON, and a message that says where it went.
     const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-run-')), 'relax.json');
+    await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('tokenLens.runs.test', 'save', { runId: outcome.runId, target: vscode.Uri.file(target).toString() });
     assert.equal(JSON.parse(fs.readFileSync(target, 'utf8')).final_energy, answer.final_energy);
+    if (screenshotsSupported()) {
+      let said = '';
+      await waitFor(async () => /Saved the Relax result to/.test(said = (await ui({ op: 'html', selector: '.notifications-toasts .notification-list-item-message' })) ?? ''), 10_000, () => `the save message; shown: ${said}`);
+      assert.ok(said.includes(target), `the message names the file: ${said}`);
+      await sleep(800); // the toast slides in
+      await screenshot('save-result-message');
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
   });
 
   test('Energy and Forces from a file that is not open (the Explorer), forces sorted; a row selects the atom\'s line', async () => {
