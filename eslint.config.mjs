@@ -27,11 +27,11 @@ export default tseslint.config(
   {
     // Outside text reaches notifications only through util/notify.ts, which shows it as plain text.
     files: ['src/**/*.ts'],
-    ignores: ['src/util/notify.ts'],
+    ignores: ['src/platform/notify.ts'],
     rules: {
       'no-restricted-syntax': ['error', {
         selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
-        message: 'Use notify.error/warning/info from src/util/notify.ts: it shows outside text as text, never as a link or a command.',
+        message: 'Use notify.error/warning/info from src/platform/notify.ts: it shows outside text as text, never as a link or a command.',
       }],
     },
   },

@@ -1,6 +1,6 @@
-import { config } from './config';
-import type { CountSummary } from './statusBar/summary';
-import { loadTokenizer, type TokenizeResult } from './tokenizers';
+import { config } from './platform/config';
+import type { CountSummary } from './features/statusBar/summary';
+import { loadTokenizer, type TokenizeResult } from './core/tokenizers/index';
 
 /** What activate() returns to other extensions. */
 export interface TokenLensApi {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './poscar';
-import { DEFAULT_TOKENIZER, loadTokenizerSync, UnknownTokenizerError, type SpecialTokenMode } from './tokenizers';
+import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './core/poscar/index';
+import { DEFAULT_TOKENIZER, loadTokenizerSync, UnknownTokenizerError, type SpecialTokenMode } from './core/tokenizers/index';
 
 const USAGE = `Usage: node dist/cli.js tokenize [--tokenizer NAME] [--special-tokens text|special] [FILE]
 Prints the spec 2.2 JSON for FILE, or for standard input without FILE.

@@ -1,19 +1,19 @@
 // First: marks when the bundle began to load (see util/loadStart.ts).
-import './util/loadStart';
+import './core/util/loadStart';
 import * as vscode from 'vscode';
 import type { TokenLensApi } from './api';
-import { ApplicationRuns } from './applications/runner';
-import { diffractionDiagnostics } from './diffraction/editor/language';
-import { activateWith, type Wiring } from './platform/activate';
-import { PoscarLanguageFeature } from './poscar/editor/language';
-import { ServiceFeature } from './service/feature';
-import { RunRecorder } from './service/runRecorder';
-import { RunStore } from './service/runStore';
-import { RUN_COMMANDS, StructureRuns } from './service/structureRuns';
-import { ResultViews } from './views/results/feature';
-import { isAppKind } from './views/results/run';
-import { RunsTree } from './views/runs/tree';
-import { SHOW_STRUCTURE, StructureFeature } from './views/structure/feature';
+import { ApplicationRuns } from './runs/applicationRunner';
+import { diffractionDiagnostics } from './features/diffraction/language';
+import { activateWith, type Wiring } from './wiring';
+import { PoscarLanguageFeature } from './features/poscar/language';
+import { ServiceFeature } from './features/service/feature';
+import { RunRecorder } from './runs/recorder';
+import { RunStore } from './runs/store';
+import { RUN_COMMANDS, StructureRuns } from './runs/structureRunner';
+import { ResultViews } from './webviews/results/feature';
+import { isAppKind } from './core/runs/run';
+import { RunsTree } from './runs/tree';
+import { SHOW_STRUCTURE, StructureFeature } from './webviews/structure/feature';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   return activateWith(context, desktopFeatures);

@@ -6,23 +6,23 @@
 import * as http from 'node:http';
 import * as os from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { countChars, loadTokenizerSync, TOKENIZERS, TOKENIZER_NAMES, UnknownTokenizerError, findTokenizer } from '../tokenizers';
+import { countChars, loadTokenizerSync, TOKENIZERS, TOKENIZER_NAMES, UnknownTokenizerError, findTokenizer } from '../core/tokenizers/index';
 import {
   balanceReaction, CU_K_ALPHA, DEFAULT_MODEL, ELEMENT_MODES, findMaterial, groundStateEnergy, HEA_ELEMENTS, heaDescriptors,
   matchScore, MATCH_METHOD, materialView, MATERIALS, MODELS, optimadeFilter, parseFormula, parseXrdData, powderPattern,
   searchMaterials, type Material, type SearchQuery,
 } from './materials';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import { parsePoscar } from '../poscar';
-import type { Mat3, Vec3 } from '../poscar/types';
-import { rowTimes } from '../poscar/vec';
+import { parsePoscar } from '../core/poscar/index';
+import type { Mat3, Vec3 } from '../core/poscar/types';
+import { rowTimes } from '../core/poscar/vec';
 import { buildInterface, INTERFACE_DEFAULTS, MAX_INTERFACE_ATOMS, type Slab } from './heterostructure';
 import { blochHamiltonian, HAMILTONIAN_TYPES, MAX_VQE_QUBITS, pauliTermCount, padToQubits, runVqe } from './quantum';
 import { FIELDS, MAX_ATOMS, structureOf, type Field, type Structure } from './physics/answers';
 import type { Job, JobOutcome } from './compute';
 import { JobTimeout, WorkerPool } from './pool';
-import { APPS } from '../applications/catalog';
-import { own } from '../util/own';
+import { APPS } from '../core/applications/catalog';
+import { own } from '../core/util/own';
 
 export { APPS };
 

@@ -4,8 +4,8 @@
  * with a separation and topped with vacuum. Pure: no I/O. A reference for the editor's views, not the
  * Zur-McGill search the service runs.
  */
-import { cross, dot, norm, scale } from '../poscar/vec';
-import type { Mat3, Vec3 } from '../poscar/types';
+import { cross, dot, norm, scale } from '../core/poscar/vec';
+import type { Mat3, Vec3 } from '../core/poscar/types';
 
 export interface Slab {
   name: string;

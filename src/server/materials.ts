@@ -3,9 +3,9 @@
  * and their crystal structures, with the searches and calculations the reference endpoints answer from it.
  * Pure: no I/O.
  */
-import { parseFormula } from '../chemistry/formula';
-import { own } from '../util/own';
-import { findPeaks, matchPeaks, type XyPoint } from '../diffraction/peaks';
+import { parseFormula } from '../core/chemistry/formula';
+import { own } from '../core/util/own';
+import { findPeaks, matchPeaks, type XyPoint } from '../core/diffraction/peaks';
 
 export { parseFormula };
 

@@ -5,7 +5,7 @@
  * ladder simulated as a real state vector, optimised by Rotosolve (each angle set to the exact minimum
  * of its sinusoid, sweep after sweep). Pure, deterministic, no I/O.
  */
-import type { Mat3, Vec3 } from '../poscar/types';
+import type { Mat3, Vec3 } from '../core/poscar/types';
 import { blochHamiltonian as tightBinding } from './physics/tightbinding';
 
 export const MAX_VQE_QUBITS = 5;

@@ -1,13 +1,13 @@
 // VS Code for the Web (vscode.dev, github.dev): the extension host is a browser worker, without Node.
-import '../util/loadStart';
+import '../core/util/loadStart';
 import * as vscode from 'vscode';
 import type { TokenLensApi } from '../api';
-import { diffractionDiagnostics } from '../diffraction/editor/language';
-import { activateWith, type Wiring } from '../platform/activate';
-import { PoscarLanguageFeature } from '../poscar/editor/language';
-import { useRankSource } from '../tokenizers/load';
+import { diffractionDiagnostics } from '../features/diffraction/language';
+import { activateWith, type Wiring } from '../wiring';
+import { PoscarLanguageFeature } from '../features/poscar/language';
+import { useRankSource } from '../core/tokenizers/load';
 import { extensionRanks } from './ranks';
-import { notify } from '../util/notify';
+import { notify } from '../platform/notify';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   useRankSource(extensionRanks(context.extensionUri));

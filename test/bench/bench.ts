@@ -180,7 +180,7 @@ async function loadChild(lib: Lib, encoding: string): Promise<void> {
   let t = performance.now();
   let counter: { count(text: string): number };
   if (lib === 'tokenlens') {
-    const engine = require('../../src/tokenizers') as typeof import('../../src/tokenizers');
+    const engine = require('../../src/core/tokenizers') as typeof import('../../src/core/tokenizers/index');
     counter = await engine.loadTokenizer(encoding);
   } else counter = makeCounter(lib, encoding);
   const loadMs = performance.now() - t;
@@ -197,7 +197,7 @@ async function loadChild(lib: Lib, encoding: string): Promise<void> {
     rssMB: (after.rss - before.rss) / (1 << 20),
   };
   if (lib === 'tokenlens') {
-    const engine = require('../../src/tokenizers') as Record<string, unknown>;
+    const engine = require('../../src/core/tokenizers') as Record<string, unknown>;
     const getStats = engine['getEncodingStats'] as (() => Array<{ encoding: string; tableBytes?: number }>) | undefined;
     const stats = getStats?.().find((s) => s.encoding === encoding);
     if (stats?.tableBytes !== undefined) result.tableMB = stats.tableBytes / (1 << 20);

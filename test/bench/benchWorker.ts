@@ -22,7 +22,7 @@ export type Reply =
   | { type: 'incremental'; buildMs: number; asyncBuildMs: number; asyncBuildMaxGapMs: number; updateMs: number[]; flattenMs: number[]; checks: number; mismatches: string[]; count: number }
   | { type: 'error'; message: string };
 
-type Engine = typeof import('../../src/tokenizers');
+type Engine = typeof import('../../src/core/tokenizers/index');
 
 interface Counter {
   count(text: string): number;
@@ -31,7 +31,7 @@ interface Counter {
 export function makeCounter(lib: Lib, encoding: string): Counter {
   switch (lib) {
     case 'tokenlens': {
-      const engine = require('../../src/tokenizers') as Engine;
+      const engine = require('../../src/core/tokenizers') as Engine;
       return engine.loadTokenizerSync(encoding);
     }
     case 'gpt-tokenizer': {
@@ -80,7 +80,7 @@ async function run(lib: Lib, encoding: string, job: Job, post: (reply: Reply) =>
     return;
   }
 
-  const engine = require('../../src/tokenizers') as Engine;
+  const engine = require('../../src/core/tokenizers') as Engine;
   const tokenizer = engine.loadTokenizerSync(encoding);
 
   if (job.op === 'countAsync') {

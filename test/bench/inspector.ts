@@ -9,11 +9,11 @@
  *
  *   npm run build:tests && node out/test/bench/inspector.js [--encodings=cl100k_base,o200k_base]
  */
-import { boundaryWindow } from '../../src/boundaries/window';
-import { IncrementalTables } from '../../src/inspector/incremental';
-import { DEFAULT_OPTIONS, isToWebview, type RenderMessage } from '../../src/inspector/protocol';
-import { toWireTable } from '../../src/inspector/segments';
-import { countChars, loadTokenizerSync, TOKENIZER_NAMES } from '../../src/tokenizers';
+import { boundaryWindow } from '../../src/features/boundaries/window';
+import { IncrementalTables } from '../../src/core/inspector/incremental';
+import { DEFAULT_OPTIONS, isToWebview, type RenderMessage } from '../../src/webviews/inspector/protocol';
+import { toWireTable } from '../../src/core/inspector/segments';
+import { countChars, loadTokenizerSync, TOKENIZER_NAMES } from '../../src/core/tokenizers/index';
 import { withHeartbeat } from './heartbeat';
 import { inspectorText } from './textgen';
 

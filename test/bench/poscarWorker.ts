@@ -3,7 +3,7 @@
  * times the first `parsePoscar` (cold: fresh JIT) and `runs` more, and posts the times back.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { parsePoscar } from '../../src/poscar';
+import { parsePoscar } from '../../src/core/poscar/index';
 import { gridPoscar } from '../unit/poscarSamples';
 
 const { dims, runs } = workerData as { dims: [number, number, number]; runs: number };

@@ -7,9 +7,9 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { boundaryWindow } from '../../src/boundaries/window';
-import { decodeText } from '../../src/fileCounts/counts';
-import { countAsync, loadTokenizerSync } from '../../src/tokenizers';
+import { boundaryWindow } from '../../src/features/boundaries/window';
+import { decodeText } from '../../src/features/fileCounts/counts';
+import { countAsync, loadTokenizerSync } from '../../src/core/tokenizers/index';
 
 interface JsTiktoken { encode(text: string, allowed?: unknown, disallowed?: unknown): number[] }
 

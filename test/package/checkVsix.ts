@@ -7,8 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { shippedRankFiles } from '../../src/tokenizers/load';
-import { ENCODING_NAMES } from '../../src/tokenizers/registry';
+import { shippedRankFiles } from '../../src/core/tokenizers/load';
+import { ENCODING_NAMES } from '../../src/core/tokenizers/registry';
 import { checkVsix, type VsixEntry } from './vsixRules';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../src/server/app';
-import type { ResultReport } from '../../src/views/results/protocol';
+import type { ResultReport } from '../../src/webviews/results/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Item, type Outcome } from './runs';
 import { closeAllEditors, openWorkspaceFile, screenshot, sleep, ui, waitFor } from './util';
 

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadTokenizerSync } from '../../src/tokenizers';
-import type { FileCountsResult } from '../../src/fileCounts/feature';
+import { loadTokenizerSync } from '../../src/core/tokenizers/index';
+import type { FileCountsResult } from '../../src/features/fileCounts/feature';
 import { activateExtension, closeAllEditors, screenshot, sleep } from './util';
 
 const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;

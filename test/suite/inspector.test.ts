@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
-import type { RenderedReport } from '../../src/inspector/protocol';
+import type { RenderedReport } from '../../src/webviews/inspector/protocol';
 import { INSPECTOR_SAMPLE as SAMPLE, inspectorText } from '../bench/textgen';
 import { formatScaleRun, inspectorTab, open, openFirstPaint, openOn, post, receive, scaleRun, state, TEST, until } from './inspectorDriver';
 import { activateExtension, closeAllEditors, openDocument, screenshot, sleep, waitFor } from './util';

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { InspectorOptions, RenderedReport } from '../../src/inspector/protocol';
+import type { InspectorOptions, RenderedReport } from '../../src/webviews/inspector/protocol';
 import { inspectorText } from '../bench/textgen';
 import { closeAllEditors, openDocument, waitFor } from './util';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { StructureReport } from '../../src/views/structure/protocol';
+import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { activateExtension, closeAllEditors, openDocument, openWorkspaceFile, REPO_ROOT, screenshot, waitFor } from './util';
 
 const TEST = 'tokenLens.structure.test';

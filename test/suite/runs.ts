@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/app';
-import type { ResultReport } from '../../src/views/results/protocol';
+import type { ResultReport } from '../../src/webviews/results/protocol';
 import { activateExtension, waitFor } from './util';
 
 /** Activates Token Lens and points it at a new reference server (faults on) with this key. */

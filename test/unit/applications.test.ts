@@ -4,11 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APPLICATIONS, applicationOf } from '../../src/applications/applications';
-import { parseDiffraction } from '../../src/diffraction/parse';
-import { parseRequest, requestText } from '../../src/applications/request';
-import { isRefusal, type Prompts, type TextPrompt, type PickPrompt } from '../../src/applications/types';
-import { checkElements, checkFormula, checkJid, checkOptimadeFilter, checkReaction, normalizeMiller } from '../../src/applications/validate';
+import { APPLICATIONS, applicationOf } from '../../src/core/applications/applications';
+import { parseDiffraction } from '../../src/core/diffraction/parse';
+import { parseRequest, requestText } from '../../src/core/applications/request';
+import { isRefusal, type Prompts, type TextPrompt, type PickPrompt } from '../../src/core/applications/types';
+import { checkElements, checkFormula, checkJid, checkOptimadeFilter, checkReaction, normalizeMiller } from '../../src/core/applications/validate';
 
 const app = (kind: string) => APPLICATIONS.find((a) => a.kind === kind)!;
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { boundaryWindow, cutAfter, cutBefore, LOOK } from '../../src/boundaries/window';
-import { buildSegmentTable } from '../../src/inspector/segments';
-import { loadTokenizerSync } from '../../src/tokenizers';
+import { boundaryWindow, cutAfter, cutBefore, LOOK } from '../../src/features/boundaries/window';
+import { buildSegmentTable } from '../../src/core/inspector/segments';
+import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 // Real text every install has: the TypeScript compiler's own sources and our fixtures.

@@ -7,7 +7,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
-import { ENCODING_NAMES, countChars, loadTokenizerSync, type Tokenizer } from '../../src/tokenizers';
+import { ENCODING_NAMES, countChars, loadTokenizerSync, type Tokenizer } from '../../src/core/tokenizers/index';
 import { corpora, Rng, randomSlice, randomText, textWithLoneSurrogates } from '../bench/textgen';
 
 const CORPORA = corpora();

@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as engine from '../../src/tokenizers';
-import { CancelledError, DocumentIndex, countAsync, getEncodingStats, isLoaded, loadTokenizer, loadTokenizerSync } from '../../src/tokenizers';
+import * as engine from '../../src/core/tokenizers/index';
+import { CancelledError, DocumentIndex, countAsync, getEncodingStats, isLoaded, loadTokenizer, loadTokenizerSync } from '../../src/core/tokenizers/index';
 import { withHeartbeat } from '../bench/heartbeat';
 import { Rng, randomText, realText } from '../bench/textgen';
 

@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { parseDiffraction } from '../../src/diffraction/parse';
-import { parsePoscar, summarize } from '../../src/poscar';
+import { parseDiffraction } from '../../src/core/diffraction/parse';
+import { parsePoscar, summarize } from '../../src/core/poscar/index';
 import { aseStructures } from './aseOracle';
 import { fastestParse, LAYOUTS, layoutPoscar } from './poscarLayouts';
 

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DocumentIndex, loadTokenizerSync, mergeChanges, type Tokenizer } from '../../src/tokenizers';
+import { DocumentIndex, loadTokenizerSync, mergeChanges, type Tokenizer } from '../../src/core/tokenizers/index';
 import { Rng, charBoundary, randomSlice, randomText, realText, SPECIAL_TEXTS } from '../bench/textgen';
 
 const corpus = realText();

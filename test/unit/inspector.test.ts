@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   DEFAULT_OPTIONS, isFromWebview, isSegmentTable, isToWebview, sanitizeOptions, type RenderMessage,
-} from '../../src/inspector/protocol';
-import { buildSegmentTable, toWireTable, type SegmentTable } from '../../src/inspector/segments';
-import { canSlice, cutPoints, SAFE_CUT, SLICE_THRESHOLD, tableSliced } from '../../src/inspector/tokenize';
-import { PAGE_MESSAGES, translatePage } from '../../src/inspector/strings';
-import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/tokenizers';
-import { substitute } from '../../src/util/locale';
+} from '../../src/webviews/inspector/protocol';
+import { buildSegmentTable, toWireTable, type SegmentTable } from '../../src/core/inspector/segments';
+import { canSlice, cutPoints, SAFE_CUT, SLICE_THRESHOLD, tableSliced } from '../../src/core/inspector/tokenize';
+import { PAGE_MESSAGES, translatePage } from '../../src/core/inspector/strings';
+import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/core/tokenizers/index';
+import { substitute } from '../../src/core/util/locale';
 import { Rng, randomText } from '../bench/textgen';
 
 function renderMessage(text: string): RenderMessage {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedRange, commonEnds, IncrementalTables, spliceTable } from '../../src/inspector/incremental';
-import { buildSegmentTable, toWireTable, type WireTable } from '../../src/inspector/segments';
-import { canSlice } from '../../src/inspector/tokenize';
-import { loadTokenizerSync, TOKENIZER_NAMES, type Tokenizer } from '../../src/tokenizers';
+import { changedRange, commonEnds, IncrementalTables, spliceTable } from '../../src/core/inspector/incremental';
+import { buildSegmentTable, toWireTable, type WireTable } from '../../src/core/inspector/segments';
+import { canSlice } from '../../src/core/inspector/tokenize';
+import { loadTokenizerSync, TOKENIZER_NAMES, type Tokenizer } from '../../src/core/tokenizers/index';
 import { Rng, randomText } from '../bench/textgen';
 
 const tableOf = (tokenizer: Tokenizer, text: string): WireTable => toWireTable(buildSegmentTable(text, tokenizer.spans(text)));

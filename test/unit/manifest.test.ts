@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { TOKENIZERS } from '../../src/tokenizers';
+import { TOKENIZERS } from '../../src/core/tokenizers/index';
 
 const root = join(__dirname, '..', '..', '..');
 const manifestText = readFileSync(join(root, 'package.json'), 'utf8');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parsePoscar, summarize, toPoscarText, type Poscar } from '../../src/poscar';
+import { parsePoscar, summarize, toPoscarText, type Poscar } from '../../src/core/poscar/index';
 import { gridPoscar, NACL, withLine } from './poscarSamples';
 
 const ROOT = join(__dirname, '..', '..', '..', 'test', 'fixtures');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parsePoscar, type PoscarDiagnostic, type SourceRange } from '../../src/poscar';
+import { parsePoscar, type PoscarDiagnostic, type SourceRange } from '../../src/core/poscar/index';
 import { NACL, withLine } from './poscarSamples';
 
 /** The text a range covers. */

@@ -4,7 +4,7 @@
  * 1000 Å box, and a slab (a thin sheet in a tall cell). Cartesian coordinates, seeded, the same text on
  * every run.
  */
-import { parsePoscar } from '../../src/poscar';
+import { parsePoscar } from '../../src/core/poscar/index';
 import { seededRandom } from '../../src/server/physics/rng';
 
 export type Layout = 'uniform' | 'one point' | 'cluster in a big box' | 'slab';

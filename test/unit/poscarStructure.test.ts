@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import {
   cartToFrac, closeContacts, density, determinant, formula, fracToCart, latticeParameters, parsePoscar, reducedFormula, summarize, volume,
   type Mat3, type Poscar, type Site, type Vec3,
-} from '../../src/poscar';
+} from '../../src/core/poscar/index';
 import { gridPoscar, NACL } from './poscarSamples';
 
 const workspace = (name: string) => readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'workspace', name), 'utf8');

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findPeaks, scanBackground, type XyPoint } from '../../src/diffraction/peaks';
+import { findPeaks, scanBackground, type XyPoint } from '../../src/core/diffraction/peaks';
 import { findMaterial, matchScore, MATERIALS, powderPattern, type Peak } from '../../src/server/materials';
 import { seededRandom } from '../../src/server/physics/rng';
 import { referenceServer } from './serverHarness';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { readRankFile, shippedRankFiles } from '../../src/tokenizers/load';
-import { ENCODING_NAMES } from '../../src/tokenizers/registry';
-import type { RankFile } from '../../src/tokenizers/rankTable';
+import { readRankFile, shippedRankFiles } from '../../src/core/tokenizers/load';
+import { ENCODING_NAMES } from '../../src/core/tokenizers/registry';
+import type { RankFile } from '../../src/core/tokenizers/rankTable';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 

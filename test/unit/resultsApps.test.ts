@@ -5,10 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { referenceServer } from './serverHarness';
-import type { AppModel } from '../../src/views/results/apps/model';
-import { subscripts } from '../../src/views/results/apps/readBuild';
-import { readResult } from '../../src/views/results/read';
-import type { AppKind } from '../../src/views/results/run';
+import type { AppModel } from '../../src/webviews/results/apps/model';
+import { subscripts } from '../../src/webviews/results/apps/readBuild';
+import { readResult } from '../../src/webviews/results/read';
+import type { AppKind } from '../../src/core/runs/run';
 
 const { post } = referenceServer('readers-key');
 

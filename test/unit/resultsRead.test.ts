@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../src/views/results/model';
-import { isToResultPage } from '../../src/views/results/protocol';
-import { readResult } from '../../src/views/results/read';
-import type { RunKind } from '../../src/views/results/run';
+import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../src/webviews/results/model';
+import { isToResultPage } from '../../src/webviews/results/protocol';
+import { readResult } from '../../src/webviews/results/read';
+import type { RunKind } from '../../src/core/runs/run';
 
 const DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results');
 const fixture = (name: string): string => readFileSync(join(DIR, name), 'utf8');

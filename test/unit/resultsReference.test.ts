@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parsePoscar } from '../../src/poscar';
+import { parsePoscar } from '../../src/core/poscar/index';
 import { bandStructure, dynamics, relaxation, singlePoint, structureOf } from '../../src/server/physics/answers';
 import { runToEnd } from '../../src/server/physics/schedule';
-import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../src/views/results/model';
-import { readResult } from '../../src/views/results/read';
-import type { RunKind } from '../../src/views/results/run';
+import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../src/webviews/results/model';
+import { readResult } from '../../src/webviews/results/read';
+import type { RunKind } from '../../src/core/runs/run';
 
 const text = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results', 'POSCAR.Si8'), 'utf8');
 const structure = structureOf(parsePoscar(text).poscar!);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   buildSegmentTable, getSegment, getSegments, isGraphemeBoundary, segment, segmentAt, segmentsInRange, type SpanLike,
-} from '../../src/inspector/segments';
-import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/tokenizers';
+} from '../../src/core/inspector/segments';
+import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/core/tokenizers/index';
 
 const enc = new TextEncoder();
 const hex = (b: Uint8Array) => [...b].map((x) => x.toString(16).padStart(2, '0')).join(' ');

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { referenceServer } from './serverHarness';
-import { parsePoscar } from '../../src/poscar';
+import { parsePoscar } from '../../src/core/poscar/index';
 import { millerAxis } from '../../src/server/heterostructure';
 import { padToQubits, pauliTermCount, runVqe } from '../../src/server/quantum';
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { referenceServer } from './serverHarness';
-import { parsePoscar } from '../../src/poscar';
+import { parsePoscar } from '../../src/core/poscar/index';
 import type { Cell, Vec3 } from '../../src/server/physics/cell';
 import { evaluate } from '../../src/server/physics/potential';
 import { diamond, poscarText, primitiveSi, rattle, skewedNaCl } from './physicsFixtures';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { APPS, createServer, type ReferenceServer } from '../../src/server/app';
 import { balanceReaction, groundStateEnergy, heaDescriptors, MATERIALS, powderPattern, reducedFormula } from '../../src/server/materials';
 import { parseArgs } from '../../src/server/main';
-import { loadTokenizerSync } from '../../src/tokenizers';
+import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 
 const KEY = 'server-test-key-77';
 let server: ReferenceServer;

@@ -2,10 +2,10 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { MockAgent } from 'undici';
 import { createServer, type ReferenceServer } from '../../src/server/app';
-import { ServiceClient, type ClientOptions, type RequestLogEntry } from '../../src/service/client';
-import { ServiceError } from '../../src/service/errors';
-import { Pacer } from '../../src/service/pacing';
-import { loadTokenizerSync } from '../../src/tokenizers';
+import { ServiceClient, type ClientOptions, type RequestLogEntry } from '../../src/features/service/client';
+import { ServiceError } from '../../src/core/service/errors';
+import { Pacer } from '../../src/features/service/pacing';
+import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 import { failure } from './serviceFailure';
 
 const KEY = 'tl-test-key-4f9c2a7b1e';

@@ -9,10 +9,10 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { ServiceClient, type RequestLogEntry } from '../../src/service/client';
-import { redact } from '../../src/service/errors';
-import { Pacer, parseRetryAfter } from '../../src/service/pacing';
-import { markdownText, plainText } from '../../src/util/outsideText';
+import { ServiceClient, type RequestLogEntry } from '../../src/features/service/client';
+import { redact } from '../../src/core/service/errors';
+import { Pacer, parseRetryAfter } from '../../src/features/service/pacing';
+import { markdownText, plainText } from '../../src/core/util/outsideText';
 import { failure } from './serviceFailure';
 
 const KEY = 'tl-hostile-"key\\with/odd+chars=é';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { LocalService } from '../../src/service/localService';
+import { LocalService } from '../../src/features/service/localService';
 
 const SCRIPT = join(__dirname, '..', '..', 'src', 'server', 'main.js');
 const KEY = 'tl-local-test-key-0123456789';

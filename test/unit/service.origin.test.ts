@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiKeySecretName, isLoopbackHost, isUnencryptedRemote, LEGACY_API_KEY_SECRET, normalizeApiKey, serviceOrigin, urlSource } from '../../src/service/origin';
+import { apiKeySecretName, isLoopbackHost, isUnencryptedRemote, LEGACY_API_KEY_SECRET, normalizeApiKey, serviceOrigin, urlSource } from '../../src/core/service/origin';
 
 test('an origin is spelled one way: case, default port, path, trailing slash and IDN do not make another', () => {
   const same = ['https://Example.ORG/api', 'https://example.org:443/other/path/', 'HTTPS://example.org', ' https://example.org/api?x=1 '];

@@ -1,6 +1,6 @@
 /** The ServiceError a call fails with; the test fails if it succeeds or throws anything else. */
 import assert from 'node:assert/strict';
-import { ServiceError } from '../../src/service/errors';
+import { ServiceError } from '../../src/core/service/errors';
 
 export async function failure(promise: Promise<unknown>): Promise<ServiceError> {
   try {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countRows, gauge, gaugeLine, gaugeText, statusText, summarize, tooltipMarkdown } from '../../src/statusBar/summary';
-import { makeLocale, substitute } from '../../src/util/locale';
+import { countRows, gauge, gaugeLine, gaugeText, statusText, summarize, tooltipMarkdown } from '../../src/features/statusBar/summary';
+import { makeLocale, substitute } from '../../src/core/util/locale';
 
 test('status text names the scope, the count and the tokenizer', () => {
   assert.equal(statusText(summarize('cl100k_base', 'document', ['x'], 12345)), '$(symbol-numeric) 12,345 tokens · cl100k_base');

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { parsePoscar } from '../../src/poscar';
-import type { Poscar } from '../../src/poscar/types';
-import type { RunRecord } from '../../src/views/results/run';
-import { runStructure } from '../../src/views/structure/data';
-import { isToStructurePage } from '../../src/views/structure/protocol';
-import { readFrames } from '../../src/views/structure/trajectory';
+import { parsePoscar } from '../../src/core/poscar/index';
+import type { Poscar } from '../../src/core/poscar/types';
+import type { RunRecord } from '../../src/core/runs/run';
+import { runStructure } from '../../src/webviews/structure/data';
+import { isToStructurePage } from '../../src/webviews/structure/protocol';
+import { readFrames } from '../../src/webviews/structure/trajectory';
 
 const FIXTURES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countChars, loadTokenizer, loadTokenizerSync, resolveTokenizer, TOKENIZER_NAMES, UnknownTokenizerError } from '../../src/tokenizers';
+import { countChars, loadTokenizer, loadTokenizerSync, resolveTokenizer, TOKENIZER_NAMES, UnknownTokenizerError } from '../../src/core/tokenizers/index';
 
 test('every name of spec 4.1 resolves, aliases to their encodings', () => {
   const expected: Record<string, string> = {

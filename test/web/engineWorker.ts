@@ -3,8 +3,8 @@
  * engine with its ranks fetched as VS Code for the Web reads them, and counting that yields without
  * setImmediate. Texts arrive as UTF-16 code units, so lone surrogates survive the trip.
  */
-import { countAsync, loadTokenizer, type SpecialTokenMode } from '../../src/tokenizers';
-import { useRankSource } from '../../src/tokenizers/load';
+import { countAsync, loadTokenizer, type SpecialTokenMode } from '../../src/core/tokenizers/index';
+import { useRankSource } from '../../src/core/tokenizers/load';
 
 export interface WorkerRequest {
   tokenizer: string;

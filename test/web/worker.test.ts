@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { get_encoding, type TiktokenEncoding } from 'tiktoken';
-import { ENCODING_NAMES, loadTokenizerSync } from '../../src/tokenizers';
+import { ENCODING_NAMES, loadTokenizerSync } from '../../src/core/tokenizers/index';
 import { Rng, SPECIAL_TEXTS, randomSlice, randomText, realText, textWithLoneSurrogates } from '../bench/textgen';
 import { launchChromium } from './chromium';
 import type { WorkerAnswer, WorkerRequest } from './engineWorker';

@@ -3,8 +3,8 @@
  * request fields they read, and the JSON they return. Pure; the server checks the field types and ranges
  * (FIELDS) and runs the generators in slices.
  */
-import { toPoscarText } from '../../poscar';
-import type { Poscar } from '../../poscar/types';
+import { toPoscarText } from '../../core/poscar/index';
+import type { Poscar } from '../../core/poscar/types';
 import { dualBasis, InputError, norm, toFractional, type Cell, type Vec3 } from './cell';
 import type { Flags } from './constraints';
 import type { Frame } from './frames';

@@ -8,7 +8,7 @@
  * simple-cubic path (its own Brillouin zone), and anything else the fallback path Γ-X-Y-Z-Γ with
  * X, Y, Z = (½,0,0), (0,½,0), (0,0,½).
  */
-import { latticeParameters } from '../../poscar/structure';
+import { latticeParameters } from '../../core/poscar/structure';
 import { combine, norm, reciprocal, sub, type Mat3, type Vec3 } from './cell';
 
 export type Bravais = 'CUB' | 'FCC' | 'BCC' | 'HEX' | 'TET' | 'ORC' | 'OTHER';

@@ -4,7 +4,7 @@
  * as an orthogonal one; a cutoff longer than the cell reaches further images).
  * Cost ∝ N × (neighbours per atom). Pure.
  */
-import { candidatePairs, cellGrid, forEachPair } from '../../poscar/cellList';
+import { candidatePairs, cellGrid, forEachPair } from '../../core/poscar/cellList';
 import { dualBasis, InputError, perpendicularWidths, toFractional, type Mat3, type Vec3 } from './cell';
 
 /** Each pair once: i < j, or i = j with a positive image. d = r_j + image − r_i (Cartesian Å), flattened. */

@@ -2,7 +2,7 @@
  * What the reference models take from the periodic table: covalent radii (Cordero et al. 2008, via the
  * POSCAR core's element table) for bond lengths and cutoffs, and atomic masses for dynamics. Pure.
  */
-import { element } from '../../poscar/elements';
+import { element } from '../../core/poscar/elements';
 
 /** Å: for the heavy elements that have no tabulated covalent radius (Bk onwards). */
 export const FALLBACK_RADIUS = 1.5;

@@ -5,7 +5,7 @@
  * and scroll frames. Prints `[inspector-bench]`
  * lines that `npm run bench` collects; the goal line is judged there, not asserted here.
  */
-import { DEBOUNCE_LARGE_MS, DEBOUNCE_MS } from '../../../src/inspector/panel';
+import { DEBOUNCE_LARGE_MS, DEBOUNCE_MS } from '../../../src/webviews/inspector/panel';
 import { formatScaleRun, scaleRun, type ScaleRun } from '../../suite/inspectorDriver';
 import { activateExtension } from '../../suite/util';
 

@@ -5,12 +5,12 @@
  * that `npm run bench` collects; nothing here asserts a timing.
  */
 import * as vscode from 'vscode';
-import { parsePoscar } from '../../../src/poscar';
+import { parsePoscar } from '../../../src/core/poscar/index';
 import { bandStructure, dynamics, FIELDS, relaxation, singlePoint, structureOf } from '../../../src/server/physics/answers';
 import { runToEnd } from '../../../src/server/physics/schedule';
-import type { ResultReport } from '../../../src/views/results/protocol';
-import type { RunKind, RunRecord } from '../../../src/views/results/run';
-import type { StructureReport } from '../../../src/views/structure/protocol';
+import type { ResultReport } from '../../../src/webviews/results/protocol';
+import type { RunKind, RunRecord } from '../../../src/core/runs/run';
+import type { StructureReport } from '../../../src/webviews/structure/protocol';
 import { activateExtension, closeAllEditors, openDocument, waitFor } from '../../suite/util';
 import { gridPoscar } from '../../unit/poscarSamples';
 import { si64Poscar } from '../structures';

@@ -1,0 +1,77 @@
+/**
+ * One run of a structure endpoint as the run list keeps it, and what its view is called. Pure: the
+ * page imports the names too.
+ */
+import type { ResponseBody } from '../../features/service/client';
+
+export const STRUCTURE_KINDS = ['relax', 'singlePoint', 'md', 'tightbinding'] as const;
+export type StructureKind = (typeof STRUCTURE_KINDS)[number];
+
+/** The other applications (spec 4.3): their request is JSON, their answer is read for a generic view. */
+export const APP_KINDS = ['search', 'predict', 'pxrd', 'pxrdMatch', 'optimade', 'heterostructure', 'vqe', 'reaction', 'hea'] as const;
+export type AppKind = (typeof APP_KINDS)[number];
+
+export const RUN_KINDS = [...STRUCTURE_KINDS, ...APP_KINDS] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+
+export function isAppKind(kind: string): kind is AppKind {
+  return (APP_KINDS as readonly string[]).includes(kind);
+}
+
+export const RUN_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+export interface RunRecord {
+  id: string;
+  kind: RunKind;
+  /** The POSCAR document the run was sent from (an application run: its data file, or a token-lens-request: URI). */
+  inputUri: string;
+  /** Its file name, e.g. "POSCAR"; an application run: what was asked, e.g. "Si" or "JVASP-1002". */
+  inputName: string;
+  /** The text sent (an application run: the request body as JSON). */
+  inputText: string;
+  /** ms since the epoch */
+  startedAt: number;
+  /** Sent to the built-in local service (its reference models), not to a service of the user's. */
+  builtin?: boolean;
+  durationMs?: number;
+  state: RunState;
+  /** Why it failed, written for the user. */
+  error?: string;
+  response?: { status: number; headers: Record<string, string>; body: ResponseBody };
+}
+
+export const KIND_LABELS: Record<RunKind, string> = {
+  relax: 'Relax',
+  singlePoint: 'Single point',
+  md: 'Molecular dynamics',
+  tightbinding: 'Band structure',
+  search: 'Materials search',
+  predict: 'Property prediction',
+  pxrd: 'Powder pattern',
+  pxrdMatch: 'Powder match',
+  optimade: 'OPTIMADE query',
+  heterostructure: 'Heterostructure',
+  vqe: 'Quantum VQE',
+  reaction: 'Reaction balance',
+  hea: 'High-entropy alloy',
+};
+
+/** "Relax: POSCAR" */
+export function runTitle(run: Pick<RunRecord, 'kind' | 'inputName'>): string {
+  return `${KIND_LABELS[run.kind]}: ${run.inputName}`;
+}
+
+/**
+ * The file name Save Result As… proposes: what was run, on what, and when, e.g.
+ * `Si.vasp-relax-2026-11-24-1405.json` or `search-Fe2O3-2026-11-24-1405.json`; only characters every file
+ * system takes, at most 120 of them.
+ */
+export function resultFileName(run: Pick<RunRecord, 'kind' | 'inputName' | 'startedAt'>): string {
+  const d = new Date(run.startedAt);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const when = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}`;
+  const input = run.inputName.replace(/[^\p{L}\p{N}._+-]+/gu, '_').replace(/^[._]+|_+$/g, '').slice(0, 60);
+  const parts = isAppKind(run.kind) ? [run.kind, input] : [input, run.kind];
+  return `${parts.filter(Boolean).join('-')}-${when}.json`.slice(-120);
+}

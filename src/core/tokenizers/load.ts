@@ -1,0 +1,157 @@
+import { yieldToEventLoop } from '../util/yield';
+import { BpeTokenizer } from './bpeTokenizer';
+import { RankTable, type RankFile } from './rankTable';
+import { resolveTokenizer, type EncodingName } from './registry';
+import { CharacterTokenizer, WhitespaceTokenizer } from './simpleTokenizers';
+import type { EngineOptions, Tokenizer } from './types';
+
+export interface EncodingStats {
+  encoding: EncodingName;
+  /** Time to read the rank file and build the table. */
+  loadMs: number;
+  /** Memory the table holds. */
+  tableBytes: number;
+  tokens: number;
+}
+
+interface Encoding {
+  file: Omit<RankFile, 'bpe_ranks'>;
+  table: RankTable;
+  stats: EncodingStats;
+}
+
+const encodings = new Map<EncodingName, Encoding>();
+const tokenizers = new Map<string, Tokenizer>();
+
+/**
+ * Encodings whose ranks equal another's (js-tiktoken ships them twice): the package carries each
+ * rank file once, and these read the shipped one, with their own special tokens where they differ.
+ */
+export const SHARED_RANKS: Readonly<Partial<Record<EncodingName, { ranks: EncodingName; specialTokens?: Record<string, number> }>>> = {
+  gpt2: { ranks: 'r50k_base' },
+  p50k_edit: {
+    ranks: 'p50k_base',
+    specialTokens: { '<|endoftext|>': 50256, '<|fim_prefix|>': 50281, '<|fim_middle|>': 50282, '<|fim_suffix|>': 50283 },
+  },
+};
+
+/** The rank files the package must carry: one per distinct table. */
+export function shippedRankFiles(encodings: readonly EncodingName[]): EncodingName[] {
+  return encodings.filter((name) => !SHARED_RANKS[name]);
+}
+
+/** Where the rank files come from when not from the Node files (VS Code for the Web: fetched from the extension). */
+export interface RankSource {
+  /** The text of dist/ranks/<file>.js, as the build wrote it. */
+  fetchText(file: EncodingName): Promise<string>;
+}
+
+let rankSource: RankSource | undefined;
+
+/** Reads rank files through `source` from now on (the web entry calls this once at activation). */
+export function useRankSource(source: RankSource): void {
+  rankSource = source;
+}
+
+/** The rank file name `name` reads, and the file with its own special tokens where they differ. */
+const rankFileOf = (name: EncodingName): EncodingName => SHARED_RANKS[name]?.ranks ?? name;
+function withOwnSpecials(name: EncodingName, file: RankFile): RankFile {
+  const specialTokens = SHARED_RANKS[name]?.specialTokens;
+  return specialTokens ? { ...file, special_tokens: specialTokens } : file;
+}
+
+/**
+ * The packaged extension carries the rank files next to its bundle (dist/ranks, copied by the build);
+ * tests and the dev server read them from js-tiktoken in node_modules. Node only: fs is required here,
+ * not imported, so the browser bundle never evaluates it.
+ */
+export function readRankFile(name: EncodingName): RankFile {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const path = require('node:path') as typeof import('node:path');
+  const fileName = rankFileOf(name);
+  const bundled = path.join(__dirname, 'ranks', `${fileName}.js`);
+  const id = fs.existsSync(bundled) ? bundled : `js-tiktoken/ranks/${fileName}`;
+  const loaded = require(id) as RankFile | { default: RankFile };
+  delete require.cache[require.resolve(id)]; // the table keeps what it needs; let the 1-2 MB source string go
+  return withOwnSpecials(name, 'default' in loaded ? loaded.default : loaded);
+}
+
+/**
+ * Parses a rank file as the build writes it (`module.exports = {JSON};`) without evaluating it:
+ * a web worker may forbid eval, and JSON.parse is the fastest way to read a 1-2 MB literal.
+ */
+export function parseRankModule(text: string): RankFile {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (!text.slice(0, start).trim().startsWith('module.exports') || end < start) throw new Error('Not a rank file.');
+  const file = JSON.parse(text.slice(start, end + 1)) as Partial<RankFile>;
+  if (typeof file.pat_str !== 'string' || typeof file.bpe_ranks !== 'string' || typeof file.special_tokens !== 'object') {
+    throw new Error('Not a rank file.');
+  }
+  return file as RankFile;
+}
+
+const fetching = new Map<EncodingName, Promise<RankFile>>();
+
+/** One fetch per encoding, however many callers ask for it before it arrives; a failed one may be retried. */
+function fetchRankFile(source: RankSource, name: EncodingName): Promise<RankFile> {
+  let pending = fetching.get(name);
+  if (!pending) {
+    pending = source.fetchText(rankFileOf(name)).then((text) => withOwnSpecials(name, parseRankModule(text)));
+    fetching.set(name, pending);
+    pending.then(() => fetching.delete(name), () => fetching.delete(name));
+  }
+  return pending;
+}
+
+function loadEncoding(name: EncodingName, fetched?: RankFile): Encoding {
+  let encoding = encodings.get(name);
+  if (!encoding) {
+    const started = performance.now();
+    if (!fetched && rankSource) throw new Error(`The ${name} ranks are fetched: load them with loadTokenizer first.`);
+    const file = fetched ?? readRankFile(name);
+    const table = new RankTable(file.bpe_ranks);
+    const stats = { encoding: name, loadMs: performance.now() - started, tableBytes: table.byteSize, tokens: table.size };
+    encoding = { file: { pat_str: file.pat_str, special_tokens: file.special_tokens }, table, stats };
+    encodings.set(name, encoding);
+  }
+  return encoding;
+}
+
+/** Returns the tokenizer for a listed name (aliases included), loading only the encoding it needs. Throws UnknownTokenizerError. */
+export function loadTokenizerSync(name: string, options: EngineOptions = {}): Tokenizer {
+  const info = resolveTokenizer(name);
+  const mode = options.specialTokens ?? 'text';
+  const key = `${info.name}\0${mode}`;
+  let tokenizer = tokenizers.get(key);
+  if (!tokenizer) {
+    if (info.kind === 'character') tokenizer = new CharacterTokenizer(info, options);
+    else if (info.kind === 'whitespace') tokenizer = new WhitespaceTokenizer(info, options);
+    else {
+      const encoding = loadEncoding(info.kind);
+      tokenizer = new BpeTokenizer(info, { specialTokens: mode }, encoding.table, encoding.file);
+    }
+    tokenizers.set(key, tokenizer);
+  }
+  return tokenizer;
+}
+
+/** As loadTokenizerSync, but lets the event loop run first, so a first load never stacks on other work. */
+export async function loadTokenizer(name: string, options: EngineOptions = {}): Promise<Tokenizer> {
+  const info = resolveTokenizer(name);
+  if (info.kind !== 'character' && info.kind !== 'whitespace' && !encodings.has(info.kind)) {
+    const kind = info.kind;
+    if (rankSource) loadEncoding(kind, await fetchRankFile(rankSource, kind));
+    else await yieldToEventLoop();
+  }
+  return loadTokenizerSync(name, options);
+}
+
+export function isLoaded(name: string): boolean {
+  const info = resolveTokenizer(name);
+  return info.kind === 'character' || info.kind === 'whitespace' || encodings.has(info.kind);
+}
+
+export function getEncodingStats(): EncodingStats[] {
+  return [...encodings.values()].map((e) => e.stats);
+}

@@ -1,0 +1,56 @@
+import { yieldToEventLoop } from '../util/yield';
+import type { Tokenizer } from './types';
+
+/** How long one synchronous slice of counting may hold the event loop. */
+export const SLICE_MS = 8;
+
+export class CancelledError extends Error {
+  constructor() {
+    super('Counting was cancelled.');
+    this.name = 'CancelledError';
+  }
+}
+
+/**
+ * Scans `text` from `from` in slices of about SLICE_MS, yielding to the event loop between them.
+ * Piece boundaries are valid restart points, so a slice ends after any piece.
+ */
+export async function scanSliced(
+  tokenizer: Pick<Tokenizer, 'scanUntilHeavy' | 'prepare'>,
+  text: string,
+  emit: (end: number, count: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  let pos = 0;
+  while (pos < text.length) {
+    if (signal?.aborted) throw new CancelledError();
+    const deadline = performance.now() + SLICE_MS;
+    let checks = 0;
+    const heavy = tokenizer.scanUntilHeavy(text, pos, (end, count) => {
+      emit(end, count);
+      pos = end;
+      return (++checks & 63) !== 0 || performance.now() < deadline;
+    });
+    if (heavy !== undefined) await runSliced(tokenizer.prepare(heavy), signal);
+    else if (pos < text.length) await yieldToEventLoop();
+  }
+}
+
+/** Drives a resumable computation, yielding to the event loop whenever a slice's time is up. */
+async function runSliced(steps: Generator<void, void>, signal?: AbortSignal): Promise<void> {
+  let deadline = performance.now() + SLICE_MS;
+  while (!steps.next().done) {
+    if (performance.now() >= deadline) {
+      await yieldToEventLoop();
+      if (signal?.aborted) throw new CancelledError();
+      deadline = performance.now() + SLICE_MS;
+    }
+  }
+}
+
+/** The same number as tokenizer.count(text), without ever blocking the event loop for long. */
+export async function countAsync(tokenizer: Tokenizer, text: string, options: { signal?: AbortSignal } = {}): Promise<number> {
+  let total = 0;
+  await scanSliced(tokenizer, text, (_end, count) => (total += count), options.signal);
+  return total;
+}

@@ -1,0 +1,125 @@
+/**
+ * Token Lens: Toggle Token Boundaries: every token of the visible text drawn in the editor with
+ * alternating theme backgrounds (outlines in high-contrast themes), following scrolling, edits and the
+ * tokenizer setting; a hover names the token's ids and bytes.
+ */
+import * as vscode from 'vscode';
+import { config } from '../../platform/config';
+import { getSegment, segmentAt, segmentCount } from '../../core/inspector/segments';
+import { loadTokenizer } from '../../core/tokenizers/index';
+import { Debouncer } from '../../core/util/debounce';
+import { Disposable } from '../../platform/disposable';
+import { boundaryWindow, type BoundaryWindow } from './window';
+
+export const TOGGLE_BOUNDARIES = 'tokenLens.toggleTokenBoundaries';
+const CONTEXT_KEY = 'tokenLens.boundaries';
+/** Scrolling and typing settle this long before the decorations follow. */
+const DELAY_MS = 30;
+
+const decoration = (n: 'even' | 'odd'): vscode.TextEditorDecorationType => vscode.window.createTextEditorDecorationType({
+  backgroundColor: new vscode.ThemeColor(`tokenLens.tokenBoundary.${n}Background`),
+  border: '1px solid',
+  borderColor: new vscode.ThemeColor(`tokenLens.tokenBoundary.${n}Border`),
+  rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+});
+
+interface Drawn {
+  version: number;
+  tokenizer: string;
+  windows: BoundaryWindow[];
+}
+
+export class TokenBoundariesFeature extends Disposable {
+  private enabled = false;
+  private readonly even = this.register(decoration('even'));
+  private readonly odd = this.register(decoration('odd'));
+  private readonly drawn = new WeakMap<vscode.TextEditor, Drawn>();
+  private readonly updater = this.register(new Debouncer(DELAY_MS, () => void this.drawAll()));
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    super();
+    this.register(vscode.commands.registerCommand(TOGGLE_BOUNDARIES, (on?: unknown) => this.toggle(typeof on === 'boolean' ? on : !this.enabled)));
+    const schedule = () => this.enabled && this.updater.schedule();
+    this.register(vscode.window.onDidChangeTextEditorVisibleRanges(schedule));
+    this.register(vscode.window.onDidChangeVisibleTextEditors(schedule));
+    this.register(vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length > 0 && schedule()));
+    this.register(vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('tokenLens.tokenizer') || e.affectsConfiguration('tokenLens.specialTokens')) && schedule()));
+    this.register(vscode.languages.registerHoverProvider({ scheme: '*' }, { provideHover: (document, position) => this.hover(document, position) }));
+  }
+
+  /** Turns the boundaries on or off; returns the new state (tests and keybindings read it). */
+  async toggle(on: boolean): Promise<{ enabled: boolean; segments: number }> {
+    this.enabled = on;
+    await vscode.commands.executeCommand('setContext', CONTEXT_KEY, on);
+    if (!on) {
+      for (const editor of vscode.window.visibleTextEditors) this.clear(editor);
+      return { enabled: false, segments: 0 };
+    }
+    return { enabled: true, segments: await this.drawAll() };
+  }
+
+  private clear(editor: vscode.TextEditor): void {
+    editor.setDecorations(this.even, []);
+    editor.setDecorations(this.odd, []);
+    this.drawn.delete(editor);
+  }
+
+  private async drawAll(): Promise<number> {
+    if (!this.enabled) return 0;
+    let segments = 0;
+    try {
+      const tokenizer = await loadTokenizer(config.tokenizer, { specialTokens: config.specialTokens });
+      for (const editor of vscode.window.visibleTextEditors) segments += this.draw(editor, tokenizer);
+    } catch (error) {
+      this.log.error(`Token boundaries: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return segments;
+  }
+
+  /** Decorates the visible ranges of one editor; returns how many segments it drew. */
+  private draw(editor: vscode.TextEditor, tokenizer: Awaited<ReturnType<typeof loadTokenizer>>): number {
+    const document = editor.document;
+    const text = document.getText();
+    const even: vscode.Range[] = [];
+    const odd: vscode.Range[] = [];
+    const windows = editor.visibleRanges.map((visible) => {
+      const start = document.offsetAt(visible.start);
+      const end = document.offsetAt(document.lineAt(visible.end.line).rangeIncludingLineBreak.end);
+      const window = boundaryWindow(tokenizer, text, start, end);
+      const { bounds, tokenIndex } = window.table;
+      for (let i = 0; i < segmentCount(window.table); i++) {
+        const a = window.from + bounds[i]!;
+        const b = window.from + bounds[i + 1]!;
+        // Text no token covers (the whitespace tokenizer's spaces) is left plain.
+        if (b <= start || a >= end || tokenIndex[i] === tokenIndex[i + 1]) continue;
+        // Parity from the document offset's segment count is unknown; alternate by index within the window.
+        (i % 2 === 0 ? even : odd).push(new vscode.Range(document.positionAt(a), document.positionAt(b)));
+      }
+      return window;
+    });
+    editor.setDecorations(this.even, even);
+    editor.setDecorations(this.odd, odd);
+    this.drawn.set(editor, { version: document.version, tokenizer: tokenizer.info.name, windows });
+    return even.length + odd.length;
+  }
+
+  private hover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    if (!this.enabled) return undefined;
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document === document);
+    const drawn = editor && this.drawn.get(editor);
+    if (!drawn || drawn.version !== document.version) return undefined;
+    const offset = document.offsetAt(position);
+    const window = drawn.windows.find((w) => offset >= w.from && offset < w.from + w.text.length);
+    if (!window) return undefined;
+    const index = segmentAt(window.table, offset - window.from);
+    if (index < 0) return undefined;
+    const segment = getSegment(window.text, window.table, index);
+    if (segment.ids.length === 0) return undefined;
+    const range = new vscode.Range(document.positionAt(window.from + segment.start), document.positionAt(window.from + segment.end));
+    const markdown = new vscode.MarkdownString();
+    markdown.appendMarkdown(`**${segment.ids.length === 1 ? 'Token' : `${segment.ids.length} tokens`}** (${drawn.tokenizer})\n\n`);
+    markdown.appendMarkdown(segment.ids.map((id, k) => `- id \`${id}\` · bytes \`${segment.tokenBytesHex[k] ?? ''}\``).join('\n'));
+    if (segment.ids.length > 1) markdown.appendMarkdown('\n\nThese tokens each hold part of one character, so they are drawn as one.');
+    return new vscode.Hover(markdown, range);
+  }
+}

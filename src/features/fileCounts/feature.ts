@@ -1,0 +1,161 @@
+/**
+ * Token Lens: Count Tokens in Files, from the Explorer on any selection of files and folders: each
+ * file's tokens with the current tokenizer, folders summed, in the "Token Counts" view (sortable by
+ * tokens or name, Copy as Markdown Table), with progress and Cancel on large trees.
+ */
+import * as vscode from 'vscode';
+import { config } from '../../platform/config';
+import { CancelledError, loadTokenizer } from '../../core/tokenizers/index';
+import { Disposable } from '../../platform/disposable';
+import { quantity } from '../../core/util/quantity';
+import { countTree, markdownTable, sorted, type CountNode, type FileCount, type SortOrder } from './counts';
+import { collectFiles, countFiles } from './files';
+import { notify } from '../../platform/notify';
+
+export const COUNT_FILES = 'tokenLens.countFiles';
+const VIEW = 'tokenLens.fileCounts';
+
+export interface FileCountsResult {
+  status: 'ok' | 'cancelled' | 'empty' | 'error';
+  tokenizer: string;
+  files: FileCount[];
+  total: number;
+  message?: string;
+}
+
+const number = (n: number): string => n.toLocaleString();
+
+export class FileCountsFeature extends Disposable implements vscode.TreeDataProvider<CountNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<CountNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly view = this.register(vscode.window.createTreeView(VIEW, { treeDataProvider: this, showCollapseAll: true }));
+  private files: FileCount[] = [];
+  private tree: CountNode = countTree([]);
+  private tokenizer = '';
+  private order: SortOrder = 'tokens';
+  private selection: vscode.Uri[] = [];
+
+  constructor(testMode: boolean) {
+    super();
+    const command = (name: string, run: (...args: never[]) => unknown) => this.register(vscode.commands.registerCommand(name, run));
+    command(COUNT_FILES, (uri?: vscode.Uri, uris?: vscode.Uri[]) => this.count(uris?.length ? uris : uri ? [uri] : []));
+    command(`${VIEW}.sortByName`, () => this.sort('name'));
+    command(`${VIEW}.sortByTokens`, () => this.sort('tokens'));
+    command(`${VIEW}.copyMarkdown`, () => this.copyMarkdown());
+    command(`${VIEW}.refresh`, () => this.count(this.selection));
+    command(`${VIEW}.clear`, () => this.show([], ''));
+    // Test seam (development and test mode only): the rows as the view shows them.
+    if (testMode) command(`${VIEW}.test`, () => this.rows(this.tree, 0));
+    void this.setContext();
+  }
+
+  /** Counts the selection (files and folders) and shows the result; returns it for callers and tests. */
+  async count(selection: vscode.Uri[]): Promise<FileCountsResult> {
+    const tokenizer = config.tokenizer;
+    if (selection.length === 0) {
+      void notify.info('Choose files or folders in the Explorer, then run Count Tokens in Files from their context menu.');
+      return { status: 'empty', tokenizer, files: [], total: 0 };
+    }
+    this.selection = selection;
+    const abort = new AbortController();
+    try {
+      const files = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Token Lens: counting tokens', cancellable: true },
+        async (progress, token) => {
+          token.onCancellationRequested(() => abort.abort());
+          progress.report({ message: 'finding files…' });
+          const uris = await collectFiles(selection, token);
+          const engine = await loadTokenizer(tokenizer, { specialTokens: config.specialTokens });
+          let reported = 0;
+          return countFiles(uris, engine, abort.signal, (done) => {
+            progress.report({ message: `${number(done)} of ${quantity(uris.length, 'file')}`, increment: ((done - reported) / Math.max(1, uris.length)) * 100 });
+            reported = done;
+          });
+        });
+      const result = this.show(files, tokenizer, abort.signal.aborted);
+      if (files.length === 0) void notify.info('No files to count in the selection (files.exclude and .gitignore apply).');
+      return result;
+    } catch (error) {
+      if (error instanceof CancelledError || abort.signal.aborted) return this.show(this.files, tokenizer, true);
+      const message = `Token Lens could not count the files: ${error instanceof Error ? error.message : String(error)}`;
+      void notify.error(message);
+      return { status: 'error', tokenizer, files: [], total: 0, message };
+    }
+  }
+
+  private show(files: FileCount[], tokenizer: string, cancelled = false): FileCountsResult {
+    this.files = files;
+    this.tokenizer = tokenizer;
+    this.tree = countTree(files);
+    const skipped = this.tree.skipped ? ` · ${number(this.tree.skipped)} skipped (binary, too large or unreadable)` : '';
+    this.view.message = files.length
+      ? `${quantity(this.tree.tokens, 'token')} in ${quantity(this.tree.files, 'file')} with ${tokenizer}${skipped}${cancelled ? ' · cancelled: partial' : ''}`
+      : undefined;
+    this.changed.fire(undefined);
+    void this.setContext();
+    if (files.length) void this.view.reveal(this.tree.children![0]!, { focus: false, select: false }).then(undefined, () => undefined);
+    return { status: cancelled ? 'cancelled' : files.length ? 'ok' : 'empty', tokenizer, files, total: this.tree.tokens };
+  }
+
+  private sort(order: SortOrder): void {
+    this.order = order;
+    this.changed.fire(undefined);
+    void this.setContext();
+  }
+
+  private async copyMarkdown(): Promise<string> {
+    const table = markdownTable(this.files, this.tokenizer, number);
+    await vscode.env.clipboard.writeText(table);
+    vscode.window.setStatusBarMessage(`Token Lens: copied ${quantity(this.files.length, 'row')} as a Markdown table`, 3000);
+    return table;
+  }
+
+  private async setContext(): Promise<void> {
+    await vscode.commands.executeCommand('setContext', `${VIEW}.shown`, this.files.length > 0);
+    await vscode.commands.executeCommand('setContext', `${VIEW}.order`, this.order);
+  }
+
+  getTreeItem(node: CountNode): vscode.TreeItem {
+    const folder = node.children !== undefined;
+    const item = new vscode.TreeItem(node.name, folder ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = node.path;
+    item.description = node.skip ? `skipped: ${node.skip}` : folder ? `${number(node.tokens)} tokens · ${quantity(node.files, 'file')}` : `${number(node.tokens)} tokens`;
+    item.tooltip = node.skip ? `${node.path}: not counted (${node.skip})` : `${node.path}\n${quantity(node.tokens, 'token')} (${this.tokenizer}), ${quantity(node.chars, 'character')}`;
+    const uri = this.uriOf(node.path);
+    if (uri) {
+      item.resourceUri = uri;
+      if (!folder) item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+    }
+    item.contextValue = folder ? 'folder' : 'file';
+    return item;
+  }
+
+  getChildren(node?: CountNode): CountNode[] {
+    return sorted((node ?? this.tree).children ?? [], this.order);
+  }
+
+  getParent(node: CountNode): CountNode | undefined {
+    const cut = node.path.lastIndexOf('/');
+    if (cut < 0) return undefined;
+    const parentPath = node.path.slice(0, cut);
+    const find = (n: CountNode): CountNode | undefined => (n.path === parentPath ? n : n.children?.map(find).find(Boolean));
+    return find(this.tree);
+  }
+
+  private uriOf(path: string): vscode.Uri | undefined {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (path.startsWith('/')) return vscode.Uri.file(path);
+    if (folders.length === 1) return vscode.Uri.joinPath(folders[0]!.uri, path);
+    const [name, ...rest] = path.split('/');
+    const folder = folders.find((f) => f.name === name);
+    return folder ? vscode.Uri.joinPath(folder.uri, ...rest) : undefined;
+  }
+
+  /** The rows as shown, depth-first in the view's order: "  name — description". */
+  private rows(node: CountNode, depth: number): string[] {
+    return this.getChildren(node === this.tree ? undefined : node).flatMap((child) => {
+      const item = this.getTreeItem(child);
+      return [`${'  '.repeat(depth)}${String(item.label)} — ${String(item.description)}`, ...this.rows(child, depth + 1)];
+    });
+  }
+}

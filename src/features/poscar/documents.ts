@@ -1,0 +1,23 @@
+/**
+ * One parse per document version, shared by diagnostics, hover, CodeLens, symbols, folding and the
+ * structure view: each asks for the same text's structure within milliseconds of an edit.
+ */
+import * as vscode from 'vscode';
+import { parsePoscar } from '../../core/poscar';
+import { perVersion } from '../../platform/documentParse';
+import type { ParseResult } from '../../core/poscar/types';
+
+export const POSCAR_LANGUAGE = 'poscar';
+
+export const POSCAR_SELECTOR: vscode.DocumentSelector = [{ language: POSCAR_LANGUAGE }];
+
+export function isPoscar(document: vscode.TextDocument): boolean {
+  return document.languageId === POSCAR_LANGUAGE;
+}
+
+export const parsed: (document: vscode.TextDocument) => ParseResult = perVersion(parsePoscar);
+
+/** The first error, for messages that refuse to act on a broken file. */
+export function firstError(result: ParseResult): ParseResult['diagnostics'][number] | undefined {
+  return result.diagnostics.find((d) => d.severity === 'error');
+}

@@ -1,0 +1,141 @@
+/**
+ * POSCAR files in the editor: live diagnostics, hovers, a CodeLens with the summary and actions,
+ * Outline symbols and folding. Every provider reads the one parse of the document's version.
+ */
+import * as vscode from 'vscode';
+import { summarize } from '../../core/poscar';
+import { element } from '../../core/poscar/elements';
+import { cellLine, headline, oneLine } from '../../core/poscar/format';
+import type { Poscar, PoscarDiagnostic, StructureSummary } from '../../core/poscar/types';
+import { Disposable } from '../../platform/disposable';
+import { quantity } from '../../core/util/quantity';
+import { LiveDiagnostics } from '../../platform/liveDiagnostics';
+import { markdownText } from '../../core/util/outsideText';
+import { problemRange } from '../../platform/documentParse';
+import { parsed, POSCAR_LANGUAGE, POSCAR_SELECTOR } from './documents';
+
+const SEVERITY: Record<PoscarDiagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+/** Commands the CodeLens offers on a structure, after the summary. */
+export interface LensAction {
+  title: string;
+  command: string;
+}
+
+export class PoscarLanguageFeature extends Disposable {
+  constructor(log: vscode.LogOutputChannel, actions: readonly LensAction[]) {
+    super();
+    // A new, still empty file is not yet wrong.
+    this.register(new LiveDiagnostics(POSCAR_LANGUAGE, (d) => {
+      const problems = parsed(d).diagnostics;
+      return problems.some((p) => p.code === 'empty-file') ? [] : problems.map(toDiagnostic);
+    }, log));
+    this.register(vscode.languages.registerHoverProvider(POSCAR_SELECTOR, { provideHover: (d, p) => hover(d, p) }));
+    this.register(vscode.languages.registerCodeLensProvider(POSCAR_SELECTOR, { provideCodeLenses: (d) => lenses(d, actions) }));
+    this.register(vscode.languages.registerDocumentSymbolProvider(POSCAR_SELECTOR, { provideDocumentSymbols: (d) => symbols(d) }, { label: 'POSCAR' }));
+    this.register(vscode.languages.registerFoldingRangeProvider(POSCAR_SELECTOR, { provideFoldingRanges: (d) => folding(d) }));
+  }
+}
+
+function toDiagnostic(d: PoscarDiagnostic): vscode.Diagnostic {
+  const diagnostic = new vscode.Diagnostic(problemRange(d.range), d.message, SEVERITY[d.severity]);
+  diagnostic.source = 'POSCAR';
+  diagnostic.code = d.code;
+  return diagnostic;
+}
+
+// ---- hover ----------------------------------------------------------------------------------------
+
+function hover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  const poscar = parsed(document).poscar;
+  if (!poscar) return undefined;
+  const line = position.line;
+  if (line === poscar.lines.species) {
+    const word = document.getWordRangeAtPosition(position, /[^\s]+/);
+    const index = word ? speciesIndexAt(document, poscar, word) : -1;
+    if (index >= 0) return new vscode.Hover(speciesMarkdown(poscar, index), word);
+  }
+  if (line === poscar.lines.comment || line === poscar.lines.counts || line === poscar.lines.species) {
+    return new vscode.Hover(summaryMarkdown(summarize(poscar)));
+  }
+  return undefined;
+}
+
+function speciesIndexAt(document: vscode.TextDocument, poscar: Poscar, word: vscode.Range): number {
+  const before = document.getText(new vscode.Range(word.start.line, 0, word.start.line, word.start.character)).trim();
+  const index = before ? before.split(/\s+/).length : 0;
+  return index < poscar.species.length ? index : -1;
+}
+
+function speciesMarkdown(poscar: Poscar, index: number): vscode.MarkdownString {
+  const symbol = poscar.species[index] ?? '';
+  const raw = poscar.speciesRaw[index] ?? symbol;
+  const e = element(symbol);
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${markdownText(symbol)}**`);
+  md.appendText(e ? ` — ${e.name}, Z = ${e.z}, ${e.mass} g/mol` : ' — not an element symbol');
+  if (raw !== symbol) md.appendText(` (written ${raw})`);
+  md.appendText(`\n\n${quantity(poscar.counts[index] ?? 0, 'site')} in this cell`);
+  return md;
+}
+
+export function summaryMarkdown(s: StructureSummary): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${markdownText(s.reducedFormula)}**`);
+  md.appendText(` (${s.formula})\n\n`);
+  md.appendText(`${headline(s)}\n\n${cellLine(s)}\n\n`);
+  md.appendText(`Elements: ${Object.entries(s.elements).map(([el, n]) => `${el} ${n}`).join(', ')}\n\n`);
+  md.appendText(`${s.coordinateMode} coordinates${s.selectiveDynamics ? ', selective dynamics' : ''}`);
+  return md;
+}
+
+
+// ---- CodeLens ------------------------------------------------------------------------------------
+
+function lenses(document: vscode.TextDocument, actions: readonly LensAction[]): vscode.CodeLens[] {
+  const poscar = parsed(document).poscar;
+  const top = new vscode.Range(0, 0, 0, 0);
+  const summary = poscar ? oneLine(summarize(poscar)) : 'POSCAR: not readable yet (see Problems)';
+  // The actions first: in a column narrowed by a 3D view beside it, the long summary is what runs off-screen.
+  return [
+    ...actions.map((a) => new vscode.CodeLens(top, { title: a.title, command: a.command, arguments: [document.uri] })),
+    new vscode.CodeLens(top, { title: summary, command: '' }),
+  ];
+}
+
+// ---- Outline and folding -------------------------------------------------------------------------
+
+function lineRange(document: vscode.TextDocument, first: number, last = first): vscode.Range {
+  return new vscode.Range(first, 0, last, document.lineAt(Math.min(last, document.lineCount - 1)).text.length);
+}
+
+function symbols(document: vscode.TextDocument): vscode.DocumentSymbol[] {
+  const poscar = parsed(document).poscar;
+  if (!poscar) return [];
+  const l = poscar.lines;
+  const symbol = (name: string, detail: string, kind: vscode.SymbolKind, first: number, last = first) =>
+    new vscode.DocumentSymbol(name, detail, kind, lineRange(document, first, last), lineRange(document, first));
+  const s = summarize(poscar);
+  const out = [
+    symbol('Comment', poscar.comment.trim(), vscode.SymbolKind.String, l.comment),
+    symbol('Lattice', cellLine(s), vscode.SymbolKind.Namespace, l.scale, l.lattice[2]),
+    symbol('Species and counts', poscar.species.map((sp, i) => `${sp} ${poscar.counts[i]}`).join(' '), vscode.SymbolKind.Enum, l.species ?? l.counts, l.counts),
+  ];
+  const sites = symbol('Sites', `${poscar.coordinateMode}, ${quantity(poscar.sites.length, 'atom')}`, vscode.SymbolKind.Array, l.mode, l.sites.last);
+  sites.children = l.sitesBySpecies.map((span, i) => symbol(poscar.species[i] ?? `species ${i + 1}`, quantity(poscar.counts[i] ?? 0, 'site'), vscode.SymbolKind.Field, span.first, span.last));
+  out.push(sites);
+  const blocks: [string, typeof l.velocities][] = [['Lattice velocities', l.latticeVelocities], ['Velocities', l.velocities], ['Predictor-corrector', l.predictorCorrector]];
+  for (const [name, span] of blocks) if (span) out.push(symbol(name, '', vscode.SymbolKind.Array, span.first, span.last));
+  return out;
+}
+
+function folding(document: vscode.TextDocument): vscode.FoldingRange[] {
+  const l = parsed(document).poscar?.lines;
+  if (!l) return [];
+  const spans = [{ first: l.mode, last: l.sites.last }, ...l.sitesBySpecies, l.latticeVelocities, l.velocities, l.predictorCorrector];
+  return spans.filter((s): s is NonNullable<typeof s> => !!s && s.last > s.first).map((s) => new vscode.FoldingRange(s.first, s.last));
+}

@@ -1,0 +1,518 @@
+/**
+ * The service client (spec sections 4, 5, 7, 8). Pure: no `vscode` import, so it runs in unit tests, the CLI
+ * and the extension alike. One shared undici Agent keeps connections alive across clients; one shared Pacer
+ * keeps every client of one key under the service's rate limit.
+ */
+import type { Agent, Dispatcher } from 'undici';
+
+type Undici = typeof import('undici');
+let undici: Undici | undefined;
+/** undici is evaluated on the first request, not at activation (about 20 ms of the bundle's start-up). */
+const lib = (): Undici => (undici ??= require('undici') as Undici);
+import type { TokenizeResult } from '../../core/tokenizers/types';
+import { ServiceError, kindForStatus, redact, type ServiceErrorKind } from '../../core/service/errors';
+import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
+
+export const MAX_TEXT_CHARS = 50_000;
+
+/** A response body, read tolerantly: nothing the service sent is thrown away. */
+export type ResponseBody =
+  | { type: 'json'; value: unknown }
+  | { type: 'text'; text: string; contentType: string }
+  | { type: 'bytes'; bytes: Uint8Array; contentType: string };
+
+export interface ServiceResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: ResponseBody;
+  /** Retries spent (429, 502/503/504, dropped connections) before this answer. */
+  retries: number;
+  durationMs: number;
+}
+
+/** One entry per request (after its retries), for the output channel. Never holds the key. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  /** The last HTTP status seen, if any answer arrived. */
+  status?: number;
+  /** Set when the request failed. */
+  error?: ServiceErrorKind;
+  /** The user-facing message of the failure. */
+  message?: string;
+  durationMs: number;
+  retries: number;
+  /** Time spent waiting for the client-side rate limit. */
+  pacedMs: number;
+  /** Only with logBodies: the request body, redacted and cut to 4,000 characters. */
+  requestBody?: string;
+  /** Only with logBodies: the response body (or a description of it), redacted and cut to 4,000 characters. */
+  responseBody?: string;
+}
+
+export interface ClientOptions {
+  /** e.g. http://127.0.0.1:8000 or https://example.org/api (a path prefix is kept). */
+  baseUrl: string;
+  apiKey?: string;
+  /** Per attempt. Default 120 s. */
+  timeoutMs?: number;
+  /** Default 3. */
+  maxRetries?: number;
+  logBodies?: boolean;
+  /** The largest answer read, in bytes; a larger one is cut off as it arrives. Default 64 MiB. */
+  maxResponseBytes?: number;
+  log?: (entry: RequestLogEntry) => void;
+  /** Defaults to one shared keep-alive Agent. Tests pass an undici MockAgent. */
+  dispatcher?: Dispatcher;
+  /** Defaults to one shared pacer at 100 requests/minute per key. */
+  pacer?: Pacer;
+  clock?: Clock;
+  /** Backoff tuning (tests make it small). */
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  random?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's timeout for this call. */
+  timeoutMs?: number;
+}
+
+// Request bodies of spec 4.1 and 4.3. Fields the spec leaves open are decided by the reference server.
+export interface TokenizeRequest { text: string; tokenizer?: string }
+export interface MaterialsSearchRequest {
+  formula?: string;
+  elements?: string[];
+  element_mode?: 'all' | 'any' | 'exact' | string;
+  bandgap_min?: number;
+  bandgap_max?: number;
+}
+export interface GnnPredictRequest { jid: string; model?: string }
+export interface PoscarRequest { poscar: string }
+export interface TightbindingRequest { poscar: string; kpath_density?: number }
+export interface PxrdComputeRequest { jid: string; wavelength?: number }
+export interface PxrdMatchRequest { formula?: string; xrd_data: string }
+export interface OptimadeQueryRequest { filter_string: string }
+export interface HeterostructureRequest { substrate_jid: string; film_jid: string; max_supercell?: number }
+export interface VqeRequest { hamiltonian: Array<{ pauli: string; coefficient: number }>; ansatz?: string }
+export interface ReactionBalanceRequest { reactants: string[]; products: string[] }
+export interface HeaComputeRequest { composition: Record<string, number> }
+export type JsonObject = Record<string, unknown>;
+
+let sharedAgent: Agent | undefined;
+let sharedPacer: Pacer | undefined;
+
+/** The one keep-alive connection pool every client shares. */
+export function getSharedAgent(): Agent {
+  sharedAgent ??= new (lib().Agent)({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 8 });
+  return sharedAgent;
+}
+
+/** The one pacer every client shares, so two clients of one key together stay under 100/minute. */
+export function getSharedPacer(): Pacer {
+  sharedPacer ??= new Pacer();
+  return sharedPacer;
+}
+
+const APP_NAME = /^[A-Za-z0-9_-]+$/;
+const LOG_BODY_LIMIT = 4000;
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+export class ServiceClient {
+  readonly baseUrl: string;
+  private readonly apiKey: string | undefined;
+  private readonly timeoutMs: number;
+  private readonly logBodies: boolean;
+  private readonly maxResponseBytes: number;
+  private readonly log: ((entry: RequestLogEntry) => void) | undefined;
+  private readonly dispatcher: Dispatcher;
+  private readonly pacer: Pacer;
+  private readonly clock: Clock;
+  private readonly retry: RetryPolicy;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.trim().replace(/\/+$/, '');
+    this.apiKey = options.apiKey || undefined;
+    this.timeoutMs = Math.max(1, options.timeoutMs ?? 120_000);
+    this.logBodies = options.logBodies ?? false;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.log = options.log;
+    this.dispatcher = options.dispatcher ?? getSharedAgent();
+    this.pacer = options.pacer ?? getSharedPacer();
+    this.clock = options.clock ?? systemClock;
+    this.retry = new RetryPolicy({
+      maxRetries: options.maxRetries,
+      baseDelayMs: options.retryBaseDelayMs,
+      maxDelayMs: options.retryMaxDelayMs,
+      random: options.random,
+    });
+  }
+
+  // ---- spec 4.1 -------------------------------------------------------------------------------------------
+
+  /** POST /tokenizer/tokenize. Checks the answer has every field of spec 2.2. */
+  async tokenize(body: TokenizeRequest, options?: CallOptions): Promise<TokenizeResult> {
+    const path = '/tokenizer/tokenize';
+    const response = await this.request('POST', path, body, options);
+    return checkTokenizeResult(response, path);
+  }
+
+  // ---- spec 4.3 -------------------------------------------------------------------------------------------
+
+  materialsSearch(body: MaterialsSearchRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/materials_explorer/search', body, options);
+  }
+  gnnPredict(body: GnnPredictRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/gnn_predictor/predict', body, options);
+  }
+  relax(body: PoscarRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/gnn_ff_dynamics/relax', body, options);
+  }
+  singlePoint(body: PoscarRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/gnn_ff_dynamics/single_point', body, options);
+  }
+  md(body: PoscarRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/gnn_ff_dynamics/md', body, options);
+  }
+  tightbindingCompute(body: TightbindingRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/tightbinding/compute', body, options);
+  }
+  pxrdCompute(body: PxrdComputeRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/pxrd/compute', body, options);
+  }
+  pxrdMatch(body: PxrdMatchRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/pxrd/match', body, options);
+  }
+  optimadeQuery(body: OptimadeQueryRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/optimade_explorer/query', body, options);
+  }
+  heterostructureGenerate(body: HeterostructureRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/heterostructure/generate', body, options);
+  }
+  vqe(body: VqeRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/quantum/vqe', body, options);
+  }
+  reactionBalance(body: ReactionBalanceRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/reaction_network/balance', body, options);
+  }
+  heaCompute(body: HeaComputeRequest, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', '/hea/compute', body, options);
+  }
+
+  // ---- spec 4.2, the common pattern -----------------------------------------------------------------------
+
+  appSearch(app: string, body: JsonObject, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', `/${appSegment(app)}/search`, body, options);
+  }
+  appCompute(app: string, body: JsonObject, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('POST', `/${appSegment(app)}/compute`, body, options);
+  }
+  appDetail(app: string, id: string, options?: CallOptions): Promise<ServiceResponse> {
+    return this.request('GET', `/${appSegment(app)}/detail/${encodeURIComponent(id)}`, undefined, options);
+  }
+  /** GET /{app}: the application's HTML page, as text. */
+  async appPage(app: string, options?: CallOptions): Promise<string> {
+    const path = `/${appSegment(app)}`;
+    const response = await this.request('GET', path, undefined, options);
+    if (response.body.type === 'text') return response.body.text;
+    if (response.body.type === 'bytes') return new TextDecoder().decode(response.body.bytes);
+    throw new ServiceError({ kind: 'malformedResponse', method: 'GET', path, status: response.status, detail: 'expected an HTML page, got JSON' });
+  }
+
+  // ---- the one request path -------------------------------------------------------------------------------
+
+  /**
+   * Sends one request with pacing, timeout, cancellation and retries. Resolves with any 2xx answer;
+   * rejects with a ServiceError for everything else.
+   */
+  async request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, options: CallOptions = {}): Promise<ServiceResponse> {
+    const started = this.clock.now();
+    const signal = options.signal;
+    const timeoutMs = Math.max(1, options.timeoutMs ?? this.timeoutMs);
+    const requestText = body === undefined ? undefined : JSON.stringify(body);
+    let retries = 0;
+    let pacedMs = 0;
+    let lastStatus: number | undefined;
+    const finish = (entry: Partial<RequestLogEntry>): void => {
+      if (!this.log) return;
+      const out: RequestLogEntry = {
+        method,
+        path,
+        durationMs: Math.round(this.clock.now() - started),
+        retries,
+        pacedMs,
+        ...entry,
+      };
+      if (lastStatus !== undefined && out.status === undefined) out.status = lastStatus;
+      if (this.logBodies && requestText !== undefined) out.requestBody = this.cut(requestText);
+      try {
+        this.log(out);
+      } catch {
+        // a failing logger must not fail the request
+      }
+    };
+
+    try {
+      if (!this.baseUrl) {
+        throw new ServiceError({ kind: 'config', method, path, detail: 'no service URL is set' });
+      }
+      if (!/^https?:\/\//i.test(this.baseUrl)) {
+        throw new ServiceError({ kind: 'config', method, path, detail: 'the service URL must start with http:// or https://' });
+      }
+      for (let attempt = 0; ; attempt++) {
+        if (signal?.aborted) throw cancelled(method, path);
+        try {
+          pacedMs += await this.pacer.acquire(this.apiKey, signal);
+        } catch (error) {
+          if (error instanceof AbortedError || signal?.aborted) throw cancelled(method, path);
+          throw error;
+        }
+        try {
+          const response = await this.attempt(method, path, requestText, signal, timeoutMs);
+          response.retries = retries;
+          response.durationMs = Math.round(this.clock.now() - started);
+          finish({ status: response.status, ...(this.logBodies ? { responseBody: this.describe(response.body) } : {}) });
+          return response;
+        } catch (error) {
+          const failure = error instanceof ServiceError ? error : this.classify(error, method, path, signal, false);
+          if (failure.status !== undefined) lastStatus = failure.status;
+          const delay = this.retry.delayBeforeRetry(failure, attempt);
+          if (delay === undefined || failure.kind === 'cancelled') throw failure.withRetries(retries);
+          retries++;
+          if (failure.kind === 'rateLimited') {
+            // Everyone using this key waits, not just this request: the pacer holds the key until then.
+            this.pacer.pause(this.apiKey, this.clock.now() + delay);
+          } else {
+            try {
+              await this.clock.sleep(delay, signal);
+            } catch {
+              throw cancelled(method, path, retries);
+            }
+          }
+        }
+      }
+    } catch (error) {
+      const failure = error instanceof ServiceError ? error : this.classify(error, method, path, signal, false);
+      finish({ error: failure.kind, message: failure.message, ...(failure.status !== undefined ? { status: failure.status } : {}) });
+      throw failure;
+    }
+  }
+
+  private async attempt(method: string, path: string, requestText: string | undefined, signal: AbortSignal | undefined, timeoutMs: number): Promise<ServiceResponse> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+    const headers: Record<string, string> = {
+      accept: 'application/json, text/*;q=0.9, */*;q=0.8',
+      'user-agent': 'token-lens',
+    };
+    if (requestText !== undefined) headers['content-type'] = 'application/json';
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    let status: number | undefined;
+    try {
+      const response = await lib().request(this.baseUrl + path, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: requestText,
+        signal: combined,
+        dispatcher: this.dispatcher,
+        headersTimeout: timeoutMs + 1000,
+        bodyTimeout: timeoutMs + 1000,
+      });
+      status = response.statusCode;
+      const responseHeaders = flattenHeaders(response.headers);
+      const bytes = await readCapped(response.body, this.maxResponseBytes);
+      if (!bytes) {
+        const mb = Math.round(this.maxResponseBytes / 1048576);
+        throw new ServiceError({ kind: 'malformedResponse', method, path, status, detail: `the answer is larger than ${mb} MB, the limit set by tokenLens.service.maxResponseMegabytes; it was not read further` });
+      }
+      const contentType = responseHeaders['content-type'] ?? '';
+      if (status >= 200 && status < 300) {
+        return { status, headers: responseHeaders, body: this.parseBody(bytes, contentType, method, path, status), retries: 0, durationMs: 0 };
+      }
+      const kind = kindForStatus(status);
+      const detail = this.errorDetail(bytes, contentType);
+      const retryAfterMs = kind === 'rateLimited' ? parseRetryAfter(responseHeaders['retry-after'], this.clock.now()) : undefined;
+      throw new ServiceError({ kind, method, path, status, ...(detail ? { detail } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+    } catch (error) {
+      if (error instanceof ServiceError) throw error;
+      throw this.classify(error, method, path, signal, timeout.signal.aborted, status, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private classify(error: unknown, method: string, path: string, signal: AbortSignal | undefined, timedOut: boolean, status?: number, timeoutMs = this.timeoutMs): ServiceError {
+    if (signal?.aborted) return cancelled(method, path);
+    const code = (error as { code?: string } | undefined)?.code;
+    if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      return new ServiceError({ kind: 'timeout', method, path, detail: `no answer after ${formatSeconds(timeoutMs)}`, cause: error });
+    }
+    const message = redact(error instanceof Error ? error.message : String(error), this.apiKey);
+    const reason = code === 'ECONNREFUSED' ? `: nothing is listening at ${this.origin()} (connection refused)`
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? `: the host name of ${this.origin()} could not be resolved`
+      : status !== undefined ? `: the connection was lost while reading the answer (${message})`
+      : `: ${message}${code ? ` (${code})` : ''}`;
+    return new ServiceError({ kind: 'network', method, path, ...(status !== undefined ? { status } : {}), detail: reason.replace(/^: /, ''), cause: error });
+  }
+
+  private origin(): string {
+    try {
+      return new URL(this.baseUrl).origin;
+    } catch {
+      return 'the service URL';
+    }
+  }
+
+  private parseBody(bytes: Uint8Array, contentType: string, method: string, path: string, status: number): ResponseBody {
+    const type = contentType.split(';')[0]!.trim().toLowerCase();
+    const isJson = type === 'application/json' || type.endsWith('+json');
+    if (isJson || (type === '' && bytes.length > 0 && looksLikeJson(bytes))) {
+      const text = new TextDecoder().decode(bytes);
+      try {
+        return { type: 'json', value: text.trim() === '' ? null : JSON.parse(text) };
+      } catch (error) {
+        throw new ServiceError({
+          kind: 'malformedResponse', method, path, status,
+          // The parser's own message quotes the body where it may cut a key: only its first clause is kept.
+          // The excerpt is redacted before it is cut, and the whole again after JSON-escaping.
+          detail: redact(`the JSON body could not be parsed (${(error as Error).message.split(/,|"/)[0]!.trim()}); it starts with ${JSON.stringify(redact(text.slice(0, 4096), this.apiKey).slice(0, 80))}`, this.apiKey),
+        });
+      }
+    }
+    if (type.startsWith('text/') || type === 'application/xml' || type === 'application/javascript') {
+      return { type: 'text', text: new TextDecoder().decode(bytes), contentType };
+    }
+    return { type: 'bytes', bytes, contentType: contentType || 'application/octet-stream' };
+  }
+
+  /** The service's `detail` (spec 2.3), or the best readable substitute, redacted. */
+  private errorDetail(bytes: Uint8Array, contentType: string): string | undefined {
+    const text = new TextDecoder().decode(bytes).trim();
+    if (!text) return undefined;
+    let detail: string | undefined;
+    if (contentType.includes('json') || looksLikeJson(bytes)) {
+      try {
+        detail = detailOf(JSON.parse(text));
+      } catch {
+        // not JSON after all: fall through to text
+      }
+    }
+    if (detail === undefined) {
+      detail = contentType.includes('html') ? stripHtml(text) : text;
+    }
+    // Redacted before it is cut: a cut could split the key and leave part of it.
+    detail = redact(detail.replace(/\s+/g, ' ').trim(), this.apiKey);
+    if (detail.length > 500) detail = `${detail.slice(0, 500)}…`;
+    return detail || undefined;
+  }
+
+  private describe(body: ResponseBody): string {
+    if (body.type === 'json') return this.cut(JSON.stringify(body.value));
+    if (body.type === 'text') return this.cut(body.text);
+    return `<${body.bytes.length} bytes of ${body.contentType}>`;
+  }
+
+  private cut(text: string): string {
+    const safe = redact(text, this.apiKey);
+    return safe.length > LOG_BODY_LIMIT ? `${safe.slice(0, LOG_BODY_LIMIT)}… (${safe.length} characters)` : safe;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+function cancelled(method: string, path: string, retries = 0): ServiceError {
+  return new ServiceError({ kind: 'cancelled', method, path, retries });
+}
+
+function appSegment(app: string): string {
+  if (!APP_NAME.test(app)) throw new ServiceError({ kind: 'config', method: 'POST', path: `/${app}`, detail: `"${app}" is not an application name` });
+  return app;
+}
+
+/** The whole body, or undefined (the connection dropped) as soon as it passes `limit` bytes. */
+async function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    total += chunk.length;
+    if (total > limit) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function looksLikeJson(bytes: Uint8Array): boolean {
+  for (const byte of bytes) {
+    if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) continue;
+    return byte === 0x7b || byte === 0x5b; // { or [
+  }
+  return false;
+}
+
+/** Reads spec 2.3's detail, and the shapes other frameworks use (FastAPI's 422 list, message, error). */
+function detailOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (!value || typeof value !== 'object') return undefined;
+  const record = value as Record<string, unknown>;
+  const detail = record.detail ?? record.message ?? record.error;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    return detail
+      .map((item) => {
+        if (item && typeof item === 'object') {
+          const entry = item as { loc?: unknown; msg?: unknown };
+          const loc = Array.isArray(entry.loc) ? entry.loc.filter((part) => part !== 'body').join('.') : '';
+          return `${loc ? `${loc}: ` : ''}${typeof entry.msg === 'string' ? entry.msg : JSON.stringify(item)}`;
+        }
+        return String(item);
+      })
+      .join('; ');
+  }
+  if (detail !== undefined) return JSON.stringify(detail);
+  return undefined;
+}
+
+function stripHtml(html: string): string {
+  const title = /<title>([^<]*)<\/title>/i.exec(html)?.[1];
+  return (title ?? html.replace(/<[^>]+>/g, ' ')).trim();
+}
+
+/** Spec 2.2, checked field by field, so a wrong answer fails here with a clear message and not later. */
+export function checkTokenizeResult(response: ServiceResponse, path: string): TokenizeResult {
+  const fail = (detail: string): ServiceError =>
+    new ServiceError({ kind: 'malformedResponse', method: 'POST', path, status: response.status, detail });
+  if (response.body.type !== 'json') throw fail(`expected JSON, got ${response.body.contentType}`);
+  const value = response.body.value as Partial<Record<keyof TokenizeResult, unknown>> | null;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw fail('expected a JSON object');
+  if (typeof value.tokenizer !== 'string') throw fail('field "tokenizer" is missing or not a string');
+  if (typeof value.text !== 'string') throw fail('field "text" is missing or not a string');
+  if (typeof value.n_tokens !== 'number' || !Number.isInteger(value.n_tokens)) throw fail('field "n_tokens" is missing or not an integer');
+  if (typeof value.n_chars !== 'number' || !Number.isInteger(value.n_chars)) throw fail('field "n_chars" is missing or not an integer');
+  if (!Array.isArray(value.tokens) || !value.tokens.every((t) => typeof t === 'string')) throw fail('field "tokens" is missing or not an array of strings');
+  if (!Array.isArray(value.token_ids) || !value.token_ids.every((t) => typeof t === 'number' && Number.isInteger(t))) {
+    throw fail('field "token_ids" is missing or not an array of integers');
+  }
+  return value as TokenizeResult;
+}

@@ -1,0 +1,156 @@
+import * as vscode from 'vscode';
+import { config, updateSetting } from '../../platform/config';
+import { findTokenizer, TOKENIZERS, UnknownTokenizerError } from '../../core/tokenizers/index';
+import { Disposable } from '../../platform/disposable';
+import type { Locale } from '../../core/util/locale';
+import type { EditorCount, StatusBarFeature } from './feature';
+import { countRows, scopeLabel, type CountSummary } from './summary';
+import { notify } from '../../platform/notify';
+
+/** Context windows offered by Set Context Window, and the ones typical of the models behind each encoding. */
+const WINDOW_PRESETS = [4_096, 8_192, 16_384, 32_768, 128_000, 200_000, 1_000_000];
+const TYPICAL_WINDOWS: Partial<Record<string, number[]>> = {
+  cl100k_base: [8_192, 32_768, 128_000],
+  o200k_base: [128_000, 200_000],
+  p50k_base: [4_096],
+  p50k_edit: [4_096],
+  r50k_base: [4_096],
+  gpt2: [4_096],
+};
+
+/** Token Lens: Select Tokenizer, Count Tokens in Selection and Set Context Window. */
+export class StatusBarCommands extends Disposable {
+  constructor(private readonly feature: StatusBarFeature, private readonly log: vscode.LogOutputChannel, private readonly locale: Locale) {
+    super();
+    this.register(vscode.commands.registerCommand('tokenLens.selectTokenizer', (name?: unknown) => this.selectTokenizer(name)));
+    this.register(vscode.commands.registerCommand('tokenLens.countSelection', () => this.countSelection()));
+    this.register(vscode.commands.registerCommand('tokenLens.setContextWindow', (size?: unknown) => this.setContextWindow(size)));
+  }
+
+  /** Picks the context window the status bar measures against: a preset, a number of one's own, or none. Returns the size set. */
+  private async setContextWindow(requested?: unknown): Promise<number | undefined> {
+    const { t } = this.locale;
+    let size = typeof requested === 'number' ? requested : undefined;
+    if (size === undefined) {
+      const current = config.contextWindow.size;
+      const typical = TYPICAL_WINDOWS[findTokenizer(config.tokenizer)?.kind ?? ''] ?? [];
+      const items = [
+        { label: t('No gauge'), description: t('count tokens only'), size: 0 },
+        ...WINDOW_PRESETS.map((n) => ({
+          label: this.locale.number(n), size: n,
+          description: [typical.includes(n) ? t('typical for {0}', config.tokenizer) : '', n === current ? t('current') : ''].filter(Boolean).join(' · '),
+        })),
+        { label: t('Other…'), description: t('a number of tokens of your own'), size: -1 },
+      ];
+      const picked = await vscode.window.showQuickPick(items, { title: t('Token Lens: context window for the status bar gauge'), placeHolder: t('Tokens the model can take in (reserve for the answer: tokenLens.contextWindow.reserve)') });
+      if (!picked) return undefined;
+      size = picked.size >= 0 ? picked.size : await this.askWindow();
+    }
+    if (size === undefined) return undefined;
+    if (!(Number.isInteger(size) && size >= 0 && size <= 100_000_000)) {
+      void notify.error(t('The context window must be a whole number of tokens from 0 (no gauge) to 100,000,000.'));
+      return undefined;
+    }
+    await updateSetting('contextWindow.size', size);
+    return size;
+  }
+
+  private async askWindow(): Promise<number | undefined> {
+    const { t } = this.locale;
+    const text = await vscode.window.showInputBox({
+      title: t('Token Lens: context window'), prompt: t('Tokens the model can take in, e.g. 64000'),
+      validateInput: (value) => (/^\s*[1-9]\d{0,8}\s*$/.test(value.replace(/[,_ ]/g, '')) ? undefined : t('A whole number of tokens, e.g. 64000')),
+    });
+    return text === undefined ? undefined : Number(text.replace(/[,_\s]/g, ''));
+  }
+
+  private async selectTokenizer(requested?: unknown): Promise<string | undefined> {
+    const { t } = this.locale;
+    let name = typeof requested === 'string' ? requested : undefined;
+    if (name === undefined) {
+      const currentName = config.tokenizer;
+      const picked = await vscode.window.showQuickPick(
+        TOKENIZERS.map((info) => ({
+          label: info.name,
+          description: t(info.description),
+          picked: info.name === currentName,
+          detail: info.name === currentName ? t('current') : undefined,
+        })),
+        { title: t('Token Lens: choose the tokenizer'), placeHolder: t('Current: {0}', currentName) },
+      );
+      name = picked?.label;
+    }
+    if (name === undefined) return undefined;
+    if (!findTokenizer(name)) {
+      void notify.error(new UnknownTokenizerError(name).message);
+      return undefined;
+    }
+    try {
+      await updateSetting('tokenizer', name);
+    } catch (error) {
+      const message = t('Token Lens could not save the tokenizer setting.');
+      this.log.error(message, error);
+      void notify.error(`${message} ${t('The Token Lens output has the details.')}`);
+      return undefined;
+    }
+    return name;
+  }
+
+  /**
+   * Counts the selection (or the document) with every encoding and shows the result whole, one row
+   * per number, in a quick pick (picking a row copies its number). Progress shows in the status bar,
+   * never as a notification, so nothing overlaps the result. Returns the counts.
+   */
+  private async countSelection(): Promise<CountSummary | undefined> {
+    const { t } = this.locale;
+    const editor = this.feature.editor();
+    if (!editor) {
+      void notify.info(t('Token Lens: open a text editor to count its tokens.'));
+      return undefined;
+    }
+    try {
+      const summary = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: t('Counting tokens…') },
+        () => this.count(editor),
+      );
+      if (summary) this.showResult(summary, editor.document);
+      return summary;
+    } catch (error) {
+      const message = t('Token Lens could not count the tokens.');
+      this.log.error(message, error);
+      void notify.error(`${message} ${t('The Token Lens output has the details.')}`);
+      return undefined;
+    }
+  }
+
+  private async count(editor: vscode.TextEditor): Promise<CountSummary | undefined> {
+    const tokenizer = await this.feature.tokenizer();
+    if (!tokenizer) return undefined;
+    const signal = new AbortController().signal;
+    const result: EditorCount | undefined = await this.feature.countEditor(editor, tokenizer, signal);
+    if (!result) return undefined;
+    const { summary, key, ranges } = result;
+    summary.comparisons = await this.feature.comparisons.compute(key, editor.document, ranges, summary.tokenizer, signal);
+    return summary;
+  }
+
+  private showResult(summary: CountSummary, document: vscode.TextDocument): void {
+    const { t } = this.locale;
+    const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { value: string }>();
+    const name = document.uri.path.slice(document.uri.path.lastIndexOf('/') + 1) || document.uri.toString();
+    pick.title = t('Token Lens: {0} of {1}', scopeLabel(summary, this.locale), name);
+    pick.placeholder = t('Pick a row to copy its number');
+    pick.items = countRows(summary, this.locale);
+    pick.matchOnDescription = true;
+    pick.onDidAccept(() => {
+      const row = pick.selectedItems[0];
+      if (row) {
+        void vscode.env.clipboard.writeText(row.value);
+        vscode.window.setStatusBarMessage(t('Token Lens: copied {0}', row.value), 3000);
+      }
+      pick.hide();
+    });
+    pick.onDidHide(() => pick.dispose());
+    pick.show();
+  }
+}

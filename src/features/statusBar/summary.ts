@@ -1,0 +1,127 @@
+import { countChars } from '../../core/tokenizers/index';
+import { ENGLISH, plural, type Locale } from '../../core/util/locale';
+
+/** What the status bar and the count command show about one text: pure, so it is unit-tested. */
+export interface CountSummary {
+  tokenizer: string;
+  scope: 'document' | 'selection';
+  selections: number;
+  tokens: number;
+  characters: number;
+  /** Counts of the same text under the other encodings, when computed. */
+  comparisons: { tokenizer: string; tokens: number }[];
+}
+
+export function charsPerToken(summary: Pick<CountSummary, 'tokens' | 'characters'>, locale: Locale = ENGLISH): string {
+  return summary.tokens === 0 ? '–' : locale.number(summary.characters / summary.tokens, 2);
+}
+
+/** "2 tokens", "1 selected token". */
+export function tokenQuantity(summary: Pick<CountSummary, 'tokens' | 'scope'>, locale: Locale = ENGLISH): string {
+  return summary.scope === 'selection'
+    ? plural(locale, summary.tokens, '{0} selected token', '{0} selected tokens')
+    : plural(locale, summary.tokens, '{0} token', '{0} tokens');
+}
+
+export function statusText(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow): string {
+  const g = window && gauge(summary.tokens, window);
+  const count = g ? gaugeText(summary.tokens, g, locale) : tokenQuantity(summary, locale);
+  return `$(symbol-numeric) ${count} · ${summary.tokenizer}`;
+}
+
+/** "Whole document", "Selection", "3 selections". */
+export function scopeLabel(summary: CountSummary, locale: Locale = ENGLISH): string {
+  if (summary.scope === 'document') return locale.t('Whole document');
+  return summary.selections > 1 ? plural(locale, summary.selections, '{0} selection', '{0} selections') : locale.t('Selection');
+}
+
+/** The tooltip as Markdown: the numbers, then the other encodings. */
+export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow): string {
+  const { t } = locale;
+  const g = window && gauge(summary.tokens, window);
+  const lines = [
+    `**Token Lens** · ${scopeLabel(summary, locale)} · \`${summary.tokenizer}\``,
+    '',
+    '| | |',
+    '|---|---:|',
+    `| ${t('Tokens')} | ${locale.number(summary.tokens)} |`,
+    `| ${t('Characters')} | ${locale.number(summary.characters)} |`,
+    `| ${t('Characters per token')} | ${charsPerToken(summary, locale)} |`,
+  ];
+  if (g && window) lines.push('', gaugeLine(g, window, locale));
+  if (summary.comparisons.length) {
+    lines.push('', `| ${t('Other encodings')} | ${t('Tokens')} |`, '|---|---:|');
+    for (const c of summary.comparisons) lines.push(`| ${c.tokenizer} | ${locale.number(c.tokens)} |`);
+  }
+  lines.push('', t('Click to choose the tokenizer.'));
+  return lines.join('\n');
+}
+
+/** One row of the count result: what it measures, the number as shown, and the bare number to copy. */
+export interface CountRow {
+  label: string;
+  description: string;
+  value: string;
+}
+
+/** The count result, one row per metric and per encoding, so that nothing is cut off. */
+export function countRows(summary: CountSummary, locale: Locale = ENGLISH): CountRow[] {
+  const { t } = locale;
+  const rows: CountRow[] = [
+    { label: `$(symbol-numeric) ${plural(locale, summary.tokens, '{0} token', '{0} tokens')}`, description: t('{0} (current tokenizer)', summary.tokenizer), value: String(summary.tokens) },
+    { label: `$(whole-word) ${plural(locale, summary.characters, '{0} character', '{0} characters')}`, description: t('Unicode characters'), value: String(summary.characters) },
+    { label: `$(dashboard) ${charsPerToken(summary, locale)}`, description: t('characters per token'), value: charsPerToken(summary, ENGLISH) },
+  ];
+  for (const c of summary.comparisons) {
+    rows.push({ label: `$(symbol-numeric) ${plural(locale, c.tokens, '{0} token', '{0} tokens')}`, description: c.tokenizer, value: String(c.tokens) });
+  }
+  return rows;
+}
+
+export function summarize(tokenizer: string, scope: CountSummary['scope'], texts: readonly string[], tokens: number): CountSummary {
+  let characters = 0;
+  for (const text of texts) characters += countChars(text);
+  return { tokenizer, scope, selections: scope === 'selection' ? texts.length : 0, tokens, characters, comparisons: [] };
+}
+
+/** The context window the count is measured against: its size (0: no gauge), the tokens kept for the answer, and when to warn. */
+export interface ContextWindow {
+  size: number;
+  reserve: number;
+  /** Percent of the usable window (size − reserve) from which the gauge warns. */
+  warnAt: number;
+}
+
+export interface Gauge {
+  /** Tokens the prompt may use: the window less the reserve for the answer. */
+  usable: number;
+  /** Share of `usable` the count takes, in percent. */
+  percent: number;
+  /** Tokens left for the prompt (negative: over by that many). */
+  remaining: number;
+  level: 'ok' | 'warning' | 'error';
+}
+
+/** How much of the context window a count fills; undefined when no window is set. */
+export function gauge(tokens: number, window: ContextWindow): Gauge | undefined {
+  if (!(window.size > 0)) return undefined;
+  const usable = Math.max(1, window.size - Math.max(0, window.reserve));
+  const percent = (100 * tokens) / usable;
+  return { usable, percent, remaining: usable - tokens, level: percent > 100 ? 'error' : percent >= window.warnAt ? 'warning' : 'ok' };
+}
+
+/** "12,345 / 128,000 · 9.6 %" */
+export function gaugeText(tokens: number, g: Gauge, locale: Locale = ENGLISH): string {
+  return `${locale.number(tokens)} / ${locale.number(g.usable)} · ${locale.number(g.percent, 1)} %`;
+}
+
+/** The tooltip's line about the window: what is left, or how far over. */
+export function gaugeLine(g: Gauge, window: ContextWindow, locale: Locale = ENGLISH): string {
+  const { t } = locale;
+  const of = window.reserve > 0
+    ? t('of a {0}-token context window less {1} reserved for the answer', locale.number(window.size), locale.number(window.reserve))
+    : t('of a {0}-token context window', locale.number(window.size));
+  return g.remaining >= 0
+    ? `${t('{0} tokens left', locale.number(g.remaining))} ${of} (${locale.number(g.percent, 1)} % ${t('used')})`
+    : `**${t('{0} tokens over', locale.number(-g.remaining))}** ${of}`;
+}

@@ -1,0 +1,32 @@
+/** A run's answer saved as JSON: from the Runs list's Save Result As… and from an application's view. */
+import * as vscode from 'vscode';
+import { KIND_LABELS, resultFileName, type RunRecord } from '../core/runs/run';
+import { notify } from '../platform/notify';
+
+/** "Save Result As…": the raw answer as JSON, named for the run, beside its input (or in the workspace), then says where. */
+export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  if (!run.response) {
+    void notify.info('This run has no answer to save.');
+    return undefined;
+  }
+  const uri = target ?? await vscode.window.showSaveDialog({ defaultUri: proposedUri(run), filters: { JSON: ['json'] }, saveLabel: 'Save Result' });
+  if (!uri) return undefined;
+  const body = run.response.body;
+  const value = body.type === 'json' ? body.value : body.type === 'text' ? body.text : { contentType: body.contentType, base64: Buffer.from(body.bytes).toString('base64') };
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`));
+  void notify.info(`Saved the ${KIND_LABELS[run.kind]} result to ${uri.scheme === 'file' ? uri.fsPath : uri.toString(true)}`, OPEN).then((choice) => {
+    if (choice === OPEN) void vscode.window.showTextDocument(uri, { preview: true });
+  });
+  return uri;
+}
+
+const OPEN = 'Open';
+
+/** Beside the input file when it is one, else in the first workspace folder, else just the name. */
+function proposedUri(run: RunRecord): vscode.Uri | undefined {
+  const name = resultFileName(run);
+  const input = vscode.Uri.parse(run.inputUri);
+  if (input.scheme === 'file') return vscode.Uri.joinPath(input, '..', name);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return folder ? vscode.Uri.joinPath(folder, name) : vscode.Uri.file(name);
+}

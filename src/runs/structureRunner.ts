@@ -1,0 +1,140 @@
+/**
+ * Relax, single point, MD and band structure from the open POSCAR: each command reads the document
+ * (unsaved edits included; a file that is not open is read from disk), refuses a file with errors and
+ * takes the user to the first one, then sends it through the service feature's one request policy.
+ * Every run is kept in the run list and has a result view; several may run at once.
+ */
+import * as vscode from 'vscode';
+import { config } from '../platform/config';
+import { parsePoscar } from '../core/poscar/index';
+import { POSCAR_LANGUAGE } from '../features/poscar/documents';
+import { isAppKind, KIND_LABELS, type StructureKind } from '../core/runs/run';
+import { Disposable } from '../platform/disposable';
+import { quantity } from '../core/util/quantity';
+import type { ServiceClient, ServiceResponse } from '../features/service/client';
+import type { ServiceErrorKind } from '../core/service/errors';
+import type { RunRecorder } from './recorder';
+import type { RunStore } from './store';
+import type { CallStatus, ServiceFeature, ShownMessage } from '../features/service/feature';
+
+export const RUN_COMMANDS: Record<StructureKind, string> = {
+  relax: 'tokenLens.relax',
+  singlePoint: 'tokenLens.singlePoint',
+  md: 'tokenLens.md',
+  tightbinding: 'tokenLens.tightbinding',
+};
+
+export interface StructureRunArgs {
+  uri?: vscode.Uri | string;
+  /** POSCAR text to send instead of a document's. */
+  text?: string;
+  kpathDensity?: number;
+  /** Open the result view (default true). */
+  show?: boolean;
+}
+
+export interface StructureRunOutcome {
+  status: CallStatus | 'invalid' | 'noInput';
+  kind: StructureKind;
+  runId?: string;
+  response?: ServiceResponse;
+  errorKind?: ServiceErrorKind;
+  message?: ShownMessage;
+}
+
+interface Input {
+  uri: vscode.Uri;
+  name: string;
+  text: string;
+}
+
+export class StructureRuns extends Disposable {
+  constructor(private readonly service: ServiceFeature, private readonly store: RunStore, private readonly recorder: RunRecorder) {
+    super();
+    for (const kind of Object.keys(RUN_COMMANDS) as StructureKind[]) {
+      this.register(vscode.commands.registerCommand(RUN_COMMANDS[kind], (arg?: unknown) => this.run(kind, asArgs(arg))));
+    }
+  }
+
+  cancel(runId: string): void {
+    this.recorder.cancel(runId);
+  }
+
+  /** Runs the same kind on the same input again, as sent then. */
+  again(runId: string): Thenable<StructureRunOutcome> | undefined {
+    const run = this.store.get(runId);
+    return run && !isAppKind(run.kind) ? this.run(run.kind, { uri: run.inputUri, text: run.inputText }) : undefined;
+  }
+
+  async run(kind: StructureKind, args: StructureRunArgs = {}): Promise<StructureRunOutcome> {
+    const input = await this.input(args);
+    if (!input) {
+      const message = this.service.show('warning', `Open a POSCAR file to run ${KIND_LABELS[kind].toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`);
+      return { status: 'noInput', kind, message };
+    }
+    const invalid = await this.refuseErrors(input);
+    if (invalid) return { status: 'invalid', kind, message: invalid };
+    const density = kind === 'tightbinding' ? args.kpathDensity ?? config.kpathDensity : undefined;
+    if (density !== undefined && !(Number.isInteger(density) && density >= 1 && density <= 1000)) {
+      const message = this.service.show('error', `The k-path density must be a whole number from 1 to 1000 (the setting tokenLens.tightbinding.kpathDensity is ${JSON.stringify(density)}). Nothing was sent.`);
+      return { status: 'invalid', kind, message };
+    }
+    return this.send(kind, input, density, args.show !== false);
+  }
+
+  private async send(kind: StructureKind, input: Input, density: number | undefined, show: boolean): Promise<StructureRunOutcome> {
+    const body = { poscar: input.text };
+    const request = (client: ServiceClient, signal: AbortSignal): Promise<ServiceResponse> => {
+      switch (kind) {
+        case 'relax': return client.relax(body, { signal });
+        case 'singlePoint': return client.singlePoint(body, { signal });
+        case 'md': return client.md(body, { signal });
+        case 'tightbinding': return client.tightbindingCompute({ ...body, kpath_density: density! }, { signal });
+      }
+    };
+    const outcome = await this.recorder.record({ kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text }, request, {
+      title: `${KIND_LABELS[kind]} of ${input.name}`, show, again: () => this.run(kind, { uri: input.uri, text: input.text, kpathDensity: density }),
+    });
+    return { ...outcome, kind };
+  }
+
+  /** The text to send: given text, the open document (unsaved edits included), the file on disk, or the active POSCAR editor. */
+  private async input(args: StructureRunArgs): Promise<Input | undefined> {
+    const uri = typeof args.uri === 'string' ? vscode.Uri.parse(args.uri) : args.uri ?? activePoscar();
+    if (!uri) return args.text === undefined ? undefined : { uri: vscode.Uri.parse('untitled:POSCAR'), name: 'POSCAR', text: args.text };
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1) || 'POSCAR';
+    if (args.text !== undefined) return { uri, name, text: args.text };
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) return { uri, name, text: open.getText() };
+    try {
+      return { uri, name, text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A structure with errors is not sent: say why and show the first problem. */
+  private async refuseErrors(input: Input): Promise<ShownMessage | undefined> {
+    const errors = parsePoscar(input.text).diagnostics.filter((d) => d.severity === 'error');
+    if (!errors.length) return undefined;
+    const first = errors[0]!;
+    try {
+      const document = await vscode.workspace.openTextDocument(input.uri);
+      const range = new vscode.Range(first.range.line, first.range.start, first.range.line, first.range.end);
+      await vscode.window.showTextDocument(document.languageId === POSCAR_LANGUAGE ? document : await vscode.languages.setTextDocumentLanguage(document, POSCAR_LANGUAGE), { selection: range });
+    } catch {
+      // Text given without a document: the message says where the problem is.
+    }
+    return this.service.show('error', `${input.name} has ${quantity(errors.length, 'error')}, so Token Lens did not send it. ${first.message}`);
+  }
+}
+
+function activePoscar(): vscode.Uri | undefined {
+  const editor = vscode.window.activeTextEditor;
+  return editor?.document.languageId === POSCAR_LANGUAGE ? editor.document.uri : undefined;
+}
+
+function asArgs(arg: unknown): StructureRunArgs {
+  if (arg instanceof vscode.Uri || typeof arg === 'string') return { uri: arg };
+  return typeof arg === 'object' && arg !== null ? (arg as StructureRunArgs) : {};
+}

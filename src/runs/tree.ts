@@ -1,0 +1,97 @@
+/**
+ * The Structure Runs list in the Explorer: one entry per run of this workspace, newest first, with
+ * its input, kind, start time, duration and state; open, cancel, run again, reveal the input, save
+ * the raw answer as JSON, remove.
+ */
+import * as vscode from 'vscode';
+import type { RunStore } from './store';
+import { Disposable } from '../platform/disposable';
+import type { ResultViews } from '../webviews/results/feature';
+import { saveResult } from './saveResult';
+import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
+import { notify } from '../platform/notify';
+
+/** What the list asks of whoever runs a kind: cancel a run, run it again. */
+export interface RunControl {
+  cancel(runId: string): void;
+  again(runId: string): unknown;
+}
+
+export const RUNS_VIEW = 'tokenLens.runs';
+
+const ICONS: Record<RunRecord['state'], vscode.ThemeIcon> = {
+  running: new vscode.ThemeIcon('sync~spin'),
+  done: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+  cancelled: new vscode.ThemeIcon('circle-slash'),
+};
+
+export function duration(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
+/** "done · 1.2 s · 21:03" */
+export function runDescription(run: RunRecord): string {
+  const when = new Date(run.startedAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return [run.state, duration(run.durationMs), when].filter(Boolean).join(' · ');
+}
+
+export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunRecord> {
+  private readonly changed = this.register(new vscode.EventEmitter<RunRecord | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly store: RunStore, private readonly runs: RunControl, private readonly views: ResultViews, testMode: boolean) {
+    super();
+    if (testMode) {
+      // Test seam: the entries as the tree shows them, and Save Result As without a dialog.
+      this.register(vscode.commands.registerCommand('tokenLens.runs.test', (action: string, arg?: { runId: string; target: string }) => {
+        if (action === 'items') return this.getChildren().map((run) => ({ ...this.getTreeItem(run), id: run.id, tooltip: undefined, command: undefined }));
+        const run = arg && this.store.get(arg.runId);
+        return action === 'save' && run ? saveResult(run, vscode.Uri.parse(arg.target)).then((uri) => uri?.toString()) : undefined;
+      }));
+    }
+    this.register(vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: this, showCollapseAll: false }));
+    this.register(store.onDidChange(() => this.changed.fire(undefined)));
+    const command = (name: string, action: (run: RunRecord) => unknown) =>
+      this.register(vscode.commands.registerCommand(`tokenLens.runs.${name}`, (run?: RunRecord) => run && action(this.store.get(run.id) ?? run)));
+    command('open', (run) => this.views.show(run, false));
+    command('cancel', (run) => this.runs.cancel(run.id));
+    command('again', (run) => this.runs.again(run.id));
+    command('reveal', (run) => revealInput(run));
+    command('save', (run) => saveResult(run));
+    command('remove', (run) => this.store.remove((r) => r.id === run.id && r.state !== 'running'));
+    this.register(vscode.commands.registerCommand('tokenLens.runs.clear', () => this.store.remove((r) => r.state !== 'running')));
+  }
+
+  getTreeItem(run: RunRecord): vscode.TreeItem {
+    const item = new vscode.TreeItem(`${KIND_LABELS[run.kind]} · ${run.inputName}`);
+    item.id = run.id;
+    item.description = runDescription(run);
+    item.iconPath = ICONS[run.state];
+    item.contextValue = `run.${run.state}${run.response ? '.answered' : ''}`;
+    item.tooltip = new vscode.MarkdownString().appendText(`${KIND_LABELS[run.kind]} of ${run.inputUri}\n\nStarted ${new Date(run.startedAt).toLocaleString()}`
+      + `${run.durationMs !== undefined ? `, took ${duration(run.durationMs)}` : ''}\n\n${run.error ?? run.state}`);
+    item.command = { command: 'tokenLens.runs.open', title: 'Open Result', arguments: [run] };
+    return item;
+  }
+
+  getChildren(element?: RunRecord): RunRecord[] {
+    return element ? [] : [...this.store.all];
+  }
+}
+
+async function revealInput(run: RunRecord): Promise<void> {
+  // An application run without a data file: its request is the input.
+  if (isAppKind(run.kind) && vscode.Uri.parse(run.inputUri).scheme === 'untitled') {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'json', content: run.inputText }));
+    return;
+  }
+  try {
+    await vscode.window.showTextDocument(vscode.Uri.parse(run.inputUri), { preview: false });
+  } catch {
+    const document = await vscode.workspace.openTextDocument({ language: isAppKind(run.kind) ? 'json' : 'poscar', content: run.inputText });
+    await vscode.window.showTextDocument(document);
+    void notify.info(`${run.inputName} is no longer where it was; this is the text that was sent.`);
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Readers of the applications that build or compute one thing: heterostructure, VQE, reaction
+ * balancing, high-entropy alloys. Pure and tolerant: what they do not place stays under Other fields.
+ */
+import { isRecord, type Rec } from '../../../core/util/guards';
+import { toNumber, type Fields } from '../fields';
+import { fixed, short, signed } from '../format';
+import type { AppRead } from './model';
+import { cell, factTable, recordTable } from './tables';
+
+const percent = (fraction: number): string => `${signed(fraction * 100, 3)} %`;
+/** 1.6 mHa, the usual bar of chemical accuracy. */
+const CHEMICAL_ACCURACY_EV = 0.0016 * 27.211386;
+
+export function readHeterostructure(f: Fields, request: Rec): AppRead {
+  const poscar = f.text('combined_poscar', 'poscar', 'interface_poscar', 'heterostructure');
+  const u = f.number('mismatch_u');
+  const v = f.number('mismatch_v');
+  const angle = f.number('mismatch_angle');
+  const overall = f.number('mismatch_percent', 'lattice_mismatch');
+  const atoms = f.count('n_atoms', 'natoms');
+  const area = f.number('interface_area', 'area');
+  const entries: [string, string][] = [
+    ...(u !== undefined ? [['Mismatch along u', percent(u)] as [string, string]] : []),
+    ...(v !== undefined ? [['Mismatch along v', percent(v)] as [string, string]] : []),
+    ...(angle !== undefined ? [['Angle mismatch', `${signed(angle, 3)}°`] as [string, string]] : []),
+    ...(overall !== undefined && u === undefined ? [['Lattice mismatch', `${short(overall)} %`] as [string, string]] : []),
+    ...(area !== undefined ? [['Interface area', `${short(area)} Å²`] as [string, string]] : []),
+  ];
+  const supercell = f.nested('supercell');
+  for (const [label, name] of [['Substrate supercell', 'substrate'], ['Film supercell', 'film']]) {
+    const size = supercell?.read([name], (x) => (Array.isArray(x) && x.length === 3 && x.every((n) => Number.isInteger(n)) ? (x as number[]).join(' × ') : undefined));
+    if (size) entries.push([label!, size]);
+  }
+  const names = ['film', 'substrate'].map((role) => {
+    const part = f.nested(role);
+    part?.count('natoms');
+    return part?.text('name', 'formula');
+  });
+  for (const name of ['film_index', 'subs_index', 'separation', 'vacuum']) {
+    const value = f.read([name], (x) => cell(x)?.text);
+    if (value !== undefined) entries.push([name.replace('_', ' '), name === 'separation' || name === 'vacuum' ? `${value} Å` : value]);
+  }
+  const worst = [u, v].filter((x): x is number => x !== undefined).reduce((a, b) => Math.max(a, Math.abs(b)), overall !== undefined ? Math.abs(overall) / 100 : 0);
+  const named = (given: string | undefined, fields: string[], fallback: string): string => {
+    const jid = fields.map((n) => request[n]).find((v): v is string => typeof v === 'string');
+    return given && jid ? `${given} (${jid})` : given ?? jid ?? fallback;
+  };
+  const film = named(names[0], ['jid1', 'film_jid'], 'film');
+  const subs = named(names[1], ['jid2', 'subs_jid', 'substrate_jid'], 'substrate');
+  const headline = poscar ? `Interface${atoms !== undefined ? ` of ${atoms} atoms` : ''}, largest mismatch ${fixed(worst * 100, 2)} %` : 'No structure in the answer';
+  return {
+    headline, facts: [`${film} on ${subs}`, ...(poscar ? [`Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate`] : [])],
+    ...(poscar ? { poscar: { text: poscar, note: `Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate.` } } : {}),
+    tables: entries.length ? [factTable('mismatch', 'Lattice match', entries)] : [], plots: [],
+  };
+}
+
+export function readVqe(f: Fields): AppRead {
+  const vqe = f.number('vqe_energy', 'energy', 'ground_state_energy');
+  const classical = f.number('classical_energy', 'exact_energy', 'reference_energy');
+  const difference = f.number('energy_difference');
+  const unit = f.text('energy_unit', 'unit') ?? 'eV';
+  const history = f.series(['energy_history', 'history', 'convergence'], true);
+  const converged = f.boolean('converged');
+  const iterations = f.count('iterations', 'n_iterations');
+  const circuit = f.nested('circuit');
+  const entries: [string, string][] = [];
+  if (circuit) {
+    for (const [label, names] of [['Qubits', ['n_qubits', 'qubits']], ['Ansatz', ['ansatz']], ['Layers (reps)', ['reps']], ['Parameters', ['n_parameters']], ['Depth', ['depth']], ['CNOT gates', ['n_cnot']], ['Pauli terms', ['n_pauli_terms']]] as const) {
+      const value = circuit.read([...names], (x) => cell(x)?.text);
+      if (value !== undefined) entries.push([label, value]);
+    }
+  }
+  const qubits = f.count('n_qubits');
+  if (qubits !== undefined) entries.push(['Qubits', String(qubits)]);
+  const optimizer = f.text('optimizer');
+  if (optimizer) entries.push(['Optimizer', optimizer]);
+  const delta = difference ?? (vqe !== undefined && classical !== undefined ? vqe - classical : undefined);
+  const headline = vqe === undefined ? 'No energy in the answer'
+    : classical === undefined ? `VQE energy ${fixed(vqe, 6)} ${unit}` : `VQE ${fixed(vqe, 6)} ${unit} · classical ${fixed(classical, 6)} ${unit}`;
+  const facts = [
+    ...(delta !== undefined ? [`VQE − classical = ${signed(delta, 6)} ${unit}${unit === 'eV' && Math.abs(delta) < CHEMICAL_ACCURACY_EV ? ' (within chemical accuracy, 1.6 mHa)' : ''}`] : []),
+    ...(converged !== undefined ? [`${converged ? 'Converged' : 'Not converged'}${iterations !== undefined ? ` after ${iterations} iterations` : ''}`] : []),
+  ];
+  const jid = f.text('jid');
+  const formula = f.text('formula');
+  const k = f.read(['kpoint', 'k_point'], (x) => cell(x)?.text);
+  const hamiltonian = f.text('hamiltonian_type');
+  if (jid || formula) facts.unshift(`${[formula, jid && `(${jid})`].filter(Boolean).join(' ')}${k ? ` at k = (${k})` : ''}${hamiltonian ? `, ${hamiltonian.replace(/_/g, '-')} Hamiltonian` : ''}`);
+  const plots = history && history.length > 1 ? [{
+    id: 'vqe', title: 'Energy per iteration', xLabel: 'Iteration', yLabel: `E (${unit})`, x: history.map((_, i) => i), xSteps: true, legend: true,
+    series: [{ label: 'VQE energy', values: history, colour: 'blue' as const }],
+    ...(classical !== undefined ? { hLines: [{ y: classical, label: 'classical', colour: 'green' as const }] } : {}),
+  }] : [];
+  return { headline, facts, tables: entries.length ? [factTable('circuit', 'Circuit', entries)] : [], plots };
+}
+
+/** "Fe2O3" → "Fe₂O₃" */
+export function subscripts(formula: string): string {
+  return formula.replace(/(?<=[A-Za-z)\]])\d+/g, (digits) => [...digits].map((d) => '₀₁₂₃₄₅₆₇₈₉'[Number(d)]).join(''));
+}
+
+function side(names: unknown, coefficients: unknown): string | undefined {
+  if (!Array.isArray(names) || !Array.isArray(coefficients) || names.length !== coefficients.length) return undefined;
+  const terms = names.map((n, i) => {
+    const c = toNumber(coefficients[i]);
+    return typeof n === 'string' && c !== undefined ? `${c === 1 ? '' : `${short(c)} `}${subscripts(n)}` : undefined;
+  });
+  return terms.every((t) => t !== undefined) ? terms.join(' + ') : undefined;
+}
+
+export function readReaction(f: Fields): AppRead {
+  const reactants = f.peek('reactants');
+  const products = f.peek('products');
+  const coefficients = f.peek('coefficients');
+  let equation: string | undefined;
+  const rows: { species: string; side: string; coefficient: unknown }[] = [];
+  if (isRecord(coefficients) && Array.isArray(reactants) && Array.isArray(products)) {
+    const left = side(reactants, coefficients.reactants);
+    const right = side(products, coefficients.products);
+    if (left && right) {
+      equation = `${left} → ${right}`;
+      ['reactants', 'products', 'coefficients'].forEach((n) => f.use(n));
+      reactants.forEach((s, i) => rows.push({ species: subscripts(String(s)), side: 'reactant', coefficient: (coefficients.reactants as unknown[])[i] }));
+      products.forEach((s, i) => rows.push({ species: subscripts(String(s)), side: 'product', coefficient: (coefficients.products as unknown[])[i] }));
+    }
+  }
+  const balanced = f.text('balanced', 'balanced_equation', 'equation');
+  if (!equation && balanced) equation = balanced.split(/(\s+)/).map(subscripts).join('').replace(/\s*(->|=>|=)\s*/, ' → ');
+  const table = recordTable(rows, { id: 'species', title: 'Coefficients', known: [{ names: ['species'], label: 'Species' }, { names: ['side'], label: 'Side' }, { names: ['coefficient'], label: 'Coefficient' }] }).table;
+  return {
+    headline: equation ?? 'No balanced equation in the answer', facts: equation ? ['Balanced with the smallest whole-number coefficients'] : [],
+    ...(equation ? { equation } : {}), tables: rows.length ? [table] : [], plots: [],
+  };
+}
+
+const HEA_PARAMETERS: [label: string, names: string[], unit: string][] = [
+  ['Valence electron concentration (VEC)', ['valence_electron_concentration', 'vec', 'VEC'], ''],
+  ['Atomic size mismatch δ', ['atomic_size_mismatch_percent', 'delta', 'size_mismatch'], '%'],
+  ['Mixing entropy ΔS_mix', ['mixing_entropy', 'delta_s_mix', 'entropy'], 'J/(mol·K)'],
+  ['ΔS_mix / R', ['mixing_entropy_over_R'], ''],
+  ['Mixing enthalpy ΔH_mix', ['mixing_enthalpy', 'delta_h_mix'], 'kJ/mol'],
+];
+
+export function readHea(f: Fields): AppRead {
+  const phase = f.text('predicted_phase', 'phase', 'prediction');
+  const parameters = f.nested('parameters');
+  const entries: [string, string][] = [];
+  for (const [label, names, unit] of HEA_PARAMETERS) {
+    const value = f.number(...names) ?? parameters?.number(...names);
+    if (value !== undefined) entries.push([label, `${short(value, 5)}${unit ? ` ${unit}` : ''}`]);
+  }
+  f.read(['units'], (x) => (isRecord(x) ? x : undefined));
+  const composition = f.read(['composition', 'fractions'], (x) => (isRecord(x) && Object.values(x).every((v) => toNumber(v) !== undefined) ? x : undefined), 'element fractions');
+  f.use('fractions');
+  const highEntropy = f.boolean('is_high_entropy');
+  const formula = f.text('formula');
+  f.count('n_elements');
+  const rows = Object.entries(composition ?? {}).map(([element, x]) => ({ element, fraction: toNumber(x), percent: (toNumber(x) ?? 0) * 100 }));
+  const tables = [
+    ...(entries.length ? [factTable('parameters', 'Parameters', entries, 'Phase rule of thumb (Guo et al.): VEC ≥ 8 FCC, VEC < 6.87 BCC, between: FCC + BCC.')] : []),
+    ...(rows.length ? [recordTable(rows, { id: 'composition', title: 'Composition', known: [{ names: ['element'], label: 'Element' }, { names: ['fraction'], label: 'Fraction' }, { names: ['percent'], label: 'at. %', digits: 4 }] }).table] : []),
+  ];
+  const facts = [
+    ...(formula ? [`Composition ${formula}`] : []),
+    ...(highEntropy !== undefined ? [highEntropy ? 'High-entropy alloy (5 or more elements, ΔS_mix ≥ 1.5 R)' : 'Not a high-entropy alloy by the 5-element, 1.5 R rule'] : []),
+  ];
+  return { headline: phase ? `Predicted phase: ${phase}` : 'No predicted phase in the answer', facts, tables, plots: [] };
+}

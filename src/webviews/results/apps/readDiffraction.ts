@@ -1,0 +1,105 @@
+/**
+ * Readers of powder diffraction: a computed pattern (peaks as sticks and a table) and a match (the
+ * ranked candidates, and the measured pattern sent drawn over the best match's peaks). Pure.
+ */
+import { parseDiffraction } from '../../../core/diffraction/parse';
+import { isRecord, type Rec } from '../../../core/util/guards';
+import { toNumber } from '../fields';
+import type { Fields } from '../fields';
+import { fixed } from '../format';
+import type { PlotSeries, PlotSpec } from '../plots';
+import { quantity } from '../../../core/util/quantity';
+import type { AppRead } from './model';
+import { recordTable } from './tables';
+
+export interface Peak { angle: number; intensity: number }
+
+/** Peaks as records ({two_theta, intensity}) or as parallel lists of angles and intensities. */
+export function readPeaks(f: Fields, names = ['peaks', 'pattern', 'reflections']): { peaks: Peak[]; records: unknown[] } {
+  const records = f.read(names, (v) => (Array.isArray(v) && v.some(isRecord) ? v : undefined), 'a list of peaks');
+  if (records) {
+    const peaks = records.flatMap((r) => {
+      if (!isRecord(r)) return [];
+      const angle = toNumber(r.two_theta ?? r['2theta'] ?? r.angle);
+      const intensity = toNumber(r.intensity ?? r.relative_intensity ?? r.i);
+      return angle !== undefined && intensity !== undefined ? [{ angle, intensity }] : [];
+    });
+    return { peaks, records };
+  }
+  const angles = f.series(['two_theta', 'angles', 'x'], true);
+  const intensities = f.series(['intensities', 'intensity', 'y'], true);
+  if (!angles || !intensities) return { peaks: [], records: [] };
+  if (angles.length !== intensities.length) f.warnings.push(`${angles.length} angles but ${intensities.length} intensities: the shorter list is used.`);
+  const peaks = angles.flatMap((a, i) => (a !== null && intensities[i] !== null && intensities[i] !== undefined ? [{ angle: a, intensity: intensities[i]! }] : []));
+  return { peaks, records: [] };
+}
+
+/** One x axis for several series: the union of their angles, each series null where it has no point. */
+export function patternPlot(id: string, title: string, sets: { label: string; points: Peak[]; colour: PlotSeries['colour']; sticks: boolean }[]): PlotSpec {
+  const x = [...new Set(sets.flatMap((s) => s.points.map((p) => p.angle)))].sort((a, b) => a - b);
+  const index = new Map(x.map((v, i) => [v, i]));
+  const series = sets.map((s) => {
+    const values: (number | null)[] = new Array<number | null>(x.length).fill(null);
+    for (const p of s.points) values[index.get(p.angle)!] = p.intensity;
+    return { label: s.label, values, colour: s.colour, sticks: s.sticks, spanGaps: !s.sticks };
+  });
+  const margin = Math.max(2, ((x.at(-1) ?? 0) - (x[0] ?? 0)) * 0.04);
+  const xRange: [number, number] = [Math.max(0, Math.floor((x[0] ?? 0) - margin)), Math.min(180, Math.ceil((x.at(-1) ?? 90) + margin))];
+  return { id, title, xLabel: '2θ (°)', yLabel: 'Intensity (relative)', x, series, legend: sets.length > 1, yRange: [0, 105], xRange };
+}
+
+const strongest = (peaks: Peak[]): Peak | undefined => peaks.reduce<Peak | undefined>((best, p) => (!best || p.intensity > best.intensity ? p : best), undefined);
+
+export function readPxrd(f: Fields, request: Rec): AppRead {
+  const { peaks, records } = readPeaks(f);
+  const wavelength = f.number('wavelength', 'wavelength_angstrom');
+  const jid = f.text('jid') ?? (typeof request.jid === 'string' ? request.jid : undefined);
+  const formula = f.text('formula');
+  f.read(['two_theta_range'], (v) => (Array.isArray(v) ? v : undefined));
+  const top = strongest(peaks);
+  const headline = peaks.length ? `${quantity(peaks.length, 'peak')}${formula ? ` for ${formula}` : ''}${jid ? ` (${jid})` : ''}` : 'No peaks in the answer';
+  const facts = [
+    ...(wavelength !== undefined ? [`Wavelength ${fixed(wavelength, 4)} Å${Math.abs(wavelength - 1.5406) < 1e-4 ? ' (Cu Kα)' : ''}`] : []),
+    ...(top ? [`Strongest peak at 2θ = ${fixed(top.angle, 2)}°`] : []),
+  ];
+  const table = recordTable(records, {
+    id: 'peaks', title: 'Peaks', pageSize: 50,
+    known: [{ names: ['two_theta', '2theta', 'angle'], label: '2θ (°)' }, { names: ['d_spacing', 'd'], label: 'd (Å)' }, { names: ['intensity'], label: 'Intensity' }, { names: ['hkl'], label: 'hkl' }],
+    note: 'Click a column to sort.',
+  }).table;
+  const plots = peaks.length ? [patternPlot('pattern', 'Powder pattern', [{ label: 'Computed', points: peaks, colour: 'blue', sticks: true }])] : [];
+  return { headline, facts, tables: records.length ? [table] : [], plots };
+}
+
+/** The measured pattern the run sent, scaled to 100 at its highest point. */
+function measured(request: Rec): Peak[] {
+  if (typeof request.xrd_data !== 'string') return [];
+  const points = parseDiffraction(request.xrd_data).points;
+  const max = Math.max(...points.map((p) => p.intensity), 0);
+  return max > 0 ? points.map((p) => ({ angle: p.angle, intensity: (100 * p.intensity) / max })) : [];
+}
+
+export function readPxrdMatch(f: Fields, request: Rec): AppRead {
+  const matches = f.read(['matches', 'results', 'candidates'], (v) => (Array.isArray(v) ? v : undefined), 'a list of matches') ?? [];
+  const best = f.nested('best') ?? f.nested('best_match');
+  const bestPeaks = best ? readPeaks(best).peaks : [];
+  const bestName = best && [best.text('formula'), best.text('jid')].filter(Boolean).join(' · ');
+  f.number('n_points');
+  f.read(['formula'], (v) => (typeof v === 'string' || v === null ? v : undefined));
+  const table = recordTable(matches, {
+    id: 'matches', title: 'Candidates, best first', idNames: ['jid', 'id'], detailApp: 'materials_explorer',
+    known: [{ names: ['jid', 'id'], label: 'Id' }, { names: ['formula'], label: 'Formula' }, { names: ['score', 'similarity', 'match_score'], label: 'Score' }],
+    note: 'Click a row to open the material and its structure.',
+  }).table;
+  const top = table.rows[0];
+  const scoreColumn = table.columns.indexOf('Score');
+  const headline = top ? `Best match: ${top.cells.slice(0, 2).filter((c) => c !== '–').join(' · ')}${scoreColumn >= 0 ? ` (score ${top.cells[scoreColumn]})` : ''}` : 'No candidates matched';
+  const sent = measured(request);
+  const sets = [
+    ...(sent.length ? [{ label: 'Measured', points: sent, colour: 'foreground' as const, sticks: false }] : []),
+    ...(bestPeaks.length ? [{ label: `Best match${bestName ? ` (${bestName})` : ''}`, points: bestPeaks, colour: 'red' as const, sticks: true }] : []),
+  ];
+  const facts = [`${quantity(sent.length, 'measured point')} sent${typeof request.formula === 'string' && request.formula ? `, candidates of formula ${request.formula}` : ''}`];
+  if (sent.length && !bestPeaks.length && top) facts.push('The answer has no pattern for the best match: only the measured pattern is drawn');
+  return { headline, facts, tables: matches.length ? [table] : [], plots: sets.length ? [patternPlot('match', 'Measured pattern over the best match', sets)] : [] };
+}

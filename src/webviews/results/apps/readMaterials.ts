@@ -1,0 +1,80 @@
+/** Readers of the materials applications: search, prediction, OPTIMADE. Pure and tolerant. */
+import type { Rec } from '../../../core/util/guards';
+import type { Fields } from '../fields';
+import { short } from '../format';
+import { quantity } from '../../../core/util/quantity';
+import type { AppRead } from './model';
+import { recordTable, type Column } from './tables';
+
+const MATERIAL_COLUMNS: Column[] = [
+  { names: ['jid', 'id', 'material_id'], label: 'Id' },
+  { names: ['formula', 'chemical_formula_reduced', 'reduced_formula'], label: 'Formula' },
+  { names: ['name'], label: 'Name' },
+  { names: ['spacegroup', 'spg_symbol', 'space_group'], label: 'Space group' },
+  { names: ['bandgap', 'optb88vdw_bandgap', 'band_gap'], label: 'Band gap (eV)' },
+  { names: ['formation_energy_per_atom', 'formation_energy_peratom'], label: 'Formation energy (eV/atom)' },
+  { names: ['elements'], label: 'Elements' },
+];
+
+/** The list of an answer: the first of these fields that is a list, or the answer itself. */
+function list(f: Fields, names: string[]): unknown[] | undefined {
+  return f.read(names, (v) => (Array.isArray(v) ? v : undefined), 'a list');
+}
+
+export function readSearch(f: Fields): AppRead {
+  const rows = list(f, ['results', 'materials', 'data', 'answer']) ?? [];
+  const count = f.count('count', 'total', 'n_results');
+  const { table, skipped } = recordTable(rows, {
+    id: 'results', title: 'Materials', known: MATERIAL_COLUMNS, idNames: ['jid', 'id', 'material_id'], detailApp: 'materials_explorer', pageSize: 25,
+    note: 'Click a column to sort; click a row (or press Enter) to open the material and its structure.',
+  });
+  if (skipped) f.warnings.push(`${quantity(skipped, 'result')} of the list could not be shown as rows.`);
+  const shown = count ?? rows.length;
+  const headline = shown === 0 ? 'No materials match' : `${quantity(shown, 'material')} found`;
+  const facts = count !== undefined && count !== rows.length ? [`The answer lists ${rows.length} of them`] : [];
+  return { headline, facts, tables: rows.length ? [table] : [], plots: [] };
+}
+
+const UNIT_WORDS: Record<string, string> = { formation_energy_peratom: 'eV/atom', optb88vdw_bandgap: 'eV', bulk_modulus_kv: 'GPa', shear_modulus_gv: 'GPa' };
+
+export function readPredict(f: Fields, request: Rec): AppRead {
+  const value = f.number('prediction', 'predicted_value', 'value', 'predictions');
+  const model = f.text('model', 'model_name') ?? (typeof request.model === 'string' ? request.model : undefined);
+  const unit = f.text('unit', 'units') ?? (model ? UNIT_WORDS[model] : undefined);
+  const property = f.text('property', 'target', 'prop');
+  const jid = f.text('jid', 'id') ?? (typeof request.jid === 'string' ? request.jid : undefined);
+  const formula = f.text('formula');
+  const source = f.text('source');
+  const what = property ? property[0]!.toUpperCase() + property.slice(1) : 'Prediction';
+  const headline = value === undefined ? 'No predicted value in the answer' : `${what}: ${short(value, 5)}${unit ? ` ${unit}` : ' (no unit given)'}`;
+  const facts = [
+    ...(jid || formula ? [`Material: ${[formula, jid && `(${jid})`].filter(Boolean).join(' ')}`] : []),
+    ...(model ? [`Model: ${model}`] : []),
+    ...(source ? [`Source: ${source}`] : []),
+  ];
+  return { headline, facts, tables: [], plots: [] };
+}
+
+export function readOptimade(f: Fields): AppRead {
+  const data = list(f, ['data', 'results']) ?? [];
+  const meta = f.nested('meta');
+  const returned = meta?.count('data_returned');
+  const available = meta?.count('data_available');
+  const more = meta?.boolean('more_data_available');
+  const { table, skipped } = recordTable(data, {
+    id: 'structures', title: 'Structures', flatten: 'attributes', pageSize: 5, idNames: ['id'], detailApp: 'materials_explorer',
+    known: [
+      { names: ['id'], label: 'Id' }, { names: ['chemical_formula_reduced', 'chemical_formula_descriptive'], label: 'Formula' },
+      { names: ['elements'], label: 'Elements' }, { names: ['nelements'], label: 'Elements (n)' }, { names: ['nsites'], label: 'Sites' },
+      { names: ['type'], label: 'Type' },
+    ],
+    note: 'Click a column to sort; click a row to open the entry.',
+  });
+  if (skipped) f.warnings.push(`${quantity(skipped, 'entry', 'entries')} of data could not be shown as rows.`);
+  const headline = data.length === 0 ? 'No structures match the filter' : `${quantity(returned ?? data.length, 'structure')} match`;
+  const facts = [
+    ...(available !== undefined ? [`The database holds ${quantity(available, 'entry', 'entries')}`] : []),
+    ...(more ? ['More data is available than this page holds'] : []),
+  ];
+  return { headline, facts, tables: data.length ? [table] : [], plots: [] };
+}

@@ -1,0 +1,106 @@
+/**
+ * The result views: one per run (showing a run again reveals its view), kept up to date as the run
+ * changes, and back after a window reload when the run list still knows the run.
+ */
+import * as vscode from 'vscode';
+import { Disposable } from '../../platform/disposable';
+import { isRecord, isString } from '../../core/util/guards';
+import { PanelSet } from '../panelSet';
+import { panelOptions } from '../host';
+import { ResultPanel, type RunActions } from './panel';
+import { RESULT_VIEW_TYPE } from './protocol';
+import { runTitle, type RunRecord } from '../../core/runs/run';
+import { ResultDocuments } from './structures';
+import { viewsColumn } from '../column';
+
+/** Registered outside production mode only. */
+export const RESULTS_TEST_COMMAND = 'tokenLens.results.test';
+
+export interface ResultViewsOptions extends RunActions {
+  /** The run list's record of a run, for views that come back after a reload. */
+  lookup(runId: string): RunRecord | undefined;
+}
+
+export class ResultViews extends Disposable {
+  private readonly panels = this.register(new PanelSet<ResultPanel>());
+  private readonly testMode: boolean;
+  private readonly documents = this.register(new ResultDocuments());
+
+  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private readonly options: ResultViewsOptions) {
+    super();
+    this.testMode = context.extensionMode !== vscode.ExtensionMode.Production;
+    this.register(vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
+    }));
+    if (this.testMode) this.register(vscode.commands.registerCommand(RESULTS_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+  }
+
+  /** Opens the view of a run beside the editor, or reveals it (brought up to date). */
+  show(run: RunRecord, preserveFocus = true): ResultPanel {
+    const existing = this.panels.get(run.id);
+    if (existing) {
+      existing.update(run);
+      existing.panel.reveal(existing.panel.viewColumn, preserveFocus);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(RESULT_VIEW_TYPE, runTitle(run), { viewColumn: viewsColumn(), preserveFocus }, panelOptions(this.context.extensionUri));
+    return this.adopt(panel, run);
+  }
+
+  /** Closes the run's view, if open. */
+  close(runId: string): void {
+    this.panels.get(runId)?.panel.dispose();
+  }
+
+  /** Where a run's view stands, if it is open. */
+  columnOf(runId: string): vscode.ViewColumn | undefined {
+    return this.panels.get(runId)?.panel.viewColumn;
+  }
+
+  /** A run changed: its view, if open, shows the new state. */
+  update(run: RunRecord): void {
+    this.panels.get(run.id)?.update(run);
+  }
+
+  private restore(panel: vscode.WebviewPanel, state: unknown): void {
+    const run = isRecord(state) && isString(state.runId, 200) ? this.options.lookup(state.runId) : undefined;
+    if (run) this.adopt(panel, run);
+    else panel.dispose();
+  }
+
+  private adopt(panel: vscode.WebviewPanel, run: RunRecord): ResultPanel {
+    return this.panels.add(run.id, new ResultPanel(panel, this.context.extensionUri, run, this.testMode, this.options, this.documents, this.log));
+  }
+
+  /** Test seam: show runs the test makes, what a view shows, and acting on it as a user would. */
+  private async test(action: string, arg?: unknown): Promise<unknown> {
+    const args = isRecord(arg) ? arg : {};
+    const panel = isString(args.runId, 200) ? this.panels.get(args.runId) : this.panels.last();
+    switch (action) {
+      case 'open': // the runs whose views are open
+        return this.panels.keys();
+      case 'show': case 'update': // arg: a RunRecord
+        if (action === 'show') this.show(arg as RunRecord);
+        else this.update(arg as RunRecord);
+        return (arg as RunRecord).id;
+      case 'report': case 'click': {
+        if (!panel) return undefined;
+        if (isString(args.exportTarget, 10_000)) panel.exportTarget = vscode.Uri.parse(args.exportTarget);
+        if (isString(args.saveTarget, 10_000)) this.documents.saveTarget = vscode.Uri.parse(args.saveTarget);
+        return panel.requestReport({ action, target: args.target as string | undefined });
+      }
+      case 'lastAction':
+        return panel?.lastAction;
+      case 'restore': { // what the serializer does after a reload; arg: the page's persisted state
+        const webviewPanel = vscode.window.createWebviewPanel(RESULT_VIEW_TYPE, 'Result', { viewColumn: viewsColumn(), preserveFocus: true }, panelOptions(this.context.extensionUri));
+        this.restore(webviewPanel, arg);
+        return this.panels.keys();
+      }
+      case 'closeAll':
+        this.panels.dispose();
+        return true;
+      default:
+        return undefined;
+    }
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * What the tolerant reader makes of a service answer: one typed model per run kind, plus what it did
+ * not know (`extra`), the images that came back and what looked wrong. JSON-safe (no undefined in
+ * arrays, no NaN: a value that could not be read is null), so it crosses to the page as it is.
+ */
+import type { Mat3, Vec3 } from '../../core/poscar/types';
+import type { AppModel } from './apps/model';
+
+/** A number per step; null where the service sent something that is not one. */
+export type Series = (number | null)[];
+
+export interface ResultImage {
+  /** data:image/png;base64,… */
+  dataUrl: string;
+  /** Where it came from: a field name, a header, or "answer" for a whole image answer. */
+  source: string;
+}
+
+/** What every kind's model has: the method, the atoms, and what the view did not place. */
+export interface Common {
+  /** How the service computed it, in its words. */
+  method?: string;
+  /** Atoms and element symbols as the answer states them. */
+  natoms?: number;
+  species?: string[];
+  /** Every field the view does not show, as the service sent it. */
+  extra: Record<string, unknown>;
+  images: ResultImage[];
+  warnings: string[];
+}
+
+export interface Trajectory {
+  frames: number;
+  /** Atoms per frame (of the first frame). */
+  atoms: number;
+}
+
+export interface SinglePointModel extends Common {
+  kind: 'singlePoint';
+  /** eV */
+  energy?: number;
+  energyPerAtom?: number;
+  /** True when energyPerAtom is energy / atoms rather than the service's own number. */
+  energyPerAtomComputed?: boolean;
+  /** eV/Å, one row per atom */
+  forces?: Vec3[];
+  /** eV/Å: the service's, else the largest |F| of forces. */
+  maxForce?: number;
+  /** GPa, tensile positive. */
+  stress?: Mat3;
+  /** The unit the service named (or "GPa (assumed)"). */
+  stressUnit?: string;
+}
+
+export interface RelaxModel extends Common {
+  kind: 'relax';
+  converged?: boolean;
+  finalPoscar?: string;
+  initialEnergy?: number;
+  finalEnergy?: number;
+  /** eV per step; index 0 is the input structure. */
+  energies: Series;
+  /** eV/Å per step. */
+  forcesMax: Series;
+  steps?: number;
+  /** The step limit the run had. */
+  maxSteps?: number;
+  /** The force threshold, eV/Å. */
+  fmax?: number;
+  trajectory?: Trajectory;
+}
+
+export interface MdModel extends Common {
+  kind: 'md';
+  /** x of every series: fs, or step numbers when the answer gives no time. */
+  time: number[];
+  timeUnit: 'fs' | 'step';
+  total: Series;
+  kinetic: Series;
+  potential: Series;
+  /** K */
+  temperature: Series;
+  averageTemperature?: number;
+  finalTemperature?: number;
+  /** eV/atom, last total minus first over the atoms (computed when the service gives none). */
+  energyDrift?: number;
+  energyDriftComputed?: boolean;
+  timestepFs?: number;
+  steps?: number;
+  /** Set from a single number such as `temperature: 300`. */
+  targetTemperature?: number;
+  finalPoscar?: string;
+  trajectory?: Trajectory;
+}
+
+export interface BandTick {
+  distance: number;
+  /** "Γ", "X", "X|U" */
+  label: string;
+}
+
+export interface BandEdges {
+  /** eV, absolute */
+  vbm?: number;
+  cbm?: number;
+  /** eV; 0 for a metal. */
+  gap?: number;
+  metal?: boolean;
+  direct?: boolean;
+  /** eV: the smallest direct gap, when the service gives it besides the gap. */
+  directGap?: number;
+  /** k-point indices of the edges, when known. */
+  vbmK?: number;
+  cbmK?: number;
+  /** Where the numbers came from. */
+  source: 'service' | 'electrons' | 'fermi' | 'headers' | 'none';
+}
+
+export interface BandsModel extends Common {
+  kind: 'tightbinding';
+  /** One x per k-point. */
+  distances: number[];
+  /** 'kpoints': cumulative distance between fractional k-points (no lattice: approximate). */
+  distanceSource: 'service' | 'kpoints' | 'index';
+  /** bands[b][k], eV */
+  bands: Series[];
+  ticks: BandTick[];
+  fermi?: number;
+  edges: BandEdges;
+  nelectrons?: number;
+  /** "Γ-X-W-K-Γ-L-U-W-L-K|U-X" */
+  path?: string;
+  /** "FCC" */
+  latticeType?: string;
+}
+
+export type ResultModel = SinglePointModel | RelaxModel | MdModel | BandsModel | AppModel;

@@ -1,0 +1,177 @@
+/**
+ * The result page: a run's state (running with the time ticking and Cancel, failed with Retry,
+ * cancelled), and once done, its answer: headline and facts, actions, plots with PNG export and Copy
+ * CSV, tables, the service's images, and every other field as JSON. All service text reaches the DOM
+ * through textContent.
+ */
+import { connect, el, onThemeChange, themeKind } from '../../page/bridge';
+import { duration } from '../format';
+import { plotsOf, toCsv, type PlotSpec } from '../plots';
+import { isToResultPage, type FromResultPage, type ResultTestMessage, type ResultView, type RunInfo, type ShowMessage, type ToResultPage } from '../protocol';
+import { describe } from '../summary';
+import { button, tableTexts } from './dom';
+import { drawPlot, type Plot } from './plot';
+import { actions, images, tables } from './sections';
+
+const bridge = connect<ToResultPage, FromResultPage>(isToResultPage, (message) => {
+  if (message.type === 'show') show(message);
+  else if (bridge.testMode) test(message);
+});
+
+const app = document.getElementById('app')!;
+let current: ShowMessage | undefined;
+let slots: { container: HTMLElement; spec: PlotSpec }[] = [];
+let plots: Plot[] = [];
+let ticker: ReturnType<typeof setInterval> | undefined;
+let renderMs = 0;
+
+function show(message: ShowMessage): void {
+  const started = performance.now();
+  current = message;
+  bridge.persist({ runId: message.run.id });
+  render(message);
+  renderMs = performance.now() - started;
+}
+
+function render({ run, view }: ShowMessage): void {
+  clearInterval(ticker);
+  slots = [];
+  const parts: HTMLElement[] = [header(run)];
+  if (run.state === 'running') parts.push(el('p', 'hint', 'Waiting for the service. Band structures and molecular dynamics can take a minute.'));
+  if (run.state === 'failed') parts.push(problem('error', run.error || 'The run failed.', 'Retry'));
+  if (run.state === 'cancelled') parts.push(problem('note', 'The run was cancelled.', 'Run Again'));
+  if (view && run.state === 'done') parts.push(...done(view));
+  if (view && Object.keys(view.model.extra).length) parts.push(otherFields(view.model.extra));
+  app.replaceChildren(...parts);
+  drawPlots();
+}
+
+// ---- the parts ----------------------------------------------------------------------------------
+
+function header(run: RunInfo): HTMLElement {
+  const node = el('header');
+  const status = el('span', `status ${run.state}`);
+  status.setAttribute('role', 'status');
+  const line = el('div', 'status-line');
+  line.append(status);
+  node.append(el('h1', undefined, run.title), line);
+  if (run.builtin) {
+    node.append(el('div', 'builtin', 'Computed on this machine by the built-in reference service: the reference models named under “Other fields” (method), for trying Token Lens, not for research.'));
+  }
+  if (run.state === 'running') {
+    const tick = () => (status.textContent = `Running… ${duration(Date.now() - run.startedAt)}`);
+    tick();
+    ticker = setInterval(tick, 1000);
+    line.append(button('Cancel', 'cancel', () => bridge.post({ type: 'cancel' })));
+  } else {
+    const took = run.durationMs === undefined ? '' : ` in ${duration(run.durationMs)}`;
+    const words = { done: `Done${took}`, failed: `Failed${took.replace(' in ', ' after ')}`, cancelled: 'Cancelled' } as const;
+    status.textContent = `${words[run.state]}${run.status ? ` · HTTP ${run.status}` : ''} · started ${new Date(run.startedAt).toLocaleTimeString()}`;
+  }
+  return node;
+}
+
+function problem(kind: 'error' | 'note', text: string, again: string): HTMLElement {
+  const node = el('div', `problem ${kind}`);
+  node.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  node.append(el('p', undefined, text), button(again, 'retry', () => bridge.post({ type: 'retry' })));
+  return node;
+}
+
+function done(view: ResultView): HTMLElement[] {
+  const summary = describe(view);
+  const top = el('section', 'summary');
+  const facts = el('ul', 'facts');
+  facts.append(...summary.facts.map((f) => el('li', undefined, f)));
+  top.append(el('h2', 'headline', summary.headline), facts);
+  const parts: HTMLElement[] = [top];
+  const buttons = actions(view, bridge.post);
+  if (buttons.length) {
+    const bar = el('div', 'actions');
+    bar.append(...buttons);
+    parts.push(bar);
+  }
+  if (view.model.warnings.length) {
+    const list = el('ul', 'warnings');
+    list.setAttribute('aria-label', 'Warnings');
+    list.append(...view.model.warnings.map((w) => el('li', undefined, w)));
+    parts.push(list);
+  }
+  parts.push(...plotsOf(view).map(plotFigure), ...tables(view, bridge.post, current?.run.id));
+  const pictures = images(view);
+  if (pictures.length) {
+    const gallery = el('section', 'images');
+    gallery.append(...pictures);
+    parts.push(gallery);
+  }
+  return parts;
+}
+
+function plotFigure(spec: PlotSpec): HTMLElement {
+  const figure = el('figure', 'plot');
+  const caption = el('figcaption');
+  caption.append(
+    el('span', 'plot-title', spec.title),
+    button('Export PNG…', `png:${spec.id}`, () => {
+      const plot = plots.find((p) => p.spec.id === spec.id);
+      if (plot) bridge.post({ type: 'exportPng', name: spec.id, dataUrl: plot.png() });
+    }),
+    button('Copy CSV', `csv:${spec.id}`, () => bridge.post({ type: 'copyCsv', name: spec.title.toLowerCase(), text: toCsv(spec) })),
+  );
+  const container = el('div', 'plot-area');
+  container.setAttribute('role', 'img');
+  container.setAttribute('aria-label', `${spec.title}: ${spec.yLabel} against ${spec.xLabel}`);
+  figure.append(caption, container);
+  slots.push({ container, spec });
+  return figure;
+}
+
+/** The fields the view does not show, as JSON, written out only when opened (they can be large). */
+function otherFields(extra: Record<string, unknown>): HTMLElement {
+  const details = el('details', 'other');
+  details.append(el('summary', undefined, `Other fields (${Object.keys(extra).length})`));
+  const pre = el('pre');
+  details.append(pre);
+  details.addEventListener('toggle', () => {
+    if (!details.open || pre.textContent) return;
+    const text = JSON.stringify(extra, null, 2);
+    pre.textContent = text.length > 2_000_000 ? `${text.slice(0, 2_000_000)}\n… (${text.length.toLocaleString('en-US')} characters in all)` : text;
+  });
+  return details;
+}
+
+// ---- plots follow the theme and the width -------------------------------------------------------
+
+function drawPlots(): void {
+  plots.forEach((p) => p.destroy());
+  plots = slots.map(({ container, spec }) => drawPlot(container, spec));
+}
+
+onThemeChange(() => drawPlots());
+new ResizeObserver(() => plots.forEach((p, i) => p.resize(slots[i]!.container.clientWidth))).observe(app);
+
+// ---- test mode only -----------------------------------------------------------------------------
+
+function test(message: ResultTestMessage): void {
+  if (message.action === 'click' && message.target) app.querySelector<HTMLElement>(`[data-target="${CSS.escape(message.target)}"]`)?.click();
+  report(message.id);
+}
+
+function report(request: number): void {
+  const view = current?.view;
+  bridge.post({
+    type: 'rendered', seq: current?.seq ?? -1, request, kind: current?.run.kind ?? '', state: current?.run.state ?? '',
+    headline: app.querySelector('.headline')?.textContent ?? '',
+    source: app.querySelector('.builtin')?.textContent ?? '',
+    plots: plots.map((p) => ({ title: p.spec.title, series: p.spec.series.length, points: p.spec.x.length })),
+    tables: tableTexts(app),
+    extraKeys: Object.keys(view?.model.extra ?? {}),
+    images: app.querySelectorAll('figure.image img').length,
+    warnings: view?.model.warnings ?? [],
+    targets: Array.from(app.querySelectorAll<HTMLElement>('[data-target]'), (e) => e.dataset.target!),
+    theme: themeKind(), renderMs,
+  });
+}
+
+window.addEventListener('error', (event) => bridge.post({ type: 'error', message: String(event.message) }));
+bridge.ready();

@@ -1,0 +1,190 @@
+/**
+ * One plot of a result view drawn with uPlot in the theme's colours: series, dashed lines with labels,
+ * labelled vertical lines at high-symmetry points, a shaded band (the gap), marked points. Export
+ * composes the canvas on the editor background with the title and a legend, so the PNG reads on its own.
+ */
+import uPlot from 'uplot';
+import { cssVar, el } from '../../page/bridge';
+import { short } from '../format';
+import type { Colour, PlotSpec } from '../plots';
+
+const FALLBACK: Record<Colour, string> = {
+  blue: '#3794ff', red: '#f14c4c', green: '#89d185', orange: '#d18616', purple: '#b180d7', yellow: '#cca700', foreground: '#cccccc',
+};
+
+export function colour(name: Colour): string {
+  return (name === 'foreground' ? cssVar('--vscode-foreground') : cssVar(`--vscode-charts-${name}`)) || FALLBACK[name];
+}
+
+/** The colour with an alpha, from any CSS colour the browser knows. */
+function withAlpha(css: string, alpha: number): string {
+  const probe = el('canvas').getContext('2d')!;
+  probe.fillStyle = css;
+  const hex = probe.fillStyle; // normalised to #rrggbb (or rgba(...) when it had alpha)
+  if (!hex.startsWith('#')) return hex;
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return `rgba(${r}, ${g}, ${b}, ${alpha})`;
+}
+
+const HEIGHT = 280;
+/** Tick steps for axes of step numbers: whole numbers only. */
+const WHOLE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000];
+
+function overlays(spec: PlotSpec): uPlot.Hooks.Arrays {
+  const px = uPlot.pxRatio;
+  const font = `${11 * px}px ${cssVar('--vscode-font-family') || 'sans-serif'}`;
+  const fg = colour('foreground');
+  return {
+    drawClear: [(u) => {
+      if (!spec.yBand) return;
+      const [top, bottom] = [u.valToPos(spec.yBand.to, 'y', true), u.valToPos(spec.yBand.from, 'y', true)];
+      u.ctx.save();
+      u.ctx.fillStyle = withAlpha(colour('orange'), 0.18);
+      u.ctx.fillRect(u.bbox.left, top, u.bbox.width, bottom - top);
+      u.ctx.restore();
+    }],
+    draw: [(u) => {
+      const { ctx, bbox } = u;
+      ctx.save();
+      ctx.font = font;
+      ctx.beginPath();
+      ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
+      ctx.clip();
+      for (const line of spec.hLines ?? []) {
+        const y = u.valToPos(line.y, 'y', true);
+        ctx.strokeStyle = ctx.fillStyle = colour(line.colour);
+        ctx.setLineDash([6 * px, 4 * px]);
+        ctx.lineWidth = px;
+        ctx.beginPath();
+        ctx.moveTo(bbox.left, y);
+        ctx.lineTo(bbox.left + bbox.width, y);
+        ctx.stroke();
+        ctx.textAlign = 'left';
+        ctx.fillText(line.label, bbox.left + 6 * px, y - 4 * px);
+      }
+      ctx.setLineDash([]);
+      // Stick series (diffraction peaks): a vertical line from zero to each value.
+      spec.series.forEach((s, index) => {
+        if (!s.sticks) return;
+        ctx.strokeStyle = colour(s.colour);
+        ctx.lineWidth = 1.5 * px;
+        const zero = u.valToPos(0, 'y', true);
+        s.values.forEach((v, i) => {
+          if (v === null || u.series[index + 1]?.show === false) return;
+          const x = u.valToPos(spec.x[i]!, 'x', true);
+          ctx.beginPath();
+          ctx.moveTo(x, zero);
+          ctx.lineTo(x, u.valToPos(v, 'y', true));
+          ctx.stroke();
+        });
+      });
+      if (spec.yBand) {
+        ctx.fillStyle = colour('orange');
+        ctx.textAlign = 'right';
+        ctx.fillText(spec.yBand.label, bbox.left + bbox.width - 6 * px, u.valToPos((spec.yBand.from + spec.yBand.to) / 2, 'y', true) + 4 * px);
+      }
+      for (const mark of spec.marks ?? []) {
+        const [x, y] = [u.valToPos(mark.x, 'x', true), u.valToPos(mark.y, 'y', true)];
+        ctx.fillStyle = fg;
+        ctx.beginPath();
+        ctx.arc(x, y, 3.5 * px, 0, 2 * Math.PI);
+        ctx.fill();
+        ctx.textAlign = 'left';
+        ctx.fillText(mark.label, x + 6 * px, y + (mark.label === 'VBM' ? 14 : -6) * px);
+      }
+      ctx.restore();
+    }],
+  };
+}
+
+/** The series as uPlot draws them: one per branch where the x axis breaks (a gap of zero width would still be joined). */
+function branches(spec: PlotSpec): { series: PlotSpec['series']; data: uPlot.AlignedData } {
+  const starts = [0, ...(spec.breaks ?? []), spec.x.length];
+  const pieces = starts.slice(1).map((end, b) => [starts[b]!, end] as const);
+  const series = pieces.length > 1 ? spec.series.flatMap((s) => pieces.map(([from, to]) => ({ ...s, values: s.values.map((v, i) => (i >= from && i < to ? v : null)) }))) : spec.series;
+  return { series, data: [spec.x, ...series.map((s) => s.values)] as uPlot.AlignedData };
+}
+
+function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPlot.Options {
+  const fg = colour('foreground');
+  const grid = withAlpha(cssVar('--vscode-editorWidget-border') || fg, 0.35);
+  const font = `${12}px ${cssVar('--vscode-font-family') || 'sans-serif'}`;
+  const ticks = spec.xTicks?.length ? spec.xTicks : undefined;
+  const axis = { stroke: fg, font, labelFont: font, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
+  const bands = series.length > 12;
+  return {
+    width, height: spec.height ?? HEIGHT,
+    scales: {
+      x: { time: false, ...(spec.xRange ? { range: (): uPlot.Range.MinMax => spec.xRange! } : {}) },
+      y: { distr: spec.logY ? 3 : 1, ...(spec.yRange ? { range: (): uPlot.Range.MinMax => spec.yRange! } : {}) },
+    },
+    axes: [
+      {
+        ...axis, label: spec.xLabel, ...(spec.xSteps ? { incrs: WHOLE } : {}),
+        ...(ticks ? { splits: () => ticks.map((t) => t.distance), values: () => ticks.map((t) => t.label), grid: { stroke: withAlpha(fg, 0.45), width: 1 } } : {}),
+      },
+      { ...axis, label: spec.yLabel, size: 64 },
+    ],
+    series: [
+      { label: spec.xLabel, value: (_u, v) => (v == null ? '–' : short(v, 5)) },
+      ...series.map((s) => ({
+        label: s.label, stroke: colour(s.colour), width: bands ? 1.25 : 1.75,
+        // Few steps (a relax that converged at once) would draw nothing without their points.
+        points: { show: !bands && !s.sticks && spec.x.length <= 60, size: 6 },
+        ...(s.sticks ? { paths: () => null } : {}),
+        ...(s.spanGaps ? { spanGaps: true } : {}),
+        value: (_u: uPlot, v: number | null) => (v == null ? '–' : short(v, 5)),
+      })),
+    ],
+    legend: { show: spec.legend, live: !bands },
+    cursor: { drag: { x: true, y: false }, points: { show: !bands } },
+    hooks: overlays(spec),
+  };
+}
+
+export interface Plot {
+  spec: PlotSpec;
+  uplot: uPlot;
+  /** A PNG of the plot on the editor background, with its title and legend. */
+  png(): string;
+  resize(width: number): void;
+  destroy(): void;
+}
+
+export function drawPlot(container: HTMLElement, spec: PlotSpec): Plot {
+  const width = Math.max(200, container.clientWidth);
+  const { series, data } = branches(spec);
+  const u = new uPlot(options(spec, series, width), data, container);
+  return {
+    spec, uplot: u,
+    png: () => composePng(u, spec),
+    resize: (w) => u.setSize({ width: Math.max(200, w), height: spec.height ?? HEIGHT }),
+    destroy: () => u.destroy(),
+  };
+}
+
+function composePng(u: uPlot, spec: PlotSpec): string {
+  const px = uPlot.pxRatio;
+  const strip = 28 * px;
+  const canvas = el('canvas');
+  canvas.width = u.ctx.canvas.width;
+  canvas.height = u.ctx.canvas.height + strip;
+  const ctx = canvas.getContext('2d')!;
+  ctx.fillStyle = cssVar('--vscode-editor-background') || '#ffffff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.font = `600 ${13 * px}px ${cssVar('--vscode-font-family') || 'sans-serif'}`;
+  ctx.fillStyle = colour('foreground');
+  ctx.textBaseline = 'middle';
+  ctx.fillText(spec.title, 10 * px, strip / 2);
+  let x = 20 * px + ctx.measureText(spec.title).width;
+  ctx.font = `${12 * px}px ${cssVar('--vscode-font-family') || 'sans-serif'}`;
+  for (const s of spec.legend ? spec.series : []) {
+    ctx.fillStyle = colour(s.colour);
+    ctx.fillRect(x, strip / 2 - 5 * px, 10 * px, 10 * px);
+    ctx.fillStyle = colour('foreground');
+    ctx.fillText(s.label, x + 14 * px, strip / 2);
+    x += 24 * px + ctx.measureText(s.label).width;
+  }
+  ctx.drawImage(u.ctx.canvas, 0, strip);
+  return canvas.toDataURL('image/png');
+}

@@ -1,0 +1,48 @@
+/** What every reader of a run kind shares: its context and the atom-count check. */
+import { isRecord, type Rec } from '../../core/util/guards';
+import { MAX_POINTS, toVec3Rows } from './fields';
+import type { ResultModel, Trajectory } from './model';
+
+export interface ReadContext {
+  /** Atoms in the structure that was sent, when it could be read. */
+  atoms?: number;
+  /** An application run: the request body that was sent (the match overlays the measured pattern it carried). */
+  request?: Rec;
+}
+
+/** What a reader of one kind gets: the context, and the answer's own atom count. */
+export interface KindContext extends ReadContext {
+  natoms?: number;
+}
+
+/** What a kind's reader returns: its model without the parts read.ts adds to every kind. */
+export type Read<M extends ResultModel> = Omit<M, 'extra' | 'images' | 'warnings' | 'method' | 'natoms' | 'species'>;
+
+/**
+ * The number of atoms: the input structure's, else the answer's natoms, else the first count given.
+ * Every count that disagrees is a warning ("forces: 7 rows, but the structure has 8 atoms").
+ */
+export function atomCount(warnings: string[], context: KindContext, counts: [name: string, n: number | undefined, noun: string][]): number | undefined {
+  const given = counts.filter((c): c is [string, number, string] => c[1] !== undefined);
+  const [atoms, against] = context.atoms !== undefined ? [context.atoms, 'the structure has']
+    : context.natoms !== undefined ? [context.natoms, 'natoms is'] : [given[0]?.[1], `${given[0]?.[0]} has`];
+  for (const [name, n, noun] of given) {
+    if (n !== atoms) warnings.push(`${name}: ${n} ${noun}, but ${against} ${atoms} atoms.`);
+  }
+  return atoms;
+}
+
+function frameAtoms(frame: unknown): number | undefined {
+  const positions = isRecord(frame) ? frame.positions ?? frame.coords ?? frame.cart_coords : frame;
+  return toVec3Rows(positions)?.length;
+}
+
+/** Frames of N×3 Cartesian positions, bare or as objects with `positions`: counted, not kept. */
+export function toTrajectory(value: unknown): Trajectory | undefined {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_POINTS) return undefined;
+  const atoms = value.map(frameAtoms);
+  return atoms.every((n) => n !== undefined) ? { frames: value.length, atoms: atoms[0]! } : undefined;
+}
+
+export const TRAJECTORY_NAMES = ['trajectory', 'frames', 'positions_trajectory'];
+export const POSCAR_NAMES = ['final_poscar', 'relaxed_poscar', 'poscar', 'final_structure', 'contcar'];

@@ -1,0 +1,75 @@
+/**
+ * What a result view does with the structure a run returned: open it as a new POSCAR document,
+ * compare it with the structure sent (a diff of two read-only documents served under the
+ * `tokenlens-result:` scheme), or save it beside the input.
+ */
+import * as vscode from 'vscode';
+import { POSCAR_LANGUAGE } from '../../features/poscar/documents';
+import { Disposable } from '../../platform/disposable';
+import { derivedName } from './poscarText';
+import type { RunRecord } from '../../core/runs/run';
+import { notify } from '../../platform/notify';
+
+export const RESULT_SCHEME = 'tokenlens-result';
+
+/** Serves the texts a diff shows; they are forgotten with their run's view. */
+export class ResultDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private readonly changed = this.register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChange = this.changed.event;
+  /** Where Save writes without asking (tests only). */
+  saveTarget: vscode.Uri | undefined;
+
+  constructor() {
+    super();
+    this.register(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this));
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  private serve(runId: string, part: string, name: string, text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${encodeURIComponent(runId)}/${part}/${name}` });
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+    return uri;
+  }
+
+  forget(runId: string): void {
+    const prefix = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${encodeURIComponent(runId)}/` }).toString();
+    for (const key of [...this.texts.keys()]) if (key.startsWith(prefix)) this.texts.delete(key);
+  }
+
+  async open(text: string): Promise<void> {
+    const document = await vscode.workspace.openTextDocument({ language: POSCAR_LANGUAGE, content: text });
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  }
+
+  async compare(run: RunRecord, text: string, what: string): Promise<void> {
+    const left = await this.poscarDocument(this.serve(run.id, 'input', run.inputName, run.inputText));
+    const right = await this.poscarDocument(this.serve(run.id, what, derivedName(run.inputName, what), text));
+    await vscode.commands.executeCommand('vscode.diff', left.uri, right.uri, `${run.inputName} ↔ ${what}`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  }
+
+  private async poscarDocument(uri: vscode.Uri): Promise<vscode.TextDocument> {
+    const document = await vscode.workspace.openTextDocument(uri);
+    return document.languageId === POSCAR_LANGUAGE ? document : vscode.languages.setTextDocumentLanguage(document, POSCAR_LANGUAGE);
+  }
+
+  async save(run: RunRecord, text: string, what: string): Promise<vscode.Uri | undefined> {
+    const input = vscode.Uri.parse(run.inputUri);
+    const name = derivedName(run.inputName, what);
+    const defaultUri = input.scheme === 'untitled' ? undefined : vscode.Uri.joinPath(input, '..', name);
+    const target = this.saveTarget ?? await vscode.window.showSaveDialog({ defaultUri, saveLabel: 'Save', title: `Save the ${what} structure` });
+    if (!target) return undefined;
+    try {
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+      vscode.window.setStatusBarMessage(`Token Lens: saved ${target.path.slice(target.path.lastIndexOf('/') + 1)}`, 3000);
+      return target;
+    } catch (error) {
+      void notify.error(`Could not save the structure: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+}

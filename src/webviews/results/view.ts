@@ -1,0 +1,60 @@
+/**
+ * A run record → what its page shows: the answer read for its kind, with what the POSCAR core adds
+ * (the input's atoms and elements, the cell before and after a relaxation). Pure: no vscode.
+ */
+import { latticeParameters, parsePoscar, volume } from '../../core/poscar/index';
+import type { Poscar } from '../../core/poscar/types';
+import { firstErrorMessage } from './poscarText';
+import type { LatticeRow, ResultView, RunInfo } from './protocol';
+import { readResult } from './read';
+import { isAppKind, runTitle, type RunRecord } from '../../core/runs/run';
+import { isRecord, type Rec } from '../../core/util/guards';
+
+export function runInfo(run: RunRecord): RunInfo {
+  return {
+    id: run.id, kind: run.kind, title: runTitle(run), inputName: run.inputName, state: run.state, startedAt: run.startedAt,
+    durationMs: run.durationMs, error: run.error, status: run.response?.status, ...(run.builtin ? { builtin: true } : {}),
+  };
+}
+
+const ROWS: [name: string, unit: string, of: (p: Poscar) => number][] = [
+  ['a', 'Å', (p) => latticeParameters(p.lattice).a],
+  ['b', 'Å', (p) => latticeParameters(p.lattice).b],
+  ['c', 'Å', (p) => latticeParameters(p.lattice).c],
+  ['α', '°', (p) => latticeParameters(p.lattice).alpha],
+  ['β', '°', (p) => latticeParameters(p.lattice).beta],
+  ['γ', '°', (p) => latticeParameters(p.lattice).gamma],
+  ['V', 'Å³', (p) => volume(p.lattice)],
+];
+
+export function latticeRows(before: Poscar | undefined, after: Poscar | undefined): LatticeRow[] {
+  if (!before && !after) return [];
+  return ROWS.map(([name, unit, of]) => ({ name, unit, before: before && of(before), after: after && of(after) }));
+}
+
+/** The view of a run that has an answer; null before one comes. */
+export function resultView(run: RunRecord, input: Poscar | undefined): ResultView | null {
+  if (!run.response) return null;
+  if (isAppKind(run.kind)) return { model: readResult(run.kind, run.response.body, run.response.headers, { request: requestOf(run) }), elements: [], lattice: [] };
+  const model = readResult(run.kind, run.response.body, run.response.headers, { atoms: input?.sites.length });
+  let lattice: LatticeRow[] = [];
+  if (model.kind === 'relax' && model.finalPoscar !== undefined) {
+    const final = parsePoscar(model.finalPoscar);
+    const error = firstErrorMessage(final);
+    if (error) model.warnings.push(`The relaxed POSCAR has an error: ${error}`);
+    const atoms = final.poscar?.sites.length;
+    if (input && atoms !== undefined && atoms !== input.sites.length) model.warnings.push(`The relaxed structure has ${atoms} atoms, the input ${input.sites.length}.`);
+    lattice = latticeRows(input, final.poscar);
+  }
+  return { model, elements: input?.sites.map((s) => s.species) ?? model.species ?? [], lattice };
+}
+
+/** The request body an application run sent (kept as JSON in inputText). */
+export function requestOf(run: RunRecord): Rec {
+  try {
+    const value: unknown = JSON.parse(run.inputText);
+    return isRecord(value) ? value : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Token Lens: Show Structure, one view per POSCAR document (running it again reveals that view), a
+ * run's trajectory played in the same view, and the views' return after a window reload.
+ */
+import * as vscode from 'vscode';
+import { isPoscar } from '../../features/poscar/documents';
+import { Disposable } from '../../platform/disposable';
+import { isString, isRecord } from '../../core/util/guards';
+import { PanelSet } from '../panelSet';
+import { panelOptions } from '../host';
+import type { RunRecord } from '../../core/runs/run';
+import { runStructure } from './data';
+import { DocumentStructurePanel, RUN_KEY_PREFIX, RunStructurePanel, type StructurePanel } from './panel';
+import { sanitizeStructureOptions, STRUCTURE_VIEW_TYPE, type StructureOptions } from './protocol';
+import { notify } from '../../platform/notify';
+import { viewsColumn } from '../column';
+
+export const SHOW_STRUCTURE = 'tokenLens.showStructure';
+/** Registered outside production mode only. */
+export const STRUCTURE_TEST_COMMAND = 'tokenLens.structure.test';
+
+export class StructureFeature extends Disposable {
+  private readonly panels = this.register(new PanelSet<StructurePanel>());
+  private readonly testMode: boolean;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    /** The run list's record of a run, for a run's view that comes back after a reload. */
+    private readonly lookup: (runId: string) => RunRecord | undefined,
+  ) {
+    super();
+    this.testMode = context.extensionMode !== vscode.ExtensionMode.Production;
+    this.register(vscode.commands.registerCommand(SHOW_STRUCTURE, async (uri?: unknown) => {
+      const view = await this.show(uri instanceof vscode.Uri ? uri : undefined);
+      return view?.key;
+    }));
+    this.register(vscode.window.registerWebviewPanelSerializer(STRUCTURE_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
+    }));
+    if (this.testMode) this.register(vscode.commands.registerCommand(STRUCTURE_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+  }
+
+  /** Shows the structure of `uri`, or of the active POSCAR editor; returns the view (undefined when there is nothing to show). */
+  async show(uri?: vscode.Uri): Promise<StructurePanel | undefined> {
+    const target = uri ?? this.activePoscar();
+    if (!target) {
+      void notify.info('Open a POSCAR file (or choose POSCAR as the language mode) to see its structure.');
+      return undefined;
+    }
+    const existing = this.panels.get(target.toString());
+    if (existing) {
+      existing.panel.reveal(existing.panel.viewColumn, true);
+      return existing;
+    }
+    return this.adopt(this.createPanel(), target, sanitizeStructureOptions(undefined));
+  }
+
+  /** Plays a relax or MD run's trajectory (or shows its final structure); says why when it cannot. */
+  showRun(run: RunRecord): StructurePanel | undefined {
+    const existing = this.panels.get(RUN_KEY_PREFIX + run.id);
+    if (existing) {
+      existing.panel.reveal(existing.panel.viewColumn, true);
+      return existing;
+    }
+    return this.adoptRun(this.createPanel(), run, sanitizeStructureOptions(undefined));
+  }
+
+  private createPanel(): vscode.WebviewPanel {
+    return vscode.window.createWebviewPanel(STRUCTURE_VIEW_TYPE, 'Structure', { viewColumn: viewsColumn(), preserveFocus: true }, panelOptions(this.context.extensionUri));
+  }
+
+  private activePoscar(): vscode.Uri | undefined {
+    const editor = vscode.window.activeTextEditor;
+    return editor && isPoscar(editor.document) ? editor.document.uri : undefined;
+  }
+
+  private restore(panel: vscode.WebviewPanel, state: unknown): void {
+    const key = isRecord(state) && isString(state.uri, 10_000) ? state.uri : '';
+    const options = sanitizeStructureOptions(isRecord(state) ? state.options : undefined);
+    const run = key.startsWith(RUN_KEY_PREFIX) ? this.lookup(key.slice(RUN_KEY_PREFIX.length)) : undefined;
+    const uri = run ? undefined : tryParse(key);
+    if (run) this.adoptRun(panel, run, options);
+    else if (uri) this.adopt(panel, uri, options);
+    else panel.dispose();
+  }
+
+  private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, options: StructureOptions): StructurePanel {
+    return this.panels.add(uri.toString(), new DocumentStructurePanel(panel, this.context.extensionUri, uri, options, this.testMode, this.log));
+  }
+
+  private adoptRun(panel: vscode.WebviewPanel, run: RunRecord, options: StructureOptions): StructurePanel | undefined {
+    const data = runStructure(run);
+    if (typeof data === 'string') {
+      panel.dispose();
+      void notify.warning(data);
+      return undefined;
+    }
+    return this.panels.add(RUN_KEY_PREFIX + run.id, new RunStructurePanel(panel, this.context.extensionUri, run, data, options, this.testMode, this.log));
+  }
+
+  /** Test seam: what a view shows, and acting on it as a user would. */
+  private async test(action: string, arg?: unknown): Promise<unknown> {
+    const args = isRecord(arg) ? arg : {};
+    const panel = isString(args.uri, 10_000) ? this.panels.get(args.uri) : this.panels.last();
+    switch (action) {
+      case 'open': // the views that are open
+        return this.panels.keys();
+      case 'report': case 'hover': case 'pick': case 'setRepeat': case 'exportPng': case 'setFrame': case 'play': case 'pause': {
+        if (!panel) return undefined;
+        if (action === 'exportPng' && isString(args.target, 10_000)) panel.exportTarget = vscode.Uri.parse(args.target);
+        return panel.requestReport({
+          action, atom: args.atom as number | undefined, repeat: args.repeat as [number, number, number] | undefined, frame: args.frame as number | undefined,
+        });
+      }
+      case 'restore': // what the serializer does after a reload
+        this.restore(this.createPanel(), arg);
+        return this.panels.keys();
+      case 'closeAll':
+        this.panels.dispose();
+        return true;
+      default:
+        return undefined;
+    }
+  }
+}
+
+function tryParse(text: string): vscode.Uri | undefined {
+  try {
+    return vscode.Uri.parse(text, true);
+  } catch {
+    return undefined;
+  }
+}

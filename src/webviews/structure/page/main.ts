@@ -1,0 +1,394 @@
+/**
+ * The structure view's page: the cell in 3D with 3Dmol.js (WebGL), atoms in Jmol colours, the unit
+ * cell, bonds, a supercell repeat, hover labels, a legend, PNG export. Every piece of document text
+ * reaches the DOM through textContent, and 3Dmol draws labels on the canvas.
+ */
+import { createViewer, elementColors, setBondLength, type GLViewer } from '3dmol';
+import { ELEMENTS } from '../../../core/poscar/elements';
+import { connect, cssVar, el, onThemeChange, themeKind } from '../../page/bridge';
+import { measurement } from '../measure';
+import { buildScene, legend, toXyz, type Scene, type SceneInput } from '../scene';
+import {
+  isToStructurePage, MAX_DRAWN_ATOMS, sanitizeStructureOptions,
+  type FromStructurePage, type ShowMessage, type StructureData, type StructureOptions, type StructureTestMessage, type ToStructurePage,
+} from '../protocol';
+
+const bridge = connect<ToStructurePage, FromStructurePage>(isToStructurePage, (message) => {
+  if (message.type === 'show') show(message);
+  else if (bridge.testMode) void test(message);
+});
+
+let options: StructureOptions = sanitizeStructureOptions((bridge.persisted as { options?: unknown } | undefined)?.options);
+let current: ShowMessage | undefined;
+let scene: Scene | undefined;
+let hoverText = '';
+/** Drawn atoms picked by clicking (at most three): two give a distance, three an angle. */
+let picks: number[] = [];
+let renderMs = 0;
+/** The trajectory frame shown, and the timer that advances it while playing. */
+let frameIndex = 0;
+let timer: ReturnType<typeof setInterval> | undefined;
+
+// ---- page ---------------------------------------------------------------------------------------
+
+const app = document.getElementById('app')!;
+const header = el('header');
+const title = el('h1', 'title');
+const summary = el('div', 'summary');
+header.append(title, summary);
+
+const toolbar = el('div', 'toolbar');
+const repeatSelects = (['a', 'b', 'c'] as const).map((axis, k) => {
+  const select = el('select');
+  select.title = `Copies along ${axis}`;
+  select.setAttribute('aria-label', `Copies along ${axis}`);
+  for (const n of [1, 2, 3]) select.append(new Option(String(n), String(n)));
+  select.addEventListener('change', () => {
+    const repeat: [number, number, number] = [...options.repeat];
+    repeat[k] = Number(select.value);
+    setOptions({ ...options, repeat });
+  });
+  const label = el('label', 'repeat', `${axis} ×`);
+  label.append(select);
+  return { label, select };
+});
+const bondsBox = checkbox('Bonds', () => setOptions({ ...options, bonds: bondsBox.input.checked }));
+const cellBox = checkbox('Cell', () => setOptions({ ...options, cell: cellBox.input.checked }));
+const resetButton = el('button', undefined, 'Reset view');
+resetButton.addEventListener('click', () => {
+  frame();
+  viewer.render();
+});
+const exportButton = el('button', undefined, 'Export PNG…');
+exportButton.addEventListener('click', () => bridge.post({ type: 'exportPng', dataUrl: viewer.pngURI() }));
+toolbar.append(el('span', 'label', 'Supercell'), ...repeatSelects.map((r) => r.label), bondsBox.label, cellBox.label, resetButton, exportButton);
+
+// ---- trajectory player ----
+const player = el('div', 'toolbar player');
+player.hidden = true;
+const playButton = el('button', undefined, 'Play');
+playButton.addEventListener('click', () => (timer ? pause() : play()));
+const slider = el('input');
+slider.type = 'range';
+slider.min = '0';
+slider.setAttribute('aria-label', 'Frame');
+slider.addEventListener('input', () => {
+  pause();
+  showFrame(Number(slider.value));
+});
+const speed = el('select');
+speed.setAttribute('aria-label', 'Frames per second');
+for (const fps of [2, 5, 10, 20]) speed.append(new Option(`${fps} frames/s`, String(fps), fps === 5, fps === 5));
+speed.addEventListener('change', () => {
+  if (timer) play();
+});
+const loopBox = checkbox('Loop', () => undefined);
+const caption = el('span', 'caption');
+caption.setAttribute('aria-live', 'off');
+player.append(playButton, slider, caption, speed, loopBox.label);
+
+const note = el('div', 'note');
+note.setAttribute('role', 'status');
+const stage = el('div', 'stage');
+const hoverLine = el('div', 'hover');
+hoverLine.setAttribute('aria-live', 'polite');
+const legendBox = el('ul', 'legend');
+legendBox.setAttribute('aria-label', 'Elements');
+const measureBar = el('div', 'toolbar measure');
+const measureText = el('span', 'measurement', 'Click two atoms for their distance, three for an angle (periodic images counted).');
+measureText.setAttribute('aria-live', 'polite');
+const copyButton = el('button', undefined, 'Copy');
+copyButton.addEventListener('click', () => bridge.post({ type: 'copy', text: measureText.textContent ?? '' }));
+const clearButton = el('button', undefined, 'Clear');
+clearButton.addEventListener('click', () => pick(undefined));
+measureBar.append(measureText, copyButton, clearButton);
+app.append(header, toolbar, player, note, stage, measureBar, legendBox, hoverLine);
+
+// Bonds: 3Dmol joins atoms closer than r_A + r_B + 0.25 Å; with Cordero's covalent radii × 1.1 that
+// also catches ionic neighbours (Na–Cl 2.82 Å) that its own table misses, and no second neighbours.
+for (const e of ELEMENTS) if (e.covalentRadius) setBondLength(e.symbol, 1.1 * e.covalentRadius);
+
+const viewer: GLViewer = createViewer(stage, { backgroundColor: background(), antialias: true });
+new ResizeObserver(() => {
+  viewer.resize();
+  viewer.render();
+}).observe(stage);
+onThemeChange(() => draw(false));
+
+function checkbox(text: string, onChange: () => void): { label: HTMLLabelElement; input: HTMLInputElement } {
+  const input = el('input');
+  input.type = 'checkbox';
+  input.addEventListener('change', onChange);
+  const label = el('label', 'toggle');
+  label.append(input, document.createTextNode(` ${text}`));
+  return { label, input };
+}
+
+function background(): string {
+  return cssVar('--vscode-editor-background') || (themeKind() === 'light' ? '#ffffff' : '#1e1e1e');
+}
+
+function syncControls(): void {
+  repeatSelects.forEach((r, k) => (r.select.value = String(options.repeat[k])));
+  bondsBox.input.checked = options.bonds;
+  cellBox.input.checked = options.cell;
+}
+
+function setOptions(next: StructureOptions): void {
+  const rebuild = next.repeat.some((n, k) => n !== options.repeat[k]);
+  options = next;
+  persist();
+  bridge.post({ type: 'options', options });
+  syncControls();
+  draw(rebuild);
+}
+
+function persist(): void {
+  bridge.persist({ options, uri: current?.uri });
+}
+
+// ---- drawing ------------------------------------------------------------------------------------
+
+function show(message: ShowMessage): void {
+  const started = performance.now();
+  const changed = message.structure !== current?.structure || !current;
+  current = message;
+  options = sanitizeStructureOptions(message.options);
+  persist();
+  syncControls();
+  title.textContent = message.title;
+  summary.textContent = message.structure?.summary ?? '';
+  if (changed) resetPlayer(message.structure);
+  draw(changed);
+  renderMs = performance.now() - started;
+}
+
+function framesOf(structure: StructureData | null | undefined): number {
+  return structure?.frames?.length ?? 0;
+}
+
+/** A new trajectory starts playing from its first frame, once through. */
+function resetPlayer(structure: StructureData | null): void {
+  pause();
+  frameIndex = 0;
+  const n = framesOf(structure);
+  player.hidden = n < 2;
+  slider.max = String(Math.max(0, n - 1));
+  if (n > 1) play();
+}
+
+function play(): void {
+  clearInterval(timer);
+  const n = framesOf(current?.structure);
+  if (n < 2) return;
+  if (frameIndex >= n - 1) showFrame(0);
+  timer = setInterval(() => {
+    if (frameIndex < n - 1) showFrame(frameIndex + 1);
+    else if (loopBox.input.checked) showFrame(0);
+    else pause();
+  }, 1000 / Number(speed.value));
+  playButton.textContent = 'Pause';
+}
+
+function pause(): void {
+  clearInterval(timer);
+  timer = undefined;
+  playButton.textContent = 'Play';
+}
+
+function showFrame(index: number): void {
+  frameIndex = Math.max(0, Math.min(index, framesOf(current?.structure) - 1));
+  draw(true, true);
+}
+
+/** What to draw: the structure, or the trajectory frame shown. */
+function sceneInput(structure: StructureData): SceneInput {
+  const frame = structure.frames?.[frameIndex];
+  slider.value = String(frameIndex);
+  caption.textContent = frame ? `${frame.caption} (${frameIndex + 1} of ${structure.frames!.length})` : '';
+  return frame ? { lattice: frame.lattice ?? structure.lattice, elements: structure.elements, frac: frame.frac } : structure;
+}
+
+/** `keepView`: a new frame of a trajectory is drawn from where the user is looking. */
+function draw(rebuild: boolean, keepView = false): void {
+  const structure = current?.structure;
+  viewer.setBackgroundColor(background(), 1);
+  if (!structure) {
+    viewer.clear();
+    scene = undefined;
+    setNote(current?.note ?? '');
+    legendBox.replaceChildren();
+    viewer.render();
+    return;
+  }
+  if (rebuild || !scene) {
+    scene = buildScene(sceneInput(structure), options.repeat, MAX_DRAWN_ATOMS);
+    const view = viewer.getView();
+    viewer.clear();
+    const a = scene.cell;
+    const latticeText = [...a[0], ...a[1], ...a[2]].map((x) => x.toFixed(6)).join(' ');
+    const model = viewer.addModel(toXyz(scene, `Lattice="${latticeText}"`), 'xyz');
+    model.setHoverable({}, true, (atom: { index?: number }) => hover(atom.index), () => hover(undefined));
+    model.setClickable({}, true, (atom: { index?: number }) => pick(atom.index));
+    if (!keepView) picks = []; // a new structure or supercell; a trajectory's next frame keeps the atoms picked
+    showMeasurement();
+    if (keepView) viewer.setView(view);
+    else frame();
+  }
+  style();
+  const reduced = scene.repeat.some((n, k) => n !== options.repeat[k]);
+  setNote([current!.note, reduced ? `Showing ${scene.repeat.join(' × ')}: more copies would draw over ${MAX_DRAWN_ATOMS.toLocaleString('en-US')} atoms.` : '']
+    .filter(Boolean).join(' '));
+  fillLegend(structure.elements);
+  viewer.render();
+}
+
+/** Fits the cell in view, turned a little off its axes so that its depth shows. */
+function frame(): void {
+  viewer.setView([0, 0, 0, 0, 0, 0, 0, 1]);
+  viewer.zoomTo();
+  viewer.rotate(-20, 'y');
+  viewer.rotate(15, 'x');
+  viewer.zoom(0.9);
+}
+
+function style(): void {
+  const big = scene!.elements.length > 5000;
+  const ball = { colorscheme: 'Jmol', scale: options.bonds ? 0.3 : 0.45 };
+  viewer.setStyle({}, options.bonds && !big ? { sphere: ball, stick: { radius: 0.12, colorscheme: 'Jmol' } } : { sphere: ball });
+  viewer.removeAllShapes();
+  const model = viewer.getModel();
+  if (options.cell && model) viewer.addUnitCell(model, { box: { color: cssVar('--vscode-editor-foreground') || '#888888' } });
+  for (const index of picks) {
+    const p = scene!.positions;
+    viewer.addSphere({ center: { x: p[3 * index]!, y: p[3 * index + 1]!, z: p[3 * index + 2]! }, radius: 0.7, color: cssVar('--vscode-focusBorder') || '#0090f1', opacity: 0.45 });
+  }
+  labels();
+}
+
+/** The cell's axes, a b c at the ends of its vectors from the origin (3Dmol draws them on the canvas). */
+function labels(): void {
+  viewer.removeAllLabels();
+  if (!options.cell || !scene) return;
+  const color = cssVar('--vscode-editor-foreground') || '#888888';
+  scene.cell.forEach((v, k) => {
+    const n = scene!.repeat[k]!;
+    viewer.addLabel('abc'[k]!, {
+      position: { x: (v[0] / n) * 1.08, y: (v[1] / n) * 1.08, z: (v[2] / n) * 1.08 },
+      fontColor: color, fontSize: 16, backgroundColor: background(), backgroundOpacity: 0.75, inFront: true,
+    });
+  });
+}
+
+/** Adds a clicked atom to the measurement (a fourth starts over; clicking one again, or undefined, clears). */
+function pick(index: number | undefined): void {
+  if (index === undefined || picks.includes(index)) picks = [];
+  else picks = picks.length >= 3 ? [index] : [...picks, index];
+  showMeasurement();
+  style();
+  viewer.render();
+}
+
+function showMeasurement(): void {
+  const structure = current?.structure;
+  const input = structure && sceneInput(structure);
+  const picked = !scene || !structure || !input ? [] : picks.map((index) => {
+    const site = scene!.sites[index]!;
+    return { label: structure.labels[site]!, frac: [input.frac[3 * site]!, input.frac[3 * site + 1]!, input.frac[3 * site + 2]!] as [number, number, number] };
+  });
+  const text = input ? measurement(input.lattice, picked) : '';
+  measureText.textContent = text || (picked.length === 1 ? `${picked[0]!.label}: click a second atom for the distance, a third for the angle.` : 'Click two atoms for their distance, three for an angle (periodic images counted).');
+  copyButton.disabled = !text;
+  clearButton.disabled = picks.length === 0;
+}
+
+function setNote(text: string): void {
+  note.textContent = text;
+  note.hidden = !text;
+}
+
+function fillLegend(elements: readonly string[]): void {
+  legendBox.replaceChildren(...legend(elements).map(({ element, count }) => {
+    const item = el('li');
+    const swatch = el('span', 'swatch');
+    swatch.style.background = colourOf(element);
+    item.append(swatch, document.createTextNode(` ${element} ${count}`));
+    return item;
+  }));
+}
+
+function colourOf(element: string): string {
+  const value = (elementColors.Jmol as Record<string, unknown>)[element];
+  return typeof value === 'number' ? `#${value.toString(16).padStart(6, '0')}` : '#ff1493';
+}
+
+function hover(index: number | undefined): void {
+  labels();
+  const structure = current?.structure;
+  if (index === undefined || !scene || !structure || index >= scene.sites.length) {
+    hoverText = '';
+  } else {
+    const site = scene.sites[index]!;
+    const p = scene.positions;
+    hoverText = `${structure.labels[site]}  (${[p[3 * index]!, p[3 * index + 1]!, p[3 * index + 2]!].map((x) => x.toFixed(3)).join(', ')}) Å`;
+    viewer.addLabel(structure.labels[site]!, {
+      position: { x: p[3 * index]!, y: p[3 * index + 1]!, z: p[3 * index + 2]! },
+      backgroundColor: '#000000', backgroundOpacity: 0.7, fontColor: '#ffffff', fontSize: 13, inFront: true,
+    });
+  }
+  hoverLine.textContent = hoverText;
+  viewer.render();
+}
+
+// ---- test mode only -----------------------------------------------------------------------------
+
+async function test(message: StructureTestMessage): Promise<void> {
+  if (message.action === 'hover') hover(message.atom);
+  // pick names a site (as the file numbers them), and picks its first drawn image, as a click on it would.
+  if (message.action === 'pick') pick(message.atom === undefined || !scene ? undefined : scene.sites.indexOf(message.atom));
+  if (message.action === 'setRepeat' && message.repeat) setOptions({ ...options, repeat: message.repeat });
+  if (message.action === 'exportPng') exportButton.click();
+  if (message.action === 'play') play();
+  if (message.action === 'pause') pause();
+  if (message.action === 'setFrame' && message.frame !== undefined) {
+    pause();
+    showFrame(message.frame);
+  }
+  await report(message.id);
+}
+
+async function report(request: number): Promise<void> {
+  const model = viewer.getModel();
+  const atoms = model ? (model.selectedAtoms({}) as { bonds?: number[] }[]) : [];
+  const bonds = atoms.reduce((n, a) => n + (a.bonds?.length ?? 0), 0) / 2;
+  bridge.post({
+    type: 'rendered', seq: current?.seq ?? -1, request, atoms: atoms.length, bonds, repeat: scene?.repeat ?? options.repeat,
+    legend: legendBox.textContent ?? '', note: note.hidden ? '' : note.textContent ?? '', title: title.textContent ?? '',
+    summary: summary.textContent ?? '', hover: hoverText, measurement: copyButton.disabled ? '' : measureText.textContent ?? '', theme: themeKind(), renderMs, painted: await painted(),
+    frame: frameIndex, frames: framesOf(current?.structure), caption: caption.textContent ?? '', playing: timer !== undefined,
+    firstAtom: scene ? [...scene.positions.subarray(0, 3)] : [],
+  });
+}
+
+/** Share of pixels that differ from the background in a PNG of the canvas. */
+async function painted(): Promise<number> {
+  const image = new Image();
+  image.src = viewer.pngURI();
+  await image.decode();
+  const canvas = el('canvas');
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const context = canvas.getContext('2d')!;
+  context.drawImage(image, 0, 0);
+  const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+  const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
+  let differ = 0;
+  for (let i = 0; i < data.length; i += 4) {
+    if (Math.abs(data[i]! - r0) + Math.abs(data[i + 1]! - g0) + Math.abs(data[i + 2]! - b0) > 30) differ++;
+  }
+  return differ / (data.length / 4);
+}
+
+window.addEventListener('error', (event) => bridge.post({ type: 'error', message: String(event.message) }));
+syncControls();
+bridge.ready();

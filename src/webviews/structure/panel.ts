@@ -1,0 +1,167 @@
+/**
+ * The structure views: a webview that shows a cell in 3D. One kind follows a POSCAR document as it is
+ * edited (while the text has errors the last valid structure stays, with a note); the other shows a
+ * run's trajectory, or its final structure, as it came back.
+ */
+import * as vscode from 'vscode';
+import { summarize } from '../../core/poscar/index';
+import { firstError, parsed } from '../../features/poscar/documents';
+import { quantity } from '../../core/util/quantity';
+import { Debouncer } from '../../core/util/debounce';
+import { derivedName } from '../results/poscarText';
+import type { RunRecord } from '../../core/runs/run';
+import { WebviewHost } from '../host';
+import { structureData, type RunStructure } from './data';
+import {
+  isFromStructurePage, isToStructurePage, sanitizeStructureOptions,
+  type FromStructurePage, type StructureData, type StructureOptions, type StructureReport, type StructureTestMessage, type ToStructurePage,
+} from './protocol';
+
+export const DEBOUNCE_MS = 150;
+
+/** The key a run's view is kept and persisted under, in place of a document URI. */
+export const RUN_KEY_PREFIX = 'tokenlens-run:';
+
+function fileName(uri: vscode.Uri): string {
+  return uri.path.slice(uri.path.lastIndexOf('/') + 1) || uri.toString();
+}
+
+export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromStructurePage> {
+  protected override readonly accepts = isToStructurePage;
+  private seq = 0;
+  protected structure: StructureData | null = null;
+  protected formula = '';
+  protected note = '';
+
+  constructor(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    /** The document URI, or RUN_KEY_PREFIX + the run's id. */
+    readonly key: string,
+    private options: StructureOptions,
+    testMode: boolean,
+    log: vscode.LogOutputChannel,
+  ) {
+    super(panel, extensionUri, { title: 'Structure', script: 'structure.js', styles: ['structure.css'] }, isFromStructurePage, testMode, log);
+  }
+
+  /** The view's name: the file's, or the run's title. */
+  protected abstract get name(): string;
+  /** Where Export PNG proposes to save. */
+  protected abstract get pngTarget(): vscode.Uri | undefined;
+
+  protected show(): void {
+    this.panel.title = `Structure: ${this.name}`;
+    this.post({
+      type: 'show', seq: ++this.seq, title: `${this.name}${this.formula ? ` — ${this.formula}` : ''}`, uri: this.key,
+      structure: this.structure, note: this.note, options: this.options,
+    });
+  }
+
+  protected onReady(state: unknown): void {
+    const persisted = (state as { options?: unknown } | undefined)?.options;
+    if (persisted) this.options = sanitizeStructureOptions(persisted);
+    this.show();
+  }
+
+  protected receive(message: FromStructurePage): void {
+    switch (message.type) {
+      case 'options':
+        this.options = sanitizeStructureOptions(message.options);
+        return;
+      case 'exportPng':
+        void this.savePng(message.dataUrl, this.pngTarget);
+        return;
+      case 'copy':
+        void vscode.env.clipboard.writeText(message.text).then(() => vscode.window.setStatusBarMessage('Token Lens: measurement copied', 3000));
+        return;
+      default: // ready, error and rendered are the base's
+        return;
+    }
+  }
+
+  // ---- test seam (used through the feature's test command, development and test mode only) ----
+
+  /** Asks the page for a report (optionally acting first) and resolves with it. */
+  requestReport(message: Omit<StructureTestMessage, 'type' | 'id'>): Promise<StructureReport | undefined> {
+    return this.askPage((id) => ({ type: 'test', id, ...message }));
+  }
+}
+
+/** Follows a POSCAR document: its structure as the text is edited. */
+export class DocumentStructurePanel extends StructurePanel {
+  private readonly updater = this.register(new Debouncer(DEBOUNCE_MS, () => this.update()));
+
+  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, readonly uri: vscode.Uri, options: StructureOptions, testMode: boolean, log: vscode.LogOutputChannel) {
+    super(panel, extensionUri, uri.toString(), options, testMode, log);
+    this.register(vscode.workspace.onDidChangeTextDocument((event) => {
+      if (this.follows(event.document) && event.contentChanges.length > 0) this.updater.schedule();
+    }));
+    this.register(vscode.workspace.onDidOpenTextDocument((document) => {
+      if (this.follows(document)) this.updater.schedule();
+    }));
+    this.update();
+  }
+
+  protected get name(): string {
+    return fileName(this.uri);
+  }
+
+  protected get pngTarget(): vscode.Uri | undefined {
+    return this.uri.scheme === 'file' ? vscode.Uri.joinPath(this.uri, '..', `${fileName(this.uri)}.png`) : undefined;
+  }
+
+  private follows(document: vscode.TextDocument): boolean {
+    return document.uri.toString() === this.key;
+  }
+
+  private document(): vscode.TextDocument | undefined {
+    return vscode.workspace.textDocuments.find((d) => this.follows(d));
+  }
+
+  /** Reads the document (open, or from disk after a reload) and posts what to show. */
+  update(): void {
+    const document = this.document();
+    if (!document) {
+      void vscode.workspace.openTextDocument(this.uri).then(() => undefined, () => {
+        this.note = `${this.name} could not be opened.`;
+        this.show();
+      });
+      return;
+    }
+    const result = parsed(document);
+    const error = firstError(result);
+    if (result.poscar && !error) {
+      this.structure = structureData(result.poscar);
+      this.formula = summarize(result.poscar).formula;
+      this.note = '';
+    } else {
+      const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+      this.note = `${this.name} has ${quantity(errors, 'error')} (${error?.message ?? 'unreadable'}): `
+        + (this.structure ? 'showing the last valid structure.' : 'nothing to show until it can be read.');
+    }
+    this.show();
+  }
+}
+
+/** A run's trajectory (played) or final structure, as the run returned it. */
+export class RunStructurePanel extends StructurePanel {
+  private readonly runName: string;
+
+  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, private readonly run: RunRecord, data: RunStructure, options: StructureOptions, testMode: boolean, log: vscode.LogOutputChannel) {
+    super(panel, extensionUri, RUN_KEY_PREFIX + run.id, options, testMode, log);
+    this.structure = data.structure;
+    this.formula = data.formula;
+    this.runName = data.title;
+    this.show();
+  }
+
+  protected get name(): string {
+    return this.runName;
+  }
+
+  protected get pngTarget(): vscode.Uri | undefined {
+    const input = vscode.Uri.parse(this.run.inputUri);
+    return input.scheme === 'file' ? vscode.Uri.joinPath(input, '..', `${derivedName(this.run.inputName, `${this.run.kind}-3d`)}.png`) : undefined;
+  }
+}

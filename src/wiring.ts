@@ -1,0 +1,60 @@
+/**
+ * The one place that wires the extension, for both hosts: the token features (status bar and
+ * context-window gauge, inspector, token boundaries, files counted, the chat tool) run everywhere;
+ * the host's own entry adds what only it can run (extension.ts: the service and its views;
+ * web/extension.ts: a message for those where VS Code for the Web cannot run them).
+ */
+import { LOAD_STARTED } from './core/util/loadStart';
+import * as vscode from 'vscode';
+import { createApi, type TokenLensApi } from './api';
+import { TokenBoundariesFeature } from './features/boundaries/feature';
+import { CountTokensTool } from './features/chatTool/tool';
+import { FileCountsFeature } from './features/fileCounts/feature';
+import { InspectorFeature } from './webviews/inspector/feature';
+import { StatusBarFeature } from './features/statusBar/feature';
+import { makeLocale, type Locale } from './core/util/locale';
+
+export interface Wiring {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  locale: Locale;
+  testMode: boolean;
+  /** Starts a feature and registers what it returns; one that throws is logged and the others go on. */
+  start(name: string, make: () => vscode.Disposable | readonly vscode.Disposable[]): void;
+}
+
+/** A feature's start, contained: activate() never fails because one feature (or a file it read) did. */
+function starter(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Wiring['start'] {
+  return (name, make) => {
+    try {
+      const made = make();
+      context.subscriptions.push(...(Array.isArray(made) ? made : [made]));
+    } catch (error) {
+      log.error(`Token Lens could not start ${name}; the other features work.`, error);
+    }
+  };
+}
+
+/** Wires the shared features, lets `addHostFeatures` add the host's own, and returns the API. */
+export function activateWith(context: vscode.ExtensionContext, addHostFeatures: (wiring: Wiring) => void): TokenLensApi {
+  const started = performance.now();
+  const testMode = context.extensionMode !== vscode.ExtensionMode.Production;
+  const log = vscode.window.createOutputChannel('Token Lens', { log: true });
+  const locale = makeLocale((message, ...args) => vscode.l10n.t(message, ...args), vscode.env.language);
+  const statusBar = new StatusBarFeature(log, locale);
+  context.subscriptions.push(log, statusBar);
+  const start = starter(context, log);
+  start('the token inspector', () => new InspectorFeature(context, log, locale));
+  start('Count Tokens in Files', () => new FileCountsFeature(testMode));
+  start('the chat tool', () => new CountTokensTool());
+  start('token boundaries', () => new TokenBoundariesFeature(log));
+  addHostFeatures({ context, log, locale, testMode, start });
+  // Test-only values (activation time, what the status bar shows) exist only outside production.
+  const ended = performance.now();
+  return createApi(testMode ? {
+    activationMs: ended - started,
+    loadMs: ended - LOAD_STARTED,
+    statusBar: () => statusBar.state,
+    comparisons: () => statusBar.comparisons.computed,
+  } : undefined);
+}
