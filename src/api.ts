@@ -1,5 +1,5 @@
 import { config } from './platform/config';
-import type { CountSummary } from './features/statusBar/summary';
+import type { CountSummary } from './core/counts/summary';
 import { loadTokenizer, type TokenizeResult } from './core/tokenizers/index';
 
 /** What activate() returns to other extensions. */

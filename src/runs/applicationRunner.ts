@@ -8,8 +8,8 @@
 import * as vscode from 'vscode';
 import { config } from '../platform/config';
 import { DIFFRACTION_LANGUAGE, parsedDiffraction } from '../features/diffraction/language';
-import { firstError, parsed, POSCAR_LANGUAGE } from '../features/poscar/documents';
-import type { ServiceResponse } from '../features/service/client';
+import { firstError, parsed, POSCAR_LANGUAGE } from '../platform/poscarDocuments';
+import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
 import type { CallStatus, ServiceFeature, ShownMessage } from '../features/service/feature';
 import type { RunRecorder } from './recorder';

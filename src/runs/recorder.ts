@@ -6,7 +6,8 @@
 import type { ResultViews } from '../webviews/results/feature';
 import type { RunRecord } from '../core/runs/run';
 import { Disposable } from '../platform/disposable';
-import type { ServiceClient, ServiceResponse } from '../features/service/client';
+import type { ServiceClient } from '../features/service/client';
+import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
 import type { CallStatus, ServiceFeature, ShownMessage } from '../features/service/feature';
 import type { RunStore } from './store';

@@ -2,7 +2,7 @@
  * The structure runs of this workspace: kept in memory, persisted (workspace storage) so that they and
  * their answers survive a window reload. Pure: the storage is any get/update pair (VS Code's Memento).
  */
-import type { ResponseBody } from '../features/service/client';
+import type { ResponseBody } from '../core/service/response';
 import { RUN_KINDS, RUN_STATES, type RunRecord } from '../core/runs/run';
 import { isInt, isRecord, isString } from '../core/util/guards';
 

@@ -7,11 +7,12 @@
 import * as vscode from 'vscode';
 import { config } from '../platform/config';
 import { parsePoscar } from '../core/poscar/index';
-import { POSCAR_LANGUAGE } from '../features/poscar/documents';
+import { POSCAR_LANGUAGE } from '../platform/poscarDocuments';
 import { isAppKind, KIND_LABELS, type StructureKind } from '../core/runs/run';
 import { Disposable } from '../platform/disposable';
 import { quantity } from '../core/util/quantity';
-import type { ServiceClient, ServiceResponse } from '../features/service/client';
+import type { ServiceClient } from '../features/service/client';
+import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
 import type { RunRecorder } from './recorder';
 import type { RunStore } from './store';

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { RunStore } from './store';
 import { Disposable } from '../platform/disposable';
 import type { ResultViews } from '../webviews/results/feature';
-import { saveResult } from './saveResult';
+import { saveResult } from '../webviews/results/saveResult';
 import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
 import { notify } from '../platform/notify';
 

@@ -9,7 +9,7 @@
  *
  *   npm run build:tests && node out/test/bench/inspector.js [--encodings=cl100k_base,o200k_base]
  */
-import { boundaryWindow } from '../../src/features/boundaries/window';
+import { boundaryWindow } from '../../src/core/inspector/window';
 import { IncrementalTables } from '../../src/core/inspector/incremental';
 import { DEFAULT_OPTIONS, isToWebview, type RenderMessage } from '../../src/webviews/inspector/protocol';
 import { toWireTable } from '../../src/core/inspector/segments';

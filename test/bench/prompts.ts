@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { boundaryWindow } from '../../src/features/boundaries/window';
+import { boundaryWindow } from '../../src/core/inspector/window';
 import { decodeText } from '../../src/features/fileCounts/counts';
 import { countAsync, loadTokenizerSync } from '../../src/core/tokenizers/index';
 

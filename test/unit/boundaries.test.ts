@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { boundaryWindow, cutAfter, cutBefore, LOOK } from '../../src/features/boundaries/window';
+import { boundaryWindow, cutAfter, cutBefore, LOOK } from '../../src/core/inspector/window';
 import { buildSegmentTable } from '../../src/core/inspector/segments';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countRows, gauge, gaugeLine, gaugeText, statusText, summarize, tooltipMarkdown } from '../../src/features/statusBar/summary';
+import { countRows, gauge, gaugeLine, gaugeText, statusText, summarize, tooltipMarkdown } from '../../src/core/counts/summary';
 import { makeLocale, substitute } from '../../src/core/util/locale';
 
 test('status text names the scope, the count and the tokenizer', () => {

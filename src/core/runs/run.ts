@@ -2,7 +2,7 @@
  * One run of a structure endpoint as the run list keeps it, and what its view is called. Pure: the
  * page imports the names too.
  */
-import type { ResponseBody } from '../../features/service/client';
+import type { ResponseBody } from '../service/response';
 
 export const STRUCTURE_KINDS = ['relax', 'singlePoint', 'md', 'tightbinding'] as const;
 export type StructureKind = (typeof STRUCTURE_KINDS)[number];

@@ -9,7 +9,7 @@ import { getSegment, segmentAt, segmentCount } from '../../core/inspector/segmen
 import { loadTokenizer } from '../../core/tokenizers/index';
 import { Debouncer } from '../../core/util/debounce';
 import { Disposable } from '../../platform/disposable';
-import { boundaryWindow, type BoundaryWindow } from './window';
+import { boundaryWindow, type BoundaryWindow } from '../../core/inspector/window';
 
 export const TOGGLE_BOUNDARIES = 'tokenLens.toggleTokenBoundaries';
 const CONTEXT_KEY = 'tokenLens.boundaries';

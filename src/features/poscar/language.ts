@@ -12,7 +12,7 @@ import { quantity } from '../../core/util/quantity';
 import { LiveDiagnostics } from '../../platform/liveDiagnostics';
 import { markdownText } from '../../core/util/outsideText';
 import { problemRange } from '../../platform/documentParse';
-import { parsed, POSCAR_LANGUAGE, POSCAR_SELECTOR } from './documents';
+import { parsed, POSCAR_LANGUAGE, POSCAR_SELECTOR } from '../../platform/poscarDocuments';
 
 const SEVERITY: Record<PoscarDiagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,

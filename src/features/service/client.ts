@@ -10,25 +10,11 @@ let undici: Undici | undefined;
 /** undici is evaluated on the first request, not at activation (about 20 ms of the bundle's start-up). */
 const lib = (): Undici => (undici ??= require('undici') as Undici);
 import type { TokenizeResult } from '../../core/tokenizers/types';
+import type { ResponseBody, ServiceResponse } from '../../core/service/response';
 import { ServiceError, kindForStatus, redact, type ServiceErrorKind } from '../../core/service/errors';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
 
 export const MAX_TEXT_CHARS = 50_000;
-
-/** A response body, read tolerantly: nothing the service sent is thrown away. */
-export type ResponseBody =
-  | { type: 'json'; value: unknown }
-  | { type: 'text'; text: string; contentType: string }
-  | { type: 'bytes'; bytes: Uint8Array; contentType: string };
-
-export interface ServiceResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: ResponseBody;
-  /** Retries spent (429, 502/503/504, dropped connections) before this answer. */
-  retries: number;
-  durationMs: number;
-}
 
 /** One entry per request (after its retries), for the output channel. Never holds the key. */
 export interface RequestLogEntry {

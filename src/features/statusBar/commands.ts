@@ -4,7 +4,7 @@ import { findTokenizer, TOKENIZERS, UnknownTokenizerError } from '../../core/tok
 import { Disposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
 import type { EditorCount, StatusBarFeature } from './feature';
-import { countRows, scopeLabel, type CountSummary } from './summary';
+import { countRows, scopeLabel, type CountSummary } from '../../core/counts/summary';
 import { notify } from '../../platform/notify';
 
 /** Context windows offered by Set Context Window, and the ones typical of the models behind each encoding. */

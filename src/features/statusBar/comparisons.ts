@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import { config } from '../../platform/config';
 import { CancelledError, countAsync, ENCODING_NAMES, findTokenizer, loadTokenizer } from '../../core/tokenizers/index';
 import type { DocumentCounts } from './documentCounts';
-import type { CountSummary } from './summary';
+import type { CountSummary } from '../../core/counts/summary';
 
 type Comparison = CountSummary['comparisons'][number];
 

@@ -7,7 +7,7 @@ import type { Locale } from '../../core/util/locale';
 import { StatusBarCommands } from './commands';
 import { Comparisons } from './comparisons';
 import { DocumentCounts } from './documentCounts';
-import { gauge, statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from './summary';
+import { gauge, statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from '../../core/counts/summary';
 
 /** Texts longer than this get no automatic comparison with the other encodings (the count command still gives it). */
 const COMPARE_LIMIT = 500_000;

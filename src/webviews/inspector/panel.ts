@@ -11,9 +11,9 @@
 import * as vscode from 'vscode';
 import { config } from '../../platform/config';
 import { countChars, loadTokenizer, TOKENIZER_NAMES, UnknownTokenizerError, type Tokenizer } from '../../core/tokenizers/index';
-import { boundaryWindow } from '../../features/boundaries/window';
+import { boundaryWindow } from '../../core/inspector/window';
 import { Disposable } from '../../platform/disposable';
-import { gauge, gaugeText } from '../../features/statusBar/summary';
+import { gauge, gaugeText } from '../../core/counts/summary';
 import { plural, type Locale } from '../../core/util/locale';
 import { panelOptions, pageHtml } from '../host';
 import {

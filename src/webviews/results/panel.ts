@@ -5,7 +5,7 @@
  * save a plot, copy its numbers.
  */
 import * as vscode from 'vscode';
-import { parsed } from '../../features/poscar/documents';
+import { parsed } from '../../platform/poscarDocuments';
 import type { Poscar } from '../../core/poscar/types';
 import { WebviewHost } from '../host';
 import { derivedName, inputStructure } from './poscarText';
@@ -13,7 +13,7 @@ import {
   isFromResultPage, isToResultPage, type FromResultPage, type ResultReport, type ResultTestMessage, type ResultView, type StructureAction, type ToResultPage,
 } from './protocol';
 import { runTitle, type RunRecord } from '../../core/runs/run';
-import { saveResult } from '../../runs/saveResult';
+import { saveResult } from './saveResult';
 import type { ResultDocuments } from './structures';
 import { resultView, runInfo } from './view';
 import { notify } from '../../platform/notify';

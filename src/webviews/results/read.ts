@@ -3,7 +3,7 @@
  * kind. It never throws; what it cannot place stays in `extra`, what looks wrong is a warning.
  * Pure: no vscode, no DOM.
  */
-import type { ResponseBody } from '../../features/service/client';
+import type { ResponseBody } from '../../core/service/response';
 import { isRecord, type Rec } from '../../core/util/guards';
 import { Fields, toStrings } from './fields';
 import { imageFromBytes, imageFromString, toBase64 } from './images';

@@ -4,7 +4,7 @@
  * `tokenlens-result:` scheme), or save it beside the input.
  */
 import * as vscode from 'vscode';
-import { POSCAR_LANGUAGE } from '../../features/poscar/documents';
+import { POSCAR_LANGUAGE } from '../../platform/poscarDocuments';
 import { Disposable } from '../../platform/disposable';
 import { derivedName } from './poscarText';
 import type { RunRecord } from '../../core/runs/run';

@@ -3,7 +3,7 @@
  * run's trajectory played in the same view, and the views' return after a window reload.
  */
 import * as vscode from 'vscode';
-import { isPoscar } from '../../features/poscar/documents';
+import { isPoscar } from '../../platform/poscarDocuments';
 import { Disposable } from '../../platform/disposable';
 import { isString, isRecord } from '../../core/util/guards';
 import { PanelSet } from '../panelSet';

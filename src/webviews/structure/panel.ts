@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { summarize } from '../../core/poscar/index';
-import { firstError, parsed } from '../../features/poscar/documents';
+import { firstError, parsed } from '../../platform/poscarDocuments';
 import { quantity } from '../../core/util/quantity';
 import { Debouncer } from '../../core/util/debounce';
 import { derivedName } from '../results/poscarText';

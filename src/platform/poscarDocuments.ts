@@ -3,9 +3,9 @@
  * structure view: each asks for the same text's structure within milliseconds of an edit.
  */
 import * as vscode from 'vscode';
-import { parsePoscar } from '../../core/poscar';
-import { perVersion } from '../../platform/documentParse';
-import type { ParseResult } from '../../core/poscar/types';
+import { parsePoscar } from '../core/poscar/index';
+import { perVersion } from './documentParse';
+import type { ParseResult } from '../core/poscar/types';
 
 export const POSCAR_LANGUAGE = 'poscar';
 

@@ -4,9 +4,9 @@
  * what is visible, not on the document's size. Grouped into whole-character segments, so a token that
  * holds part of an emoji or a CJK character never splits it on screen. Pure.
  */
-import { buildSegmentTable, type SegmentTable } from '../../core/inspector/segments';
-import { canSlice, SAFE_CUT } from '../../core/inspector/tokenize';
-import type { Tokenizer } from '../../core/tokenizers/index';
+import { buildSegmentTable, type SegmentTable } from './segments';
+import { canSlice, SAFE_CUT } from './tokenize';
+import type { Tokenizer } from '../tokenizers/index';
 
 /** How far to look for a safe cut on each side of the visible text. */
 export const LOOK = 65_536;

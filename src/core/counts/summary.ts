@@ -1,5 +1,5 @@
-import { countChars } from '../../core/tokenizers/index';
-import { ENGLISH, plural, type Locale } from '../../core/util/locale';
+import { countChars } from '../tokenizers/index';
+import { ENGLISH, plural, type Locale } from '../util/locale';
 
 /** What the status bar and the count command show about one text: pure, so it is unit-tested. */
 export interface CountSummary {

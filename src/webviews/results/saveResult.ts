@@ -1,7 +1,7 @@
 /** A run's answer saved as JSON: from the Runs list's Save Result As… and from an application's view. */
 import * as vscode from 'vscode';
-import { KIND_LABELS, resultFileName, type RunRecord } from '../core/runs/run';
-import { notify } from '../platform/notify';
+import { KIND_LABELS, resultFileName, type RunRecord } from '../../core/runs/run';
+import { notify } from '../../platform/notify';
 
 /** "Save Result As…": the raw answer as JSON, named for the run, beside its input (or in the workspace), then says where. */
 export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
