@@ -6,9 +6,9 @@ import { apiKeySecretName, LEGACY_API_KEY_SECRET, normalizeApiKey } from './orig
 
 /** The part of VS Code's SecretStorage used here. */
 export interface Secrets {
-  get(key: string): Thenable<string | undefined>;
-  store(key: string, value: string): Thenable<void>;
-  delete(key: string): Thenable<void>;
+  get(key: string): PromiseLike<string | undefined>;
+  store(key: string, value: string): PromiseLike<void>;
+  delete(key: string): PromiseLike<void>;
 }
 
 export class KeyStore {

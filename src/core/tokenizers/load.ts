@@ -66,8 +66,8 @@ function withOwnSpecials(name: EncodingName, file: RankFile): RankFile {
  * not imported, so the browser bundle never evaluates it.
  */
 export function readRankFile(name: EncodingName): RankFile {
-  const fs = require('node:fs') as typeof import('node:fs');
-  const path = require('node:path') as typeof import('node:path');
+  const fs = require('node:fs') as { existsSync(path: string): boolean };
+  const path = require('node:path') as { join(...parts: string[]): string };
   const fileName = rankFileOf(name);
   const bundled = path.join(__dirname, 'ranks', `${fileName}.js`);
   const id = fs.existsSync(bundled) ? bundled : `js-tiktoken/ranks/${fileName}`;

@@ -10,7 +10,8 @@ function makeYield(): () => Promise<void> {
   if (typeof MessageChannel === 'function') {
     const channel = new MessageChannel();
     const waiting: (() => void)[] = [];
-    channel.port1.onmessage = () => waiting.shift()?.();
+    // Node's typings lack onmessage on a MessagePort; only browsers reach this branch.
+    (channel.port1 as unknown as { onmessage: (() => void) | null }).onmessage = () => waiting.shift()?.();
     return () => new Promise((resolve) => {
       waiting.push(resolve);
       channel.port2.postMessage(undefined);

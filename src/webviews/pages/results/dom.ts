@@ -1,5 +1,5 @@
 /** Small DOM builders of the result page: buttons and tables that the test seam can find and click. */
-import { el } from '../../page/bridge';
+import { el } from '../bridge';
 
 /** A button; `target` names it for the test seam (data-target). */
 export function button(label: string, target: string, onClick: () => void, title?: string): HTMLButtonElement {

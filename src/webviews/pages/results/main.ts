@@ -4,11 +4,11 @@
  * CSV, tables, the service's images, and every other field as JSON. All service text reaches the DOM
  * through textContent.
  */
-import { connect, el, onThemeChange, themeKind } from '../../page/bridge';
-import { duration } from '../format';
-import { plotsOf, toCsv, type PlotSpec } from '../plots';
-import { isToResultPage, type FromResultPage, type ResultTestMessage, type ResultView, type RunInfo, type ShowMessage, type ToResultPage } from '../protocol';
-import { describe } from '../summary';
+import { connect, el, onThemeChange, themeKind } from '../bridge';
+import { duration } from '../../results/format';
+import { plotsOf, toCsv, type PlotSpec } from '../../results/plots';
+import { isToResultPage, type FromResultPage, type ResultTestMessage, type ResultView, type RunInfo, type ShowMessage, type ToResultPage } from '../../results/protocol';
+import { describe } from '../../results/summary';
 import { button, tableTexts } from './dom';
 import { drawPlot, type Plot } from './plot';
 import { actions, images, tables } from './sections';

@@ -5,13 +5,13 @@
  */
 import { createViewer, elementColors, setBondLength, type GLViewer } from '3dmol';
 import { ELEMENTS } from '../../../core/poscar/elements';
-import { connect, cssVar, el, onThemeChange, themeKind } from '../../page/bridge';
-import { measurement } from '../measure';
-import { buildScene, legend, toXyz, type Scene, type SceneInput } from '../scene';
+import { connect, cssVar, el, onThemeChange, themeKind } from '../bridge';
+import { measurement } from '../../structure/measure';
+import { buildScene, legend, toXyz, type Scene, type SceneInput } from '../../structure/scene';
 import {
   isToStructurePage, MAX_DRAWN_ATOMS, sanitizeStructureOptions,
   type FromStructurePage, type ShowMessage, type StructureData, type StructureOptions, type StructureTestMessage, type ToStructurePage,
-} from '../protocol';
+} from '../../structure/protocol';
 
 const bridge = connect<ToStructurePage, FromStructurePage>(isToStructurePage, (message) => {
   if (message.type === 'show') show(message);

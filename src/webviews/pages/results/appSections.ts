@@ -3,9 +3,9 @@
  * tables that sort by any column (click its heading; again to reverse) and page through long lists.
  * Rows that name an item open it (GET /{app}/detail/{id}). Text only, through textContent.
  */
-import { el } from '../../page/bridge';
-import type { AppModel, AppRow, AppTable } from '../apps/model';
-import type { FromResultPage } from '../protocol';
+import { el } from '../bridge';
+import type { AppModel, AppRow, AppTable } from '../../results/apps/model';
+import type { FromResultPage } from '../../results/protocol';
 import { button, table } from './dom';
 
 type Post = (message: FromResultPage) => void;

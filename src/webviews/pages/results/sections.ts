@@ -1,9 +1,9 @@
 /** The parts of a result page that depend on the run kind: actions and tables. */
-import { el } from '../../page/bridge';
-import { fixed, signed } from '../format';
-import type { SinglePointModel } from '../model';
-import type { FromResultPage, LatticeRow, ResultView, StructureAction } from '../protocol';
-import { pressure } from '../summary';
+import { el } from '../bridge';
+import { fixed, signed } from '../../results/format';
+import type { SinglePointModel } from '../../results/model';
+import type { FromResultPage, LatticeRow, ResultView, StructureAction } from '../../results/protocol';
+import { pressure } from '../../results/summary';
 import { appActions, appTables } from './appSections';
 import { button, table } from './dom';
 

@@ -4,9 +4,9 @@
  * composes the canvas on the editor background with the title and a legend, so the PNG reads on its own.
  */
 import uPlot from 'uplot';
-import { cssVar, el } from '../../page/bridge';
-import { short } from '../format';
-import type { Colour, PlotSpec } from '../plots';
+import { cssVar, el } from '../bridge';
+import { short } from '../../results/format';
+import type { Colour, PlotSpec } from '../../results/plots';
 
 const FALLBACK: Record<Colour, string> = {
   blue: '#3794ff', red: '#f14c4c', green: '#89d185', orange: '#d18616', purple: '#b180d7', yellow: '#cca700', foreground: '#cccccc',

@@ -10,7 +10,7 @@
 import {
   DEFAULT_OPTIONS, isToWebview, sanitizeOptions,
   type EmptyMessage, type FromWebview, type InspectorOptions, type MarkMessage, type PaneData, type PaneLayout, type RenderMessage, type TestMessage,
-} from '../protocol';
+} from '../../inspector/protocol';
 import { getSegment, segmentAt, segmentsInRange, type TableView } from '../../../core/inspector/segments';
 import type { PageMessage } from '../../../core/inspector/strings';
 import { substitute } from '../../../core/util/locale';

@@ -1,0 +1,95 @@
+/**
+ * The folders of src/ depend on each other in one direction only. ESLint keeps the layers (import-x's zones)
+ * and module cycles out; this keeps cycles between folders of one layer out too (features/a → features/b →
+ * features/a), which neither rule sees.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+
+const SRC = path.resolve(__dirname, '..', '..', '..', 'src');
+
+/** A file's folder: two levels under src/ (core/poscar, webviews/pages/results) or one (runs, server/physics → server). */
+function folderOf(file: string): string {
+  const parts = path.relative(SRC, file).split(path.sep);
+  if (parts.length === 1) return '.';
+  if (parts[0] === 'webviews' && parts[1] === 'pages') return parts.slice(0, 3).join('/');
+  return ['core', 'features', 'webviews'].includes(parts[0]!) && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? sourceFiles(full) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+function resolve(from: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(from), specifier);
+  return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => fs.existsSync(f));
+}
+
+function folderGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(SRC)) {
+    const from = folderOf(file);
+    const edges = graph.get(from) ?? graph.set(from, new Set()).get(from)!;
+    for (const { fileName } of ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles) {
+      const target = fileName.startsWith('.') ? resolve(file, fileName) : undefined;
+      if (target && folderOf(target) !== from) edges.add(folderOf(target));
+    }
+  }
+  return graph;
+}
+
+/** A cycle through the folder graph, as a path, or undefined (depth-first search with colours). */
+function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === 'done') return undefined;
+    if (state.get(node) === 'open') return [...stack.slice(stack.indexOf(node)), node];
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(node, 'done');
+    return undefined;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+test('no two folders of src/ depend on each other, directly or through others', () => {
+  const graph = folderGraph();
+  assert.ok(graph.size > 20 && graph.get('runs')?.has('core/runs'), `the graph was read: ${[...graph.keys()].join(', ')}`);
+  const cycle = findCycle(graph);
+  assert.equal(cycle, undefined, `a cycle between folders: ${cycle?.join(' → ')}`);
+});
+
+test('the cycle check finds a ring it is given', () => {
+  const ring = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]]);
+  assert.deepEqual(findCycle(ring), ['a', 'b', 'c', 'a']);
+  assert.equal(findCycle(new Map([['a', new Set(['b'])], ['b', new Set<string>()]])), undefined);
+});
+
+test('each layer has its own compiler settings: the core and the pages without vscode or Node, the edge without the DOM', () => {
+  const config = (dir: string) => ts.getParsedCommandLineOfConfigFile(path.join(SRC, dir, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!.options;
+  const core = config('core');
+  const pages = config('webviews/pages');
+  const edge = config('.');
+  const server = config('server');
+  assert.deepEqual(core.types, []);
+  assert.deepEqual(pages.types, []);
+  assert.ok(!core.lib!.some((l) => /dom/i.test(l)) && !edge.lib!.some((l) => /dom/i.test(l)) && !server.lib!.some((l) => /dom/i.test(l)));
+  assert.ok(pages.lib!.some((l) => /dom/i.test(l)));
+  assert.deepEqual(server.types, ['node']);
+});
