@@ -38,13 +38,14 @@ function starter(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
 /** Wires the shared features, lets `addHostFeatures` add the host's own, and returns the API. */
 export function activateWith(context: vscode.ExtensionContext, addHostFeatures: (wiring: Wiring) => void): TokenLensApi {
   const started = performance.now();
-  const testMode = context.extensionMode !== vscode.ExtensionMode.Production;
+  // The one place that decides: test builds (TEST_HOOKS) outside production mode. Release bundles have no hooks.
+  const testMode = TEST_HOOKS && context.extensionMode !== vscode.ExtensionMode.Production;
   const log = vscode.window.createOutputChannel('Token Lens', { log: true });
   const locale = makeLocale((message, ...args) => vscode.l10n.t(message, ...args), vscode.env.language);
   const statusBar = new StatusBarFeature(log, locale);
   context.subscriptions.push(log, statusBar);
   const start = starter(context, log);
-  start('the token inspector', () => new InspectorFeature(context, log, locale));
+  start('the token inspector', () => new InspectorFeature(context, log, locale, testMode));
   start('Count Tokens in Files', () => new FileCountsFeature(testMode));
   start('the chat tool', () => new CountTokensTool());
   start('token boundaries', () => new TokenBoundariesFeature(log));

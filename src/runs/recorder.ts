@@ -36,17 +36,11 @@ export interface RecordOptions {
 
 export class RunRecorder extends Disposable {
   private readonly controllers = new Map<string, AbortController>();
-  private views: ResultViews | undefined;
   private count = 0;
 
-  constructor(private readonly service: ServiceFeature, private readonly store: RunStore) {
+  constructor(private readonly service: ServiceFeature, private readonly store: RunStore, private readonly views: ResultViews) {
     super();
     this.register({ dispose: () => this.controllers.forEach((c) => c.abort()) });
-  }
-
-  /** The result views, once they exist (they need the run list, which needs the runners). */
-  attach(views: ResultViews): void {
-    this.views = views;
   }
 
   cancel(runId: string): void {
@@ -55,14 +49,14 @@ export class RunRecorder extends Disposable {
 
   /** The editor column of a run's view, if open (a document opened for the run goes in another). */
   viewColumn(runId: string): number | undefined {
-    return this.views?.columnOf(runId);
+    return this.views.columnOf(runId);
   }
 
   /** A run again of one that failed or was cancelled replaces its view: no stale tab under the same title. */
   private closeFailedTwins(run: RunRecord): void {
     for (const old of this.store.all) {
       const ended = old.state === 'failed' || old.state === 'cancelled';
-      if (ended && old.id !== run.id && old.kind === run.kind && old.inputUri === run.inputUri && old.inputText === run.inputText) this.views?.close(old.id);
+      if (ended && old.id !== run.id && old.kind === run.kind && old.inputUri === run.inputUri && old.inputText === run.inputText) this.views.close(old.id);
     }
   }
 
@@ -74,7 +68,7 @@ export class RunRecorder extends Disposable {
     this.store.put(run);
     if (options.show) {
       this.closeFailedTwins(run);
-      this.views?.show(run);
+      this.views.show(run);
     }
     // The duration counts from the request, not from the prompts (URL, key) before it.
     let sentAt = run.startedAt;
@@ -87,7 +81,7 @@ export class RunRecorder extends Disposable {
     if (outcome.status !== 'ok' && NOT_SENT.includes(outcome.status)) {
       // Refused before anything was sent (Restricted Mode, a declined URL, no URL or key): not a run to list.
       this.store.remove((r) => r.id === run.id);
-      this.views?.close(run.id);
+      this.views.close(run.id);
       return { status: outcome.status, ...(outcome.message ? { message: outcome.message } : {}) };
     }
     const done: RunRecord = { ...run, durationMs: Date.now() - sentAt };
@@ -99,7 +93,7 @@ export class RunRecorder extends Disposable {
       if (outcome.message) done.error = outcome.message.text;
     }
     this.store.put(done);
-    this.views?.update(done);
+    this.views.update(done);
     if (outcome.status === 'ok') return { status: 'ok', runId: run.id, response: outcome.value };
     return { status: outcome.status, runId: run.id, ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}), ...(outcome.message ? { message: outcome.message } : {}) };
   }

@@ -43,7 +43,7 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
 
   constructor(private readonly store: RunStore, private readonly runs: RunControl, private readonly views: ResultViews, testMode: boolean) {
     super();
-    if (testMode) {
+    if (TEST_HOOKS && testMode) {
       // Test seam: the entries as the tree shows them, and Save Result As without a dialog.
       this.register(vscode.commands.registerCommand('tokenLens.runs.test', (action: string, arg?: { runId: string; target: string }) => {
         if (action === 'items') return this.getChildren().map((run) => ({ ...this.getTreeItem(run), id: run.id, tooltip: undefined, command: undefined }));

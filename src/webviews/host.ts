@@ -66,7 +66,7 @@ export function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, spec
 ${styles}
 <title>${escapeAttribute(spec.title)}</title>
 </head>
-<body${testMode ? ' data-test-mode="1"' : ''}>
+<body${TEST_HOOKS && testMode ? ' data-test-mode="1"' : ''}>
 <div id="app" role="main" aria-label="${escapeAttribute(spec.title)}"></div>
 <script nonce="${n}" src="${uri('build', spec.script)}"></script>
 </body>

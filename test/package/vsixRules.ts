@@ -74,7 +74,7 @@ export function checkVsix(entries: readonly VsixEntry[], exp: VsixExpectations, 
   const required = [...REQUIRED, ...exp.rankFiles.map((r) => `extension/dist/ranks/${r}.js`), ...(exp.icon ? [`extension/${exp.icon}`] : [])];
   for (const name of required) if (!names.has(name)) problems.push(`${name}: missing`);
   if (!exp.icon) problems.push('package.json has no icon');
-  problems.push(...duplicates(entries), ...sourceMapComments(entries));
+  problems.push(...duplicates(entries), ...sourceMapComments(entries), ...testSeams(entries));
   if (vsixBytes > exp.maxBytes) problems.push(`the .vsix is ${vsixBytes} bytes, over the budget of ${exp.maxBytes}`);
   return problems;
 }
@@ -91,6 +91,15 @@ function duplicates(entries: readonly VsixEntry[]): string[] {
     else seen.set(hash, name);
   }
   return out;
+}
+
+/** What only tests use, compiled out of release bundles by TEST_HOOKS (esbuild.mjs): its traces in a shipped script. */
+export const TEST_SEAM_TRACES = /tokenLens\.\w+\.test\b|data-test-mode|sinceReadyMs/;
+
+function testSeams(entries: readonly VsixEntry[]): string[] {
+  return entries
+    .filter((e) => e.name.endsWith('.js') && TEST_SEAM_TRACES.test(e.data.toString('latin1')))
+    .map((e) => `${e.name}: holds test hooks (${TEST_SEAM_TRACES.exec(e.data.toString('latin1'))![0]}); package with vscode:prepublish`);
 }
 
 /** A bundle that still points at a .map the package does not carry, i.e. a development build. */

@@ -75,6 +75,13 @@ test('missing pieces, a missing icon, a development bundle and an oversized pack
   assert.deepEqual(checkVsix(good(), exp, 1_000_001), ['the .vsix is 1000001 bytes, over the budget of 1000000']);
 });
 
+test('a bundle built with the test hooks (a hidden test command, the page\'s report) fails', () => {
+  for (const trace of ['registerCommand("tokenLens.results.test",', '<body data-test-mode="1">', '{sinceReadyMs:Math.round(t)}']) {
+    const built = good().map((e) => (e.name === 'extension/dist/extension.js' ? { ...e, data: Buffer.from(`x(${JSON.stringify(trace)});`) } : e));
+    assert.deepEqual(checkVsix(built, exp, 1).map((p) => /holds test hooks/.test(p)), [true], trace);
+  }
+});
+
 /** A little-endian record: [offset, bytes (2 or 4), value] fields in a zeroed buffer. */
 function record(size: number, fields: [number, 2 | 4, number][]): Buffer {
   const b = Buffer.alloc(size);

@@ -2,7 +2,7 @@
  * The extension as VS Code for the Web runs it: a copy with only its `browser` entry (no `main`), so
  * code-server can run it nowhere but in the browser's web worker extension host, opened as a
  * development extension; the status bar must show the count of an opened file.
- * Needs code-server in the test cache (npm run test:host sets it up) and `npm run build:ext`.
+ * Needs code-server in the test cache (npm run test:host sets it up) and `npm run build`.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

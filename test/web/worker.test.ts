@@ -3,7 +3,7 @@
  * Worker of headless Chromium (the web extension host is one) with its ranks fetched from the rank
  * files the package carries, and gives tiktoken's ids for every encoding, on real and hostile text.
  * The shipped bundle itself must also evaluate in a worker (no Node module read at load).
- * Needs `npm run build:ext` first (dist/ranks, dist/web); `npm run test:web` does both.
+ * Needs `npm run build` first (dist/ranks, dist/web); `npm run test:web` does both.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ let page: Page;
 
 before(async () => {
   for (const file of ['web/extension.js', 'ranks/cl100k_base.js']) {
-    assert.ok(fs.existsSync(path.join(DIST, file)), `dist/${file} is missing: run npm run build:ext first`);
+    assert.ok(fs.existsSync(path.join(DIST, file)), `dist/${file} is missing: run npm run build first`);
   }
   const worker = await build({
     entryPoints: [path.join(ROOT, 'test', 'web', 'engineWorker.ts')],

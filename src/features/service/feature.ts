@@ -124,7 +124,7 @@ export class ServiceFeature extends Disposable {
 
   private builtin: LocalService | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel) {
+  constructor(private readonly context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel, testMode: boolean) {
     super();
     this.keys = new ApiKeyStore(context.secrets);
     this.migration = this.migrateLegacyKey();
@@ -148,7 +148,7 @@ export class ServiceFeature extends Disposable {
     this.register(vscode.commands.registerCommand('tokenLens.showLog', () => this.log.show(true)));
     this.register(vscode.commands.registerCommand('tokenLens.useBuiltinService', () => this.useBuiltinService()));
     this.register({ dispose: () => this.builtin?.dispose() });
-    if (context.extensionMode !== vscode.ExtensionMode.Production) {
+    if (TEST_HOOKS && testMode) {
       // Tests stand in for an earlier version, which kept one key under the old name.
       this.register(vscode.commands.registerCommand(SERVICE_TEST_COMMAND, (action: unknown, value: unknown) =>
         action === 'storeLegacyKey' && typeof value === 'string' ? context.secrets.store(LEGACY_API_KEY_SECRET, value) : undefined));

@@ -14,18 +14,21 @@ export const TEST_COMMAND = 'tokenLens.inspector.test';
  */
 export class InspectorFeature extends Disposable {
   private panel: InspectorPanel | undefined;
-  private readonly testMode: boolean;
   /** Test seam: the benchmark turns the first paint off to measure the path before it. */
   private firstPaint = true;
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private readonly locale: Locale) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly locale: Locale,
+    private readonly testMode: boolean,
+  ) {
     super();
-    this.testMode = context.extensionMode !== vscode.ExtensionMode.Production;
     this.register(vscode.commands.registerCommand('tokenLens.openInspector', () => this.open()));
     this.register(vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown) => this.restore(webviewPanel, state),
     }));
-    if (this.testMode) {
+    if (TEST_HOOKS && testMode) {
       this.register(vscode.commands.registerCommand(TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
     }
     this.register({ dispose: () => this.panel?.dispose() });

@@ -36,7 +36,7 @@ export function connect<ToPage, FromPage>(
     post: (message) => api.postMessage(message),
     persisted,
     persist: (state) => api.setState(state),
-    testMode: document.body.dataset.testMode === '1',
+    testMode: TEST_HOOKS && document.body.dataset.testMode === '1',
     ready: () => api.postMessage({ type: 'ready', state: persisted }),
   };
 }

@@ -23,16 +23,19 @@ export interface ResultViewsOptions extends RunActions {
 
 export class ResultViews extends Disposable {
   private readonly panels = this.register(new PanelSet<ResultPanel>());
-  private readonly testMode: boolean;
   private readonly documents = this.register(new ResultDocuments());
 
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel, private readonly options: ResultViewsOptions) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly options: ResultViewsOptions,
+    private readonly testMode: boolean,
+  ) {
     super();
-    this.testMode = context.extensionMode !== vscode.ExtensionMode.Production;
     this.register(vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
     }));
-    if (this.testMode) this.register(vscode.commands.registerCommand(RESULTS_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+    if (TEST_HOOKS && testMode) this.register(vscode.commands.registerCommand(RESULTS_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
   }
 
   /** Opens the view of a run beside the editor, or reveals it (brought up to date). */

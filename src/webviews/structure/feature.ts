@@ -16,21 +16,20 @@ import { notify } from '../../platform/notify';
 import { viewsColumn } from '../column';
 
 export const SHOW_STRUCTURE = 'tokenLens.showStructure';
-/** Registered outside production mode only. */
+/** Registered in test builds only (TEST_HOOKS) and outside production mode. */
 export const STRUCTURE_TEST_COMMAND = 'tokenLens.structure.test';
 
 export class StructureFeature extends Disposable {
   private readonly panels = this.register(new PanelSet<StructurePanel>());
-  private readonly testMode: boolean;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     /** The run list's record of a run, for a run's view that comes back after a reload. */
     private readonly lookup: (runId: string) => RunRecord | undefined,
+    private readonly testMode: boolean,
   ) {
     super();
-    this.testMode = context.extensionMode !== vscode.ExtensionMode.Production;
     this.register(vscode.commands.registerCommand(SHOW_STRUCTURE, async (uri?: unknown) => {
       const view = await this.show(uri instanceof vscode.Uri ? uri : undefined);
       return view?.key;
@@ -38,7 +37,7 @@ export class StructureFeature extends Disposable {
     this.register(vscode.window.registerWebviewPanelSerializer(STRUCTURE_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
     }));
-    if (this.testMode) this.register(vscode.commands.registerCommand(STRUCTURE_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+    if (TEST_HOOKS && testMode) this.register(vscode.commands.registerCommand(STRUCTURE_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
   }
 
   /** Shows the structure of `uri`, or of the active POSCAR editor; returns the view (undefined when there is nothing to show). */

@@ -77,7 +77,14 @@ suite('Installed .vsix', () => {
     assert.deepStrictEqual(Object.keys(api).sort(), ['count', 'tokenize'], 'the API has no test-only values');
     const commands = new Set(await vscode.commands.getCommands(true));
     assert.ok(commands.has('tokenLens.openInspector'));
-    assert.ok(!commands.has('tokenLens.inspector.test'), 'no inspector test command');
+    assert.deepStrictEqual([...commands].filter((c) => /^tokenLens\..*\.test$/.test(c)), [], 'no test command');
+    // Not only unregistered: compiled out (TEST_HOOKS), so the shipped scripts do not even name them.
+    const root = getExtension().extensionPath;
+    const scripts = ['dist/extension.js', 'dist/web/extension.js', ...fs.readdirSync(path.join(root, 'media', 'build')).map((f) => `media/build/${f}`)];
+    for (const script of scripts) {
+      const text = fs.readFileSync(path.join(root, script), 'latin1');
+      assert.doesNotMatch(text, /tokenLens\.\w+\.test\b|data-test-mode|sinceReadyMs/, `${script} holds test hooks`);
+    }
     await openDocument('The published inspector shows these tokens.', 'plaintext');
     assert.strictEqual(await vscode.commands.executeCommand('tokenLens.openInspector'), undefined, 'the page reports nothing back');
     const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs)

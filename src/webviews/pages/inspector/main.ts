@@ -29,7 +29,7 @@ const REPORT_SEGMENTS = 200;
 const EMPTY_TABLE: PaneData['table'] = { bounds: Int32Array.of(0), tokenIndex: Int32Array.of(0), ids: new Int32Array(0), byteLengths: new Int32Array(0) };
 const pageNonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
 /** Only development and test builds (data-test-mode from the host) report renders and obey test messages. */
-const testMode = document.body.dataset.testMode === '1';
+const testMode = TEST_HOOKS && document.body.dataset.testMode === '1';
 
 const persistedState = vscode.getState() as { options?: unknown } | undefined;
 let options: InspectorOptions = sanitizeOptions(persistedState?.options);
@@ -839,7 +839,7 @@ function injected(): string[] {
 }
 
 function report(): void {
-  if (!testMode) return;
+  if (!TEST_HOOKS || !testMode) return;
   const pane = panes[0];
   const segments: string[] = [];
   for (let i = 0; i < Math.min(REPORT_SEGMENTS, pane.segmentCount); i++) segments.push(pane.segmentText(i));
@@ -930,7 +930,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       syncControls();
       return;
     case 'test':
-      if (testMode) test(message);
+      if (TEST_HOOKS && testMode) test(message);
       return;
   }
 });

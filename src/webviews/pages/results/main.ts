@@ -15,7 +15,7 @@ import { actions, images, tables } from './sections';
 
 const bridge = connect<ToResultPage, FromResultPage>(isToResultPage, (message) => {
   if (message.type === 'show') show(message);
-  else if (bridge.testMode) test(message);
+  else if (TEST_HOOKS && bridge.testMode) test(message);
 });
 
 const app = document.getElementById('app')!;

@@ -15,7 +15,7 @@ import {
 
 const bridge = connect<ToStructurePage, FromStructurePage>(isToStructurePage, (message) => {
   if (message.type === 'show') show(message);
-  else if (bridge.testMode) void test(message);
+  else if (TEST_HOOKS && bridge.testMode) void test(message);
 });
 
 let options: StructureOptions = sanitizeStructureOptions((bridge.persisted as { options?: unknown } | undefined)?.options);

@@ -1,0 +1,37 @@
+/**
+ * The materials side in one piece: the service, the run list and its two runners (structure runs and
+ * applications), their result and 3D views, and the Runs tree. Each run goes back to whoever runs its kind.
+ */
+import type * as vscode from 'vscode';
+import { isAppKind } from '../core/runs/run';
+import { ServiceFeature } from '../features/service/feature';
+import { ResultViews } from '../webviews/results/feature';
+import { StructureFeature } from '../webviews/structure/feature';
+import { ApplicationRuns } from './applicationRunner';
+import { RunRecorder } from './recorder';
+import { RunStore } from './store';
+import { StructureRuns } from './structureRunner';
+import { RunsTree, type RunControl } from './tree';
+
+export function materialsRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, testMode: boolean): vscode.Disposable[] {
+  const service = new ServiceFeature(context, log, testMode);
+  const store = new RunStore(context.workspaceState);
+  // The views and the runners need each other; the views reach the runners through this, once both exist.
+  const control: RunControl = {
+    cancel: (id) => runnerOf(id).cancel(id),
+    again: (id) => runnerOf(id).again(id),
+  };
+  const structures = new StructureFeature(context, log, (id) => store.get(id), testMode);
+  const results = new ResultViews(context, log, {
+    lookup: (id) => store.get(id),
+    onCancel: control.cancel,
+    onRetry: (id) => void control.again(id),
+    onShow3d: (run) => void structures.showRun(run),
+    onDetail: (app, id) => void applications.openItem(app, id),
+  }, testMode);
+  const recorder = new RunRecorder(service, store, results);
+  const runs = new StructureRuns(service, store, recorder);
+  const applications = new ApplicationRuns(context, service, store, recorder);
+  const runnerOf = (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs);
+  return [service, recorder, runs, applications, results, structures, new RunsTree(store, control, results, testMode)];
+}
