@@ -1,58 +1,62 @@
 import * as vscode from 'vscode';
+import { SETTING_DEFAULTS, type SettingKey } from '../core/settings';
 
 /** The one typed place that reads tokenLens.* settings. Getters read live, so nothing caches a stale value. */
 export type SpecialTokenMode = 'text' | 'special';
 
 const SECTION = 'tokenLens';
 
-function read<T>(key: string, fallback: T): T {
-  return vscode.workspace.getConfiguration(SECTION).get<T>(key, fallback);
+type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
+
+/** The setting's value, or its one default (core/settings.ts). */
+function read<K extends SettingKey>(key: K): Widen<(typeof SETTING_DEFAULTS)[K]> {
+  return vscode.workspace.getConfiguration(SECTION).get(key, SETTING_DEFAULTS[key]) as Widen<(typeof SETTING_DEFAULTS)[K]>;
 }
 
 export const config = {
   get tokenizer(): string {
-    return read('tokenizer', 'cl100k_base');
+    return read('tokenizer');
   },
   get specialTokens(): SpecialTokenMode {
-    return read<SpecialTokenMode>('specialTokens', 'text') === 'special' ? 'special' : 'text';
+    return read('specialTokens') === 'special' ? 'special' : 'text';
   },
   get statusBarEnabled(): boolean {
-    return read('statusBar.enabled', true);
+    return read('statusBar.enabled');
   },
   get compareEncodings(): boolean {
-    return read('statusBar.compareEncodings', true);
+    return read('statusBar.compareEncodings');
   },
   /** The context window the status bar measures against (size 0: no gauge). */
   get contextWindow(): { size: number; reserve: number; warnAt: number } {
-    const whole = (key: string, fallback: number, max: number): number => {
-      const n = read(key, fallback);
-      return Number.isInteger(n) && n >= 0 ? Math.min(n, max) : fallback;
+    const whole = (key: 'contextWindow.size' | 'contextWindow.reserve' | 'contextWindow.warningPercent', max: number): number => {
+      const n = read(key);
+      return Number.isInteger(n) && n >= 0 ? Math.min(n, max) : SETTING_DEFAULTS[key];
     };
-    return { size: whole('contextWindow.size', 0, 100_000_000), reserve: whole('contextWindow.reserve', 0, 100_000_000), warnAt: whole('contextWindow.warningPercent', 80, 100) };
+    return { size: whole('contextWindow.size', 100_000_000), reserve: whole('contextWindow.reserve', 100_000_000), warnAt: whole('contextWindow.warningPercent', 100) };
   },
   /** Use the built-in local service (the reference models on this machine) instead of the URL. */
   get serviceBuiltin(): boolean {
-    return read('service.builtin', false);
+    return read('service.builtin');
   },
   get serviceBaseUrl(): string {
-    return read('service.baseUrl', '').trim();
+    return read('service.baseUrl').trim();
   },
   get serviceTimeoutMs(): number {
-    return Math.max(1, read('service.timeoutSeconds', 120)) * 1000;
+    return Math.max(1, read('service.timeoutSeconds')) * 1000;
   },
   get serviceMaxRetries(): number {
-    return Math.min(10, Math.max(0, Math.floor(read('service.maxRetries', 3))));
+    return Math.min(10, Math.max(0, Math.floor(read('service.maxRetries'))));
   },
   get serviceLogBodies(): boolean {
-    return read('service.logBodies', false);
+    return read('service.logBodies');
   },
   get serviceMaxResponseBytes(): number {
-    const mb = read('service.maxResponseMegabytes', 64);
-    return Math.min(4096, Math.max(1, Number.isFinite(mb) ? mb : 64)) * 1024 * 1024;
+    const mb = read('service.maxResponseMegabytes');
+    return Math.min(4096, Math.max(1, Number.isFinite(mb) ? mb : SETTING_DEFAULTS['service.maxResponseMegabytes'])) * 1024 * 1024;
   },
   /** Checked where it is used: a wrong value is refused with a message, not replaced silently. */
   get kpathDensity(): number {
-    return read('tightbinding.kpathDensity', 20);
+    return read('tightbinding.kpathDensity');
   },
 };
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { SETTING_DEFAULTS } from '../../src/core/settings';
 import { TOKENIZERS } from '../../src/core/tokenizers/index';
 
 const root = join(__dirname, '..', '..', '..');
@@ -29,6 +30,13 @@ test('the tokenizer setting lists the registry, in order, each with the registry
   }
   assert.deepEqual(setting.enumDescriptions.map(text), TOKENIZERS.map((t) => t.description));
   assert.equal(setting.default, 'cl100k_base');
+});
+
+test('package.json declares every setting with the default the extension reads (core/settings.ts), and no other', () => {
+  const declared = Object.entries(manifest.contributes.configuration.properties as Record<string, { default: unknown }>)
+    .map(([key, value]) => [key.replace(/^tokenLens\./, ''), value.default] as const);
+  assert.deepEqual(Object.fromEntries(declared), SETTING_DEFAULTS);
+  assert.ok(declared.every(([key]) => key in SETTING_DEFAULTS));
 });
 
 test('every setting is described through package.nls.json, ordered, integers typed as integers', () => {

@@ -1,0 +1,22 @@
+/**
+ * The default of every tokenLens.* setting, in one place: platform/config.ts reads with these, and
+ * test/unit/manifest.test.ts checks that package.json declares the same defaults for the same keys.
+ */
+export const SETTING_DEFAULTS = {
+  tokenizer: 'cl100k_base',
+  specialTokens: 'text',
+  'statusBar.enabled': true,
+  'statusBar.compareEncodings': true,
+  'service.baseUrl': '',
+  'service.timeoutSeconds': 120,
+  'service.maxRetries': 3,
+  'service.logBodies': false,
+  'service.maxResponseMegabytes': 64,
+  'service.builtin': false,
+  'tightbinding.kpathDensity': 20,
+  'contextWindow.size': 0,
+  'contextWindow.reserve': 0,
+  'contextWindow.warningPercent': 80,
+} as const;
+
+export type SettingKey = keyof typeof SETTING_DEFAULTS;
