@@ -14,8 +14,6 @@ import type { ResponseBody, ServiceResponse } from '../../core/service/response'
 import { ServiceError, kindForStatus, redact, type ServiceErrorKind } from '../../core/service/errors';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
 
-export const MAX_TEXT_CHARS = 50_000;
-
 /** One entry per request (after its retries), for the output channel. Never holds the key. */
 export interface RequestLogEntry {
   method: string;
