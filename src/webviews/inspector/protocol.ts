@@ -292,8 +292,8 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return isInt(value.seq) && isInt(value.start) && isInt(value.end) && value.start <= value.end;
     case 'copyIds':
       return value.pane === 0 || value.pane === 1;
-    case 'rendered':
-      return isInt(value.seq) && isInt(value.nTokens) && isInt(value.nChars)
+    case 'rendered': // the page's report, which only tests ask for: compiled out of release bundles with it
+      return TEST_HOOKS && isInt(value.seq) && isInt(value.nTokens) && isInt(value.nChars)
         && (value.compareTokens === null || isInt(value.compareTokens)) && isInt(value.segmentCount)
         && Array.isArray(value.segments) && value.segments.every((s) => typeof s === 'string')
         && typeof value.domText === 'string' && isInt(value.rows) && isInt(value.domRows)
