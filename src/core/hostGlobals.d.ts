@@ -26,6 +26,10 @@ declare class URL {
   readonly protocol: string;
   readonly hostname: string;
   readonly origin: string;
+  readonly search: string;
+  readonly hash: string;
+  readonly username: string;
+  readonly password: string;
 }
 declare function btoa(data: string): string;
 interface AbortSignal {

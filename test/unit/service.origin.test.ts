@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiKeySecretName, isLoopbackHost, isUnencryptedRemote, LEGACY_API_KEY_SECRET, normalizeApiKey, serviceOrigin, urlSource } from '../../src/core/service/origin';
+import { apiKeySecretName, isLoopbackHost, isUnencryptedRemote, LEGACY_API_KEY_SECRET, normalizeApiKey, serviceOrigin, urlSource, validateServiceUrl } from '../../src/core/service/origin';
 
 test('an origin is spelled one way: case, default port, path, trailing slash and IDN do not make another', () => {
   const same = ['https://Example.ORG/api', 'https://example.org:443/other/path/', 'HTTPS://example.org', ' https://example.org/api?x=1 '];
@@ -66,4 +66,19 @@ test('whose URL is in effect: a workspace value that differs from the user one i
   assert.equal(urlSource({ globalValue: 'https://mine.example', workspaceFolderValue: 'https://theirs.example' }), 'workspace');
   assert.equal(urlSource({ globalValue: 'https://mine.example/', workspaceValue: ' https://mine.example ' }), 'user', 'the same URL repeated by a workspace');
   assert.equal(urlSource({ globalValue: 'https://mine.example', workspaceValue: '' }), 'user', 'an empty workspace value does not apply');
+});
+
+test('a typed base URL: accepted with a path and around spaces; refused with a reason when empty, not a URL, not http(s), or carrying a query, a fragment or credentials', () => {
+  for (const ok of ['https://example.org/api', '  http://127.0.0.1:8000  ', 'https://[::1]:9000/v1/', 'https://xn--bcher-kva.example/']) assert.equal(validateServiceUrl(ok), undefined, ok);
+  const refused: [string, RegExp][] = [
+    ['', /Enter the base URL/],
+    ['   ', /Enter the base URL/],
+    ['example.org/api', /not a URL/],
+    ['ftp://example.org', /must start with https:\/\//],
+    ['javascript:alert(1)', /must start with https:\/\//],
+    ['https://example.org/api?key=1', /without \?query or #fragment/],
+    ['https://example.org/#top', /without \?query or #fragment/],
+    ['https://user:secret@example.org', /credentials/],
+  ];
+  for (const [url, reason] of refused) assert.match(validateServiceUrl(url) ?? '', reason, url);
 });

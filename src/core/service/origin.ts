@@ -83,3 +83,19 @@ export function legacyKeyOrigin(inspected: InspectedSetting<string> | undefined)
   const user = inspected?.globalValue;
   return typeof user === 'string' ? serviceOrigin(user) : undefined;
 }
+
+/** Validates a base URL typed by the user; returns the message to show, or undefined when fine. */
+export function validateServiceUrl(value: string): string | undefined {
+  const text = value.trim();
+  if (!text) return 'Enter the base URL of the service, e.g. https://example.org/api';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'This is not a URL. Enter it with its scheme, e.g. https://example.org/api';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The URL must start with https:// (or http:// for a local server).';
+  if (url.search || url.hash) return 'Enter the base URL only, without ?query or #fragment.';
+  if (url.username || url.password) return 'Do not put credentials in the URL; Token Lens sends the API key in a header.';
+  return undefined;
+}

@@ -15,7 +15,7 @@ import { MAX_TEXT_CHARS } from '../../core/service/limits';
 import { ServiceClient, type RequestLogEntry } from './client';
 import { compareResults, comparisonMarkdown, type Comparison } from '../../core/service/compare';
 import { isServiceError, ServiceError, type ServiceErrorKind } from '../../core/service/errors';
-import { isUnencryptedRemote, LEGACY_API_KEY_SECRET, legacyKeyOrigin, normalizeApiKey, serviceOrigin, urlSource } from '../../core/service/origin';
+import { isUnencryptedRemote, validateServiceUrl, LEGACY_API_KEY_SECRET, legacyKeyOrigin, normalizeApiKey, serviceOrigin, urlSource } from '../../core/service/origin';
 import { quantity } from '../../core/util/quantity';
 import { notify } from '../../platform/notify';
 
@@ -91,22 +91,6 @@ export interface RemoteTokenizeOutcome {
 }
 
 const SCHEME = 'token-lens-service';
-
-/** Validates a base URL typed by the user; returns the message to show, or undefined when fine. */
-export function validateServiceUrl(value: string): string | undefined {
-  const text = value.trim();
-  if (!text) return 'Enter the base URL of the service, e.g. https://example.org/api';
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'This is not a URL. Enter it with its scheme, e.g. https://example.org/api';
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The URL must start with https:// (or http:// for a local server).';
-  if (url.search || url.hash) return 'Enter the base URL only, without ?query or #fragment.';
-  if (url.username || url.password) return 'Do not put credentials in the URL; Token Lens sends the API key in a header.';
-  return undefined;
-}
 
 /** Where a request may go: the URL read once, and the origin its key belongs to. */
 interface Target {
