@@ -93,3 +93,22 @@ test('each layer has its own compiler settings: the core and the pages without v
   assert.ok(pages.lib!.some((l) => /dom/i.test(l)));
   assert.deepEqual(server.types, ['node']);
 });
+
+/** Small functions, kept: none in src/ is longer than this many lines (the longest today is about 72). */
+const MAX_FUNCTION_LINES = 80;
+
+test(`no function in src/ is longer than ${MAX_FUNCTION_LINES} lines`, () => {
+  const long: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const lines = source.getLineAndCharacterOfPosition(node.end).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+        if (lines > MAX_FUNCTION_LINES) long.push(`${path.relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} (${lines} lines)`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  assert.deepEqual(long, []);
+});
