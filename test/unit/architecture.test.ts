@@ -112,3 +112,25 @@ test(`no function in src/ is longer than ${MAX_FUNCTION_LINES} lines`, () => {
   }
   assert.deepEqual(long, []);
 });
+
+/** The packages a folder's files import by name (not node: built-ins, not vscode). */
+function packagesImported(dir: string): Set<string> {
+  const names = new Set<string>();
+  for (const file of sourceFiles(dir)) {
+    for (const { fileName } of ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles) {
+      if (fileName.startsWith('.') || fileName.startsWith('node:') || fileName === 'vscode') continue;
+      names.add(fileName.startsWith('@') ? fileName.split('/').slice(0, 2).join('/') : fileName.split('/')[0]!);
+    }
+  }
+  return names;
+}
+
+test('the server declares its own dependencies (src/server/package.json), and the extension does not carry them', () => {
+  const server = JSON.parse(fs.readFileSync(path.join(SRC, 'server', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const root = JSON.parse(fs.readFileSync(path.join(SRC, '..', 'package.json'), 'utf8')) as { dependencies: Record<string, string>; workspaces: string[] };
+  const serverOnly = [...packagesImported(path.join(SRC, 'server'))];
+  assert.ok(serverOnly.includes('ml-matrix'), serverOnly.join());
+  for (const name of serverOnly) assert.ok(name in server.dependencies, `src/server imports ${name}, not in its package.json`);
+  for (const name of Object.keys(server.dependencies)) assert.ok(!(name in root.dependencies), `${name} is the server's, not the extension's`);
+  assert.deepEqual(root.workspaces, ['src/server']);
+});
