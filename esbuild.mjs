@@ -18,6 +18,17 @@ const common = { bundle: true, define, minify: production, sourcemap: !productio
 /** The rank files the package carries: one per distinct table (src/core/tokenizers/load.ts, SHARED_RANKS). */
 export const RANK_FILES = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
+/**
+ * undici (the service client's HTTP library, 400 KB) is its own file, required on the first request: the
+ * extension's bundle, parsed at every start, stays small for a window that never calls the service.
+ */
+const undiciApart = {
+  name: 'undici-apart',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
+  },
+};
+
 const builds = {
   ranks: {
     entryPoints: RANK_FILES.map((name) => `node_modules/js-tiktoken/dist/ranks/${name}.cjs`),
@@ -27,7 +38,11 @@ const builds = {
     ...common,
     // The CLI is for development and tests; the package carries the extension and the built-in service.
     entryPoints: ['src/extension.ts', 'src/server/main.ts', 'src/server/worker.ts', ...(production ? [] : ['src/cli.ts'])],
-    outdir: 'dist', outbase: 'src', platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'],
+    outdir: 'dist', outbase: 'src', platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'], plugins: [undiciApart],
+  },
+  undici: {
+    ...common,
+    entryPoints: ['node_modules/undici/index.js'], outfile: 'dist/undici.js', platform: 'node', target: 'node20', format: 'cjs',
   },
   web: {
     ...common,

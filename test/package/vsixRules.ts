@@ -44,6 +44,7 @@ function allowed(name: string, exp: VsixExpectations): boolean {
     'extension/changelog.md',
     'extension/LICENSE.txt',
     'extension/dist/extension.js',
+    'extension/dist/undici.js',
     'extension/dist/web/extension.js',
     'extension/dist/server/main.js',
     'extension/dist/server/worker.js',
@@ -60,7 +61,7 @@ function allowed(name: string, exp: VsixExpectations): boolean {
   );
 }
 
-const REQUIRED = ['extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/web/extension.js'];
+const REQUIRED = ['extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/undici.js', 'extension/dist/web/extension.js'];
 
 /** Problems with the package, one line each; empty when it is fit to publish. */
 export function checkVsix(entries: readonly VsixEntry[], exp: VsixExpectations, vsixBytes: number): string[] {

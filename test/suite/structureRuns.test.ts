@@ -48,6 +48,8 @@ async function compareWithOriginal(runId: string): Promise<void> {
   await sleep(500);
   await screenshot('compare-with-original');
   await vscode.window.tabGroups.close(tab);
+  // The result view is back in sight and answering before the next run opens beside it.
+  await reportWhere(runId, (r) => r.state === 'done', 'the relax view after the diff closed');
 }
 
 const structureView = (action: string, args: object) => vscode.commands.executeCommand<StructureReport | undefined>('tokenLens.structure.test', action, args);

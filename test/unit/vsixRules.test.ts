@@ -14,7 +14,7 @@ function good(): VsixEntry[] {
     ['extension/dist/extension.js', 'g'], ['extension/dist/ranks/cl100k_base.js', 'h'], ['extension/dist/ranks/r50k_base.js', 'i'],
     ['extension/media/icon.png', 'j'], ['extension/media/inspector.css', 'k'], ['extension/media/build/inspector.js', 'l'],
     ['extension/media/languages/poscar.tmLanguage.json', 'm'], ['extension/package.nls.json', 'n'],
-    ['extension/dist/web/extension.js', 'o'],
+    ['extension/dist/web/extension.js', 'o'], ['extension/dist/undici.js', 'p'],
   ].map(([name, seed]) => ({ name: name!, data: bytes(seed!) }));
 }
 

@@ -7,7 +7,7 @@ import type { Agent, Dispatcher } from 'undici';
 
 type Undici = typeof import('undici');
 let undici: Undici | undefined;
-/** undici is evaluated on the first request, not at activation (about 20 ms of the bundle's start-up). */
+/** undici is read and evaluated on the first request, not at activation: the build keeps it in its own file (esbuild.mjs). */
 const lib = (): Undici => (undici ??= require('undici') as Undici);
 import type { TokenizeResult } from '../../core/tokenizers/types';
 import type { ResponseBody, ServiceResponse } from '../../core/service/response';
