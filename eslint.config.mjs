@@ -11,7 +11,7 @@ import importX from 'eslint-plugin-import-x';
  */
 const NODE = ['node:*', 'fs', 'path', 'os', 'http', 'https', 'net', 'child_process', 'worker_threads', 'crypto', 'undici'];
 const zone = (target, from, message) => ({ target: `./src/${target}`, from: from.map((f) => `./src/${f}`), message });
-const ROOT = ['wiring.ts', 'extension.ts', 'api.ts', 'cli.ts', 'web'];
+const ROOT = ['wiring.ts', 'extension.ts', 'materials.ts', 'materialsLoader.ts', 'api.ts', 'cli.ts', 'web'];
 const ZONES = [
   zone('core', ['platform', 'features', 'webviews', 'runs', 'server', ...ROOT], 'The core is pure: it imports only the core.'),
   zone('server', ['platform', 'features', 'webviews', 'runs', ...ROOT], 'The server imports only the core and Node: it runs without the editor.'),

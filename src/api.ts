@@ -28,6 +28,8 @@ export interface TokenLensTestApi extends TokenLensApi {
   readonly statusBar: StatusBarState;
   /** How many times the status bar counted the other encodings (the bench checks an idle editor does not). */
   readonly comparisons: number;
+  /** Desktop: what started the materials side (it starts on first use), or undefined while it has not. */
+  readonly materialsStartedBy: string | undefined;
 }
 
 export interface TestHooks {
@@ -35,6 +37,7 @@ export interface TestHooks {
   loadMs: number;
   statusBar(): StatusBarState;
   comparisons(): number;
+  materialsStartedBy?(): string | undefined;
 }
 
 /** The public API; with `hooks` (never in production) also the test-only values. */
@@ -58,6 +61,9 @@ export function createApi(hooks?: TestHooks): TokenLensApi {
     },
     get comparisons() {
       return hooks.comparisons();
+    },
+    get materialsStartedBy() {
+      return hooks.materialsStartedBy?.();
     },
   };
   return testApi;

@@ -35,8 +35,13 @@ function starter(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
   };
 }
 
+/** What a host's own features tell the test API. */
+export interface HostHooks {
+  materialsStartedBy?(): string | undefined;
+}
+
 /** Wires the shared features, lets `addHostFeatures` add the host's own, and returns the API. */
-export function activateWith(context: vscode.ExtensionContext, addHostFeatures: (wiring: Wiring) => void): TokenLensApi {
+export function activateWith(context: vscode.ExtensionContext, addHostFeatures: (wiring: Wiring) => HostHooks | void): TokenLensApi {
   const started = performance.now();
   // The one place that decides: test builds (TEST_HOOKS) outside production mode. Release bundles have no hooks.
   const testMode = TEST_HOOKS && context.extensionMode !== vscode.ExtensionMode.Production;
@@ -49,7 +54,7 @@ export function activateWith(context: vscode.ExtensionContext, addHostFeatures: 
   start('Count Tokens in Files', () => new FileCountsFeature(testMode));
   start('the chat tool', () => new CountTokensTool());
   start('token boundaries', () => new TokenBoundariesFeature(log));
-  addHostFeatures({ context, log, locale, testMode, start });
+  const hostHooks = addHostFeatures({ context, log, locale, testMode, start }) ?? {};
   // Test-only values (activation time, what the status bar shows) exist only outside production.
   const ended = performance.now();
   return createApi(testMode ? {
@@ -57,5 +62,6 @@ export function activateWith(context: vscode.ExtensionContext, addHostFeatures: 
     loadMs: ended - LOAD_STARTED,
     statusBar: () => statusBar.state,
     comparisons: () => statusBar.comparisons.computed,
+    ...hostHooks,
   } : undefined);
 }

@@ -8,7 +8,7 @@ import type { RunStore } from './store';
 import { Disposable } from '../platform/disposable';
 import type { ResultViews } from '../webviews/results/feature';
 import { saveResult } from '../webviews/results/saveResult';
-import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
+import { isAppKind, KIND_LABELS, RUNS_VIEW, type RunRecord } from '../core/runs/run';
 import { notify } from '../platform/notify';
 
 /** What the list asks of whoever runs a kind: cancel a run, run it again. */
@@ -17,7 +17,6 @@ export interface RunControl {
   again(runId: string): unknown;
 }
 
-export const RUNS_VIEW = 'tokenLens.runs';
 
 const ICONS: Record<RunRecord['state'], vscode.ThemeIcon> = {
   running: new vscode.ThemeIcon('sync~spin'),

@@ -527,6 +527,8 @@ function structureGoalsViews(goal: GoalFn, views: { results: ViewBenchResult[]; 
 interface HostBenchResult {
   activationMs: number;
   loadMs: number;
+  /** What had started the materials side when activation ended (null: nothing, as it should be). */
+  materialsAtActivation: string | null;
   chars: number;
   typed: number;
   idleMs: number;
@@ -549,6 +551,7 @@ function benchHostSection(): { result?: HostBenchResult; error?: string } {
   const r = results[0];
   if (r) {
     console.log(`activate(): ${ms(r.activationMs)} ms; loading the bundle (every module and library it imports) and activating: ${ms(r.loadMs)} ms`);
+    console.log(`materials side at activation (no POSCAR open): ${r.materialsAtActivation ?? 'not started (it starts on first use)'}`);
     console.log(`${fmtInt(r.chars)}-character document, ${r.typed} characters typed, then ${(r.idleMs / 1000).toFixed(1)} s without input:`);
     const share = (cpu: number): string => `${((cpu / r.idleMs) * 100).toFixed(2)} % of one core`;
     console.log(`  1 s after the last keystroke: ${ms(r.settleCpuMs)} ms of CPU (count + ${r.comparisonsWhileSettling} tooltip comparison); status bar off: ${ms(r.baselineSettleCpuMs)} ms`);
@@ -560,7 +563,7 @@ function benchHostSection(): { result?: HostBenchResult; error?: string } {
 
 function hostGoals(goal: GoalFn, host: { result?: HostBenchResult; error?: string }): void {
   const r = host.result;
-  goal(r ? r.loadMs < 100 : undefined, `loading and activating take < 100 ms: ${r ? `${ms(r.loadMs)} ms, of which activate() ${ms(r.activationMs)} ms` : `n/a (${host.error})`}`);
+  goal(r ? r.loadMs < 100 && r.materialsAtActivation === null : undefined, `loading and activating take < 100 ms, the materials side waiting for first use: ${r ? `${ms(r.loadMs)} ms, of which activate() ${ms(r.activationMs)} ms; materials ${r.materialsAtActivation ?? 'not started'}` : `n/a (${host.error})`}`);
   goal(
     r ? r.comparisonsWhileIdle === 0 && r.comparisonsWhileSettling <= 1 && r.tooltipComplete : undefined,
     `no recount while nothing changes (${r ? fmtInt(r.chars) : '500,000'} characters, 10 s after typing stops): ${r ? `${r.comparisonsWhileSettling} comparison after the last keystroke, ${r.comparisonsWhileIdle} while idle; idle CPU ${ms(r.idleCpuMs)} ms in ${(r.idleMs / 1000).toFixed(1)} s (status bar off: ${ms(r.baselineIdleCpuMs)} ms)` : `n/a (${host.error})`}`,

@@ -6,6 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { TokenLensTestApi } from '../../src/api';
 import { EXTENSION_ID, REPO_ROOT, activateExtension, closeAllEditors, getExtension, openWorkspaceFile, screenshot, sleep } from './util';
 
 interface Manifest {
@@ -47,6 +48,16 @@ suite('Smoke', () => {
     }
     const context = (menus['editor/context'] ?? []).map((e) => e.command);
     assert.ok(context.includes('tokenLens.countSelection') && context.includes('tokenLens.openInspector'), context.join(', '));
+  });
+
+  test('the materials side starts on first use (a command, a POSCAR, the Runs view) and then its commands and views are the real ones', async () => {
+    const api = await activateExtension<TokenLensTestApi>();
+    if (api.materialsStartedBy === undefined) await vscode.commands.executeCommand('tokenLens.showLog');
+    assert.match(api.materialsStartedBy ?? '', /^(the command tokenLens\.|an? (poscar|diffraction) document|the Structure Runs view|a result or 3D view)/);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const seam of ['tokenLens.results.test', 'tokenLens.structure.test', 'tokenLens.runs.test', 'tokenLens.service.test']) assert.ok(registered.has(seam), seam);
+    // A stand-in would answer nothing; the real Runs tree lists its entries.
+    assert.ok(Array.isArray(await vscode.commands.executeCommand('tokenLens.runs.test', 'items')));
   });
 
   test('a workspace is open and a window screenshot can be taken', async () => {

@@ -75,3 +75,6 @@ export function resultFileName(run: Pick<RunRecord, 'kind' | 'inputName' | 'star
   const parts = isAppKind(run.kind) ? [run.kind, input] : [input, run.kind];
   return `${parts.filter(Boolean).join('-')}-${when}.json`.slice(-120);
 }
+
+/** The Structure Runs view's id (package.json contributes.views). */
+export const RUNS_VIEW = 'tokenLens.runs';

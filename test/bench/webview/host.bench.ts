@@ -58,6 +58,7 @@ suite('Extension host benchmark', () => {
   test(`activation, and idle CPU for ${IDLE_MS / 1000} s after typing stops in a ${SIZE.toLocaleString('en-US')}-character document`, async function () {
     this.timeout(300_000);
     const api = await activateExtension<TokenLensTestApi>();
+    const materialsAtActivation = api.materialsStartedBy ?? null; // a prompt writer's window: no POSCAR open
     const settings = vscode.workspace.getConfiguration('tokenLens');
     const editor = await openDocument(inspectorText(SIZE), 'plaintext');
     editor.selection = new vscode.Selection(40, 0, 40, 0);
@@ -70,6 +71,7 @@ suite('Extension host benchmark', () => {
       const result = {
         activationMs: api.activationMs,
         loadMs: api.loadMs,
+        materialsAtActivation,
         chars: editor.document.getText().length,
         typed: TYPED.length,
         ...measured,

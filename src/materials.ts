@@ -1,0 +1,23 @@
+/**
+ * The materials side of the desktop host: the service, its runs and their views, and the POSCAR and
+ * diffraction editors. materialsLoader.ts starts it on first use, with require(), so that until then its
+ * modules are neither evaluated nor wired.
+ */
+import { diffractionDiagnostics } from './features/diffraction/language';
+import { PoscarLanguageFeature } from './features/poscar/language';
+import { materialsRuns } from './runs';
+import { RUN_COMMANDS } from './runs/structureRunner';
+import { SHOW_STRUCTURE } from './webviews/structure/feature';
+import type { Wiring } from './wiring';
+
+export function startMaterials({ context, log, testMode, start }: Wiring): void {
+  start('the materials service', () => materialsRuns(context, log, testMode));
+  start('diffraction-data problems', () => diffractionDiagnostics(log));
+  start('the POSCAR editor', () => new PoscarLanguageFeature(log, [
+    { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
+    { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
+    { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
+    { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
+    { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+  ]));
+}

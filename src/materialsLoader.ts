@@ -1,0 +1,81 @@
+/**
+ * The materials side starts on first use, so that a prompt writer's window pays for the token features only:
+ * when a POSCAR or diffraction document is open or opens, when a result or 3D view comes back after a reload,
+ * when the Structure Runs view is shown, or when one of its commands runs. Until then each of its commands is
+ * a stand-in that starts it and then runs the real command with the same arguments.
+ */
+import * as vscode from 'vscode';
+import { RUNS_VIEW } from './core/runs/run';
+import { Disposable } from './platform/disposable';
+import type { Wiring } from './wiring';
+
+const LANGUAGES = new Set(['poscar', 'diffraction']);
+const VIEW_TYPES = /tokenLens\.(structure|result)$/;
+/** What only the tests call, before any other materials command (behind TEST_HOOKS: not in release bundles). */
+const TEST_COMMANDS = ['tokenLens.results.test', 'tokenLens.structure.test', 'tokenLens.runs.test', 'tokenLens.service.test'];
+
+export class LazyMaterials extends Disposable {
+  private startedBy: string | undefined;
+  private standIns: vscode.Disposable[] = [];
+
+  constructor(private readonly wiring: Wiring) {
+    super();
+    this.register({ dispose: () => this.disposeStandIns() });
+  }
+
+  /** Why the materials side started, or undefined while it has not. */
+  get reason(): string | undefined {
+    return this.startedBy;
+  }
+
+  /** Starts at once if the window already shows materials work, else waits for the first use. */
+  async watch(): Promise<void> {
+    const open = vscode.workspace.textDocuments.find((d) => LANGUAGES.has(d.languageId));
+    if (open) return this.start(`a ${open.languageId} document was open`);
+    if (this.restoredViews()) return this.start('a result or 3D view was restored');
+    this.register(vscode.workspace.onDidOpenTextDocument((d) => LANGUAGES.has(d.languageId) && this.start(`a ${d.languageId} document opened`)));
+    await this.standInCommands();
+    this.standInRunsView();
+  }
+
+  start(reason: string): void {
+    if (this.startedBy) return;
+    this.startedBy = reason;
+    this.disposeStandIns();
+    const { startMaterials } = require('./materials') as typeof import('./materials');
+    startMaterials(this.wiring);
+  }
+
+  private restoredViews(): boolean {
+    return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && VIEW_TYPES.test(t.input.viewType)));
+  }
+
+  /** Every contributed command the token features did not register, and the test seams in a test build. */
+  private async standInCommands(): Promise<void> {
+    const contributed = (this.wiring.context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const ids = contributed.map((c) => c.command).concat(TEST_HOOKS && this.wiring.testMode ? TEST_COMMANDS : []);
+    for (const id of ids.filter((c) => !registered.has(c))) {
+      this.standIns.push(vscode.commands.registerCommand(id, (...args: unknown[]) => {
+        this.start(`the command ${id}`);
+        return vscode.commands.executeCommand(id, ...args);
+      }));
+    }
+  }
+
+  /** The Structure Runs view asks its provider for rows when it is shown: the first ask starts the real one. */
+  private standInRunsView(): void {
+    const provider: vscode.TreeDataProvider<never> = {
+      getTreeItem: (item) => item,
+      getChildren: () => {
+        setTimeout(() => this.start('the Structure Runs view was shown'), 0);
+        return [];
+      },
+    };
+    this.standIns.push(vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: provider }));
+  }
+
+  private disposeStandIns(): void {
+    for (const standIn of this.standIns.splice(0)) standIn.dispose();
+  }
+}
