@@ -32,33 +32,62 @@ const undiciApart = {
 const builds = {
   ranks: {
     entryPoints: RANK_FILES.map((name) => `node_modules/js-tiktoken/dist/ranks/${name}.cjs`),
-    outdir: 'dist/ranks', logLevel: 'warning', minify: production,
+    outdir: 'dist/ranks',
+    logLevel: 'warning',
+    minify: production,
   },
   node: {
     ...common,
     // The CLI is for development and tests; the package carries the extension and the built-in service.
     entryPoints: ['src/extension.ts', 'src/server/main.ts', 'src/server/worker.ts', ...(production ? [] : ['src/cli.ts'])],
-    outdir: 'dist', outbase: 'src', platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'], plugins: [undiciApart],
+    outdir: 'dist',
+    outbase: 'src',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    plugins: [undiciApart],
   },
   undici: {
     ...common,
-    entryPoints: ['node_modules/undici/index.js'], outfile: 'dist/undici.js', platform: 'node', target: 'node20', format: 'cjs',
+    entryPoints: ['node_modules/undici/index.js'],
+    outfile: 'dist/undici.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
   },
   web: {
     ...common,
-    entryPoints: ['src/web/extension.ts'], outfile: 'dist/web/extension.js',
-    platform: 'browser', format: 'cjs', target: 'es2022', external: ['vscode', 'node:fs', 'node:path'],
+    entryPoints: ['src/web/extension.ts'],
+    outfile: 'dist/web/extension.js',
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
+    external: ['vscode', 'node:fs', 'node:path'],
   },
   pages: {
     ...common,
-    entryPoints: { inspector: 'src/webviews/pages/inspector/main.ts', structure: 'src/webviews/pages/structure/main.ts', results: 'src/webviews/pages/results/main.ts' },
-    outdir: 'media/build', format: 'iife', target: 'es2022',
+    entryPoints: {
+      inspector: 'src/webviews/pages/inspector/main.ts',
+      structure: 'src/webviews/pages/structure/main.ts',
+      results: 'src/webviews/pages/results/main.ts',
+    },
+    outdir: 'media/build',
+    format: 'iife',
+    target: 'es2022',
   },
 };
 
 const tests = {
-  entryPoints: ['src/**/*.ts', 'test/**/*.ts'], outdir: 'out', outbase: '.',
-  platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, define: { TEST_HOOKS: 'true' }, logLevel: 'warning',
+  entryPoints: ['src/**/*.ts', 'test/**/*.ts'],
+  outdir: 'out',
+  outbase: '.',
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  define: { TEST_HOOKS: 'true' },
+  logLevel: 'warning',
 };
 
 async function main() {

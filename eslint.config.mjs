@@ -14,11 +14,31 @@ const zone = (target, from, message) => ({ target: `./src/${target}`, from: from
 const ROOT = ['wiring.ts', 'extension.ts', 'materials.ts', 'materialsLoader.ts', 'api.ts', 'cli.ts', 'web'];
 const ZONES = [
   zone('core', ['platform', 'features', 'webviews', 'runs', 'server', ...ROOT], 'The core is pure: it imports only the core.'),
-  zone('server', ['platform', 'features', 'webviews', 'runs', ...ROOT], 'The server imports only the core and Node: it runs without the editor.'),
-  zone('webviews/pages', ['platform', 'features', 'runs', 'server', ...ROOT], 'A webview page runs in the webview sandbox: the core, its view\'s pure modules and pages/ only.'),
-  zone('platform', ['features', 'webviews', 'runs', 'server', ...ROOT], 'platform/ holds the editor helpers every feature may use: it imports only the core.'),
-  zone('features', ['webviews', 'runs', 'server', ...ROOT], 'A feature imports the core, platform/ and other features, never the views, the runs or the server.'),
-  zone('webviews', ['features', 'runs', 'server', ...ROOT], 'A view host imports the core, platform/ and webviews/: the runs and features open views, not the other way.'),
+  zone(
+    'server',
+    ['platform', 'features', 'webviews', 'runs', ...ROOT],
+    'The server imports only the core and Node: it runs without the editor.',
+  ),
+  zone(
+    'webviews/pages',
+    ['platform', 'features', 'runs', 'server', ...ROOT],
+    "A webview page runs in the webview sandbox: the core, its view's pure modules and pages/ only.",
+  ),
+  zone(
+    'platform',
+    ['features', 'webviews', 'runs', 'server', ...ROOT],
+    'platform/ holds the editor helpers every feature may use: it imports only the core.',
+  ),
+  zone(
+    'features',
+    ['webviews', 'runs', 'server', ...ROOT],
+    'A feature imports the core, platform/ and other features, never the views, the runs or the server.',
+  ),
+  zone(
+    'webviews',
+    ['features', 'runs', 'server', ...ROOT],
+    'A view host imports the core, platform/ and webviews/: the runs and features open views, not the other way.',
+  ),
   zone('runs', ['server', ...ROOT], 'The runs talk to the service through its client, never to the reference server.'),
 ];
 const noEditorApi = (files, also, why) => ({
@@ -39,12 +59,18 @@ export default tseslint.config(
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      '@typescript-eslint/no-floating-promises': ['error', {
-        // node:test's test() returns a promise that the runner itself awaits.
-        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }],
-      }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          // node:test's test() returns a promise that the runner itself awaits.
+          allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }],
+        },
+      ],
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // Rank files and benchmark libraries are loaded on demand with require(), on purpose.
       '@typescript-eslint/no-require-imports': 'off',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
@@ -57,13 +83,21 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/platform/notify.ts'],
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
-        message: 'Use notify.error/warning/info from src/platform/notify.ts: it shows outside text as text, never as a link or a command.',
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^show(Error|Warning|Information)Message$/]',
+          message:
+            'Use notify.error/warning/info from src/platform/notify.ts: it shows outside text as text, never as a link or a command.',
+        },
+      ],
     },
   },
-  noEditorApi(['src/core/**/*.ts', 'src/webviews/pages/**/*.ts'], NODE, 'The core and the pages run in every host and in the webview sandbox: no vscode, no Node.'),
+  noEditorApi(
+    ['src/core/**/*.ts', 'src/webviews/pages/**/*.ts'],
+    NODE,
+    'The core and the pages run in every host and in the webview sandbox: no vscode, no Node.',
+  ),
   noEditorApi(['src/server/**/*.ts'], [], 'The server runs without the editor.'),
   {
     files: ['src/**/*.ts'],

@@ -68,7 +68,12 @@ function poscarReport(file: string, text: string): PoscarReport {
     file,
     summary: poscar ? summarize(poscar) : null,
     diagnostics: diagnostics.map(({ range, severity, message, code }) => ({
-      line: range.line + 1, column: range.start + 1, endColumn: range.end + 1, severity, message, code,
+      line: range.line + 1,
+      column: range.start + 1,
+      endColumn: range.end + 1,
+      severity,
+      message,
+      code,
     })),
   };
 }
@@ -84,7 +89,10 @@ function poscar(rest: string[]): number {
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 
-const COMMANDS = new Map<string, (rest: string[]) => number>([['tokenize', tokenize], ['poscar', poscar]]);
+const COMMANDS = new Map<string, (rest: string[]) => number>([
+  ['tokenize', tokenize],
+  ['poscar', poscar],
+]);
 
 const HELP = new Set(['--help', '-h', 'help']);
 

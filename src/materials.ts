@@ -13,11 +13,15 @@ import type { Wiring } from './wiring';
 export function startMaterials({ context, log, testMode, start }: Wiring): void {
   start('the materials service', () => materialsRuns(context, log, testMode));
   start('diffraction-data problems', () => diffractionDiagnostics(log));
-  start('the POSCAR editor', () => new PoscarLanguageFeature(log, [
-    { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
-    { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
-    { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
-    { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
-    { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
-  ]));
+  start(
+    'the POSCAR editor',
+    () =>
+      new PoscarLanguageFeature(log, [
+        { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
+        { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
+        { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
+        { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
+        { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+      ]),
+  );
 }

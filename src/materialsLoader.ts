@@ -33,7 +33,9 @@ export class LazyMaterials extends Disposable {
     const open = vscode.workspace.textDocuments.find((d) => LANGUAGES.has(d.languageId));
     if (open) return this.start(`a ${open.languageId} document was open`);
     if (this.restoredViews()) return this.start('a result or 3D view was restored');
-    this.register(vscode.workspace.onDidOpenTextDocument((d) => LANGUAGES.has(d.languageId) && this.start(`a ${d.languageId} document opened`)));
+    this.register(
+      vscode.workspace.onDidOpenTextDocument((d) => LANGUAGES.has(d.languageId) && this.start(`a ${d.languageId} document opened`)),
+    );
     await this.standInCommands();
     this.standInRunsView();
   }
@@ -47,19 +49,24 @@ export class LazyMaterials extends Disposable {
   }
 
   private restoredViews(): boolean {
-    return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && VIEW_TYPES.test(t.input.viewType)));
+    return vscode.window.tabGroups.all.some((g) =>
+      g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && VIEW_TYPES.test(t.input.viewType)),
+    );
   }
 
   /** Every contributed command the token features did not register, and the test seams in a test build. */
   private async standInCommands(): Promise<void> {
-    const contributed = (this.wiring.context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
+    const contributed =
+      (this.wiring.context.extension.packageJSON as { contributes?: { commands?: { command: string }[] } }).contributes?.commands ?? [];
     const registered = new Set(await vscode.commands.getCommands(true));
     const ids = contributed.map((c) => c.command).concat(TEST_HOOKS && this.wiring.testMode ? TEST_COMMANDS : []);
     for (const id of ids.filter((c) => !registered.has(c))) {
-      this.standIns.push(vscode.commands.registerCommand(id, (...args: unknown[]) => {
-        this.start(`the command ${id}`);
-        return vscode.commands.executeCommand(id, ...args);
-      }));
+      this.standIns.push(
+        vscode.commands.registerCommand(id, (...args: unknown[]) => {
+          this.start(`the command ${id}`);
+          return vscode.commands.executeCommand(id, ...args);
+        }),
+      );
     }
   }
 

@@ -57,11 +57,15 @@ export function activateWith(context: vscode.ExtensionContext, addHostFeatures: 
   const hostHooks = addHostFeatures({ context, log, locale, testMode, start }) ?? {};
   // Test-only values (activation time, what the status bar shows) exist only outside production.
   const ended = performance.now();
-  return createApi(testMode ? {
-    activationMs: ended - started,
-    loadMs: ended - LOAD_STARTED,
-    statusBar: () => statusBar.state,
-    comparisons: () => statusBar.comparisons.computed,
-    ...hostHooks,
-  } : undefined);
+  return createApi(
+    testMode
+      ? {
+          activationMs: ended - started,
+          loadMs: ended - LOAD_STARTED,
+          statusBar: () => statusBar.state,
+          comparisons: () => statusBar.comparisons.computed,
+          ...hostHooks,
+        }
+      : undefined,
+  );
 }

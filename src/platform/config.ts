@@ -32,7 +32,11 @@ export const config = {
       const n = read(key);
       return Number.isInteger(n) && n >= 0 ? Math.min(n, max) : SETTING_DEFAULTS[key];
     };
-    return { size: whole('contextWindow.size', 100_000_000), reserve: whole('contextWindow.reserve', 100_000_000), warnAt: whole('contextWindow.warningPercent', 100) };
+    return {
+      size: whole('contextWindow.size', 100_000_000),
+      reserve: whole('contextWindow.reserve', 100_000_000),
+      warnAt: whole('contextWindow.warningPercent', 100),
+    };
   },
   /** Use the built-in local service (the reference models on this machine) instead of the URL. */
   get serviceBuiltin(): boolean {
@@ -69,9 +73,7 @@ export function inspectServiceBaseUrl(): { globalValue?: string; workspaceValue?
 export async function updateSetting(key: string, value: unknown): Promise<void> {
   const configuration = vscode.workspace.getConfiguration(SECTION);
   const inspected = configuration.inspect(key);
-  const target = inspected?.workspaceValue !== undefined
-    ? vscode.ConfigurationTarget.Workspace
-    : vscode.ConfigurationTarget.Global;
+  const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   await configuration.update(key, value, target);
 }
 

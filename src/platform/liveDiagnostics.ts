@@ -33,10 +33,13 @@ export class LiveDiagnostics extends Disposable {
   private schedule(document: vscode.TextDocument): void {
     if (document.languageId !== this.language) return;
     clearTimeout(this.timers.get(document));
-    this.timers.set(document, setTimeout(() => {
-      this.timers.delete(document);
-      this.update(document);
-    }, DIAGNOSTICS_DEBOUNCE_MS));
+    this.timers.set(
+      document,
+      setTimeout(() => {
+        this.timers.delete(document);
+        this.update(document);
+      }, DIAGNOSTICS_DEBOUNCE_MS),
+    );
   }
 
   private update(document: vscode.TextDocument): void {

@@ -7,7 +7,10 @@ import * as vscode from 'vscode';
 import { plainText } from '../core/util/outsideText';
 
 export const notify = {
-  error: (message: string, ...actions: string[]): Thenable<string | undefined> => vscode.window.showErrorMessage(plainText(message), ...actions),
-  warning: (message: string, ...actions: string[]): Thenable<string | undefined> => vscode.window.showWarningMessage(plainText(message), ...actions),
-  info: (message: string, ...actions: string[]): Thenable<string | undefined> => vscode.window.showInformationMessage(plainText(message), ...actions),
+  error: (message: string, ...actions: string[]): Thenable<string | undefined> =>
+    vscode.window.showErrorMessage(plainText(message), ...actions),
+  warning: (message: string, ...actions: string[]): Thenable<string | undefined> =>
+    vscode.window.showWarningMessage(plainText(message), ...actions),
+  info: (message: string, ...actions: string[]): Thenable<string | undefined> =>
+    vscode.window.showInformationMessage(plainText(message), ...actions),
 };

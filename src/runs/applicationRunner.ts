@@ -19,7 +19,16 @@ import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
 import { APPLICATIONS, applicationOf } from '../core/applications/applications';
 import { APPS } from '../core/applications/catalog';
 import { parseRequest, requestHeader, requestText } from '../core/applications/request';
-import { isRefusal, type Application, type Asked, type Body, type PickPrompt, type Prompts, type Refusal, type TextPrompt } from '../core/applications/types';
+import {
+  isRefusal,
+  type Application,
+  type Asked,
+  type Body,
+  type PickPrompt,
+  type Prompts,
+  type Refusal,
+  type TextPrompt,
+} from '../core/applications/types';
 import { plainText } from '../core/util/outsideText';
 
 const EDIT_REQUEST = 'tokenLens.editApplicationRequest';
@@ -47,13 +56,24 @@ const HISTORY = (key: string): string => `tokenLens.history.${key}`;
 const MAX_HISTORY = 20;
 
 export class ApplicationRuns extends Disposable {
-  constructor(private readonly context: vscode.ExtensionContext, private readonly service: ServiceFeature, private readonly store: RunStore, private readonly recorder: RunRecorder) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly service: ServiceFeature,
+    private readonly store: RunStore,
+    private readonly recorder: RunRecorder,
+  ) {
     super();
     for (const app of APPLICATIONS) {
       this.register(vscode.commands.registerCommand(app.command, (arg?: unknown) => this.run(app, asArgs(arg))));
     }
-    this.register(vscode.commands.registerCommand(EDIT_REQUEST, (arg?: unknown) => this.editRequest(typeof arg === 'string' ? arg : undefined)));
-    this.register(vscode.commands.registerCommand(SEND_REQUEST, (arg?: unknown) => this.sendRequest(arg instanceof vscode.Uri ? arg : undefined, asArgs(arg).show)));
+    this.register(
+      vscode.commands.registerCommand(EDIT_REQUEST, (arg?: unknown) => this.editRequest(typeof arg === 'string' ? arg : undefined)),
+    );
+    this.register(
+      vscode.commands.registerCommand(SEND_REQUEST, (arg?: unknown) =>
+        this.sendRequest(arg instanceof vscode.Uri ? arg : undefined, asArgs(arg).show),
+      ),
+    );
     this.register(vscode.commands.registerCommand(OPEN_PAGE, (arg?: unknown) => this.openPage(typeof arg === 'string' ? arg : undefined)));
     this.register(vscode.languages.registerCodeLensProvider({ language: 'jsonc' }, { provideCodeLenses: (d) => requestLenses(d) }));
   }
@@ -80,7 +100,8 @@ export class ApplicationRuns extends Disposable {
       asked = await app.ask(this.prompts());
     }
     if (asked === undefined) return { status: 'cancelled', kind: app.kind };
-    if (isRefusal(asked)) return { status: asked.at || args.body ? 'invalid' : 'noInput', kind: app.kind, message: await this.refuse(asked) };
+    if (isRefusal(asked))
+      return { status: asked.at || args.body ? 'invalid' : 'noInput', kind: app.kind, message: await this.refuse(asked) };
     return this.send(app, asked, args.show !== false);
   }
 
@@ -100,9 +121,11 @@ export class ApplicationRuns extends Disposable {
     const { body } = asked;
     const inputName = app.name(body);
     const inputUri = asked.inputUri ?? vscode.Uri.from({ scheme: 'untitled', path: `${app.kind}-request.json` }).toString();
-    const outcome = await this.recorder.record({ kind: app.kind, inputName, inputText: JSON.stringify(body, null, 2), inputUri },
+    const outcome = await this.recorder.record(
+      { kind: app.kind, inputName, inputText: JSON.stringify(body, null, 2), inputUri },
       (client, signal) => client.request('POST', app.path, body, { signal }),
-      { title: `${KIND_LABELS[app.kind]}: ${inputName}`, show, again: () => this.send(app, asked, show) });
+      { title: `${KIND_LABELS[app.kind]}: ${inputName}`, show, again: () => this.send(app, asked, show) },
+    );
     if (outcome.status === 'ok' && asked.remember) await this.remember(asked.remember.key, asked.remember.value);
     const answer = outcome.response?.body;
     const structure = show && answer?.type === 'json' ? app.structure?.(answer.value) : undefined;
@@ -124,7 +147,13 @@ export class ApplicationRuns extends Disposable {
   }
 
   private async pickApplication(): Promise<Application | undefined> {
-    const picked = await vscode.window.showQuickPick(APPLICATIONS.map((a) => ({ label: a.title, description: `POST ${a.path}`, app: a })), { title: vscode.l10n.t('Token Lens: Edit Application Request'), placeHolder: vscode.l10n.t('The application to write a request for') });
+    const picked = await vscode.window.showQuickPick(
+      APPLICATIONS.map((a) => ({ label: a.title, description: `POST ${a.path}`, app: a })),
+      {
+        title: vscode.l10n.t('Token Lens: Edit Application Request'),
+        placeHolder: vscode.l10n.t('The application to write a request for'),
+      },
+    );
     return picked?.app;
   }
 
@@ -133,14 +162,35 @@ export class ApplicationRuns extends Disposable {
     const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     const app = document && applicationOf(document.lineAt(0).text);
     if (!document || !app) {
-      return { status: 'noInput', message: this.service.show('warning', vscode.l10n.t('Open a request written by “Token Lens: Edit Application Request”: its first line names the endpoint ({0}).', requestHeader(APPLICATIONS[0]!))) };
+      return {
+        status: 'noInput',
+        message: this.service.show(
+          'warning',
+          vscode.l10n.t(
+            'Open a request written by “Token Lens: Edit Application Request”: its first line names the endpoint ({0}).',
+            requestHeader(APPLICATIONS[0]!),
+          ),
+        ),
+      };
     }
     const parsed = parseRequest(document.getText());
     if ('error' in parsed) {
       const { error } = parsed;
       const position = document.positionAt(error.offset);
       await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position) });
-      return { status: 'invalid', kind: app.kind, message: this.service.show('error', vscode.l10n.t('{0}: the request is not valid JSON (line {1}): {2}. Nothing was sent.', app.title, position.line + 1, error.message)) };
+      return {
+        status: 'invalid',
+        kind: app.kind,
+        message: this.service.show(
+          'error',
+          vscode.l10n.t(
+            '{0}: the request is not valid JSON (line {1}): {2}. Nothing was sent.',
+            app.title,
+            position.line + 1,
+            error.message,
+          ),
+        ),
+      };
     }
     return this.run(app, { body: parsed.body, ...(show === false ? { show } : {}) });
   }
@@ -153,8 +203,13 @@ export class ApplicationRuns extends Disposable {
     if (outcome.status !== 'ok') return { status: outcome.status, ...(outcome.message ? { message: outcome.message } : {}) };
     const body = outcome.value.body;
     const value = body.type === 'json' ? body.value : body.type === 'text' ? body.text : undefined;
-    const poscar = typeof value === 'object' && value !== null && typeof (value as Body).poscar === 'string' ? (value as Body).poscar as string : undefined;
-    const document = poscar ? await this.openPoscar(poscar) : await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value ?? null, null, 2) });
+    const poscar =
+      typeof value === 'object' && value !== null && typeof (value as Body).poscar === 'string'
+        ? ((value as Body).poscar as string)
+        : undefined;
+    const document = poscar
+      ? await this.openPoscar(poscar)
+      : await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(value ?? null, null, 2) });
     if (!poscar) await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.One, preview: false });
     if (poscar) vscode.window.setStatusBarMessage(vscode.l10n.t('Token Lens: {0} opened as a POSCAR document', id), 4000);
     return { status: 'ok', opened: poscar ? 'poscar' : 'json', uri: document.uri.toString() };
@@ -172,15 +227,26 @@ export class ApplicationRuns extends Disposable {
   async openPage(name?: string): Promise<{ status: string; url?: string }> {
     let app = name;
     if (!app) {
-      const picked = await vscode.window.showQuickPick(APPS.map((a) => ({ label: a.title, description: `/${a.name}`, name: a.name })), { title: vscode.l10n.t('Token Lens: Open Application Page'), placeHolder: vscode.l10n.t('The application whose web page to open') });
+      const picked = await vscode.window.showQuickPick(
+        APPS.map((a) => ({ label: a.title, description: `/${a.name}`, name: a.name })),
+        { title: vscode.l10n.t('Token Lens: Open Application Page'), placeHolder: vscode.l10n.t('The application whose web page to open') },
+      );
       app = picked?.name;
     }
     if (!app) return { status: 'cancelled' };
     if (!APPS.some((a) => a.name === app)) {
-      this.service.show('error', vscode.l10n.t('"{0}" is not an application of the service. Applications: {1}.', app, APPS.map((a) => a.name).join(', ')));
+      this.service.show(
+        'error',
+        vscode.l10n.t('"{0}" is not an application of the service. Applications: {1}.', app, APPS.map((a) => a.name).join(', ')),
+      );
       return { status: 'invalid' };
     }
-    if (!config.serviceBaseUrl && (await this.service.setServiceUrl(undefined, vscode.l10n.t('The application pages are served by the Token Lens service.'))).status !== 'ok') return { status: 'noUrl' };
+    if (
+      !config.serviceBaseUrl &&
+      (await this.service.setServiceUrl(undefined, vscode.l10n.t('The application pages are served by the Token Lens service.'))).status !==
+        'ok'
+    )
+      return { status: 'noUrl' };
     const url = `${config.serviceBaseUrl.replace(/\/+$/, '')}/${app}`;
     await vscode.commands.executeCommand('simpleBrowser.show', url);
     return { status: 'ok', url };
@@ -193,16 +259,29 @@ export class ApplicationRuns extends Disposable {
       text: async (p) => askText(p),
       pick: (p) => askPick(p),
       diffraction: () => {
-        const editor = [vscode.window.activeTextEditor, ...vscode.window.visibleTextEditors].find((e) => e?.document.languageId === DIFFRACTION_LANGUAGE);
+        const editor = [vscode.window.activeTextEditor, ...vscode.window.visibleTextEditors].find(
+          (e) => e?.document.languageId === DIFFRACTION_LANGUAGE,
+        );
         if (!editor) return undefined;
         const uri = editor.document.uri;
-        return { name: uri.path.slice(uri.path.lastIndexOf('/') + 1) || 'data', uri: uri.toString(), data: parsedDiffraction(editor.document) };
+        return {
+          name: uri.path.slice(uri.path.lastIndexOf('/') + 1) || 'data',
+          uri: uri.toString(),
+          data: parsedDiffraction(editor.document),
+        };
       },
       history: (key) => this.context.globalState.get<string[]>(HISTORY(key)) ?? [],
-      poscars: () => vscode.workspace.textDocuments.filter((d) => d.languageId === POSCAR_LANGUAGE && !d.isClosed).map((d) => {
-        const error = firstError(parsed(d));
-        return { name: d.uri.path.slice(d.uri.path.lastIndexOf('/') + 1) || 'POSCAR', text: d.getText(), ...(error ? { error: error.message } : {}) };
-      }),
+      poscars: () =>
+        vscode.workspace.textDocuments
+          .filter((d) => d.languageId === POSCAR_LANGUAGE && !d.isClosed)
+          .map((d) => {
+            const error = firstError(parsed(d));
+            return {
+              name: d.uri.path.slice(d.uri.path.lastIndexOf('/') + 1) || 'POSCAR',
+              text: d.getText(),
+              ...(error ? { error: error.message } : {}),
+            };
+          }),
     };
   }
 
@@ -213,7 +292,14 @@ export class ApplicationRuns extends Disposable {
 }
 
 function askText(p: TextPrompt): Thenable<string | undefined> {
-  return vscode.window.showInputBox({ title: p.title, prompt: p.prompt, value: p.value, placeHolder: p.placeHolder, ignoreFocusOut: true, validateInput: (v) => p.check(v) });
+  return vscode.window.showInputBox({
+    title: p.title,
+    prompt: p.prompt,
+    value: p.value,
+    placeHolder: p.placeHolder,
+    ignoreFocusOut: true,
+    validateInput: (v) => p.check(v),
+  });
 }
 
 /** A quick pick; with `typed`, what the user types is offered as the first item and accepted when it passes the check. */
@@ -222,7 +308,12 @@ function askPick(p: PickPrompt): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick<Item>();
   Object.assign(pick, { title: p.title, placeholder: p.placeHolder, ignoreFocusOut: true, matchOnDescription: true });
   // Labels may be file names and descriptions a file's problems: shown as text ($(icon) syntax broken), answered as given.
-  const items: Item[] = p.items.map((i) => ({ ...i, label: plainText(i.label), ...(i.description === undefined ? {} : { description: plainText(i.description) }), value: i.label }));
+  const items: Item[] = p.items.map((i) => ({
+    ...i,
+    label: plainText(i.label),
+    ...(i.description === undefined ? {} : { description: plainText(i.description) }),
+    value: i.label,
+  }));
   pick.items = items;
   return new Promise((resolve) => {
     let typed: Item | undefined;
@@ -230,7 +321,10 @@ function askPick(p: PickPrompt): Promise<string | undefined> {
       if (!p.typed) return;
       const text = value.trim();
       const problem = text ? p.typed(text) : undefined;
-      typed = text && !items.some((i) => i.value === text) ? { label: plainText(text), description: problem ? `$(error) ${problem}` : vscode.l10n.t('use what you typed'), alwaysShow: true } : undefined;
+      typed =
+        text && !items.some((i) => i.value === text)
+          ? { label: plainText(text), description: problem ? `$(error) ${problem}` : vscode.l10n.t('use what you typed'), alwaysShow: true }
+          : undefined;
       pick.items = typed ? [typed, ...items] : items;
     });
     pick.onDidAccept(() => {
@@ -238,7 +332,7 @@ function askPick(p: PickPrompt): Promise<string | undefined> {
       // no item is taken when it passes the check (even before the item offering it has arrived).
       const value = pick.value.trim();
       const chosen = items.find((i) => i.value === value) ?? pick.selectedItems[0] ?? pick.activeItems[0];
-      let label = chosen && chosen !== typed ? chosen.value ?? chosen.label : undefined;
+      let label = chosen && chosen !== typed ? (chosen.value ?? chosen.label) : undefined;
       if (label === undefined && p.typed && value && !p.typed(value)) label = value;
       if (label === undefined) return; // nothing valid yet: stay open
       resolve(label);
@@ -254,7 +348,15 @@ function askPick(p: PickPrompt): Promise<string | undefined> {
 
 function requestLenses(document: vscode.TextDocument): vscode.CodeLens[] {
   const app = document.lineCount > 0 ? applicationOf(document.lineAt(0).text) : undefined;
-  return app ? [new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), { title: vscode.l10n.t('$(send) Send to {0}', app.path), command: SEND_REQUEST, arguments: [document.uri] })] : [];
+  return app
+    ? [
+        new vscode.CodeLens(new vscode.Range(0, 0, 0, 0), {
+          title: vscode.l10n.t('$(send) Send to {0}', app.path),
+          command: SEND_REQUEST,
+          arguments: [document.uri],
+        }),
+      ]
+    : [];
 }
 
 function asArgs(arg: unknown): AppRunArgs {

@@ -22,13 +22,18 @@ export function materialsRuns(context: vscode.ExtensionContext, log: vscode.LogO
     again: (id) => runnerOf(id).again(id),
   };
   const structures = new StructureFeature(context, log, (id) => store.get(id), testMode);
-  const results = new ResultViews(context, log, {
-    lookup: (id) => store.get(id),
-    onCancel: control.cancel,
-    onRetry: (id) => void control.again(id),
-    onShow3d: (run) => void structures.showRun(run),
-    onDetail: (app, id) => void applications.openItem(app, id),
-  }, testMode);
+  const results = new ResultViews(
+    context,
+    log,
+    {
+      lookup: (id) => store.get(id),
+      onCancel: control.cancel,
+      onRetry: (id) => void control.again(id),
+      onShow3d: (run) => void structures.showRun(run),
+      onDetail: (app, id) => void applications.openItem(app, id),
+    },
+    testMode,
+  );
   const recorder = new RunRecorder(service, store, results);
   const runs = new StructureRuns(service, store, recorder);
   const applications = new ApplicationRuns(context, service, store, recorder);

@@ -38,7 +38,11 @@ export class RunRecorder extends Disposable {
   private readonly controllers = new Map<string, AbortController>();
   private count = 0;
 
-  constructor(private readonly service: ServiceFeature, private readonly store: RunStore, private readonly views: ResultViews) {
+  constructor(
+    private readonly service: ServiceFeature,
+    private readonly store: RunStore,
+    private readonly views: ResultViews,
+  ) {
     super();
     this.register({ dispose: () => this.controllers.forEach((c) => c.abort()) });
   }
@@ -56,13 +60,24 @@ export class RunRecorder extends Disposable {
   private closeFailedTwins(run: RunRecord): void {
     for (const old of this.store.all) {
       const ended = old.state === 'failed' || old.state === 'cancelled';
-      if (ended && old.id !== run.id && old.kind === run.kind && old.inputUri === run.inputUri && old.inputText === run.inputText) this.views.close(old.id);
+      if (ended && old.id !== run.id && old.kind === run.kind && old.inputUri === run.inputUri && old.inputText === run.inputText)
+        this.views.close(old.id);
     }
   }
 
   /** Records the run, sends the request, and records how it ended. */
-  async record(input: Pick<RunRecord, 'kind' | 'inputUri' | 'inputName' | 'inputText'>, request: (client: ServiceClient, signal: AbortSignal) => Promise<ServiceResponse>, options: RecordOptions): Promise<RecordedOutcome> {
-    const run: RunRecord = { ...input, id: `${Date.now().toString(36)}-${++this.count}`, startedAt: Date.now(), state: 'running', ...(config.serviceBuiltin ? { builtin: true } : {}) };
+  async record(
+    input: Pick<RunRecord, 'kind' | 'inputUri' | 'inputName' | 'inputText'>,
+    request: (client: ServiceClient, signal: AbortSignal) => Promise<ServiceResponse>,
+    options: RecordOptions,
+  ): Promise<RecordedOutcome> {
+    const run: RunRecord = {
+      ...input,
+      id: `${Date.now().toString(36)}-${++this.count}`,
+      startedAt: Date.now(),
+      state: 'running',
+      ...(config.serviceBuiltin ? { builtin: true } : {}),
+    };
     const controller = new AbortController();
     this.controllers.set(run.id, controller);
     this.store.put(run);
@@ -76,7 +91,8 @@ export class RunRecorder extends Disposable {
       sentAt = Date.now();
       return request(client, signal);
     };
-    const outcome = await this.service.call(options.title, timed, { signal: controller.signal, showElapsed: true, again: options.again })
+    const outcome = await this.service
+      .call(options.title, timed, { signal: controller.signal, showElapsed: true, again: options.again })
       .finally(() => this.controllers.delete(run.id));
     if (outcome.status !== 'ok' && NOT_SENT.includes(outcome.status)) {
       // Refused before anything was sent (Restricted Mode, a declined URL, no URL or key): not a run to list.
@@ -95,6 +111,11 @@ export class RunRecorder extends Disposable {
     this.store.put(done);
     this.views.update(done);
     if (outcome.status === 'ok') return { status: 'ok', runId: run.id, response: outcome.value };
-    return { status: outcome.status, runId: run.id, ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}), ...(outcome.message ? { message: outcome.message } : {}) };
+    return {
+      status: outcome.status,
+      runId: run.id,
+      ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}),
+      ...(outcome.message ? { message: outcome.message } : {}),
+    };
   }
 }

@@ -56,7 +56,9 @@ export class RunStore {
 
   private changed(run: RunRecord | undefined): void {
     // A run still going is stored as cancelled: after a reload nothing is waiting for its answer.
-    const settled = this.runs.map((r) => (r.state === 'running' ? { ...r, state: 'cancelled' as const, error: 'The window was reloaded while it ran.' } : r));
+    const settled = this.runs.map((r) =>
+      r.state === 'running' ? { ...r, state: 'cancelled' as const, error: 'The window was reloaded while it ran.' } : r,
+    );
     void this.storage.update(KEY, settled.map(toStored));
     for (const listener of this.listeners) listener(run);
   }
@@ -73,16 +75,37 @@ function toStored(run: RunRecord): unknown {
 function revive(value: unknown): RunRecord | undefined {
   if (!isRecord(value)) return undefined;
   const { id, kind, inputUri, inputName, inputText, startedAt, state } = value;
-  if (!isString(id, 100) || !RUN_KINDS.includes(kind as RunRecord['kind']) || !isString(inputUri, 10_000) || !isString(inputName, 1000)
-    || typeof inputText !== 'string' || !isInt(startedAt) || !RUN_STATES.includes(state as RunRecord['state'])) return undefined;
-  const run: RunRecord = { id, kind: kind as RunRecord['kind'], inputUri, inputName, inputText, startedAt, state: state as RunRecord['state'] };
+  if (
+    !isString(id, 100) ||
+    !RUN_KINDS.includes(kind as RunRecord['kind']) ||
+    !isString(inputUri, 10_000) ||
+    !isString(inputName, 1000) ||
+    typeof inputText !== 'string' ||
+    !isInt(startedAt) ||
+    !RUN_STATES.includes(state as RunRecord['state'])
+  )
+    return undefined;
+  const run: RunRecord = {
+    id,
+    kind: kind as RunRecord['kind'],
+    inputUri,
+    inputName,
+    inputText,
+    startedAt,
+    state: state as RunRecord['state'],
+  };
   if (isInt(value.durationMs)) run.durationMs = value.durationMs;
   if (value.builtin === true) run.builtin = true;
   if (isString(value.error, 100_000)) run.error = value.error;
   const response = value.response;
   if (isRecord(response) && isInt(response.status) && isRecord(response.headers)) {
     const body = reviveBody(response.body);
-    if (body) run.response = { status: response.status, headers: Object.fromEntries(Object.entries(response.headers).filter(([, v]) => typeof v === 'string')) as Record<string, string>, body };
+    if (body)
+      run.response = {
+        status: response.status,
+        headers: Object.fromEntries(Object.entries(response.headers).filter(([, v]) => typeof v === 'string')) as Record<string, string>,
+        body,
+      };
   }
   return run;
 }
@@ -90,7 +113,8 @@ function revive(value: unknown): RunRecord | undefined {
 function reviveBody(value: unknown): ResponseBody | undefined {
   if (!isRecord(value)) return undefined;
   if (value.type === 'json') return { type: 'json', value: value.value };
-  if (value.type === 'text' && typeof value.text === 'string' && typeof value.contentType === 'string') return { type: 'text', text: value.text, contentType: value.contentType };
+  if (value.type === 'text' && typeof value.text === 'string' && typeof value.contentType === 'string')
+    return { type: 'text', text: value.text, contentType: value.contentType };
   if (value.type === 'bytes' && typeof value.base64 === 'string' && typeof value.contentType === 'string') {
     return { type: 'bytes', bytes: new Uint8Array(Buffer.from(value.base64, 'base64')), contentType: value.contentType };
   }

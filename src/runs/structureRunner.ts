@@ -50,7 +50,11 @@ interface Input {
 }
 
 export class StructureRuns extends Disposable {
-  constructor(private readonly service: ServiceFeature, private readonly store: RunStore, private readonly recorder: RunRecorder) {
+  constructor(
+    private readonly service: ServiceFeature,
+    private readonly store: RunStore,
+    private readonly recorder: RunRecorder,
+  ) {
     super();
     for (const kind of Object.keys(RUN_COMMANDS) as StructureKind[]) {
       this.register(vscode.commands.registerCommand(RUN_COMMANDS[kind], (arg?: unknown) => this.run(kind, asArgs(arg))));
@@ -70,14 +74,20 @@ export class StructureRuns extends Disposable {
   async run(kind: StructureKind, args: StructureRunArgs = {}): Promise<StructureRunOutcome> {
     const input = await this.input(args);
     if (!input) {
-      const message = this.service.show('warning', `Open a POSCAR file to run ${KIND_LABELS[kind].toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`);
+      const message = this.service.show(
+        'warning',
+        `Open a POSCAR file to run ${KIND_LABELS[kind].toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`,
+      );
       return { status: 'noInput', kind, message };
     }
     const invalid = await this.refuseErrors(input);
     if (invalid) return { status: 'invalid', kind, message: invalid };
-    const density = kind === 'tightbinding' ? args.kpathDensity ?? config.kpathDensity : undefined;
+    const density = kind === 'tightbinding' ? (args.kpathDensity ?? config.kpathDensity) : undefined;
     if (density !== undefined && !(Number.isInteger(density) && density >= 1 && density <= 1000)) {
-      const message = this.service.show('error', `The k-path density must be a whole number from 1 to 1000 (the setting tokenLens.tightbinding.kpathDensity is ${JSON.stringify(density)}). Nothing was sent.`);
+      const message = this.service.show(
+        'error',
+        `The k-path density must be a whole number from 1 to 1000 (the setting tokenLens.tightbinding.kpathDensity is ${JSON.stringify(density)}). Nothing was sent.`,
+      );
       return { status: 'invalid', kind, message };
     }
     return this.send(kind, input, density, args.show !== false);
@@ -87,21 +97,31 @@ export class StructureRuns extends Disposable {
     const body = { poscar: input.text };
     const request = (client: ServiceClient, signal: AbortSignal): Promise<ServiceResponse> => {
       switch (kind) {
-        case 'relax': return client.relax(body, { signal });
-        case 'singlePoint': return client.singlePoint(body, { signal });
-        case 'md': return client.md(body, { signal });
-        case 'tightbinding': return client.tightbindingCompute({ ...body, kpath_density: density! }, { signal });
+        case 'relax':
+          return client.relax(body, { signal });
+        case 'singlePoint':
+          return client.singlePoint(body, { signal });
+        case 'md':
+          return client.md(body, { signal });
+        case 'tightbinding':
+          return client.tightbindingCompute({ ...body, kpath_density: density! }, { signal });
       }
     };
-    const outcome = await this.recorder.record({ kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text }, request, {
-      title: `${KIND_LABELS[kind]} of ${input.name}`, show, again: () => this.run(kind, { uri: input.uri, text: input.text, kpathDensity: density }),
-    });
+    const outcome = await this.recorder.record(
+      { kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text },
+      request,
+      {
+        title: `${KIND_LABELS[kind]} of ${input.name}`,
+        show,
+        again: () => this.run(kind, { uri: input.uri, text: input.text, kpathDensity: density }),
+      },
+    );
     return { ...outcome, kind };
   }
 
   /** The text to send: given text, the open document (unsaved edits included), the file on disk, or the active POSCAR editor. */
   private async input(args: StructureRunArgs): Promise<Input | undefined> {
-    const uri = typeof args.uri === 'string' ? vscode.Uri.parse(args.uri) : args.uri ?? activePoscar();
+    const uri = typeof args.uri === 'string' ? vscode.Uri.parse(args.uri) : (args.uri ?? activePoscar());
     if (!uri) return args.text === undefined ? undefined : { uri: vscode.Uri.parse('untitled:POSCAR'), name: 'POSCAR', text: args.text };
     const name = uri.path.slice(uri.path.lastIndexOf('/') + 1) || 'POSCAR';
     if (args.text !== undefined) return { uri, name, text: args.text };
@@ -122,11 +142,17 @@ export class StructureRuns extends Disposable {
     try {
       const document = await vscode.workspace.openTextDocument(input.uri);
       const range = new vscode.Range(first.range.line, first.range.start, first.range.line, first.range.end);
-      await vscode.window.showTextDocument(document.languageId === POSCAR_LANGUAGE ? document : await vscode.languages.setTextDocumentLanguage(document, POSCAR_LANGUAGE), { selection: range });
+      await vscode.window.showTextDocument(
+        document.languageId === POSCAR_LANGUAGE ? document : await vscode.languages.setTextDocumentLanguage(document, POSCAR_LANGUAGE),
+        { selection: range },
+      );
     } catch {
       // Text given without a document: the message says where the problem is.
     }
-    return this.service.show('error', `${input.name} has ${quantity(errors.length, 'error')}, so Token Lens did not send it. ${first.message}`);
+    return this.service.show(
+      'error',
+      `${input.name} has ${quantity(errors.length, 'error')}, so Token Lens did not send it. ${first.message}`,
+    );
   }
 }
 

@@ -17,7 +17,6 @@ export interface RunControl {
   again(runId: string): unknown;
 }
 
-
 const ICONS: Record<RunRecord['state'], vscode.ThemeIcon> = {
   running: new vscode.ThemeIcon('sync~spin'),
   done: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
@@ -40,20 +39,30 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
   private readonly changed = this.register(new vscode.EventEmitter<RunRecord | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly store: RunStore, private readonly runs: RunControl, private readonly views: ResultViews, testMode: boolean) {
+  constructor(
+    private readonly store: RunStore,
+    private readonly runs: RunControl,
+    private readonly views: ResultViews,
+    testMode: boolean,
+  ) {
     super();
     if (TEST_HOOKS && testMode) {
       // Test seam: the entries as the tree shows them, and Save Result As without a dialog.
-      this.register(vscode.commands.registerCommand('tokenLens.runs.test', (action: string, arg?: { runId: string; target: string }) => {
-        if (action === 'items') return this.getChildren().map((run) => ({ ...this.getTreeItem(run), id: run.id, tooltip: undefined, command: undefined }));
-        const run = arg && this.store.get(arg.runId);
-        return action === 'save' && run ? saveResult(run, vscode.Uri.parse(arg.target)).then((uri) => uri?.toString()) : undefined;
-      }));
+      this.register(
+        vscode.commands.registerCommand('tokenLens.runs.test', (action: string, arg?: { runId: string; target: string }) => {
+          if (action === 'items')
+            return this.getChildren().map((run) => ({ ...this.getTreeItem(run), id: run.id, tooltip: undefined, command: undefined }));
+          const run = arg && this.store.get(arg.runId);
+          return action === 'save' && run ? saveResult(run, vscode.Uri.parse(arg.target)).then((uri) => uri?.toString()) : undefined;
+        }),
+      );
     }
     this.register(vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: this, showCollapseAll: false }));
     this.register(store.onDidChange(() => this.changed.fire(undefined)));
     const command = (name: string, action: (run: RunRecord) => unknown) =>
-      this.register(vscode.commands.registerCommand(`tokenLens.runs.${name}`, (run?: RunRecord) => run && action(this.store.get(run.id) ?? run)));
+      this.register(
+        vscode.commands.registerCommand(`tokenLens.runs.${name}`, (run?: RunRecord) => run && action(this.store.get(run.id) ?? run)),
+      );
     command('open', (run) => this.views.show(run, false));
     command('cancel', (run) => this.runs.cancel(run.id));
     command('again', (run) => this.runs.again(run.id));
@@ -69,8 +78,10 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
     item.description = runDescription(run);
     item.iconPath = ICONS[run.state];
     item.contextValue = `run.${run.state}${run.response ? '.answered' : ''}`;
-    item.tooltip = new vscode.MarkdownString().appendText(`${KIND_LABELS[run.kind]} of ${run.inputUri}\n\nStarted ${new Date(run.startedAt).toLocaleString()}`
-      + `${run.durationMs !== undefined ? `, took ${duration(run.durationMs)}` : ''}\n\n${run.error ?? run.state}`);
+    item.tooltip = new vscode.MarkdownString().appendText(
+      `${KIND_LABELS[run.kind]} of ${run.inputUri}\n\nStarted ${new Date(run.startedAt).toLocaleString()}` +
+        `${run.durationMs !== undefined ? `, took ${duration(run.durationMs)}` : ''}\n\n${run.error ?? run.state}`,
+    );
     item.command = { command: 'tokenLens.runs.open', title: 'Open Result', arguments: [run] };
     return item;
   }

@@ -36,7 +36,12 @@ export interface ServerOptions {
   computeBudgetMs?: number;
 }
 
-export interface ServerLogEntry { method: string; path: string; status: number; fault?: Fault['kind'] }
+export interface ServerLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  fault?: Fault['kind'];
+}
 
 export interface ReferenceServer {
   readonly http: http.Server;
@@ -70,7 +75,11 @@ export function createServer(options: ServerOptions): ReferenceServer {
     requests: [],
     handlers: routes(pool),
     guesses: new KeyGuesses(),
-    rates: new RateWindows(Math.max(1, options.ratePerMinute ?? 100), Math.max(1, options.rateWindowMs ?? 60_000), options.now ?? (() => Date.now())),
+    rates: new RateWindows(
+      Math.max(1, options.ratePerMinute ?? 100),
+      Math.max(1, options.rateWindowMs ?? 60_000),
+      options.now ?? (() => Date.now()),
+    ),
   };
   const server = http.createServer((req, res) => {
     void handle(context, req, res).catch((error: unknown) => {
@@ -138,8 +147,9 @@ async function handle(context: Context, req: http.IncomingMessage, res: http.Ser
     if (await injectFault(fault, req, res, context.rates.limit)) return;
   }
   try {
-    const result = await route(context, req, method, path, fault?.kind === 'throw' ? fault.message ?? 'injected failure' : undefined);
-    if (typeof result === 'object' && result && 'html' in result) return sendRaw(res, 200, 'text/html; charset=utf-8', (result as { html: string }).html);
+    const result = await route(context, req, method, path, fault?.kind === 'throw' ? (fault.message ?? 'injected failure') : undefined);
+    if (typeof result === 'object' && result && 'html' in result)
+      return sendRaw(res, 200, 'text/html; charset=utf-8', (result as { html: string }).html);
     return send(res, 200, result);
   } catch (error) {
     if (error instanceof HttpError) return send(res, error.status, { detail: error.detail }, error.headers);
@@ -148,7 +158,13 @@ async function handle(context: Context, req: http.IncomingMessage, res: http.Ser
   }
 }
 
-async function route(context: Context, req: http.IncomingMessage, method: string, path: string, throwMessage: string | undefined): Promise<unknown> {
+async function route(
+  context: Context,
+  req: http.IncomingMessage,
+  method: string,
+  path: string,
+  throwMessage: string | undefined,
+): Promise<unknown> {
   const segments = path.split('/').filter(Boolean);
   const get = (answer: () => unknown, fails = false): unknown => {
     if (method !== 'GET') throw methodNotAllowed('GET');
@@ -162,7 +178,14 @@ async function route(context: Context, req: http.IncomingMessage, method: string
   if (segments[1] === 'detail' && segments.length === 3) return get(() => detail(app.name, segments[2]!), true);
   if (segments.length !== 2) throw new HttpError(404, `Not found: ${path}`);
   const handler = context.handlers[`${app.name}/${segments[1]}`];
-  if (!handler) throw new HttpError(404, `Not found: ${path}. ${app.name} offers: ${['search', 'compute', ...app.operations].filter(unique).map((o) => `POST /${app.name}/${o}`).join(', ')}, GET /${app.name}/detail/{id}.`);
+  if (!handler)
+    throw new HttpError(
+      404,
+      `Not found: ${path}. ${app.name} offers: ${['search', 'compute', ...app.operations]
+        .filter(unique)
+        .map((o) => `POST /${app.name}/${o}`)
+        .join(', ')}, GET /${app.name}/detail/{id}.`,
+    );
   if (method !== 'POST') throw methodNotAllowed('POST');
   await admit(req, context.options.apiKey, context.guesses, context.rates);
   const body = jsonObject(await readBody(req));

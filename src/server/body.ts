@@ -2,7 +2,11 @@
 import { findMaterial, MATERIALS, type Material } from './materials';
 
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly detail: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(detail);
   }
 }
@@ -35,7 +39,8 @@ export function num(body: Json, field: string, integer = false): number | undefi
 export function strings(body: Json, field: string): string[] | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new HttpError(400, `Field "${field}" must be an array of strings.`);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw new HttpError(400, `Field "${field}" must be an array of strings.`);
   return value as string[];
 }
 
@@ -47,7 +52,10 @@ export function formulas(body: Json, field: string): string[] | undefined {
 }
 
 export function splitSide(side: string): string[] {
-  return side.split('+').map((s) => s.trim().replace(/^\d+\s*(?=[A-Z(])/, '')).filter(Boolean);
+  return side
+    .split('+')
+    .map((s) => s.trim().replace(/^\d+\s*(?=[A-Z(])/, ''))
+    .filter(Boolean);
 }
 
 export function lineCount(text: string): number {
@@ -64,7 +72,9 @@ export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
-  return typeof value === 'object' ? 'an object' : `${typeof value === 'number' ? 'the number' : typeof value === 'boolean' ? 'the boolean' : 'the string'} ${JSON.stringify(value)}`;
+  return typeof value === 'object'
+    ? 'an object'
+    : `${typeof value === 'number' ? 'the number' : typeof value === 'boolean' ? 'the boolean' : 'the string'} ${JSON.stringify(value)}`;
 }
 
 export function material(body: Json, field: string): Material {

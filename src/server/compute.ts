@@ -13,10 +13,14 @@ export type Job =
 
 export function runJob(job: Job): unknown {
   switch (job.kind) {
-    case 'singlePoint': return singlePoint(job.structure);
-    case 'relax': return runToEnd(relaxation(job.structure, job.options));
-    case 'md': return runToEnd(dynamics(job.structure, job.options));
-    case 'tightbinding': return runToEnd(bandStructure(job.structure, job.density));
+    case 'singlePoint':
+      return singlePoint(job.structure);
+    case 'relax':
+      return runToEnd(relaxation(job.structure, job.options));
+    case 'md':
+      return runToEnd(dynamics(job.structure, job.options));
+    case 'tightbinding':
+      return runToEnd(bandStructure(job.structure, job.density));
   }
 }
 

@@ -47,7 +47,8 @@ export class FaultQueue {
 
 /** Applies a staged fault to this request; true when it answered (or dropped) the request itself. */
 export async function injectFault(fault: Fault, req: http.IncomingMessage, res: http.ServerResponse, limit: number): Promise<boolean> {
-  const withRetryAfter = (retryAfter: number | string | undefined): Record<string, string> => (retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+  const withRetryAfter = (retryAfter: number | string | undefined): Record<string, string> =>
+    retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
   switch (fault.kind) {
     case 'delay':
       await new Promise((resolve) => setTimeout(resolve, fault.ms));
@@ -64,7 +65,12 @@ export async function injectFault(fault: Fault, req: http.IncomingMessage, res: 
       send(res, fault.status, { detail: fault.detail ?? `Injected fault: status ${fault.status}` }, withRetryAfter(fault.retryAfter));
       return true;
     case 'rateLimit':
-      send(res, 429, { detail: `Rate limit exceeded: at most ${limit} requests per minute per API key.` }, withRetryAfter(fault.retryAfter));
+      send(
+        res,
+        429,
+        { detail: `Rate limit exceeded: at most ${limit} requests per minute per API key.` },
+        withRetryAfter(fault.retryAfter),
+      );
       return true;
     case 'malformedJson':
       sendRaw(res, fault.status ?? 200, 'application/json', '{"tokenizer": "cl100k_base", "n_tokens": 3,');
@@ -81,7 +87,12 @@ export async function injectFault(fault: Fault, req: http.IncomingMessage, res: 
 }
 
 /** GET, POST and DELETE /__faults: a test in another process stages faults. */
-export async function faultsEndpoint(faults: FaultQueue, req: http.IncomingMessage, res: http.ServerResponse, method: string): Promise<void> {
+export async function faultsEndpoint(
+  faults: FaultQueue,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  method: string,
+): Promise<void> {
   if (method === 'GET') return send(res, 200, { pending: faults.pending });
   if (method === 'DELETE') {
     faults.clear();
@@ -91,7 +102,8 @@ export async function faultsEndpoint(faults: FaultQueue, req: http.IncomingMessa
   try {
     const parsed = JSON.parse(await readBody(req)) as { fault?: Fault; times?: number } & Fault;
     const fault = (parsed.fault ?? parsed) as Fault;
-    if (!fault || typeof fault.kind !== 'string') return send(res, 400, { detail: 'Send {"kind": ..., "path"?: ...} or {"fault": {...}, "times": n}.' });
+    if (!fault || typeof fault.kind !== 'string')
+      return send(res, 400, { detail: 'Send {"kind": ..., "path"?: ...} or {"fault": {...}, "times": n}.' });
     faults.next(fault, parsed.times ?? 1);
     return send(res, 200, { pending: faults.pending });
   } catch (error) {

@@ -27,7 +27,11 @@ export class KeyGuesses {
 export class RateWindows {
   private readonly windows = new Map<string, number[]>();
 
-  constructor(readonly limit: number, private readonly windowMs: number, private readonly now: () => number) {}
+  constructor(
+    readonly limit: number,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
 
   /** Counts a request; the seconds to wait when it is over the limit (and not counted). */
   overLimit(key: string): number | undefined {
@@ -44,7 +48,8 @@ export class RateWindows {
 /** Decision: authentication comes before the rate limit, which comes before reading the body. */
 export async function admit(req: http.IncomingMessage, apiKey: string, guesses: KeyGuesses, rates: RateWindows): Promise<void> {
   const key = bearer(req.headers.authorization);
-  if (key === undefined) throw new HttpError(401, 'Not authenticated: send the header "Authorization: Bearer <API key>".', { 'www-authenticate': 'Bearer' });
+  if (key === undefined)
+    throw new HttpError(401, 'Not authenticated: send the header "Authorization: Bearer <API key>".', { 'www-authenticate': 'Bearer' });
   const client = req.socket.remoteAddress ?? '';
   if (key !== apiKey) {
     await guesses.failed(client);
@@ -53,6 +58,8 @@ export async function admit(req: http.IncomingMessage, apiKey: string, guesses: 
   guesses.succeeded(client);
   const wait = rates.overLimit(key);
   if (wait !== undefined) {
-    throw new HttpError(429, `Rate limit exceeded: at most ${rates.limit} requests per minute per API key. Retry in ${wait} s.`, { 'retry-after': String(wait) });
+    throw new HttpError(429, `Rate limit exceeded: at most ${rates.limit} requests per minute per API key. Retry in ${wait} s.`, {
+      'retry-after': String(wait),
+    });
   }
 }

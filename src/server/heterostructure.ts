@@ -28,7 +28,13 @@ export interface InterfaceOptions {
 }
 
 export const INTERFACE_DEFAULTS: InterfaceOptions = {
-  filmIndex: '0_0_1', subsIndex: '0_0_1', filmThickness: 10, subsThickness: 10, separation: 2.5, vacuum: 10, maxSupercell: 4,
+  filmIndex: '0_0_1',
+  subsIndex: '0_0_1',
+  filmThickness: 10,
+  subsThickness: 10,
+  separation: 2.5,
+  vacuum: 10,
+  maxSupercell: 4,
 };
 export const MAX_INTERFACE_ATOMS = 2000;
 
@@ -36,9 +42,11 @@ export const MAX_INTERFACE_ATOMS = 2000;
 export function millerAxis(index: string): 0 | 1 | 2 {
   const parts = index.trim().split('_');
   const values = parts.map(Number);
-  if (parts.length !== 3 || !values.every((v) => Number.isInteger(v))) throw new Error(`"${index}" is not a Miller index written as "h_k_l", e.g. "0_0_1"`);
+  if (parts.length !== 3 || !values.every((v) => Number.isInteger(v)))
+    throw new Error(`"${index}" is not a Miller index written as "h_k_l", e.g. "0_0_1"`);
   const nonzero = values.flatMap((v, i) => (v !== 0 ? [i] : []));
-  if (nonzero.length !== 1) throw new Error(`the reference server builds slabs along a cell axis only ("0_0_1", "0_1_0" or "1_0_0"), not "${index}"`);
+  if (nonzero.length !== 1)
+    throw new Error(`the reference server builds slabs along a cell axis only ("0_0_1", "0_1_0" or "1_0_0"), not "${index}"`);
   return nonzero[0] as 0 | 1 | 2;
 }
 
@@ -47,7 +55,7 @@ const round = (v: number, digits: number): number => Math.round(v * 10 ** digits
 
 /** The two in-plane vectors and the layer height (cell volume over the in-plane area) along an axis. */
 function plane(slab: Slab, axis: 0 | 1 | 2): { u: Vec3; v: Vec3; height: number; other: [number, number] } {
-  const other = ([0, 1, 2].filter((i) => i !== axis) as [number, number]);
+  const other = [0, 1, 2].filter((i) => i !== axis) as [number, number];
   const u = slab.lattice[other[0]]!;
   const v = slab.lattice[other[1]]!;
   const area = norm(cross(u, v));
@@ -94,7 +102,10 @@ export function buildInterface(film: Slab, subs: Slab, options: InterfaceOptions
   const filmLayers = Math.max(1, Math.round(options.filmThickness / f.height));
   // Counted before any atom is made: a slab a millionth of an ångström high would otherwise ask for millions of layers.
   const total = mu.n * mv.n * subsLayers * subs.species.length + mu.m * mv.m * filmLayers * film.species.length;
-  if (!(total <= MAX_INTERFACE_ATOMS)) throw new Error(`the interface would hold ${total} atoms; the reference server builds at most ${MAX_INTERFACE_ATOMS}: use thinner slabs or a smaller max_supercell`);
+  if (!(total <= MAX_INTERFACE_ATOMS))
+    throw new Error(
+      `the interface would hold ${total} atoms; the reference server builds at most ${MAX_INTERFACE_ATOMS}: use thinner slabs or a smaller max_supercell`,
+    );
   const subsAtoms = slabAtoms(subs, subsAxis, s.other, mu.n, mv.n, subsLayers, s.height);
   const filmAtoms = slabAtoms(film, filmAxis, f.other, mu.m, mv.m, filmLayers, f.height);
   const A = scale(s.u, mu.n);
@@ -106,10 +117,16 @@ export function buildInterface(film: Slab, subs: Slab, options: InterfaceOptions
   const lattice: Mat3 = [A, B, scale(normal, c)];
   const atoms = [...subsAtoms, ...filmAtoms.map((x) => ({ ...x, z: x.z + filmBottom }))];
   const kinds = [...new Set(atoms.map((x) => x.species))];
-  const lines = [`${film.name} on ${subs.name} (reference interface)`, '1.0', ...lattice.map((row) => row.map((v) => v.toFixed(6).padStart(12)).join(' ')), kinds.join(' ')];
+  const lines = [
+    `${film.name} on ${subs.name} (reference interface)`,
+    '1.0',
+    ...lattice.map((row) => row.map((v) => v.toFixed(6).padStart(12)).join(' ')),
+    kinds.join(' '),
+  ];
   lines.push(kinds.map((k) => atoms.filter((x) => x.species === k).length).join(' '), 'Direct');
   for (const kind of kinds) {
-    for (const x of atoms) if (x.species === kind) lines.push(`${[x.fu, x.fv, x.z / c].map((v) => v.toFixed(6).padStart(10)).join(' ')} ${kind}`);
+    for (const x of atoms)
+      if (x.species === kind) lines.push(`${[x.fu, x.fv, x.z / c].map((v) => v.toFixed(6).padStart(10)).join(' ')} ${kind}`);
   }
   return {
     combined_poscar: `${lines.join('\n')}\n`,

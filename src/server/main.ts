@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from './app';
 
-interface Args { port: number; host: string; apiKey: string; rate: number; faults: boolean }
+interface Args {
+  port: number;
+  host: string;
+  apiKey: string;
+  rate: number;
+  faults: boolean;
+}
 
 const USAGE = 'Usage: main.js [--port N] [--host H] [--api-key KEY] [--rate N] [--faults]';
 const HELP = `${USAGE}
@@ -36,16 +42,23 @@ export function parseArgs(argv: string[]): Args {
         args.port = port;
         break;
       }
-      case '--host': args.host = value(); break;
-      case '--api-key': args.apiKey = value(); break;
+      case '--host':
+        args.host = value();
+        break;
+      case '--api-key':
+        args.apiKey = value();
+        break;
       case '--rate': {
         const rate = Number(value());
         if (!Number.isInteger(rate) || rate < 1) throw new Error(`--rate must be a positive integer. ${USAGE}`);
         args.rate = rate;
         break;
       }
-      case '--faults': args.faults = true; break;
-      default: throw new Error(`Unknown argument ${arg}. ${USAGE}`);
+      case '--faults':
+        args.faults = true;
+        break;
+      default:
+        throw new Error(`Unknown argument ${arg}. ${USAGE}`);
     }
   }
   if (!args.apiKey) args.apiKey = process.env.TOKEN_LENS_API_KEY || `tl-${randomBytes(12).toString('hex')}`;

@@ -36,10 +36,19 @@ export interface Material {
   structure?: Structure;
 }
 
-const FCC: [number, number, number][] = [[0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]];
+const FCC: [number, number, number][] = [
+  [0, 0, 0],
+  [0, 0.5, 0.5],
+  [0.5, 0, 0.5],
+  [0.5, 0.5, 0],
+];
 const shift = (points: [number, number, number][], d: [number, number, number]): [number, number, number][] =>
   points.map((p) => [(p[0] + d[0]) % 1, (p[1] + d[1]) % 1, (p[2] + d[2]) % 1]);
-const cubic = (a: number): [number, number, number][] => [[a, 0, 0], [0, a, 0], [0, 0, a]];
+const cubic = (a: number): [number, number, number][] => [
+  [a, 0, 0],
+  [0, a, 0],
+  [0, 0, a],
+];
 
 function twoSites(a: number, x: string, y: string, offset: [number, number, number]): Structure {
   return { lattice: cubic(a), species: [...FCC.map(() => x), ...FCC.map(() => y)], frac: [...FCC, ...shift(FCC, offset)] };
@@ -47,61 +56,189 @@ function twoSites(a: number, x: string, y: string, offset: [number, number, numb
 
 function rutile(a: number, c: number, u: number): Structure {
   return {
-    lattice: [[a, 0, 0], [0, a, 0], [0, 0, c]],
+    lattice: [
+      [a, 0, 0],
+      [0, a, 0],
+      [0, 0, c],
+    ],
     species: ['Ti', 'Ti', 'O', 'O', 'O', 'O'],
-    frac: [[0, 0, 0], [0.5, 0.5, 0.5], [u, u, 0], [1 - u, 1 - u, 0], [0.5 + u, 0.5 - u, 0.5], [0.5 - u, 0.5 + u, 0.5]],
+    frac: [
+      [0, 0, 0],
+      [0.5, 0.5, 0.5],
+      [u, u, 0],
+      [1 - u, 1 - u, 0],
+      [0.5 + u, 0.5 - u, 0.5],
+      [0.5 - u, 0.5 + u, 0.5],
+    ],
   };
 }
 
 export const MATERIALS: readonly Material[] = [
   {
-    jid: 'JVASP-1002', formula: 'Si', name: 'silicon', elements: ['Si'], spacegroup: 'Fd-3m', spacegroup_number: 227,
-    crystal_system: 'cubic', a: 5.431, c: 5.431, bandgap: 1.12, formation_energy_per_atom: 0, bulk_modulus: 98, shear_modulus: 51,
+    jid: 'JVASP-1002',
+    formula: 'Si',
+    name: 'silicon',
+    elements: ['Si'],
+    spacegroup: 'Fd-3m',
+    spacegroup_number: 227,
+    crystal_system: 'cubic',
+    a: 5.431,
+    c: 5.431,
+    bandgap: 1.12,
+    formation_energy_per_atom: 0,
+    bulk_modulus: 98,
+    shear_modulus: 51,
     structure: twoSites(5.431, 'Si', 'Si', [0.25, 0.25, 0.25]),
   },
   {
-    jid: 'JVASP-91', formula: 'C', name: 'diamond', elements: ['C'], spacegroup: 'Fd-3m', spacegroup_number: 227,
-    crystal_system: 'cubic', a: 3.567, c: 3.567, bandgap: 5.47, formation_energy_per_atom: 0.02, bulk_modulus: 443, shear_modulus: 535,
+    jid: 'JVASP-91',
+    formula: 'C',
+    name: 'diamond',
+    elements: ['C'],
+    spacegroup: 'Fd-3m',
+    spacegroup_number: 227,
+    crystal_system: 'cubic',
+    a: 3.567,
+    c: 3.567,
+    bandgap: 5.47,
+    formation_energy_per_atom: 0.02,
+    bulk_modulus: 443,
+    shear_modulus: 535,
     structure: twoSites(3.567, 'C', 'C', [0.25, 0.25, 0.25]),
   },
   {
-    jid: 'JVASP-1174', formula: 'GaAs', name: 'gallium arsenide', elements: ['As', 'Ga'], spacegroup: 'F-43m', spacegroup_number: 216,
-    crystal_system: 'cubic', a: 5.653, c: 5.653, bandgap: 1.42, formation_energy_per_atom: -0.37, bulk_modulus: 75, shear_modulus: 33,
+    jid: 'JVASP-1174',
+    formula: 'GaAs',
+    name: 'gallium arsenide',
+    elements: ['As', 'Ga'],
+    spacegroup: 'F-43m',
+    spacegroup_number: 216,
+    crystal_system: 'cubic',
+    a: 5.653,
+    c: 5.653,
+    bandgap: 1.42,
+    formation_energy_per_atom: -0.37,
+    bulk_modulus: 75,
+    shear_modulus: 33,
     structure: twoSites(5.653, 'Ga', 'As', [0.25, 0.25, 0.25]),
   },
   {
-    jid: 'JVASP-23862', formula: 'NaCl', name: 'rock salt', elements: ['Cl', 'Na'], spacegroup: 'Fm-3m', spacegroup_number: 225,
-    crystal_system: 'cubic', a: 5.640, c: 5.640, bandgap: 8.5, formation_energy_per_atom: -2.13, bulk_modulus: 24, shear_modulus: 15,
-    structure: twoSites(5.640, 'Na', 'Cl', [0.5, 0, 0]),
+    jid: 'JVASP-23862',
+    formula: 'NaCl',
+    name: 'rock salt',
+    elements: ['Cl', 'Na'],
+    spacegroup: 'Fm-3m',
+    spacegroup_number: 225,
+    crystal_system: 'cubic',
+    a: 5.64,
+    c: 5.64,
+    bandgap: 8.5,
+    formation_energy_per_atom: -2.13,
+    bulk_modulus: 24,
+    shear_modulus: 15,
+    structure: twoSites(5.64, 'Na', 'Cl', [0.5, 0, 0]),
   },
   {
-    jid: 'JVASP-116', formula: 'MgO', name: 'periclase', elements: ['Mg', 'O'], spacegroup: 'Fm-3m', spacegroup_number: 225,
-    crystal_system: 'cubic', a: 4.212, c: 4.212, bandgap: 7.8, formation_energy_per_atom: -3.12, bulk_modulus: 160, shear_modulus: 130,
+    jid: 'JVASP-116',
+    formula: 'MgO',
+    name: 'periclase',
+    elements: ['Mg', 'O'],
+    spacegroup: 'Fm-3m',
+    spacegroup_number: 225,
+    crystal_system: 'cubic',
+    a: 4.212,
+    c: 4.212,
+    bandgap: 7.8,
+    formation_energy_per_atom: -3.12,
+    bulk_modulus: 160,
+    shear_modulus: 130,
     structure: twoSites(4.212, 'Mg', 'O', [0.5, 0, 0]),
   },
   {
-    jid: 'JVASP-104', formula: 'TiO2', name: 'rutile', elements: ['O', 'Ti'], spacegroup: 'P4_2/mnm', spacegroup_number: 136,
-    crystal_system: 'tetragonal', a: 4.594, c: 2.959, bandgap: 3.0, formation_energy_per_atom: -3.26, bulk_modulus: 211, shear_modulus: 112,
+    jid: 'JVASP-104',
+    formula: 'TiO2',
+    name: 'rutile',
+    elements: ['O', 'Ti'],
+    spacegroup: 'P4_2/mnm',
+    spacegroup_number: 136,
+    crystal_system: 'tetragonal',
+    a: 4.594,
+    c: 2.959,
+    bandgap: 3.0,
+    formation_energy_per_atom: -3.26,
+    bulk_modulus: 211,
+    shear_modulus: 112,
     structure: rutile(4.594, 2.959, 0.305),
   },
   {
-    jid: 'JVASP-32', formula: 'Al2O3', name: 'corundum', elements: ['Al', 'O'], spacegroup: 'R-3c', spacegroup_number: 167,
-    crystal_system: 'trigonal', a: 4.759, c: 12.991, bandgap: 8.8, formation_energy_per_atom: -3.47, bulk_modulus: 252, shear_modulus: 163,
+    jid: 'JVASP-32',
+    formula: 'Al2O3',
+    name: 'corundum',
+    elements: ['Al', 'O'],
+    spacegroup: 'R-3c',
+    spacegroup_number: 167,
+    crystal_system: 'trigonal',
+    a: 4.759,
+    c: 12.991,
+    bandgap: 8.8,
+    formation_energy_per_atom: -3.47,
+    bulk_modulus: 252,
+    shear_modulus: 163,
   },
   {
-    jid: 'JVASP-867', formula: 'Cu', name: 'copper', elements: ['Cu'], spacegroup: 'Fm-3m', spacegroup_number: 225,
-    crystal_system: 'cubic', a: 3.615, c: 3.615, bandgap: 0, formation_energy_per_atom: 0, bulk_modulus: 140, shear_modulus: 48,
+    jid: 'JVASP-867',
+    formula: 'Cu',
+    name: 'copper',
+    elements: ['Cu'],
+    spacegroup: 'Fm-3m',
+    spacegroup_number: 225,
+    crystal_system: 'cubic',
+    a: 3.615,
+    c: 3.615,
+    bandgap: 0,
+    formation_energy_per_atom: 0,
+    bulk_modulus: 140,
+    shear_modulus: 48,
     structure: { lattice: cubic(3.615), species: FCC.map(() => 'Cu'), frac: FCC },
   },
   {
-    jid: 'JVASP-816', formula: 'Al', name: 'aluminium', elements: ['Al'], spacegroup: 'Fm-3m', spacegroup_number: 225,
-    crystal_system: 'cubic', a: 4.046, c: 4.046, bandgap: 0, formation_energy_per_atom: 0, bulk_modulus: 76, shear_modulus: 26,
+    jid: 'JVASP-816',
+    formula: 'Al',
+    name: 'aluminium',
+    elements: ['Al'],
+    spacegroup: 'Fm-3m',
+    spacegroup_number: 225,
+    crystal_system: 'cubic',
+    a: 4.046,
+    c: 4.046,
+    bandgap: 0,
+    formation_energy_per_atom: 0,
+    bulk_modulus: 76,
+    shear_modulus: 26,
     structure: { lattice: cubic(4.046), species: FCC.map(() => 'Al'), frac: FCC },
   },
   {
-    jid: 'JVASP-882', formula: 'Fe', name: 'iron (alpha)', elements: ['Fe'], spacegroup: 'Im-3m', spacegroup_number: 229,
-    crystal_system: 'cubic', a: 2.866, c: 2.866, bandgap: 0, formation_energy_per_atom: 0, bulk_modulus: 170, shear_modulus: 82,
-    structure: { lattice: cubic(2.866), species: ['Fe', 'Fe'], frac: [[0, 0, 0], [0.5, 0.5, 0.5]] },
+    jid: 'JVASP-882',
+    formula: 'Fe',
+    name: 'iron (alpha)',
+    elements: ['Fe'],
+    spacegroup: 'Im-3m',
+    spacegroup_number: 229,
+    crystal_system: 'cubic',
+    a: 2.866,
+    c: 2.866,
+    bandgap: 0,
+    formation_energy_per_atom: 0,
+    bulk_modulus: 170,
+    shear_modulus: 82,
+    structure: {
+      lattice: cubic(2.866),
+      species: ['Fe', 'Fe'],
+      frac: [
+        [0, 0, 0],
+        [0.5, 0.5, 0.5],
+      ],
+    },
   },
 ];
 
@@ -178,7 +315,8 @@ export function searchMaterials(q: SearchQuery): Material[] {
       const has = (el: string): boolean => m.elements.some((x) => x.toLowerCase() === el.toLowerCase());
       if (mode === 'all' && !q.elements.every(has)) return false;
       if (mode === 'any' && !q.elements.some(has)) return false;
-      if (mode === 'exact' && !(q.elements.every(has) && new Set(q.elements.map((e) => e.toLowerCase())).size === m.elements.length)) return false;
+      if (mode === 'exact' && !(q.elements.every(has) && new Set(q.elements.map((e) => e.toLowerCase())).size === m.elements.length))
+        return false;
     }
     if (q.bandgap_min !== undefined && m.bandgap < q.bandgap_min) return false;
     if (q.bandgap_max !== undefined && m.bandgap > q.bandgap_max) return false;
@@ -198,15 +336,37 @@ export const DEFAULT_MODEL = 'formation_energy_peratom';
 
 // ---- powder diffraction ---------------------------------------------------------------------------------
 
-export interface Peak { two_theta: number; d_spacing: number; intensity: number; hkl: [number, number, number] }
+export interface Peak {
+  two_theta: number;
+  d_spacing: number;
+  intensity: number;
+  hkl: [number, number, number];
+}
 
-const ATOMIC_NUMBER: Record<string, number> = { C: 6, O: 8, Na: 11, Mg: 12, Al: 13, Si: 14, Cl: 17, Ti: 22, Fe: 26, Cu: 29, Ga: 31, As: 33 };
+const ATOMIC_NUMBER: Record<string, number> = {
+  C: 6,
+  O: 8,
+  Na: 11,
+  Mg: 12,
+  Al: 13,
+  Si: 14,
+  Cl: 17,
+  Ti: 22,
+  Fe: 26,
+  Cu: 29,
+  Ga: 31,
+  As: 33,
+};
 export const CU_K_ALPHA = 1.5406;
 
 function invert3(m: number[][]): number[][] {
   const [a, b, c] = m as [number[], number[], number[]];
   const det = a[0]! * (b[1]! * c[2]! - b[2]! * c[1]!) - a[1]! * (b[0]! * c[2]! - b[2]! * c[0]!) + a[2]! * (b[0]! * c[1]! - b[1]! * c[0]!);
-  const cof = (r1: number[], r2: number[]): number[] => [r1[1]! * r2[2]! - r1[2]! * r2[1]!, r1[2]! * r2[0]! - r1[0]! * r2[2]!, r1[0]! * r2[1]! - r1[1]! * r2[0]!];
+  const cof = (r1: number[], r2: number[]): number[] => [
+    r1[1]! * r2[2]! - r1[2]! * r2[1]!,
+    r1[2]! * r2[0]! - r1[0]! * r2[2]!,
+    r1[0]! * r2[1]! - r1[1]! * r2[0]!,
+  ];
   // Rows of the reciprocal basis (without 2π): b1 = (a2 × a3) / det, ...
   return [cof(b, c), cof(c, a), cof(a, b)].map((row) => row.map((v) => v / det));
 }
@@ -257,7 +417,12 @@ export function powderPattern(structure: Structure, wavelength = CU_K_ALPHA, two
   const peaks = [...groups.values()].sort((x, y) => x.two_theta - y.two_theta);
   const max = Math.max(...peaks.map((p) => p.intensity), 1e-12);
   return peaks
-    .map((p) => ({ ...p, two_theta: round(p.two_theta, 3), d_spacing: round(p.d_spacing, 4), intensity: round((100 * p.intensity) / max, 1) }))
+    .map((p) => ({
+      ...p,
+      two_theta: round(p.two_theta, 3),
+      d_spacing: round(p.d_spacing, 4),
+      intensity: round((100 * p.intensity) / max, 1),
+    }))
     .filter((p) => p.intensity >= 0.5);
 }
 
@@ -286,9 +451,10 @@ export function matchScore(measured: readonly XyPoint[], reference: Peak[]): num
   return matchPeaks(reference, findPeaks(measured)).score;
 }
 
-export const MATCH_METHOD = 'background by SNIP (Ryan et al., Nucl. Instrum. Methods B 34, 396 (1988); Morháč et al., NIM A 401, 113 (1997)), '
-  + 'peaks above 3σ of the noise, paired with each computed reflection within 0.2° 2θ after the best zero shift (±0.3°); '
-  + 'score = cosine of the two intensity vectors, unpaired peaks included';
+export const MATCH_METHOD =
+  'background by SNIP (Ryan et al., Nucl. Instrum. Methods B 34, 396 (1988); Morháč et al., NIM A 401, 113 (1997)), ' +
+  'peaks above 3σ of the noise, paired with each computed reflection within 0.2° 2θ after the best zero shift (±0.3°); ' +
+  'score = cosine of the two intensity vectors, unpaired peaks included';
 
 function round(v: number, digits: number): number {
   const f = 10 ** digits;
@@ -312,7 +478,10 @@ export function optimadeFilter(filter: string): (m: Material) => boolean {
   if (!text) return () => true;
   const clauses = text.split(/ AND /i);
   const tests = clauses.map((clause): ((m: Material) => boolean) => {
-    const c = clause.trim().replace(/^\((.*)\)$/, '$1').trim();
+    const c = clause
+      .trim()
+      .replace(/^\((.*)\)$/, '$1')
+      .trim();
     let m = /^elements\s+HAS\s+(ALL\s+|ANY\s+)?(.+)$/i.exec(c);
     if (m) {
       const mode = (m[1] ?? '').trim().toUpperCase() || 'ALL';
@@ -341,12 +510,18 @@ export function optimadeFilter(filter: string): (m: Material) => boolean {
 
 function compare(a: number, op: string, b: number): boolean {
   switch (op) {
-    case '=': return a === b;
-    case '!=': return a !== b;
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '>': return a > b;
-    default: return a >= b;
+    case '=':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    default:
+      return a >= b;
   }
 }
 
@@ -398,7 +573,8 @@ export function balanceReaction(reactants: string[], products: string[]): { reac
   const lcm = x.reduce((acc, [, q]) => (acc * q) / bgcd(acc, q), 1n);
   let ints = x.map(([p, q]) => (p * lcm) / q);
   if (ints.every((v) => v <= 0n)) ints = ints.map((v) => -v);
-  if (ints.some((v) => v <= 0n)) throw new Error('the reaction cannot be balanced with every species taking part (some coefficient would be zero or negative)');
+  if (ints.some((v) => v <= 0n))
+    throw new Error('the reaction cannot be balanced with every species taking part (some coefficient would be zero or negative)');
   const g = ints.reduce((a, b) => bgcd(a, b));
   const out = ints.map((v) => Number(v / g));
   return { reactants: out.slice(0, reactants.length), products: out.slice(reactants.length) };
@@ -415,10 +591,21 @@ function bgcd(a: bigint, b: bigint): bigint {
 
 /** Metallic radius (Å) and valence electron concentration of the elements the HEA endpoint knows. */
 export const HEA_ELEMENTS: Record<string, { radius: number; vec: number }> = {
-  Al: { radius: 1.432, vec: 3 }, Co: { radius: 1.251, vec: 9 }, Cr: { radius: 1.249, vec: 6 }, Cu: { radius: 1.278, vec: 11 },
-  Fe: { radius: 1.241, vec: 8 }, Mn: { radius: 1.35, vec: 7 }, Ni: { radius: 1.246, vec: 10 }, Ti: { radius: 1.462, vec: 4 },
-  V: { radius: 1.316, vec: 5 }, Zr: { radius: 1.603, vec: 4 }, Nb: { radius: 1.429, vec: 5 }, Mo: { radius: 1.363, vec: 6 },
-  Hf: { radius: 1.578, vec: 4 }, Ta: { radius: 1.43, vec: 5 }, W: { radius: 1.367, vec: 6 },
+  Al: { radius: 1.432, vec: 3 },
+  Co: { radius: 1.251, vec: 9 },
+  Cr: { radius: 1.249, vec: 6 },
+  Cu: { radius: 1.278, vec: 11 },
+  Fe: { radius: 1.241, vec: 8 },
+  Mn: { radius: 1.35, vec: 7 },
+  Ni: { radius: 1.246, vec: 10 },
+  Ti: { radius: 1.462, vec: 4 },
+  V: { radius: 1.316, vec: 5 },
+  Zr: { radius: 1.603, vec: 4 },
+  Nb: { radius: 1.429, vec: 5 },
+  Mo: { radius: 1.363, vec: 6 },
+  Hf: { radius: 1.578, vec: 4 },
+  Ta: { radius: 1.43, vec: 5 },
+  W: { radius: 1.367, vec: 6 },
 };
 const R = 8.314462618;
 
@@ -477,7 +664,7 @@ export function groundStateEnergy(terms: Array<{ pauli: string; coefficient: num
     Array.from({ length: size }, (_, j) => {
       const r = i % dim;
       const c = j % dim;
-      if ((i < dim) === (j < dim)) return re[r]![c]!;
+      if (i < dim === j < dim) return re[r]![c]!;
       return i < dim ? -im[r]![c]! : im[r]![c]!;
     }),
   );

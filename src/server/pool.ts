@@ -21,7 +21,11 @@ export class WorkerPool {
   private readonly all = new Set<Worker>();
   private readonly queue: Waiting[] = [];
 
-  constructor(private readonly size: number, private readonly budgetMs: number, private readonly script = path.join(__dirname, 'worker.js')) {}
+  constructor(
+    private readonly size: number,
+    private readonly budgetMs: number,
+    private readonly script = path.join(__dirname, 'worker.js'),
+  ) {}
 
   run(job: Job, signal: AbortSignal): Promise<JobOutcome> {
     return new Promise((resolve, reject) => {
@@ -73,7 +77,10 @@ export class WorkerPool {
     const onMessage = (outcome: JobOutcome): void => finish(true, () => waiting.resolve(outcome));
     const onError = (error: unknown): void => finish(false, () => waiting.reject(error));
     const onAbort = (): void => finish(false, () => waiting.reject(waiting.signal.reason));
-    const timer = setTimeout(() => finish(false, () => waiting.reject(new JobTimeout(`longer than ${Math.round(this.budgetMs / 1000)} s`))), this.budgetMs);
+    const timer = setTimeout(
+      () => finish(false, () => waiting.reject(new JobTimeout(`longer than ${Math.round(this.budgetMs / 1000)} s`))),
+      this.budgetMs,
+    );
     worker.on('message', onMessage);
     worker.on('error', onError);
     waiting.signal.addEventListener('abort', onAbort, { once: true });

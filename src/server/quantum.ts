@@ -20,8 +20,18 @@ export function blochHamiltonian(lattice: Mat3, symbols: string[], positions: Ve
 export function padToQubits(m: number[][]): { matrix: number[][]; qubits: number } {
   const qubits = Math.max(1, Math.ceil(Math.log2(m.length)));
   const size = 2 ** qubits;
-  const bound = m.reduce((s, row) => Math.max(s, row.reduce((a, v) => a + Math.abs(v), 0)), 0) + 1;
-  const matrix = Array.from({ length: size }, (_, i) => Array.from({ length: size }, (_, j) => (i < m.length && j < m.length ? m[i]![j]! : i === j ? bound : 0)));
+  const bound =
+    m.reduce(
+      (s, row) =>
+        Math.max(
+          s,
+          row.reduce((a, v) => a + Math.abs(v), 0),
+        ),
+      0,
+    ) + 1;
+  const matrix = Array.from({ length: size }, (_, i) =>
+    Array.from({ length: size }, (_, j) => (i < m.length && j < m.length ? m[i]![j]! : i === j ? bound : 0)),
+  );
   return { matrix, qubits };
 }
 
@@ -126,5 +136,5 @@ export function runVqe(m: number[][], qubits: number, reps: number, maxSweeps = 
     converged = Math.abs(history.at(-2)! - history.at(-1)!) < 1e-8;
   }
   const cnots = reps * (qubits - 1);
-  return { energy: history.at(-1)!, history, parameters, iterations: sweeps, converged, depth: (reps + 1) + cnots, cnots };
+  return { energy: history.at(-1)!, history, parameters, iterations: sweeps, converged, depth: reps + 1 + cnots, cnots };
 }

@@ -69,6 +69,8 @@ export function answerClientErrors(server: http.Server): void {
     if (!socket.writable) return void socket.destroy();
     const [status, detail] = clientErrorAnswer(error.code);
     const text = JSON.stringify({ detail });
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
   });
 }

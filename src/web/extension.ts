@@ -30,11 +30,15 @@ async function explainDesktopOnly(context: vscode.ExtensionContext): Promise<voi
   const registered = new Set(await vscode.commands.getCommands(true));
   for (const { command } of contributed) {
     if (registered.has(command)) continue;
-    context.subscriptions.push(vscode.commands.registerCommand(command, () => {
-      void notify.info(vscode.l10n.t(
-        'Token Lens: this command needs the desktop VS Code (the materials-science service and its runs are not part of VS Code for the Web). Token counts, the inspector and token boundaries work here.',
-      ));
-    }));
+    context.subscriptions.push(
+      vscode.commands.registerCommand(command, () => {
+        void notify.info(
+          vscode.l10n.t(
+            'Token Lens: this command needs the desktop VS Code (the materials-science service and its runs are not part of VS Code for the Web). Token counts, the inspector and token boundaries work here.',
+          ),
+        );
+      }),
+    );
   }
 }
 

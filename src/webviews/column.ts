@@ -9,7 +9,8 @@ const OUR_VIEWS = /tokenLens\.(result|structure)$/;
 
 export function viewsColumn(): vscode.ViewColumn {
   for (const group of vscode.window.tabGroups.all) {
-    if (group.tabs.some((tab) => tab.input instanceof vscode.TabInputWebview && OUR_VIEWS.test(tab.input.viewType))) return group.viewColumn;
+    if (group.tabs.some((tab) => tab.input instanceof vscode.TabInputWebview && OUR_VIEWS.test(tab.input.viewType)))
+      return group.viewColumn;
   }
   return vscode.ViewColumn.Beside;
 }

@@ -14,7 +14,11 @@ export function shortenStrings(value: unknown, max: number): unknown {
 /** The longest string in a message and where it is, for the log line that says what the page refused. */
 export function longestString(value: unknown, at = ''): { path: string; length: number } {
   if (typeof value === 'string') return { path: at || '(message)', length: value.length };
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : value && typeof value === 'object' ? Object.entries(value) : [];
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [String(i), v] as const)
+    : value && typeof value === 'object'
+      ? Object.entries(value)
+      : [];
   let best = { path: '', length: -1 };
   for (const [key, v] of entries) {
     const found = longestString(v, at ? `${at}.${key}` : key);

@@ -38,7 +38,9 @@ export function panelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptio
 export function nonce(): string {
   // Web Crypto: the same in the desktop host (Node 20) and in VS Code for the Web's worker.
   const bytes = crypto.getRandomValues(new Uint8Array(18));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
 }
 
 /**
@@ -78,8 +80,14 @@ function escapeAttribute(text: string): string {
 }
 
 /** A script error on the page, and a page's answer to a test message: guarded by each view's protocol. */
-interface PageError { type: 'error'; message: string }
-interface PageReport { type: 'rendered'; request: number }
+interface PageError {
+  type: 'error';
+  message: string;
+}
+interface PageReport {
+  type: 'rendered';
+  request: number;
+}
 
 /**
  * Owns one WebviewPanel and its page. Subclasses say what they post (ToPage) and receive (FromPage);
@@ -108,10 +116,12 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
     this.register({ dispose: () => this.answers.forEach((answer) => answer(undefined)) });
     this.register(panel.onDidDispose(() => this.dispose()));
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.arrive(message)));
-    this.register(panel.onDidChangeViewState(() => {
-      // A hidden page is destroyed (no retainContextWhenHidden); the new one posts ready again.
-      if (!panel.visible) this.ready = false;
-    }));
+    this.register(
+      panel.onDidChangeViewState(() => {
+        // A hidden page is destroyed (no retainContextWhenHidden); the new one posts ready again.
+        if (!panel.visible) this.ready = false;
+      }),
+    );
     panel.webview.html = pageHtml(panel.webview, extensionUri, spec, testMode);
     this.viewName = spec.title;
   }
@@ -139,10 +149,14 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
     const longest = longestString(message);
     const shortened = shortenStrings(message, FITTED_LENGTH) as ToPage;
     if (this.accepts(shortened)) {
-      this.log.warn(`${this.viewName} view: text longer than the page shows was shortened (the longest, ${longest.path}, had ${longest.length} characters)`);
+      this.log.warn(
+        `${this.viewName} view: text longer than the page shows was shortened (the longest, ${longest.path}, had ${longest.length} characters)`,
+      );
       return shortened;
     }
-    this.log.error(`${this.viewName} view: the page refuses this message even with its text shortened (longest string: ${longest.path}, ${longest.length} characters); it is sent as it is`);
+    this.log.error(
+      `${this.viewName} view: the page refuses this message even with its text shortened (longest string: ${longest.path}, ${longest.length} characters); it is sent as it is`,
+    );
     return message;
   }
 
@@ -177,7 +191,8 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
 
   /** Export PNG: writes the page's picture where the user chooses (suggesting `defaultUri`). */
   protected async savePng(dataUrl: string, defaultUri: vscode.Uri | undefined): Promise<void> {
-    const target = this.exportTarget ?? await vscode.window.showSaveDialog({ defaultUri, filters: { 'PNG image': ['png'] }, saveLabel: 'Export' });
+    const target =
+      this.exportTarget ?? (await vscode.window.showSaveDialog({ defaultUri, filters: { 'PNG image': ['png'] }, saveLabel: 'Export' }));
     if (!target) return;
     try {
       await vscode.workspace.fs.writeFile(target, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));

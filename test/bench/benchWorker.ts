@@ -19,7 +19,17 @@ export type Reply =
   | { type: 'cold'; ms: number; count: number }
   | { type: 'warm'; ms: number[] }
   | { type: 'async'; totalMs: number; maxGapMs: number; count: number; syncCount: number }
-  | { type: 'incremental'; buildMs: number; asyncBuildMs: number; asyncBuildMaxGapMs: number; updateMs: number[]; flattenMs: number[]; checks: number; mismatches: string[]; count: number }
+  | {
+      type: 'incremental';
+      buildMs: number;
+      asyncBuildMs: number;
+      asyncBuildMaxGapMs: number;
+      updateMs: number[];
+      flattenMs: number[];
+      checks: number;
+      mismatches: string[];
+      count: number;
+    }
   | { type: 'error'; message: string };
 
 type Engine = typeof import('../../src/core/tokenizers/index');
@@ -121,7 +131,17 @@ async function run(lib: Lib, encoding: string, job: Job, post: (reply: Reply) =>
       if (full !== index.count) mismatches.push(`after edit ${n} (seed ${job.seed}): index ${index.count}, full count ${full}`);
     }
   }
-  post({ type: 'incremental', buildMs, asyncBuildMs: asyncBuild.totalMs, asyncBuildMaxGapMs: asyncBuild.maxGapMs, updateMs, flattenMs, checks, mismatches, count: index.count });
+  post({
+    type: 'incremental',
+    buildMs,
+    asyncBuildMs: asyncBuild.totalMs,
+    asyncBuildMaxGapMs: asyncBuild.maxGapMs,
+    updateMs,
+    flattenMs,
+    checks,
+    mismatches,
+    count: index.count,
+  });
 }
 
 if (parentPort && workerData) {

@@ -51,8 +51,16 @@ export async function benchInspector(sizes = [50_000, 1_000_000], encodings = ['
       const table = first.value!;
       const started = performance.now();
       const message: RenderMessage = {
-        type: 'render', seq: 1, source: 'bench', scope: 'document', text, nChars: countChars(text),
-        tokenizers: [...TOKENIZER_NAMES], primary: { tokenizer: encoding, nTokens: table.ids.length, table }, options: DEFAULT_OPTIONS, origin: [0, 0],
+        type: 'render',
+        seq: 1,
+        source: 'bench',
+        scope: 'document',
+        text,
+        nChars: countChars(text),
+        tokenizers: [...TOKENIZER_NAMES],
+        primary: { tokenizer: encoding, nTokens: table.ids.length, table },
+        options: DEFAULT_OPTIONS,
+        origin: [0, 0],
       };
       // What postMessage serializes as JSON; the Int32Arrays travel as binary buffers beside it.
       const json = JSON.stringify({ ...message, primary: { ...message.primary, table: null } });
@@ -66,9 +74,17 @@ export async function benchInspector(sizes = [50_000, 1_000_000], encodings = ['
         throw new Error('a table does not hold every token');
       }
       rows.push({
-        encoding, chars: message.nChars, tokens: table.ids.length, visibleMs,
-        tableMs: first.totalMs, maxBlockedMs: first.maxGapMs, serializeMs: serialized - started, validateMs: validated - serialized,
-        messageBytes: Buffer.byteLength(json) + binaryBytes, editMs: edit.totalMs, editMaxBlockedMs: edit.maxGapMs,
+        encoding,
+        chars: message.nChars,
+        tokens: table.ids.length,
+        visibleMs,
+        tableMs: first.totalMs,
+        maxBlockedMs: first.maxGapMs,
+        serializeMs: serialized - started,
+        validateMs: validated - serialized,
+        messageBytes: Buffer.byteLength(json) + binaryBytes,
+        editMs: edit.totalMs,
+        editMaxBlockedMs: edit.maxGapMs,
       });
     }
   }
@@ -77,10 +93,14 @@ export async function benchInspector(sizes = [50_000, 1_000_000], encodings = ['
 
 export function formatInspectorBench(rows: InspectorBenchRow[]): string {
   const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1)).padStart(6);
-  const lines = ['Inspector (extension side): the first paint\'s table (60 lines in view mid-text), a first render (table built chunk by chunk, message, webview guard), then a one-character edit',
-    'encoding        chars    tokens   in view     table  max-block  serialize    guard  message  |     edit  max-block'];
+  const lines = [
+    "Inspector (extension side): the first paint's table (60 lines in view mid-text), a first render (table built chunk by chunk, message, webview guard), then a one-character edit",
+    'encoding        chars    tokens   in view     table  max-block  serialize    guard  message  |     edit  max-block',
+  ];
   for (const r of rows) {
-    lines.push(`${r.encoding.padEnd(12)} ${r.chars.toLocaleString('en-US').padStart(9)} ${r.tokens.toLocaleString('en-US').padStart(9)} ${ms(r.visibleMs)} ms ${ms(r.tableMs)} ms ${ms(r.maxBlockedMs)} ms  ${ms(r.serializeMs)} ms ${ms(r.validateMs)} ms ${(r.messageBytes / 1e6).toFixed(1).padStart(4)} MB  | ${ms(r.editMs)} ms ${ms(r.editMaxBlockedMs)} ms`);
+    lines.push(
+      `${r.encoding.padEnd(12)} ${r.chars.toLocaleString('en-US').padStart(9)} ${r.tokens.toLocaleString('en-US').padStart(9)} ${ms(r.visibleMs)} ms ${ms(r.tableMs)} ms ${ms(r.maxBlockedMs)} ms  ${ms(r.serializeMs)} ms ${ms(r.validateMs)} ms ${(r.messageBytes / 1e6).toFixed(1).padStart(4)} MB  | ${ms(r.editMs)} ms ${ms(r.editMaxBlockedMs)} ms`,
+    );
   }
   return lines.join('\n');
 }

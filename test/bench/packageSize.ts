@@ -32,7 +32,10 @@ export function benchPackage(): PackageReport {
   return {
     bytes: fs.statSync(VSIX).size,
     files: entries.length,
-    largest: entries.map((e) => ({ name: e.name.replace(/^extension\//, ''), bytes: e.data.length })).sort((a, b) => b.bytes - a.bytes).slice(0, 3),
+    largest: entries
+      .map((e) => ({ name: e.name.replace(/^extension\//, ''), bytes: e.data.length }))
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, 3),
     checked: built.ok,
     ...(restored.ok ? {} : { error: `npm run build failed after packaging:\n${restored.output.slice(-2000)}` }),
   };

@@ -11,7 +11,9 @@ import { boundaryWindow } from '../../src/core/inspector/window';
 import { decodeText } from '../../src/features/fileCounts/counts';
 import { countAsync, loadTokenizerSync } from '../../src/core/tokenizers/index';
 
-interface JsTiktoken { encode(text: string, allowed?: unknown, disallowed?: unknown): number[] }
+interface JsTiktoken {
+  encode(text: string, allowed?: unknown, disallowed?: unknown): number[];
+}
 
 function jsTiktoken(encoding: string): JsTiktoken {
   const { Tiktoken } = require('js-tiktoken/lite') as { Tiktoken: new (ranks: unknown) => JsTiktoken };
@@ -40,7 +42,7 @@ export function benchBoundaries(text: string, encoding = 'cl100k_base'): Boundar
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   let seed = 7;
-  const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  const random = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
   const screen = (line: number): [number, number] => [lineStarts[line]!, lineStarts[Math.min(lineStarts.length - 1, line + 60)]!];
   boundaryWindow(tokenizer, text, 0, 5000); // warm the engine as the editor would be
   const scroll = Array.from({ length: 50 }, () => time(() => boundaryWindow(tokenizer, text, ...screen(random(lineStarts.length)))));
@@ -98,10 +100,16 @@ export function formatPromptBench(b: BoundaryBench | undefined, f: FilesBench): 
   const lines: string[] = [];
   if (b) {
     lines.push('token boundaries, one screen (60 lines) of the 1 MB corpus, cl100k_base, median of 50:');
-    lines.push(`  redraw after a scroll ${ms(b.scrollMs)} ms, after an edit ${ms(b.editMs)} ms; re-tokenizing the whole document instead: Token Lens ${ms(b.wholeMs)} ms (${(b.wholeMs / b.scrollMs).toFixed(0)}× the scroll), js-tiktoken ${ms(b.jsTiktokenMs)} ms (${(b.jsTiktokenMs / b.scrollMs).toFixed(0)}×)`);
+    lines.push(
+      `  redraw after a scroll ${ms(b.scrollMs)} ms, after an edit ${ms(b.editMs)} ms; re-tokenizing the whole document instead: Token Lens ${ms(b.wholeMs)} ms (${(b.wholeMs / b.scrollMs).toFixed(0)}× the scroll), js-tiktoken ${ms(b.jsTiktokenMs)} ms (${(b.jsTiktokenMs / b.scrollMs).toFixed(0)}×)`,
+    );
   } else lines.push('token boundaries: the 1 MB corpus is not on this machine, skipped');
   const perSecond = (n: number, t: number): string => Math.round((n / t) * 1000).toLocaleString('en-US');
-  lines.push(`files counted (this repository's ${f.files} tracked files, ${(f.bytes / 1e6).toFixed(1)} MB, ${f.skipped} binary skipped; read + decode + count, time-sliced):`);
-  lines.push(`  Token Lens ${perSecond(f.files, f.tokenLensMs)} files/s (${ms(f.tokenLensMs)} ms); js-tiktoken counting the same decoded texts alone ${ms(f.jsTiktokenMs)} ms (${(f.jsTiktokenMs / f.tokenLensMs).toFixed(1)}× Token Lens's whole pass)`);
+  lines.push(
+    `files counted (this repository's ${f.files} tracked files, ${(f.bytes / 1e6).toFixed(1)} MB, ${f.skipped} binary skipped; read + decode + count, time-sliced):`,
+  );
+  lines.push(
+    `  Token Lens ${perSecond(f.files, f.tokenLensMs)} files/s (${ms(f.tokenLensMs)} ms); js-tiktoken counting the same decoded texts alone ${ms(f.jsTiktokenMs)} ms (${(f.jsTiktokenMs / f.tokenLensMs).toFixed(1)}× Token Lens's whole pass)`,
+  );
   return lines;
 }

@@ -22,10 +22,15 @@ import { fastestParse, LAYOUTS, layoutPoscar, type Layout } from '../unit/poscar
 // ---------------------------------------------------------------------------------------------
 // The 64-atom Si cell
 
-
 const DIAMOND: Array<[number, number, number]> = [
-  [0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0],
-  [0.25, 0.25, 0.25], [0.25, 0.75, 0.75], [0.75, 0.25, 0.75], [0.75, 0.75, 0.25],
+  [0, 0, 0],
+  [0, 0.5, 0.5],
+  [0.5, 0, 0.5],
+  [0.5, 0.5, 0],
+  [0.25, 0.25, 0.25],
+  [0.25, 0.75, 0.75],
+  [0.75, 0.25, 0.75],
+  [0.75, 0.75, 0.25],
 ];
 
 /**
@@ -36,7 +41,16 @@ export function si64Poscar(rattle = 0, seed = 7): string {
   const a = 5.431;
   const L = 2 * a;
   const random = seededRandom(seed);
-  const lines = [`Si64 2x2x2 diamond${rattle ? ` rattled ±${rattle} A (seed ${seed})` : ''}`, '1.0', `${L.toFixed(6)} 0 0`, `0 ${L.toFixed(6)} 0`, `0 0 ${L.toFixed(6)}`, 'Si', '64', 'Cartesian'];
+  const lines = [
+    `Si64 2x2x2 diamond${rattle ? ` rattled ±${rattle} A (seed ${seed})` : ''}`,
+    '1.0',
+    `${L.toFixed(6)} 0 0`,
+    `0 ${L.toFixed(6)} 0`,
+    `0 0 ${L.toFixed(6)}`,
+    'Si',
+    '64',
+    'Cartesian',
+  ];
   for (let i = 0; i < 2; i++)
     for (let j = 0; j < 2; j++)
       for (let k = 0; k < 2; k++)
@@ -64,7 +78,8 @@ export interface PoscarBenchRow {
 function poscarInWorker(dims: [number, number, number], runs: number): Promise<PoscarBenchRow> {
   return new Promise((resolve) => {
     const worker = new Worker(path.join(__dirname, 'poscarWorker.js'), { workerData: { dims, runs } });
-    const fail = (error: string): void => resolve({ atoms: dims[0] * dims[1] * dims[2], chars: 0, diagnostics: 0, errors: 0, coldMs: NaN, warm: [], error });
+    const fail = (error: string): void =>
+      resolve({ atoms: dims[0] * dims[1] * dims[2], chars: 0, diagnostics: 0, errors: 0, coldMs: NaN, warm: [], error });
     const timer = setTimeout(() => {
       void worker.terminate();
       fail('timed out (> 120 s)');
@@ -83,7 +98,11 @@ function poscarInWorker(dims: [number, number, number], runs: number): Promise<P
 
 export async function benchPoscar(runs = 15): Promise<PoscarBenchRow[]> {
   const rows: PoscarBenchRow[] = [];
-  for (const dims of [[10, 10, 10], [25, 20, 20]] as Array<[number, number, number]>) rows.push(await poscarInWorker(dims, runs)); // 1,000 and 10,000 atoms
+  for (const dims of [
+    [10, 10, 10],
+    [25, 20, 20],
+  ] as Array<[number, number, number]>)
+    rows.push(await poscarInWorker(dims, runs)); // 1,000 and 10,000 atoms
   return rows;
 }
 
@@ -107,20 +126,30 @@ export async function benchServer(): Promise<ServerBenchRow[]> {
   const server = createServer({ apiKey: KEY, ratePerMinute: 100_000 });
   const url = await server.listen(0);
   const post = async (route: string, body: object): Promise<{ status: number; value: Record<string, unknown> }> => {
-    const res = await fetch(`${url}${route}`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${url}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, value: (await res.json()) as Record<string, unknown> };
   };
   const jobs: Array<{ name: string; path: string; body: object; detail: (v: Record<string, unknown>) => string }> = [
     {
-      name: 'relax (rattled ±0.05 Å, fmax 0.05)', path: '/gnn_ff_dynamics/relax', body: { poscar: si64Poscar(0.05) },
+      name: 'relax (rattled ±0.05 Å, fmax 0.05)',
+      path: '/gnn_ff_dynamics/relax',
+      body: { poscar: si64Poscar(0.05) },
       detail: (v) => `${v.steps_taken} steps, converged ${v.converged}`,
     },
     {
-      name: 'MD (200 steps, 1 fs, 300 K)', path: '/gnn_ff_dynamics/md', body: { poscar: si64Poscar() },
+      name: 'MD (200 steps, 1 fs, 300 K)',
+      path: '/gnn_ff_dynamics/md',
+      body: { poscar: si64Poscar() },
       detail: (v) => `${v.steps} steps, ${(v.trajectory as unknown[] | undefined)?.length ?? '?'} frames`,
     },
     {
-      name: 'band structure (kpath_density 20)', path: '/tightbinding/compute', body: { poscar: si64Poscar(), kpath_density: 20 },
+      name: 'band structure (kpath_density 20)',
+      path: '/tightbinding/compute',
+      body: { poscar: si64Poscar(), kpath_density: 20 },
       detail: (v) => `${(v.kpoints as unknown[] | undefined)?.length ?? '?'} k-points × ${v.nbands} bands`,
     },
   ];
@@ -132,12 +161,26 @@ export async function benchServer(): Promise<ServerBenchRow[]> {
         const run = await withHeartbeat(() => post(job.path, job.body));
         const { status, value } = run.value;
         rows.push({
-          name: job.name, path: job.path, status, wallMs: run.totalMs, maxStallMs: run.maxGapMs, beats: run.beats,
+          name: job.name,
+          path: job.path,
+          status,
+          wallMs: run.totalMs,
+          maxStallMs: run.maxGapMs,
+          beats: run.beats,
           detail: status === 200 ? job.detail(value) : String(value.detail),
           ...(status === 200 ? {} : { error: `HTTP ${status}: ${String(value.detail)}` }),
         });
       } catch (error) {
-        rows.push({ name: job.name, path: job.path, status: 0, wallMs: NaN, maxStallMs: NaN, beats: 0, detail: '', error: (error as Error).message });
+        rows.push({
+          name: job.name,
+          path: job.path,
+          status: 0,
+          wallMs: NaN,
+          maxStallMs: NaN,
+          beats: 0,
+          detail: '',
+          error: (error as Error).message,
+        });
       }
     }
   } finally {
@@ -149,7 +192,11 @@ export async function benchServer(): Promise<ServerBenchRow[]> {
 // ---------------------------------------------------------------------------------------------
 // POSCAR parse in four layouts, and next to ASE's reader on the same files
 
-export interface LayoutBenchRow { layout: Layout; atoms: number; ms: number }
+export interface LayoutBenchRow {
+  layout: Layout;
+  atoms: number;
+  ms: number;
+}
 
 export function benchLayouts(sizes = [1_000, 10_000, 100_000]): LayoutBenchRow[] {
   const rows: LayoutBenchRow[] = [];
@@ -162,7 +209,11 @@ export function benchLayouts(sizes = [1_000, 10_000, 100_000]): LayoutBenchRow[]
   return rows;
 }
 
-export interface AseBenchRow { atoms: number; oursMs: number; aseMs?: number }
+export interface AseBenchRow {
+  atoms: number;
+  oursMs: number;
+  aseMs?: number;
+}
 
 const ASE_TIMER = String.raw`
 import sys, time, ase.io
@@ -197,13 +248,29 @@ export function benchAgainstAse(sizes = [10_000, 100_000]): AseBenchRow[] {
 // ---------------------------------------------------------------------------------------------
 // Another client's latency while the server computes a 200-atom band structure
 
-export interface LatencyBench { idleMs: number[]; busyMs: number[]; bandStatus: number; bandMs: number }
+export interface LatencyBench {
+  idleMs: number[];
+  busyMs: number[];
+  bandStatus: number;
+  bandMs: number;
+}
 
 /** A 200-atom Si cell (5×5×1 conventional cells less none: 5·5·8 = 200 atoms). */
 function si200Poscar(): string {
   const a = 5.431;
-  const lines = ['Si200 5x5x1 diamond', '1.0', `${(5 * a).toFixed(6)} 0 0`, `0 ${(5 * a).toFixed(6)} 0`, `0 0 ${a.toFixed(6)}`, 'Si', '200', 'Cartesian'];
-  for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) for (const [x, y, z] of DIAMOND) lines.push([(i + x) * a, (j + y) * a, z * a].map((c) => c.toFixed(6)).join(' '));
+  const lines = [
+    'Si200 5x5x1 diamond',
+    '1.0',
+    `${(5 * a).toFixed(6)} 0 0`,
+    `0 ${(5 * a).toFixed(6)} 0`,
+    `0 0 ${a.toFixed(6)}`,
+    'Si',
+    '200',
+    'Cartesian',
+  ];
+  for (let i = 0; i < 5; i++)
+    for (let j = 0; j < 5; j++)
+      for (const [x, y, z] of DIAMOND) lines.push([(i + x) * a, (j + y) * a, z * a].map((c) => c.toFixed(6)).join(' '));
   return `${lines.join('\n')}\n`;
 }
 
@@ -212,7 +279,11 @@ export async function benchLatency(): Promise<LatencyBench> {
   const url = await server.listen(0);
   const cheap = async (): Promise<number> => {
     const t = performance.now();
-    const res = await fetch(`${url}/tokenizer/tokenize`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"text":"ping","tokenizer":"character"}' });
+    const res = await fetch(`${url}/tokenizer/tokenize`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: '{"text":"ping","tokenizer":"character"}',
+    });
     await res.arrayBuffer();
     return performance.now() - t;
   };
@@ -222,12 +293,15 @@ export async function benchLatency(): Promise<LatencyBench> {
     const started = performance.now();
     let bandStatus = 0;
     let bandMs = 0;
-    const band = fetch(`${url}/tightbinding/compute`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ poscar: si200Poscar(), kpath_density: 20 }) })
-      .then(async (res) => {
-        await res.arrayBuffer();
-        bandStatus = res.status;
-        bandMs = performance.now() - started;
-      });
+    const band = fetch(`${url}/tightbinding/compute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ poscar: si200Poscar(), kpath_density: 20 }),
+    }).then(async (res) => {
+      await res.arrayBuffer();
+      bandStatus = res.status;
+      bandMs = performance.now() - started;
+    });
     const busyMs: number[] = [];
     while (bandStatus === 0) busyMs.push(await cheap());
     await band;

@@ -14,7 +14,8 @@ import * as path from 'node:path';
  * The standard corpus lives in `shared/` beside the repository (compiled file: out/test/bench/);
  * TOKEN_LENS_CORPUS names another place (a git worktree is one folder deeper).
  */
-export const CORPUS_PATH = process.env.TOKEN_LENS_CORPUS || path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'bench', 'corpus-1mb.txt');
+export const CORPUS_PATH =
+  process.env.TOKEN_LENS_CORPUS || path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'bench', 'corpus-1mb.txt');
 
 /** The shared 1 MiB corpus, or undefined when it is not on this machine. */
 export function readCorpus(path = CORPUS_PATH): string | undefined {
@@ -53,17 +54,28 @@ export function installedCorpus(maxChars = 1_000_000): { text: string; files: nu
     size += text.length;
   };
   const typescript = path.join(modules, 'typescript', 'lib');
-  const languages = fs.existsSync(typescript) ? fs.readdirSync(typescript).filter((d) => fs.existsSync(path.join(typescript, d, 'diagnosticMessages.generated.json'))).sort() : [];
+  const languages = fs.existsSync(typescript)
+    ? fs
+        .readdirSync(typescript)
+        .filter((d) => fs.existsSync(path.join(typescript, d, 'diagnosticMessages.generated.json')))
+        .sort()
+    : [];
   for (const language of languages) add(path.join(typescript, language, 'diagnosticMessages.generated.json'), 30_000);
   add(path.join(typescript, 'lib.es5.d.ts'), 150_000);
-  const packages = fs.readdirSync(modules).sort().flatMap((name) => {
-    if (!name.startsWith('@')) return [name];
-    try {
-      return fs.readdirSync(path.join(modules, name)).sort().map((inner) => `${name}/${inner}`);
-    } catch {
-      return [];
-    }
-  });
+  const packages = fs
+    .readdirSync(modules)
+    .sort()
+    .flatMap((name) => {
+      if (!name.startsWith('@')) return [name];
+      try {
+        return fs
+          .readdirSync(path.join(modules, name))
+          .sort()
+          .map((inner) => `${name}/${inner}`);
+      } catch {
+        return [];
+      }
+    });
   for (const name of packages) {
     if (size >= maxChars) break;
     add(path.join(modules, name, 'README.md'), 20_000);
@@ -132,13 +144,70 @@ export const SPECIAL_TEXTS = [
 ];
 const SPECIAL_FRAGMENTS = ['<|', '|>', '<|endof', 'endoftext|>', '<|fim_', '<<|endoftext|>>', '<|endoftext|><|endoftext|>', '<|endoftext'];
 const EMOJI = [
-  '👍', '👍🏽', '👍🏿', '❤️', '❤', '😀', '🙂', '🤖', '🦀', '🧑‍💻', '🧑🏿‍💻', '👩‍❤️‍💋‍👨',
-  '👨‍👩‍👧‍👦', '🏳️‍🌈', '🏴‍☠️', '🇺🇸', '🇯🇵', '🇩🇪', '🇫🇷', '🇧🇷', '🏴󠁧󠁢󠁳󠁣󠁴󠁿', '✌🏻', '🤷‍♀️', '👁️‍🗨️', '1️⃣', '#️⃣', '©️', '™',
+  '👍',
+  '👍🏽',
+  '👍🏿',
+  '❤️',
+  '❤',
+  '😀',
+  '🙂',
+  '🤖',
+  '🦀',
+  '🧑‍💻',
+  '🧑🏿‍💻',
+  '👩‍❤️‍💋‍👨',
+  '👨‍👩‍👧‍👦',
+  '🏳️‍🌈',
+  '🏴‍☠️',
+  '🇺🇸',
+  '🇯🇵',
+  '🇩🇪',
+  '🇫🇷',
+  '🇧🇷',
+  '🏴󠁧󠁢󠁳󠁣󠁴󠁿',
+  '✌🏻',
+  '🤷‍♀️',
+  '👁️‍🗨️',
+  '1️⃣',
+  '#️⃣',
+  '©️',
+  '™',
 ];
 const LATIN_EXTRA = ['é', 'è', 'ß', 'ñ', 'ø', 'Å', 'Æ', 'œ', 'ǅ', 'ǈ', 'ʰ', 'ˈ', 'ı', 'İ', 'ﬁ', 'Ω', 'µ', 'ª', 'º'];
-const ODD_SPACES = ['\u00a0', '\u3000', '\u2003', '\u2009', '\u202f', '\u205f', '\u1680', '\u0085', '\u2028', '\u2029', '\u200b', '\ufeff', '\u000b', '\u000c'];
+const ODD_SPACES = [
+  '\u00a0',
+  '\u3000',
+  '\u2003',
+  '\u2009',
+  '\u202f',
+  '\u205f',
+  '\u1680',
+  '\u0085',
+  '\u2028',
+  '\u2029',
+  '\u200b',
+  '\ufeff',
+  '\u000b',
+  '\u000c',
+];
 /** Controls, format characters, private use, U+FFFD, astral CJK: classes the two regex engines must agree on. */
-const CONTROLS_AND_ODDITIES = ['\x00', '\x01', '\x1b[0m', '\x7f', '\x80', '\x9f', '\ue000', '\ufffd', '𠀀𠀁', '\u180e', '\u00ad', '\u2060', '\u200d', '\u200c', 'a\u0308\u0301'];
+const CONTROLS_AND_ODDITIES = [
+  '\x00',
+  '\x01',
+  '\x1b[0m',
+  '\x7f',
+  '\x80',
+  '\x9f',
+  '\ue000',
+  '\ufffd',
+  '𠀀𠀁',
+  '\u180e',
+  '\u00ad',
+  '\u2060',
+  '\u200d',
+  '\u200c',
+  'a\u0308\u0301',
+];
 const NUMERALS = ['٣', '٤٥', '३', '१२', '²', '³', '½', 'Ⅻ', '０１２', '①', '߁', '𝟘𝟙'];
 
 function word(rng: Rng): string {
@@ -147,7 +216,16 @@ function word(rng: Rng): string {
   let s = '';
   for (let i = 0; i < n; i++) {
     const lower = rng.pick([...LOWER]);
-    s += style === 0 ? lower : style === 1 ? lower.toUpperCase() : style === 2 && i === 0 ? lower.toUpperCase() : rng.chance(0.3) ? rng.pick([...UPPER]) : lower;
+    s +=
+      style === 0
+        ? lower
+        : style === 1
+          ? lower.toUpperCase()
+          : style === 2 && i === 0
+            ? lower.toUpperCase()
+            : rng.chance(0.3)
+              ? rng.pick([...UPPER])
+              : lower;
   }
   return s;
 }
@@ -161,7 +239,7 @@ const ATOMS: ReadonlyArray<[weight: number, make: (rng: Rng) => string]> = [
   [4, (r) => r.pick(['\n', '\r\n', '\r', '\n\n', '\r\n\r\n', ' \n', '\n ', ' \r\n  ', '\n\n\n\n', '\t\n', '\r\r\n'])],
   [4, (r) => repeat(r.int(1, 4), () => r.pick(EMOJI))],
   [3, (r) => repeat(r.int(1, 20), () => fromRange(r, 0x4e00, 0x9fa5))],
-  [1, (r) => repeat(r.int(1, 8), () => r.pick(['。', '、', '「', '」', 'の', 'ア', 'ン', 'ー', '：'])) ],
+  [1, (r) => repeat(r.int(1, 8), () => r.pick(['。', '、', '「', '」', 'の', 'ア', 'ン', 'ー', '：']))],
   [2, (r) => repeat(r.int(1, 10), () => fromRange(r, 0xac00, 0xd7a3))],
   [2, (r) => repeat(r.int(1, 10), () => fromRange(r, 0x0621, 0x064a) + (r.chance(0.3) ? fromRange(r, 0x064b, 0x0652) : ''))],
   [2, (r) => repeat(r.int(1, 6), () => fromRange(r, 0x0905, 0x0939) + (r.chance(0.5) ? fromRange(r, 0x093e, 0x094d) : ''))],
@@ -245,8 +323,54 @@ const MB = 1 << 20;
 export function hostileInputs(): BenchInput[] {
   const rng = new Rng(20240601);
   const base64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-  const identifiers = ['a', 'b', 'e', 't', 'n', 'r', 'i', 'o', 'fn', 'el', 'cb', 'this', 'return', 'function', 'var', 'null', 'void 0', 'length', 'prototype'];
-  const ops = ['=', '==', '===', '!==', '&&', '||', '?', ':', ',', ';', '.', '(', ')', '{', '}', '[', ']', '+', '-', '*', '/', '<', '>', '!', '=>'];
+  const identifiers = [
+    'a',
+    'b',
+    'e',
+    't',
+    'n',
+    'r',
+    'i',
+    'o',
+    'fn',
+    'el',
+    'cb',
+    'this',
+    'return',
+    'function',
+    'var',
+    'null',
+    'void 0',
+    'length',
+    'prototype',
+  ];
+  const ops = [
+    '=',
+    '==',
+    '===',
+    '!==',
+    '&&',
+    '||',
+    '?',
+    ':',
+    ',',
+    ';',
+    '.',
+    '(',
+    ')',
+    '{',
+    '}',
+    '[',
+    ']',
+    '+',
+    '-',
+    '*',
+    '/',
+    '<',
+    '>',
+    '!',
+    '=>',
+  ];
   const minified = fillBytes(MB, () => {
     const k = rng.int(0, 9);
     if (k < 5) return rng.pick(identifiers) + (rng.chance(0.3) ? String(rng.int(0, 99)) : '');
@@ -262,7 +386,21 @@ export function hostileInputs(): BenchInput[] {
     return fromRange(rng, 0x4e00, 0x9fa5);
   });
   const emoji = fillBytes(MB, () => rng.pick(EMOJI) + (rng.chance(0.1) ? ' ' : ''));
-  const russianWords = ['привет', 'мир', 'это', 'тест', 'токенизатора', 'который', 'работает', 'быстро', 'и', 'точно', 'Москва', 'язык', 'программирования'];
+  const russianWords = [
+    'привет',
+    'мир',
+    'это',
+    'тест',
+    'токенизатора',
+    'который',
+    'работает',
+    'быстро',
+    'и',
+    'точно',
+    'Москва',
+    'язык',
+    'программирования',
+  ];
   const arabicWords = ['مرحبا', 'بالعالم', 'هذا', 'اختبار', 'المحلل', 'اللغوي', 'الذي', 'يعمل', 'بسرعة', 'ودقة', 'كتاب', 'القاهرة'];
   const russianArabic = fillBytes(MB, () => {
     const words = rng.chance(0.5) ? russianWords : arabicWords;

@@ -46,9 +46,16 @@ function main(file: string): number {
   const entries = readZip(bytes);
   const manifestEntry = entries.find((e) => e.name === 'extension/package.json');
   const manifest = manifestEntry ? (JSON.parse(manifestEntry.data.toString('utf8')) as { icon?: string }) : {};
-  for (const e of [...entries].sort((a, b) => a.name.localeCompare(b.name))) console.log(`  ${e.name.padEnd(52)} ${kb(e.data.length).padStart(12)}`);
-  console.log(`${path.relative(process.cwd(), file)}: ${entries.length} files, ${kb(bytes.length)} (${bytes.length} bytes, budget ${kb(MAX_VSIX_BYTES)})`);
-  const problems = checkVsix(entries, { rankFiles: shippedRankFiles(ENCODING_NAMES), icon: manifest.icon, maxBytes: MAX_VSIX_BYTES }, bytes.length);
+  for (const e of [...entries].sort((a, b) => a.name.localeCompare(b.name)))
+    console.log(`  ${e.name.padEnd(52)} ${kb(e.data.length).padStart(12)}`);
+  console.log(
+    `${path.relative(process.cwd(), file)}: ${entries.length} files, ${kb(bytes.length)} (${bytes.length} bytes, budget ${kb(MAX_VSIX_BYTES)})`,
+  );
+  const problems = checkVsix(
+    entries,
+    { rankFiles: shippedRankFiles(ENCODING_NAMES), icon: manifest.icon, maxBytes: MAX_VSIX_BYTES },
+    bytes.length,
+  );
   for (const p of problems) console.error(`  ✗ ${p}`);
   console.log(problems.length ? `FAILED: ${problems.length} problem(s) in the package` : 'package contents OK');
   return problems.length ? 1 : 0;

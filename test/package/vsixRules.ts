@@ -25,7 +25,10 @@ const FORBIDDEN: [RegExp, string][] = [
   [/(^|\/)\.vscode-test\//, 'test cache (.vscode-test)'],
   [/^extension\/(test|out)\//, 'tests or test build (test/, out/)'],
   [/^extension\/src\//, 'TypeScript sources (src/)'],
-  [/^extension\/dist\/server\/(?!(main|worker)\.js$)/, 'reference server sources or maps (only dist/server/main.js and worker.js ship, the built-in local service)'],
+  [
+    /^extension\/dist\/server\/(?!(main|worker)\.js$)/,
+    'reference server sources or maps (only dist/server/main.js and worker.js ship, the built-in local service)',
+  ],
   [/^extension\/dist\/cli\.js$/, 'command-line tool (dist/cli.js; not shipped, see CONTRIBUTING.md)'],
   [/fixtures?\//, 'test fixtures'],
   [/\.test\.js$|(^|\/)suite\//, 'tests'],
@@ -61,7 +64,15 @@ function allowed(name: string, exp: VsixExpectations): boolean {
   );
 }
 
-const REQUIRED = ['extension/package.json', 'extension/readme.md', 'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/undici.js', 'extension/dist/web/extension.js'];
+const REQUIRED = [
+  'extension/package.json',
+  'extension/readme.md',
+  'extension/changelog.md',
+  'extension/LICENSE.txt',
+  'extension/dist/extension.js',
+  'extension/dist/undici.js',
+  'extension/dist/web/extension.js',
+];
 
 /** Problems with the package, one line each; empty when it is fit to publish. */
 export function checkVsix(entries: readonly VsixEntry[], exp: VsixExpectations, vsixBytes: number): string[] {
@@ -72,7 +83,11 @@ export function checkVsix(entries: readonly VsixEntry[], exp: VsixExpectations, 
     if (forbidden) problems.push(`${name}: ${forbidden[1]} must not ship`);
     else if (!allowed(name, exp)) problems.push(`${name}: unexpected file (add it to test/package/vsixRules.ts if it belongs)`);
   }
-  const required = [...REQUIRED, ...exp.rankFiles.map((r) => `extension/dist/ranks/${r}.js`), ...(exp.icon ? [`extension/${exp.icon}`] : [])];
+  const required = [
+    ...REQUIRED,
+    ...exp.rankFiles.map((r) => `extension/dist/ranks/${r}.js`),
+    ...(exp.icon ? [`extension/${exp.icon}`] : []),
+  ];
   for (const name of required) if (!names.has(name)) problems.push(`${name}: missing`);
   if (!exp.icon) problems.push('package.json has no icon');
   problems.push(...duplicates(entries), ...sourceMapComments(entries), ...testSeams(entries));

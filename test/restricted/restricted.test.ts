@@ -47,8 +47,11 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
   test('the extension activates and counts tokens in the status bar', async () => {
     assert.ok(vscode.extensions.getExtension('token-lens.token-lens')!.isActive);
     await openDocument('Hello world', 'plaintext');
-    await waitFor(() => api.statusBar.visible && api.statusBar.text === '$(symbol-numeric) 2 tokens · cl100k_base', 10_000,
-      () => `the status-bar count, it shows "${api.statusBar.text}"`);
+    await waitFor(
+      () => api.statusBar.visible && api.statusBar.text === '$(symbol-numeric) 2 tokens · cl100k_base',
+      10_000,
+      () => `the status-bar count, it shows "${api.statusBar.text}"`,
+    );
   });
 
   test('the token inspector opens and shows the tokens', async () => {
@@ -70,14 +73,20 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
       assert.match(outcome!.message!.text, /Token counts and the inspector work as usual/);
       assert.deepEqual(outcome!.message!.actions, ['Manage Workspace Trust']);
     };
-    refused(await vscode.commands.executeCommand<Outcome>('tokenLens.tokenizeRemote', { text: 'secret text', show: false }), 'tokenizeRemote');
+    refused(
+      await vscode.commands.executeCommand<Outcome>('tokenLens.tokenizeRemote', { text: 'secret text', show: false }),
+      'tokenizeRemote',
+    );
     const poscar = fs.readFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'Si.vasp'), 'utf8');
     for (const kind of ['relax', 'singlePoint', 'md', 'tightbinding']) {
       refused(await vscode.commands.executeCommand<Outcome>(`tokenLens.${kind}`, { text: poscar, show: false }), kind);
     }
     const listed = await vscode.commands.executeCommand<unknown[]>('tokenLens.runs.test', 'items');
     assert.deepEqual(listed, [], 'a run refused before anything was sent is not listed as a failed run');
-    const setUrl = await vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.setServiceUrl', 'https://elsewhere.example');
+    const setUrl = await vscode.commands.executeCommand<{ status: string; message: string }>(
+      'tokenLens.setServiceUrl',
+      'https://elsewhere.example',
+    );
     assert.equal(setUrl.status, 'untrusted');
     assert.match(setUrl.message, /Restricted Mode/);
     assert.equal(settings().get('service.baseUrl'), url, 'the URL is unchanged');
@@ -90,7 +99,11 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
     try {
       await settings().update('service.baseUrl', 'https://workspace-choice.example', vscode.ConfigurationTarget.Workspace);
       const file = path.join(folderSettings, 'settings.json');
-      const written = await waitFor(() => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined), 5000, 'the workspace settings file');
+      const written = await waitFor(
+        () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined),
+        5000,
+        'the workspace settings file',
+      );
       assert.match(written, /"tokenLens\.service\.baseUrl": "https:\/\/workspace-choice\.example"/, 'the workspace sets it');
       assert.equal(settings().get('service.baseUrl'), url, 'the user’s URL stays in effect');
     } finally {
@@ -109,6 +122,10 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
     await sleep(1500); // the toast slides in
     await screenshot('restricted-mode-refusal');
     await ui({ op: 'click', button: 'Manage Workspace Trust' });
-    await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === 'Workspace Trust'), 10_000, 'the Workspace Trust editor');
+    await waitFor(
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === 'Workspace Trust'),
+      10_000,
+      'the Workspace Trust editor',
+    );
   });
 });

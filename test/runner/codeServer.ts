@@ -96,10 +96,7 @@ export const UNTRUSTED_USER_SETTINGS: Record<string, unknown> = {
 export function prepareUserDataDir(dir: string, extraSettings: Record<string, unknown> = {}): void {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, 'User'), { recursive: true });
-  fs.writeFileSync(
-    path.join(dir, 'User', 'settings.json'),
-    JSON.stringify({ ...TEST_USER_SETTINGS, ...extraSettings }, null, 2) + '\n',
-  );
+  fs.writeFileSync(path.join(dir, 'User', 'settings.json'), JSON.stringify({ ...TEST_USER_SETTINGS, ...extraSettings }, null, 2) + '\n');
 }
 
 /** A per-process run directory under .vscode-test/runs; old ones from dead processes are pruned. */
@@ -137,11 +134,16 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 
   const args = [
     CODE_SERVER_ENTRY,
-    '--config', configFile,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', opts.userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--config',
+    configFile,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    opts.userDataDir,
+    '--extensions-dir',
+    extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
@@ -201,9 +203,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   }
   await stop();
   const tail = safeTail(opts.logFile, 40);
-  throw new Error(
-    `code-server did not answer on ${baseUrl} (${dead ? 'it exited' : 'timeout'}). Log ${opts.logFile}:\n${tail}`,
-  );
+  throw new Error(`code-server did not answer on ${baseUrl} (${dead ? 'it exited' : 'timeout'}). Log ${opts.logFile}:\n${tail}`);
 }
 
 /**
@@ -212,15 +212,36 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
  */
 export function installExtension(vsix: string, extensionsDir: string, userDataDir: string, logFile: string): string {
   fs.mkdirSync(extensionsDir, { recursive: true });
-  const r = spawnSync(process.execPath, [CODE_SERVER_ENTRY, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', path.resolve(vsix), '--force'], {
-    encoding: 'utf8',
-    env: { ...process.env, XDG_CONFIG_HOME: path.join(path.dirname(logFile), 'xdg-config'), XDG_DATA_HOME: path.join(path.dirname(logFile), 'xdg-data') },
-    timeout: 120_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      CODE_SERVER_ENTRY,
+      '--extensions-dir',
+      extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      '--install-extension',
+      path.resolve(vsix),
+      '--force',
+    ],
+    {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: path.join(path.dirname(logFile), 'xdg-config'),
+        XDG_DATA_HOME: path.join(path.dirname(logFile), 'xdg-data'),
+      },
+      timeout: 120_000,
+    },
+  );
   fs.writeFileSync(logFile, `${r.stdout ?? ''}${r.stderr ?? ''}`);
-  const installed = fs.existsSync(extensionsDir) ? fs.readdirSync(extensionsDir).filter((d) => fs.existsSync(path.join(extensionsDir, d, 'package.json'))) : [];
+  const installed = fs.existsSync(extensionsDir)
+    ? fs.readdirSync(extensionsDir).filter((d) => fs.existsSync(path.join(extensionsDir, d, 'package.json')))
+    : [];
   if (r.status !== 0 || installed.length !== 1) {
-    throw new Error(`installing ${vsix} failed (exit ${r.status ?? r.signal}, ${installed.length} extension(s) in ${extensionsDir}):\n${safeTail(logFile, 20)}`);
+    throw new Error(
+      `installing ${vsix} failed (exit ${r.status ?? r.signal}, ${installed.length} extension(s) in ${extensionsDir}):\n${safeTail(logFile, 20)}`,
+    );
   }
   return path.join(extensionsDir, installed[0]!);
 }

@@ -29,11 +29,20 @@ async function main(): Promise<number> {
       return v;
     };
     switch (argv[i]) {
-      case '--suite': suite = path.resolve(next()); break;
-      case '--workspace': workspace = path.resolve(next()); break;
-      case '--vscode-version': version = next(); break;
-      case '--grep': grep = next(); break;
-      default: throw new Error(`Unknown argument ${argv[i]}`);
+      case '--suite':
+        suite = path.resolve(next());
+        break;
+      case '--workspace':
+        workspace = path.resolve(next());
+        break;
+      case '--vscode-version':
+        version = next();
+        break;
+      case '--grep':
+        grep = next();
+        break;
+      default:
+        throw new Error(`Unknown argument ${argv[i]}`);
     }
   }
   if (fs.existsSync(suite) && fs.statSync(suite).isDirectory()) suite = path.join(suite, 'index.js');

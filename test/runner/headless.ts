@@ -23,7 +23,17 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as util from 'util';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
-import { CodeServer, delay, installExtension, makeRunDir, prepareUserDataDir, safeTail, startCodeServer, UNTRUSTED_USER_SETTINGS, workbenchUrl } from './codeServer';
+import {
+  CodeServer,
+  delay,
+  installExtension,
+  makeRunDir,
+  prepareUserDataDir,
+  safeTail,
+  startCodeServer,
+  UNTRUSTED_USER_SETTINGS,
+  workbenchUrl,
+} from './codeServer';
 import { CHROMIUM_PATH, DEFAULT_SUITE, DEFAULT_WORKSPACE, MARKERS, REPO_ROOT, SCREENSHOT_DIR } from './paths';
 import { ensureSetup } from './setup';
 
@@ -77,7 +87,8 @@ function parseUiAction(json: string): UiAction | undefined {
     if (typeof a.done !== 'string' || !path.isAbsolute(a.done)) return undefined;
     if (a.op === 'click' && typeof a.button === 'string') return { op: 'click', button: a.button, done: a.done };
     if ((a.op === 'read' || a.op === 'html') && typeof a.selector === 'string') return { op: a.op, selector: a.selector, done: a.done };
-    if (a.op === 'type' && typeof a.text === 'string') return { op: 'type', text: a.text, enter: a.enter === true, inputBox: a.inputBox === true, done: a.done };
+    if (a.op === 'type' && typeof a.text === 'string')
+      return { op: 'type', text: a.text, enter: a.enter === true, inputBox: a.inputBox === true, done: a.done };
   } catch {
     // not a marker we understand: ignored
   }
@@ -97,26 +108,51 @@ function parseArgs(argv: string[]): Options {
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
       return v;
     };
     switch (flag) {
-      case '--suite': opts.suite = path.resolve(value()); break;
-      case '--workspace': opts.workspace = path.resolve(value()); break;
-      case '--extension': opts.extension = path.resolve(value()); break;
-      case '--timeout': opts.timeoutSec = Number(value()); break;
-      case '--screenshots': opts.screenshots = path.resolve(value()); break;
-      case '--grep': opts.grep = value(); break;
-      case '--vsix': opts.vsix = path.resolve(value()); break;
-      case '--verbose': opts.verbose = true; break;
-      case '--raw': opts.raw = true; break;
-      case '--untrusted': opts.untrusted = true; break;
-      case '-h': case '--help': console.log(USAGE); process.exit(0);
+      case '--suite':
+        opts.suite = path.resolve(value());
+        break;
+      case '--workspace':
+        opts.workspace = path.resolve(value());
+        break;
+      case '--extension':
+        opts.extension = path.resolve(value());
+        break;
+      case '--timeout':
+        opts.timeoutSec = Number(value());
+        break;
+      case '--screenshots':
+        opts.screenshots = path.resolve(value());
+        break;
+      case '--grep':
+        opts.grep = value();
+        break;
+      case '--vsix':
+        opts.vsix = path.resolve(value());
+        break;
+      case '--verbose':
+        opts.verbose = true;
+        break;
+      case '--raw':
+        opts.raw = true;
+        break;
+      case '--untrusted':
+        opts.untrusted = true;
+        break;
+      case '-h':
+      case '--help':
+        console.log(USAGE);
+        process.exit(0);
       // falls through (unreachable)
-      default: throw new Error(`Unknown argument ${arg}\n${USAGE}`);
+      default:
+        throw new Error(`Unknown argument ${arg}\n${USAGE}`);
     }
   }
   if (!Number.isFinite(opts.timeoutSec) || opts.timeoutSec <= 0) throw new Error('--timeout must be a positive number of seconds');
@@ -124,7 +160,8 @@ function parseArgs(argv: string[]): Options {
   if (fs.existsSync(suite) && fs.statSync(suite).isDirectory()) suite = path.join(suite, 'index.js');
   if (!fs.existsSync(suite)) throw new Error(`Suite not found: ${suite} (did you run npm run build:tests?)`);
   opts.suite = suite;
-  if (!fs.existsSync(opts.workspace) || !fs.statSync(opts.workspace).isDirectory()) throw new Error(`Workspace folder not found: ${opts.workspace}`);
+  if (!fs.existsSync(opts.workspace) || !fs.statSync(opts.workspace).isDirectory())
+    throw new Error(`Workspace folder not found: ${opts.workspace}`);
   if (opts.vsix && !fs.existsSync(opts.vsix)) throw new Error(`No such .vsix: ${opts.vsix} (npm run package builds it)`);
   if (!fs.existsSync(path.join(opts.extension, 'package.json'))) throw new Error(`No extension manifest in ${opts.extension}`);
   return opts;
@@ -275,7 +312,15 @@ async function runHeadless(opts: Options): Promise<number> {
       handleSIGHUP: false,
       // keep Chromium's crash-report database out of ~/.config
       env: { ...process.env, XDG_CONFIG_HOME: path.join(runDir, 'xdg-config') },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-dev-shm-usage',
+      ],
     });
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page: Page = await context.newPage();
@@ -307,7 +352,8 @@ async function runHeadless(opts: Options): Promise<number> {
       try {
         if (action.op === 'read') text = await page.locator(action.selector).first().innerText({ timeout: 10_000 });
         else if (action.op === 'html') text = await page.locator(action.selector).first().innerHTML({ timeout: 10_000 });
-        else if (action.op === 'click') await page.getByRole('button', { name: action.button, exact: true }).first().click({ timeout: 10_000 });
+        else if (action.op === 'click')
+          await page.getByRole('button', { name: action.button, exact: true }).first().click({ timeout: 10_000 });
         else {
           if (action.inputBox) await page.locator('.quick-input-widget input:focus').first().waitFor({ state: 'visible', timeout: 10_000 });
           await page.keyboard.type(action.text);
@@ -348,24 +394,26 @@ async function runHeadless(opts: Options): Promise<number> {
     // Decode sequentially so lines keep their order.
     let consoleQueue: Promise<void> = Promise.resolve();
     page.on('console', (msg: ConsoleMessage) => {
-      consoleQueue = consoleQueue.then(async () => {
-        if (opts.raw) process.stdout.write(`[console:${msg.type()}] ${msg.text()}\n`);
-        const { level, text } = await decodeConsole(msg);
-        const lines = text.split('\n');
-        if (lines.some(isMarker)) {
-          for (const l of lines) if (isMarker(l)) onLine(l);
-          return;
-        }
-        if (opts.raw) return;
-        if (level === undefined) {
-          // the browser's own console (resource 404s, iframe sandbox warnings...)
-          if (opts.verbose) process.stdout.write(`[browser:${msg.type()}] ${text}\n`);
-          return;
-        }
-        if (!opts.verbose && NOISE.some((re) => re.test(text))) return;
-        const tag = level === 'info' ? '' : `[${level}] `;
-        for (const l of lines) onLine(tag + l);
-      }).catch(() => undefined);
+      consoleQueue = consoleQueue
+        .then(async () => {
+          if (opts.raw) process.stdout.write(`[console:${msg.type()}] ${msg.text()}\n`);
+          const { level, text } = await decodeConsole(msg);
+          const lines = text.split('\n');
+          if (lines.some(isMarker)) {
+            for (const l of lines) if (isMarker(l)) onLine(l);
+            return;
+          }
+          if (opts.raw) return;
+          if (level === undefined) {
+            // the browser's own console (resource 404s, iframe sandbox warnings...)
+            if (opts.verbose) process.stdout.write(`[browser:${msg.type()}] ${text}\n`);
+            return;
+          }
+          if (!opts.verbose && NOISE.some((re) => re.test(text))) return;
+          const tag = level === 'info' ? '' : `[${level}] `;
+          for (const l of lines) onLine(tag + l);
+        })
+        .catch(() => undefined);
     });
     page.on('pageerror', (err) => {
       if (opts.verbose || opts.raw) process.stdout.write(`[pageerror] ${err.message}\n`);

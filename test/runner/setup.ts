@@ -109,7 +109,9 @@ function run(cmd: string, args: string[], opts: SpawnOptions = {}): Promise<void
   return new Promise<void>((resolve, reject) => {
     const child = spawn(cmd, args, { ...opts, stdio: ['ignore', out, out] });
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`))));
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`)),
+    );
   }).finally(() => fs.closeSync(out));
 }
 
@@ -288,7 +290,10 @@ export async function ensureSetup(options: { force?: boolean } = {}): Promise<vo
     await verifyCodeServer();
   } catch (err) {
     progress.end(`FAILED: ${(err as Error).message}`);
-    if (fs.existsSync(SETUP_LOG)) process.stderr.write(`[setup] last lines of ${path.relative(process.cwd(), SETUP_LOG)}:\n${safeTail(SETUP_LOG, 30)}\n[setup] full log: ${SETUP_LOG}\n`);
+    if (fs.existsSync(SETUP_LOG))
+      process.stderr.write(
+        `[setup] last lines of ${path.relative(process.cwd(), SETUP_LOG)}:\n${safeTail(SETUP_LOG, 30)}\n[setup] full log: ${SETUP_LOG}\n`,
+      );
     throw new Error(`setup failed: ${(err as Error).message} (log: ${SETUP_LOG})`, { cause: err });
   }
   const stamp: Stamp = {
@@ -298,7 +303,9 @@ export async function ensureSetup(options: { force?: boolean } = {}): Promise<vo
     installedAt: new Date().toISOString(),
   };
   fs.writeFileSync(SETUP_STAMP, JSON.stringify(stamp, null, 2) + '\n');
-  progress.end(`VS Code (code-server ${CODE_SERVER_VERSION}) installed in ${progress.seconds()} s (log ${path.relative(process.cwd(), SETUP_LOG)})`);
+  progress.end(
+    `VS Code (code-server ${CODE_SERVER_VERSION}) installed in ${progress.seconds()} s (log ${path.relative(process.cwd(), SETUP_LOG)})`,
+  );
 }
 
 if (require.main === module) {

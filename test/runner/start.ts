@@ -44,7 +44,8 @@ function writeStartSettings(file: string): void {
     const { 'window.restoreWindows': _ignored, ...defaults } = TEST_USER_SETTINGS;
     settings = defaults;
   }
-  if (settings['tokenLens.service.baseUrl'] === undefined && settings['tokenLens.service.builtin'] === undefined) settings['tokenLens.service.builtin'] = true;
+  if (settings['tokenLens.service.baseUrl'] === undefined && settings['tokenLens.service.builtin'] === undefined)
+    settings['tokenLens.service.builtin'] = true;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');
 }

@@ -15,7 +15,8 @@ import { closeAllEditors, openWorkspaceFile, screenshot, sleep, ui, waitFor } fr
 
 const KEY = 'apps-key-3e9a';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
-const theme = (name: string | undefined) => vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
+const theme = (name: string | undefined) =>
+  vscode.workspace.getConfiguration('workbench').update('colorTheme', name, vscode.ConfigurationTarget.Global);
 
 /** Runs a command and answers its prompts in order, typing each answer and pressing Enter. */
 async function runTyping(command: string, answers: string[]): Promise<Outcome> {
@@ -73,15 +74,30 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     const gaps = (rep: ResultReport) => table(rep, 'Materials').rows.map((row) => Number(row.split(' | ')[4]!.replace('−', '-')));
     const gapColumn = 4;
     r = (await resultReport(wide.runId!, 'click', { target: `sort:results:${gapColumn}` }))!;
-    assert.deepEqual(gaps(r), [...gaps(r)].sort((a, b) => a - b), 'ascending');
+    assert.deepEqual(
+      gaps(r),
+      [...gaps(r)].sort((a, b) => a - b),
+      'ascending',
+    );
     r = (await resultReport(wide.runId!, 'click', { target: `sort:results:${gapColumn}` }))!;
-    assert.deepEqual(gaps(r), [...gaps(r)].sort((a, b) => b - a), 'descending');
+    assert.deepEqual(
+      gaps(r),
+      [...gaps(r)].sort((a, b) => b - a),
+      'descending',
+    );
     assert.equal(gaps(r)[0], 8.8);
 
     // A row opens GET /materials_explorer/detail/{id}; the structure opens as POSCAR.
     const details = server.hits('/materials_explorer/detail/JVASP-1002');
     await resultReport(wide.runId!, 'click', { target: 'detail:JVASP-1002' });
-    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.languageId === 'poscar' && e.document.getText().startsWith('Si JVASP-1002')), 10_000, 'the material opened as POSCAR');
+    const editor = await waitFor(
+      () =>
+        vscode.window.visibleTextEditors.find(
+          (e) => e.document.languageId === 'poscar' && e.document.getText().startsWith('Si JVASP-1002'),
+        ),
+      10_000,
+      'the material opened as POSCAR',
+    );
     assert.equal(server.hits('/materials_explorer/detail/JVASP-1002') - details, 1);
     assert.equal(editor.document.lineAt(5).text.trim(), 'Si');
   });
@@ -106,7 +122,9 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
 
   test('a service error reaches the message and the view; Retry in the view sends again', async () => {
     await server.faults.next({ kind: 'status', status: 500, detail: 'model server down', path: '/gnn_predictor/predict' });
-    const outcome = (await vscode.commands.executeCommand<Outcome>('tokenLens.predictProperty', { body: { jid: 'JVASP-1002', model: 'formation_energy_peratom' } }))!;
+    const outcome = (await vscode.commands.executeCommand<Outcome>('tokenLens.predictProperty', {
+      body: { jid: 'JVASP-1002', model: 'formation_energy_peratom' },
+    }))!;
     assert.equal(outcome.status, 'error');
     assert.equal(outcome.errorKind, 'server');
     assert.match(outcome.message!.text, /model server down/);
@@ -117,7 +135,14 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     const before = server.hits('/gnn_predictor/predict');
     await resultReport(outcome.runId!, 'click', { target: 'retry' });
     await waitFor(() => server.hits('/gnn_predictor/predict') > before, 10_000, 'the retried request');
-    const again = await waitFor(() => (items() as Promise<Item[]>).then((list) => list.find((i) => i.id !== outcome.runId && i.label.startsWith('Property prediction') && i.contextValue === 'run.done.answered')), 10_000, 'the new run');
+    const again = await waitFor(
+      () =>
+        (items() as Promise<Item[]>).then((list) =>
+          list.find((i) => i.id !== outcome.runId && i.label.startsWith('Property prediction') && i.contextValue === 'run.done.answered'),
+        ),
+      10_000,
+      'the new run',
+    );
     r = await reportWhere(again.id, (x) => x.state === 'done', 'the retried view');
     assert.equal(r.headline, 'Formation energy per atom: 0 eV/atom');
   });
@@ -136,11 +161,18 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     const document = await vscode.workspace.openTextDocument(file);
     assert.equal(document.languageId, 'diffraction');
     await vscode.window.showTextDocument(document);
-    const problems = await waitFor(() => {
-      const list = vscode.languages.getDiagnostics(document.uri);
-      return list.length ? list : undefined;
-    }, 5000, 'live problems');
-    assert.deepEqual(problems.map((d) => [d.range.start.line, d.message]), [[3, 'Line 4: the intensity must not be negative (found -350)']]);
+    const problems = await waitFor(
+      () => {
+        const list = vscode.languages.getDiagnostics(document.uri);
+        return list.length ? list : undefined;
+      },
+      5000,
+      'live problems',
+    );
+    assert.deepEqual(
+      problems.map((d) => [d.range.start.line, d.message]),
+      [[3, 'Line 4: the intensity must not be negative (found -350)']],
+    );
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     await sleep(300);
     await screenshot('diffraction-problems');
@@ -178,7 +210,10 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     r = (await resultReport(all.runId!, 'click', { target: 'page:structures:next' }))!;
     const second = table(r, 'Structures').rows;
     assert.equal(second.length, 5);
-    assert.ok(second.every((row) => !first.includes(row)), 'the second page holds the other five');
+    assert.ok(
+      second.every((row) => !first.includes(row)),
+      'the second page holds the other five',
+    );
     await screenshot('app-optimade');
     // The filter typed before heads the list next time: Enter on the empty box takes it.
     const repeat = await runTyping('tokenLens.optimadeQuery', ['']);
@@ -192,9 +227,17 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     assert.match(r.headline, /^Interface of \d+ atoms, largest mismatch 4\.09 %$/);
     assert.deepEqual(table(r, 'Lattice match').rows.slice(0, 2), ['Mismatch along u | +4.088 %', 'Mismatch along v | +4.088 %']);
     // The interface opened as a POSCAR document by itself, the view beside it.
-    const interfaces = () => vscode.workspace.textDocuments.filter((d) => d.languageId === 'poscar' && d.getText().startsWith('GaAs on Si') && !d.isClosed);
-    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => interfaces().includes(e.document)), 10_000, 'the interface POSCAR');
-    assert.equal(vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length, 0);
+    const interfaces = () =>
+      vscode.workspace.textDocuments.filter((d) => d.languageId === 'poscar' && d.getText().startsWith('GaAs on Si') && !d.isClosed);
+    const editor = await waitFor(
+      () => vscode.window.visibleTextEditors.find((e) => interfaces().includes(e.document)),
+      10_000,
+      'the interface POSCAR',
+    );
+    assert.equal(
+      vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length,
+      0,
+    );
     await sleep(300);
     await screenshot('app-heterostructure');
     const opened = interfaces().length;
@@ -235,14 +278,20 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     assert.equal(hea.status, 'ok', hea.message?.text);
     r = await reportWhere(hea.runId!, (x) => x.state === 'done' && x.theme === 'dark', 'the HEA view, dark');
     assert.equal(r.headline, 'Predicted phase: FCC');
-    assert.ok(table(r, 'Parameters').rows.some((row) => row.startsWith('Mixing entropy ΔS_mix | 13.38')), JSON.stringify(table(r, 'Parameters')));
+    assert.ok(
+      table(r, 'Parameters').rows.some((row) => row.startsWith('Mixing entropy ΔS_mix | 13.38')),
+      JSON.stringify(table(r, 'Parameters')),
+    );
     await sleep(300);
     await screenshot('app-hea-dark');
     await theme('Default Light Modern');
   });
 
   test('a request edited as JSON is checked before sending: broken JSON and a bad value are refused, a good one is sent', async () => {
-    const editor = (await vscode.commands.executeCommand<vscode.TextEditor>('tokenLens.editApplicationRequest', 'tokenLens.highEntropyAlloy'))!;
+    const editor = (await vscode.commands.executeCommand<vscode.TextEditor>(
+      'tokenLens.editApplicationRequest',
+      'tokenLens.highEntropyAlloy',
+    ))!;
     assert.equal(editor.document.languageId, 'jsonc');
     assert.equal(editor.document.lineAt(0).text, '// Token Lens request: POST /hea/compute');
     const before = server.hits('/hea/compute');
@@ -256,7 +305,12 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     assert.equal(outcome.status, 'invalid');
     assert.match(outcome.message!.text, /"Xx" is not an element symbol.*Nothing was sent/);
     assert.equal(server.hits('/hea/compute'), before);
-    await editor.edit((e) => e.replace(new vscode.Range(2, 0, editor.document.lineCount, 0), '{ "elements": ["Ti", "Zr", "Hf", "Nb", "Ta"], "fractions": [2, 1, 1, 1, 1] }\n'));
+    await editor.edit((e) =>
+      e.replace(
+        new vscode.Range(2, 0, editor.document.lineCount, 0),
+        '{ "elements": ["Ti", "Zr", "Hf", "Nb", "Ta"], "fractions": [2, 1, 1, 1, 1] }\n',
+      ),
+    );
     outcome = (await vscode.commands.executeCommand<Outcome>('tokenLens.sendApplicationRequest'))!;
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     assert.equal(outcome.response!.body.value!.formula, 'Ti0.3333Zr0.1667Hf0.1667Nb0.1667Ta0.1667');
@@ -266,7 +320,11 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     const opened = (await vscode.commands.executeCommand<{ status: string; url: string }>('tokenLens.openApplicationPage', 'hea'))!;
     assert.equal(opened.status, 'ok');
     assert.equal(opened.url, `${server.url}/hea`);
-    await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => /Simple Browser|hea/i.test(t.label)), 5000, 'the Simple Browser tab');
+    await waitFor(
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => /Simple Browser|hea/i.test(t.label)),
+      5000,
+      'the Simple Browser tab',
+    );
     assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.openApplicationPage', 'nowhere'))!.status, 'invalid');
   });
 });

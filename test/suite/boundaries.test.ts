@@ -2,7 +2,10 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
 
-interface Toggled { enabled: boolean; segments: number }
+interface Toggled {
+  enabled: boolean;
+  segments: number;
+}
 
 const toggle = (on: boolean) => vscode.commands.executeCommand<Toggled>('tokenLens.toggleTokenBoundaries', on);
 
@@ -51,7 +54,9 @@ suite('Token boundaries in the editor', () => {
   test('boundaries follow edits and scrolling in a large document', async function () {
     this.timeout(60_000);
     const line = 'The quick brown fox jumps over the lazy dog, again and again. ';
-    const document = await vscode.workspace.openTextDocument({ content: Array.from({ length: 20_000 }, (_, i) => `${i}: ${line}`).join('\n') });
+    const document = await vscode.workspace.openTextDocument({
+      content: Array.from({ length: 20_000 }, (_, i) => `${i}: ${line}`).join('\n'),
+    });
     const editor = await vscode.window.showTextDocument(document);
     await toggle(true);
     editor.revealRange(new vscode.Range(15_000, 0, 15_000, 0), vscode.TextEditorRevealType.AtTop);
@@ -60,7 +65,11 @@ suite('Token boundaries in the editor', () => {
       waitFor(async () => pattern.test(await hoverText(document.uri, position)), 10_000, what, 100);
     await drawnAt(new vscode.Position(15_005, 10), /\*\*Token\*\* \(cl100k_base\)/, 'the scrolled-to lines are drawn');
     await editor.edit((e) => e.insert(new vscode.Position(15_005, 0), 'inserted words '));
-    await drawnAt(new vscode.Position(15_005, 2), /\*\*Token\*\* \(cl100k_base\)\n\n- id `\d+` · bytes `69 6e 73 65 72 74`/, 'the inserted text is drawn: "insert" is a token of its own');
+    await drawnAt(
+      new vscode.Position(15_005, 2),
+      /\*\*Token\*\* \(cl100k_base\)\n\n- id `\d+` · bytes `69 6e 73 65 72 74`/,
+      'the inserted text is drawn: "insert" is a token of its own',
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });

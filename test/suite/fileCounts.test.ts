@@ -37,8 +37,15 @@ suite('Count Tokens in Files and the chat tool', () => {
     assert.equal(result.status, 'ok');
     assert.equal(result.tokenizer, 'cl100k_base');
     const byPath = new Map(result.files.map((f) => [f.path, f]));
-    assert.deepEqual([...byPath.keys()].sort(), ['context/.gitignore', 'context/README.md', 'context/image.bin', 'context/notes/a.txt', 'context/notes/b.md']);
-    for (const file of ['README.md', 'notes/a.txt', 'notes/b.md', '.gitignore']) assert.equal(byPath.get(`context/${file}`)!.tokens, tokens(read(file)), file);
+    assert.deepEqual([...byPath.keys()].sort(), [
+      'context/.gitignore',
+      'context/README.md',
+      'context/image.bin',
+      'context/notes/a.txt',
+      'context/notes/b.md',
+    ]);
+    for (const file of ['README.md', 'notes/a.txt', 'notes/b.md', '.gitignore'])
+      assert.equal(byPath.get(`context/${file}`)!.tokens, tokens(read(file)), file);
     assert.equal(byPath.get('context/image.bin')!.skipped, 'binary');
     const expected = ['README.md', 'notes/a.txt', 'notes/b.md', '.gitignore'].reduce((sum, f) => sum + tokens(read(f)), 0);
     assert.equal(result.total, expected);
@@ -48,7 +55,11 @@ suite('Count Tokens in Files and the chat tool', () => {
     assert.ok(rows.includes(`  notes — ${tokens(read('notes/a.txt')) + tokens(read('notes/b.md'))} tokens · 2 files`), rows.join('\n'));
     assert.ok(rows.includes('  image.bin — skipped: binary'), rows.join('\n'));
     const files = rows.filter((r) => /^ {2}\S+\.\w+ — \d+ tokens$/.test(r)).map((r) => Number(/(\d+) tokens$/.exec(r)![1]));
-    assert.deepEqual(files, [...files].sort((a, b) => b - a), 'largest first');
+    assert.deepEqual(
+      files,
+      [...files].sort((a, b) => b - a),
+      'largest first',
+    );
     await sleep(500);
     await screenshot('file-counts');
 
@@ -65,7 +76,10 @@ suite('Count Tokens in Files and the chat tool', () => {
     await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'unsaved words here '));
     const other = vscode.Uri.file(path.join(context(), 'README.md'));
     const result = (await vscode.commands.executeCommand<FileCountsResult>('tokenLens.countFiles', uri, [uri, other]))!;
-    assert.deepEqual(result.files.map((f) => f.path), ['context/notes/a.txt', 'context/README.md'].sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      result.files.map((f) => f.path),
+      ['context/notes/a.txt', 'context/README.md'].sort((a, b) => a.localeCompare(b)),
+    );
     assert.equal(result.files.find((f) => f.path.endsWith('a.txt'))!.tokens, tokens(`unsaved words here ${read('notes/a.txt')}`));
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
@@ -83,17 +97,28 @@ suite('Count Tokens in Files and the chat tool', () => {
     };
     const text = 'How many tokens is this sentence, exactly?';
     assert.equal(await invoke({ text }), `Exact token counts with cl100k_base:\ntext: ${tokens(text)} tokens, ${text.length} characters`);
-    const both = await invoke({ text, paths: ['context/README.md', 'context/image.bin', 'context/missing.md'], tokenizer: 'o200k_base', contextWindow: 20 });
+    const both = await invoke({
+      text,
+      paths: ['context/README.md', 'context/image.bin', 'context/missing.md'],
+      tokenizer: 'o200k_base',
+      contextWindow: 20,
+    });
     const o200k = loadTokenizerSync('o200k_base');
     const total = o200k.count(text) + o200k.count(read('README.md'));
     assert.match(both, new RegExp(`^Exact token counts with o200k_base:\ntext: ${o200k.count(text)} tokens`));
     assert.match(both, /context\/image\.bin: not counted \(binary file\)/);
     assert.match(both, /context\/missing\.md: not counted \(no such file, or it cannot be read\)/);
-    assert.match(both, new RegExp(`Total: ${total} tokens in 2 of 4 items\nDoes not fit a 20-token context window: ${total - 20} tokens over\\.$`));
+    assert.match(
+      both,
+      new RegExp(`Total: ${total} tokens in 2 of 4 items\nDoes not fit a 20-token context window: ${total - 20} tokens over\\.$`),
+    );
 
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(context(), 'README.md')));
     editor.selection = new vscode.Selection(0, 0, 0, 9);
-    assert.match(await invoke({ activeSelection: true, contextWindow: 1000 }), new RegExp(`selection in context/README.md: ${tokens('# Context')} tokens, 9 characters\nFits a 1000-token context window`));
+    assert.match(
+      await invoke({ activeSelection: true, contextWindow: 1000 }),
+      new RegExp(`selection in context/README.md: ${tokens('# Context')} tokens, 9 characters\nFits a 1000-token context window`),
+    );
     await assert.rejects(invoke({ tokenizer: 'gpt-5', text }), /Unknown tokenizer "gpt-5"\. Valid tokenizers: cl100k_base/);
     await assert.rejects(invoke({}), /there is nothing to count/);
   });

@@ -35,10 +35,15 @@ suite('Inspector', () => {
     const expected = await api.tokenize(SAMPLE);
     assert.equal(report.nTokens, expected.n_tokens);
     assert.equal(report.nChars, expected.n_chars);
-    assert.match(report.header, new RegExp(`^${expected.n_tokens} tokens · ${expected.n_chars} chars · ${(expected.n_chars / expected.n_tokens).toFixed(2)} chars/token`));
+    assert.match(
+      report.header,
+      new RegExp(
+        `^${expected.n_tokens} tokens · ${expected.n_chars} chars · ${(expected.n_chars / expected.n_tokens).toFixed(2)} chars/token`,
+      ),
+    );
     assert.equal(report.segments.join(''), SAMPLE, 'segments concatenate to the document');
     const { state: s } = await state();
-    assert.deepEqual(s!.ids, expected.token_ids, 'the ids are the engine\'s');
+    assert.deepEqual(s!.ids, expected.token_ids, "the ids are the engine's");
     assert.equal(s!.scope, 'document');
     assert.ok(report.domRows > 0 && report.domRows <= report.rows);
     assert.ok(!report.domText.includes('\ufffd'), 'no replacement character on screen');
@@ -48,7 +53,8 @@ suite('Inspector', () => {
     const text = 'a 👨‍👩‍👧 🇫🇷 日本語 👍';
     await openDocument(text);
     const report = await openOn(text);
-    for (const whole of [' 👨‍👩‍👧', ' 🇫🇷', ' 👍']) assert.ok(report.segments.includes(whole), `${JSON.stringify(whole)} is one segment: ${JSON.stringify(report.segments)}`);
+    for (const whole of [' 👨‍👩‍👧', ' 🇫🇷', ' 👍'])
+      assert.ok(report.segments.includes(whole), `${JSON.stringify(whole)} is one segment: ${JSON.stringify(report.segments)}`);
     const thumbs = report.segments.indexOf(' 👍');
     await post({ type: 'test', action: 'hover', segment: thumbs });
     const s = await until((st) => st.report!.tooltip.includes('bytes'), 'the hover card');
@@ -63,11 +69,14 @@ suite('Inspector', () => {
     await until((st) => st.report!.tooltip.startsWith('"a"'), 'the focus card for the first token');
   });
 
-  test('the hover gives the document\'s line:column, also when a selection is inspected', async () => {
+  test("the hover gives the document's line:column, also when a selection is inspected", async () => {
     const editor = await openDocument('first line\nsecond line here\nthird');
     await openOn('first line\nsecond line here\nthird');
     editor.selection = new vscode.Selection(1, 7, 2, 5);
-    const s = await until((st) => st.state!.scope === 'selection' && st.report!.segments.join('') === 'line here\nthird', 'the selection inspected');
+    const s = await until(
+      (st) => st.state!.scope === 'selection' && st.report!.segments.join('') === 'line here\nthird',
+      'the selection inspected',
+    );
     assert.equal(s.report!.segments[0], 'line');
     await post({ type: 'test', action: 'hover', segment: 0 });
     const tip = (await until((st) => st.report!.tooltip.includes('line:column'), 'the hover card')).report!.tooltip;
@@ -95,8 +104,11 @@ suite('Inspector', () => {
     await vscode.commands.executeCommand('workbench.action.splitEditorRight');
     await sleep(500);
     await post({ type: 'test', action: 'report' });
-    await until((st) => st.report!.panes.length === 2 && st.report!.panes.every((p) => !p.headClipped && !p.rowsClipped),
-      'both panes without anything cut off', 10_000);
+    await until(
+      (st) => st.report!.panes.length === 2 && st.report!.panes.every((p) => !p.headClipped && !p.rowsClipped),
+      'both panes without anything cut off',
+      10_000,
+    );
     await screenshot('inspector-compare-narrow');
   });
 
@@ -140,7 +152,11 @@ suite('Inspector', () => {
     const beta = report.segments.indexOf(' beta');
     assert.ok(beta > 0, JSON.stringify(report.segments));
     await post({ type: 'test', action: 'click', segment: beta });
-    await waitFor(() => editor.selection.isEqual(new vscode.Selection(0, 5, 0, 10)), 5000, () => `selection of " beta", it is ${JSON.stringify(editor.selection)}`);
+    await waitFor(
+      () => editor.selection.isEqual(new vscode.Selection(0, 5, 0, 10)),
+      5000,
+      () => `selection of " beta", it is ${JSON.stringify(editor.selection)}`,
+    );
     let s = await until((st) => st.report!.marked.includes(beta), 'the clicked token marked');
     assert.equal(s.state!.scope, 'document', 'a click does not narrow what is inspected');
     assert.equal(s.report!.segments.join(''), text);
@@ -167,7 +183,11 @@ suite('Inspector', () => {
     assert.equal(s.report!.nTokens, await api.count('第二个文档', 'o200k_base'));
     // The picker in the panel writes the setting.
     await receive({ type: 'setTokenizer', tokenizer: 'gpt2' });
-    await waitFor(() => vscode.workspace.getConfiguration('tokenLens').get('tokenizer') === 'gpt2', 5000, 'the setting to follow the picker');
+    await waitFor(
+      () => vscode.workspace.getConfiguration('tokenLens').get('tokenizer') === 'gpt2',
+      5000,
+      'the setting to follow the picker',
+    );
     await until((st) => st.state!.tokenizer === 'gpt2', 'the gpt2 tokenization');
   });
 
@@ -175,7 +195,11 @@ suite('Inspector', () => {
     const editor = await openDocument('plain words');
     await openOn('plain words');
     const reopened = await vscode.languages.setTextDocumentLanguage(editor.document, 'markdown');
-    const active = await waitFor(() => (vscode.window.activeTextEditor?.document === reopened ? vscode.window.activeTextEditor : undefined), 5000, 'the reopened document in the editor');
+    const active = await waitFor(
+      () => (vscode.window.activeTextEditor?.document === reopened ? vscode.window.activeTextEditor : undefined),
+      5000,
+      'the reopened document in the editor',
+    );
     await active.edit((edit) => edit.insert(new vscode.Position(0, 0), '# '));
     await until((s) => s.report!.segments.join('') === '# plain words', 'the edit made after the language change');
   });
@@ -189,7 +213,10 @@ suite('Inspector', () => {
     const ids = (await api.tokenize(text)).token_ids;
     let s = await until((st) => st.options.showIds && st.options.showWhitespace && st.report!.options.showWhitespace, 'both toggles on');
     assert.ok(s.report!.domText.includes(String(ids[0])), `ids inline: ${s.report!.domText}`);
-    assert.ok(s.report!.domText.includes('→') && s.report!.domText.includes('·') && s.report!.domText.includes('↵'), `whitespace symbols: ${s.report!.domText}`);
+    assert.ok(
+      s.report!.domText.includes('→') && s.report!.domText.includes('·') && s.report!.domText.includes('↵'),
+      `whitespace symbols: ${s.report!.domText}`,
+    );
     await post({ type: 'test', action: 'compare', value: 'o200k_base' });
     s = await until((st) => st.report!.compareTokens !== null, 'the comparison pane');
     assert.equal(s.report!.compareTokens, await api.count(text, 'o200k_base'));
@@ -215,7 +242,9 @@ suite('Inspector', () => {
     assert.deepEqual(report.options, options);
     assert.equal(report.compareTokens, await api.count(text, 'gpt2'));
     assert.equal(report.segments.join(''), text);
-    const bad = await vscode.commands.executeCommand<RenderedReport>(TEST, 'restore', { options: { showIds: '<script>', compare: 'rm -rf' } });
+    const bad = await vscode.commands.executeCommand<RenderedReport>(TEST, 'restore', {
+      options: { showIds: '<script>', compare: 'rm -rf' },
+    });
     assert.deepEqual(bad!.options, { showIds: false, showWhitespace: false, compare: null });
   });
 
@@ -233,12 +262,26 @@ suite('Inspector', () => {
     const text = 'still fine';
     await openDocument(text);
     const before = await openOn(text);
-    for (const junk of [null, 1, 'ready', { type: 'select', seq: before.seq, start: 9, end: 2 }, { type: 'select', seq: 999, start: 0, end: 3 },
-      { type: 'copyIds', pane: 7 }, { type: 'setTokenizer', tokenizer: 'not-a-tokenizer' }, { type: 'eval', code: 'x' }, { type: 'rendered', seq: 1 }]) {
+    for (const junk of [
+      null,
+      1,
+      'ready',
+      { type: 'select', seq: before.seq, start: 9, end: 2 },
+      { type: 'select', seq: 999, start: 0, end: 3 },
+      { type: 'copyIds', pane: 7 },
+      { type: 'setTokenizer', tokenizer: 'not-a-tokenizer' },
+      { type: 'eval', code: 'x' },
+      { type: 'rendered', seq: 1 },
+    ]) {
       await receive(junk);
     }
-    for (const junk of [null, { type: 'render', seq: 99, text: '<img src=x onerror=alert(1)>' }, { type: 'html', html: '<img src=x onerror=alert(1)>' },
-      { type: 'mark', seq: before.seq, start: 5, end: 1, reveal: true }, { type: 'empty' }]) {
+    for (const junk of [
+      null,
+      { type: 'render', seq: 99, text: '<img src=x onerror=alert(1)>' },
+      { type: 'html', html: '<img src=x onerror=alert(1)>' },
+      { type: 'mark', seq: before.seq, start: 5, end: 1, reveal: true },
+      { type: 'empty' },
+    ]) {
       await post(junk);
     }
     await post({ type: 'test', action: 'report' });
@@ -258,7 +301,11 @@ suite('Inspector', () => {
     assert.equal(report.nTokens, 0);
   });
 
-  for (const [theme, name] of [['Default Light Modern', 'inspector-light'], ['Default Dark Modern', 'inspector-dark'], ['Default High Contrast', 'inspector-high-contrast']] as const) {
+  for (const [theme, name] of [
+    ['Default Light Modern', 'inspector-light'],
+    ['Default Dark Modern', 'inspector-dark'],
+    ['Default High Contrast', 'inspector-high-contrast'],
+  ] as const) {
     test(`screenshot in ${theme}: English, code, emoji and CJK highlighted`, async () => {
       await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
       await openDocument(SAMPLE, 'markdown');
@@ -283,7 +330,10 @@ suite('Inspector', () => {
       assert.ok(run.report.domRows < 200, `${size}: only the rows in view are in the DOM (${run.report.domRows} of ${run.report.rows})`);
       assert.equal(run.edited.nTokens, await api.count(`x${text}`), `${size}: the edit re-rendered`);
       assert.equal(run.scroll.frames, 120, `${size}: every scroll frame ran`);
-      assert.ok(run.scroll.rebuilt < run.scroll.frames, `${size}: scrolling rebuilt the DOM ${run.scroll.rebuilt} times in ${run.scroll.frames} frames`);
+      assert.ok(
+        run.scroll.rebuilt < run.scroll.frames,
+        `${size}: scrolling rebuilt the DOM ${run.scroll.rebuilt} times in ${run.scroll.frames} frames`,
+      );
       // Timing is the benchmark's business (npm run bench); the log keeps the numbers of this run.
       console.log(`[inspector-scale] ${formatScaleRun(run)}`);
     }
@@ -299,21 +349,33 @@ suite('Inspector', () => {
     const editor = await openDocument(text);
     editor.selection = new vscode.Selection(middle, 0, middle, 0);
     editor.revealRange(new vscode.Range(middle, 0, middle, 0), vscode.TextEditorRevealType.AtTop);
-    await waitFor(() => {
-      const visible = vscode.window.activeTextEditor?.visibleRanges[0];
-      return visible && visible.start.line <= middle && visible.end.line > middle;
-    }, 5000, () => `the editor to scroll to line ${middle}: ${JSON.stringify(vscode.window.activeTextEditor?.visibleRanges)}`);
+    await waitFor(
+      () => {
+        const visible = vscode.window.activeTextEditor?.visibleRanges[0];
+        return visible && visible.start.line <= middle && visible.end.line > middle;
+      },
+      5000,
+      () => `the editor to scroll to line ${middle}: ${JSON.stringify(vscode.window.activeTextEditor?.visibleRanges)}`,
+    );
 
     const { first, firstMs, settled } = await openFirstPaint();
-    console.log(`[inspector-first-paint] 1 MB: first paint ${firstMs} ms after the command, ${first.sinceReadyMs} ms after the page was ready`);
-    assert.match(first.header, new RegExp(`^Counting tokens… \\(showing [\\d,]+ of ${text.length.toLocaleString('en-US')} characters\\)$`), 'the header says the totals are pending');
+    console.log(
+      `[inspector-first-paint] 1 MB: first paint ${firstMs} ms after the command, ${first.sinceReadyMs} ms after the page was ready`,
+    );
+    assert.match(
+      first.header,
+      new RegExp(`^Counting tokens… \\(showing [\\d,]+ of ${text.length.toLocaleString('en-US')} characters\\)$`),
+      'the header says the totals are pending',
+    );
     assert.match(first.panes[0].head, /counting…/, 'the pane head says its count is pending');
     assert.ok(first.domText.includes(marker), `the part in view is on screen first: ${JSON.stringify(first.domText.slice(0, 200))}`);
     assert.ok(first.nChars < 300_000, `only the part around the view is tokenized first (${first.nChars} characters)`);
     await screenshot('inspector-first-paint-pending');
     // The rest may come in while the screenshot is taken: say which state it caught.
     const shot = await vscode.commands.executeCommand<RenderedReport | undefined>(TEST, 'painted');
-    console.log(`[inspector-first-paint] the screenshot shows ${shot?.header.startsWith('Counting') ? 'the pending state' : 'the complete totals'}`);
+    console.log(
+      `[inspector-first-paint] the screenshot shows ${shot?.header.startsWith('Counting') ? 'the pending state' : 'the complete totals'}`,
+    );
 
     const report = (await settled)!;
     const full = await state();

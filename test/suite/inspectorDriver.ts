@@ -12,7 +12,19 @@ export const TEST = 'tokenLens.inspector.test';
 
 export interface InspectorState {
   report: RenderedReport | undefined;
-  state: { seq: number; scope: 'document' | 'selection'; base: number; length: number; uri: string; tokenizer: string; ids: number[]; compare: string | null; compareIds: number[] | null } | undefined;
+  state:
+    | {
+        seq: number;
+        scope: 'document' | 'selection';
+        base: number;
+        length: number;
+        uri: string;
+        tokenizer: string;
+        ids: number[];
+        compare: string | null;
+        compareIds: number[] | null;
+      }
+    | undefined;
   options: InspectorOptions;
 }
 
@@ -33,19 +45,31 @@ export async function openFirstPaint(): Promise<{ first: RenderedReport; firstMs
 /** Waits until the panel has settled on a report that satisfies `check`; returns the state. */
 export async function until(check: (s: InspectorState) => unknown, what: string, timeoutMs = 10_000): Promise<InspectorState> {
   let last: InspectorState | undefined;
-  await waitFor(async () => {
-    last = await state();
-    return last.report && check(last);
-  }, timeoutMs, () => `${what}; last report: ${JSON.stringify({ ...last?.report, segments: last?.report?.segments.slice(0, 12), domText: last?.report?.domText.slice(0, 200) })}; ${editorsNow()}`, 100);
+  await waitFor(
+    async () => {
+      last = await state();
+      return last.report && check(last);
+    },
+    timeoutMs,
+    () =>
+      `${what}; last report: ${JSON.stringify({ ...last?.report, segments: last?.report?.segments.slice(0, 12), domText: last?.report?.domText.slice(0, 200) })}; ${editorsNow()}`,
+    100,
+  );
   return last!;
 }
 
 /** The editors and untitled documents of the moment, for failure messages. */
 function editorsNow(): string {
-  const short = (d: vscode.TextDocument) => `${d.uri.toString()}${d.isClosed ? ' (closed)' : ''} ${JSON.stringify(d.getText().slice(0, 16))}`;
+  const short = (d: vscode.TextDocument) =>
+    `${d.uri.toString()}${d.isClosed ? ' (closed)' : ''} ${JSON.stringify(d.getText().slice(0, 16))}`;
   const active = vscode.window.activeTextEditor;
-  return `active editor: ${active ? short(active.document) : 'none'}; visible: ${vscode.window.visibleTextEditors.map((e) => short(e.document)).join(', ')}; ` +
-    `untitled documents: ${vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'untitled').map(short).join(', ')}`;
+  return (
+    `active editor: ${active ? short(active.document) : 'none'}; visible: ${vscode.window.visibleTextEditors.map((e) => short(e.document)).join(', ')}; ` +
+    `untitled documents: ${vscode.workspace.textDocuments
+      .filter((d) => d.uri.scheme === 'untitled')
+      .map(short)
+      .join(', ')}`
+  );
 }
 
 /** Opens the inspector and waits until it shows `text` (the editor just opened), returning the report. */
@@ -105,7 +129,9 @@ export async function scaleRun(size: number, firstPaint = true): Promise<ScaleRu
 
 export function formatScaleRun(r: ScaleRun): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  return `${n(r.size)} chars: ${n(r.report.nTokens)} tokens, webview render ${r.report.renderMs.toFixed(1)} ms, first paint ${r.firstPaintMs} ms (${r.first.sinceReadyMs} ms after the page was ready), open-to-rendered ${r.openMs} ms, ` +
+  return (
+    `${n(r.size)} chars: ${n(r.report.nTokens)} tokens, webview render ${r.report.renderMs.toFixed(1)} ms, first paint ${r.firstPaintMs} ms (${r.first.sinceReadyMs} ms after the page was ready), open-to-rendered ${r.openMs} ms, ` +
     `edit-to-rendered ${r.editMs} ms (render ${r.edited.renderMs.toFixed(1)} ms), DOM rows ${r.report.domRows}/${r.report.rows}, ` +
-    `scroll ${r.scroll.frames} frames: mean ${r.scroll.meanMs} ms, p95 ${r.scroll.p95Ms} ms, slowest ${r.scroll.maxMs} ms, DOM rebuilt ${r.scroll.rebuilt}x`;
+    `scroll ${r.scroll.frames} frames: mean ${r.scroll.meanMs} ms, p95 ${r.scroll.p95Ms} ms, slowest ${r.scroll.maxMs} ms, DOM rebuilt ${r.scroll.rebuilt}x`
+  );
 }

@@ -7,31 +7,53 @@ import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { activateExtension, closeAllEditors, openDocument, openWorkspaceFile, REPO_ROOT, screenshot, waitFor } from './util';
 
 const TEST = 'tokenLens.structure.test';
-const report = (action = 'report', arg: Record<string, unknown> = {}) => vscode.commands.executeCommand<StructureReport | undefined>(TEST, action, arg);
+const report = (action = 'report', arg: Record<string, unknown> = {}) =>
+  vscode.commands.executeCommand<StructureReport | undefined>(TEST, action, arg);
 
 async function reportWhere(check: (r: StructureReport) => boolean, what: string, timeoutMs = 15_000): Promise<StructureReport> {
   let last: StructureReport | undefined;
-  await waitFor(async () => {
-    last = await report();
-    return last && check(last);
-  }, timeoutMs, () => `${what}; last report: ${JSON.stringify(last)}`, 100);
+  await waitFor(
+    async () => {
+      last = await report();
+      return last && check(last);
+    },
+    timeoutMs,
+    () => `${what}; last report: ${JSON.stringify(last)}`,
+    100,
+  );
   return last!;
 }
 
 const diagnosticsOf = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'POSCAR');
 /** Waits until the document's POSCAR problems are on these (0-based) lines; returns them. */
 async function problems(uri: vscode.Uri, lines: number[]): Promise<vscode.Diagnostic[]> {
-  const now = () => diagnosticsOf(uri).map((d) => d.range.start.line).sort((a, b) => a - b).join();
-  await waitFor(() => now() === [...lines].sort((a, b) => a - b).join(), 3000, () => `problems on lines ${lines}; got ${describe(diagnosticsOf(uri))}`);
+  const now = () =>
+    diagnosticsOf(uri)
+      .map((d) => d.range.start.line)
+      .sort((a, b) => a - b)
+      .join();
+  await waitFor(
+    () => now() === [...lines].sort((a, b) => a - b).join(),
+    3000,
+    () => `problems on lines ${lines}; got ${describe(diagnosticsOf(uri))}`,
+  );
   return diagnosticsOf(uri);
 }
-const describe = (ds: vscode.Diagnostic[]) => ds.map((d) => `${d.range.start.line + 1}:${d.range.start.character} ${vscode.DiagnosticSeverity[d.severity]} ${String(d.code)} ${d.message}`).join('\n');
+const describe = (ds: vscode.Diagnostic[]) =>
+  ds
+    .map(
+      (d) => `${d.range.start.line + 1}:${d.range.start.character} ${vscode.DiagnosticSeverity[d.severity]} ${String(d.code)} ${d.message}`,
+    )
+    .join('\n');
 
 async function hoverText(uri: vscode.Uri, position: vscode.Position): Promise<string> {
   const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
   // As the hover shows it: Markdown escapes and non-breaking spaces read as the characters they stand for.
-  return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n')
-    .replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+  return hovers
+    .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
+    .join('\n')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\\(.)/g, '$1');
 }
 
 const GOOD = `Cu fcc
@@ -90,7 +112,11 @@ suite('POSCAR', () => {
 
     // Typing: the fix clears it, a new mistake shows once typing pauses.
     await editor.edit((e) => e.replace(lattice!.range, '0'));
-    await waitFor(() => diagnosticsOf(uri).length === 0, 3000, () => `no problems after the fix; got ${describe(diagnosticsOf(uri))}`);
+    await waitFor(
+      () => diagnosticsOf(uri).length === 0,
+      3000,
+      () => `no problems after the fix; got ${describe(diagnosticsOf(uri))}`,
+    );
     await editor.edit((e) => e.replace(new vscode.Range(6, 0, 6, 1), 'one'));
     const [counts] = await problems(uri, [6]);
     assert.equal(counts!.range.start.line, 6);
@@ -100,15 +126,21 @@ suite('POSCAR', () => {
     // Warnings: no species line (VASP 4) and two atoms 0.2 Å apart across the cell boundary.
     const warned = await openDocument('cell\n1.0\n10 0 0\n0 10 0\n0 0 10\n2\nDirect\n0.01 0 0\n0.99 0 0\n', 'poscar');
     const warnings = await problems(warned.document.uri, [5, 8]);
-    assert.ok(warnings.every((d) => d.severity === vscode.DiagnosticSeverity.Warning), describe(warnings));
+    assert.ok(
+      warnings.every((d) => d.severity === vscode.DiagnosticSeverity.Warning),
+      describe(warnings),
+    );
     assert.match(warnings.find((d) => d.range.start.line === 8)!.message, /^Line 9: this X1 atom is 0\.200 Å from the X1 atom on line 8/);
     assert.match(warnings.find((d) => d.range.start.line === 5)!.message, /^Line 6: no element names line/);
   });
 
-  test('the Problems panel lists a broken POSCAR\'s errors', async () => {
+  test("the Problems panel lists a broken POSCAR's errors", async () => {
     const editor = await openWorkspaceFile('POSCAR_broken');
     const ds = await problems(editor.document.uri, [6]);
-    assert.ok(ds.some((d) => d.range.start.line === 6 && d.severity === vscode.DiagnosticSeverity.Error && /'two'/.test(d.message)), describe(ds));
+    assert.ok(
+      ds.some((d) => d.range.start.line === 6 && d.severity === vscode.DiagnosticSeverity.Error && /'two'/.test(d.message)),
+      describe(ds),
+    );
     await vscode.commands.executeCommand('workbench.actions.view.problems');
     await new Promise((resolve) => setTimeout(resolve, 800));
     await screenshot('poscar-problems');
@@ -119,7 +151,16 @@ suite('POSCAR', () => {
     const editor = await openWorkspaceFile('NaCl.vasp');
     const uri = editor.document.uri;
     const summary = await hoverText(uri, new vscode.Position(0, 3));
-    for (const part of ['NaCl', 'Na4Cl4', '8 atoms', '179.41 Å³', '2.164 g/cm³', '5.6400 5.6400 5.6400 Å', '90.00°', 'Cartesian coordinates']) {
+    for (const part of [
+      'NaCl',
+      'Na4Cl4',
+      '8 atoms',
+      '179.41 Å³',
+      '2.164 g/cm³',
+      '5.6400 5.6400 5.6400 Å',
+      '90.00°',
+      'Cartesian coordinates',
+    ]) {
       assert.ok(summary.includes(part), `hover has ${part}: ${summary}`);
     }
     assert.ok((await hoverText(uri, new vscode.Position(6, 5))).includes('8 atoms'), 'counts line hover');
@@ -129,7 +170,10 @@ suite('POSCAR', () => {
 
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 10);
     const titles = lenses.map((l) => l.command?.title ?? '');
-    assert.match(titles.at(-1)!, /^Na4Cl4 · 8 atoms · 179\.41 Å³ · 2\.164 g\/cm³ · a b c 5\.6400 5\.6400 5\.6400 Å · α β γ 90\.00° 90\.00° 90\.00°$/);
+    assert.match(
+      titles.at(-1)!,
+      /^Na4Cl4 · 8 atoms · 179\.41 Å³ · 2\.164 g\/cm³ · a b c 5\.6400 5\.6400 5\.6400 Å · α β γ 90\.00° 90\.00° 90\.00°$/,
+    );
     assert.ok(lenses.every((l) => l.range.start.line === 0));
     const show = lenses.find((l) => l.command?.command === 'tokenLens.showStructure');
     assert.ok(show, titles.join(' | '));
@@ -137,13 +181,19 @@ suite('POSCAR', () => {
     assert.equal(titles.indexOf(show.command!.title), 0, 'the actions come first, where a narrow column still shows them');
   });
 
-  test('Outline symbols and folding follow the file\'s parts', async () => {
+  test("Outline symbols and folding follow the file's parts", async () => {
     const editor = await openWorkspaceFile('CONTCAR.relax');
     const uri = editor.document.uri;
     const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
-    assert.deepEqual(symbols.map((s) => s.name), ['Comment', 'Lattice', 'Species and counts', 'Sites', 'Velocities']);
+    assert.deepEqual(
+      symbols.map((s) => s.name),
+      ['Comment', 'Lattice', 'Species and counts', 'Sites', 'Velocities'],
+    );
     const sites = symbols.find((s) => s.name === 'Sites')!;
-    assert.deepEqual(sites.children.map((c) => [c.name, c.detail, c.range.start.line, c.range.end.line]), [['Si', '2 sites', 8, 9]]);
+    assert.deepEqual(
+      sites.children.map((c) => [c.name, c.detail, c.range.start.line, c.range.end.line]),
+      [['Si', '2 sites', 8, 9]],
+    );
     const velocities = symbols.find((s) => s.name === 'Velocities')!;
     assert.deepEqual([velocities.range.start.line, velocities.range.end.line], [11, 12]);
     const lattice = symbols.find((s) => s.name === 'Lattice')!;
@@ -177,10 +227,17 @@ suite('POSCAR', () => {
     await report('pick', { atom: 4 });
     assert.match((await report('pick', { atom: 0 }))!.measurement, /^Cl 5 \(line 13\) – Na 1 \(line 9\): 2\.8200 Å$/);
     const angled = (await report('pick', { atom: 5 }))!;
-    assert.match(angled.measurement, /^Cl 5 \(line 13\) – Na 1 \(line 9\) – Cl 6 \(line 14\): 90\.00° \(at Na 1 \(line 9\); 2\.8200 Å and 2\.8200 Å\)$/);
+    assert.match(
+      angled.measurement,
+      /^Cl 5 \(line 13\) – Na 1 \(line 9\) – Cl 6 \(line 14\): 90\.00° \(at Na 1 \(line 9\); 2\.8200 Å and 2\.8200 Å\)$/,
+    );
     await screenshot('structure-measure-angle');
     assert.equal((await report('pick', {}))!.measurement, '', 'cleared');
-    for (const [theme, kind] of [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light'], ['Default High Contrast', 'high-contrast']]) {
+    for (const [theme, kind] of [
+      ['Default Dark Modern', 'dark'],
+      ['Default Light Modern', 'light'],
+      ['Default High Contrast', 'high-contrast'],
+    ]) {
       await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
       await reportWhere((x) => x.theme === kind, `the ${kind} theme`);
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -195,7 +252,10 @@ suite('POSCAR', () => {
     await vscode.commands.executeCommand('tokenLens.showStructure', editor.document.uri);
     const first = await reportWhere((x) => x.atoms > 0, 'the first render');
     assert.equal(first.atoms, 8, 'one site at the origin, drawn at the eight corners of the cell');
-    assert.match(first.summary, /^Cu · 1 atom · 11\.81 Å³ · 8\.935 g\/cm³ · a b c 2\.5562 2\.5562 2\.5562 Å · α β γ 60\.00° 60\.00° 60\.00°$/);
+    assert.match(
+      first.summary,
+      /^Cu · 1 atom · 11\.81 Å³ · 8\.935 g\/cm³ · a b c 2\.5562 2\.5562 2\.5562 Å · α β γ 60\.00° 60\.00° 60\.00°$/,
+    );
 
     await editor.edit((e) => e.replace(new vscode.Range(1, 0, 1, 5), '4.0'));
     await reportWhere((x) => /a b c 2\.8284/.test(x.summary), 'the new lattice constant');
@@ -224,7 +284,10 @@ suite('POSCAR', () => {
     assert.deepEqual([...fs.readFileSync(target).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
     await vscode.commands.executeCommand(TEST, 'closeAll');
-    const restored = await vscode.commands.executeCommand<string[]>(TEST, 'restore', { uri: editor.document.uri.toString(), options: { repeat: [2, 1, 1], bonds: false, cell: true } });
+    const restored = await vscode.commands.executeCommand<string[]>(TEST, 'restore', {
+      uri: editor.document.uri.toString(),
+      options: { repeat: [2, 1, 1], bonds: false, cell: true },
+    });
     assert.deepEqual(restored, [editor.document.uri.toString()]);
     const r = await reportWhere((x) => x.atoms > 0, 'the restored view');
     assert.deepEqual(r.repeat, [2, 1, 1]);

@@ -24,7 +24,12 @@ export interface Outcome {
   message?: { severity: string; text: string; actions: string[] };
 }
 
-export interface Item { id: string; label: string; description: string; contextValue: string }
+export interface Item {
+  id: string;
+  label: string;
+  description: string;
+  contextValue: string;
+}
 
 export const items = async (): Promise<Item[]> => (await vscode.commands.executeCommand<Item[]>('tokenLens.runs.test', 'items'))!;
 
@@ -33,6 +38,11 @@ export const resultReport = (runId: string, action = 'report', extra: object = {
 
 export async function reportWhere(runId: string, check: (r: ResultReport) => boolean, what: string): Promise<ResultReport> {
   let last: ResultReport | undefined;
-  await waitFor(async () => (last = await resultReport(runId)) && check(last), 15_000, () => `${what}; last report: ${JSON.stringify(last)}`, 150);
+  await waitFor(
+    async () => (last = await resultReport(runId)) && check(last),
+    15_000,
+    () => `${what}; last report: ${JSON.stringify(last)}`,
+    150,
+  );
   return last!;
 }

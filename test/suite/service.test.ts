@@ -17,8 +17,10 @@ const KEY = 'suite-key-3b8e61d0';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
 const remote = (args?: object) => vscode.commands.executeCommand<Outcome>('tokenLens.tokenizeRemote', args);
 /** The tab of a remote-tokenize report (a Markdown preview). */
-const reportTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-  .find((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === 'vscode.markdown.preview.editor');
+const reportTab = () =>
+  vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .find((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === 'vscode.markdown.preview.editor');
 
 suite('Service: URL, API key and remote tokenization', () => {
   let server: ReferenceServer;
@@ -71,13 +73,18 @@ suite('Service: URL, API key and remote tokenization', () => {
     assert.equal(outcome.result!.n_tokens, outcome.local!.n_tokens);
     assert.deepEqual(outcome.result!.token_ids, outcome.local!.token_ids);
     assert.equal(outcome.comparison!.identical, true);
-    assert.match(outcome.message!.text, new RegExp(`The service counts ${outcome.result!.n_tokens} tokens with cl100k_base; Token Lens counts the same`));
+    assert.match(
+      outcome.message!.text,
+      new RegExp(`The service counts ${outcome.result!.n_tokens} tokens with cl100k_base; Token Lens counts the same`),
+    );
     const tab = await waitFor(reportTab, 5000, 'the comparison report in a Markdown preview');
     assert.match(tab.label, /Service tokenization \d+\.md/);
     assert.notEqual(tab.group.viewColumn, vscode.ViewColumn.One, 'beside the editor');
     await waitFor(() => vscode.window.activeTextEditor?.document === editor.document, 5000, 'focus back in the editor');
     assert.ok(vscode.window.activeTextEditor!.selection.isEqual(new vscode.Selection(0, 13, 0, 52)), 'the selection is kept');
-    const report = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'token-lens-service' && tab.label.includes(d.uri.path.slice(1)))!;
+    const report = vscode.workspace.textDocuments.find(
+      (d) => d.uri.scheme === 'token-lens-service' && tab.label.includes(d.uri.path.slice(1)),
+    )!;
     assert.match(report.getText(), /\| Tokens \| \d+ \| \d+ \|/);
     assert.match(report.getText(), /agree/);
     await sleep(500); // the preview renders
@@ -107,7 +114,10 @@ suite('Service: URL, API key and remote tokenization', () => {
     assert.equal(outcome.status, 'ok');
     assert.notEqual(outcome.result!.n_tokens, outcome.local!.n_tokens);
     assert.equal(outcome.comparison!.identical, false);
-    assert.ok(outcome.comparison!.explanations.some((e) => /special-token strings/.test(e)), outcome.comparison!.explanations.join(' | '));
+    assert.ok(
+      outcome.comparison!.explanations.some((e) => /special-token strings/.test(e)),
+      outcome.comparison!.explanations.join(' | '),
+    );
   });
 
   test('text over 50,000 characters is refused before sending', async () => {
@@ -127,7 +137,10 @@ suite('Service: URL, API key and remote tokenization', () => {
   });
 
   test('a dropped connection staged over HTTP (POST /__faults) is retried', async () => {
-    const staged = await fetch(`${url}/__faults`, { method: 'POST', body: JSON.stringify({ fault: { kind: 'drop', path: '/tokenizer/tokenize' }, times: 1 }) });
+    const staged = await fetch(`${url}/__faults`, {
+      method: 'POST',
+      body: JSON.stringify({ fault: { kind: 'drop', path: '/tokenizer/tokenize' }, times: 1 }),
+    });
     assert.equal(staged.status, 200);
     const before = server.hits('/tokenizer/tokenize');
     const outcome = await remote({ text: 'dropped once', show: false });
@@ -180,12 +193,13 @@ suite('Service: URL, API key and remote tokenization', () => {
     assert.equal((await remote({ text: 'x', show: false })).status, 'ok');
   });
 
-  test('a service detail holding a command link shows as text: the notification\'s DOM has no link, and nothing ran', async function () {
+  test("a service detail holding a command link shows as text: the notification's DOM has no link, and nothing ran", async function () {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner to read the window's DOM
     await closeAllEditors();
     await sleep(1000);
     await vscode.commands.executeCommand('notifications.clearAll');
-    const hostile = '[Renew the key](command:tokenLens.setServiceUrl?%5B%22http%3A%2F%2Fevil.example%2F%22%5D) or [read more](https://evil.example/) $(alert)';
+    const hostile =
+      '[Renew the key](command:tokenLens.setServiceUrl?%5B%22http%3A%2F%2Fevil.example%2F%22%5D) or [read more](https://evil.example/) $(alert)';
     server.faults.next({ kind: 'status', status: 400, path: '/tokenizer/tokenize', detail: hostile });
     const outcome = await remote({ text: 'x' });
     assert.equal(outcome.errorKind, 'badRequest');
@@ -238,7 +252,9 @@ suite('Service: URL, API key and remote tokenization', () => {
       await ui({ op: 'type', text: KEY, enter: true, inputBox: true });
       const tab = await waitFor(reportTab, 15_000, 'the report of the request sent again');
       assert.equal(server.hits('/tokenizer/tokenize') - before, 2, 'one refused request, one accepted');
-      const report = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'token-lens-service' && tab.label.includes(d.uri.path.slice(1)))!;
+      const report = vscode.workspace.textDocuments.find(
+        (d) => d.uri.scheme === 'token-lens-service' && tab.label.includes(d.uri.path.slice(1)),
+      )!;
       assert.match(report.getText(), /agree/);
       assert.equal((await remote({ text: 'x', show: false })).status, 'ok', 'the new key was stored');
     } finally {

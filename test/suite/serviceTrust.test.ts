@@ -27,7 +27,8 @@ const settings = () => vscode.workspace.getConfiguration('tokenLens');
 const remote = (text: string) => vscode.commands.executeCommand<Outcome>('tokenLens.tokenizeRemote', { text, show: false });
 const setUrl = (url: string) => vscode.commands.executeCommand<{ status: string }>('tokenLens.setServiceUrl', url);
 const setKey = (key: string) => vscode.commands.executeCommand<{ status: string; origin?: string }>('tokenLens.setApiKey', key);
-const clearKey = () => vscode.commands.executeCommand<{ status: string; origin?: string; hadKey: boolean; message: string }>('tokenLens.clearApiKey');
+const clearKey = () =>
+  vscode.commands.executeCommand<{ status: string; origin?: string; hadKey: boolean; message: string }>('tokenLens.clearApiKey');
 
 async function recordedServer(apiKey: string, host = '127.0.0.1'): Promise<Recorded> {
   const server = createServer({ apiKey, ratePerMinute: 10_000 });
@@ -46,7 +47,9 @@ async function dismissInputBox(): Promise<void> {
 
 /** This machine's address on a network interface (not loopback), if it has one. */
 function externalAddress(): string | undefined {
-  return Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 }
 
 suite('Service trust: keys per origin, workspace URLs, plain http', () => {
@@ -125,8 +128,11 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
     await ui({ op: 'type', text: urlB, enter: true, inputBox: true }); // replaces the selected current URL
     assert.equal((await typedUrl).message, `Token Lens now uses ${urlB}, with the API key stored for ${urlB}.`);
     const fresh = await vscode.commands.executeCommand<{ message: string }>('tokenLens.setServiceUrl', `http://localhost:${a.port}`);
-    assert.equal(fresh.message, `Token Lens now uses http://localhost:${a.port}. No API key is stored for http://localhost:${a.port} yet: the first service command asks for it.`,
-      'localhost and 127.0.0.1 are different origins');
+    assert.equal(
+      fresh.message,
+      `Token Lens now uses http://localhost:${a.port}. No API key is stored for http://localhost:${a.port} yet: the first service command asks for it.`,
+      'localhost and 127.0.0.1 are different origins',
+    );
     await setUrl(urlA);
 
     const cleared = await clearKey();
@@ -197,7 +203,11 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
     if (!address) this.skip(); // no network interface besides loopback
     const unencrypted = `http://${address}:${b.port}`;
     const set = await vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.setServiceUrl', unencrypted);
-    assert.match(set.message, /plain http:\/\/ to another machine, so the key and your data would travel unencrypted/, 'an argument is warned about at once');
+    assert.match(
+      set.message,
+      /plain http:\/\/ to another machine, so the key and your data would travel unencrypted/,
+      'an argument is warned about at once',
+    );
     const before = b.seen.length;
     const declined = remote('declined over http');
     await sleep(1000);

@@ -53,9 +53,13 @@ suite('Smoke', () => {
   test('the materials side starts on first use (a command, a POSCAR, the Runs view) and then its commands and views are the real ones', async () => {
     const api = await activateExtension<TokenLensTestApi>();
     if (api.materialsStartedBy === undefined) await vscode.commands.executeCommand('tokenLens.showLog');
-    assert.match(api.materialsStartedBy ?? '', /^(the command tokenLens\.|an? (poscar|diffraction) document|the Structure Runs view|a result or 3D view)/);
+    assert.match(
+      api.materialsStartedBy ?? '',
+      /^(the command tokenLens\.|an? (poscar|diffraction) document|the Structure Runs view|a result or 3D view)/,
+    );
     const registered = new Set(await vscode.commands.getCommands(true));
-    for (const seam of ['tokenLens.results.test', 'tokenLens.structure.test', 'tokenLens.runs.test', 'tokenLens.service.test']) assert.ok(registered.has(seam), seam);
+    for (const seam of ['tokenLens.results.test', 'tokenLens.structure.test', 'tokenLens.runs.test', 'tokenLens.service.test'])
+      assert.ok(registered.has(seam), seam);
     // A stand-in would answer nothing; the real Runs tree lists its entries.
     assert.ok(Array.isArray(await vscode.commands.executeCommand('tokenLens.runs.test', 'items')));
   });

@@ -15,14 +15,19 @@ suite('Status bar', () => {
     const settings = vscode.workspace.getConfiguration('tokenLens');
     await settings.update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
     await settings.update('specialTokens', undefined, vscode.ConfigurationTarget.Global);
-    for (const key of ['contextWindow.size', 'contextWindow.reserve', 'contextWindow.warningPercent']) await settings.update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['contextWindow.size', 'contextWindow.reserve', 'contextWindow.warningPercent'])
+      await settings.update(key, undefined, vscode.ConfigurationTarget.Global);
     await closeAllEditors();
   });
 
   const tokens = (n: number, tokenizer = 'cl100k_base', selected = false) =>
     `$(symbol-numeric) ${n.toLocaleString('en-US')} ${selected ? 'selected ' : ''}${n === 1 ? 'token' : 'tokens'} · ${tokenizer}`;
-  const shows = (text: string) => waitFor(() => api.statusBar.visible && api.statusBar.text === text, 10_000,
-    () => `status bar to show "${text}", it shows "${api.statusBar.text}"`);
+  const shows = (text: string) =>
+    waitFor(
+      () => api.statusBar.visible && api.statusBar.text === text,
+      10_000,
+      () => `status bar to show "${text}", it shows "${api.statusBar.text}"`,
+    );
 
   test('counts the whole document when nothing is selected, and names the tokenizer', async () => {
     await openDocument('Hello world', 'plaintext');
@@ -41,7 +46,10 @@ suite('Status bar', () => {
     await settings.update('contextWindow.size', 1000, vscode.ConfigurationTarget.Global);
     await shows(`$(symbol-numeric) ${n} / 1,000 · ${(n / 10).toFixed(1)} % · cl100k_base`);
     assert.equal(api.statusBar.background, undefined);
-    assert.match(api.statusBar.tooltip, new RegExp(`${1000 - n} tokens left of a 1,000-token context window \\(${(n / 10).toFixed(1)} % used\\)`));
+    assert.match(
+      api.statusBar.tooltip,
+      new RegExp(`${1000 - n} tokens left of a 1,000-token context window \\(${(n / 10).toFixed(1)} % used\\)`),
+    );
     await settings.update('contextWindow.reserve', 500, vscode.ConfigurationTarget.Global);
     await shows(`$(symbol-numeric) ${n} / 500 · ${(n / 5).toFixed(1)} % · cl100k_base`);
     await waitFor(() => api.statusBar.background === 'statusBarItem.warningBackground', 5000, 'warning colours past 80 %');
@@ -59,16 +67,25 @@ suite('Status bar', () => {
 
   test('tooltip adds the same text counted with the other encodings', async () => {
     await openDocument('Tokenizers disagree about café and 中文字符.', 'markdown');
-    const expected = await Promise.all(['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'].map(async (name) =>
-      `| ${name} | ${await api.count('Tokenizers disagree about café and 中文字符.', name)} |`));
-    await waitFor(() => expected.every((row) => api.statusBar.tooltip.includes(row)), 10_000, () => `tooltip rows ${expected.join(' ')} in ${api.statusBar.tooltip}`);
+    const expected = await Promise.all(
+      ['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'].map(
+        async (name) => `| ${name} | ${await api.count('Tokenizers disagree about café and 中文字符.', name)} |`,
+      ),
+    );
+    await waitFor(
+      () => expected.every((row) => api.statusBar.tooltip.includes(row)),
+      10_000,
+      () => `tooltip rows ${expected.join(' ')} in ${api.statusBar.tooltip}`,
+    );
     assert.ok(!api.statusBar.tooltip.includes('| cl100k_base |'), 'the current encoding is not repeated');
   });
 
   test('counts the selection, and the sum of several selections', async () => {
     const editor = await openDocument('alpha beta gamma delta', 'plaintext');
     editor.selection = new vscode.Selection(0, 6, 0, 10); // "beta"
-    await shows(`$(symbol-numeric) ${await api.count('beta')} selected ${(await api.count('beta')) === 1 ? 'token' : 'tokens'} · cl100k_base`);
+    await shows(
+      `$(symbol-numeric) ${await api.count('beta')} selected ${(await api.count('beta')) === 1 ? 'token' : 'tokens'} · cl100k_base`,
+    );
     editor.selections = [new vscode.Selection(0, 0, 0, 5), new vscode.Selection(0, 11, 0, 22)]; // "alpha", "gamma delta"
     const sum = (await api.count('alpha')) + (await api.count('gamma delta'));
     await shows(`$(symbol-numeric) ${sum} selected tokens · cl100k_base`);
@@ -90,7 +107,11 @@ suite('Status bar', () => {
     const editor = await openDocument('one two', 'plaintext');
     await shows(tokens(2));
     const reopened = await vscode.languages.setTextDocumentLanguage(editor.document, 'markdown');
-    const active = await waitFor(() => (vscode.window.activeTextEditor?.document === reopened ? vscode.window.activeTextEditor : undefined), 5000, 'the reopened document in the editor');
+    const active = await waitFor(
+      () => (vscode.window.activeTextEditor?.document === reopened ? vscode.window.activeTextEditor : undefined),
+      5000,
+      'the reopened document in the editor',
+    );
     await active.edit((edit) => edit.insert(new vscode.Position(0, 7), ' three'));
     await shows(tokens(3));
   });
@@ -98,7 +119,11 @@ suite('Status bar', () => {
   test('multi-cursor edits keep the incremental count equal to a full count', async () => {
     const lines = Array.from({ length: 200 }, (_, i) => `line ${i}: The quick brown fox, naïve café 👍 ${'x'.repeat(i % 7)}`);
     const editor = await openDocument(lines.join('\n'), 'plaintext');
-    await waitFor(() => api.statusBar.text.includes(' tokens · '), 10_000, () => api.statusBar.text);
+    await waitFor(
+      () => api.statusBar.text.includes(' tokens · '),
+      10_000,
+      () => api.statusBar.text,
+    );
     editor.selections = [0, 50, 100, 199].map((line) => new vscode.Selection(line, 0, line, 0));
     for (const typed of ['<|', 'endoftext', '|>', ' ', '\n']) {
       await editor.edit((edit) => editor.selections.forEach((s) => edit.insert(s.active, typed)));
@@ -149,14 +174,22 @@ suite('Status bar', () => {
   test('countSelection shows and returns the counts with every encoding', async () => {
     const editor = await openDocument('Count me, please.', 'plaintext');
     editor.selection = new vscode.Selection(0, 0, 0, 8);
-    const summary = await vscode.commands.executeCommand<{ tokens: number; characters: number; scope: string; comparisons: { tokenizer: string }[] }>('tokenLens.countSelection');
+    const summary = await vscode.commands.executeCommand<{
+      tokens: number;
+      characters: number;
+      scope: string;
+      comparisons: { tokenizer: string }[];
+    }>('tokenLens.countSelection');
     assert.equal(summary.scope, 'selection');
     assert.equal(summary.tokens, await api.count('Count me'));
     assert.equal(summary.characters, 8);
-    assert.deepEqual(summary.comparisons.map((c) => c.tokenizer), ['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2']);
+    assert.deepEqual(
+      summary.comparisons.map((c) => c.tokenizer),
+      ['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'],
+    );
   });
 
-  test('keeps showing the last text editor\'s count while a webview (the inspector) has focus', async () => {
+  test("keeps showing the last text editor's count while a webview (the inspector) has focus", async () => {
     await openDocument('Hello world', 'plaintext');
     await shows(tokens(2));
     await vscode.commands.executeCommand('tokenLens.openInspector');
@@ -172,7 +205,11 @@ suite('Status bar', () => {
   test('the tooltip comparison is counted once per version and selection: cursor moves and pauses recount nothing', async () => {
     const text = 'Tokenizers disagree about café.\nSecond line.';
     const editor = await openDocument(text, 'plaintext');
-    await waitFor(() => api.statusBar.tooltip.includes('| gpt2 |'), 10_000, () => `the comparison in ${api.statusBar.tooltip}`);
+    await waitFor(
+      () => api.statusBar.tooltip.includes('| gpt2 |'),
+      10_000,
+      () => `the comparison in ${api.statusBar.tooltip}`,
+    );
     const before = api.comparisons;
     for (let i = 0; i < 6; i++) {
       editor.selection = new vscode.Selection(i % 2, i, i % 2, i);
@@ -183,7 +220,11 @@ suite('Status bar', () => {
     assert.ok(api.statusBar.tooltip.includes('| gpt2 |'), 'the tooltip keeps its comparison');
     await editor.edit((edit) => edit.insert(new vscode.Position(1, 0), 'Edited '));
     const gpt2 = await api.count(editor.document.getText(), 'gpt2');
-    await waitFor(() => api.statusBar.tooltip.includes(`| gpt2 | ${gpt2} |`), 10_000, () => `the new gpt2 count ${gpt2} in ${api.statusBar.tooltip}`);
+    await waitFor(
+      () => api.statusBar.tooltip.includes(`| gpt2 | ${gpt2} |`),
+      10_000,
+      () => `the new gpt2 count ${gpt2} in ${api.statusBar.tooltip}`,
+    );
     assert.equal(api.comparisons, before + 1, 'an edit: one new comparison');
   });
 
@@ -191,7 +232,9 @@ suite('Status bar', () => {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner to type
     const editor = await openDocument('Count me, please.', 'plaintext');
     editor.selection = new vscode.Selection(0, 0, 0, 8);
-    const summary = await vscode.commands.executeCommand<{ comparisons: { tokenizer: string; tokens: number }[] }>('tokenLens.countSelection');
+    const summary = await vscode.commands.executeCommand<{ comparisons: { tokenizer: string; tokens: number }[] }>(
+      'tokenLens.countSelection',
+    );
     await vscode.commands.executeCommand('notifications.clearAll');
     await sleep(500);
     await screenshot('count-result');
@@ -199,7 +242,7 @@ suite('Status bar', () => {
     assert.equal(gpt2, await api.count('Count me', 'gpt2'));
     await vscode.env.clipboard.writeText('');
     await ui({ op: 'type', text: 'gpt2', enter: true, inputBox: true });
-    await waitFor(async () => (await vscode.env.clipboard.readText()) === String(gpt2), 5000, 'the gpt2 row\'s number on the clipboard');
+    await waitFor(async () => (await vscode.env.clipboard.readText()) === String(gpt2), 5000, "the gpt2 row's number on the clipboard");
   });
 
   test('a 1 MB document is counted in the background and stays exact', async () => {
@@ -222,17 +265,26 @@ suite('Status bar', () => {
     } finally {
       clearInterval(heartbeat);
     }
-    console.log(`[status bar] 1 MB document counted and edited in ${Date.now() - started} ms; longest event-loop gap ${longestGap} ms (opening a 1 MB document included)`);
+    console.log(
+      `[status bar] 1 MB document counted and edited in ${Date.now() - started} ms; longest event-loop gap ${longestGap} ms (opening a 1 MB document included)`,
+    );
   });
 
   test('hidden when no text editor is active; a screenshot of it showing', async () => {
     const editor = await openDocument('Token Lens counts what you select.\nSelect a line to see its tokens.', 'markdown');
     editor.selection = new vscode.Selection(0, 0, 0, 34);
-    await waitFor(() => api.statusBar.text.includes('selected'), 10_000, () => api.statusBar.text);
+    await waitFor(
+      () => api.statusBar.text.includes('selected'),
+      10_000,
+      () => api.statusBar.text,
+    );
     await vscode.commands.executeCommand('notifications.clearAll');
     await screenshot('status-bar');
     await closeAllEditors();
-    await waitFor(() => !api.statusBar.visible, 10_000, () => 'status bar to hide');
+    await waitFor(
+      () => !api.statusBar.visible,
+      10_000,
+      () => 'status bar to hide',
+    );
   });
 });
-

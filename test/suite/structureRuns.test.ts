@@ -12,7 +12,10 @@ const KEY = 'runs-key-5c1f';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
 const run = (command: string, args?: object) => vscode.commands.executeCommand<Outcome>(`tokenLens.${command}`, args);
 
-const THEMES = [['Default Dark Modern', 'dark'], ['Default Light Modern', 'light']] as const;
+const THEMES = [
+  ['Default Dark Modern', 'dark'],
+  ['Default Light Modern', 'light'],
+] as const;
 
 /** The run's view in both themes, as a user sees it. */
 async function screenshotThemes(runId: string, name: string): Promise<void> {
@@ -30,7 +33,8 @@ async function screenshotThemes(runId: string, name: string): Promise<void> {
  */
 async function compareWithOriginal(runId: string): Promise<void> {
   await resultReport(runId, 'click', { target: 'structure:compare' });
-  const isDiff = (t: vscode.Tab | undefined): t is vscode.Tab & { input: vscode.TabInputTextDiff } => t?.input instanceof vscode.TabInputTextDiff;
+  const isDiff = (t: vscode.Tab | undefined): t is vscode.Tab & { input: vscode.TabInputTextDiff } =>
+    t?.input instanceof vscode.TabInputTextDiff;
   const diffTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find(isDiff);
   await waitFor(() => diffTab() !== undefined, 10_000, 'the diff editor');
   const tab = diffTab()!;
@@ -40,10 +44,16 @@ async function compareWithOriginal(runId: string): Promise<void> {
   const differing: number[] = [];
   for (let i = 0; i < left.lineCount; i++) if (left.lineAt(i).text !== right.lineAt(i).text) differing.push(i);
   assert.ok(differing.length > 0, 'the relaxed coordinates differ');
-  assert.ok(differing.every((i) => i >= header && i < header + 8), `only coordinate lines differ: ${differing.map((i) => `${i + 1}: ${left.lineAt(i).text} → ${right.lineAt(i).text}`).join('; ')}`);
+  assert.ok(
+    differing.every((i) => i >= header && i < header + 8),
+    `only coordinate lines differ: ${differing.map((i) => `${i + 1}: ${left.lineAt(i).text} → ${right.lineAt(i).text}`).join('; ')}`,
+  );
   for (const i of differing) {
     const numbers = right.lineAt(i).text.trim().split(/\s+/).slice(0, 3).map(Number);
-    assert.ok(numbers.every((x) => x >= 0 && x < 1), `wrapped into the cell: ${right.lineAt(i).text}`);
+    assert.ok(
+      numbers.every((x) => x >= 0 && x < 1),
+      `wrapped into the cell: ${right.lineAt(i).text}`,
+    );
   }
   await sleep(500);
   await screenshot('compare-with-original');
@@ -52,15 +62,25 @@ async function compareWithOriginal(runId: string): Promise<void> {
   await reportWhere(runId, (r) => r.state === 'done', 'the relax view after the diff closed');
 }
 
-const structureView = (action: string, args: object) => vscode.commands.executeCommand<StructureReport | undefined>('tokenLens.structure.test', action, args);
+const structureView = (action: string, args: object) =>
+  vscode.commands.executeCommand<StructureReport | undefined>('tokenLens.structure.test', action, args);
 
 /** Clicks the view's 3D button and checks the trajectory it opens: frames that move the atoms, a caption, playback. */
 async function playTrajectory(runId: string, name: string): Promise<StructureReport> {
   await resultReport(runId, 'click', { target: 'structure:show3d' });
   const uri = `tokenlens-run:${runId}`;
-  await waitFor(async () => (await vscode.commands.executeCommand<string[]>('tokenLens.structure.test', 'open'))?.includes(uri), 10_000, 'the trajectory view');
+  await waitFor(
+    async () => (await vscode.commands.executeCommand<string[]>('tokenLens.structure.test', 'open'))?.includes(uri),
+    10_000,
+    'the trajectory view',
+  );
   let first: StructureReport | undefined;
-  await waitFor(async () => ((first = await structureView('setFrame', { uri, frame: 0 }))?.painted ?? 0) > 0.01, 15_000, () => `a drawn first frame: ${JSON.stringify(first)}`, 200);
+  await waitFor(
+    async () => ((first = await structureView('setFrame', { uri, frame: 0 }))?.painted ?? 0) > 0.01,
+    15_000,
+    () => `a drawn first frame: ${JSON.stringify(first)}`,
+    200,
+  );
   assert.ok(first!.frames > 2, `frames: ${first!.frames}`);
   assert.equal(first!.playing, false);
   assert.match(first!.caption, new RegExp(`^Step 0 .*\\(1 of ${first!.frames}\\)$`));
@@ -87,7 +107,8 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
 
   suiteTeardown(async () => {
     await vscode.commands.executeCommand('tokenLens.clearApiKey');
-    for (const key of ['service.baseUrl', 'service.timeoutSeconds', 'service.maxRetries', 'tightbinding.kpathDensity']) await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['service.baseUrl', 'service.timeoutSeconds', 'service.maxRetries', 'tightbinding.kpathDensity'])
+      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
     await server?.close();
   });
@@ -114,9 +135,17 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
       assert.equal(server.hits('/gnn_ff_dynamics/relax'), before, 'the test server got nothing');
       assert.equal(outcome.response!.body.value!.natoms, 8);
       const shown = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the relax view');
-      assert.match(shown.source, /^Computed on this machine by the built-in reference service/, 'the view says where the answer comes from');
+      assert.match(
+        shown.source,
+        /^Computed on this machine by the built-in reference service/,
+        'the view says where the answer comes from',
+      );
       assert.equal(settings().get('service.baseUrl'), server.url, 'the URL setting is left alone');
-      const answered = await fetch(`${used.url}/tokenizer/tokenize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"x"}' });
+      const answered = await fetch(`${used.url}/tokenizer/tokenize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"text":"x"}',
+      });
       assert.equal(answered.status, 401, 'it wants its key: another program on the machine cannot use it without');
     } finally {
       await settings().update('service.builtin', undefined, vscode.ConfigurationTarget.Global);
@@ -178,18 +207,30 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await screenshotThemes(outcome.runId!, 'result-relax');
     const trajectory = await playTrajectory(outcome.runId!, 'trajectory-relax');
     assert.match(trajectory.caption, /^Step 0 · -?\d+\.\d{4} eV/, 'each relax frame is captioned with its energy');
-    const restored = await vscode.commands.executeCommand<string[]>('tokenLens.structure.test', 'restore', { uri: `tokenlens-run:${outcome.runId}` });
+    const restored = await vscode.commands.executeCommand<string[]>('tokenLens.structure.test', 'restore', {
+      uri: `tokenlens-run:${outcome.runId}`,
+    });
     assert.ok(restored?.includes(`tokenlens-run:${outcome.runId}`), 'the trajectory view comes back after a reload');
     await vscode.commands.executeCommand('tokenLens.structure.test', 'closeAll');
     await compareWithOriginal(outcome.runId!);
     // Save Result As: the raw answer as JSON, and a message that says where it went.
     const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-run-')), 'relax.json');
     await vscode.commands.executeCommand('notifications.clearAll');
-    await vscode.commands.executeCommand('tokenLens.runs.test', 'save', { runId: outcome.runId, target: vscode.Uri.file(target).toString() });
+    await vscode.commands.executeCommand('tokenLens.runs.test', 'save', {
+      runId: outcome.runId,
+      target: vscode.Uri.file(target).toString(),
+    });
     assert.equal(JSON.parse(fs.readFileSync(target, 'utf8')).final_energy, answer.final_energy);
     if (screenshotsSupported()) {
       let said = '';
-      await waitFor(async () => /Saved the Relax result to/.test(said = (await ui({ op: 'html', selector: '.notifications-toasts .notification-list-item-message' })) ?? ''), 10_000, () => `the save message; shown: ${said}`);
+      await waitFor(
+        async () =>
+          /Saved the Relax result to/.test(
+            (said = (await ui({ op: 'html', selector: '.notifications-toasts .notification-list-item-message' })) ?? ''),
+          ),
+        10_000,
+        () => `the save message; shown: ${said}`,
+      );
       assert.ok(said.includes(target), `the message names the file: ${said}`);
       await sleep(800); // the toast slides in
       await screenshot('save-result-message');
@@ -197,7 +238,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     }
   });
 
-  test('Energy and Forces from a file that is not open (the Explorer), forces sorted; a row selects the atom\'s line', async () => {
+  test("Energy and Forces from a file that is not open (the Explorer), forces sorted; a row selects the atom's line", async () => {
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
     const uri = vscode.Uri.joinPath(folder, 'CONTCAR.relax');
     const outcome = (await run('singlePoint', { uri }))!;
@@ -209,10 +250,17 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     assert.ok(forces && forces.rows.length === 2, JSON.stringify(r.tables));
     await screenshotThemes(outcome.runId!, 'result-single-point');
     await resultReport(outcome.runId!, 'click', { target: 'atom:1' });
-    const editor = await waitFor(() => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && !e.selection.isEmpty), 5000, 'the atom line selected');
+    const editor = await waitFor(
+      () => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && !e.selection.isEmpty),
+      5000,
+      'the atom line selected',
+    );
     assert.equal(editor.selection.start.line, 9, 'atom 2 stands on line 10');
     assert.ok((await vscode.commands.executeCommand<string[]>('tokenLens.results.test', 'open'))?.includes(outcome.runId!));
-    assert.ok(vscode.window.tabGroups.all.some((g) => g.activeTab?.label.startsWith('Single point')), 'the result view stays in sight beside the POSCAR');
+    assert.ok(
+      vscode.window.tabGroups.all.some((g) => g.activeTab?.label.startsWith('Single point')),
+      'the result view stays in sight beside the POSCAR',
+    );
   });
 
   test('MD: energies and temperature against time; a running MD is cancelled at once', async function () {
@@ -220,7 +268,11 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await openWorkspaceFile('Si.vasp');
     server.faults.next({ kind: 'delay', ms: 8000, path: '/gnn_ff_dynamics/md' });
     const pending = run('md');
-    const running = await waitFor(async () => (await items()).find((i) => i.label === 'Molecular dynamics · Si.vasp' && i.contextValue === 'run.running'), 5000, 'a running MD in the list');
+    const running = await waitFor(
+      async () => (await items()).find((i) => i.label === 'Molecular dynamics · Si.vasp' && i.contextValue === 'run.running'),
+      5000,
+      'a running MD in the list',
+    );
     const started = Date.now();
     await vscode.commands.executeCommand('tokenLens.runs.cancel', { id: running.id });
     const cancelled = (await pending)!;
@@ -232,7 +284,10 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the MD view');
     assert.ok(r.plots.length >= 2, JSON.stringify(r.plots));
-    assert.ok(r.plots.some((p) => p.series >= 3), 'total, kinetic and potential energy');
+    assert.ok(
+      r.plots.some((p) => p.series >= 3),
+      'total, kinetic and potential energy',
+    );
     await screenshotThemes(outcome.runId!, 'result-md');
     await playTrajectory(outcome.runId!, 'trajectory-md');
     await vscode.commands.executeCommand('tokenLens.structure.test', 'closeAll');
@@ -261,7 +316,10 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
     const outcome = (await run('relax', { uri: vscode.Uri.joinPath(folder, 'POSCAR_broken') }))!;
     assert.equal(outcome.status, 'invalid');
-    assert.equal(outcome.message!.text, "POSCAR_broken has 1 error, so Token Lens did not send it. Line 7: the counts line must hold positive whole numbers, one per species (found 'two')");
+    assert.equal(
+      outcome.message!.text,
+      "POSCAR_broken has 1 error, so Token Lens did not send it. Line 7: the counts line must hold positive whole numbers, one per species (found 'two')",
+    );
     assert.equal(server.hits('/gnn_ff_dynamics/relax'), before);
     const editor = vscode.window.activeTextEditor!;
     assert.match(editor.document.uri.path, /POSCAR_broken$/);
@@ -282,17 +340,28 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const r = await reportWhere(failed.runId!, (x) => x.state === 'failed', 'the failed view');
     assert.ok(r.targets.includes('retry'), r.targets.join());
     // The same run again replaces the failed tab instead of opening a second one under the same title.
-    const resultTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('tokenLens.result'));
+    const resultTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('tokenLens.result'));
     const again = (await run('singlePoint'))!;
     assert.equal(again.status, 'ok', again.message?.text);
-    await waitFor(() => (resultTabs().length === 1 ? true : undefined), 10_000, `one result tab, not ${resultTabs().map((t) => t.label).join(', ')}`);
+    await waitFor(
+      () => (resultTabs().length === 1 ? true : undefined),
+      10_000,
+      `one result tab, not ${resultTabs()
+        .map((t) => t.label)
+        .join(', ')}`,
+    );
 
     await settings().update('service.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
     server.faults.next({ kind: 'delay', ms: 3000, path: '/gnn_ff_dynamics/single_point' });
     const timedOut = (await run('singlePoint', { show: false }))!;
     assert.equal(timedOut.errorKind, 'timeout');
     assert.match(timedOut.message!.text, /timeoutSeconds/);
-    const states = (await items()).filter((i) => [unauthorized.runId, failed.runId, timedOut.runId].includes(i.id)).map((i) => i.contextValue);
+    const states = (await items())
+      .filter((i) => [unauthorized.runId, failed.runId, timedOut.runId].includes(i.id))
+      .map((i) => i.contextValue);
     assert.deepEqual(states, ['run.failed', 'run.failed', 'run.failed']);
     await settings().update('service.maxRetries', undefined, vscode.ConfigurationTarget.Global);
   });

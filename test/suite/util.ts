@@ -117,7 +117,12 @@ export async function closeAllEditors(): Promise<void> {
       await vscode.window.tabGroups.close(tab);
     }
   }
-  throw new Error(`closeAllEditors: tabs still open: ${vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label).join(', ')}`);
+  throw new Error(
+    `closeAllEditors: tabs still open: ${vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .map((t) => t.label)
+      .join(', ')}`,
+  );
 }
 
 /**
@@ -128,14 +133,22 @@ export async function closeAllEditors(): Promise<void> {
  * Needs `screenshotsSupported()`.
  */
 export async function ui(
-  action: { op: 'click'; button: string } | { op: 'type'; text: string; enter?: boolean; inputBox?: boolean } | { op: 'read' | 'html'; selector: string },
+  action:
+    | { op: 'click'; button: string }
+    | { op: 'type'; text: string; enter?: boolean; inputBox?: boolean }
+    | { op: 'read' | 'html'; selector: string },
   timeoutMs = 20_000,
 ): Promise<string | undefined> {
   if (!screenshotsSupported()) throw new Error('ui(): this runner cannot act on the window');
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const done = path.join(SCREENSHOT_DIR, `.ui-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   console.log(`${UI_MARKER} ${JSON.stringify({ ...action, done })}`);
-  await waitFor(() => fs.existsSync(done), timeoutMs, `the runner to ${action.op === 'click' ? `click "${action.button}"` : action.op}`, 100);
+  await waitFor(
+    () => fs.existsSync(done),
+    timeoutMs,
+    `the runner to ${action.op === 'click' ? `click "${action.button}"` : action.op}`,
+    100,
+  );
   const outcome = JSON.parse(fs.readFileSync(done, 'utf8')) as { ok: boolean; error?: string; text?: string };
   fs.rmSync(done, { force: true });
   if (!outcome.ok) throw new Error(`ui ${action.op} failed: ${outcome.error}`);

@@ -8,7 +8,14 @@ import { APPLICATIONS, applicationOf } from '../../src/core/applications/applica
 import { parseDiffraction } from '../../src/core/diffraction/parse';
 import { parseRequest, requestText } from '../../src/core/applications/request';
 import { isRefusal, type Prompts, type TextPrompt, type PickPrompt } from '../../src/core/applications/types';
-import { checkElements, checkFormula, checkJid, checkOptimadeFilter, checkReaction, normalizeMiller } from '../../src/core/applications/validate';
+import {
+  checkElements,
+  checkFormula,
+  checkJid,
+  checkOptimadeFilter,
+  checkReaction,
+  normalizeMiller,
+} from '../../src/core/applications/validate';
 
 const app = (kind: string) => APPLICATIONS.find((a) => a.kind === kind)!;
 
@@ -71,7 +78,11 @@ test('each application asks, and Escape at any step sends nothing', async () => 
     ['predict', ['jvasp-1174', 'bulk_modulus_kv'], { jid: 'JVASP-1174', model: 'bulk_modulus_kv' }],
     ['pxrd', ['JVASP-1002'], { jid: 'JVASP-1002' }],
     ['optimade', ['nelements = 1'], { filter_string: 'nelements = 1' }],
-    ['heterostructure', ['JVASP-1174', 'JVASP-1002', '001'], { jid1: 'JVASP-1174', jid2: 'JVASP-1002', film_index: '0_0_1', subs_index: '0_0_1' }],
+    [
+      'heterostructure',
+      ['JVASP-1174', 'JVASP-1002', '001'],
+      { jid1: 'JVASP-1174', jid2: 'JVASP-1002', film_index: '0_0_1', subs_index: '0_0_1' },
+    ],
     ['vqe', ['JVASP-1002', '0.5 0 0.5', 'tight_binding'], { jid: 'JVASP-1002', kpoint: [0.5, 0, 0.5], hamiltonian_type: 'tight_binding' }],
     ['reaction', ['Fe2O3 + C', 'Fe + CO2'], { reactants: 'Fe2O3 + C', products: 'Fe + CO2' }],
     ['hea', ['Fe Co Ni', '0.5 0.25 0.25'], { elements: ['Fe', 'Co', 'Ni'], fractions: [0.5, 0.25, 0.25] }],
@@ -81,7 +92,10 @@ test('each application asks, and Escape at any step sends nothing', async () => 
     const asked = await app(kind).ask(u.prompts);
     assert.ok(asked && !isRefusal(asked), kind);
     assert.deepEqual(asked.body, body, kind);
-    assert.ok(u.problems.every((p) => p === undefined), `${kind}: ${u.problems.join(', ')}`);
+    assert.ok(
+      u.problems.every((p) => p === undefined),
+      `${kind}: ${u.problems.join(', ')}`,
+    );
     assert.equal(app(kind).check(asked.body), undefined, kind);
     assert.equal(await app(kind).ask(user([...answers.slice(0, -1), undefined]).prompts), undefined, `${kind}: cancelled at the last step`);
   }
@@ -92,12 +106,14 @@ test('Generate Heterostructure takes an open POSCAR for either slab, and refuses
   const asked = await app('heterostructure').ask(user(['GaAs.vasp', 'JVASP-1002', '0 0 1'], undefined, [gaas]).prompts);
   assert.deepEqual(asked, { body: { poscar_film: gaas.text, jid2: 'JVASP-1002', film_index: '0_0_1', subs_index: '0_0_1' } });
   assert.equal(app('heterostructure').name((asked as { body: Record<string, unknown> }).body), 'GaAs on JVASP-1002');
-  const broken = await app('heterostructure').ask(user(['POSCAR'], undefined, [{ name: 'POSCAR', text: 'x', error: 'Line 2: the scale must be a number' }]).prompts);
+  const broken = await app('heterostructure').ask(
+    user(['POSCAR'], undefined, [{ name: 'POSCAR', text: 'x', error: 'Line 2: the scale must be a number' }]).prompts,
+  );
   assert.deepEqual(broken, { refuse: 'POSCAR has an error, so Token Lens did not send it. Line 2: the scale must be a number' });
 });
 
 test('Match Pattern needs a diffraction file without errors, and sends its points', async () => {
-  assert.match((await app('pxrdMatch').ask(user([]).prompts) as { refuse: string }).refuse, /Open a diffraction-data file/);
+  assert.match(((await app('pxrdMatch').ask(user([]).prompts)) as { refuse: string }).refuse, /Open a diffraction-data file/);
   const broken = await app('pxrdMatch').ask(user([], '28.4 100\n47.3 -5\n').prompts);
   assert.ok(isRefusal(broken));
   assert.match(broken.refuse, /data\.xy has an error.*Line 2: the intensity must not be negative/);
@@ -128,6 +144,6 @@ test('the JSON request document: header names the endpoint, comments keep error 
   const parsed = parseRequest(broken);
   assert.ok('error' in parsed);
   assert.equal(broken[parsed.error.offset], '}', `offset ${parsed.error.offset}: ${parsed.error.message}`);
-  assert.match(('error' in parseRequest('// Token Lens request: POST /hea/compute\n[1]') ? 'error' : ''), /error/);
+  assert.match('error' in parseRequest('// Token Lens request: POST /hea/compute\n[1]') ? 'error' : '', /error/);
   assert.equal(applicationOf('// Token Lens request: POST /nowhere'), undefined);
 });

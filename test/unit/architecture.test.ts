@@ -76,13 +76,31 @@ test('no two folders of src/ depend on each other, directly or through others', 
 });
 
 test('the cycle check finds a ring it is given', () => {
-  const ring = new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])], ['d', new Set(['a'])]]);
+  const ring = new Map([
+    ['a', new Set(['b'])],
+    ['b', new Set(['c'])],
+    ['c', new Set(['a'])],
+    ['d', new Set(['a'])],
+  ]);
   assert.deepEqual(findCycle(ring), ['a', 'b', 'c', 'a']);
-  assert.equal(findCycle(new Map([['a', new Set(['b'])], ['b', new Set<string>()]])), undefined);
+  assert.equal(
+    findCycle(
+      new Map([
+        ['a', new Set(['b'])],
+        ['b', new Set<string>()],
+      ]),
+    ),
+    undefined,
+  );
 });
 
 test('each layer has its own compiler settings: the core and the pages without vscode or Node, the edge without the DOM', () => {
-  const config = (dir: string) => ts.getParsedCommandLineOfConfigFile(path.join(SRC, dir, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!.options;
+  const config = (dir: string) =>
+    ts.getParsedCommandLineOfConfigFile(
+      path.join(SRC, dir, 'tsconfig.json'),
+      {},
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+    )!.options;
   const core = config('core');
   const pages = config('webviews/pages');
   const edge = config('.');
@@ -104,7 +122,8 @@ test(`no function in src/ is longer than ${MAX_FUNCTION_LINES} lines`, () => {
     const visit = (node: ts.Node): void => {
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {
         const lines = source.getLineAndCharacterOfPosition(node.end).line - source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-        if (lines > MAX_FUNCTION_LINES) long.push(`${path.relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} (${lines} lines)`);
+        if (lines > MAX_FUNCTION_LINES)
+          long.push(`${path.relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} (${lines} lines)`);
       }
       ts.forEachChild(node, visit);
     };
@@ -127,10 +146,14 @@ function packagesImported(dir: string): Set<string> {
 
 test('the server declares its own dependencies (src/server/package.json), and the extension does not carry them', () => {
   const server = JSON.parse(fs.readFileSync(path.join(SRC, 'server', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  const root = JSON.parse(fs.readFileSync(path.join(SRC, '..', 'package.json'), 'utf8')) as { dependencies: Record<string, string>; workspaces: string[] };
+  const root = JSON.parse(fs.readFileSync(path.join(SRC, '..', 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    workspaces: string[];
+  };
   const serverOnly = [...packagesImported(path.join(SRC, 'server'))];
   assert.ok(serverOnly.includes('ml-matrix'), serverOnly.join());
   for (const name of serverOnly) assert.ok(name in server.dependencies, `src/server imports ${name}, not in its package.json`);
-  for (const name of Object.keys(server.dependencies)) assert.ok(!(name in root.dependencies), `${name} is the server's, not the extension's`);
+  for (const name of Object.keys(server.dependencies))
+    assert.ok(!(name in root.dependencies), `${name} is the server's, not the extension's`);
   assert.deepEqual(root.workspaces, ['src/server']);
 });

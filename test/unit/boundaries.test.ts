@@ -23,7 +23,11 @@ function wholeBounds(name: string, start: number, end: number): number[] {
 for (const name of ['cl100k_base', 'o200k_base', 'gpt2', 'character']) {
   test(`${name}: the boundaries drawn for a visible window equal the whole document's`, () => {
     const tokenizer = loadTokenizerSync(name);
-    for (const [start, end] of [[0, 3000], [123_456, 127_000], [TEXT.length - 600, TEXT.length]] as const) {
+    for (const [start, end] of [
+      [0, 3000],
+      [123_456, 127_000],
+      [TEXT.length - 600, TEXT.length],
+    ] as const) {
       const window = boundaryWindow(tokenizer, TEXT, start, end);
       const drawn = window.table.bounds.map((b) => b + window.from).filter((b) => b >= start && b < end);
       assert.deepEqual(drawn, wholeBounds(name, start, end), `${name} [${start}, ${end})`);

@@ -12,7 +12,12 @@ test('tokenize reads standard input and prints the spec 2.2 JSON', () => {
   const out = run(['tokenize', '--tokenizer', 'model-4'], 'Hello world');
   assert.equal(out.status, 0, out.stderr);
   assert.deepEqual(JSON.parse(out.stdout), {
-    tokenizer: 'model-4', text: 'Hello world', n_tokens: 2, n_chars: 11, tokens: ['Hello', ' world'], token_ids: [9906, 1917],
+    tokenizer: 'model-4',
+    text: 'Hello world',
+    n_tokens: 2,
+    n_chars: 11,
+    tokens: ['Hello', ' world'],
+    token_ids: [9906, 1917],
   });
 });
 
@@ -65,10 +70,16 @@ test('poscar: several files give an array in order; errors give exit code 1 and 
   const [good, broken] = JSON.parse(out.stdout);
   assert.equal(good.summary.formula, 'Si2');
   assert.equal(broken.summary, null);
-  assert.deepEqual(broken.diagnostics, [{
-    line: 7, column: 10, endColumn: 13, severity: 'error',
-    message: "Line 7: the counts line must hold positive whole numbers, one per species (found 'two')", code: 'counts-not-integer',
-  }]);
+  assert.deepEqual(broken.diagnostics, [
+    {
+      line: 7,
+      column: 10,
+      endColumn: 13,
+      severity: 'error',
+      message: "Line 7: the counts line must hold positive whole numbers, one per species (found 'two')",
+      code: 'counts-not-integer',
+    },
+  ]);
 });
 
 test('poscar: standard input without a file or for -; warnings alone keep exit code 0', () => {
@@ -79,8 +90,15 @@ test('poscar: standard input without a file or for -; warnings alone keep exit c
     const report = JSON.parse(out.stdout);
     assert.equal(report.file, '-');
     assert.equal(report.summary.formula, '(X1)(X2)');
-    assert.deepEqual(report.diagnostics.map((d: { line: number; column: number; code: string; severity: string }) => [d.line, d.column, d.code, d.severity]),
-      [[6, 1, 'no-species-line', 'warning']]);
+    assert.deepEqual(
+      report.diagnostics.map((d: { line: number; column: number; code: string; severity: string }) => [
+        d.line,
+        d.column,
+        d.code,
+        d.severity,
+      ]),
+      [[6, 1, 'no-species-line', 'warning']],
+    );
   }
   const structureWithErrors = run(['poscar'], NACL_LINES.join('\n').replace('0.5 0.5 0.5', '0.5 half 0.5'));
   assert.equal(structureWithErrors.status, 1);
@@ -104,7 +122,10 @@ test('--help (or -h, or help) prints the usage on standard output and exits 0, f
     assert.match(out.stdout, /^Usage: node dist\/cli\.js tokenize/);
     assert.equal(out.stderr, '');
   }
-  const server = spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'server', 'main.js'), '--help'], { encoding: 'utf8', timeout: 20_000 });
+  const server = spawnSync(process.execPath, [join(__dirname, '..', '..', 'src', 'server', 'main.js'), '--help'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   assert.equal(server.status, 0, server.stderr);
   assert.match(server.stdout, /^Usage: main\.js \[--port N\].*\n[\s\S]*--api-key KEY/);
 });

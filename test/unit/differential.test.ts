@@ -39,7 +39,7 @@ function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
 function shrink(text: string, fails: (s: string) => boolean): string {
   let chars = [...text];
   for (let chunk = Math.max(1, chars.length >> 1); chunk >= 1; chunk = chunk >> 1) {
-    for (let i = 0; i + chunk <= chars.length; ) {
+    for (let i = 0; i + chunk <= chars.length;) {
       const candidate = chars.slice(0, i).concat(chars.slice(i + chunk));
       if (candidate.length > 0 && fails(candidate.join(''))) chars = candidate;
       else i += chunk;
@@ -144,10 +144,14 @@ for (const name of ENCODING_NAMES) {
         const at = firstDifference(want, have);
         if (at >= 0) {
           // Localise: find the smallest corpus slice around the first differing token that still differs.
-          const tokensBefore = new TextDecoder().decode(oracle(name).decode(Uint32Array.from(Array.from(want).slice(0, Math.max(0, at - 5))))).length;
+          const tokensBefore = new TextDecoder().decode(
+            oracle(name).decode(Uint32Array.from(Array.from(want).slice(0, Math.max(0, at - 5)))),
+          ).length;
           const window = corpus.slice(Math.max(0, tokensBefore - 200), tokensBefore + 400);
           assertSameIds(name, window, ordinary, mine, `(${corpusName}, near UTF-16 offset ${tokensBefore})`);
-          assert.fail(`${name}: ${corpusName} ids differ at token ${at} (expected ${want[at]}, got ${have[at]}); lengths ${want.length} vs ${have.length}`);
+          assert.fail(
+            `${name}: ${corpusName} ids differ at token ${at} (expected ${want[at]}, got ${have[at]}); lengths ${want.length} vs ${have.length}`,
+          );
         }
         assert.equal(engine.count(corpus), want.length, 'count(corpus)');
         const rng = new Rng(SEED ^ 0x5eed);
@@ -175,10 +179,22 @@ for (const name of ENCODING_NAMES) {
 
     test('long pieces (the heap merge path) and runs of one character', () => {
       const rng = new Rng(SEED + 2);
-      const alphabets = ['ab', 'aab', 'abc', 'xyz', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFabcdef', 'qwertyuiopQWERTY', 'ёжзий', '的一是不了人', 'é'];
+      const alphabets = [
+        'ab',
+        'aab',
+        'abc',
+        'xyz',
+        'abcdefghijklmnopqrstuvwxyz',
+        'ABCDEFabcdef',
+        'qwertyuiopQWERTY',
+        'ёжзий',
+        '的一是不了人',
+        'é',
+      ];
       const texts: string[] = [];
       for (const n of [127, 128, 129, 130, 200, 255, 256, 257, 1000, 4000]) {
-        for (const c of ['a', ' ', '0', '9', '\n', '\t', '!', '=', 'é', '的', '👍', 'ab', ' a', 'a ']) texts.push(c.repeat(Math.ceil(n / c.length)));
+        for (const c of ['a', ' ', '0', '9', '\n', '\t', '!', '=', 'é', '的', '👍', 'ab', ' a', 'a '])
+          texts.push(c.repeat(Math.ceil(n / c.length)));
       }
       for (let i = 0; i < 150; i++) {
         const alphabet = [...rng.pick(alphabets)];
@@ -197,14 +213,27 @@ for (const name of ENCODING_NAMES) {
 
     test(`specialTokens: 'special' equals tiktoken encode(text, 'all')`, () => {
       const texts = sampleTexts(SEED + 3, Math.ceil(RANDOM_STRINGS / 2));
-      texts.push('<|endoftext|>', '<|endoftext|><|endoftext|>', 'a<|endoftext|>b', ' <|endoftext|> ', '<|endoftext', '<|fim_prefix|>x<|fim_suffix|>y<|fim_middle|>', '<<|endoftext|>>', '<|endofprompt|>', '');
+      texts.push(
+        '<|endoftext|>',
+        '<|endoftext|><|endoftext|>',
+        'a<|endoftext|>b',
+        ' <|endoftext|> ',
+        '<|endoftext',
+        '<|fim_prefix|>x<|fim_suffix|>y<|fim_middle|>',
+        '<<|endoftext|>>',
+        '<|endofprompt|>',
+        '',
+      );
       texts.forEach((text, i) => {
         assertSameIds(`${name} (special)`, text, allSpecial, mineSpecial, `(string ${i}, seed ${SEED + 3})`);
         assert.equal(special.count(text), special.encode(text).length, `count = encode().length (special) on ${show(text)}`);
       });
       // And in text mode, special-token text is ordinary text.
       assertSameIds(name, 'x<|endoftext|>y', ordinary, mine);
-      assert.ok(!engine.encode('<|endoftext|>').includes(oracle(name).encode('<|endoftext|>', 'all')[0]!), 'text mode never yields the special id');
+      assert.ok(
+        !engine.encode('<|endoftext|>').includes(oracle(name).encode('<|endoftext|>', 'all')[0]!),
+        'text mode never yields the special id',
+      );
     });
 
     test('tokenize follows spec 4.1 and spans cover the text', () => {
@@ -251,7 +280,8 @@ describe('comparison tokenizers follow spec 4.1 on random text', () => {
           assert.equal(result.n_tokens, result.n_chars, `character: one token per code point on ${show(text)}`);
           assert.deepEqual(result.tokens, [...text], `character: each token is one code point on ${show(text)}`);
         } else {
-          for (const token of tk.tokenize(text).tokens) assert.ok(!/^\p{White_Space}+$/u.test(token), `whitespace: no separator (White_Space) tokens on ${show(text)}`);
+          for (const token of tk.tokenize(text).tokens)
+            assert.ok(!/^\p{White_Space}+$/u.test(token), `whitespace: no separator (White_Space) tokens on ${show(text)}`);
         }
       }
       const rng = new Rng(SEED + 7);

@@ -10,9 +10,20 @@ const INTENSITY = 'variable.other.intensity.diffraction';
 test('comments, angles and intensities, whatever separates them', async () => {
   assert.deepEqual(await tokenize(lines('# Cu Ka\n28.44 100\n47.3,\t55.5\n1.2D1;3e2\n  ! end')), [
     [['# Cu Ka', 'comment.line.diffraction']],
-    [['28.44', ANGLE], ['100', INTENSITY]],
-    [['47.3', ANGLE], [',', ''], ['55.5', INTENSITY]],
-    [['1.2D1', ANGLE], [';', ''], ['3e2', INTENSITY]],
+    [
+      ['28.44', ANGLE],
+      ['100', INTENSITY],
+    ],
+    [
+      ['47.3', ANGLE],
+      [',', ''],
+      ['55.5', INTENSITY],
+    ],
+    [
+      ['1.2D1', ANGLE],
+      [';', ''],
+      ['3e2', INTENSITY],
+    ],
     [['! end', 'comment.line.diffraction']],
   ]);
 });

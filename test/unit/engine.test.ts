@@ -6,11 +6,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as engine from '../../src/core/tokenizers/index';
-import { CancelledError, DocumentIndex, countAsync, getEncodingStats, isLoaded, loadTokenizer, loadTokenizerSync } from '../../src/core/tokenizers/index';
+import {
+  CancelledError,
+  DocumentIndex,
+  countAsync,
+  getEncodingStats,
+  isLoaded,
+  loadTokenizer,
+  loadTokenizerSync,
+} from '../../src/core/tokenizers/index';
 import { withHeartbeat } from '../bench/heartbeat';
 import { Rng, randomText, realText } from '../bench/textgen';
 
-const loaded = (): string[] => getEncodingStats().map((s) => s.encoding).sort();
+const loaded = (): string[] =>
+  getEncodingStats()
+    .map((s) => s.encoding)
+    .sort();
 
 test('loads nothing up front, and only the encoding asked for', async () => {
   assert.deepEqual(loaded(), [], 'no encoding is loaded at import');
@@ -56,7 +67,11 @@ test('countAsync gives the same number as count, on every tokenizer and on hosti
     for (const mode of ['text', 'special'] as const) {
       const tk = await loadTokenizer(name, { specialTokens: mode });
       for (const text of texts) {
-        assert.equal(await countAsync(tk, text), tk.count(text), `${name} (${mode}) on ${text.length} units starting ${JSON.stringify(text.slice(0, 20))}`);
+        assert.equal(
+          await countAsync(tk, text),
+          tk.count(text),
+          `${name} (${mode}) on ${text.length} units starting ${JSON.stringify(text.slice(0, 20))}`,
+        );
       }
     }
   }
@@ -67,7 +82,11 @@ test('countAsync lets the event loop run while it counts 1 MB, and DocumentIndex
   const rng = new Rng(7);
   const text = corpus ?? randomText(rng, 60_000);
   const tk = await loadTokenizer('o200k_base');
-  const { value: [count, index], maxGapMs: maxGap, beats } = await withHeartbeat(async () => [await countAsync(tk, text), await DocumentIndex.build(tk, text)] as const);
+  const {
+    value: [count, index],
+    maxGapMs: maxGap,
+    beats,
+  } = await withHeartbeat(async () => [await countAsync(tk, text), await DocumentIndex.build(tk, text)] as const);
   assert.equal(count, tk.count(text));
   assert.equal(index.count, count);
   assert.ok(beats >= 5, `the event loop ran ${beats} times during the count`);
@@ -122,5 +141,8 @@ test('a warm count is not slower than a cold one (piece-cache eviction stays O(1
   started = performance.now();
   assert.equal(tk.count(text), n);
   const warm = performance.now() - started;
-  assert.ok(warm < 3 * cold + 1_000, `cold count ${cold.toFixed(0)} ms, warm count ${warm.toFixed(0)} ms on ${text.length} units of distinct words`);
+  assert.ok(
+    warm < 3 * cold + 1_000,
+    `cold count ${cold.toFixed(0)} ms, warm count ${warm.toFixed(0)} ms on ${text.length} units of distinct words`,
+  );
 });

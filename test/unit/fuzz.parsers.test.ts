@@ -33,11 +33,15 @@ function assertInside(text: string, ranges: { line: number; start: number; end: 
   }
 }
 
-const finite = (values: unknown[], what: string) => values.forEach((v) => assert.ok(typeof v !== 'number' || Number.isFinite(v), `${what}: ${String(v)}`));
+const finite = (values: unknown[], what: string) =>
+  values.forEach((v) => assert.ok(typeof v !== 'number' || Number.isFinite(v), `${what}: ${String(v)}`));
 
 function checkPoscar(text: string): void {
   const { poscar, diagnostics } = parsePoscar(text);
-  assertInside(text, diagnostics.map((d) => d.range));
+  assertInside(
+    text,
+    diagnostics.map((d) => d.range),
+  );
   if (!poscar) return;
   finite(poscar.lattice.flat(), 'lattice');
   for (const site of poscar.sites) finite([...site.frac, ...site.cart], `site on line ${site.line + 1}`);
@@ -50,8 +54,36 @@ function checkDiffraction(text: string): void {
   for (const p of points) finite([p.angle, p.intensity], `point on line ${p.line + 1}`);
 }
 
-const HOSTILE = ['1e308', '-1e308', '1e-320', 'NaN', 'Infinity', '-0', '0', '1e200', '1e-100', '-1e-300', '9'.repeat(400), ',', ';', ',,;;',
-  '\u0000', '\u202e', '\ufeff', '𝟙', 'Ｓｉ', '[x](command:workbench.action.terminal.sendSequence)', 'T', '.FALSE.', 'Direct', 'Cartesian', 'Selective', '-', 'e5', '1.0D-3'];
+const HOSTILE = [
+  '1e308',
+  '-1e308',
+  '1e-320',
+  'NaN',
+  'Infinity',
+  '-0',
+  '0',
+  '1e200',
+  '1e-100',
+  '-1e-300',
+  '9'.repeat(400),
+  ',',
+  ';',
+  ',,;;',
+  '\u0000',
+  '\u202e',
+  '\ufeff',
+  '𝟙',
+  'Ｓｉ',
+  '[x](command:workbench.action.terminal.sendSequence)',
+  'T',
+  '.FALSE.',
+  'Direct',
+  'Cartesian',
+  'Selective',
+  '-',
+  'e5',
+  '1.0D-3',
+];
 
 /** A mutation of a text's lines: delete, duplicate, swap, truncate, or a token replaced by a hostile one. */
 const mutation = fc.oneof(
@@ -59,7 +91,12 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('swap' as const), at: fc.nat(), to: fc.nat() }),
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('token' as const), at: fc.nat(), token: fc.nat(), value: fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 }), fc.double().map(String)) }),
+  fc.record({
+    kind: fc.constant('token' as const),
+    at: fc.nat(),
+    token: fc.nat(),
+    value: fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 }), fc.double().map(String)),
+  }),
 );
 type Mutation = typeof mutation extends fc.Arbitrary<infer M> ? M : never;
 
@@ -70,7 +107,11 @@ function mutate(text: string, mutations: Mutation[]): string {
     if (m.kind === 'delete') lines.splice(i, 1);
     else if (m.kind === 'duplicate') lines.splice(i, 0, lines[i] ?? '');
     else if (m.kind === 'swap') [lines[i], lines[m.to % lines.length]] = [lines[m.to % lines.length]!, lines[i]!];
-    else if (m.kind === 'truncate') lines = lines.join('\n').slice(0, m.at % (text.length + 1)).split('\n');
+    else if (m.kind === 'truncate')
+      lines = lines
+        .join('\n')
+        .slice(0, m.at % (text.length + 1))
+        .split('\n');
     else {
       const tokens = (lines[i] ?? '').split(/(\s+|,|;)/);
       tokens[m.token % Math.max(1, tokens.length)] = m.value;
@@ -81,13 +122,21 @@ function mutate(text: string, mutations: Mutation[]): string {
 }
 
 test('fuzz: mutated POSCARs never throw, keep every problem inside the document and every number finite', () => {
-  fc.assert(fc.property(fc.constantFrom(...POSCARS), fc.array(mutation, { minLength: 1, maxLength: 6 }), (text, ms) => checkPoscar(mutate(text, ms))),
-    { seed: SEED, numRuns: 3000 });
+  fc.assert(
+    fc.property(fc.constantFrom(...POSCARS), fc.array(mutation, { minLength: 1, maxLength: 6 }), (text, ms) =>
+      checkPoscar(mutate(text, ms)),
+    ),
+    { seed: SEED, numRuns: 3000 },
+  );
 });
 
 test('fuzz: mutated diffraction files never throw, keep every problem inside the document and every number finite', () => {
-  fc.assert(fc.property(fc.constantFrom(...XY), fc.array(mutation, { minLength: 1, maxLength: 6 }), (text, ms) => checkDiffraction(mutate(text, ms))),
-    { seed: SEED, numRuns: 1500 });
+  fc.assert(
+    fc.property(fc.constantFrom(...XY), fc.array(mutation, { minLength: 1, maxLength: 6 }), (text, ms) =>
+      checkDiffraction(mutate(text, ms)),
+    ),
+    { seed: SEED, numRuns: 1500 },
+  );
 });
 
 test('every fixture truncated at every character parses within the invariants', () => {
@@ -96,37 +145,62 @@ test('every fixture truncated at every character parses within the invariants', 
 });
 
 test('random text, random lines of numbers: never a throw', () => {
-  const numberLine = fc.array(fc.oneof(fc.double().map(String), fc.integer().map(String), fc.constantFrom(...HOSTILE)), { maxLength: 8 }).map((t) => t.join(' '));
-  fc.assert(fc.property(fc.array(fc.oneof(numberLine, fc.string({ unit: 'binary', maxLength: 40 })), { maxLength: 40 }).map((l) => l.join('\n')), (text) => {
-    checkPoscar(text);
-    checkDiffraction(text);
-  }), { seed: SEED, numRuns: 2000 });
+  const numberLine = fc
+    .array(fc.oneof(fc.double().map(String), fc.integer().map(String), fc.constantFrom(...HOSTILE)), { maxLength: 8 })
+    .map((t) => t.join(' '));
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof(numberLine, fc.string({ unit: 'binary', maxLength: 40 })), { maxLength: 40 }).map((l) => l.join('\n')),
+      (text) => {
+        checkPoscar(text);
+        checkDiffraction(text);
+      },
+    ),
+    { seed: SEED, numRuns: 2000 },
+  );
 });
 
-test('ASE\'s POSCARs (bulk crystals, molecules, surfaces written by ase.io.write) parse with no error, mutated ones within the invariants', (t) => {
+test("ASE's POSCARs (bulk crystals, molecules, surfaces written by ase.io.write) parse with no error, mutated ones within the invariants", (t) => {
   const structures = aseStructures();
-  if (!structures) return t.skip('SKIPPED LOUDLY: python3-ase is not installed (apt-get install python3-ase), so the POSCARs ASE writes were not fuzzed');
+  if (!structures)
+    return t.skip('SKIPPED LOUDLY: python3-ase is not installed (apt-get install python3-ase), so the POSCARs ASE writes were not fuzzed');
   for (const s of structures) {
     const { poscar, diagnostics } = parsePoscar(s.poscar);
-    assert.deepEqual(diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), [], s.name);
+    assert.deepEqual(
+      diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+      [],
+      s.name,
+    );
     assert.equal(poscar!.sites.length, s.atoms, s.name);
   }
-  fc.assert(fc.property(fc.constantFrom(...structures.map((s) => s.poscar)), fc.array(mutation, { minLength: 1, maxLength: 4 }), (text, ms) => checkPoscar(mutate(text, ms))),
-    { seed: SEED, numRuns: 1500 });
+  fc.assert(
+    fc.property(fc.constantFrom(...structures.map((s) => s.poscar)), fc.array(mutation, { minLength: 1, maxLength: 4 }), (text, ms) =>
+      checkPoscar(mutate(text, ms)),
+    ),
+    { seed: SEED, numRuns: 1500 },
+  );
 });
 
 test('the hostile cases found by fuzzing: errors on their line, never a hang', () => {
   const base = ['hostile', '1.0', '5 0 0', '0 5 0', '0 0 5', 'Si', '2', 'Direct', '0 0 0', '0.5 0.5 0.5'];
   const withLines = (edits: Record<number, string>) => base.map((l, i) => edits[i] ?? l).join('\n');
-  const codes = (text: string) => parsePoscar(text).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.range.line + 1}:${d.code}`);
+  const codes = (text: string) =>
+    parsePoscar(text)
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => `${d.range.line + 1}:${d.code}`);
   assert.deepEqual(codes(withLines({ 2: '1e200 0 0', 3: '0 1e-100 0', 4: '0 0 1e-100' })), ['3:lattice-overflow']);
   assert.deepEqual(codes(withLines({ 1: '-1e-300' })), ['3:lattice-singular']);
   assert.deepEqual(codes(withLines({ 3: '0 1e-5 0' })), ['3:lattice-thin']);
   assert.deepEqual(codes(withLines({ 8: '1e308 0 0' })), ['9:coordinates-too-large']);
   assert.deepEqual(codes(withLines({ 7: 'Cartesian', 9: '1e308 1e308 1e308' })), ['10:coordinates-too-large']);
-  for (const line of [',', ',,;;', ' , ; ']) { // a line starting with ';' is a comment
+  for (const line of [',', ',,;;', ' , ; ']) {
+    // a line starting with ';' is a comment
     const { diagnostics } = parseDiffraction(`28.4 100\n${line}\n47.3 55\n`);
-    assert.deepEqual(diagnostics.map((d) => [d.line, d.code]), [[1, 'not-two-numbers']], JSON.stringify(line));
+    assert.deepEqual(
+      diagnostics.map((d) => [d.line, d.code]),
+      [[1, 'not-two-numbers']],
+      JSON.stringify(line),
+    );
   }
 });
 

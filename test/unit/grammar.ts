@@ -19,7 +19,10 @@ export async function loadGrammar(file: string, scopeName: string): Promise<IGra
   const grammarFile = join(root, 'media', 'languages', file);
   await wasm;
   const registry = new Registry({
-    onigLib: Promise.resolve({ createOnigScanner: (sources) => new OnigScanner(sources), createOnigString: (text) => new OnigString(text) }),
+    onigLib: Promise.resolve({
+      createOnigScanner: (sources) => new OnigScanner(sources),
+      createOnigString: (text) => new OnigString(text),
+    }),
     loadGrammar: async () => parseRawGrammar(readFileSync(grammarFile, 'utf8'), grammarFile),
   });
   const loaded = await registry.loadGrammar(scopeName);

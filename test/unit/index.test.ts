@@ -36,7 +36,33 @@ function findNear(rng: Rng, doc: string, needle: string): number {
   return i >= 0 ? i : doc.indexOf(needle);
 }
 
-const TYPED = [' ', ' ', 'e', 'a', 'Z', '1', '\n', '\r', '\r\n', '\t', "'", 's', '<', '|', '>', '.', ',', '👍', '🏽', '\u200d', '的', 'é', '\u0301', 'я', 'ا'];
+const TYPED = [
+  ' ',
+  ' ',
+  'e',
+  'a',
+  'Z',
+  '1',
+  '\n',
+  '\r',
+  '\r\n',
+  '\t',
+  "'",
+  's',
+  '<',
+  '|',
+  '>',
+  '.',
+  ',',
+  '👍',
+  '🏽',
+  '\u200d',
+  '的',
+  'é',
+  '\u0301',
+  'я',
+  'ا',
+];
 
 /** A random edit of one of the kinds real typing and pasting produce, plus the hostile ones. */
 function randomEdit(rng: Rng, doc: string, allowSurrogateSplits: boolean): Edit {
@@ -64,7 +90,8 @@ function randomEdit(rng: Rng, doc: string, allowSurrogateSplits: boolean): Edit 
     // The very start and the very end.
     const atStart = rng.chance(0.5);
     const p = atStart ? 0 : doc.length;
-    if (rng.chance(0.5) || doc.length === 0) return { start: p, oldEnd: p, text: rng.pick([...TYPED, 'Hello world', '<|endoftext|>', '\n\n', '    ']), kind: 'insert at an end' };
+    if (rng.chance(0.5) || doc.length === 0)
+      return { start: p, oldEnd: p, text: rng.pick([...TYPED, 'Hello world', '<|endoftext|>', '\n\n', '    ']), kind: 'insert at an end' };
     const n = rng.int(1, 20);
     return atStart
       ? { start: 0, oldEnd: charBoundary(doc, Math.min(n, doc.length)), text: '', kind: 'delete at the start' }
@@ -95,7 +122,8 @@ function randomEdit(rng: Rng, doc: string, allowSurrogateSplits: boolean): Edit 
       if (b >= 0) {
         for (const s of SPECIAL_TEXTS) {
           for (let cut = 1; cut < s.length; cut++) {
-            if (doc.startsWith(s.slice(0, cut) + s.slice(cut + 1), b)) return { start: b + cut, oldEnd: b + cut, text: s[cut]!, kind: `complete ${s}` };
+            if (doc.startsWith(s.slice(0, cut) + s.slice(cut + 1), b))
+              return { start: b + cut, oldEnd: b + cut, text: s[cut]!, kind: `complete ${s}` };
           }
         }
       }
@@ -105,7 +133,12 @@ function randomEdit(rng: Rng, doc: string, allowSurrogateSplits: boolean): Edit 
       return { start: p, oldEnd: p, text: sp, kind: 'insert special-token text' };
     }
     const p = at(rng, doc);
-    return { start: p, oldEnd: charBoundary(doc, Math.min(doc.length, p + rng.int(0, 3))), text: rng.pick(['<|endof', 'text|>', '<|', '|>', 'endoftext']), kind: 'insert a special-token fragment' };
+    return {
+      start: p,
+      oldEnd: charBoundary(doc, Math.min(doc.length, p + rng.int(0, 3))),
+      text: rng.pick(['<|endof', 'text|>', '<|', '|>', 'endoftext']),
+      kind: 'insert a special-token fragment',
+    };
   }
   if (k < 82) {
     // Whitespace runs.
@@ -113,10 +146,21 @@ function randomEdit(rng: Rng, doc: string, allowSurrogateSplits: boolean): Edit 
     const space = findNear(rng, doc, '  ');
     if (j === 0 || space < 0) {
       const p = at(rng, doc);
-      return { start: p, oldEnd: p, text: rng.pick([' ', '\t', '\n']).repeat(rng.pick([1, 2, 3, 4, 8, rng.int(5, 300)])), kind: 'insert a whitespace run' };
+      return {
+        start: p,
+        oldEnd: p,
+        text: rng.pick([' ', '\t', '\n']).repeat(rng.pick([1, 2, 3, 4, 8, rng.int(5, 300)])),
+        kind: 'insert a whitespace run',
+      };
     }
     if (j === 1) return { start: space, oldEnd: space + 1, text: '', kind: 'shorten a whitespace run' };
-    if (j === 2) return { start: space + 1, oldEnd: space + 1, text: rng.pick([' ', 'x', '\n', '\t', "'s", '1']), kind: 'insert into a whitespace run' };
+    if (j === 2)
+      return {
+        start: space + 1,
+        oldEnd: space + 1,
+        text: rng.pick([' ', 'x', '\n', '\t', "'s", '1']),
+        kind: 'insert into a whitespace run',
+      };
     const p = at(rng, doc);
     return { start: p, oldEnd: p, text: ' \n \n  \n', kind: 'insert mixed blank lines' };
   }
@@ -143,7 +187,10 @@ function randomEdit(rng: Rng, doc: string, allowSurrogateSplits: boolean): Edit 
     for (let tries = 0; tries < 20; tries++) {
       const p = rng.int(1, Math.max(1, doc.length - 1));
       const c = doc.charCodeAt(p);
-      if (c >= 0xdc00 && c <= 0xdfff) return rng.chance(0.5) ? { start: p, oldEnd: p, text: 'x', kind: 'split a surrogate pair' } : { start: p, oldEnd: p + 1, text: '', kind: 'delete a low surrogate' };
+      if (c >= 0xdc00 && c <= 0xdfff)
+        return rng.chance(0.5)
+          ? { start: p, oldEnd: p, text: 'x', kind: 'split a surrogate pair' }
+          : { start: p, oldEnd: p + 1, text: '', kind: 'delete a low surrogate' };
     }
   }
   const p = at(rng, doc);
@@ -210,7 +257,12 @@ describe('DocumentIndex stays exact under random edits', () => {
       const tokenizer = loadTokenizerSync(kind.name, kind.special ? { specialTokens: 'special' } : {});
       const rng = new Rng(SEED + kindNo);
       const documents: Array<[string, string, number, boolean]> = [
-        ['corpus slice', corpus ? randomSlice(rng, corpus, rng.int(20_000, 100_000)) : randomText(rng, 3000), Math.round(EDITS * 0.55), false],
+        [
+          'corpus slice',
+          corpus ? randomSlice(rng, corpus, rng.int(20_000, 100_000)) : randomText(rng, 3000),
+          Math.round(EDITS * 0.55),
+          false,
+        ],
         ['hostile document', hostileDocument(rng), Math.round(EDITS * 0.3), false],
         ['hostile document, surrogate pairs split', hostileDocument(rng), Math.round(EDITS * 0.1), true],
         ['empty document', '', Math.round(EDITS * 0.05), false],
@@ -234,7 +286,11 @@ describe('DocumentIndex stays exact under random edits', () => {
           }
           doc = next;
         }
-        assert.equal(DocumentIndex.buildSync(tokenizer, doc).count, index.count, `${kind.label}: a fresh index agrees after the edits on the ${what}`);
+        assert.equal(
+          DocumentIndex.buildSync(tokenizer, doc).count,
+          index.count,
+          `${kind.label}: a fresh index agrees after the edits on the ${what}`,
+        );
       }
     });
   });
@@ -288,13 +344,63 @@ describe('mergeChanges folds one event of several changes into one envelope', ()
     const tk = loadTokenizerSync('cl100k_base');
     const doc = 'one two three four five\nsix seven eight\r\nnine ten';
     // Multi-cursor typing: VS Code lists the changes bottom-up (descending offsets).
-    check(tk, doc, [{ offset: 40, length: 0, text: 'X' }, { offset: 20, length: 0, text: 'X' }, { offset: 4, length: 0, text: 'X' }], 'descending inserts');
+    check(
+      tk,
+      doc,
+      [
+        { offset: 40, length: 0, text: 'X' },
+        { offset: 20, length: 0, text: 'X' },
+        { offset: 4, length: 0, text: 'X' },
+      ],
+      'descending inserts',
+    );
     // Ascending: each offset already accounts for the changes before it.
-    check(tk, doc, [{ offset: 4, length: 0, text: 'X' }, { offset: 21, length: 0, text: 'X' }, { offset: 42, length: 0, text: 'X' }], 'ascending inserts');
-    check(tk, doc, [{ offset: 30, length: 5, text: '' }, { offset: 0, length: 3, text: 'ONE ONE' }], 'descending replace and delete');
-    check(tk, doc, [{ offset: 0, length: 3, text: '' }, { offset: 10, length: 0, text: '<|endoftext|>' }], 'ascending delete then insert');
-    check(tk, doc, [{ offset: 10, length: 2, text: 'abcdef' }, { offset: 12, length: 4, text: '' }], 'overlapping changes');
-    check(tk, doc, [{ offset: doc.length, length: 0, text: '\n' }, { offset: 0, length: 0, text: '// ' }], 'both ends');
+    check(
+      tk,
+      doc,
+      [
+        { offset: 4, length: 0, text: 'X' },
+        { offset: 21, length: 0, text: 'X' },
+        { offset: 42, length: 0, text: 'X' },
+      ],
+      'ascending inserts',
+    );
+    check(
+      tk,
+      doc,
+      [
+        { offset: 30, length: 5, text: '' },
+        { offset: 0, length: 3, text: 'ONE ONE' },
+      ],
+      'descending replace and delete',
+    );
+    check(
+      tk,
+      doc,
+      [
+        { offset: 0, length: 3, text: '' },
+        { offset: 10, length: 0, text: '<|endoftext|>' },
+      ],
+      'ascending delete then insert',
+    );
+    check(
+      tk,
+      doc,
+      [
+        { offset: 10, length: 2, text: 'abcdef' },
+        { offset: 12, length: 4, text: '' },
+      ],
+      'overlapping changes',
+    );
+    check(
+      tk,
+      doc,
+      [
+        { offset: doc.length, length: 0, text: '\n' },
+        { offset: 0, length: 0, text: '// ' },
+      ],
+      'both ends',
+    );
   });
 
   for (const name of ['cl100k_base', 'o200k_base', 'character', 'whitespace']) {

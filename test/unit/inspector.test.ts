@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  DEFAULT_OPTIONS, isFromWebview, isSegmentTable, isToWebview, sanitizeOptions, type RenderMessage,
+  DEFAULT_OPTIONS,
+  isFromWebview,
+  isSegmentTable,
+  isToWebview,
+  sanitizeOptions,
+  type RenderMessage,
 } from '../../src/webviews/inspector/protocol';
 import { buildSegmentTable, toWireTable, type SegmentTable } from '../../src/core/inspector/segments';
 import { canSlice, cutPoints, SAFE_CUT, SLICE_THRESHOLD, tableSliced } from '../../src/core/inspector/tokenize';
@@ -13,9 +18,16 @@ import { Rng, randomText } from '../bench/textgen';
 function renderMessage(text: string): RenderMessage {
   const spans = loadTokenizerSync('cl100k_base').spans(text);
   return {
-    type: 'render', seq: 1, source: 'a.md', scope: 'document', text, nChars: [...text].length,
-    tokenizers: [...TOKENIZER_NAMES], primary: { tokenizer: 'cl100k_base', nTokens: spans.length, table: toWireTable(buildSegmentTable(text, spans)) },
-    options: DEFAULT_OPTIONS, origin: [0, 0],
+    type: 'render',
+    seq: 1,
+    source: 'a.md',
+    scope: 'document',
+    text,
+    nChars: [...text].length,
+    tokenizers: [...TOKENIZER_NAMES],
+    primary: { tokenizer: 'cl100k_base', nTokens: spans.length, table: toWireTable(buildSegmentTable(text, spans)) },
+    options: DEFAULT_OPTIONS,
+    origin: [0, 0],
   };
 }
 
@@ -36,23 +48,40 @@ test('protocol: well-formed messages pass both guards', () => {
 test('protocol: unknown and malformed messages are rejected', () => {
   const render = renderMessage('Hello world');
   const bad: unknown[] = [
-    null, undefined, 42, 'ready', [], {}, { type: 'nope' }, { type: '__proto__' },
-    { type: 'ready' }, { type: 'ready', options: { showIds: 'yes', showWhitespace: false, compare: null } },
-    { type: 'select', seq: 1, start: 5, end: 2 }, { type: 'select', seq: 1, start: -1, end: 2 },
-    { type: 'select', seq: 1, start: 0.5, end: 2 }, { type: 'select', seq: '1', start: 0, end: 2 },
-    { type: 'copyIds', pane: 2 }, { type: 'setTokenizer', tokenizer: 7 },
+    null,
+    undefined,
+    42,
+    'ready',
+    [],
+    {},
+    { type: 'nope' },
+    { type: '__proto__' },
+    { type: 'ready' },
+    { type: 'ready', options: { showIds: 'yes', showWhitespace: false, compare: null } },
+    { type: 'select', seq: 1, start: 5, end: 2 },
+    { type: 'select', seq: 1, start: -1, end: 2 },
+    { type: 'select', seq: 1, start: 0.5, end: 2 },
+    { type: 'select', seq: '1', start: 0, end: 2 },
+    { type: 'copyIds', pane: 2 },
+    { type: 'setTokenizer', tokenizer: 7 },
     { type: 'setTokenizer', tokenizer: 'x'.repeat(1000) },
     { type: 'rendered', seq: 1 },
   ];
   for (const message of bad) assert.equal(isFromWebview(message), false, JSON.stringify(message));
   const badToWebview: unknown[] = [
-    null, { type: 'render' }, { ...render, seq: -1 }, { ...render, text: 5 },
+    null,
+    { type: 'render' },
+    { ...render, seq: -1 },
+    { ...render, text: 5 },
     { ...render, text: render.text + 'x' }, // table no longer ends at the text's end
     { ...render, primary: { ...render.primary, nTokens: 3 } },
     { ...render, primary: { ...render.primary, table: { ...render.primary.table, bounds: [0, 5, 3, render.text.length] } } },
     { ...render, primary: { ...render.primary, table: { ...render.primary.table, ids: ['1', 2] } } },
-    { ...render, mark: [3, 1] }, { ...render, options: {} }, { ...render, scope: 'everything' },
-    { type: 'mark', seq: 1, start: 3, end: 1, reveal: true }, { type: 'test', action: 'eval' },
+    { ...render, mark: [3, 1] },
+    { ...render, options: {} },
+    { ...render, scope: 'everything' },
+    { type: 'mark', seq: 1, start: 3, end: 1, reveal: true },
+    { type: 'test', action: 'eval' },
     { type: 'html', html: '<script>alert(1)</script>' },
   ];
   for (const message of badToWebview) assert.equal(isToWebview(message), false, JSON.stringify(message).slice(0, 120));
@@ -67,20 +96,36 @@ test('protocol: segment table guard checks shape, order and ends', () => {
   assert.ok(!isSegmentTable(wire({ bounds: [0, 2, 1, 2], tokenIndex: [0, 1, 1, 1], ids: [5], byteLengths: [2] }), 2), 'bounds go back');
   assert.ok(isSegmentTable(wire({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }), 2));
   assert.ok(!isSegmentTable({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }, 2), 'plain arrays are not the wire form');
-  assert.ok(!isSegmentTable({ ...wire({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }), ids: new Float64Array([5.5]) }, 2), 'only Int32Arrays');
+  assert.ok(
+    !isSegmentTable({ ...wire({ bounds: [0, 2], tokenIndex: [0, 1], ids: [5], byteLengths: [2] }), ids: new Float64Array([5.5]) }, 2),
+    'only Int32Arrays',
+  );
 });
 
 test('options from persisted state are sanitized field by field', () => {
   assert.deepEqual(sanitizeOptions(undefined), DEFAULT_OPTIONS);
-  assert.deepEqual(sanitizeOptions({ showIds: true, compare: 'o200k_base' }, TOKENIZER_NAMES), { showIds: true, showWhitespace: false, compare: 'o200k_base' });
-  assert.deepEqual(sanitizeOptions({ showIds: 1, showWhitespace: true, compare: 'nope' }, TOKENIZER_NAMES), { showIds: false, showWhitespace: true, compare: null });
+  assert.deepEqual(sanitizeOptions({ showIds: true, compare: 'o200k_base' }, TOKENIZER_NAMES), {
+    showIds: true,
+    showWhitespace: false,
+    compare: 'o200k_base',
+  });
+  assert.deepEqual(sanitizeOptions({ showIds: 1, showWhitespace: true, compare: 'nope' }, TOKENIZER_NAMES), {
+    showIds: false,
+    showWhitespace: true,
+    compare: null,
+  });
 });
 
 function bigText(length: number): string {
   const parts = [
-    'The quick brown fox jumps over the lazy dog. ', 'function add(a, b) {\n  return a + b;\n}\n',
-    'Emoji 👍 👨‍👩‍👧 🇫🇷 and <|endoftext|> ', '日本語のテキストです。\n', '   spaces   \n\n\tTabs\r\n', "it's we'll 12345 ",
-    'x'.repeat(50) + '\n', '    \n  indented\n',
+    'The quick brown fox jumps over the lazy dog. ',
+    'function add(a, b) {\n  return a + b;\n}\n',
+    'Emoji 👍 👨‍👩‍👧 🇫🇷 and <|endoftext|> ',
+    '日本語のテキストです。\n',
+    '   spaces   \n\n\tTabs\r\n',
+    "it's we'll 12345 ",
+    'x'.repeat(50) + '\n',
+    '    \n  indented\n',
   ];
   let text = '';
   for (let i = 0; text.length < length; i++) text += parts[(i * 7) % parts.length];
@@ -118,7 +163,10 @@ test('cut points never split a line start from its newline or a word from its le
   for (const cut of cutPoints(text, 1000)) {
     const before = text[cut - 1];
     const after = text[cut];
-    assert.ok((before === '\n' && /\S/.test(after)) || (/[a-z]/.test(before) && after === ' ' && /[a-z]/.test(text[cut + 1])), `cut at ${cut}: ${JSON.stringify(text.slice(cut - 3, cut + 3))}`);
+    assert.ok(
+      (before === '\n' && /\S/.test(after)) || (/[a-z]/.test(before) && after === ' ' && /[a-z]/.test(text[cut + 1])),
+      `cut at ${cut}: ${JSON.stringify(text.slice(cut - 3, cut + 3))}`,
+    );
   }
 });
 
@@ -126,7 +174,17 @@ test('every safe cut point is safe: tokenizing both sides alone gives the tokens
   const rng = new Rng(4242);
   // Random text, plus the neighbourhoods that once fooled the cut: a space run before "\n" (older
   // encodings), "\n/" after punctuation (o200k), U+0085 and NBSP around a newline (regex engines).
-  const hostile = ['word  \n\nNext', 'end!\n/path', 'a\u0085\nline', 'a\n\u0085b', 'a\n\u00a0b', 'x \ny', 'it\'s\nok', '<|endoftext|>\nz', 'the quick fox\nnext line'];
+  const hostile = [
+    'word  \n\nNext',
+    'end!\n/path',
+    'a\u0085\nline',
+    'a\n\u0085b',
+    'a\n\u00a0b',
+    'x \ny',
+    "it's\nok",
+    '<|endoftext|>\nz',
+    'the quick fox\nnext line',
+  ];
   let text = '';
   while (text.length < 8_000) text += rng.chance(0.5) ? rng.pick(hostile) : randomText(rng, 3);
   const cuts = [...text.matchAll(new RegExp(SAFE_CUT.source, 'g'))].map((m) => m.index! + 1);
@@ -138,13 +196,16 @@ test('every safe cut point is safe: tokenizing both sides alone gives the tokens
       const whole = tokenizer.encode(text).join(',');
       for (const cut of cuts) {
         const parts = [...tokenizer.encode(text.slice(0, cut)), ...tokenizer.encode(text.slice(cut))].join(',');
-        if (parts !== whole) assert.fail(`${name}/${specialTokens}: cutting at ${cut} changes the tokens: ${JSON.stringify(text.slice(cut - 6, cut))} | ${JSON.stringify(text.slice(cut, cut + 6))}`);
+        if (parts !== whole)
+          assert.fail(
+            `${name}/${specialTokens}: cutting at ${cut} changes the tokens: ${JSON.stringify(text.slice(cut - 6, cut))} | ${JSON.stringify(text.slice(cut, cut + 6))}`,
+          );
       }
     }
   }
 });
 
-test('the page\'s messages: translated whole, placeholders kept for the page; the strings message is guarded', () => {
+test("the page's messages: translated whole, placeholders kept for the page; the strings message is guarded", () => {
   const upper = translatePage((message) => message.toUpperCase());
   assert.deepEqual(Object.keys(upper), [...PAGE_MESSAGES]);
   assert.equal(upper['{0} tokens'], '{0} TOKENS');

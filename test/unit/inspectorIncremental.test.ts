@@ -19,7 +19,9 @@ function update(tokenizer: Tokenizer, previous: string, table: WireTable, next: 
 }
 
 const sameTable = (a: WireTable, b: WireTable): boolean =>
-  (['bounds', 'tokenIndex', 'ids', 'byteLengths'] as const).every((k) => a[k].length === b[k].length && a[k].every((v, i) => v === b[k][i]));
+  (['bounds', 'tokenIndex', 'ids', 'byteLengths'] as const).every(
+    (k) => a[k].length === b[k].length && a[k].every((v, i) => v === b[k][i]),
+  );
 
 /** A random edit: insert, delete or replace a random fragment (newlines, words, emoji, CJK, odd spaces...). */
 function edit(rng: Rng, text: string): string {
@@ -27,7 +29,22 @@ function edit(rng: Rng, text: string): string {
   const safe = (i: number) => (i > 0 && i < text.length && /[\udc00-\udfff]/.test(text[i]!) ? i - 1 : i);
   const start = safe(at);
   const end = safe(Math.min(text.length, start + rng.pick([0, 0, 0, 1, 2, 5, 40])));
-  const insert = rng.chance(0.25) ? '' : rng.pick([randomText(rng, rng.int(1, 3)), '\n', ' ', 'x', '\n\u0085', '\r\n', ' word', '👍', '!\n/x', '  \n\nw', '\u0085\nz', 'a\n\u00a0b']);
+  const insert = rng.chance(0.25)
+    ? ''
+    : rng.pick([
+        randomText(rng, rng.int(1, 3)),
+        '\n',
+        ' ',
+        'x',
+        '\n\u0085',
+        '\r\n',
+        ' word',
+        '👍',
+        '!\n/x',
+        '  \n\nw',
+        '\u0085\nz',
+        'a\n\u00a0b',
+      ]);
   return text.slice(0, start) + insert + text.slice(end);
 }
 
@@ -64,14 +81,21 @@ test('an edited table equals a table built from scratch, for every sliceable tok
         const result = update(tokenizer, text, table, next);
         const expected = tableOf(tokenizer, next);
         if (!sameTable(result.table, expected)) {
-          assert.deepEqual(result.table, expected, `${name}/${specialTokens}, edit ${i} (seed ${rng.seed}): ${JSON.stringify(text.slice(0, 60))} -> ${JSON.stringify(next.slice(0, 60))}`);
+          assert.deepEqual(
+            result.table,
+            expected,
+            `${name}/${specialTokens}, edit ${i} (seed ${rng.seed}): ${JSON.stringify(text.slice(0, 60))} -> ${JSON.stringify(next.slice(0, 60))}`,
+          );
         }
         retokenized += result.retokenized;
         total += next.length;
         text = next;
         table = result.table;
       }
-      assert.ok(retokenized < total / 2, `${name}/${specialTokens}: edits re-tokenize a part of the text (${retokenized} of ${total} units)`);
+      assert.ok(
+        retokenized < total / 2,
+        `${name}/${specialTokens}: edits re-tokenize a part of the text (${retokenized} of ${total} units)`,
+      );
     }
   }
 });

@@ -23,18 +23,30 @@ const text = (value: string): string => {
 
 test('the tokenizer setting lists the registry, in order, each with the registry description', () => {
   const setting = manifest.contributes.configuration.properties['tokenLens.tokenizer'];
-  assert.deepEqual(setting.enum, TOKENIZERS.map((t) => t.name));
+  assert.deepEqual(
+    setting.enum,
+    TOKENIZERS.map((t) => t.name),
+  );
   for (const tool of manifest.contributes.languageModelTools ?? []) {
     const names = tool.inputSchema?.properties?.tokenizer?.enum;
-    if (names) assert.deepEqual(names, TOKENIZERS.map((t) => t.name), `${tool.name}: the tool's tokenizer names`);
+    if (names)
+      assert.deepEqual(
+        names,
+        TOKENIZERS.map((t) => t.name),
+        `${tool.name}: the tool's tokenizer names`,
+      );
   }
-  assert.deepEqual(setting.enumDescriptions.map(text), TOKENIZERS.map((t) => t.description));
+  assert.deepEqual(
+    setting.enumDescriptions.map(text),
+    TOKENIZERS.map((t) => t.description),
+  );
   assert.equal(setting.default, 'cl100k_base');
 });
 
 test('package.json declares every setting with the default the extension reads (core/settings.ts), and no other', () => {
-  const declared = Object.entries(manifest.contributes.configuration.properties as Record<string, { default: unknown }>)
-    .map(([key, value]) => [key.replace(/^tokenLens\./, ''), value.default] as const);
+  const declared = Object.entries(manifest.contributes.configuration.properties as Record<string, { default: unknown }>).map(
+    ([key, value]) => [key.replace(/^tokenLens\./, ''), value.default] as const,
+  );
   assert.deepEqual(Object.fromEntries(declared), SETTING_DEFAULTS);
   assert.ok(declared.every(([key]) => key in SETTING_DEFAULTS));
 });
@@ -42,7 +54,11 @@ test('package.json declares every setting with the default the extension reads (
 test('every setting is described through package.nls.json, ordered, integers typed as integers', () => {
   const properties = Object.entries(manifest.contributes.configuration.properties) as [string, Record<string, unknown>][];
   const orders = properties.map(([, p]) => p.order);
-  assert.deepEqual([...orders].sort((a, b) => Number(a) - Number(b)), properties.map((_, i) => i + 1), 'order 1..n, each once');
+  assert.deepEqual(
+    [...orders].sort((a, b) => Number(a) - Number(b)),
+    properties.map((_, i) => i + 1),
+    'order 1..n, each once',
+  );
   for (const [name, property] of properties) {
     const description = (property.markdownDescription ?? property.description) as string | undefined;
     assert.ok(description && text(description).length > 10, `${name} has a description`);
@@ -56,7 +72,11 @@ test('every command title and category is a %key% with English text, and package
     assert.equal(text(command.category), 'Token Lens');
   }
   const used = new Set([...manifestText.matchAll(/"%([^"%]+)%"/g)].map((m) => m[1]));
-  assert.deepEqual(Object.keys(nls).filter((k) => !used.has(k)), [], 'keys nothing refers to');
+  assert.deepEqual(
+    Object.keys(nls).filter((k) => !used.has(k)),
+    [],
+    'keys nothing refers to',
+  );
   // What a chat model reads (the tool's modelDescription and input schema) stays English on purpose.
   const shown = structuredClone(manifest.contributes);
   for (const tool of shown.languageModelTools ?? []) {
@@ -64,7 +84,9 @@ test('every command title and category is a %key% with English text, and package
     delete tool.modelDescription;
     delete tool.inputSchema;
   }
-  const literal = /"(title|description|markdownDescription|name|contents|contextualTitle|displayName|userDescription)": "[^%$]/.exec(JSON.stringify(shown, null, 1));
+  const literal = /"(title|description|markdownDescription|name|contents|contextualTitle|displayName|userDescription)": "[^%$]/.exec(
+    JSON.stringify(shown, null, 1),
+  );
   assert.equal(literal?.[0], undefined, 'no literal user-facing text left in contributes');
 });
 

@@ -5,7 +5,13 @@ import { codeCell, codeSpan } from '../../src/core/util/markdown';
 // markdown-it is what VS Code's Markdown preview renders with (installed with @vscode/vsce; it ships no types).
 const MarkdownIt = require('markdown-it') as new () => { render(source: string): string };
 const md = new MarkdownIt();
-const decode = (html: string) => html.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const decode = (html: string) =>
+  html
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** The text of the first <code> element markdown-it renders. */
 function rendered(markdown: string): string | undefined {
@@ -13,7 +19,24 @@ function rendered(markdown: string): string | undefined {
   return match ? decode(match[1]!) : undefined;
 }
 
-const tokens = ['`', '``', 'a`b', '```js', ' `x` ', '`leading', 'trailing`', ' two spaces ', ' ', '  ', 'a|b', '\\|', '<b>&amp;</b>', '*not emphasis*', '·', 'ˋ'];
+const tokens = [
+  '`',
+  '``',
+  'a`b',
+  '```js',
+  ' `x` ',
+  '`leading',
+  'trailing`',
+  ' two spaces ',
+  ' ',
+  '  ',
+  'a|b',
+  '\\|',
+  '<b>&amp;</b>',
+  '*not emphasis*',
+  '·',
+  'ˋ',
+];
 
 test('a code span renders exactly its text, backticks and all, in prose', () => {
   for (const token of tokens) assert.equal(rendered(`Token ${codeSpan(token)} here.`), token, JSON.stringify(token));

@@ -9,9 +9,21 @@ import { diamond, primitiveSi, skewedNaCl } from './physicsFixtures';
 
 const close = (a: number, b: number, tolerance = 1e-9): boolean => Math.abs(a - b) <= tolerance;
 const eigenvaluesAt = (cell: Cell, kpoints: Vec3[]): number[][] => runToEnd(bands(cell, kpoints));
-const fcc = (a: number): Mat3 => [[0, a / 2, a / 2], [a / 2, 0, a / 2], [a / 2, a / 2, 0]];
-const bcc = (a: number): Mat3 => [[-a / 2, a / 2, a / 2], [a / 2, -a / 2, a / 2], [a / 2, a / 2, -a / 2]];
-const hexagonal = (a: number, c: number): Mat3 => [[a / 2, (-a * Math.sqrt(3)) / 2, 0], [a / 2, (a * Math.sqrt(3)) / 2, 0], [0, 0, c]];
+const fcc = (a: number): Mat3 => [
+  [0, a / 2, a / 2],
+  [a / 2, 0, a / 2],
+  [a / 2, a / 2, 0],
+];
+const bcc = (a: number): Mat3 => [
+  [-a / 2, a / 2, a / 2],
+  [a / 2, -a / 2, a / 2],
+  [a / 2, a / 2, -a / 2],
+];
+const hexagonal = (a: number, c: number): Mat3 => [
+  [a / 2, (-a * Math.sqrt(3)) / 2, 0],
+  [a / 2, (a * Math.sqrt(3)) / 2, 0],
+  [0, 0, c],
+];
 
 /** Rows times an arbitrary rotation. */
 function rotated(m: Mat3): Mat3 {
@@ -26,16 +38,65 @@ test('lattice types from a b c α β γ, in Setyawan-Curtarolo settings, rotated
   const cases: [Mat3, string][] = [
     [fcc(5.431), 'FCC'],
     [rotated(fcc(3.6)), 'FCC'],
-    [[[0, 2.7155, 2.7155], [2.7155, 0, 2.7155], [2.7155, 2.7155 * (1 + 4e-4), 0]], 'FCC'],
-    [[[5.431, 0, 0], [0, 5.431, 0], [0, 0, 5.431]], 'CUB'],
+    [
+      [
+        [0, 2.7155, 2.7155],
+        [2.7155, 0, 2.7155],
+        [2.7155, 2.7155 * (1 + 4e-4), 0],
+      ],
+      'FCC',
+    ],
+    [
+      [
+        [5.431, 0, 0],
+        [0, 5.431, 0],
+        [0, 0, 5.431],
+      ],
+      'CUB',
+    ],
     [bcc(2.866), 'BCC'],
     [hexagonal(3.21, 5.21), 'HEX'],
     [rotated(hexagonal(2.46, 6.7)), 'HEX'],
-    [[[4.594, 0, 0], [0, 4.594, 0], [0, 0, 2.959]], 'TET'],
-    [[[4.1, 0, 0], [0, 5.2, 0], [0, 0, 3.3]], 'ORC'],
-    [[[5.1, 0, 0], [1.4, 4.8, 0], [-0.9, 1.1, 5.3]], 'OTHER'],
-    [[[0, 2.7, 2.7], [2.7, 0, 2.7], [2.75, 2.75, 0]], 'OTHER'],
-    [[[4, 0, 0], [0, 4, 0], [0, 0.08, 4]], 'OTHER'], // 88.9°
+    [
+      [
+        [4.594, 0, 0],
+        [0, 4.594, 0],
+        [0, 0, 2.959],
+      ],
+      'TET',
+    ],
+    [
+      [
+        [4.1, 0, 0],
+        [0, 5.2, 0],
+        [0, 0, 3.3],
+      ],
+      'ORC',
+    ],
+    [
+      [
+        [5.1, 0, 0],
+        [1.4, 4.8, 0],
+        [-0.9, 1.1, 5.3],
+      ],
+      'OTHER',
+    ],
+    [
+      [
+        [0, 2.7, 2.7],
+        [2.7, 0, 2.7],
+        [2.75, 2.75, 0],
+      ],
+      'OTHER',
+    ],
+    [
+      [
+        [4, 0, 0],
+        [0, 4, 0],
+        [0, 0.08, 4],
+      ],
+      'OTHER',
+    ], // 88.9°
   ];
   for (const [lattice, type] of cases) assert.equal(bravaisLattice(lattice), type, JSON.stringify(lattice));
 });
@@ -64,7 +125,10 @@ test('k-path: labels in path order at the right distances, ceil(density × lengt
   const density = 20;
   const path = kPath(lattice, density);
   assert.equal(path.path, 'Γ-X-W-K-Γ-L-U-W-L-K|U-X');
-  assert.deepEqual(path.labels.map((l) => l.label), ['Γ', 'X', 'W', 'K', 'Γ', 'L', 'U', 'W', 'L', 'K|U', 'X']);
+  assert.deepEqual(
+    path.labels.map((l) => l.label),
+    ['Γ', 'X', 'W', 'K', 'Γ', 'L', 'U', 'W', 'L', 'K|U', 'X'],
+  );
   const recip = reciprocal(lattice);
   const points = PATHS.FCC.points;
   let distance = 0;
@@ -86,12 +150,26 @@ test('k-path: labels in path order at the right distances, ceil(density × lengt
   assert.equal(path.kpoints.length, path.distances.length);
   path.distances.forEach((d, i) => assert.ok(i === 0 || d >= path.distances[i - 1]!));
   assert.ok(kPath(lattice, 40).kpoints.length > 1.9 * path.kpoints.length - 20);
-  assert.equal(kPath([[5, 0, 0], [1, 5, 0], [0.5, 0.5, 5]], 10).path, 'Γ-X-Y-Z-Γ');
+  assert.equal(
+    kPath(
+      [
+        [5, 0, 0],
+        [1, 5, 0],
+        [0.5, 0.5, 5],
+      ],
+      10,
+    ).path,
+    'Γ-X-Y-Z-Γ',
+  );
 });
 
 test('one s band per atom', () => {
   for (const cell of [primitiveSi(), diamond(1), skewedNaCl()]) {
-    for (const values of eigenvaluesAt(cell, [[0, 0, 0], [0.1, 0.2, 0.3]])) assert.equal(values.length, cell.positions.length);
+    for (const values of eigenvaluesAt(cell, [
+      [0, 0, 0],
+      [0.1, 0.2, 0.3],
+    ]))
+      assert.equal(values.length, cell.positions.length);
   }
 });
 
@@ -105,7 +183,13 @@ test('one-atom FCC: the band matches E(k) = ε − Σ t(|R|)·cos(k·R) over bot
     const [cx, cy, cz] = k.map((x) => Math.cos((x * a) / 2));
     return onsiteEnergy('Cu') - 4 * t1 * (cx! * cy! + cy! * cz! + cz! * cx!) - 2 * t2 * k.reduce((s, x) => s + Math.cos(x * a), 0);
   };
-  const fractional: Vec3[] = [[0, 0, 0], [0.5, 0, 0.5], [0.5, 0.5, 0.5], [0.375, 0.375, 0.75], [0.13, -0.21, 0.34]];
+  const fractional: Vec3[] = [
+    [0, 0, 0],
+    [0.5, 0, 0.5],
+    [0.5, 0.5, 0.5],
+    [0.375, 0.375, 0.75],
+    [0.13, -0.21, 0.34],
+  ];
   const values = eigenvaluesAt(cell, fractional);
   fractional.forEach((f, i) => assert.ok(close(values[i]![0]!, analytic(combine(f, reciprocal(cell.lattice)))), `k = ${f}`));
   const path = eigenvaluesAt(cell, kPath(cell.lattice, 10).kpoints).flat();
@@ -115,10 +199,22 @@ test('one-atom FCC: the band matches E(k) = ε − Σ t(|R|)·cos(k·R) over bot
 
 test('one-atom simple cubic (Po): E(k) = ε − 2t Σ cos(k_i a) with nearest neighbours only', () => {
   const a = 3.35;
-  const cell: Cell = { lattice: [[a, 0, 0], [0, a, 0], [0, 0, a]], symbols: ['Po'], positions: [[0.3, -0.2, 1.1]] };
+  const cell: Cell = {
+    lattice: [
+      [a, 0, 0],
+      [0, a, 0],
+      [0, 0, a],
+    ],
+    symbols: ['Po'],
+    positions: [[0.3, -0.2, 1.1]],
+  };
   const t = hopping('Po', 'Po')(a);
   assert.equal(hopping('Po', 'Po')(a * Math.SQRT2), 0);
-  for (const f of [[0, 0, 0], [0.5, 0.5, 0.5], [0.25, 0, 0.1]] as Vec3[]) {
+  for (const f of [
+    [0, 0, 0],
+    [0.5, 0.5, 0.5],
+    [0.25, 0, 0.1],
+  ] as Vec3[]) {
     const [value] = eigenvaluesAt(cell, [f])[0]!;
     const expected = onsiteEnergy('Po') - 2 * t * f.reduce((s, x) => s + Math.cos(2 * Math.PI * x), 0);
     assert.ok(close(value!, expected), `k = ${f}`);
@@ -127,16 +223,33 @@ test('one-atom simple cubic (Po): E(k) = ε − 2t Σ cos(k_i a) with nearest ne
 
 test('two atoms: the folded simple-cubic band is doubly degenerate at Z and split at Γ; diamond Si is degenerate at X, split by 8t at Γ', () => {
   const a = 3.35;
-  const doubled: Cell = { lattice: [[a, 0, 0], [0, a, 0], [0, 0, 2 * a]], symbols: ['Po', 'Po'], positions: [[0, 0, 0], [0, 0, a]] };
+  const doubled: Cell = {
+    lattice: [
+      [a, 0, 0],
+      [0, a, 0],
+      [0, 0, 2 * a],
+    ],
+    symbols: ['Po', 'Po'],
+    positions: [
+      [0, 0, 0],
+      [0, 0, a],
+    ],
+  };
   const t = hopping('Po', 'Po')(a);
   const e = onsiteEnergy('Po');
-  const [gamma, z] = eigenvaluesAt(doubled, [[0, 0, 0], [0, 0, 0.5]]);
+  const [gamma, z] = eigenvaluesAt(doubled, [
+    [0, 0, 0],
+    [0, 0, 0.5],
+  ]);
   assert.ok(close(gamma![0]!, e - 6 * t) && close(gamma![1]!, e - 2 * t), 'Γ: k = 0 and the folded k = π/a of the one-atom band');
   assert.ok(close(z![0]!, z![1]!) && close(z![0]!, e - 4 * t), 'Z: the two folded branches meet at k = π/2a');
 
   const si = primitiveSi();
   const t1 = hopping('Si', 'Si')((5.431 * Math.sqrt(3)) / 4);
-  const [g, x] = eigenvaluesAt(si, [[0, 0, 0], [0.5, 0, 0.5]]);
+  const [g, x] = eigenvaluesAt(si, [
+    [0, 0, 0],
+    [0.5, 0, 0.5],
+  ]);
   assert.ok(close(g![0]!, onsiteEnergy('Si') - 4 * t1) && close(g![1]!, onsiteEnergy('Si') + 4 * t1), 'Γ: bonding and antibonding');
   assert.ok(close(x![0]!, x![1]!) && close(x![0]!, onsiteEnergy('Si')), 'X: degenerate at ε');
 });
@@ -153,30 +266,59 @@ test('complex Bloch Hamiltonian: the kept eigenvalues have the trace and Frobeni
   for (let i = 0; i < n; i++) {
     re[i]![i] += onsiteEnergy(cell.symbols[i]!);
     for (let j = 0; j < n; j++) {
-      for (let x = -3; x <= 3; x++) for (let y = -3; y <= 3; y++) for (let z = -3; z <= 3; z++) {
-        const d = sub(combine([x, y, z], cell.lattice), sub(cell.positions[i]!, cell.positions[j]!));
-        const r = norm(d);
-        if (r < 1e-9) continue;
-        const hop = hopping(cell.symbols[i]!, cell.symbols[j]!)(r);
-        const phase = kc[0] * d[0] + kc[1] * d[1] + kc[2] * d[2];
-        re[i]![j] -= hop * Math.cos(phase);
-        im[i]![j] -= hop * Math.sin(phase);
-      }
+      for (let x = -3; x <= 3; x++)
+        for (let y = -3; y <= 3; y++)
+          for (let z = -3; z <= 3; z++) {
+            const d = sub(combine([x, y, z], cell.lattice), sub(cell.positions[i]!, cell.positions[j]!));
+            const r = norm(d);
+            if (r < 1e-9) continue;
+            const hop = hopping(cell.symbols[i]!, cell.symbols[j]!)(r);
+            const phase = kc[0] * d[0] + kc[1] * d[1] + kc[2] * d[2];
+            re[i]![j] -= hop * Math.cos(phase);
+            im[i]![j] -= hop * Math.sin(phase);
+          }
     }
   }
   const trace = re.reduce((s, row, i) => s + row[i]!, 0);
   const frobenius = re.reduce((s, row, i) => s + row.reduce((t, v, j) => t + v * v + im[i]![j]! ** 2, 0), 0);
-  assert.ok(im.some((row) => row.some((v) => Math.abs(v) > 0.01)), 'H(k) is genuinely complex here');
-  assert.ok(close(values!.reduce((s, v) => s + v, 0), trace, 1e-8));
-  assert.ok(close(values!.reduce((s, v) => s + v * v, 0), frobenius, 1e-8));
+  assert.ok(
+    im.some((row) => row.some((v) => Math.abs(v) > 0.01)),
+    'H(k) is genuinely complex here',
+  );
+  assert.ok(
+    close(
+      values!.reduce((s, v) => s + v, 0),
+      trace,
+      1e-8,
+    ),
+  );
+  assert.ok(
+    close(
+      values!.reduce((s, v) => s + v * v, 0),
+      frobenius,
+      1e-8,
+    ),
+  );
 
-  const moved = { ...cell, positions: cell.positions.map((p, i) => [p[0] + 0.5 + (i === 2 ? cell.lattice[1][0] : 0), p[1] - 0.3 + (i === 2 ? cell.lattice[1][1] : 0), p[2] + 0.1] as Vec3) };
+  const moved = {
+    ...cell,
+    positions: cell.positions.map(
+      (p, i) => [p[0] + 0.5 + (i === 2 ? cell.lattice[1][0] : 0), p[1] - 0.3 + (i === 2 ? cell.lattice[1][1] : 0), p[2] + 0.1] as Vec3,
+    ),
+  };
   eigenvaluesAt(moved, [k])[0]!.forEach((v, i) => assert.ok(close(v, values![i]!, 1e-9)));
 });
 
 test('band edges: insulator with VBM, CBM and gap from the eigenvalues; an odd electron count is a metal', () => {
   const h = 5.64 / 2;
-  const nacl: Cell = { lattice: fcc(5.64), symbols: ['Na', 'Cl'], positions: [[0, 0, 0], [h, 0, 0]] };
+  const nacl: Cell = {
+    lattice: fcc(5.64),
+    symbols: ['Na', 'Cl'],
+    positions: [
+      [0, 0, 0],
+      [h, 0, 0],
+    ],
+  };
   const path = kPath(nacl.lattice, 20);
   const values = eigenvaluesAt(nacl, path.kpoints);
   const edges = bandEdges(values, 2);

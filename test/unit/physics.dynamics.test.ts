@@ -33,16 +33,20 @@ test('relax: stops at max_steps unconverged when the threshold is out of reach',
 
 test('relax: fixed selective-dynamics coordinates never move (Cartesian in a cubic cell, fractional in a skewed one)', () => {
   for (const cell of [rattle(diamond(1), 0.2), skewedNaCl(7)]) {
-    const flags: (Flags | undefined)[] = cell.positions.map((_, i): Flags => (i === 0 ? [false, false, false] : i === 1 ? [false, true, true] : i === 2 ? [true, false, false] : [true, true, true]));
+    const flags: (Flags | undefined)[] = cell.positions.map((_, i): Flags =>
+      i === 0 ? [false, false, false] : i === 1 ? [false, true, true] : i === 2 ? [true, false, false] : [true, true, true],
+    );
     const result = runToEnd(relax(cell, { fmax: 0.01, maxSteps: 100 }));
     const held = runToEnd(relax(cell, { fmax: 0.01, maxSteps: 100, flags }));
     assert.ok(result.steps > 3 && held.steps > 3);
     const dual = dualBasis(cell.lattice);
     const before = cell.positions.map((p) => toFractional(p, dual));
     const after = held.positions.map((p) => toFractional(p, dual));
-    flags.forEach((f, i) => f!.forEach((free, k) => {
-      if (!free) assert.ok(Math.abs(after[i]![k]! - before[i]![k]!) < 1e-12, `atom ${i} coordinate ${k} held`);
-    }));
+    flags.forEach((f, i) =>
+      f!.forEach((free, k) => {
+        if (!free) assert.ok(Math.abs(after[i]![k]! - before[i]![k]!) < 1e-12, `atom ${i} coordinate ${k} held`);
+      }),
+    );
     assert.ok(Math.abs(after[1]![1]! - before[1]![1]!) > 1e-4, 'free coordinates do move');
     assert.deepEqual(held.positions[0], cell.positions[0], 'a wholly fixed atom stays exactly where it was');
     assert.ok(held.energies.at(-1)! < held.energies[0]!);
@@ -120,4 +124,3 @@ test('runSliced gives the event loop turns and stops when aborted; runToEnd give
   setTimeout(() => controller.abort(), 15);
   await assert.rejects(runSliced(slow(), controller.signal), { name: 'AbortError' });
 });
-

@@ -17,18 +17,20 @@ const positive = (x: number, y: number, z: number): boolean => x > 0 || (x === 0
 /** The sorted pair distances of the half list's rule (i < j, or i = j with a positive image), over all images within reach. */
 function bruteForce(cell: Cell, cutoff: number, reach: number): number[] {
   const distances: number[] = [];
-  cell.positions.forEach((a, i) => cell.positions.forEach((b, j) => {
-    for (let x = -reach; x <= reach; x++) {
-      for (let y = -reach; y <= reach; y++) {
-        for (let z = -reach; z <= reach; z++) {
-          if (i > j || (i === j && !positive(x, y, z))) continue;
-          const image = combine([x, y, z], cell.lattice);
-          const r = Math.hypot(b[0] + image[0] - a[0], b[1] + image[1] - a[1], b[2] + image[2] - a[2]);
-          if (r < cutoff) distances.push(r);
+  cell.positions.forEach((a, i) =>
+    cell.positions.forEach((b, j) => {
+      for (let x = -reach; x <= reach; x++) {
+        for (let y = -reach; y <= reach; y++) {
+          for (let z = -reach; z <= reach; z++) {
+            if (i > j || (i === j && !positive(x, y, z))) continue;
+            const image = combine([x, y, z], cell.lattice);
+            const r = Math.hypot(b[0] + image[0] - a[0], b[1] + image[1] - a[1], b[2] + image[2] - a[2]);
+            if (r < cutoff) distances.push(r);
+          }
         }
       }
-    }
-  }));
+    }),
+  );
   return distances.sort((p, q) => p - q);
 }
 
@@ -44,11 +46,17 @@ test('neighbour list: the same pairs as brute force, in a skewed cell and with c
 
 test('neighbour list: positions outside the cell give the same pairs; diamond has 4 + 12 neighbours within 4 Å', () => {
   const cell = diamond(3);
-  const moved = { ...cell, positions: cell.positions.map((p, i) => (i % 3 ? p : [p[0] - 2 * cell.lattice[0][0], p[1] + cell.lattice[1][1], p[2]] as Vec3)) };
+  const moved = {
+    ...cell,
+    positions: cell.positions.map((p, i) => (i % 3 ? p : ([p[0] - 2 * cell.lattice[0][0], p[1] + cell.lattice[1][1], p[2]] as Vec3))),
+  };
   const a = neighborList(cell.lattice, cell.positions, 4).r.sort((p, q) => p - q);
   const b = neighborList(moved.lattice, moved.positions, 4).r.sort((p, q) => p - q);
-  assert.equal(a.length, 216 * 16 / 2); // 4 first and 12 second neighbours per atom, each pair once
-  assert.deepEqual(a.map((r) => r.toFixed(9)), b.map((r) => r.toFixed(9)));
+  assert.equal(a.length, (216 * 16) / 2); // 4 first and 12 second neighbours per atom, each pair once
+  assert.deepEqual(
+    a.map((r) => r.toFixed(9)),
+    b.map((r) => r.toFixed(9)),
+  );
 });
 
 test('pair energy: Morse minimum of −D at r0, energy and force continuous across the switching region, zero at the cutoff', () => {
@@ -77,7 +85,10 @@ test('forces are minus the numerical gradient of the energy (skewed two-species 
     const { forces } = evaluate(cell);
     cell.positions.forEach((_, i) => {
       for (let k = 0; k < 3; k++) {
-        const shifted = (dx: number): Cell => ({ ...cell, positions: cell.positions.map((p, j) => (j === i ? p.map((x, c) => (c === k ? x + dx : x)) as Vec3 : p)) });
+        const shifted = (dx: number): Cell => ({
+          ...cell,
+          positions: cell.positions.map((p, j) => (j === i ? (p.map((x, c) => (c === k ? x + dx : x)) as Vec3) : p)),
+        });
         const numerical = -(energy(shifted(h)) - energy(shifted(-h))) / (2 * h);
         assert.ok(Math.abs(numerical - forces[i]![k]!) < 1e-6, `atom ${i} component ${k}: ${numerical} vs ${forces[i]![k]}`);
       }
@@ -89,28 +100,45 @@ test('forces are minus the numerical gradient of the energy (skewed two-species 
 
 /** The cell and positions under the deformation F = 1 + ε (ε symmetric): rows times F. */
 function strained(cell: Cell, eps: number[][]): Cell {
-  const apply = (r: Vec3): Vec3 => [0, 1, 2].map((c) => r[0] * (Number(c === 0) + eps[0]![c]!) + r[1] * (Number(c === 1) + eps[1]![c]!) + r[2] * (Number(c === 2) + eps[2]![c]!)) as Vec3;
+  const apply = (r: Vec3): Vec3 =>
+    [0, 1, 2].map(
+      (c) => r[0] * (Number(c === 0) + eps[0]![c]!) + r[1] * (Number(c === 1) + eps[1]![c]!) + r[2] * (Number(c === 2) + eps[2]![c]!),
+    ) as Vec3;
   return { ...cell, lattice: cell.lattice.map(apply) as Mat3, positions: cell.positions.map(apply) };
 }
 
 test('stress is the numerical strain derivative of the energy over the volume, in GPa, in Voigt order', () => {
-  const voigt: [number, number][] = [[0, 0], [1, 1], [2, 2], [1, 2], [0, 2], [0, 1]];
+  const voigt: [number, number][] = [
+    [0, 0],
+    [1, 1],
+    [2, 2],
+    [1, 2],
+    [0, 2],
+    [0, 1],
+  ];
   const h = 1e-6;
   for (const cell of [skewedNaCl(7), rattle(diamond(1), 0.2, 3)]) {
     const { virial } = evaluate(cell);
     const stress = stressGPa(virial, cell);
     const v0 = volume(cell.lattice);
     voigt.forEach(([a, b], v) => {
-      const eps = (d: number): number[][] => [0, 1, 2].map((i) => [0, 1, 2].map((j) => ((i === a && j === b) || (i === b && j === a) ? (a === b ? d : d / 2) : 0)));
+      const eps = (d: number): number[][] =>
+        [0, 1, 2].map((i) => [0, 1, 2].map((j) => ((i === a && j === b) || (i === b && j === a) ? (a === b ? d : d / 2) : 0)));
       const derivative = (energy(strained(cell, eps(h))) - energy(strained(cell, eps(-h)))) / (2 * h);
-      assert.ok(Math.abs((derivative / v0) * EV_PER_A3_IN_GPA - stress[v]!) < 1e-4, `component ${v}: ${(derivative / v0) * EV_PER_A3_IN_GPA} vs ${stress[v]}`);
+      assert.ok(
+        Math.abs((derivative / v0) * EV_PER_A3_IN_GPA - stress[v]!) < 1e-4,
+        `component ${v}: ${(derivative / v0) * EV_PER_A3_IN_GPA} vs ${stress[v]}`,
+      );
     });
   }
 });
 
 test('stress sign follows ASE: a stretched cell is tensile (positive), a compressed one compressive (negative)', () => {
-  const trace = (cell: Cell): number => stressGPa(evaluate(cell).virial, cell).slice(0, 3).reduce((a, b) => a + b);
-  const a0 = bondLength('Si', 'Si') * 4 / Math.sqrt(3); // the lattice constant at which Si-Si bonds are r0 long
+  const trace = (cell: Cell): number =>
+    stressGPa(evaluate(cell).virial, cell)
+      .slice(0, 3)
+      .reduce((a, b) => a + b);
+  const a0 = (bondLength('Si', 'Si') * 4) / Math.sqrt(3); // the lattice constant at which Si-Si bonds are r0 long
   assert.ok(trace(diamond(1, a0 * 1.02)) > 0);
   assert.ok(trace(diamond(1, a0 * 0.98)) < 0);
   assert.ok(Math.abs(trace(diamond(1, a0))) < 1e-9);
@@ -132,9 +160,21 @@ test('energy is invariant under translation, rigid rotation and the choice of pe
   const rotated = { ...cell, lattice: cell.lattice.map(rotate) as Mat3, positions: cell.positions.map(rotate) };
   assert.ok(Math.abs(energy(rotated) - e0) < 1e-10);
   const forces = evaluate(cell).forces.map(rotate);
-  evaluate(rotated).forces.forEach((f, i) => assert.ok(Math.hypot(f[0] - forces[i]![0], f[1] - forces[i]![1], f[2] - forces[i]![2]) < 1e-10, 'forces rotate with the structure'));
+  evaluate(rotated).forces.forEach((f, i) =>
+    assert.ok(Math.hypot(f[0] - forces[i]![0], f[1] - forces[i]![1], f[2] - forces[i]![2]) < 1e-10, 'forces rotate with the structure'),
+  );
 
-  const imaged = { ...cell, positions: cell.positions.map((p, i) => [p[0] + (i - 2) * cell.lattice[0][0] + cell.lattice[2][0], p[1] + (i - 2) * cell.lattice[0][1] + cell.lattice[2][1], p[2] + cell.lattice[2][2]] as Vec3) };
+  const imaged = {
+    ...cell,
+    positions: cell.positions.map(
+      (p, i) =>
+        [
+          p[0] + (i - 2) * cell.lattice[0][0] + cell.lattice[2][0],
+          p[1] + (i - 2) * cell.lattice[0][1] + cell.lattice[2][1],
+          p[2] + cell.lattice[2][2],
+        ] as Vec3,
+    ),
+  };
   assert.ok(Math.abs(energy(imaged) - e0) < 1e-10);
 });
 
@@ -146,4 +186,3 @@ test('perfect diamond: no forces, each bond at the same energy, and a strained c
   assert.ok(Math.abs(e - 64 * 2 * bond) < 1e-9, 'two bonds per atom, nothing from second neighbours beyond the cutoff');
   assert.notEqual(energy(diamond(2, 5.6)), e);
 });
-

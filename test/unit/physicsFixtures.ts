@@ -6,7 +6,12 @@ export const SI_A = 5.431;
 
 /** Diamond silicon: the conventional 8-atom cubic cell repeated n×n×n. */
 export function diamond(n = 1, a = SI_A): Cell {
-  const fcc: Vec3[] = [[0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]];
+  const fcc: Vec3[] = [
+    [0, 0, 0],
+    [0, 0.5, 0.5],
+    [0.5, 0, 0.5],
+    [0.5, 0.5, 0],
+  ];
   const positions: Vec3[] = [];
   for (let x = 0; x < n; x++) {
     for (let y = 0; y < n; y++) {
@@ -15,18 +20,41 @@ export function diamond(n = 1, a = SI_A): Cell {
       }
     }
   }
-  return { lattice: [[n * a, 0, 0], [0, n * a, 0], [0, 0, n * a]], symbols: positions.map(() => 'Si'), positions };
+  return {
+    lattice: [
+      [n * a, 0, 0],
+      [0, n * a, 0],
+      [0, 0, n * a],
+    ],
+    symbols: positions.map(() => 'Si'),
+    positions,
+  };
 }
 
 /** The primitive two-atom cell of diamond Si, α = β = γ = 60°. */
 export function primitiveSi(a = SI_A): Cell {
   const h = a / 2;
-  return { lattice: [[0, h, h], [h, 0, h], [h, h, 0]], symbols: ['Si', 'Si'], positions: [[0, 0, 0], [a / 4, a / 4, a / 4]] };
+  return {
+    lattice: [
+      [0, h, h],
+      [h, 0, h],
+      [h, h, 0],
+    ],
+    symbols: ['Si', 'Si'],
+    positions: [
+      [0, 0, 0],
+      [a / 4, a / 4, a / 4],
+    ],
+  };
 }
 
 /** A triclinic cell with Na and Cl at scattered positions, no two closer than 1.9 Å. */
 export function skewedNaCl(seed = 7): Cell {
-  const lattice: Mat3 = [[5.1, 0, 0], [1.4, 4.8, 0], [-0.9, 1.1, 5.3]];
+  const lattice: Mat3 = [
+    [5.1, 0, 0],
+    [1.4, 4.8, 0],
+    [-0.9, 1.1, 5.3],
+  ];
   const random = seededRandom(seed);
   const positions: Vec3[] = [];
   while (positions.length < 6) {
@@ -59,7 +87,13 @@ export function rattle(cell: Cell, amount: number, seed = 1): Cell {
 /** POSCAR text (VASP 5, Cartesian) of a cell whose atoms are grouped by species, with flags if given. */
 export function poscarText(cell: Cell, flags?: [boolean, boolean, boolean][]): string {
   const kinds = [...new Set(cell.symbols)];
-  const lines = ['test structure', '1.0', ...cell.lattice.map((row) => row.join(' ')), kinds.join(' '), kinds.map((k) => cell.symbols.filter((s) => s === k).length).join(' ')];
+  const lines = [
+    'test structure',
+    '1.0',
+    ...cell.lattice.map((row) => row.join(' ')),
+    kinds.join(' '),
+    kinds.map((k) => cell.symbols.filter((s) => s === k).length).join(' '),
+  ];
   if (flags) lines.push('Selective dynamics');
   lines.push('Cartesian');
   cell.positions.forEach((p, i) => lines.push(`${p.join(' ')}${flags ? ` ${flags[i]!.map((f) => (f ? 'T' : 'F')).join(' ')}` : ''}`));

@@ -52,28 +52,50 @@ test('a VASP 5 file: every part read, with the lines of each part', () => {
   const p = parsed(NACL);
   assert.equal(p.comment, 'NaCl rock salt');
   assert.deepEqual(p.scale, { kind: 'factor', values: [5.64] });
-  assert.deepEqual(p.lattice, [[5.64, 0, 0], [0, 5.64, 0], [0, 0, 5.64]]);
+  assert.deepEqual(p.lattice, [
+    [5.64, 0, 0],
+    [0, 5.64, 0],
+    [0, 0, 5.64],
+  ]);
   assert.deepEqual([p.species, p.speciesRaw, p.speciesSource, p.counts], [['Na', 'Cl'], ['Na', 'Cl'], 'species-line', [4, 4]]);
   assert.equal(p.coordinateMode, 'Direct');
   assert.equal(p.selectiveDynamics, false);
   assert.equal(p.sites.length, 8);
   assert.deepEqual(p.sites[5], { species: 'Cl', speciesIndex: 1, frac: [0, 0.5, 0], cart: [0, 2.82, 0], label: '', line: 13 });
   assert.deepEqual(p.lines, {
-    comment: 0, scale: 1, lattice: [2, 3, 4], species: 5, counts: 6, mode: 7,
-    sitesBySpecies: [{ first: 8, last: 11 }, { first: 12, last: 15 }], sites: { first: 8, last: 15 },
+    comment: 0,
+    scale: 1,
+    lattice: [2, 3, 4],
+    species: 5,
+    counts: 6,
+    mode: 7,
+    sitesBySpecies: [
+      { first: 8, last: 11 },
+      { first: 12, last: 15 },
+    ],
+    sites: { first: 8, last: 15 },
   });
 });
 
 test('VASP 4: names from the comment line when it lists them, else placeholders that are no elements', () => {
   const named = parsePoscar(fixture('FeO_vasp4.POSCAR'));
   assert.deepEqual([named.poscar!.species, named.poscar!.speciesSource], [['Fe', 'O'], 'comment']);
-  assert.deepEqual(named.diagnostics.map((d) => [d.code, d.severity, d.range.line]), [['no-species-line', 'warning', 5]]);
-  assert.match(named.diagnostics[0]!.message, /^Line 6: no element names line \(VASP 4 format\): the names are taken from the comment line \(Fe O\)/);
+  assert.deepEqual(
+    named.diagnostics.map((d) => [d.code, d.severity, d.range.line]),
+    [['no-species-line', 'warning', 5]],
+  );
+  assert.match(
+    named.diagnostics[0]!.message,
+    /^Line 6: no element names line \(VASP 4 format\): the names are taken from the comment line \(Fe O\)/,
+  );
   assert.equal(named.poscar!.lines.species, undefined);
 
   const unnamed = parsePoscar(fixture('unnamed_vasp4.POSCAR'));
   assert.deepEqual([unnamed.poscar!.species, unnamed.poscar!.speciesSource], [['X1', 'X2'], 'unknown']);
-  assert.deepEqual(unnamed.poscar!.sites.map((s) => s.species), ['X1', 'X2']);
+  assert.deepEqual(
+    unnamed.poscar!.sites.map((s) => s.species),
+    ['X1', 'X2'],
+  );
   assert.match(unnamed.diagnostics[0]!.message, /^Line 6: .*the elements are unknown \(shown as X1, X2\)/);
   // The comment's leading element symbols must be exactly one per count.
   const vasp4 = (comment: string) => parsed(withLine(withLine(NACL, 6, undefined), 1, comment));
@@ -85,8 +107,17 @@ test('VASP 4: names from the comment line when it lists them, else placeholders 
 
 test('VASP 6 names with POTCAR hashes, POTCAR variants and pseudo-hydrogen are normalised; the raw names kept', () => {
   const mgsi = parsed(fixture('MgSi_vasp6.POSCAR'));
-  assert.deepEqual([mgsi.species, mgsi.speciesRaw], [['Mg', 'Si'], ['Mg_pv/f474ac0d', 'Si/79d9987ad87']]);
-  assert.deepEqual(mgsi.sites.map((s) => s.label), ['Mg', 'Si']);
+  assert.deepEqual(
+    [mgsi.species, mgsi.speciesRaw],
+    [
+      ['Mg', 'Si'],
+      ['Mg_pv/f474ac0d', 'Si/79d9987ad87'],
+    ],
+  );
+  assert.deepEqual(
+    mgsi.sites.map((s) => s.label),
+    ['Mg', 'Si'],
+  );
   const feo = parsePoscar(fixture('Fe3O4_potcar_names.POSCAR'));
   assert.deepEqual(feo.diagnostics, []);
   assert.deepEqual(feo.poscar!.species, ['Fe', 'O', 'Fe']);
@@ -110,8 +141,18 @@ test('selective dynamics: flags per site, Fortran logicals, trailing labels kept
   const p = parsed(fixture('Cu100_slab_selective.POSCAR'));
   assert.equal(p.selectiveDynamics, true);
   assert.equal(p.lines.selective, 7);
-  assert.deepEqual(p.sites.map((s) => s.flags), [[false, false, false], [true, true, true], [true, true, false]]);
-  assert.deepEqual(p.sites.map((s) => s.label), ['Cu1 bottom', 'Cu2', 'Cu3 top']);
+  assert.deepEqual(
+    p.sites.map((s) => s.flags),
+    [
+      [false, false, false],
+      [true, true, true],
+      [true, true, false],
+    ],
+  );
+  assert.deepEqual(
+    p.sites.map((s) => s.label),
+    ['Cu1 bottom', 'Cu2', 'Cu3 top'],
+  );
   const fortran = parsed(NACL.replace('Direct', 'selective\nDirect').replace('0 0 0\n', '0 0 0 .TRUE. f .false.\n'));
   assert.deepEqual(fortran.sites[0]!.flags, [true, false, false]);
 });
@@ -126,7 +167,11 @@ test('Cartesian coordinates are multiplied by the scale, per axis for a triple s
 
   const triple = parsed(NACL.replace('5.64', '2 3 4').replace('Direct', 'Cartesian'));
   assert.deepEqual(triple.scale, { kind: 'triple', values: [2, 3, 4] });
-  assert.deepEqual(triple.lattice, [[2, 0, 0], [0, 3, 0], [0, 0, 4]]);
+  assert.deepEqual(triple.lattice, [
+    [2, 0, 0],
+    [0, 3, 0],
+    [0, 0, 4],
+  ]);
   assertClose(triple.sites[7]!.cart, [1, 1.5, 2]);
   assertClose(triple.sites[7]!.frac, [0.5, 0.5, 0.5]);
   // The triple scales Cartesian components (columns), not lattice vectors (rows), as VASP and ASE do.
@@ -168,7 +213,10 @@ test('CRLF, lone CR, tabs, trailing blanks and a byte-order mark read the same a
   }
   // Columns are UTF-16 units on the line, after the \r\n.
   const crlf = parsePoscar(NACL.replace(/\n/g, '\r\n').replace('4 4', '4\tfour'));
-  assert.deepEqual(crlf.diagnostics.map((d) => d.range), [{ line: 6, start: 2, end: 6 }]);
+  assert.deepEqual(
+    crlf.diagnostics.map((d) => d.range),
+    [{ line: 6, start: 2, end: 6 }],
+  );
 });
 
 test('an empty comment line is a comment', () => {
@@ -181,12 +229,21 @@ test('a CONTCAR of an MD run: lattice velocities, atomic velocities and predicto
   assert.equal(p!.latticeVelocities!.length, 6);
   assert.deepEqual(p!.latticeVelocities![0], [0.12345678e-3, 0, 0]);
   assert.deepEqual(p!.latticeVelocities![5], [1.9334873, 1.1162994, 3.1573715]);
-  assert.deepEqual(p!.velocities, [[0.001, -0.002, 0.003], [-0.001, 0.002, -0.003]]);
+  assert.deepEqual(p!.velocities, [
+    [0.001, -0.002, 0.003],
+    [-0.001, 0.002, -0.003],
+  ]);
   assert.equal(p!.velocityMode, 'Cartesian');
   assert.equal(p!.predictorCorrector!.length, 3 + 3 * 2);
   assert.equal(p!.predictorCorrector![0], '  1');
-  assert.deepEqual([p!.lines.latticeVelocities, p!.lines.velocities, p!.lines.predictorCorrector],
-    [{ first: 10, last: 17 }, { first: 19, last: 20 }, { first: 22, last: 30 }]);
+  assert.deepEqual(
+    [p!.lines.latticeVelocities, p!.lines.velocities, p!.lines.predictorCorrector],
+    [
+      { first: 10, last: 17 },
+      { first: 19, last: 20 },
+      { first: 22, last: 30 },
+    ],
+  );
 });
 
 test('velocities after a Direct or Cartesian line (the VASP manual form) or after a blank line and one', () => {
@@ -198,14 +255,28 @@ test('velocities after a Direct or Cartesian line (the VASP manual form) or afte
   assert.equal(blankThenMode.velocityMode, 'Cartesian');
   assert.deepEqual(blankThenMode.lines.velocities, { first: 18, last: 25 });
   const workspaceContcar = parsed(workspace('CONTCAR.relax'));
-  assert.deepEqual(workspaceContcar.velocities, [[0.0012, -0.00035, 0.0001], [-0.0012, 0.00035, -0.0001]]);
+  assert.deepEqual(workspaceContcar.velocities, [
+    [0.0012, -0.00035, 0.0001],
+    [-0.0012, 0.00035, -0.0001],
+  ]);
 });
 
 test('toPoscarText: VASP 5 text that reads back as the same structure, in either coordinate mode', () => {
-  const samples = [NACL, workspace('NaCl.vasp'), workspace('POSCAR'), fixture('Si_md.CONTCAR'), fixture('Cu100_slab_selective.POSCAR'),
-    fixture('MgSi_vasp6.POSCAR'), fixture('Fe3O4_potcar_names.POSCAR'), fixture('CrFeNi_wrapped_species.POSCAR'),
-    fixture('FeO_vasp4.POSCAR'), fixture('unnamed_vasp4.POSCAR'), NACL.replace('5.64', '-150').replace('0 1 0', '0.3 1 0'),
-    NACL.replace('5.64', '1 2 3').replace('Direct', 'Cartesian'), `${NACL}Direct\n${'0.01 0.02 0.03\n'.repeat(8)}`];
+  const samples = [
+    NACL,
+    workspace('NaCl.vasp'),
+    workspace('POSCAR'),
+    fixture('Si_md.CONTCAR'),
+    fixture('Cu100_slab_selective.POSCAR'),
+    fixture('MgSi_vasp6.POSCAR'),
+    fixture('Fe3O4_potcar_names.POSCAR'),
+    fixture('CrFeNi_wrapped_species.POSCAR'),
+    fixture('FeO_vasp4.POSCAR'),
+    fixture('unnamed_vasp4.POSCAR'),
+    NACL.replace('5.64', '-150').replace('0 1 0', '0.3 1 0'),
+    NACL.replace('5.64', '1 2 3').replace('Direct', 'Cartesian'),
+    `${NACL}Direct\n${'0.01 0.02 0.03\n'.repeat(8)}`,
+  ];
   for (const text of samples) {
     const original = parsed(text);
     for (const mode of [undefined, 'Direct', 'Cartesian'] as const) {
@@ -238,7 +309,10 @@ test('a generated 1,000-atom cell parses with no diagnostics', () => {
   assert.deepEqual(diagnostics, []);
   assert.equal(poscar!.sites.length, 1000);
   assert.deepEqual(poscar!.counts, [500, 500]);
-  assert.deepEqual(poscar!.lines.sitesBySpecies, [{ first: 8, last: 507 }, { first: 508, last: 1007 }]);
+  assert.deepEqual(poscar!.lines.sitesBySpecies, [
+    { first: 8, last: 507 },
+    { first: 508, last: 1007 },
+  ]);
 });
 
 test('10,000 atoms parse and diagnose quickly (sanity bound only; the benchmark times it)', () => {
@@ -257,7 +331,10 @@ test('VASP 4 species from the labels after the coordinates, as pymatgen and ASE 
   const { poscar, diagnostics } = parsePoscar(text);
   assert.deepEqual(poscar!.species, ['Fe', 'P', 'O']);
   assert.equal(poscar!.speciesSource, 'site-labels');
-  assert.deepEqual(diagnostics.map((d) => d.code), ['no-species-line']);
+  assert.deepEqual(
+    diagnostics.map((d) => d.code),
+    ['no-species-line'],
+  );
   assert.match(diagnostics[0]!.message, /taken from the labels after the coordinates \(Fe P O\)/);
   const s = summarize(poscar!);
   assert.equal(s.reducedFormula, 'FePO4');

@@ -52,7 +52,12 @@ test('VASP 5 with selective dynamics: every part of the file gets its scope', as
     each(LATTICE, '0.0', '0.5', '0.5'),
     each(LATTICE, '0.5', '0.0', '0.5'),
     each(LATTICE, '0.5', '0.5', '0.0'),
-    [['Si', SPECIES], ['/1a2b3c', 'storage.modifier.hash.poscar'], ['Fe', SPECIES], ['_pv', 'storage.modifier.variant.poscar']],
+    [
+      ['Si', SPECIES],
+      ['/1a2b3c', 'storage.modifier.hash.poscar'],
+      ['Fe', SPECIES],
+      ['_pv', 'storage.modifier.variant.poscar'],
+    ],
     each(COUNT, '1', '1'),
     [['Selective dynamics', 'keyword.control.selective.poscar']],
     [['Direct', DIRECT]],
@@ -66,7 +71,9 @@ test('VASP 5 with selective dynamics: every part of the file gets its scope', as
 });
 
 test('VASP 4 (counts right after the lattice), a triple scale, Cartesian by C, c, K or k, flags only under selective dynamics', async () => {
-  const doc = await tokenize(lines('NaCl, VASP 4\n 1.0 1.0 1.2\n5.64 0 0\n0 5.64 0\n0 0 5.64\n  1 1\nKartesian\n 0 0 0 T T F\n 2.82 2.82 2.82 Cl\n'));
+  const doc = await tokenize(
+    lines('NaCl, VASP 4\n 1.0 1.0 1.2\n5.64 0 0\n0 5.64 0\n0 0 5.64\n  1 1\nKartesian\n 0 0 0 T T F\n 2.82 2.82 2.82 Cl\n'),
+  );
   assert.deepEqual(doc.slice(1, 2), [each(SCALE, '1.0', '1.0', '1.2')]);
   assert.deepEqual(doc.slice(5), [
     each(COUNT, '1', '1'),
@@ -84,12 +91,17 @@ test('VASP 4 (counts right after the lattice), a triple scale, Cartesian by C, c
 });
 
 test('numbers and flags in every Fortran form, tabs as separators, text after the numbers, the blocks after the sites', async () => {
-  const doc = await tokenize(lines(
-    'forms\n-1000.\t! target volume\n\t-0.5\t.5\t5. a1\n1e-3 1.0E+02 1.0D-3\n+1 1d0 0\nSi\n2\nsel\nD\n.5 -.5 1.5E-1 t .true. .F.\n'
-    + 'Lattice velocities and vectors\n1\n0.1 0.2 0.3\nCartesian\n1.0d-2 0 0\n',
-  ));
+  const doc = await tokenize(
+    lines(
+      'forms\n-1000.\t! target volume\n\t-0.5\t.5\t5. a1\n1e-3 1.0E+02 1.0D-3\n+1 1d0 0\nSi\n2\nsel\nD\n.5 -.5 1.5E-1 t .true. .F.\n' +
+        'Lattice velocities and vectors\n1\n0.1 0.2 0.3\nCartesian\n1.0d-2 0 0\n',
+    ),
+  );
   assert.deepEqual(doc.slice(1), [
-    [['-1000.', SCALE], ['! target volume', TRAILING]],
+    [
+      ['-1000.', SCALE],
+      ['! target volume', TRAILING],
+    ],
     [...each(LATTICE, '-0.5', '.5', '5.'), ['a1', `meta.lattice.poscar ${TRAILING}`]],
     each(LATTICE, '1e-3', '1.0E+02', '1.0D-3'),
     each(LATTICE, '+1', '1d0', '0'),
@@ -117,11 +129,17 @@ test('a CRLF file: the same scopes, split as VS Code splits it or with each line
 test('text where numbers belong is invalid.illegal; a broken header does not derail the lines after it', async () => {
   assert.deepEqual(await tokenize(lines('c\n1.0 2.0\n1 0 0 Å\n0 1\n0 0 1 1\nSi 2\n2 1.5 two 3\nS\nD\n0 0 0 T T\n0 0\n0 0 0x\n')), [
     [['c', COMMENT]],
-    [['1.0', SCALE], ['2.0', INVALID]],
+    [
+      ['1.0', SCALE],
+      ['2.0', INVALID],
+    ],
     [...each(LATTICE, '1', '0', '0'), ['Å', `meta.lattice.poscar ${TRAILING}`]],
     [['0 1', `meta.lattice.poscar ${INVALID}`]],
     [...each(LATTICE, '0', '0', '1'), ['1', `meta.lattice.poscar ${TRAILING}`]],
-    [['Si', SPECIES], ['2', INVALID]],
+    [
+      ['Si', SPECIES],
+      ['2', INVALID],
+    ],
     [['2', COUNT], ...each(INVALID, '1.5', 'two'), ['3', COUNT]],
     [['S', 'keyword.control.selective.poscar']],
     [['D', DIRECT]],
@@ -130,7 +148,9 @@ test('text where numbers belong is invalid.illegal; a broken header does not der
     [['0 0 0x', INVALID]],
     [],
   ]);
-  const missingVector = await tokenize(lines('lost a lattice vector, stray blank line\n5.431\n0.0 0.5 0.5\n\n0.5 0.0 0.5\nSi\n2\nDirect\n0.00 0.00 0.00\n0.25 0.25 0.25\n'));
+  const missingVector = await tokenize(
+    lines('lost a lattice vector, stray blank line\n5.431\n0.0 0.5 0.5\n\n0.5 0.0 0.5\nSi\n2\nDirect\n0.00 0.00 0.00\n0.25 0.25 0.25\n'),
+  );
   assert.deepEqual(missingVector.slice(5), [
     [['Si', `meta.lattice.poscar ${INVALID}`]],
     [['2', COUNT]],
@@ -148,7 +168,11 @@ test('the workspace fixtures: every number has a numeric scope, nothing is inval
     const text = lines(readFileSync(join(root, 'test', 'fixtures', 'workspace', name), 'utf8'));
     (await tokenize(text)).slice(1).forEach((tokens, i) => {
       const numbers = text[i + 1].split(/\s+/).filter((word) => NUMBER.test(word));
-      assert.deepEqual(tokens.filter(([, scopes]) => scopes.includes('constant.numeric.')).map(([word]) => word), numbers, `${name} line ${i + 2}`);
+      assert.deepEqual(
+        tokens.filter(([, scopes]) => scopes.includes('constant.numeric.')).map(([word]) => word),
+        numbers,
+        `${name} line ${i + 2}`,
+      );
       assert.ok(!tokens.some(([, scopes]) => scopes.includes('invalid')), `${name} line ${i + 2}`);
     });
   }
@@ -157,7 +181,10 @@ test('the workspace fixtures: every number has a numeric scope, nothing is inval
 test('10,000 lines tokenize in under 2 s, and site lines leave the rule stack as it was', async () => {
   const grammar = await poscar;
   const header = lines(SI_FE).slice(0, 9);
-  const sites = Array.from({ length: 9_000 }, (_, i) => `  ${(i / 9000).toFixed(16)}  0.5000000000000000  0.2500000000000000  T F T  Si${i}`);
+  const sites = Array.from(
+    { length: 9_000 },
+    (_, i) => `  ${(i / 9000).toFixed(16)}  0.5000000000000000  0.2500000000000000  T F T  Si${i}`,
+  );
   const velocities = Array.from({ length: 988 }, () => '  0.12345678E-02 -0.23456789E-03  0.34567890E-02');
   const hostile = ['1'.repeat(5_000) + 'x', '0 '.repeat(3_000) + 'x'];
   const doc = [...header, ...sites, ...hostile, '', ...velocities];

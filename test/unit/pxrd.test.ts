@@ -27,7 +27,7 @@ test('rutile TiO2: each peak labelled with its own family (110 at 27.4°, 101 at
   assert.deepEqual(at(54.32), ['211']);
   assert.deepEqual(at(56.62), ['220']);
   const strongest = peaks.reduce((a, b) => (b.intensity > a.intensity ? b : a));
-  assert.equal(strongest.hkl.join(''), '110', 'the 110 line is rutile\'s strongest');
+  assert.equal(strongest.hkl.join(''), '110', "the 110 line is rutile's strongest");
 });
 
 /** A scan as a diffractometer records it: Gaussian peaks, a curved background, counting noise, a zero shift. */
@@ -35,7 +35,7 @@ function scan(peaks: readonly Peak[], seed: number, shift = 0): XyPoint[] {
   const random = seededRandom(seed);
   const points: XyPoint[] = [];
   for (let a = 10; a <= 90.0001; a += 0.02) {
-    let y = 120 + 400 * Math.exp(-(a - 10) / 12) + 0.5 * (a - 50) ** 2 / 10;
+    let y = 120 + 400 * Math.exp(-(a - 10) / 12) + (0.5 * (a - 50) ** 2) / 10;
     for (const p of peaks) y += 10 * p.intensity * Math.exp(-((a - p.two_theta - shift) ** 2) / (2 * 0.07 ** 2));
     const noisy = y + Math.sqrt(y) * (random() + random() + random() - 1.5) * 2;
     points.push({ two_theta: Math.round(a * 100) / 100, intensity: Math.max(0, Math.round(noisy)) });
@@ -50,7 +50,11 @@ function ranking(measured: XyPoint[]): { jid: string; formula: string; score: nu
 }
 
 test('a noisy scan on a background is matched to the right material first, with a clear margin (NaCl, Si, rutile)', () => {
-  for (const [jid, formula] of [['JVASP-23862', 'NaCl'], ['JVASP-1002', 'Si'], ['JVASP-104', 'TiO2']] as const) {
+  for (const [jid, formula] of [
+    ['JVASP-23862', 'NaCl'],
+    ['JVASP-1002', 'Si'],
+    ['JVASP-104', 'TiO2'],
+  ] as const) {
     const ranked = ranking(scan(pattern(jid), 11));
     assert.equal(ranked[0]!.formula, formula, JSON.stringify(ranked.slice(0, 3)));
     assert.ok(ranked[0]!.score - ranked[1]!.score > 0.15, `${formula}: ${JSON.stringify(ranked.slice(0, 3))}`);
@@ -63,7 +67,10 @@ test('a zero shift of 0.15° still matches; the peaks found sit where the patter
   assert.equal(ranked[0]!.formula, 'Si', JSON.stringify(ranked.slice(0, 3)));
   const found = findPeaks(scan(si, 5));
   for (const p of si.filter((x) => x.intensity > 10)) {
-    assert.ok(found.some((f) => Math.abs(f.two_theta - p.two_theta) < 0.03), `a peak found at ${p.two_theta}°`);
+    assert.ok(
+      found.some((f) => Math.abs(f.two_theta - p.two_theta) < 0.03),
+      `a peak found at ${p.two_theta}°`,
+    );
   }
   assert.ok(found.length < 3 * si.length, `no forest of noise peaks: ${found.length}`);
 });
@@ -77,14 +84,16 @@ test('SNIP follows the background under the peaks and leaves them standing', () 
   const background = scanBackground(smoothed, 0.02);
   const at = (angle: number) => points.findIndex((p) => Math.abs(p.two_theta - angle) < 0.011);
   const flat = at(20);
-  const truth = 120 + 400 * Math.exp(-(20 - 10) / 12) + 0.5 * (20 - 50) ** 2 / 10;
+  const truth = 120 + 400 * Math.exp(-(20 - 10) / 12) + (0.5 * (20 - 50) ** 2) / 10;
   assert.ok(Math.abs(background[flat]! - truth) < 0.08 * truth, `on the background away from peaks: ${background[flat]} vs ${truth}`);
   const top = at(31.7);
   assert.ok(points[top]!.intensity - background[top]! > 500, 'the strongest NaCl peak stands above it');
 });
 
 test('/pxrd/match on a measured-like scan names NaCl, and says how it matched', async () => {
-  const data = scan(pattern('JVASP-23862'), 17).map((p) => `${p.two_theta} ${p.intensity}`).join('\n');
+  const data = scan(pattern('JVASP-23862'), 17)
+    .map((p) => `${p.two_theta} ${p.intensity}`)
+    .join('\n');
   const answer = await post('/pxrd/match', { xrd_data: data });
   assert.equal(answer.status, 200, JSON.stringify(answer.body).slice(0, 300));
   assert.equal(answer.body.matches[0].formula, 'NaCl');

@@ -49,13 +49,26 @@ test('pxrd: peaks as sticks and a table; a match overlays the measured pattern o
   assert.match(m.headline, /^\d+ peaks for Si \(JVASP-1002\)$/);
   assert.equal(m.plots[0]!.series[0]!.sticks, true);
   assert.equal(m.tables[0]!.rows.length, m.plots[0]!.x.length);
-  assert.ok(m.facts.some((f) => /Strongest peak at 2θ = 28\.\d\d°/.test(f)), m.facts.join('; '));
+  assert.ok(
+    m.facts.some((f) => /Strongest peak at 2θ = 28\.\d\d°/.test(f)),
+    m.facts.join('; '),
+  );
   const xrd = '28.44 1000\n47.30 600\n56.12 350\n';
   const match = read('pxrdMatch', await answer('/pxrd/match', { xrd_data: xrd }), { xrd_data: xrd });
   assert.match(match.headline, /^Best match: JVASP-1002 · Si \(score /);
   const plot = match.plots[0]!;
-  assert.deepEqual(plot.series.map((s) => [s.label, !!s.sticks]), [['Measured', false], ['Best match (Si · JVASP-1002)', true]]);
-  assert.deepEqual(plot.series[0]!.values.filter((v) => v !== null), [100, 60, 35], 'measured scaled to 100');
+  assert.deepEqual(
+    plot.series.map((s) => [s.label, !!s.sticks]),
+    [
+      ['Measured', false],
+      ['Best match (Si · JVASP-1002)', true],
+    ],
+  );
+  assert.deepEqual(
+    plot.series[0]!.values.filter((v) => v !== null),
+    [100, 60, 35],
+    'measured scaled to 100',
+  );
   // Parallel lists are read too.
   assert.equal(read('pxrd', { two_theta: [20, 30], intensities: [50, 100] }).plots[0]!.x.length, 2);
 });
@@ -69,7 +82,11 @@ test('optimade: a paged table of the structures', async () => {
 });
 
 test('heterostructure: the POSCAR with its mismatch; VQE next to classical; reaction as an equation; HEA phase', async () => {
-  const h = read('heterostructure', await answer('/heterostructure/generate', { jid1: 'JVASP-1174', jid2: 'JVASP-1002', film_thickness: 6, subs_thickness: 6 }), { jid1: 'JVASP-1174', jid2: 'JVASP-1002' });
+  const h = read(
+    'heterostructure',
+    await answer('/heterostructure/generate', { jid1: 'JVASP-1174', jid2: 'JVASP-1002', film_thickness: 6, subs_thickness: 6 }),
+    { jid1: 'JVASP-1174', jid2: 'JVASP-1002' },
+  );
   assert.match(h.headline, /^Interface of 16 atoms, largest mismatch 4\.09 %$/);
   assert.match(h.poscar!.text, /^GaAs on Si/);
   assert.deepEqual(h.tables[0]!.rows[0]!.cells, ['Mismatch along u', '+4.088 %']);

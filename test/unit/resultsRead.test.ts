@@ -74,7 +74,11 @@ test('single point, reference shape: energies, forces N×3, Voigt stress in GPa 
   assert.equal(m.energyPerAtomComputed, undefined);
   assert.equal(m.forces!.length, 8);
   close(m.maxForce, 0.9199);
-  assert.deepEqual(m.stress, [[1.21, 0.03, -0.02], [0.03, 1.19, 0.01], [-0.02, 0.01, 1.25]]);
+  assert.deepEqual(m.stress, [
+    [1.21, 0.03, -0.02],
+    [0.03, 1.19, 0.01],
+    [-0.02, 0.01, 1.25],
+  ]);
   assert.equal(m.stressUnit, 'GPa');
   assert.equal(m.natoms, 8);
   assert.equal(m.method, 'alignn_ff');
@@ -117,7 +121,7 @@ test('single point: stress without a unit is read as GPa and says so; an unknown
 
 // ---- MD -----------------------------------------------------------------------------------------
 
-test('MD, reference shape: energies object, temperatures, times in fs, the service\'s averages', () => {
+test("MD, reference shape: energies object, temperatures, times in fs, the service's averages", () => {
   const m = read<MdModel>('md', json('md.reference.json'));
   assert.equal(m.timeUnit, 'fs');
   assert.equal(m.time.length, 61);
@@ -171,12 +175,15 @@ test('MD: total = kinetic + potential when only those come', () => {
 
 // ---- band structure -----------------------------------------------------------------------------
 
-test('bands, reference shape: [k][band] turned into bands, labels by index, the service\'s edges', () => {
+test("bands, reference shape: [k][band] turned into bands, labels by index, the service's edges", () => {
   const m = read<BandsModel>('tightbinding', json('bands.reference.json'));
   assert.equal(m.bands.length, 8);
   assert.equal(m.bands[0]!.length, 41);
   assert.equal(m.distanceSource, 'service');
-  assert.deepEqual(m.ticks.map((t) => t.label), ['Γ', 'X', 'W', 'L', 'Γ']);
+  assert.deepEqual(
+    m.ticks.map((t) => t.label),
+    ['Γ', 'X', 'W', 'L', 'Γ'],
+  );
   assert.equal(m.ticks[4]!.distance, m.distances[40]);
   assert.equal(m.edges.source, 'service');
   close(m.edges.gap, 1.12, 1e-3);
@@ -192,7 +199,10 @@ test('bands under band_data: [band][k], GAMMA labels from parallel lists, distan
   assert.equal(m.bands.length, 8);
   assert.equal(m.distanceSource, 'kpoints');
   close(m.distances.at(-1), 2.28024, 1e-4);
-  assert.deepEqual(m.ticks.map((t) => t.label), ['Γ', 'X', 'W', 'L', 'Γ']);
+  assert.deepEqual(
+    m.ticks.map((t) => t.label),
+    ['Γ', 'X', 'W', 'L', 'Γ'],
+  );
   assert.equal(m.edges.source, 'electrons');
   close(m.edges.vbm, 0);
   close(m.edges.gap, 1.12, 1e-3);
@@ -205,16 +215,26 @@ test('bands under band_data: [band][k], GAMMA labels from parallel lists, distan
 test('bands of a metal: high-symmetry points as coordinates, a band crossing the Fermi level', () => {
   const m = read<BandsModel>('tightbinding', json('bands.metal.json'));
   assert.equal(m.bands.length, 3);
-  assert.deepEqual(m.ticks.map((t) => t.label), ['Γ', 'X', 'W', 'L', 'Γ']);
+  assert.deepEqual(
+    m.ticks.map((t) => t.label),
+    ['Γ', 'X', 'W', 'L', 'Γ'],
+  );
   assert.equal(m.edges.metal, true);
   assert.equal(m.edges.gap, 0);
   assert.equal(m.edges.source, 'fermi');
 });
 
 test('bands: a transposed matrix is detected against the k-point count', () => {
-  const bandsByK = [[-1, 1], [-0.5, 1.5], [-0.8, 0.9]]; // 3 k-points × 2 bands, sent as "bands"
+  const bandsByK = [
+    [-1, 1],
+    [-0.5, 1.5],
+    [-0.8, 0.9],
+  ]; // 3 k-points × 2 bands, sent as "bands"
   const m = read<BandsModel>('tightbinding', { bands: bandsByK, kdistances: [0, 1, 2], nelectrons: 2 });
-  assert.deepEqual(m.bands, [[-1, -0.5, -0.8], [1, 1.5, 0.9]]);
+  assert.deepEqual(m.bands, [
+    [-1, -0.5, -0.8],
+    [1, 1.5, 0.9],
+  ]);
   assert.equal(m.edges.vbm, -0.5);
   assert.equal(m.edges.cbm, 0.9);
   close(m.edges.gap, 1.4);
@@ -224,7 +244,10 @@ test('bands: a transposed matrix is detected against the k-point count', () => {
 });
 
 test('bands: odd electron count is a metal; overlapping bands are a metal', () => {
-  const bands = [[-1, 0.6], [0.5, 1]];
+  const bands = [
+    [-1, 0.6],
+    [0.5, 1],
+  ];
   assert.equal(read<BandsModel>('tightbinding', { bands, nelectrons: 3 }).edges.metal, true);
   const overlap = read<BandsModel>('tightbinding', { bands, nelectrons: 2 });
   assert.equal(overlap.edges.metal, true);
@@ -233,9 +256,18 @@ test('bands: odd electron count is a metal; overlapping bands are a metal', () =
 
 test('bands: a PNG answer with the gap in its headers', () => {
   const bytes = new Uint8Array(readFileSync(join(DIR, 'bands.png')));
-  const m = readResult('tightbinding', { type: 'bytes', bytes, contentType: 'image/png' }, {
-    'content-type': 'image/png', 'x-band-gap': '1.12 eV', 'x-vbm': '-0.1', 'X-CBM': '1.02', 'x-gap-type': 'indirect', 'x-request-id': 'abc',
-  }) as BandsModel;
+  const m = readResult(
+    'tightbinding',
+    { type: 'bytes', bytes, contentType: 'image/png' },
+    {
+      'content-type': 'image/png',
+      'x-band-gap': '1.12 eV',
+      'x-vbm': '-0.1',
+      'X-CBM': '1.02',
+      'x-gap-type': 'indirect',
+      'x-request-id': 'abc',
+    },
+  ) as BandsModel;
   assert.equal(m.images.length, 1);
   assert.match(m.images[0]!.dataUrl, /^data:image\/png;base64,iVBORw0KGgo/);
   assert.equal(m.edges.gap, 1.12);
@@ -248,14 +280,42 @@ test('bands: a PNG answer with the gap in its headers', () => {
 });
 
 test('bands: labels as [index, name] pairs, one string per k-point, and {label: distance}', () => {
-  const base = { eigenvalues: [[0, 1], [0.1, 1.1], [0.2, 1.2]], kdistances: [0, 0.5, 1.5] };
-  const pairs = read<BandsModel>('tightbinding', { ...base, labels: [[0, '$\\Gamma$'], [2, 'X_1']] });
-  assert.deepEqual(pairs.ticks, [{ distance: 0, label: 'Γ' }, { distance: 1.5, label: 'X₁' }]);
+  const base = {
+    eigenvalues: [
+      [0, 1],
+      [0.1, 1.1],
+      [0.2, 1.2],
+    ],
+    kdistances: [0, 0.5, 1.5],
+  };
+  const pairs = read<BandsModel>('tightbinding', {
+    ...base,
+    labels: [
+      [0, '$\\Gamma$'],
+      [2, 'X_1'],
+    ],
+  });
+  assert.deepEqual(pairs.ticks, [
+    { distance: 0, label: 'Γ' },
+    { distance: 1.5, label: 'X₁' },
+  ]);
   const perK = read<BandsModel>('tightbinding', { ...base, labels: ['G', '', 'K'] });
-  assert.deepEqual(perK.ticks.map((t) => t.label), ['Γ', 'K']);
+  assert.deepEqual(
+    perK.ticks.map((t) => t.label),
+    ['Γ', 'K'],
+  );
   const byDistance = read<BandsModel>('tightbinding', { ...base, high_symmetry_points: { Γ: 0, M: 0.75 } });
-  assert.deepEqual(byDistance.ticks, [{ distance: 0, label: 'Γ' }, { distance: 0.75, label: 'M' }]);
-  const merged = read<BandsModel>('tightbinding', { ...base, labels: [{ distance: 0.5, label: 'X' }, { distance: 0.5, label: 'U' }] });
+  assert.deepEqual(byDistance.ticks, [
+    { distance: 0, label: 'Γ' },
+    { distance: 0.75, label: 'M' },
+  ]);
+  const merged = read<BandsModel>('tightbinding', {
+    ...base,
+    labels: [
+      { distance: 0.5, label: 'X' },
+      { distance: 0.5, label: 'U' },
+    ],
+  });
   assert.deepEqual(merged.ticks, [{ distance: 0.5, label: 'X|U' }]);
 });
 
@@ -266,21 +326,39 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8
 test('images: base64 fields, data: URLs and SVG markup are taken; base64 of something else is not', () => {
   const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
   const m = read<RelaxModel>('relax', {
-    plot_base64: PNG_BASE64, image: `data:image/png;base64,${PNG_BASE64}`, png: svg,
-    not_image: Buffer.from('just some text that is long enough').toString('base64'), fake: `data:image/png;base64,${Buffer.from('GIF?no, text here........').toString('base64')}`,
+    plot_base64: PNG_BASE64,
+    image: `data:image/png;base64,${PNG_BASE64}`,
+    png: svg,
+    not_image: Buffer.from('just some text that is long enough').toString('base64'),
+    fake: `data:image/png;base64,${Buffer.from('GIF?no, text here........').toString('base64')}`,
   });
-  assert.deepEqual(m.images.map((i) => i.source), ['plot_base64', 'image', 'png']);
+  assert.deepEqual(
+    m.images.map((i) => i.source),
+    ['plot_base64', 'image', 'png'],
+  );
   assert.ok(m.images[2]!.dataUrl.startsWith('data:image/svg+xml;base64,'));
   assert.deepEqual(Object.keys(m.extra).sort(), ['fake', 'not_image']);
 });
 
 test('hostile input never throws: NaN strings, wrong lengths, nulls, __proto__ keys, odd types', () => {
   const hostile = [
-    null, 42, 'text', [], [null], { energies: null }, { forces: [[1, 2]], stress: 'high', energy: 'NaN' },
-    { eigenvalues: [[1, 2], [3]], kdistances: ['a', 'b'] }, { eigenvalues: [[[[1]]]] }, { energies: { total: 'x' } },
+    null,
+    42,
+    'text',
+    [],
+    [null],
+    { energies: null },
+    { forces: [[1, 2]], stress: 'high', energy: 'NaN' },
+    { eigenvalues: [[1, 2], [3]], kdistances: ['a', 'b'] },
+    { eigenvalues: [[[[1]]]] },
+    { energies: { total: 'x' } },
     JSON.parse('{"__proto__": {"polluted": true}, "energy": 1, "constructor": {"prototype": {"x": 1}}}'),
-    { labels: [{ index: 99, label: 'Z' }], eigenvalues: [[0, 1]] }, { band_data: null }, { trajectory: [[[0, 0, 'x']]] },
-    { temperatures: [Infinity, -Infinity, '1e400'] }, { converged: 'maybe' }, { final_poscar: 12 },
+    { labels: [{ index: 99, label: 'Z' }], eigenvalues: [[0, 1]] },
+    { band_data: null },
+    { trajectory: [[[0, 0, 'x']]] },
+    { temperatures: [Infinity, -Infinity, '1e400'] },
+    { converged: 'maybe' },
+    { final_poscar: 12 },
   ];
   for (const kind of ['relax', 'singlePoint', 'md', 'tightbinding'] as const) {
     for (const value of hostile) {
@@ -304,7 +382,10 @@ test('huge arrays are cut with a warning, quickly', () => {
   const m = read<RelaxModel>('relax', { energies, eigenvalues: Array.from({ length: 3000 }, () => new Array(3000).fill(1)) });
   assert.equal(m.energies.length, 200_000);
   assert.match(m.warnings.join(' '), /energies has 1,000,000 values: the first 200,000 are shown/);
-  const bands = readResult('tightbinding', { type: 'json', value: { eigenvalues: Array.from({ length: 3000 }, () => new Array(3000).fill(1)) } }) as BandsModel;
+  const bands = readResult('tightbinding', {
+    type: 'json',
+    value: { eigenvalues: Array.from({ length: 3000 }, () => new Array(3000).fill(1)) },
+  }) as BandsModel;
   assert.deepEqual(bands.bands, []);
   assert.ok('eigenvalues' in bands.extra);
   assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
@@ -335,8 +416,15 @@ test('every field of every fixture swapped for hostile values: never throws, and
   const run = { id: 'r', kind: 'relax', title: 't', inputName: 'POSCAR', state: 'done', startedAt: 0 };
   const HOSTILE: unknown[] = [null, 'NaN', '', [], {}, [[]], [null], -1, 1e308, true, '__proto__', [[1, 2, 3], 'x'], { total: [1, 'a'] }];
   const fixtures: [RunKind, string][] = [
-    ['relax', 'relax.reference.json'], ['relax', 'relax.aliases.json'], ['singlePoint', 'singlePoint.reference.json'], ['singlePoint', 'singlePoint.eVA3.json'],
-    ['md', 'md.reference.json'], ['md', 'md.parallel.json'], ['tightbinding', 'bands.reference.json'], ['tightbinding', 'bands.banddata.json'], ['tightbinding', 'bands.metal.json'],
+    ['relax', 'relax.reference.json'],
+    ['relax', 'relax.aliases.json'],
+    ['singlePoint', 'singlePoint.reference.json'],
+    ['singlePoint', 'singlePoint.eVA3.json'],
+    ['md', 'md.reference.json'],
+    ['md', 'md.parallel.json'],
+    ['tightbinding', 'bands.reference.json'],
+    ['tightbinding', 'bands.banddata.json'],
+    ['tightbinding', 'bands.metal.json'],
   ];
   let cases = 0;
   for (const [kind, name] of fixtures) {
@@ -349,7 +437,9 @@ test('every field of every fixture swapped for hostile values: never throws, and
         if (inner) (copy[outer!] as Record<string, unknown>)[inner] = value;
         else copy[outer!] = value;
         const m = readResult(kind, { type: 'json', value: copy }, {}, { atoms: 8 });
-        const message = JSON.parse(JSON.stringify({ type: 'show', seq: 1, run: { ...run, kind }, view: { model: m, elements: [], lattice: [] } }));
+        const message = JSON.parse(
+          JSON.stringify({ type: 'show', seq: 1, run: { ...run, kind }, view: { model: m, elements: [], lattice: [] } }),
+        );
         assert.ok(isToResultPage(message), `${name} ${key} = ${JSON.stringify(value)}`);
         cases++;
       }

@@ -19,11 +19,20 @@ const INPUT = fixture('POSCAR.Si8');
 
 function run(kind: RunRecord['kind'], value: unknown, extra: Partial<RunRecord> = {}): RunRecord {
   return {
-    id: 'r1', kind, inputUri: 'file:///w/POSCAR', inputName: 'POSCAR', inputText: INPUT, startedAt: 1_700_000_000_000, durationMs: 1500, state: 'done',
-    response: { status: 200, headers: {}, body: { type: 'json', value } }, ...extra,
+    id: 'r1',
+    kind,
+    inputUri: 'file:///w/POSCAR',
+    inputName: 'POSCAR',
+    inputText: INPUT,
+    startedAt: 1_700_000_000_000,
+    durationMs: 1500,
+    state: 'done',
+    response: { status: 200, headers: {}, body: { type: 'json', value } },
+    ...extra,
   };
 }
-const viewOf = (kind: RunRecord['kind'], file: string): ResultView => resultView(run(kind, JSON.parse(fixture(file))), inputStructure(INPUT))!;
+const viewOf = (kind: RunRecord['kind'], file: string): ResultView =>
+  resultView(run(kind, JSON.parse(fixture(file))), inputStructure(INPUT))!;
 const bandsOf = (value: unknown): BandsModel => readResult('tightbinding', { type: 'json', value }) as BandsModel;
 
 test('numbers: true minus signs, no negative zero, explicit plus where a change is meant', () => {
@@ -74,7 +83,13 @@ test('relax headline: not converged at the step limit; the old text answer', () 
   const view = resultView(run('relax', m), undefined)!;
   assert.equal(describe(view).headline, 'Not converged after 200 steps (the step limit)');
   assert.equal(describe(view).facts[0], 'Energy −1.0000 → −2.0000 eV (ΔE −1.0000 eV, −0.1250 eV/atom)');
-  const legacy = resultView({ ...run('relax', null), response: { status: 200, headers: {}, body: { type: 'text', text: fixture('relax.legacy.txt'), contentType: 'text/plain' } } }, inputStructure(INPUT))!;
+  const legacy = resultView(
+    {
+      ...run('relax', null),
+      response: { status: 200, headers: {}, body: { type: 'text', text: fixture('relax.legacy.txt'), contentType: 'text/plain' } },
+    },
+    inputStructure(INPUT),
+  )!;
   assert.equal(describe(legacy).headline, 'Relaxed structure returned');
   assert.equal(legacy.lattice.length, 7);
 });
@@ -85,14 +100,24 @@ test('single point: headline, the largest force and its atom, pressure with its 
   assert.equal(headline, 'E = −43.2871 eV · −5.4109 eV/atom');
   assert.equal(facts[0], 'Largest force 0.9200 eV/Å on atom 4 (Si)');
   assert.equal(facts[1], 'Pressure −1.217 GPa: under tension, the cell would shrink if relaxed');
-  assert.equal(pressure([[-3, 0, 0], [0, -3, 0], [0, 0, -3]]), 3);
+  assert.equal(
+    pressure([
+      [-3, 0, 0],
+      [0, -3, 0],
+      [0, 0, -3],
+    ]),
+    3,
+  );
 });
 
 test('MD plots: energies relative to the start (absolute in the CSV), temperature with its mean and target', () => {
   const view = viewOf('md', 'md.reference.json');
   const [energy, temperature] = plotsOf(view);
   assert.equal(energy!.xLabel, 'Time (fs)');
-  assert.deepEqual(energy!.series.map((s) => s.label), ['Total', 'Kinetic', 'Potential']);
+  assert.deepEqual(
+    energy!.series.map((s) => s.label),
+    ['Total', 'Kinetic', 'Potential'],
+  );
   assert.equal(energy!.series[0]!.values[0], 0);
   const csv = toCsv(energy!).split('\n');
   assert.equal(csv[0], 'Time (fs),Total energy (eV),Kinetic energy (eV),Potential energy (eV)');
@@ -117,10 +142,29 @@ test('band plot: shifted to the VBM, the gap shaded, edges marked, ticks, breaks
   assert.equal(plot!.yLabel, 'E − E_VBM (eV)');
   assert.equal(plot!.series.length, 8);
   assert.deepEqual(plot!.yBand, { from: 0, to: (view.model as BandsModel).edges.gap, label: 'gap 1.120 eV' });
-  assert.deepEqual(plot!.marks!.map((m) => m.label), ['VBM', 'CBM']);
-  assert.deepEqual(plot!.xTicks!.map((t) => t.label), ['Γ', 'X', 'W', 'L', 'Γ']);
+  assert.deepEqual(
+    plot!.marks!.map((m) => m.label),
+    ['VBM', 'CBM'],
+  );
+  assert.deepEqual(
+    plot!.xTicks!.map((t) => t.label),
+    ['Γ', 'X', 'W', 'L', 'Γ'],
+  );
   assert.deepEqual(plot!.breaks, []);
-  const jump = plotsOf({ model: bandsOf({ eigenvalues: [[0, 1], [0.1, 1.1], [0.3, 1.3], [0.2, 1.2]], kdistances: [0, 1, 1, 2], fermi_level: 0.15 }), elements: [], lattice: [] });
+  const jump = plotsOf({
+    model: bandsOf({
+      eigenvalues: [
+        [0, 1],
+        [0.1, 1.1],
+        [0.3, 1.3],
+        [0.2, 1.2],
+      ],
+      kdistances: [0, 1, 1, 2],
+      fermi_level: 0.15,
+    }),
+    elements: [],
+    lattice: [],
+  });
   assert.deepEqual(jump[0]!.breaks, [2]);
   assert.equal(jump[0]!.yLabel, 'E − E_F (eV)');
   assert.equal(toCsv(jump[0]!).split('\n')[0], 'k-distance,Band 1 (eV),Band 2 (eV)');
@@ -129,7 +173,20 @@ test('band plot: shifted to the VBM, the gap shaded, edges marked, ticks, breaks
 test('gap statements and the energy zero', () => {
   const reference = bandsOf(JSON.parse(fixture('bands.reference.json')));
   assert.equal(gapStatement(reference), 'Indirect gap 1.120 eV (Γ → 0.80 along Γ–X)');
-  const direct = bandsOf({ eigenvalues: [[-1, 1], [-0.5, 0.5], [-1, 1]], kdistances: [0, 1, 2], labels: [[0, 'X'], [1, 'G'], [2, 'L']], nelectrons: 2 });
+  const direct = bandsOf({
+    eigenvalues: [
+      [-1, 1],
+      [-0.5, 0.5],
+      [-1, 1],
+    ],
+    kdistances: [0, 1, 2],
+    labels: [
+      [0, 'X'],
+      [1, 'G'],
+      [2, 'L'],
+    ],
+    nelectrons: 2,
+  });
   assert.equal(gapStatement(direct), 'Direct gap 1.000 eV at Γ');
   assert.deepEqual(bandReference(direct), { value: -0.5, name: 'VBM' });
   assert.equal(gapStatement(bandsOf(JSON.parse(fixture('bands.metal.json')))), 'Metal');
@@ -139,14 +196,28 @@ test('gap statements and the energy zero', () => {
 });
 
 test('CSV: gaps are empty cells, labels with commas quoted', () => {
-  const csv = toCsv({ id: 'x', title: 'T', xLabel: 'k, 1/Å', yLabel: 'E', x: [0, 1], legend: false, series: [{ label: 'a "b"', values: [1, null], colour: 'blue' }] });
+  const csv = toCsv({
+    id: 'x',
+    title: 'T',
+    xLabel: 'k, 1/Å',
+    yLabel: 'E',
+    x: [0, 1],
+    legend: false,
+    series: [{ label: 'a "b"', values: [1, null], colour: 'blue' }],
+  });
   assert.equal(csv, '"k, 1/Å","a ""b"""\n0,1\n1,\n');
 });
 
-test('the show message passes the page\'s guard for every fixture; tampered ones do not', () => {
+test("the show message passes the page's guard for every fixture; tampered ones do not", () => {
   const kinds: [RunRecord['kind'], string][] = [
-    ['relax', 'relax.reference.json'], ['relax', 'relax.aliases.json'], ['singlePoint', 'singlePoint.reference.json'], ['singlePoint', 'singlePoint.kbar.json'],
-    ['md', 'md.reference.json'], ['md', 'md.records.json'], ['tightbinding', 'bands.reference.json'], ['tightbinding', 'bands.metal.json'],
+    ['relax', 'relax.reference.json'],
+    ['relax', 'relax.aliases.json'],
+    ['singlePoint', 'singlePoint.reference.json'],
+    ['singlePoint', 'singlePoint.kbar.json'],
+    ['md', 'md.reference.json'],
+    ['md', 'md.records.json'],
+    ['tightbinding', 'bands.reference.json'],
+    ['tightbinding', 'bands.metal.json'],
   ];
   for (const [kind, file] of kinds) {
     const r = run(kind, JSON.parse(fixture(file)));
@@ -155,19 +226,45 @@ test('the show message passes the page\'s guard for every fixture; tampered ones
   }
   const running = { type: 'show', seq: 2, run: runInfo(run('md', null, { state: 'running', response: undefined })), view: null };
   assert.ok(isToResultPage(running));
-  const good = JSON.parse(JSON.stringify({ type: 'show', seq: 1, run: runInfo(run('relax', JSON.parse(fixture('relax.reference.json')))), view: viewOf('relax', 'relax.reference.json') }));
+  const good = JSON.parse(
+    JSON.stringify({
+      type: 'show',
+      seq: 1,
+      run: runInfo(run('relax', JSON.parse(fixture('relax.reference.json')))),
+      view: viewOf('relax', 'relax.reference.json'),
+    }),
+  );
   const tamper = (change: (m: { run: Record<string, unknown>; view: { model: RelaxModel & Record<string, unknown> } }) => void) => {
     const copy = structuredClone(good);
     change(copy);
     return isToResultPage(copy);
   };
-  assert.equal(tamper((m) => (m.view.model.energies = ['x' as unknown as number])), false);
-  assert.equal(tamper((m) => (m.view.model.kind = 'other' as 'relax')), false);
-  assert.equal(tamper((m) => (m.view.model.images = [{ dataUrl: 'javascript:alert(1)', source: 'x' }])), false);
-  assert.equal(tamper((m) => (m.run.state = 'exploded')), false);
-  assert.equal(tamper((m) => (m.view.model.extra = [] as unknown as Record<string, unknown>)), false);
+  assert.equal(
+    tamper((m) => (m.view.model.energies = ['x' as unknown as number])),
+    false,
+  );
+  assert.equal(
+    tamper((m) => (m.view.model.kind = 'other' as 'relax')),
+    false,
+  );
+  assert.equal(
+    tamper((m) => (m.view.model.images = [{ dataUrl: 'javascript:alert(1)', source: 'x' }])),
+    false,
+  );
+  assert.equal(
+    tamper((m) => (m.run.state = 'exploded')),
+    false,
+  );
+  assert.equal(
+    tamper((m) => (m.view.model.extra = [] as unknown as Record<string, unknown>)),
+    false,
+  );
   assert.equal(isToResultPage({ type: 'test', id: 1, action: 'click', target: 'atom:3' }), true);
-  assert.equal(isToResultPage({ type: 'test', action: 'click', target: 'atom:3' }), false, 'a test message carries the id its report echoes');
+  assert.equal(
+    isToResultPage({ type: 'test', action: 'click', target: 'atom:3' }),
+    false,
+    'a test message carries the id its report echoes',
+  );
   assert.equal(isToResultPage({ type: 'test', id: 1, action: 'explode' }), false);
 });
 

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  buildSegmentTable, getSegment, getSegments, isGraphemeBoundary, segment, segmentAt, segmentsInRange, type SpanLike,
+  buildSegmentTable,
+  getSegment,
+  getSegments,
+  isGraphemeBoundary,
+  segment,
+  segmentAt,
+  segmentsInRange,
+  type SpanLike,
 } from '../../src/core/inspector/segments';
 import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/core/tokenizers/index';
 
@@ -18,7 +25,11 @@ function checkInvariants(text: string, spans: SpanLike[], label: string) {
   const table = buildSegmentTable(text, spans);
   const segs = getSegments(text, table);
   assert.equal(segs.map((s) => s.text).join(''), text, `${label}: segment texts concatenate to the input`);
-  assert.deepEqual(segs.flatMap((s) => s.ids), spans.map((s) => s.id), `${label}: every id once, in order`);
+  assert.deepEqual(
+    segs.flatMap((s) => s.ids),
+    spans.map((s) => s.id),
+    `${label}: every id once, in order`,
+  );
   let pos = 0;
   for (const s of segs) {
     assert.equal(s.start, pos, `${label}: no gap or drift at ${pos}`);
@@ -31,7 +42,11 @@ function checkInvariants(text: string, spans: SpanLike[], label: string) {
   assert.equal(pos, text.length);
   // Each token's hex, read back from the table, is the token's exact bytes.
   const tokenHex = segs.flatMap((s) => s.tokenBytesHex);
-  assert.deepEqual(tokenHex, spans.map((s) => hex(s.bytes)), `${label}: per-token bytes are exact`);
+  assert.deepEqual(
+    tokenHex,
+    spans.map((s) => hex(s.bytes)),
+    `${label}: per-token bytes are exact`,
+  );
   return segs;
 }
 
@@ -40,7 +55,14 @@ test('hand-built byte tokens: an emoji split in two is one segment with both ids
   // 👍 = f0 9f 91 8d, tokens [f0 9f] [91 8d] both cover the emoji's two UTF-16 units.
   const spans = [span(1, [0x61], 0, 1), span(2, [0xf0, 0x9f], 1, 3), span(3, [0x91, 0x8d], 1, 3), span(4, [0x62], 3, 4)];
   const segs = checkInvariants(text, spans, 'thumbs');
-  assert.deepEqual(segs.map((s) => [s.text, s.ids]), [['a', [1]], ['👍', [2, 3]], ['b', [4]]]);
+  assert.deepEqual(
+    segs.map((s) => [s.text, s.ids]),
+    [
+      ['a', [1]],
+      ['👍', [2, 3]],
+      ['b', [4]],
+    ],
+  );
   assert.deepEqual(segs[1].tokenBytesHex, ['f0 9f', '91 8d']);
   assert.equal(segs[1].bytesHex, 'f0 9f 91 8d');
 });
@@ -50,26 +72,45 @@ test('hand-built: a token that starts a word and ends mid-character chains the o
   // " 日" = 20 e6 97 a5; tokens [20 e6] (0..2), [97 a5] (1..2), [e6 9c ac] (2..3)
   const spans = [span(1, [0x20, 0xe6], 0, 2), span(2, [0x97, 0xa5], 1, 2), span(3, [0xe6, 0x9c, 0xac], 2, 3)];
   const segs = checkInvariants(text, spans, 'cjk');
-  assert.deepEqual(segs.map((s) => [s.text, s.ids, s.start, s.end]), [[' 日', [1, 2], 0, 2], ['本', [3], 2, 3]]);
+  assert.deepEqual(
+    segs.map((s) => [s.text, s.ids, s.start, s.end]),
+    [
+      [' 日', [1, 2], 0, 2],
+      ['本', [3], 2, 3],
+    ],
+  );
 });
 
 test('uncovered text (the whitespace tokenizer skips spaces) is a segment with no ids', () => {
   const text = 'ab  cd';
   const segs = checkInvariants(text, [span(0, [0x61, 0x62], 0, 2), span(1, [0x63, 0x64], 4, 6)], 'gaps');
-  assert.deepEqual(segs.map((s) => [s.text, s.ids]), [['ab', [0]], ['  ', []], ['cd', [1]]]);
+  assert.deepEqual(
+    segs.map((s) => [s.text, s.ids]),
+    [
+      ['ab', [0]],
+      ['  ', []],
+      ['cd', [1]],
+    ],
+  );
 });
 
 test('empty text and text without tokens', () => {
   assert.deepEqual(getSegments('', buildSegmentTable('', [])), []);
   const segs = getSegments('   ', buildSegmentTable('   ', []));
-  assert.deepEqual(segs.map((s) => [s.text, s.ids]), [['   ', []]]);
+  assert.deepEqual(
+    segs.map((s) => [s.text, s.ids]),
+    [['   ', []]],
+  );
 });
 
 test('grapheme boundaries: ZWJ families, flags, skin tones, combining marks and CR LF stay whole', () => {
   const family = '👨‍👩‍👧';
   for (let i = 1; i < family.length; i++) assert.equal(isGraphemeBoundary(family, i), false, `family at ${i}`);
   const flags = '🇫🇷🇩🇪';
-  assert.deepEqual([2, 4, 6].map((i) => isGraphemeBoundary(flags, i)), [false, true, false]);
+  assert.deepEqual(
+    [2, 4, 6].map((i) => isGraphemeBoundary(flags, i)),
+    [false, true, false],
+  );
   assert.equal(isGraphemeBoundary('👍🏽', 2), false, 'skin tone');
   assert.equal(isGraphemeBoundary('e\u0301x', 1), false, 'combining acute');
   assert.equal(isGraphemeBoundary('e\u0301x', 2), true);
@@ -84,11 +125,17 @@ test('character tokenizer on a ZWJ family: one segment, every code point id, in 
   const text = 'x👨‍👩‍👧y';
   const spans = loadTokenizerSync('character').spans(text);
   const segs = checkInvariants(text, spans, 'character');
-  assert.deepEqual(segs.map((s) => s.text), ['x', '👨‍👩‍👧', 'y']);
+  assert.deepEqual(
+    segs.map((s) => s.text),
+    ['x', '👨‍👩‍👧', 'y'],
+  );
   assert.deepEqual(segs[1].ids, [0x1f468, 0x200d, 0x1f469, 0x200d, 0x1f467]);
   // Without grapheme grouping the code points are separate segments, still exact.
   const plain = segment(text, spans, { graphemes: false });
-  assert.deepEqual(plain.map((s) => s.text), ['x', '👨', '\u200d', '👩', '\u200d', '👧', 'y']);
+  assert.deepEqual(
+    plain.map((s) => s.text),
+    ['x', '👨', '\u200d', '👩', '\u200d', '👧', 'y'],
+  );
 });
 
 const SAMPLES: Record<string, string> = {
@@ -127,8 +174,14 @@ test('cl100k: the thumbs-up after a space is one segment holding the two tokens 
   // The flag and the family render whole.
   const more = 'a 🇫🇷 b 👨‍👩‍👧 c';
   const more_segs = checkInvariants(more, loadTokenizerSync('cl100k_base').spans(more), 'cl100k flags');
-  assert.ok(more_segs.some((s) => s.text.endsWith('🇫🇷')), 'flag whole');
-  assert.ok(more_segs.some((s) => s.text.endsWith('👨‍👩‍👧')), 'family whole');
+  assert.ok(
+    more_segs.some((s) => s.text.endsWith('🇫🇷')),
+    'flag whole',
+  );
+  assert.ok(
+    more_segs.some((s) => s.text.endsWith('👨‍👩‍👧')),
+    'family whole',
+  );
 });
 
 test('segmentAt and segmentsInRange map editor offsets to segments', () => {

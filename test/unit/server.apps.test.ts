@@ -12,10 +12,20 @@ import { padToQubits, pauliTermCount, runVqe } from '../../src/server/quantum';
 
 const { post } = referenceServer('apps-test-key');
 
-const GE = 'Ge\n1.0\n5.658 0 0\n0 5.658 0\n0 0 5.658\nGe\n8\nDirect\n0 0 0\n0.5 0.5 0\n0.5 0 0.5\n0 0.5 0.5\n0.25 0.25 0.25\n0.75 0.75 0.25\n0.75 0.25 0.75\n0.25 0.75 0.75\n';
+const GE =
+  'Ge\n1.0\n5.658 0 0\n0 5.658 0\n0 0 5.658\nGe\n8\nDirect\n0 0 0\n0.5 0.5 0\n0.5 0 0.5\n0 0.5 0.5\n0.25 0.25 0.25\n0.75 0.75 0.25\n0.75 0.25 0.75\n0.25 0.75 0.75\n';
 
 test('heterostructure from two jids: a combined POSCAR that parses, with the atoms of both slabs and the lattice mismatch', async () => {
-  const answer = await post('/heterostructure/generate', { jid1: 'JVASP-1174', jid2: 'JVASP-1002', film_index: '0_0_1', subs_index: '0_0_1', film_thickness: 6, subs_thickness: 6, separation: 3, vacuum: 12 });
+  const answer = await post('/heterostructure/generate', {
+    jid1: 'JVASP-1174',
+    jid2: 'JVASP-1002',
+    film_index: '0_0_1',
+    subs_index: '0_0_1',
+    film_thickness: 6,
+    subs_thickness: 6,
+    separation: 3,
+    vacuum: 12,
+  });
   assert.equal(answer.status, 200);
   const parsed = parsePoscar(answer.body.combined_poscar);
   assert.equal(parsed.diagnostics.filter((d) => d.severity === 'error').length, 0);
@@ -31,8 +41,16 @@ test('heterostructure from two jids: a combined POSCAR that parses, with the ato
 });
 
 test('heterostructure from POSCAR text: thicker slabs hold more atoms; a bad index or a missing film is a 400', async () => {
-  const thin = await post('/heterostructure/generate', { poscar_film: GE, poscar_subs: GE.replace(/Ge/g, 'Si').replace(/5\.658/g, '5.431'), film_thickness: 5 });
-  const thick = await post('/heterostructure/generate', { poscar_film: GE, poscar_subs: GE.replace(/Ge/g, 'Si').replace(/5\.658/g, '5.431'), film_thickness: 11 });
+  const thin = await post('/heterostructure/generate', {
+    poscar_film: GE,
+    poscar_subs: GE.replace(/Ge/g, 'Si').replace(/5\.658/g, '5.431'),
+    film_thickness: 5,
+  });
+  const thick = await post('/heterostructure/generate', {
+    poscar_film: GE,
+    poscar_subs: GE.replace(/Ge/g, 'Si').replace(/5\.658/g, '5.431'),
+    film_thickness: 11,
+  });
   assert.equal(thin.status, 200);
   assert.equal(thick.body.n_atoms - thin.body.n_atoms, 8);
   assert.equal(thin.body.film.name, 'Ge');
@@ -60,12 +78,19 @@ test('VQE from a jid: the variational energy is never below the classical one an
 
 test('the VQE finds the ground state of a known matrix; Pauli terms are counted', () => {
   // [[1, 2], [2, −1]]: eigenvalues ±√5; = Z + 2X.
-  const { matrix, qubits } = padToQubits([[1, 2], [2, -1]]);
+  const { matrix, qubits } = padToQubits([
+    [1, 2],
+    [2, -1],
+  ]);
   assert.equal(qubits, 1);
   assert.ok(Math.abs(runVqe(matrix, qubits, 1).energy + Math.sqrt(5)) < 1e-8);
   assert.equal(pauliTermCount(matrix, qubits), 2);
   // Padding 3×3 to 4×4 keeps the lowest eigenvalue.
-  const padded = padToQubits([[0, 1, 0], [1, 0, 1], [0, 1, 0]]);
+  const padded = padToQubits([
+    [0, 1, 0],
+    [1, 0, 1],
+    [0, 1, 0],
+  ]);
   assert.equal(padded.qubits, 2);
   assert.ok(Math.abs(runVqe(padded.matrix, 2, 3).energy + Math.SQRT2) < 1e-6);
 });

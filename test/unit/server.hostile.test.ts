@@ -43,7 +43,11 @@ test('names every object inherits are unknown names, not entries: {"constructor"
 });
 
 test('a k-point of 1e308 is a 400 with a readable detail, not a 500 with a JavaScript message', async () => {
-  for (const kpoint of [[1e308, 0, 0], [0, -1e200, 0], [0, 0, 101]]) {
+  for (const kpoint of [
+    [1e308, 0, 0],
+    [0, -1e200, 0],
+    [0, 0, 101],
+  ]) {
     const answer = await post('/quantum/vqe', { jid: 'JVASP-1002', kpoint });
     assert.equal(answer.status, 400, JSON.stringify(answer.body));
     assert.match(answer.body.detail, /Field "kpoint" must be three numbers from -100 to 100/);
@@ -56,7 +60,13 @@ test('a heterostructure film a millionth of an ångström thick is refused befor
   const answer = await post('/heterostructure/generate', { poscar_film: film, substrate_jid: 'JVASP-1002', film_thickness: 100 });
   assert.equal(answer.status, 400, JSON.stringify(answer.body));
   const before = process.memoryUsage().rss;
-  const thick = await post('/heterostructure/generate', { film_jid: 'JVASP-1002', substrate_jid: 'JVASP-1002', film_thickness: 100, subs_thickness: 100, max_supercell: 10 });
+  const thick = await post('/heterostructure/generate', {
+    film_jid: 'JVASP-1002',
+    substrate_jid: 'JVASP-1002',
+    film_thickness: 100,
+    subs_thickness: 100,
+    max_supercell: 10,
+  });
   assert.ok(thick.status === 200 || thick.status === 400, JSON.stringify(thick.body));
   assert.ok(process.memoryUsage().rss - before < 500 * 1024 * 1024, 'no runaway memory');
   await stillAnswers();
@@ -79,7 +89,7 @@ test('a 40,000-atom POSCAR is refused for relax before it is parsed', async () =
   await stillAnswers();
 });
 
-test('degenerate and non-finite structures are 400s with the parser\'s message, never a hang', async () => {
+test("degenerate and non-finite structures are 400s with the parser's message, never a hang", async () => {
   const hostile = [
     ['x', '1.0', '1e200 0 0', '0 1e-100 0', '0 0 1e-100', 'Si', '1', 'Direct', '0 0 0'],
     ['x', '-1e-300', '5 0 0', '0 5 0', '0 0 5', 'Si', '1', 'Direct', '0 0 0'],
@@ -95,7 +105,7 @@ test('degenerate and non-finite structures are 400s with the parser\'s message, 
   await stillAnswers();
 });
 
-test('Node\'s own refusals carry a JSON detail: malformed HTTP (400), headers over 16 KB (431)', async () => {
+test("Node's own refusals carry a JSON detail: malformed HTTP (400), headers over 16 KB (431)", async () => {
   const malformed = await raw('GARBAGE / HTTP/1.1\r\n\r\n');
   assert.match(malformed, /^HTTP\/1\.1 400/);
   assert.match(malformed, /content-type: application\/json/i);
@@ -110,7 +120,11 @@ test('wrong keys are slowed down per client, and a right key is not', async () =
   const { url } = server();
   const attempt = async (key: string) => {
     const t = performance.now();
-    const r = await fetch(`${url}/tokenizer/tokenize`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"text":"x"}' });
+    const r = await fetch(`${url}/tokenizer/tokenize`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{"text":"x"}',
+    });
     await r.arrayBuffer();
     return { status: r.status, ms: performance.now() - t };
   };
@@ -128,16 +142,59 @@ test('wrong keys are slowed down per client, and a right key is not', async () =
 });
 
 test('fuzz: random JSON bodies on every endpoint: a JSON answer, never a 500 with a JavaScript message', async () => {
-  const paths = ['/tokenizer/tokenize', '/materials_explorer/search', '/gnn_predictor/predict', '/pxrd/compute', '/pxrd/match', '/optimade_explorer/query',
-    '/heterostructure/generate', '/quantum/vqe', '/reaction_network/balance', '/hea/compute', '/gnn_ff_dynamics/single_point'];
-  const value = fc.oneof(fc.string({ maxLength: 30 }), fc.double(), fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.double()), { maxLength: 4 }),
-    fc.constantFrom('constructor', '__proto__', 'toString', 'Fe', 'JVASP-1002', 'Si', 1e308, -1e308));
-  const field = fc.constantFrom('text', 'tokenizer', 'formula', 'elements', 'jid', 'model', 'wavelength', 'xrd_data', 'filter_string', 'film_jid', 'substrate_jid',
-    'kpoint', 'hamiltonian', 'reactants', 'products', 'composition', 'fractions', 'poscar', 'constructor', '__proto__', 'film_thickness', 'max_supercell');
-  await fc.assert(fc.asyncProperty(fc.constantFrom(...paths), fc.dictionary(field, value, { maxKeys: 5 }), async (path, body) => {
-    const answer = await post(path, body);
-    assert.ok(answer.status < 500, `${path} ${JSON.stringify(body)} → ${answer.status} ${JSON.stringify(answer.body)}`);
-    if (answer.status >= 400) assert.equal(typeof answer.body.detail, 'string');
-  }), { seed: 41, numRuns: 400 });
+  const paths = [
+    '/tokenizer/tokenize',
+    '/materials_explorer/search',
+    '/gnn_predictor/predict',
+    '/pxrd/compute',
+    '/pxrd/match',
+    '/optimade_explorer/query',
+    '/heterostructure/generate',
+    '/quantum/vqe',
+    '/reaction_network/balance',
+    '/hea/compute',
+    '/gnn_ff_dynamics/single_point',
+  ];
+  const value = fc.oneof(
+    fc.string({ maxLength: 30 }),
+    fc.double(),
+    fc.integer(),
+    fc.constant(null),
+    fc.boolean(),
+    fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.double()), { maxLength: 4 }),
+    fc.constantFrom('constructor', '__proto__', 'toString', 'Fe', 'JVASP-1002', 'Si', 1e308, -1e308),
+  );
+  const field = fc.constantFrom(
+    'text',
+    'tokenizer',
+    'formula',
+    'elements',
+    'jid',
+    'model',
+    'wavelength',
+    'xrd_data',
+    'filter_string',
+    'film_jid',
+    'substrate_jid',
+    'kpoint',
+    'hamiltonian',
+    'reactants',
+    'products',
+    'composition',
+    'fractions',
+    'poscar',
+    'constructor',
+    '__proto__',
+    'film_thickness',
+    'max_supercell',
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...paths), fc.dictionary(field, value, { maxKeys: 5 }), async (path, body) => {
+      const answer = await post(path, body);
+      assert.ok(answer.status < 500, `${path} ${JSON.stringify(body)} → ${answer.status} ${JSON.stringify(answer.body)}`);
+      if (answer.status >= 400) assert.equal(typeof answer.body.detail, 'string');
+    }),
+    { seed: 41, numRuns: 400 },
+  );
   await stillAnswers();
 });

@@ -26,7 +26,10 @@ test('single point: energy, forces and stress of the structure sent, in the unit
   const answer = await post(SP, { poscar: poscarText(cell) });
   assert.equal(answer.status, 200);
   const b = answer.body;
-  assert.deepEqual(Object.keys(b).sort(), ['energy_eV', 'energy_per_atom_eV', 'forces_eV_per_A', 'max_force', 'method', 'natoms', 'species', 'stress', 'stress_unit'].sort());
+  assert.deepEqual(
+    Object.keys(b).sort(),
+    ['energy_eV', 'energy_per_atom_eV', 'forces_eV_per_A', 'max_force', 'method', 'natoms', 'species', 'stress', 'stress_unit'].sort(),
+  );
   const expected = evaluate(cell);
   assert.ok(close(b.energy_eV, expected.energy));
   assert.ok(close(b.energy_per_atom_eV, expected.energy / 6));
@@ -55,7 +58,22 @@ test('relax: a rattled cell converges, lower in energy, with every step and a PO
   const answer = await post(RELAX, { poscar: poscarText(start) });
   assert.equal(answer.status, 200);
   const b = answer.body;
-  for (const field of ['converged', 'final_poscar', 'initial_energy', 'final_energy', 'energies', 'forces_max', 'steps_taken', 'trajectory', 'energy_unit', 'fmax', 'natoms', 'species', 'lattice', 'method']) {
+  for (const field of [
+    'converged',
+    'final_poscar',
+    'initial_energy',
+    'final_energy',
+    'energies',
+    'forces_max',
+    'steps_taken',
+    'trajectory',
+    'energy_unit',
+    'fmax',
+    'natoms',
+    'species',
+    'lattice',
+    'method',
+  ]) {
     assert.ok(field in b, field);
   }
   assert.equal(b.converged, true);
@@ -79,14 +97,20 @@ test('relax: a rattled cell converges, lower in energy, with every step and a PO
 
 test('relax: selective dynamics holds the fixed coordinates; fmax and max_steps are honoured (max_steps clamped)', async () => {
   const start = rattle(diamond(1), 0.2, 6);
-  const flags: [boolean, boolean, boolean][] = start.positions.map((_, i) => (i === 0 ? [false, false, false] : i === 1 ? [true, false, true] : [true, true, true]));
+  const flags: [boolean, boolean, boolean][] = start.positions.map((_, i) =>
+    i === 0 ? [false, false, false] : i === 1 ? [true, false, true] : [true, true, true],
+  );
   const held = (await post(RELAX, { poscar: poscarText(start, flags), fmax: 0.01 })).body;
   const final = sites(held.final_poscar); // written with 16 decimals
   final[0]!.forEach((x, k) => assert.ok(Math.abs(x - start.positions[0]![k]!) < 1e-12, 'atom 0 held'));
   assert.ok(Math.abs(final[1]![1] - start.positions[1]![1]) < 1e-12, 'y of atom 1 held');
   assert.ok(Math.abs(final[1]![0] - start.positions[1]![0]) > 1e-4, 'x of atom 1 free');
   assert.match(held.final_poscar, /Selective dynamics/);
-  for (const frame of held.trajectory) assert.deepEqual(frame.positions[0], start.positions[0].map((x) => Math.round(x * 1e6) / 1e6));
+  for (const frame of held.trajectory)
+    assert.deepEqual(
+      frame.positions[0],
+      start.positions[0].map((x) => Math.round(x * 1e6) / 1e6),
+    );
   assert.equal(held.fmax, 0.01);
 
   const short = (await post(RELAX, { poscar: poscarText(start), fmax: 0.001, max_steps: 3 })).body;
@@ -102,7 +126,19 @@ test('md: NVE series, temperatures, times and a final POSCAR; energy conserved; 
   const answer = await post(MD, body);
   assert.equal(answer.status, 200);
   const b = answer.body;
-  for (const field of ['energies', 'temperatures', 'times_fs', 'average_temperature', 'final_temperature', 'trajectory', 'final_poscar', 'timestep_fs', 'steps', 'method', 'energy_drift_eV_per_atom']) {
+  for (const field of [
+    'energies',
+    'temperatures',
+    'times_fs',
+    'average_temperature',
+    'final_temperature',
+    'trajectory',
+    'final_poscar',
+    'timestep_fs',
+    'steps',
+    'method',
+    'energy_drift_eV_per_atom',
+  ]) {
     assert.ok(field in b, field);
   }
   assert.equal(b.energies.total.length, 101);
@@ -143,7 +179,18 @@ test('tight binding: bands along the FCC path for primitive Si, gap fields consi
   assert.equal(b.is_metal, true);
   assert.equal(b.band_gap, 0);
 
-  const nacl: Cell = { lattice: [[0, 2.82, 2.82], [2.82, 0, 2.82], [2.82, 2.82, 0]], symbols: ['Na', 'Cl'], positions: [[0, 0, 0], [2.82, 0, 0]] };
+  const nacl: Cell = {
+    lattice: [
+      [0, 2.82, 2.82],
+      [2.82, 0, 2.82],
+      [2.82, 2.82, 0],
+    ],
+    symbols: ['Na', 'Cl'],
+    positions: [
+      [0, 0, 0],
+      [2.82, 0, 0],
+    ],
+  };
   const ionic = (await post(TB, { poscar: poscarText(nacl) })).body;
   assert.equal(ionic.kpath_density, 20);
   assert.equal(ionic.is_metal, false);
@@ -159,7 +206,15 @@ function grid(n: number, symbol = 'Si'): string {
   const side = Math.ceil(Math.cbrt(n));
   const positions: Vec3[] = [];
   for (let i = 0; i < n; i++) positions.push([2.5 * (i % side), 2.5 * (Math.floor(i / side) % side), 2.5 * Math.floor(i / side / side)]);
-  return poscarText({ lattice: [[2.5 * side, 0, 0], [0, 2.5 * side, 0], [0, 0, 2.5 * side]], symbols: positions.map(() => symbol), positions });
+  return poscarText({
+    lattice: [
+      [2.5 * side, 0, 0],
+      [0, 2.5 * side, 0],
+      [0, 0, 2.5 * side],
+    ],
+    symbols: positions.map(() => symbol),
+    positions,
+  });
 }
 
 test('400s: too many atoms for each calculation, unknown elements, and the k-point budget', async () => {
@@ -169,8 +224,29 @@ test('400s: too many atoms for each calculation, unknown elements, and the k-poi
     [MD, { poscar: grid(501) }, /at most 500/],
     [TB, { poscar: grid(201) }, /at most 200/],
     [SP, { poscar: grid(4, 'Xx') }, /Unknown element "Xx"/],
-    [TB, { poscar: grid(200), kpath_density: 1000 }, /k-points; for 200 atoms the reference server computes at most 62: lower kpath_density/],
-    [SP, { poscar: poscarText({ lattice: [[5, 0, 0], [0, 5, 0], [0, 0, 5]], symbols: ['Si', 'Si'], positions: [[1, 1, 1], [6, 1, 1]] }) }, /Atoms 1 and 2 sit on the same spot/],
+    [
+      TB,
+      { poscar: grid(200), kpath_density: 1000 },
+      /k-points; for 200 atoms the reference server computes at most 62: lower kpath_density/,
+    ],
+    [
+      SP,
+      {
+        poscar: poscarText({
+          lattice: [
+            [5, 0, 0],
+            [0, 5, 0],
+            [0, 0, 5],
+          ],
+          symbols: ['Si', 'Si'],
+          positions: [
+            [1, 1, 1],
+            [6, 1, 1],
+          ],
+        }),
+      },
+      /Atoms 1 and 2 sit on the same spot/,
+    ],
   ];
   for (const [path, body, detail] of cases) {
     const answer = await post(path, body);
@@ -218,7 +294,10 @@ test('a long MD run does not stop the server answering a tokenize meanwhile', as
   assert.equal(tokenized.status, 200);
   assert.equal(md.status, 200);
   assert.ok(tokenized.arrived < md.arrived, 'the tokenize answer came first');
-  assert.ok(tokenized.arrived - started < (md.arrived - started) / 2, `tokenize after ${(tokenized.arrived - started).toFixed(0)} ms, MD after ${(md.arrived - started).toFixed(0)} ms`);
+  assert.ok(
+    tokenized.arrived - started < (md.arrived - started) / 2,
+    `tokenize after ${(tokenized.arrived - started).toFixed(0)} ms, MD after ${(md.arrived - started).toFixed(0)} ms`,
+  );
 });
 
 test('a client that goes away stops its calculation', async () => {

@@ -16,12 +16,21 @@ before(async () => {
 after(() => server.close());
 beforeEach(() => server.faults.clear());
 
-interface Answer { status: number; body: any; headers: Headers; text: string }
+interface Answer {
+  status: number;
+  body: any;
+  headers: Headers;
+  text: string;
+}
 
 async function call(method: string, path: string, body?: unknown, key: string | null = KEY, raw?: string): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key !== null) headers.authorization = `Bearer ${key}`;
-  const response = await fetch(url + path, { method, headers, ...(raw !== undefined ? { body: raw } : body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const response = await fetch(url + path, {
+    method,
+    headers,
+    ...(raw !== undefined ? { body: raw } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -78,7 +87,18 @@ test('tokenize: spec 2.2 fields, default tokenizer, same result as the engine', 
 });
 
 test('tokenize: every listed tokenizer name works; aliases echo the name as sent', async () => {
-  for (const name of ['model-4', 'model-4o', 'model-3.5-turbo', 'model-4o (o200k)', 'model-2', 'cl100k_base', 'o200k_base', 'p50k_base', 'character', 'whitespace']) {
+  for (const name of [
+    'model-4',
+    'model-4o',
+    'model-3.5-turbo',
+    'model-4o (o200k)',
+    'model-2',
+    'cl100k_base',
+    'o200k_base',
+    'p50k_base',
+    'character',
+    'whitespace',
+  ]) {
     const answer = await post('/tokenizer/tokenize', { text: 'hello world', tokenizer: name });
     assert.equal(answer.status, 200, name);
     assert.equal(answer.body.tokenizer, name);
@@ -132,7 +152,14 @@ test('a body over 2 MB is refused with 413 and a detail', async () => {
 // ---- 404, 405, 500 ----
 
 test('404 for unknown apps, operations, deeper paths and ids', async () => {
-  for (const path of ['/nope', '/nope/search', '/tokenizer/nope', '/tokenizer/tokenize/extra', '/materials_explorer/detail/JVASP-0', '/tokenizer/detail/gpt-9']) {
+  for (const path of [
+    '/nope',
+    '/nope/search',
+    '/tokenizer/nope',
+    '/tokenizer/tokenize/extra',
+    '/materials_explorer/detail/JVASP-0',
+    '/tokenizer/detail/gpt-9',
+  ]) {
     const answer = await call(path.includes('detail') || path === '/nope' ? 'GET' : 'POST', path);
     assert.equal(answer.status, 404, path);
     assert.equal(typeof answer.body.detail, 'string');
@@ -160,14 +187,19 @@ test('429 with Retry-After past the per-key limit; other keys and the window res
   const limited = createServer({ apiKey: KEY, ratePerMinute: 3, now: () => now });
   const limitedUrl = await limited.listen(0);
   try {
-    const send = () => fetch(`${limitedUrl}/tokenizer/tokenize`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: '{"text":"x"}' });
+    const send = () =>
+      fetch(`${limitedUrl}/tokenizer/tokenize`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: '{"text":"x"}' });
     for (let i = 0; i < 3; i++) assert.equal((await send()).status, 200);
     now += 20_000;
     const over = await send();
     assert.equal(over.status, 429);
     assert.equal(over.headers.get('retry-after'), '40');
     assert.match(((await over.json()) as { detail: string }).detail, /Rate limit exceeded/);
-    const wrongKey = await fetch(`${limitedUrl}/tokenizer/tokenize`, { method: 'POST', headers: { authorization: 'Bearer other' }, body: '{"text":"x"}' });
+    const wrongKey = await fetch(`${limitedUrl}/tokenizer/tokenize`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer other' },
+      body: '{"text":"x"}',
+    });
     assert.equal(wrongKey.status, 401, 'auth is checked first');
     now += 40_001;
     assert.equal((await send()).status, 200);
@@ -182,7 +214,11 @@ test('the default limit is 100 per minute', async () => {
   try {
     const statuses: number[] = [];
     for (let i = 0; i < 101; i++) {
-      const r = await fetch(`${limitedUrl}/materials_explorer/search`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` }, body: '{}' });
+      const r = await fetch(`${limitedUrl}/materials_explorer/search`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}` },
+        body: '{}',
+      });
       await r.arrayBuffer();
       statuses.push(r.status);
     }
@@ -240,12 +276,13 @@ test('every endpoint answers: GET page, search, compute, listed operations, deta
 });
 
 test('materials search: formula, elements with modes, band gap range', async () => {
-  const jids = async (body: unknown): Promise<string[]> => (await post('/materials_explorer/search', body)).body.results.map((r: { jid: string }) => r.jid);
+  const jids = async (body: unknown): Promise<string[]> =>
+    (await post('/materials_explorer/search', body)).body.results.map((r: { jid: string }) => r.jid);
   assert.deepEqual(await jids({ formula: 'Si' }), ['JVASP-1002']);
   assert.deepEqual(await jids({ formula: 'Ga2As2' }), ['JVASP-1174']);
   assert.deepEqual(await jids({ elements: ['Ga', 'As'], element_mode: 'all' }), ['JVASP-1174']);
-  assert.deepEqual((await jids({ elements: ['O'], element_mode: 'exact' })), []);
-  assert.deepEqual((await jids({ elements: ['Ti', 'O'], element_mode: 'exact' })), ['JVASP-104']);
+  assert.deepEqual(await jids({ elements: ['O'], element_mode: 'exact' }), []);
+  assert.deepEqual(await jids({ elements: ['Ti', 'O'], element_mode: 'exact' }), ['JVASP-104']);
   assert.deepEqual((await jids({ elements: ['Cu', 'Fe'], element_mode: 'any' })).sort(), ['JVASP-867', 'JVASP-882']);
   assert.deepEqual(await jids({ bandgap_min: 1, bandgap_max: 1.5 }), ['JVASP-1002', 'JVASP-1174']);
   assert.equal((await jids({})).length, MATERIALS.length);
@@ -269,9 +306,21 @@ test('structure endpoints: 400 for missing, empty or malformed POSCAR and bad kp
     ['/gnn_ff_dynamics/relax', {}, /"poscar" is required/],
     ['/gnn_ff_dynamics/md', { poscar: 12 }, /"poscar" must be a string/],
     ['/gnn_ff_dynamics/single_point', { poscar: '  ' }, /"poscar" is empty/],
-    ['/gnn_ff_dynamics/relax', { poscar: 'Si\n1.0\n5.43 0 0\n0 5.43\n0 0 5.43\nSi\n2\nDirect\n0 0 0\n0.25 0.25 0.25' }, /^The POSCAR is malformed: Line 4: the second lattice vector needs three numbers/],
-    ['/gnn_ff_dynamics/relax', { poscar: SI_POSCAR.replace('\n2\n', '\n2.5\n') }, /Line 7: the counts line must hold positive whole numbers/],
-    ['/gnn_ff_dynamics/relax', { poscar: SI_POSCAR.replace('\n2\n', '\n3\n') }, /Line 7: the counts add up to 3 atoms, but only 2 coordinate lines follow/],
+    [
+      '/gnn_ff_dynamics/relax',
+      { poscar: 'Si\n1.0\n5.43 0 0\n0 5.43\n0 0 5.43\nSi\n2\nDirect\n0 0 0\n0.25 0.25 0.25' },
+      /^The POSCAR is malformed: Line 4: the second lattice vector needs three numbers/,
+    ],
+    [
+      '/gnn_ff_dynamics/relax',
+      { poscar: SI_POSCAR.replace('\n2\n', '\n2.5\n') },
+      /Line 7: the counts line must hold positive whole numbers/,
+    ],
+    [
+      '/gnn_ff_dynamics/relax',
+      { poscar: SI_POSCAR.replace('\n2\n', '\n3\n') },
+      /Line 7: the counts add up to 3 atoms, but only 2 coordinate lines follow/,
+    ],
     ['/tightbinding/compute', { poscar: SI_POSCAR, kpath_density: 2.5 }, /"kpath_density" must be an integer/],
     ['/tightbinding/compute', { poscar: SI_POSCAR, kpath_density: 0 }, /between 1 and 1000/],
   ];
@@ -308,7 +357,8 @@ test('pxrd: silicon peaks where they belong, a match finds silicon, bad data is 
 });
 
 test('optimade subset: filters work, unknown syntax is a 400 listing what is understood', async () => {
-  const ids = async (f: string): Promise<string[]> => (await post('/optimade_explorer/query', { filter_string: f })).body.data.map((d: { id: string }) => d.id);
+  const ids = async (f: string): Promise<string[]> =>
+    (await post('/optimade_explorer/query', { filter_string: f })).body.data.map((d: { id: string }) => d.id);
   assert.deepEqual(await ids('elements HAS ALL "Ga","As"'), ['JVASP-1174']);
   assert.deepEqual(await ids('elements HAS "O" AND nelements=2').then((x) => x.sort()), ['JVASP-104', 'JVASP-116', 'JVASP-32'].sort());
   assert.deepEqual(await ids('chemical_formula_reduced="NaCl"'), ['JVASP-23862']);
@@ -326,8 +376,22 @@ test('science helpers', () => {
   assert.equal(cantor.mixing_entropy_over_R, Number(Math.log(5).toFixed(4)));
   assert.equal(cantor.predicted_phase, 'FCC');
   assert.equal(cantor.is_high_entropy, true);
-  assert.ok(Math.abs(groundStateEnergy([{ pauli: 'ZZ', coefficient: 1 }, { pauli: 'XX', coefficient: 0.5 }]).energy + 1.5) < 1e-9);
-  assert.ok(Math.abs(groundStateEnergy([{ pauli: 'X', coefficient: 3 }, { pauli: 'Y', coefficient: 4 }]).energy + 5) < 1e-9);
+  assert.ok(
+    Math.abs(
+      groundStateEnergy([
+        { pauli: 'ZZ', coefficient: 1 },
+        { pauli: 'XX', coefficient: 0.5 },
+      ]).energy + 1.5,
+    ) < 1e-9,
+  );
+  assert.ok(
+    Math.abs(
+      groundStateEnergy([
+        { pauli: 'X', coefficient: 3 },
+        { pauli: 'Y', coefficient: 4 },
+      ]).energy + 5,
+    ) < 1e-9,
+  );
   const fe = powderPattern(MATERIALS.find((m) => m.jid === 'JVASP-882')!.structure!);
   assert.deepEqual(fe[0]!.hkl, [1, 1, 0]);
 });
@@ -344,7 +408,17 @@ test('reaction, hea, heterostructure and vqe validation', async () => {
   assert.ok(Math.abs(hetero.body.mismatch_percent - 4.088) < 0.01, String(hetero.body.mismatch_percent));
   assert.equal((await post('/heterostructure/generate', { substrate_jid: 'JVASP-1002' })).status, 400);
   assert.equal((await post('/quantum/vqe', { hamiltonian: [{ pauli: 'Q', coefficient: 1 }] })).status, 400);
-  assert.equal((await post('/quantum/vqe', { hamiltonian: [{ pauli: 'Z', coefficient: 1 }, { pauli: 'ZZ', coefficient: 1 }] })).status, 400);
+  assert.equal(
+    (
+      await post('/quantum/vqe', {
+        hamiltonian: [
+          { pauli: 'Z', coefficient: 1 },
+          { pauli: 'ZZ', coefficient: 1 },
+        ],
+      })
+    ).status,
+    400,
+  );
 });
 
 // ---- faults ----
@@ -394,7 +468,13 @@ test('without the faults option /__faults does not exist', async () => {
 });
 
 test('command line: flags, defaults, errors', () => {
-  assert.deepEqual(parseArgs(['--port', '9000', '--api-key', 'k1', '--faults']), { port: 9000, host: '127.0.0.1', apiKey: 'k1', rate: 100, faults: true });
+  assert.deepEqual(parseArgs(['--port', '9000', '--api-key', 'k1', '--faults']), {
+    port: 9000,
+    host: '127.0.0.1',
+    apiKey: 'k1',
+    rate: 100,
+    faults: true,
+  });
   assert.equal(parseArgs(['--port=0', '--api-key=abc']).apiKey, 'abc');
   assert.match(parseArgs([]).apiKey, /^(tl-[0-9a-f]{24}|.+)$/);
   assert.throws(() => parseArgs(['--port', 'x']), /--port/);

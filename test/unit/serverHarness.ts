@@ -3,9 +3,16 @@ import { after, before } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import { createServer, type ReferenceServer } from '../../src/server/app';
 
-export interface Answer { status: number; body: any; arrived: number }
+export interface Answer {
+  status: number;
+  body: any;
+  arrived: number;
+}
 
-export function referenceServer(key: string): { post(path: string, body: unknown, signal?: AbortSignal): Promise<Answer>; server(): ReferenceServer } {
+export function referenceServer(key: string): {
+  post(path: string, body: unknown, signal?: AbortSignal): Promise<Answer>;
+  server(): ReferenceServer;
+} {
   let server: ReferenceServer;
   let url = '';
   before(async () => {
@@ -17,7 +24,10 @@ export function referenceServer(key: string): { post(path: string, body: unknown
     server: () => server,
     async post(path, body, signal) {
       const response = await fetch(url + path, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body), ...(signal ? { signal } : {}),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
       });
       return { status: response.status, body: await response.json(), arrived: performance.now() };
     },

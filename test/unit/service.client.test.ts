@@ -24,7 +24,6 @@ function client(options: Partial<ClientOptions> = {}): ServiceClient {
   return new ServiceClient({ baseUrl: url, apiKey: KEY, pacer: new Pacer(), retryBaseDelayMs: 10, retryMaxDelayMs: 5000, ...options });
 }
 
-
 const hits = (path: string): number => server.hits(path);
 
 test('tokenize returns spec 2.2 and agrees with the local engine', async () => {
@@ -213,7 +212,12 @@ test('malformed JSON: malformedResponse, not retried', async () => {
 });
 
 test('a tokenize answer missing a field: malformedResponse naming it', async () => {
-  server.faults.next({ kind: 'body', contentType: 'application/json', body: '{"tokenizer":"cl100k_base","text":"x","n_tokens":1,"n_chars":1,"tokens":["x"]}', path: '/tokenizer/tokenize' });
+  server.faults.next({
+    kind: 'body',
+    contentType: 'application/json',
+    body: '{"tokenizer":"cl100k_base","text":"x","n_tokens":1,"n_chars":1,"tokens":["x"]}',
+    path: '/tokenizer/tokenize',
+  });
   const error = await failure(client().tokenize({ text: 'x' }));
   assert.equal(error.kind, 'malformedResponse');
   assert.match(error.message, /token_ids/);
@@ -241,7 +245,10 @@ test('JSON responses of other endpoints are parsed values', async () => {
   const response = await client().materialsSearch({ elements: ['Ga', 'As'], element_mode: 'all' });
   assert.equal(response.body.type, 'json');
   const value = response.body.type === 'json' ? (response.body.value as { results: Array<{ jid: string }> }) : undefined;
-  assert.deepEqual(value?.results.map((r) => r.jid), ['JVASP-1174']);
+  assert.deepEqual(
+    value?.results.map((r) => r.jid),
+    ['JVASP-1174'],
+  );
 });
 
 test('timeout: abandoned after timeoutMs with kind timeout, not retried', async () => {
@@ -295,7 +302,13 @@ test('the API key never appears in errors or logs, even when the server echoes i
   const echoed = await failure(c.tokenize({ text: `my key is ${KEY}` }));
   server.faults.next({ kind: 'echoHeaders', status: 503, path: '/tokenizer/tokenize' }, 4);
   const echoed503 = await failure(c.tokenize({ text: 'x' }));
-  server.faults.next({ kind: 'body', status: 500, contentType: 'text/plain', body: `Authorization: Bearer ${KEY}`, path: '/tokenizer/tokenize' });
+  server.faults.next({
+    kind: 'body',
+    status: 500,
+    contentType: 'text/plain',
+    body: `Authorization: Bearer ${KEY}`,
+    path: '/tokenizer/tokenize',
+  });
   const plain = await failure(c.tokenize({ text: 'x' }));
   const wrong = await failure(client({ apiKey: `${KEY}-wrong`, log: (e) => entries.push(e), logBodies: true }).tokenize({ text: 'x' }));
   const dead = await failure(client({ baseUrl: 'http://127.0.0.1:1' }).tokenize({ text: 'x' }));
@@ -370,7 +383,10 @@ test('config: no base URL sends nothing and says so', async () => {
 test('a base URL with a path prefix keeps it', async () => {
   const mock = new MockAgent();
   mock.disableNetConnect();
-  mock.get('http://svc.test').intercept({ path: '/api/v1/materials_explorer/detail/JVASP-1002', method: 'GET' }).reply(200, { jid: 'JVASP-1002' });
+  mock
+    .get('http://svc.test')
+    .intercept({ path: '/api/v1/materials_explorer/detail/JVASP-1002', method: 'GET' })
+    .reply(200, { jid: 'JVASP-1002' });
   const response = await client({ baseUrl: 'http://svc.test/api/v1/', dispatcher: mock }).appDetail('materials_explorer', 'JVASP-1002');
   assert.deepEqual(response.body, { type: 'json', value: { jid: 'JVASP-1002' } });
   await mock.close();
@@ -378,7 +394,10 @@ test('a base URL with a path prefix keeps it', async () => {
 
 // ---- undici MockAgent: faults that are easier to stage without a server -----------------------------------
 
-function mocked(setup: (pool: ReturnType<MockAgent['get']>) => void, options: Partial<ClientOptions> = {}): { c: ServiceClient; mock: MockAgent } {
+function mocked(
+  setup: (pool: ReturnType<MockAgent['get']>) => void,
+  options: Partial<ClientOptions> = {},
+): { c: ServiceClient; mock: MockAgent } {
   const mock = new MockAgent();
   mock.disableNetConnect();
   setup(mock.get('http://svc.test'));
@@ -389,7 +408,9 @@ const OK = { tokenizer: 'character', text: 'ab', n_tokens: 2, n_chars: 2, tokens
 
 test('MockAgent: 502 then 200 is retried', async () => {
   const { c, mock } = mocked((pool) => {
-    pool.intercept({ path: '/tokenizer/tokenize', method: 'POST' }).reply(502, '<html><title>502 Bad Gateway</title></html>', { headers: { 'content-type': 'text/html' } });
+    pool
+      .intercept({ path: '/tokenizer/tokenize', method: 'POST' })
+      .reply(502, '<html><title>502 Bad Gateway</title></html>', { headers: { 'content-type': 'text/html' } });
     pool.intercept({ path: '/tokenizer/tokenize', method: 'POST' }).reply(200, OK, { headers: { 'content-type': 'application/json' } });
   });
   const result = await c.tokenize({ text: 'ab', tokenizer: 'character' });
@@ -399,7 +420,9 @@ test('MockAgent: 502 then 200 is retried', async () => {
 
 test('MockAgent: a socket error is a dropped connection, retried', async () => {
   const { c, mock } = mocked((pool) => {
-    pool.intercept({ path: '/tokenizer/tokenize', method: 'POST' }).replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
+    pool
+      .intercept({ path: '/tokenizer/tokenize', method: 'POST' })
+      .replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
     pool.intercept({ path: '/tokenizer/tokenize', method: 'POST' }).reply(200, OK, { headers: { 'content-type': 'application/json' } });
   });
   assert.deepEqual(await c.tokenize({ text: 'ab' }), OK);
@@ -408,7 +431,9 @@ test('MockAgent: a socket error is a dropped connection, retried', async () => {
 
 test('MockAgent: 422 with a FastAPI-style detail list is a badRequest with readable detail', async () => {
   const { c, mock } = mocked((pool) => {
-    pool.intercept({ path: '/tokenizer/tokenize', method: 'POST' }).reply(422, { detail: [{ loc: ['body', 'text'], msg: 'field required', type: 'value_error.missing' }] });
+    pool
+      .intercept({ path: '/tokenizer/tokenize', method: 'POST' })
+      .reply(422, { detail: [{ loc: ['body', 'text'], msg: 'field required', type: 'value_error.missing' }] });
   });
   const error = await failure(c.tokenize({ text: 'x' }));
   assert.equal(error.kind, 'badRequest');
@@ -431,7 +456,9 @@ test('MockAgent: 403 is unauthorized; 418 is a badRequest; neither retried', asy
 test('MockAgent: JSON without a content type is still parsed; unknown types are bytes', async () => {
   const { c, mock } = mocked((pool) => {
     pool.intercept({ path: '/materials_explorer/search', method: 'POST' }).reply(200, '{"count":0,"results":[]}');
-    pool.intercept({ path: '/pxrd/compute', method: 'POST' }).reply(200, Buffer.from([1, 2, 3]), { headers: { 'content-type': 'application/octet-stream' } });
+    pool
+      .intercept({ path: '/pxrd/compute', method: 'POST' })
+      .reply(200, Buffer.from([1, 2, 3]), { headers: { 'content-type': 'application/octet-stream' } });
   });
   assert.deepEqual((await c.materialsSearch({})).body, { type: 'json', value: { count: 0, results: [] } });
   const bytes = (await c.pxrdCompute({ jid: 'x' })).body;

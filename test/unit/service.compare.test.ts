@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { compareResults, comparisonMarkdown } from '../../src/core/service/compare';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 
-const tokenize = (name: string, text: string, specialTokens: 'text' | 'special' = 'text') => loadTokenizerSync(name, { specialTokens }).tokenize(text);
+const tokenize = (name: string, text: string, specialTokens: 'text' | 'special' = 'text') =>
+  loadTokenizerSync(name, { specialTokens }).tokenize(text);
 
 test('identical results agree', () => {
   const text = 'Hello there, world';
@@ -50,7 +51,13 @@ test('same split, different ids for the whitespace tokenizer', () => {
 
 test('markdown report lists counts and tokens, escaping pipes', () => {
   const text = 'a | b';
-  const md = comparisonMarkdown('cl100k_base', tokenize('cl100k_base', text), tokenize('cl100k_base', text), compareResults('cl100k_base', text, tokenize('cl100k_base', text), tokenize('cl100k_base', text), 'text'), 'http://x');
+  const md = comparisonMarkdown(
+    'cl100k_base',
+    tokenize('cl100k_base', text),
+    tokenize('cl100k_base', text),
+    compareResults('cl100k_base', text, tokenize('cl100k_base', text), tokenize('cl100k_base', text), 'text'),
+    'http://x',
+  );
   assert.match(md, /\| Tokens \| 3 \| 3 \|/);
   assert.match(md, /\\\|/);
   assert.match(md, /Service: http:\/\/x/);
@@ -60,7 +67,13 @@ test('markdown report: what the service sends shows as text, never as HTML', () 
   const text = 'x';
   const hostile = '<img src=x onerror=alert(1)>\n# heading';
   const remote = { ...tokenize('cl100k_base', text), tokenizer: hostile, tokens: ['<script>alert(1)</script>'] };
-  const md = comparisonMarkdown('cl100k_base', remote, tokenize('cl100k_base', text), compareResults('cl100k_base', text, remote, tokenize('cl100k_base', text), 'text'), 'http://x/<b>');
+  const md = comparisonMarkdown(
+    'cl100k_base',
+    remote,
+    tokenize('cl100k_base', text),
+    compareResults('cl100k_base', text, remote, tokenize('cl100k_base', text), 'text'),
+    'http://x/<b>',
+  );
   const outsideCodeSpans = md.replace(/`[^`\n]*`/g, '');
   assert.ok(!outsideCodeSpans.includes('<'), md);
   assert.ok(md.includes('&lt;img src=x onerror=alert(1)&gt; # heading'), md);

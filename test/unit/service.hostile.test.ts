@@ -37,19 +37,32 @@ after(() => server.close());
 
 function client(log: RequestLogEntry[] = [], maxResponseBytes?: number): ServiceClient {
   return new ServiceClient({
-    baseUrl: url, apiKey: KEY, pacer: new Pacer(), retryBaseDelayMs: 5, retryMaxDelayMs: 2000, maxRetries: 3, logBodies: true,
-    log: (entry) => log.push(entry), ...(maxResponseBytes ? { maxResponseBytes } : {}),
+    baseUrl: url,
+    apiKey: KEY,
+    pacer: new Pacer(),
+    retryBaseDelayMs: 5,
+    retryMaxDelayMs: 2000,
+    maxRetries: 3,
+    logBodies: true,
+    log: (entry) => log.push(entry),
+    ...(maxResponseBytes ? { maxResponseBytes } : {}),
   });
 }
 
-
 /** Every form of the key a service could echo. */
-const KEY_FORMS = [KEY, JSON.stringify(KEY).slice(1, -1), encodeURIComponent(KEY), Buffer.from(KEY).toString('base64'), Buffer.from(`Bearer ${KEY}`).toString('base64')];
+const KEY_FORMS = [
+  KEY,
+  JSON.stringify(KEY).slice(1, -1),
+  encodeURIComponent(KEY),
+  Buffer.from(KEY).toString('base64'),
+  Buffer.from(`Bearer ${KEY}`).toString('base64'),
+];
 
 /** No piece of the key of 6 or more characters, in any form, in `text`. */
 function assertNoKey(text: string, where: string): void {
   for (const form of KEY_FORMS) {
-    for (let i = 0; i + 6 <= form.length; i++) assert.ok(!text.includes(form.slice(i, i + 6)), `${where} holds "${form.slice(i, i + 6)}" of the key: ${text}`);
+    for (let i = 0; i + 6 <= form.length; i++)
+      assert.ok(!text.includes(form.slice(i, i + 6)), `${where} holds "${form.slice(i, i + 6)}" of the key: ${text}`);
   }
 }
 
@@ -148,7 +161,10 @@ test('429 with odd Retry-After values: first valid value, a past date or 0 still
     const error = await failure(client().tokenize({ text: 'x' }));
     assert.equal(error.kind, 'rateLimited', String(retryAfter));
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    assert.ok(gaps.every((g) => g >= 2), `${JSON.stringify(retryAfter)}: retries ${gaps.map((g) => g.toFixed(1)).join(', ')} ms apart`);
+    assert.ok(
+      gaps.every((g) => g >= 2),
+      `${JSON.stringify(retryAfter)}: retries ${gaps.map((g) => g.toFixed(1)).join(', ')} ms apart`,
+    );
   }
 });
 
@@ -163,35 +179,65 @@ test('Retry-After per RFC 9110: delay-seconds or an HTTP-date, the first valid o
 });
 
 test('plainText: never a live link, command or icon, and the same words (property)', () => {
-  const piece = fc.oneof(fc.string(), fc.constantFrom('[', ']', '(', ')', '](', '] (', '$(', 'command:', 'https://', 'file:', '\u202e', '\u0000'));
-  fc.assert(fc.property(fc.array(piece, { maxLength: 20 }).map((p) => p.join('')), (text) => {
-    const shown = plainText(text, Infinity);
-    assert.doesNotMatch(shown, /\]\s*\(/);
-    assert.doesNotMatch(shown, /\$\(/);
-    // eslint-disable-next-line no-control-regex -- what must be gone
-    assert.equal(shown.replace(/\u200b/g, ''), text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ''));
-  }), { seed: 17, numRuns: 2000 });
+  const piece = fc.oneof(
+    fc.string(),
+    fc.constantFrom('[', ']', '(', ')', '](', '] (', '$(', 'command:', 'https://', 'file:', '\u202e', '\u0000'),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(piece, { maxLength: 20 }).map((p) => p.join('')),
+      (text) => {
+        const shown = plainText(text, Infinity);
+        assert.doesNotMatch(shown, /\]\s*\(/);
+        assert.doesNotMatch(shown, /\$\(/);
+        // eslint-disable-next-line no-control-regex -- what must be gone
+        const gone = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+        assert.equal(shown.replace(/\u200b/g, ''), text.replace(gone, ''));
+      },
+    ),
+    { seed: 17, numRuns: 2000 },
+  );
 });
 
 test('markdownText: no link, emphasis, code or HTML syntax left unescaped, one line (property)', () => {
-  fc.assert(fc.property(fc.string(), (text) => {
-    const md = markdownText(text, Infinity);
-    assert.doesNotMatch(md.replace(/\\\\/g, ''), /(^|[^\\])[[\]<>`*_|]/);
-    assert.doesNotMatch(md, /\n/);
-  }), { seed: 17, numRuns: 2000 });
+  fc.assert(
+    fc.property(fc.string(), (text) => {
+      const md = markdownText(text, Infinity);
+      assert.doesNotMatch(md.replace(/\\\\/g, ''), /(^|[^\\])[[\]<>`*_|]/);
+      assert.doesNotMatch(md, /\n/);
+    }),
+    { seed: 17, numRuns: 2000 },
+  );
 });
 
 test('redact: no 6-character piece of a random key survives, in any encoding, cut anywhere (property)', () => {
-  const keys = fc.string({ minLength: 8, maxLength: 40, unit: fc.oneof(fc.constantFrom('"', '\\', '/', '+', '=', 'é', '€', ' '), fc.string({ minLength: 1, maxLength: 1 })) });
-  fc.assert(fc.property(keys, fc.nat(), fc.nat(4), fc.string({ maxLength: 20 }), (key, cutAt, which, pad) => {
-    const forms = [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), Buffer.from(key).toString('base64'), Buffer.from(`Bearer ${key}`).toString('base64')];
-    const form = forms[which]!;
-    const echoed = `${pad}${form}${pad}`;
-    const cut = echoed.slice(0, cutAt % (echoed.length + 1));
-    const safe = redact(cut, key);
-    // Only a piece that is the key's (or a form's) own prefix/suffix cut at the text's end could be left.
-    const piece = (s: string) => { for (let i = 0; i + 6 <= s.length; i++) if (safe.includes(s.slice(i, i + 6)) && !pad.includes(s.slice(i, i + 6))) return s.slice(i, i + 6); return undefined; };
-    const left = piece(form);
-    assert.equal(left, undefined, `"${left}" of ${JSON.stringify(form)} left in ${JSON.stringify(safe)}`);
-  }), { seed: 23, numRuns: 3000 });
+  const keys = fc.string({
+    minLength: 8,
+    maxLength: 40,
+    unit: fc.oneof(fc.constantFrom('"', '\\', '/', '+', '=', 'é', '€', ' '), fc.string({ minLength: 1, maxLength: 1 })),
+  });
+  fc.assert(
+    fc.property(keys, fc.nat(), fc.nat(4), fc.string({ maxLength: 20 }), (key, cutAt, which, pad) => {
+      const forms = [
+        key,
+        JSON.stringify(key).slice(1, -1),
+        encodeURIComponent(key),
+        Buffer.from(key).toString('base64'),
+        Buffer.from(`Bearer ${key}`).toString('base64'),
+      ];
+      const form = forms[which]!;
+      const echoed = `${pad}${form}${pad}`;
+      const cut = echoed.slice(0, cutAt % (echoed.length + 1));
+      const safe = redact(cut, key);
+      // Only a piece that is the key's (or a form's) own prefix/suffix cut at the text's end could be left.
+      const piece = (s: string) => {
+        for (let i = 0; i + 6 <= s.length; i++)
+          if (safe.includes(s.slice(i, i + 6)) && !pad.includes(s.slice(i, i + 6))) return s.slice(i, i + 6);
+        return undefined;
+      };
+      const left = piece(form);
+      assert.equal(left, undefined, `"${left}" of ${JSON.stringify(form)} left in ${JSON.stringify(safe)}`);
+    }),
+    { seed: 23, numRuns: 3000 },
+  );
 });

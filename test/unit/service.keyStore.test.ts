@@ -14,7 +14,7 @@ function memorySecrets(initial: Record<string, string> = {}): Secrets & { map: M
   };
 }
 
-test('keys are kept per origin: one origin never reads another\'s', async () => {
+test("keys are kept per origin: one origin never reads another's", async () => {
   const secrets = memorySecrets();
   const keys = new KeyStore(secrets);
   await keys.set('https://a.example', '  Bearer key-a ');
@@ -25,7 +25,7 @@ test('keys are kept per origin: one origin never reads another\'s', async () => 
   assert.deepEqual([...secrets.map.keys()].sort(), ['tokenLens.apiKey:https://a.example', 'tokenLens.apiKey:https://b.example:8443']);
   await keys.delete('https://a.example');
   assert.equal(await keys.get('https://a.example'), undefined);
-  assert.equal(await keys.get('https://b.example:8443'), 'key-b', 'deleting one origin\'s key keeps the others');
+  assert.equal(await keys.get('https://b.example:8443'), 'key-b', "deleting one origin's key keeps the others");
   await assert.rejects(keys.set('https://a.example', '   '), /empty API key/);
 });
 
@@ -53,7 +53,7 @@ test('no old key: nothing happens', async () => {
   assert.equal(secrets.map.size, 0);
 });
 
-test('the old key goes to the user\'s own URL only, never to a workspace\'s', () => {
+test("the old key goes to the user's own URL only, never to a workspace's", () => {
   assert.equal(legacyKeyOrigin({ globalValue: 'https://Mine.example/api/' }), 'https://mine.example');
   assert.equal(legacyKeyOrigin({ globalValue: 'https://mine.example', workspaceValue: 'https://theirs.example' }), 'https://mine.example');
   assert.equal(legacyKeyOrigin({ workspaceValue: 'https://theirs.example' }), undefined, 'only a workspace URL: the key waits');

@@ -7,9 +7,12 @@ import { LocalService } from '../../src/features/service/localService';
 const SCRIPT = join(__dirname, '..', '..', 'src', 'server', 'main.js');
 const KEY = 'tl-local-test-key-0123456789';
 
-const tokenize = (url: string, key: string) => fetch(`${url}/tokenizer/tokenize`, {
-  method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"text":"local","tokenizer":"character"}',
-});
+const tokenize = (url: string, key: string) =>
+  fetch(`${url}/tokenizer/tokenize`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: '{"text":"local","tokenizer":"character"}',
+  });
 
 test('starts on 127.0.0.1 with the key it was given, answers, and is gone after dispose', async () => {
   const lines: string[] = [];

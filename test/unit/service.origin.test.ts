@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiKeySecretName, isLoopbackHost, isUnencryptedRemote, LEGACY_API_KEY_SECRET, normalizeApiKey, serviceOrigin, urlSource, validateServiceUrl } from '../../src/core/service/origin';
+import {
+  apiKeySecretName,
+  isLoopbackHost,
+  isUnencryptedRemote,
+  LEGACY_API_KEY_SECRET,
+  normalizeApiKey,
+  serviceOrigin,
+  urlSource,
+  validateServiceUrl,
+} from '../../src/core/service/origin';
 
 test('an origin is spelled one way: case, default port, path, trailing slash and IDN do not make another', () => {
   const same = ['https://Example.ORG/api', 'https://example.org:443/other/path/', 'HTTPS://example.org', ' https://example.org/api?x=1 '];
@@ -11,7 +20,9 @@ test('an origin is spelled one way: case, default port, path, trailing slash and
 });
 
 test('scheme and port are part of the origin: a key for one is not a key for the other', () => {
-  const origins = new Set(['https://example.org', 'http://example.org', 'https://example.org:8443', 'https://api.example.org'].map((u) => serviceOrigin(u)));
+  const origins = new Set(
+    ['https://example.org', 'http://example.org', 'https://example.org:8443', 'https://api.example.org'].map((u) => serviceOrigin(u)),
+  );
   assert.equal(origins.size, 4);
   assert.notEqual(apiKeySecretName(serviceOrigin('https://example.org')!), apiKeySecretName(serviceOrigin('https://example.org:8443')!));
 });
@@ -32,8 +43,19 @@ test('key names: one per origin, never the old single name', () => {
 });
 
 test('loopback: localhost, *.localhost, all of 127.0.0.0/8 and ::1; nothing else', () => {
-  for (const host of ['localhost', 'LOCALHOST', 'api.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1']) assert.equal(isLoopbackHost(host), true, host);
-  for (const host of ['localhost.example.org', '127.0.0.1.example.org', '128.0.0.1', '192.168.1.10', '10.0.0.1', '0.0.0.0', 'example.org', '127.0.0.256', '[::2]']) {
+  for (const host of ['localhost', 'LOCALHOST', 'api.localhost', '127.0.0.1', '127.1.2.3', '[::1]', '::1'])
+    assert.equal(isLoopbackHost(host), true, host);
+  for (const host of [
+    'localhost.example.org',
+    '127.0.0.1.example.org',
+    '128.0.0.1',
+    '192.168.1.10',
+    '10.0.0.1',
+    '0.0.0.0',
+    'example.org',
+    '127.0.0.256',
+    '[::2]',
+  ]) {
     assert.equal(isLoopbackHost(host), false, host);
   }
 });
@@ -57,19 +79,24 @@ test('a pasted key loses surrounding space and a "Bearer " prefix; nothing usabl
   assert.equal(normalizeApiKey(undefined), undefined);
 });
 
-test('whose URL is in effect: a workspace value that differs from the user one is the workspace\'s', () => {
+test("whose URL is in effect: a workspace value that differs from the user one is the workspace's", () => {
   assert.equal(urlSource(undefined), 'default');
   assert.equal(urlSource({}), 'default');
   assert.equal(urlSource({ globalValue: 'https://mine.example' }), 'user');
   assert.equal(urlSource({ globalValue: 'https://mine.example', workspaceValue: 'https://theirs.example' }), 'workspace');
   assert.equal(urlSource({ workspaceValue: 'https://theirs.example' }), 'workspace');
   assert.equal(urlSource({ globalValue: 'https://mine.example', workspaceFolderValue: 'https://theirs.example' }), 'workspace');
-  assert.equal(urlSource({ globalValue: 'https://mine.example/', workspaceValue: ' https://mine.example ' }), 'user', 'the same URL repeated by a workspace');
+  assert.equal(
+    urlSource({ globalValue: 'https://mine.example/', workspaceValue: ' https://mine.example ' }),
+    'user',
+    'the same URL repeated by a workspace',
+  );
   assert.equal(urlSource({ globalValue: 'https://mine.example', workspaceValue: '' }), 'user', 'an empty workspace value does not apply');
 });
 
 test('a typed base URL: accepted with a path and around spaces; refused with a reason when empty, not a URL, not http(s), or carrying a query, a fragment or credentials', () => {
-  for (const ok of ['https://example.org/api', '  http://127.0.0.1:8000  ', 'https://[::1]:9000/v1/', 'https://xn--bcher-kva.example/']) assert.equal(validateServiceUrl(ok), undefined, ok);
+  for (const ok of ['https://example.org/api', '  http://127.0.0.1:8000  ', 'https://[::1]:9000/v1/', 'https://xn--bcher-kva.example/'])
+    assert.equal(validateServiceUrl(ok), undefined, ok);
   const refused: [string, RegExp][] = [
     ['', /Enter the base URL/],
     ['   ', /Enter the base URL/],

@@ -106,7 +106,7 @@ test('pacer: a waiter queued behind others leaves at once when aborted', async (
 test('pacer holds only a digest of the key', () => {
   const pacer = new Pacer();
   void pacer.acquire('super-secret-key-123');
-  const dump = JSON.stringify([...((pacer as unknown as { starts: Map<string, number[]> }).starts.keys())]);
+  const dump = JSON.stringify([...(pacer as unknown as { starts: Map<string, number[]> }).starts.keys()]);
   assert.ok(!dump.includes('super-secret-key-123'));
 });
 
@@ -121,7 +121,14 @@ test('Retry-After: seconds, an HTTP date, or nothing', () => {
 });
 
 const err = (kind: ServiceError['kind'], status?: number, retryAfterMs?: number, code?: string): ServiceError =>
-  new ServiceError({ kind, method: 'POST', path: '/x', ...(status ? { status } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}), ...(code ? { cause: Object.assign(new Error(code), { code }) } : {}) });
+  new ServiceError({
+    kind,
+    method: 'POST',
+    path: '/x',
+    ...(status ? { status } : {}),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...(code ? { cause: Object.assign(new Error(code), { code }) } : {}),
+  });
 
 test('retry policy: what is retried and what is not', () => {
   const policy = new RetryPolicy({ maxRetries: 3, baseDelayMs: 100, random: () => 1 });
@@ -130,8 +137,18 @@ test('retry policy: what is retried and what is not', () => {
   for (const status of [502, 503, 504]) assert.equal(policy.delayBeforeRetry(err('server', status), 1), 200);
   assert.equal(policy.delayBeforeRetry(err('network', undefined, undefined, 'ECONNRESET'), 2), 400);
   assert.equal(policy.delayBeforeRetry(err('network', undefined, undefined, 'UND_ERR_SOCKET'), 0), 100);
-  for (const e of [err('badRequest', 400), err('unauthorized', 401), err('notFound', 404), err('server', 500), err('notImplemented', 501),
-    err('timeout'), err('cancelled'), err('malformedResponse', 200), err('network', undefined, undefined, 'ECONNREFUSED'), err('config')]) {
+  for (const e of [
+    err('badRequest', 400),
+    err('unauthorized', 401),
+    err('notFound', 404),
+    err('server', 500),
+    err('notImplemented', 501),
+    err('timeout'),
+    err('cancelled'),
+    err('malformedResponse', 200),
+    err('network', undefined, undefined, 'ECONNREFUSED'),
+    err('config'),
+  ]) {
     assert.equal(policy.delayBeforeRetry(e, 0), undefined, `${e.kind} ${e.status ?? ''} must not be retried`);
   }
   assert.equal(policy.delayBeforeRetry(err('server', 503), 3), undefined, 'bounded by maxRetries');
@@ -140,8 +157,14 @@ test('retry policy: what is retried and what is not', () => {
 test('retry policy: exponential backoff with jitter, capped', () => {
   const low = new RetryPolicy({ baseDelayMs: 100, maxDelayMs: 1000, random: () => 0 });
   const high = new RetryPolicy({ baseDelayMs: 100, maxDelayMs: 1000, random: () => 1 });
-  assert.deepEqual([0, 1, 2, 3, 4].map((n) => low.backoff(n)), [50, 100, 200, 400, 500]);
-  assert.deepEqual([0, 1, 2, 3, 4].map((n) => high.backoff(n)), [100, 200, 400, 800, 1000]);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((n) => low.backoff(n)),
+    [50, 100, 200, 400, 500],
+  );
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((n) => high.backoff(n)),
+    [100, 200, 400, 800, 1000],
+  );
 });
 
 test('status kinds', () => {

@@ -8,7 +8,9 @@ import { Pacer } from '../../src/features/service/pacing';
 
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
   const server = http.createServer(handler);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
 }
 
 for (const status of [301, 302, 307, 308]) {
@@ -24,7 +26,10 @@ for (const status of [301, 302, 307, 308]) {
     });
     try {
       const client = new ServiceClient({ baseUrl: service.url, apiKey: 'redirect-key-1', pacer: new Pacer(), maxRetries: 0 });
-      await assert.rejects(client.tokenize({ text: 'x' }), (error: unknown) => error instanceof ServiceError && error.status === status && !error.message.includes('redirect-key-1'));
+      await assert.rejects(
+        client.tokenize({ text: 'x' }),
+        (error: unknown) => error instanceof ServiceError && error.status === status && !error.message.includes('redirect-key-1'),
+      );
       assert.deepEqual(elsewhere, []);
     } finally {
       other.server.close();

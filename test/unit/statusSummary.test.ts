@@ -36,9 +36,15 @@ test('singular and plural: 1 token, 1 character, 1 selection', () => {
 
 test('the count result has one row per metric and per other encoding, with the number to copy', () => {
   const summary = summarize('o200k_base', 'document', ['Hello world'], 2);
-  summary.comparisons = [{ tokenizer: 'cl100k_base', tokens: 2 }, { tokenizer: 'gpt2', tokens: 12345 }];
+  summary.comparisons = [
+    { tokenizer: 'cl100k_base', tokens: 2 },
+    { tokenizer: 'gpt2', tokens: 12345 },
+  ];
   const rows = countRows(summary);
-  assert.deepEqual(rows.map((r) => r.description), ['o200k_base (current tokenizer)', 'Unicode characters', 'characters per token', 'cl100k_base', 'gpt2']);
+  assert.deepEqual(
+    rows.map((r) => r.description),
+    ['o200k_base (current tokenizer)', 'Unicode characters', 'characters per token', 'cl100k_base', 'gpt2'],
+  );
   assert.equal(rows[4]!.label, '$(symbol-numeric) 12,345 tokens');
   assert.equal(rows[4]!.value, '12345');
   assert.equal(rows[2]!.value, '5.50');
@@ -63,8 +69,15 @@ test('the context-window gauge: share of the window less the reserve, warning fr
   assert.equal(gauge(79, { size: 120, reserve: 20, warnAt: 80 })!.level, 'ok');
   const over = gauge(150, { size: 120, reserve: 20, warnAt: 80 })!;
   assert.equal(over.level, 'error');
-  assert.equal(gaugeLine(over, { size: 120, reserve: 20, warnAt: 80 }), '**50 tokens over** of a 120-token context window less 20 reserved for the answer');
-  assert.equal(gauge(1, { size: 10, reserve: 50, warnAt: 80 })!.usable, 1, 'a reserve beyond the window leaves one token, never zero or less');
+  assert.equal(
+    gaugeLine(over, { size: 120, reserve: 20, warnAt: 80 }),
+    '**50 tokens over** of a 120-token context window less 20 reserved for the answer',
+  );
+  assert.equal(
+    gauge(1, { size: 10, reserve: 50, warnAt: 80 })!.usable,
+    1,
+    'a reserve beyond the window leaves one token, never zero or less',
+  );
   const summary = { tokenizer: 'o200k_base', scope: 'document' as const, selections: 0, tokens: 1, characters: 4, comparisons: [] };
   assert.equal(statusText(summary, undefined, { size: 8192, reserve: 0, warnAt: 80 }), '$(symbol-numeric) 1 / 8,192 · 0.0 % · o200k_base');
 });

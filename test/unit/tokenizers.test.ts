@@ -1,13 +1,29 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countChars, loadTokenizer, loadTokenizerSync, resolveTokenizer, TOKENIZER_NAMES, UnknownTokenizerError } from '../../src/core/tokenizers/index';
+import {
+  countChars,
+  loadTokenizer,
+  loadTokenizerSync,
+  resolveTokenizer,
+  TOKENIZER_NAMES,
+  UnknownTokenizerError,
+} from '../../src/core/tokenizers/index';
 
 test('every name of spec 4.1 resolves, aliases to their encodings', () => {
   const expected: Record<string, string> = {
-    cl100k_base: 'cl100k_base', o200k_base: 'o200k_base', p50k_base: 'p50k_base', p50k_edit: 'p50k_edit',
-    r50k_base: 'r50k_base', gpt2: 'gpt2', 'model-4': 'cl100k_base', 'model-4o': 'cl100k_base',
-    'model-3.5-turbo': 'cl100k_base', 'model-4o (o200k)': 'o200k_base', 'model-2': 'gpt2',
-    character: 'character', whitespace: 'whitespace',
+    cl100k_base: 'cl100k_base',
+    o200k_base: 'o200k_base',
+    p50k_base: 'p50k_base',
+    p50k_edit: 'p50k_edit',
+    r50k_base: 'r50k_base',
+    gpt2: 'gpt2',
+    'model-4': 'cl100k_base',
+    'model-4o': 'cl100k_base',
+    'model-3.5-turbo': 'cl100k_base',
+    'model-4o (o200k)': 'o200k_base',
+    'model-2': 'gpt2',
+    character: 'character',
+    whitespace: 'whitespace',
   };
   assert.deepEqual([...TOKENIZER_NAMES].sort(), Object.keys(expected).sort());
   for (const [name, kind] of Object.entries(expected)) assert.equal(resolveTokenizer(name).kind, kind);
@@ -16,8 +32,14 @@ test('every name of spec 4.1 resolves, aliases to their encodings', () => {
 
 test('an unknown name is a clear error listing the valid ones', async () => {
   for (const bad of ['CL100K_BASE', 'gpt-4', '', 'model-4o(o200k)']) {
-    assert.throws(() => loadTokenizerSync(bad), (e: unknown) => e instanceof UnknownTokenizerError
-      && e.message.includes(`"${bad}"`) && e.message.includes('model-4o (o200k)') && e.message.includes('whitespace'));
+    assert.throws(
+      () => loadTokenizerSync(bad),
+      (e: unknown) =>
+        e instanceof UnknownTokenizerError &&
+        e.message.includes(`"${bad}"`) &&
+        e.message.includes('model-4o (o200k)') &&
+        e.message.includes('whitespace'),
+    );
   }
   await assert.rejects(loadTokenizer('nope'), UnknownTokenizerError);
 });
@@ -46,7 +68,7 @@ test('character: one token per code point, the id is the code point', () => {
 });
 
 test('whitespace: words and single punctuation marks, separators dropped, ids by first appearance', () => {
-  const result = loadTokenizerSync('whitespace').tokenize("Hello, world!  Hello\tthere... café_1 👍");
+  const result = loadTokenizerSync('whitespace').tokenize('Hello, world!  Hello\tthere... café_1 👍');
   assert.deepEqual(result.tokens, ['Hello', ',', 'world', '!', 'Hello', 'there', '.', '.', '.', 'café_1', '👍']);
   assert.deepEqual(result.token_ids, [0, 1, 2, 3, 0, 4, 5, 5, 5, 6, 7]);
   assert.equal(result.n_tokens, result.tokens.length);

@@ -9,12 +9,22 @@ const bytes = (seed: string, size = 2048) => Buffer.alloc(size, seed);
 
 function good(): VsixEntry[] {
   return [
-    ['[Content_Types].xml', 'a'], ['extension.vsixmanifest', 'b'], ['extension/package.json', 'c'],
-    ['extension/readme.md', 'd'], ['extension/changelog.md', 'e'], ['extension/LICENSE.txt', 'f'],
-    ['extension/dist/extension.js', 'g'], ['extension/dist/ranks/cl100k_base.js', 'h'], ['extension/dist/ranks/r50k_base.js', 'i'],
-    ['extension/media/icon.png', 'j'], ['extension/media/inspector.css', 'k'], ['extension/media/build/inspector.js', 'l'],
-    ['extension/media/languages/poscar.tmLanguage.json', 'm'], ['extension/package.nls.json', 'n'],
-    ['extension/dist/web/extension.js', 'o'], ['extension/dist/undici.js', 'p'],
+    ['[Content_Types].xml', 'a'],
+    ['extension.vsixmanifest', 'b'],
+    ['extension/package.json', 'c'],
+    ['extension/readme.md', 'd'],
+    ['extension/changelog.md', 'e'],
+    ['extension/LICENSE.txt', 'f'],
+    ['extension/dist/extension.js', 'g'],
+    ['extension/dist/ranks/cl100k_base.js', 'h'],
+    ['extension/dist/ranks/r50k_base.js', 'i'],
+    ['extension/media/icon.png', 'j'],
+    ['extension/media/inspector.css', 'k'],
+    ['extension/media/build/inspector.js', 'l'],
+    ['extension/media/languages/poscar.tmLanguage.json', 'm'],
+    ['extension/package.nls.json', 'n'],
+    ['extension/dist/web/extension.js', 'o'],
+    ['extension/dist/undici.js', 'p'],
   ].map(([name, seed]) => ({ name: name!, data: bytes(seed!) }));
 }
 
@@ -49,17 +59,33 @@ test('what must never ship fails with its reason', () => {
 });
 
 test('anything not on the allow-list is unexpected', () => {
-  for (const name of ['extension/notes.txt', 'extension/media/screenshots/inspector.png', 'extension/media/icon.svg', 'extension/dist/other.js', 'extension/dist/web/ranks.json']) {
+  for (const name of [
+    'extension/notes.txt',
+    'extension/media/screenshots/inspector.png',
+    'extension/media/icon.svg',
+    'extension/dist/other.js',
+    'extension/dist/web/ranks.json',
+  ]) {
     const problems = problemsWith([{ name, data: bytes('z', 10) }]);
-    assert.deepEqual(problems.map((p) => p.includes('unexpected file')), [true], name);
+    assert.deepEqual(
+      problems.map((p) => p.includes('unexpected file')),
+      [true],
+      name,
+    );
   }
 });
 
 test('a rank file the loader does not read, or the same bytes twice, fails', () => {
   const dup = { name: 'extension/dist/ranks/gpt2.js', data: bytes('i') }; // same bytes as r50k_base.js
   const problems = problemsWith([dup]);
-  assert.ok(problems.some((p) => /gpt2\.js: unexpected/.test(p)), problems.join('; '));
-  assert.ok(problems.some((p) => /gpt2\.js: same content as extension\/dist\/ranks\/r50k_base\.js/.test(p)), problems.join('; '));
+  assert.ok(
+    problems.some((p) => /gpt2\.js: unexpected/.test(p)),
+    problems.join('; '),
+  );
+  assert.ok(
+    problems.some((p) => /gpt2\.js: same content as extension\/dist\/ranks\/r50k_base\.js/.test(p)),
+    problems.join('; '),
+  );
 });
 
 test('missing pieces, a missing icon, a development bundle and an oversized package fail', () => {
@@ -69,16 +95,27 @@ test('missing pieces, a missing icon, a development bundle and an oversized pack
   const noIcon = good().filter((e) => !e.name.endsWith('icon.png'));
   assert.ok(checkVsix(noIcon, { ...exp, icon: undefined }, 1).includes('package.json has no icon'));
 
-  const dev = good().map((e) => (e.name === 'extension/dist/extension.js' ? { ...e, data: Buffer.from('x();\n//# sourceMappingURL=extension.js.map\n') } : e));
-  assert.deepEqual(checkVsix(dev, exp, 1).map((p) => /development build/.test(p)), [true]);
+  const dev = good().map((e) =>
+    e.name === 'extension/dist/extension.js' ? { ...e, data: Buffer.from('x();\n//# sourceMappingURL=extension.js.map\n') } : e,
+  );
+  assert.deepEqual(
+    checkVsix(dev, exp, 1).map((p) => /development build/.test(p)),
+    [true],
+  );
 
   assert.deepEqual(checkVsix(good(), exp, 1_000_001), ['the .vsix is 1000001 bytes, over the budget of 1000000']);
 });
 
-test('a bundle built with the test hooks (a hidden test command, the page\'s report) fails', () => {
+test("a bundle built with the test hooks (a hidden test command, the page's report) fails", () => {
   for (const trace of ['registerCommand("tokenLens.results.test",', '<body data-test-mode="1">', '{sinceReadyMs:Math.round(t)}']) {
-    const built = good().map((e) => (e.name === 'extension/dist/extension.js' ? { ...e, data: Buffer.from(`x(${JSON.stringify(trace)});`) } : e));
-    assert.deepEqual(checkVsix(built, exp, 1).map((p) => /holds test hooks/.test(p)), [true], trace);
+    const built = good().map((e) =>
+      e.name === 'extension/dist/extension.js' ? { ...e, data: Buffer.from(`x(${JSON.stringify(trace)});`) } : e,
+    );
+    assert.deepEqual(
+      checkVsix(built, exp, 1).map((p) => /holds test hooks/.test(p)),
+      [true],
+      trace,
+    );
   }
 });
 
@@ -101,24 +138,48 @@ function zip(files: { name: string; data: Buffer; deflate: boolean }[]): Buffer 
     const body = f.deflate ? deflateRawSync(f.data) : f.data;
     const name = Buffer.from(f.name);
     const method = f.deflate ? 8 : 0;
-    const local = record(30, [[0, 4, 0x04034b50], [8, 2, method], [18, 4, body.length], [22, 4, f.data.length], [26, 2, name.length]]);
-    const dir = record(46, [[0, 4, 0x02014b50], [10, 2, method], [20, 4, body.length], [24, 4, f.data.length], [28, 2, name.length], [42, 4, offset]]);
+    const local = record(30, [
+      [0, 4, 0x04034b50],
+      [8, 2, method],
+      [18, 4, body.length],
+      [22, 4, f.data.length],
+      [26, 2, name.length],
+    ]);
+    const dir = record(46, [
+      [0, 4, 0x02014b50],
+      [10, 2, method],
+      [20, 4, body.length],
+      [24, 4, f.data.length],
+      [28, 2, name.length],
+      [42, 4, offset],
+    ]);
     locals.push(local, name, body);
     central.push(dir, name);
     offset += local.length + name.length + body.length;
   }
   const dirBytes = Buffer.concat(central);
-  const end = record(22, [[0, 4, 0x06054b50], [8, 2, files.length], [10, 2, files.length], [12, 4, dirBytes.length], [16, 4, offset]]);
+  const end = record(22, [
+    [0, 4, 0x06054b50],
+    [8, 2, files.length],
+    [10, 2, files.length],
+    [12, 4, dirBytes.length],
+    [16, 4, offset],
+  ]);
   return Buffer.concat([...locals, dirBytes, end]);
 }
 
 test('readZip returns every entry with its bytes, stored or deflated', () => {
   const text = Buffer.from('module.exports = 1;\n'.repeat(200));
-  const entries = readZip(zip([
-    { name: 'extension/package.json', data: Buffer.from('{"icon":"media/icon.png"}'), deflate: false },
-    { name: 'extension/dist/extension.js', data: text, deflate: true },
-  ]));
-  assert.deepEqual(entries.map((e) => e.name), ['extension/package.json', 'extension/dist/extension.js']);
+  const entries = readZip(
+    zip([
+      { name: 'extension/package.json', data: Buffer.from('{"icon":"media/icon.png"}'), deflate: false },
+      { name: 'extension/dist/extension.js', data: text, deflate: true },
+    ]),
+  );
+  assert.deepEqual(
+    entries.map((e) => e.name),
+    ['extension/package.json', 'extension/dist/extension.js'],
+  );
   assert.equal(entries[0]!.data.toString(), '{"icon":"media/icon.png"}');
   assert.ok(entries[1]!.data.equals(text));
   assert.throws(() => readZip(Buffer.from('not a zip')), /not a zip/);

@@ -15,7 +15,9 @@ import { CODE_SERVER_ENTRY, REPO_ROOT } from '../runner/paths';
 
 const available = fs.existsSync(CODE_SERVER_ENTRY);
 if (!available) {
-  console.error(`\n*** VS Code for the Web NOT TESTED in code-server: it is not installed at ${CODE_SERVER_ENTRY} (run npm run test:host once). ***\n`);
+  console.error(
+    `\n*** VS Code for the Web NOT TESTED in code-server: it is not installed at ${CODE_SERVER_ENTRY} (run npm run test:host once). ***\n`,
+  );
 }
 
 let server: CodeServer | undefined;
@@ -45,7 +47,12 @@ before(async () => {
   fs.writeFileSync(path.join(workspace, 'hello.txt'), 'Hello, world!');
   const userDataDir = path.join(run, 'user-data');
   prepareUserDataDir(userDataDir, { 'tokenLens.tokenizer': 'cl100k_base' });
-  server = await startCodeServer({ workspace, userDataDir, extensionsDir: path.join(run, 'extensions'), logFile: path.join(run, 'code-server.log') });
+  server = await startCodeServer({
+    workspace,
+    userDataDir,
+    extensionsDir: path.join(run, 'extensions'),
+    logFile: path.join(run, 'code-server.log'),
+  });
   browser = await launchChromium();
   page = await browser.newPage();
   page.on('console', (message) => consoleLines.push(message.text()));
@@ -57,30 +64,38 @@ after(async () => {
   await server?.stop();
 });
 
-test('code-server runs the browser-only extension in its web worker host: the status bar counts an opened file', { skip: !available && 'code-server is not installed' }, async () => {
-  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-  await page.keyboard.press('Control+P');
-  await page.keyboard.type('hello.txt');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'hello.txt' }).first().waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  const item = page.locator('.statusbar-item', { hasText: /·\s*cl100k_base/ });
-  try {
-    await item.first().waitFor({ timeout: 60_000 });
-  } catch (error) {
-    await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'screenshots', 'web-code-server-failed.png') });
-    const tail = consoleLines.slice(-40).join('\n');
-    throw new Error(`No Token Lens status bar item. Browser console:\n${tail}`, { cause: error });
-  }
-  assert.match(await item.first().innerText(), /\b4 tokens\b/);
-  await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'screenshots', 'web-code-server.png') });
-});
+test(
+  'code-server runs the browser-only extension in its web worker host: the status bar counts an opened file',
+  { skip: !available && 'code-server is not installed' },
+  async () => {
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    await page.keyboard.press('Control+P');
+    await page.keyboard.type('hello.txt');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'hello.txt' }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Enter');
+    const item = page.locator('.statusbar-item', { hasText: /·\s*cl100k_base/ });
+    try {
+      await item.first().waitFor({ timeout: 60_000 });
+    } catch (error) {
+      await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'screenshots', 'web-code-server-failed.png') });
+      const tail = consoleLines.slice(-40).join('\n');
+      throw new Error(`No Token Lens status bar item. Browser console:\n${tail}`, { cause: error });
+    }
+    assert.match(await item.first().innerText(), /\b4 tokens\b/);
+    await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'screenshots', 'web-code-server.png') });
+  },
+);
 
-test('the Structure Runs view is hidden in the web worker host, where the service does not run', { skip: !available && 'code-server is not installed' }, async () => {
-  await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-  await page.keyboard.press('Control+Shift+E');
-  await page.locator('.explorer-folders-view').first().waitFor({ timeout: 30_000 });
-  assert.equal(await page.locator('.pane-header', { hasText: 'Structure Runs' }).count(), 0);
-});
+test(
+  'the Structure Runs view is hidden in the web worker host, where the service does not run',
+  { skip: !available && 'code-server is not installed' },
+  async () => {
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
+    await page.keyboard.press('Control+Shift+E');
+    await page.locator('.explorer-folders-view').first().waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('.pane-header', { hasText: 'Structure Runs' }).count(), 0);
+  },
+);
 
 /** Runs a command from the palette by its title, as a user would. */
 async function palette(title: string): Promise<void> {
@@ -92,7 +107,10 @@ async function palette(title: string): Promise<void> {
 
 test('the token inspector opens in the web worker host', { skip: !available && 'code-server is not installed' }, async () => {
   await palette('Token Lens: Open Token Inspector');
-  await page.locator('.tab', { hasText: /Token Inspector/ }).first().waitFor({ timeout: 60_000 });
+  await page
+    .locator('.tab', { hasText: /Token Inspector/ })
+    .first()
+    .waitFor({ timeout: 60_000 });
   // The page lives two iframes down; it must paint the opened file's tokens.
   const deadline = Date.now() + 60_000;
   let painted = '';
@@ -106,9 +124,13 @@ test('the token inspector opens in the web worker host', { skip: !available && '
   assert.match(painted, /4 tokens · 13 chars/, 'the inspector page counts the opened file');
 });
 
-test('a service command says it needs the desktop instead of "command not found"', { skip: !available && 'code-server is not installed' }, async () => {
-  await palette('Token Lens: Set API Key');
-  const message = page.locator('.notification-toast', { hasText: 'needs the desktop VS Code' });
-  await message.first().waitFor({ timeout: 30_000 });
-  await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'screenshots', 'web-code-server-service.png') });
-});
+test(
+  'a service command says it needs the desktop instead of "command not found"',
+  { skip: !available && 'code-server is not installed' },
+  async () => {
+    await palette('Token Lens: Set API Key');
+    const message = page.locator('.notification-toast', { hasText: 'needs the desktop VS Code' });
+    await message.first().waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: path.join(REPO_ROOT, 'test-results', 'screenshots', 'web-code-server-service.png') });
+  },
+);

@@ -37,7 +37,10 @@ const globals = (): Record<string, string> => ({
 });
 
 scope.onmessage = (event) => {
-  void answer(event.data).then((results) => scope.postMessage({ results, globals: globals() }), (error: unknown) => scope.postMessage({ error: String(error), globals: globals() }));
+  void answer(event.data).then(
+    (results) => scope.postMessage({ results, globals: globals() }),
+    (error: unknown) => scope.postMessage({ error: String(error), globals: globals() }),
+  );
 };
 
 async function answer({ tokenizer, specialTokens, texts }: WorkerRequest): Promise<WorkerAnswer['results']> {

@@ -31,8 +31,13 @@ before(async () => {
   }
   const worker = await build({
     entryPoints: [path.join(ROOT, 'test', 'web', 'engineWorker.ts')],
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', write: false,
-    external: ['node:fs', 'node:path'], logLevel: 'warning',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    write: false,
+    external: ['node:fs', 'node:path'],
+    logLevel: 'warning',
   });
   const files: Partial<Record<string, () => Buffer | string>> = {
     '/': () => '<!doctype html><title>web engine</title>',
@@ -59,12 +64,19 @@ after(async () => {
 
 /** Sends one request to a fresh worker and returns its answer. */
 function inWorker(request: WorkerRequest): Promise<WorkerAnswer> {
-  return page.evaluate((req) => new Promise<WorkerAnswer>((resolve, reject) => {
-    const worker = new Worker('/worker.js');
-    worker.onmessage = (event: MessageEvent<WorkerAnswer>) => { resolve(event.data); worker.terminate(); };
-    worker.onerror = (event) => reject(new Error(event.message));
-    worker.postMessage(req);
-  }), request);
+  return page.evaluate(
+    (req) =>
+      new Promise<WorkerAnswer>((resolve, reject) => {
+        const worker = new Worker('/worker.js');
+        worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
+          resolve(event.data);
+          worker.terminate();
+        };
+        worker.onerror = (event) => reject(new Error(event.message));
+        worker.postMessage(req);
+      }),
+    request,
+  );
 }
 
 const units = (text: string): number[] => Array.from({ length: text.length }, (_, i) => text.charCodeAt(i));
@@ -73,8 +85,14 @@ function texts(): { plain: string[]; lone: string[] } {
   const rng = new Rng(0x3eb);
   const real = realText();
   const plain = [
-    '', 'Hello, world!', SPECIAL_TEXTS.join(' and '), '\u{1F469}\u200D\u{1F52C} 日本語のテキスト  \t\r\n  ',
-    ' '.repeat(5000), 'a'.repeat(20_000), '1234567890'.repeat(300), real.slice(0, 200_000),
+    '',
+    'Hello, world!',
+    SPECIAL_TEXTS.join(' and '),
+    '\u{1F469}\u200D\u{1F52C} 日本語のテキスト  \t\r\n  ',
+    ' '.repeat(5000),
+    'a'.repeat(20_000),
+    '1234567890'.repeat(300),
+    real.slice(0, 200_000),
   ];
   for (let i = 0; i < 40; i++) plain.push(randomText(rng));
   for (let i = 0; i < 10; i++) plain.push(randomSlice(rng, real, rng.int(1, 4000)));
@@ -83,8 +101,10 @@ function texts(): { plain: string[]; lone: string[] } {
 }
 
 test('the bundle for VS Code for the Web evaluates in a worker and exports activate', async () => {
-  const kind = await page.evaluate(() => new Promise<string>((resolve) => {
-    const source = `
+  const kind = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const source = `
       fetch('${location.origin}/extension.js').then((r) => r.text()).then((code) => {
         // Any name, call or construction answers itself; esbuild's interop reads names through the prototype.
         const vscode = new Proxy(function () {}, { get: (t, k) => (k === 'prototype' ? {} : vscode), getPrototypeOf: () => vscode, apply: () => vscode, construct: () => vscode });
@@ -93,9 +113,13 @@ test('the bundle for VS Code for the Web evaluates in a worker and exports activ
         new Function('module', 'exports', 'require', code)(module, module.exports, require);
         postMessage(typeof module.exports.activate + ' ' + typeof module.exports.deactivate);
       }).catch((e) => postMessage('error: ' + e));`;
-    const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
-    worker.onmessage = (event: MessageEvent<string>) => { resolve(event.data); worker.terminate(); };
-  }));
+        const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+        worker.onmessage = (event: MessageEvent<string>) => {
+          resolve(event.data);
+          worker.terminate();
+        };
+      }),
+  );
   assert.equal(kind, 'function function');
 });
 
@@ -107,14 +131,21 @@ for (const name of ENCODING_NAMES) {
       for (const specialTokens of ['text', 'special'] as const) {
         const answer = await inWorker({ tokenizer: name, specialTokens, texts: [...plain, ...lone].map(units) });
         assert.equal(answer.error, undefined);
-        assert.deepEqual(answer.globals, { setImmediate: 'undefined', require: 'undefined', process: 'undefined', Buffer: 'undefined', window: 'undefined' });
+        assert.deepEqual(answer.globals, {
+          setImmediate: 'undefined',
+          require: 'undefined',
+          process: 'undefined',
+          Buffer: 'undefined',
+          window: 'undefined',
+        });
         const desktop = loadTokenizerSync(name, { specialTokens });
         answer.results!.forEach((got, i) => {
           const text = i < plain.length ? plain[i]! : lone[i - plain.length]!;
           const where = `${specialTokens} text #${i} ${JSON.stringify(text.slice(0, 80))}`;
-          const want = i < plain.length
-            ? Array.from(specialTokens === 'special' ? oracle.encode(text, 'all') : oracle.encode_ordinary(text))
-            : desktop.encode(text);
+          const want =
+            i < plain.length
+              ? Array.from(specialTokens === 'special' ? oracle.encode(text, 'all') : oracle.encode_ordinary(text))
+              : desktop.encode(text);
           assert.deepEqual(got.ids, want, where);
           assert.equal(got.count, want.length, where);
           assert.equal(got.sliced, want.length, where);

@@ -10,7 +10,15 @@ import { searchMaterials } from './search';
 import type { Application } from './types';
 
 export const APPLICATIONS: readonly Application[] = [
-  searchMaterials, predictProperty, computePattern, matchPattern, optimadeQuery, generateHeterostructure, quantumVqe, balanceReaction, highEntropyAlloy,
+  searchMaterials,
+  predictProperty,
+  computePattern,
+  matchPattern,
+  optimadeQuery,
+  generateHeterostructure,
+  quantumVqe,
+  balanceReaction,
+  highEntropyAlloy,
 ];
 
 /** "// Token Lens request: POST /pxrd/match" → the pattern match application. */

@@ -7,11 +7,20 @@ import { checkFormula, checkJid } from './validate';
 import { firstProblem, numberField, stringField, type Application } from './types';
 
 export const computePattern: Application = {
-  kind: 'pxrd', command: 'tokenLens.pxrdCompute', title: 'Powder Diffraction: Compute Pattern', path: '/pxrd/compute',
+  kind: 'pxrd',
+  command: 'tokenLens.pxrdCompute',
+  title: 'Powder Diffraction: Compute Pattern',
+  path: '/pxrd/compute',
   example: { jid: 'JVASP-1002', wavelength: 1.5406 },
 
   async ask(p) {
-    const jid = await p.text({ title: 'Powder Diffraction: Compute Pattern', prompt: 'Material identifier (jid); the pattern is for Cu Kα unless the request says otherwise', value: p.history('jid')[0] ?? '', placeHolder: 'JVASP-1002', check: checkJid });
+    const jid = await p.text({
+      title: 'Powder Diffraction: Compute Pattern',
+      prompt: 'Material identifier (jid); the pattern is for Cu Kα unless the request says otherwise',
+      value: p.history('jid')[0] ?? '',
+      placeHolder: 'JVASP-1002',
+      check: checkJid,
+    });
     if (jid === undefined) return undefined;
     return { body: { jid: jid.trim().toUpperCase() }, remember: { key: 'jid', value: jid.trim().toUpperCase() } };
   },
@@ -21,25 +30,43 @@ export const computePattern: Application = {
 };
 
 export const matchPattern: Application = {
-  kind: 'pxrdMatch', command: 'tokenLens.pxrdMatch', title: 'Powder Diffraction: Match Pattern', path: '/pxrd/match',
+  kind: 'pxrdMatch',
+  command: 'tokenLens.pxrdMatch',
+  title: 'Powder Diffraction: Match Pattern',
+  path: '/pxrd/match',
   example: { formula: 'Si', xrd_data: '28.44 100\n47.30 55\n56.12 30' },
 
   async ask(p) {
     const file = p.diffraction();
-    if (!file) return { refuse: 'Open a diffraction-data file (*.xy, *.xrd, or any file in the Diffraction Data language) to match it: Token Lens sends its points.' };
+    if (!file)
+      return {
+        refuse:
+          'Open a diffraction-data file (*.xy, *.xrd, or any file in the Diffraction Data language) to match it: Token Lens sends its points.',
+      };
     const error = errorsOf(file.data)[0];
-    if (error) return { refuse: `${file.name} has ${errorsOf(file.data).length === 1 ? 'an error' : `${errorsOf(file.data).length} errors`}, so Token Lens did not send it. ${error.message}.`, at: { uri: file.uri, line: error.line, start: error.start, end: error.end } };
-    const formula = await p.text({ title: 'Powder Diffraction: Match Pattern', prompt: `Formula of the candidates (optional): ${file.data.points.length} points of ${file.name} are matched against every material, or only those of this formula.`, placeHolder: 'Si', check: (v) => (v.trim() ? checkFormula(v) : undefined) });
+    if (error)
+      return {
+        refuse: `${file.name} has ${errorsOf(file.data).length === 1 ? 'an error' : `${errorsOf(file.data).length} errors`}, so Token Lens did not send it. ${error.message}.`,
+        at: { uri: file.uri, line: error.line, start: error.start, end: error.end },
+      };
+    const formula = await p.text({
+      title: 'Powder Diffraction: Match Pattern',
+      prompt: `Formula of the candidates (optional): ${file.data.points.length} points of ${file.name} are matched against every material, or only those of this formula.`,
+      placeHolder: 'Si',
+      check: (v) => (v.trim() ? checkFormula(v) : undefined),
+    });
     if (formula === undefined) return undefined;
     return { body: { ...(formula.trim() ? { formula: formula.trim() } : {}), xrd_data: toXrdData(file.data.points) }, inputUri: file.uri };
   },
 
-  check: (body) => firstProblem(
-    stringField(body, 'formula', false, (v) => (v.trim() ? checkFormula(v) : undefined)),
-    stringField(body, 'xrd_data', true, (v) => {
-      const error = errorsOf(parseDiffraction(v))[0];
-      return error && `"xrd_data": ${error.message}.`;
-    }),
-  ),
-  name: (body) => `${typeof body.xrd_data === 'string' ? parseDiffraction(body.xrd_data).points.length : 0} points${typeof body.formula === 'string' && body.formula ? ` · ${body.formula}` : ''}`,
+  check: (body) =>
+    firstProblem(
+      stringField(body, 'formula', false, (v) => (v.trim() ? checkFormula(v) : undefined)),
+      stringField(body, 'xrd_data', true, (v) => {
+        const error = errorsOf(parseDiffraction(v))[0];
+        return error && `"xrd_data": ${error.message}.`;
+      }),
+    ),
+  name: (body) =>
+    `${typeof body.xrd_data === 'string' ? parseDiffraction(body.xrd_data).points.length : 0} points${typeof body.formula === 'string' && body.formula ? ` · ${body.formula}` : ''}`,
 };

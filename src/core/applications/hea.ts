@@ -3,14 +3,27 @@ import { checkElements, checkFractions, splitList } from './validate';
 import { firstProblem, type Application } from './types';
 
 export const highEntropyAlloy: Application = {
-  kind: 'hea', command: 'tokenLens.highEntropyAlloy', title: 'High-Entropy Alloy', path: '/hea/compute',
+  kind: 'hea',
+  command: 'tokenLens.highEntropyAlloy',
+  title: 'High-Entropy Alloy',
+  path: '/hea/compute',
   example: { elements: ['Fe', 'Co', 'Ni', 'Cr', 'Mn'], fractions: [0.2, 0.2, 0.2, 0.2, 0.2] },
 
   async ask(p) {
-    const elements = await p.text({ title: 'High-Entropy Alloy (1/2)', prompt: '2 to 10 elements, separated by spaces or commas', placeHolder: 'Fe Co Ni Cr Mn', check: (v) => checkElements(v, 2, 10) });
+    const elements = await p.text({
+      title: 'High-Entropy Alloy (1/2)',
+      prompt: '2 to 10 elements, separated by spaces or commas',
+      placeHolder: 'Fe Co Ni Cr Mn',
+      check: (v) => checkElements(v, 2, 10),
+    });
     if (elements === undefined) return undefined;
     const symbols = splitList(elements);
-    const fractions = await p.text({ title: 'High-Entropy Alloy (2/2)', prompt: `Fractions of ${symbols.join(', ')} (optional; empty for equal parts; normalised by the service)`, placeHolder: symbols.map(() => (1 / symbols.length).toFixed(2)).join(' '), check: (v) => checkFractions(v, symbols.length) });
+    const fractions = await p.text({
+      title: 'High-Entropy Alloy (2/2)',
+      prompt: `Fractions of ${symbols.join(', ')} (optional; empty for equal parts; normalised by the service)`,
+      placeHolder: symbols.map(() => (1 / symbols.length).toFixed(2)).join(' '),
+      check: (v) => checkFractions(v, symbols.length),
+    });
     if (fractions === undefined) return undefined;
     return { body: { elements: symbols, ...(fractions.trim() ? { fractions: splitList(fractions).map(Number) } : {}) } };
   },
@@ -18,11 +31,16 @@ export const highEntropyAlloy: Application = {
   check(body) {
     if (body.composition !== undefined && body.elements === undefined) return undefined; // the older body, checked by the service
     const elements = body.elements;
-    if (!Array.isArray(elements) || !elements.every((e) => typeof e === 'string')) return '"elements" must be a list of 2 to 10 element symbols.';
+    if (!Array.isArray(elements) || !elements.every((e) => typeof e === 'string'))
+      return '"elements" must be a list of 2 to 10 element symbols.';
     const fractions = body.fractions;
-    return firstProblem(checkElements(elements.join(' '), 2, 10),
-      fractions === undefined || (Array.isArray(fractions) && fractions.length === elements.length && fractions.every((f) => typeof f === 'number' && f > 0))
-        ? undefined : `"fractions" must hold ${elements.length} positive numbers, one per element.`);
+    return firstProblem(
+      checkElements(elements.join(' '), 2, 10),
+      fractions === undefined ||
+        (Array.isArray(fractions) && fractions.length === elements.length && fractions.every((f) => typeof f === 'number' && f > 0))
+        ? undefined
+        : `"fractions" must hold ${elements.length} positive numbers, one per element.`,
+    );
   },
 
   name: (body) => (Array.isArray(body.elements) ? body.elements.join('') : 'composition'),

@@ -7,39 +7,68 @@ import { checkJid, checkMiller, normalizeMiller } from './validate';
 import { firstProblem, numberField, stringField, type Application, type Body, type Prompts, type Refusal } from './types';
 
 /** A jid typed, or an open POSCAR picked (refused while it has errors); undefined when cancelled. */
-async function structure(p: Prompts, step: number, role: 'Film' | 'Substrate', example: string): Promise<{ jid: string } | { poscar: string } | Refusal | undefined> {
+async function structure(
+  p: Prompts,
+  step: number,
+  role: 'Film' | 'Substrate',
+  example: string,
+): Promise<{ jid: string } | { poscar: string } | Refusal | undefined> {
   const open = p.poscars();
   const answer = await p.pick({
-    title: `Generate Heterostructure (${step}/3)`, placeHolder: `${role}: type a jid such as ${example}${open.length ? ', or pick an open POSCAR' : ''}`,
-    items: open.map((d) => ({ label: d.name, description: d.error ? `has an error: ${d.error}` : 'open POSCAR' })), typed: checkJid,
+    title: `Generate Heterostructure (${step}/3)`,
+    placeHolder: `${role}: type a jid such as ${example}${open.length ? ', or pick an open POSCAR' : ''}`,
+    items: open.map((d) => ({ label: d.name, description: d.error ? `has an error: ${d.error}` : 'open POSCAR' })),
+    typed: checkJid,
   });
   if (answer === undefined) return undefined;
   const document = open.find((d) => d.name === answer);
   if (!document) return { jid: answer.trim().toUpperCase() };
-  return document.error ? { refuse: `${document.name} has an error, so Token Lens did not send it. ${document.error}` } : { poscar: document.text };
+  return document.error
+    ? { refuse: `${document.name} has an error, so Token Lens did not send it. ${document.error}` }
+    : { poscar: document.text };
 }
 
 /** "GaAs" from a POSCAR's comment line. */
 const commentWord = (poscar: unknown): string | undefined => (typeof poscar === 'string' ? poscar.trim().split(/\s+/)[0] : undefined);
 
-const has = (body: Body, ...fields: string[]): boolean => fields.some((f) => typeof body[f] === 'string' && (body[f] as string).trim() !== '');
+const has = (body: Body, ...fields: string[]): boolean =>
+  fields.some((f) => typeof body[f] === 'string' && (body[f] as string).trim() !== '');
 
 export const generateHeterostructure: Application = {
-  kind: 'heterostructure', command: 'tokenLens.generateHeterostructure', title: 'Generate Heterostructure', path: '/heterostructure/generate',
-  example: { jid1: 'JVASP-1174', jid2: 'JVASP-1002', film_index: '0_0_1', subs_index: '0_0_1', film_thickness: 10, subs_thickness: 10, separation: 2.5, vacuum: 10 },
+  kind: 'heterostructure',
+  command: 'tokenLens.generateHeterostructure',
+  title: 'Generate Heterostructure',
+  path: '/heterostructure/generate',
+  example: {
+    jid1: 'JVASP-1174',
+    jid2: 'JVASP-1002',
+    film_index: '0_0_1',
+    subs_index: '0_0_1',
+    film_thickness: 10,
+    subs_thickness: 10,
+    separation: 2.5,
+    vacuum: 10,
+  },
 
   async ask(p) {
     const film = await structure(p, 1, 'Film', 'JVASP-1174');
     if (film === undefined || 'refuse' in film) return film;
     const subs = await structure(p, 2, 'Substrate', 'JVASP-1002');
     if (subs === undefined || 'refuse' in subs) return subs;
-    const index = await p.text({ title: 'Generate Heterostructure (3/3)', prompt: 'Miller index of the interface plane, for film and substrate (h_k_l)', value: '0_0_1', check: checkMiller });
+    const index = await p.text({
+      title: 'Generate Heterostructure (3/3)',
+      prompt: 'Miller index of the interface plane, for film and substrate (h_k_l)',
+      value: '0_0_1',
+      check: checkMiller,
+    });
     if (index === undefined) return undefined;
     const miller = normalizeMiller(index)!;
     return {
       body: {
-        ...('jid' in film ? { jid1: film.jid } : { poscar_film: film.poscar }), ...('jid' in subs ? { jid2: subs.jid } : { poscar_subs: subs.poscar }),
-        film_index: miller, subs_index: miller,
+        ...('jid' in film ? { jid1: film.jid } : { poscar_film: film.poscar }),
+        ...('jid' in subs ? { jid2: subs.jid } : { poscar_subs: subs.poscar }),
+        film_index: miller,
+        subs_index: miller,
       },
     };
   },
@@ -48,10 +77,14 @@ export const generateHeterostructure: Application = {
     const jidOrPoscar = (role: string, jids: string[], poscars: string[]): string | undefined =>
       has(body, ...jids, ...poscars) ? undefined : `The ${role} is missing: give "${jids[0]}" (a jid) or "${poscars[0]}" (POSCAR text).`;
     return firstProblem(
-      jidOrPoscar('film', ['jid1', 'film_jid'], ['poscar_film']), jidOrPoscar('substrate', ['jid2', 'subs_jid', 'substrate_jid'], ['poscar_subs']),
+      jidOrPoscar('film', ['jid1', 'film_jid'], ['poscar_film']),
+      jidOrPoscar('substrate', ['jid2', 'subs_jid', 'substrate_jid'], ['poscar_subs']),
       ...['jid1', 'jid2', 'film_jid', 'subs_jid', 'substrate_jid'].map((f) => stringField(body, f, false, checkJid)),
       ...['film_index', 'subs_index'].map((f) => stringField(body, f, false, checkMiller)),
-      numberField(body, 'film_thickness', 1, 100), numberField(body, 'subs_thickness', 1, 100), numberField(body, 'separation', 0.5, 20), numberField(body, 'vacuum', 0, 100),
+      numberField(body, 'film_thickness', 1, 100),
+      numberField(body, 'subs_thickness', 1, 100),
+      numberField(body, 'separation', 0.5, 20),
+      numberField(body, 'vacuum', 0, 100),
     );
   },
 
@@ -60,5 +93,6 @@ export const generateHeterostructure: Application = {
     return typeof poscar === 'string' && poscar.trim() ? poscar : undefined;
   },
 
-  name: (body) => `${String(body.jid1 ?? body.film_jid ?? commentWord(body.poscar_film) ?? 'film')} on ${String(body.jid2 ?? body.subs_jid ?? body.substrate_jid ?? commentWord(body.poscar_subs) ?? 'substrate')}`,
+  name: (body) =>
+    `${String(body.jid1 ?? body.film_jid ?? commentWord(body.poscar_film) ?? 'film')} on ${String(body.jid2 ?? body.subs_jid ?? body.substrate_jid ?? commentWord(body.poscar_subs) ?? 'substrate')}`,
 };

@@ -12,13 +12,24 @@ export const OPTIMADE_EXAMPLES = [
 export const HISTORY_KEY = 'optimade';
 
 export const optimadeQuery: Application = {
-  kind: 'optimade', command: 'tokenLens.optimadeQuery', title: 'OPTIMADE Query', path: '/optimade_explorer/query',
+  kind: 'optimade',
+  command: 'tokenLens.optimadeQuery',
+  title: 'OPTIMADE Query',
+  path: '/optimade_explorer/query',
   example: { filter_string: 'elements HAS ALL "Ga","As"' },
 
   async ask(p) {
     const history = p.history(HISTORY_KEY).map((label) => ({ label, description: 'used before' }));
-    const examples = OPTIMADE_EXAMPLES.filter((e) => !history.some((h) => h.label === e.label)).map((e) => ({ ...e, description: `example: ${e.description}` }));
-    const filter = await p.pick({ title: 'OPTIMADE Query', placeHolder: 'Type a filter, or pick one used before or an example', items: [...history, ...examples], typed: checkOptimadeFilter });
+    const examples = OPTIMADE_EXAMPLES.filter((e) => !history.some((h) => h.label === e.label)).map((e) => ({
+      ...e,
+      description: `example: ${e.description}`,
+    }));
+    const filter = await p.pick({
+      title: 'OPTIMADE Query',
+      placeHolder: 'Type a filter, or pick one used before or an example',
+      items: [...history, ...examples],
+      typed: checkOptimadeFilter,
+    });
     if (filter === undefined) return undefined;
     return { body: { filter_string: filter.trim() }, remember: { key: HISTORY_KEY, value: filter.trim() } };
   },

@@ -10,13 +10,27 @@ export const MODELS = [
 ];
 
 export const predictProperty: Application = {
-  kind: 'predict', command: 'tokenLens.predictProperty', title: 'Predict Property', path: '/gnn_predictor/predict',
+  kind: 'predict',
+  command: 'tokenLens.predictProperty',
+  title: 'Predict Property',
+  path: '/gnn_predictor/predict',
   example: { jid: 'JVASP-1002', model: 'formation_energy_peratom' },
 
   async ask(p) {
-    const jid = await p.text({ title: 'Predict Property (1/2)', prompt: 'Material identifier (jid)', value: p.history('jid')[0] ?? '', placeHolder: 'JVASP-1002', check: checkJid });
+    const jid = await p.text({
+      title: 'Predict Property (1/2)',
+      prompt: 'Material identifier (jid)',
+      value: p.history('jid')[0] ?? '',
+      placeHolder: 'JVASP-1002',
+      check: checkJid,
+    });
     if (jid === undefined) return undefined;
-    const model = await p.pick({ title: 'Predict Property (2/2)', placeHolder: 'Model', items: MODELS, typed: (v) => (/^[\w.-]+$/.test(v) ? undefined : 'A model name is letters, digits, _ . -') });
+    const model = await p.pick({
+      title: 'Predict Property (2/2)',
+      placeHolder: 'Model',
+      items: MODELS,
+      typed: (v) => (/^[\w.-]+$/.test(v) ? undefined : 'A model name is letters, digits, _ . -'),
+    });
     if (model === undefined) return undefined;
     return { body: { jid: jid.trim().toUpperCase(), model }, remember: { key: 'jid', value: jid.trim().toUpperCase() } };
   },

@@ -2,27 +2,46 @@
 import { checkJid, checkKpoint, splitList } from './validate';
 import { firstProblem, stringField, type Application } from './types';
 
-export const HAMILTONIANS = [{ label: 'tight_binding', description: 'the material\'s tight-binding Hamiltonian at the k-point' }];
+export const HAMILTONIANS = [{ label: 'tight_binding', description: "the material's tight-binding Hamiltonian at the k-point" }];
 
 export const quantumVqe: Application = {
-  kind: 'vqe', command: 'tokenLens.quantumVqe', title: 'Quantum VQE', path: '/quantum/vqe',
+  kind: 'vqe',
+  command: 'tokenLens.quantumVqe',
+  title: 'Quantum VQE',
+  path: '/quantum/vqe',
   example: { jid: 'JVASP-1002', kpoint: [0, 0, 0], hamiltonian_type: 'tight_binding' },
 
   async ask(p) {
-    const jid = await p.text({ title: 'Quantum VQE (1/3)', prompt: 'Material identifier (jid)', value: p.history('jid')[0] ?? '', placeHolder: 'JVASP-1002', check: checkJid });
+    const jid = await p.text({
+      title: 'Quantum VQE (1/3)',
+      prompt: 'Material identifier (jid)',
+      value: p.history('jid')[0] ?? '',
+      placeHolder: 'JVASP-1002',
+      check: checkJid,
+    });
     if (jid === undefined) return undefined;
-    const k = await p.text({ title: 'Quantum VQE (2/3)', prompt: 'k-point, in fractions of the reciprocal lattice vectors', value: '0 0 0', check: checkKpoint });
+    const k = await p.text({
+      title: 'Quantum VQE (2/3)',
+      prompt: 'k-point, in fractions of the reciprocal lattice vectors',
+      value: '0 0 0',
+      check: checkKpoint,
+    });
     if (k === undefined) return undefined;
     const type = await p.pick({ title: 'Quantum VQE (3/3)', placeHolder: 'Hamiltonian', items: HAMILTONIANS });
     if (type === undefined) return undefined;
-    return { body: { jid: jid.trim().toUpperCase(), kpoint: splitList(k).map(Number), hamiltonian_type: type }, remember: { key: 'jid', value: jid.trim().toUpperCase() } };
+    return {
+      body: { jid: jid.trim().toUpperCase(), kpoint: splitList(k).map(Number), hamiltonian_type: type },
+      remember: { key: 'jid', value: jid.trim().toUpperCase() },
+    };
   },
 
   check(body) {
     const k = body.kpoint;
     return firstProblem(
       body.hamiltonian === undefined ? stringField(body, 'jid', true, checkJid) : undefined,
-      k === undefined || (Array.isArray(k) && k.length === 3 && k.every((x) => typeof x === 'number' && Number.isFinite(x))) ? undefined : '"kpoint" must be three numbers.',
+      k === undefined || (Array.isArray(k) && k.length === 3 && k.every((x) => typeof x === 'number' && Number.isFinite(x)))
+        ? undefined
+        : '"kpoint" must be three numbers.',
       stringField(body, 'hamiltonian_type', false),
     );
   },

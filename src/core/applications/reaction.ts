@@ -4,17 +4,37 @@ import { firstProblem, stringField, type Application, type Body } from './types'
 
 const side = (body: Body, field: string): string | undefined => {
   const value = body[field];
-  return typeof value === 'string' ? value : Array.isArray(value) && value.every((v) => typeof v === 'string') ? value.join(' + ') : undefined;
+  return typeof value === 'string'
+    ? value
+    : Array.isArray(value) && value.every((v) => typeof v === 'string')
+      ? value.join(' + ')
+      : undefined;
 };
 
 export const balanceReaction: Application = {
-  kind: 'reaction', command: 'tokenLens.balanceReaction', title: 'Balance Reaction', path: '/reaction_network/balance',
+  kind: 'reaction',
+  command: 'tokenLens.balanceReaction',
+  title: 'Balance Reaction',
+  path: '/reaction_network/balance',
   example: { reactants: 'Fe2O3 + C', products: 'Fe + CO2' },
 
   async ask(p) {
-    const reactants = await p.text({ title: 'Balance Reaction (1/2)', prompt: 'Reactants, joined by +', placeHolder: 'Fe2O3 + C', check: (v) => { const r = readSide(v); return typeof r === 'string' ? r : undefined; } });
+    const reactants = await p.text({
+      title: 'Balance Reaction (1/2)',
+      prompt: 'Reactants, joined by +',
+      placeHolder: 'Fe2O3 + C',
+      check: (v) => {
+        const r = readSide(v);
+        return typeof r === 'string' ? r : undefined;
+      },
+    });
     if (reactants === undefined) return undefined;
-    const products = await p.text({ title: 'Balance Reaction (2/2)', prompt: `Products of ${reactants.trim()}, joined by +`, placeHolder: 'Fe + CO2', check: (v) => checkReaction(reactants, v) });
+    const products = await p.text({
+      title: 'Balance Reaction (2/2)',
+      prompt: `Products of ${reactants.trim()}, joined by +`,
+      placeHolder: 'Fe + CO2',
+      check: (v) => checkReaction(reactants, v),
+    });
     if (products === undefined) return undefined;
     return { body: { reactants: reactants.trim(), products: products.trim() } };
   },
@@ -22,9 +42,13 @@ export const balanceReaction: Application = {
   check(body) {
     if (body.equation !== undefined && body.reactants === undefined) return stringField(body, 'equation', true);
     const [r, p] = [side(body, 'reactants'), side(body, 'products')];
-    return firstProblem(r === undefined ? '"reactants" must be text such as "Fe2O3 + C" (or a list of formulas).' : undefined,
-      p === undefined ? '"products" must be text such as "Fe + CO2" (or a list of formulas).' : undefined, r && p ? checkReaction(r, p) : undefined);
+    return firstProblem(
+      r === undefined ? '"reactants" must be text such as "Fe2O3 + C" (or a list of formulas).' : undefined,
+      p === undefined ? '"products" must be text such as "Fe + CO2" (or a list of formulas).' : undefined,
+      r && p ? checkReaction(r, p) : undefined,
+    );
   },
 
-  name: (body) => `${side(body, 'reactants') ?? String(body.equation ?? '')}${side(body, 'products') ? ` → ${side(body, 'products')}` : ''}`,
+  name: (body) =>
+    `${side(body, 'reactants') ?? String(body.equation ?? '')}${side(body, 'products') ? ` → ${side(body, 'products')}` : ''}`,
 };

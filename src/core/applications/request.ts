@@ -21,7 +21,8 @@ export function parseRequest(text: string): ParsedRequest {
   if (!blanked.trim()) return { error: { message: 'the request is empty: write a JSON object', offset: 0 } };
   try {
     const value: unknown = JSON.parse(blanked);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: { message: 'the request must be a JSON object ({ … })', offset: blanked.search(/\S/) } };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { error: { message: 'the request must be a JSON object ({ … })', offset: blanked.search(/\S/) } };
     return { body: value as Body };
   } catch (error) {
     const message = (error as Error).message;

@@ -9,25 +9,49 @@ export const ELEMENT_MODES = [
 ];
 
 export const searchMaterials: Application = {
-  kind: 'search', command: 'tokenLens.searchMaterials', title: 'Search Materials', path: '/materials_explorer/search',
+  kind: 'search',
+  command: 'tokenLens.searchMaterials',
+  title: 'Search Materials',
+  path: '/materials_explorer/search',
   example: { formula: '', elements: ['Ga', 'As'], element_mode: 'all', bandgap_min: 0, bandgap_max: 3 },
 
   async ask(p) {
     const title = (step: number) => `Search Materials (${step}/5)`;
-    const formula = await p.text({ title: title(1), prompt: 'Formula (optional), e.g. GaAs; matches the reduced composition. Leave empty to search by elements.', placeHolder: 'GaAs', check: (v) => (v.trim() ? checkFormula(v) : undefined) });
+    const formula = await p.text({
+      title: title(1),
+      prompt: 'Formula (optional), e.g. GaAs; matches the reduced composition. Leave empty to search by elements.',
+      placeHolder: 'GaAs',
+      check: (v) => (v.trim() ? checkFormula(v) : undefined),
+    });
     if (formula === undefined) return undefined;
-    const elements = await p.text({ title: title(2), prompt: 'Elements (optional), separated by spaces or commas, e.g. Ga As.', placeHolder: 'Ga As', check: (v) => (v.trim() ? checkElements(v) : undefined) });
+    const elements = await p.text({
+      title: title(2),
+      prompt: 'Elements (optional), separated by spaces or commas, e.g. Ga As.',
+      placeHolder: 'Ga As',
+      check: (v) => (v.trim() ? checkElements(v) : undefined),
+    });
     if (elements === undefined) return undefined;
     let mode: string | undefined = 'all';
     if (elements.trim()) {
       mode = await p.pick({ title: title(3), placeHolder: 'How the elements must match (element_mode)', items: ELEMENT_MODES });
       if (mode === undefined) return undefined;
     }
-    const min = await p.text({ title: title(4), prompt: 'Smallest band gap in eV (optional).', placeHolder: '0', check: (v) => checkOptionalNumber(v, 'The smallest band gap', 0, 100) });
+    const min = await p.text({
+      title: title(4),
+      prompt: 'Smallest band gap in eV (optional).',
+      placeHolder: '0',
+      check: (v) => checkOptionalNumber(v, 'The smallest band gap', 0, 100),
+    });
     if (min === undefined) return undefined;
     const max = await p.text({
-      title: title(5), prompt: 'Largest band gap in eV (optional).', placeHolder: '3',
-      check: (v) => checkOptionalNumber(v, 'The largest band gap', 0, 100) ?? (v.trim() && min.trim() && Number(v) < Number(min) ? `The largest band gap must not be below the smallest (${min.trim()} eV).` : undefined),
+      title: title(5),
+      prompt: 'Largest band gap in eV (optional).',
+      placeHolder: '3',
+      check: (v) =>
+        checkOptionalNumber(v, 'The largest band gap', 0, 100) ??
+        (v.trim() && min.trim() && Number(v) < Number(min)
+          ? `The largest band gap must not be below the smallest (${min.trim()} eV).`
+          : undefined),
     });
     if (max === undefined) return undefined;
     const body: Body = {};
@@ -42,15 +66,29 @@ export const searchMaterials: Application = {
     const elements = body.elements;
     return firstProblem(
       stringField(body, 'formula', false, (v) => (v.trim() ? checkFormula(v) : undefined)),
-      elements === undefined ? undefined : Array.isArray(elements) && elements.every((e) => typeof e === 'string') ? checkElements(elements.join(' ')) : '"elements" must be a list of element symbols.',
-      stringField(body, 'element_mode', false, (v) => (ELEMENT_MODES.some((m) => m.label === v) ? undefined : `"element_mode" must be one of ${ELEMENT_MODES.map((m) => m.label).join(', ')}.`)),
-      numberField(body, 'bandgap_min', 0), numberField(body, 'bandgap_max', 0),
-      typeof body.bandgap_min === 'number' && typeof body.bandgap_max === 'number' && body.bandgap_min > body.bandgap_max ? '"bandgap_min" is larger than "bandgap_max".' : undefined,
+      elements === undefined
+        ? undefined
+        : Array.isArray(elements) && elements.every((e) => typeof e === 'string')
+          ? checkElements(elements.join(' '))
+          : '"elements" must be a list of element symbols.',
+      stringField(body, 'element_mode', false, (v) =>
+        ELEMENT_MODES.some((m) => m.label === v)
+          ? undefined
+          : `"element_mode" must be one of ${ELEMENT_MODES.map((m) => m.label).join(', ')}.`,
+      ),
+      numberField(body, 'bandgap_min', 0),
+      numberField(body, 'bandgap_max', 0),
+      typeof body.bandgap_min === 'number' && typeof body.bandgap_max === 'number' && body.bandgap_min > body.bandgap_max
+        ? '"bandgap_min" is larger than "bandgap_max".'
+        : undefined,
     );
   },
 
   name(body) {
-    const parts = [typeof body.formula === 'string' ? body.formula : '', Array.isArray(body.elements) ? body.elements.join('-') : ''].filter(Boolean);
+    const parts = [
+      typeof body.formula === 'string' ? body.formula : '',
+      Array.isArray(body.elements) ? body.elements.join('-') : '',
+    ].filter(Boolean);
     return parts.join(' · ') || 'all materials';
   },
 };

@@ -25,7 +25,9 @@ export function readFormula(value: string): Map<string, number> | string {
     return `"${text}" is not a formula: ${(error as Error).message}.`;
   }
   const unknown = [...counts.keys()].filter((el) => !element(el));
-  return unknown.length ? `"${text}": ${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not an element symbol' : 'are not element symbols'}.` : counts;
+  return unknown.length
+    ? `"${text}": ${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not an element symbol' : 'are not element symbols'}.`
+    : counts;
 }
 
 export function checkFormula(value: string): string | undefined {
@@ -40,9 +42,13 @@ export function splitList(value: string): string[] {
 
 export function checkElements(value: string, min = 1, max = 118): string | undefined {
   const symbols = splitList(value);
-  if (symbols.length < min || symbols.length > max) return min === max ? `Enter ${min} element symbols.` : `Enter ${min} to ${max} element symbols, separated by spaces or commas (found ${symbols.length}).`;
+  if (symbols.length < min || symbols.length > max)
+    return min === max
+      ? `Enter ${min} element symbols.`
+      : `Enter ${min} to ${max} element symbols, separated by spaces or commas (found ${symbols.length}).`;
   const unknown = symbols.filter((s) => !element(s));
-  if (unknown.length) return `${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not an element symbol' : 'are not element symbols'} (symbols are case-sensitive: Fe, not FE).`;
+  if (unknown.length)
+    return `${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not an element symbol' : 'are not element symbols'} (symbols are case-sensitive: Fe, not FE).`;
   const twice = symbols.find((s, i) => symbols.indexOf(s) !== i);
   return twice ? `${twice} is listed twice.` : undefined;
 }
@@ -64,21 +70,26 @@ export function optionalNumber(value: string): number | undefined {
 export function checkFractions(value: string, count: number): string | undefined {
   const parts = splitList(value);
   if (parts.length === 0) return undefined;
-  if (parts.length !== count) return `Enter one fraction per element: ${count} numbers (found ${parts.length}), or leave empty for equal parts.`;
+  if (parts.length !== count)
+    return `Enter one fraction per element: ${count} numbers (found ${parts.length}), or leave empty for equal parts.`;
   return parts.every((p) => Number(p) > 0 && Number.isFinite(Number(p))) ? undefined : 'Every fraction must be a positive number.';
 }
 
 /** Three numbers, the k-point in fractions of the reciprocal lattice. */
 export function checkKpoint(value: string): string | undefined {
   const parts = splitList(value);
-  return parts.length === 3 && parts.every((p) => p.trim() !== '' && Number.isFinite(Number(p))) ? undefined : 'Enter three numbers, the k-point in fractions of the reciprocal lattice vectors, e.g. 0 0 0 or 0.5 0 0.5.';
+  return parts.length === 3 && parts.every((p) => p.trim() !== '' && Number.isFinite(Number(p)))
+    ? undefined
+    : 'Enter three numbers, the k-point in fractions of the reciprocal lattice vectors, e.g. 0 0 0 or 0.5 0 0.5.';
 }
 
 /** "0_0_1", also typed as "001" or "0 0 1". */
 export function normalizeMiller(value: string): string | undefined {
   const text = value.trim();
   const parts = /^\d{3}$/.test(text) ? [...text] : text.split(/[\s_,]+/);
-  return parts.length === 3 && parts.every((p) => /^-?\d+$/.test(p)) && parts.some((p) => Number(p) !== 0) ? parts.map(Number).join('_') : undefined;
+  return parts.length === 3 && parts.every((p) => /^-?\d+$/.test(p)) && parts.some((p) => Number(p) !== 0)
+    ? parts.map(Number).join('_')
+    : undefined;
 }
 
 export function checkMiller(value: string): string | undefined {
@@ -87,7 +98,10 @@ export function checkMiller(value: string): string | undefined {
 
 /** Reactants or products as text: "Fe2O3 + C" (leading coefficients allowed and dropped). */
 export function readSide(value: string): { formulas: string[]; counts: Map<string, number>[] } | string {
-  const formulas = value.split('+').map((s) => s.trim().replace(/^\d+\s*(?=[A-Z(])/, '')).filter(Boolean);
+  const formulas = value
+    .split('+')
+    .map((s) => s.trim().replace(/^\d+\s*(?=[A-Z(])/, ''))
+    .filter(Boolean);
   if (!formulas.length) return 'Enter formulas joined by +, e.g. Fe2O3 + C.';
   const counts: Map<string, number>[] = [];
   for (const formula of formulas) {

@@ -68,12 +68,28 @@ export interface CountRow {
 export function countRows(summary: CountSummary, locale: Locale = ENGLISH): CountRow[] {
   const { t } = locale;
   const rows: CountRow[] = [
-    { label: `$(symbol-numeric) ${plural(locale, summary.tokens, '{0} token', '{0} tokens')}`, description: t('{0} (current tokenizer)', summary.tokenizer), value: String(summary.tokens) },
-    { label: `$(whole-word) ${plural(locale, summary.characters, '{0} character', '{0} characters')}`, description: t('Unicode characters'), value: String(summary.characters) },
-    { label: `$(dashboard) ${charsPerToken(summary, locale)}`, description: t('characters per token'), value: charsPerToken(summary, ENGLISH) },
+    {
+      label: `$(symbol-numeric) ${plural(locale, summary.tokens, '{0} token', '{0} tokens')}`,
+      description: t('{0} (current tokenizer)', summary.tokenizer),
+      value: String(summary.tokens),
+    },
+    {
+      label: `$(whole-word) ${plural(locale, summary.characters, '{0} character', '{0} characters')}`,
+      description: t('Unicode characters'),
+      value: String(summary.characters),
+    },
+    {
+      label: `$(dashboard) ${charsPerToken(summary, locale)}`,
+      description: t('characters per token'),
+      value: charsPerToken(summary, ENGLISH),
+    },
   ];
   for (const c of summary.comparisons) {
-    rows.push({ label: `$(symbol-numeric) ${plural(locale, c.tokens, '{0} token', '{0} tokens')}`, description: c.tokenizer, value: String(c.tokens) });
+    rows.push({
+      label: `$(symbol-numeric) ${plural(locale, c.tokens, '{0} token', '{0} tokens')}`,
+      description: c.tokenizer,
+      value: String(c.tokens),
+    });
   }
   return rows;
 }
@@ -118,9 +134,10 @@ export function gaugeText(tokens: number, g: Gauge, locale: Locale = ENGLISH): s
 /** The tooltip's line about the window: what is left, or how far over. */
 export function gaugeLine(g: Gauge, window: ContextWindow, locale: Locale = ENGLISH): string {
   const { t } = locale;
-  const of = window.reserve > 0
-    ? t('of a {0}-token context window less {1} reserved for the answer', locale.number(window.size), locale.number(window.reserve))
-    : t('of a {0}-token context window', locale.number(window.size));
+  const of =
+    window.reserve > 0
+      ? t('of a {0}-token context window less {1} reserved for the answer', locale.number(window.size), locale.number(window.reserve))
+      : t('of a {0}-token context window', locale.number(window.size));
   return g.remaining >= 0
     ? `${t('{0} tokens left', locale.number(g.remaining))} ${of} (${locale.number(g.percent, 1)} % ${t('used')})`
     : `**${t('{0} tokens over', locale.number(-g.remaining))}** ${of}`;

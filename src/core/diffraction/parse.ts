@@ -57,7 +57,14 @@ export function parseDiffraction(text: string): DiffractionData {
     const parts = tokens(raw);
     if (parts.length === 0) {
       const start = raw.length - raw.trimStart().length;
-      diagnostics.push({ severity: 'error', code: 'not-two-numbers', line, start, end: start + trimmed.length, message: `Line ${line + 1}: expected two numbers, the angle 2θ and the intensity (found only separators)` });
+      diagnostics.push({
+        severity: 'error',
+        code: 'not-two-numbers',
+        line,
+        start,
+        end: start + trimmed.length,
+        message: `Line ${line + 1}: expected two numbers, the angle 2θ and the intensity (found only separators)`,
+      });
       return;
     }
     const values = parts.map((p) => toNumber(p.text));
@@ -69,7 +76,11 @@ export function parseDiffraction(text: string): DiffractionData {
       const found = parts.length === 1 ? 'one value' : parts.length > 2 ? `${parts.length} values` : `'${trimmed.slice(0, 40)}'`;
       const bad = parts.find((_, i) => values[i] === undefined);
       diagnostics.push({
-        severity: 'error', code: 'not-two-numbers', line, start: (bad ?? first).start, end: (bad ?? last).end,
+        severity: 'error',
+        code: 'not-two-numbers',
+        line,
+        start: (bad ?? first).start,
+        end: (bad ?? last).end,
         message: `Line ${line + 1}: expected two numbers, the angle 2θ and the intensity (found ${bad && parts.length === 2 ? `'${bad.text}', not a number` : found})`,
       });
       return;
@@ -78,19 +89,47 @@ export function parseDiffraction(text: string): DiffractionData {
     const point = { angle, intensity, line };
     const inRange = angle > 0 && angle < 180;
     if (!inRange) {
-      diagnostics.push({ severity: 'error', code: 'angle-range', line, start: first.start, end: first.end, message: `Line ${line + 1}: the angle 2θ must lie between 0 and 180 degrees (found ${first.text})` });
+      diagnostics.push({
+        severity: 'error',
+        code: 'angle-range',
+        line,
+        start: first.start,
+        end: first.end,
+        message: `Line ${line + 1}: the angle 2θ must lie between 0 and 180 degrees (found ${first.text})`,
+      });
     }
     if (intensity < 0) {
-      diagnostics.push({ severity: 'error', code: 'negative-intensity', line, start: last.start, end: last.end, message: `Line ${line + 1}: the intensity must not be negative (found ${last.text})` });
+      diagnostics.push({
+        severity: 'error',
+        code: 'negative-intensity',
+        line,
+        start: last.start,
+        end: last.end,
+        message: `Line ${line + 1}: the intensity must not be negative (found ${last.text})`,
+      });
     }
     if (previous && inRange && angle <= previous.angle) {
-      diagnostics.push({ severity: 'warning', code: 'not-increasing', line, start: first.start, end: first.end, message: `Line ${line + 1}: the angle ${first.text} does not increase on the line before (${previous.angle}); the points are read as given` });
+      diagnostics.push({
+        severity: 'warning',
+        code: 'not-increasing',
+        line,
+        start: first.start,
+        end: first.end,
+        message: `Line ${line + 1}: the angle ${first.text} does not increase on the line before (${previous.angle}); the points are read as given`,
+      });
     }
     points.push(point);
     if (inRange) previous = point;
   });
   if (points.length === 0) {
-    diagnostics.push({ severity: 'error', code: 'no-data', line: 0, start: 0, end: lines[0]?.length ?? 0, message: 'No data: write one point a line, the angle 2θ in degrees and the relative intensity, e.g. "28.44 100"' });
+    diagnostics.push({
+      severity: 'error',
+      code: 'no-data',
+      line: 0,
+      start: 0,
+      end: lines[0]?.length ?? 0,
+      message: 'No data: write one point a line, the angle 2θ in degrees and the relative intensity, e.g. "28.44 100"',
+    });
   }
   return { points, diagnostics: capped(diagnostics) };
 }
@@ -103,7 +142,15 @@ function capped(diagnostics: DiffractionDiagnostic[]): DiffractionDiagnostic[] {
   const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);
   const last = kept[kept.length - 1]!;
   const more = diagnostics.length - MAX_DIAGNOSTICS;
-  return [...kept, { ...last, severity: 'warning', code: 'more-problems', message: `Line ${last.line + 1}: … and ${more} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)` }];
+  return [
+    ...kept,
+    {
+      ...last,
+      severity: 'warning',
+      code: 'more-problems',
+      message: `Line ${last.line + 1}: … and ${more} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)`,
+    },
+  ];
 }
 
 /** The text the service takes as xrd_data: "angle intensity" lines, nothing else. */

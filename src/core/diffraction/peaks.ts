@@ -16,13 +16,22 @@
  *   merit in search-match programs, e.g. Hanawalt's strongest-lines search made quantitative).
  */
 
-export interface XyPoint { two_theta: number; intensity: number }
-export interface StickPeak { two_theta: number; intensity: number }
+export interface XyPoint {
+  two_theta: number;
+  intensity: number;
+}
+export interface StickPeak {
+  two_theta: number;
+  intensity: number;
+}
 
 /** A list of peaks, not a scan: too few points, or steps too uneven to be one scan. */
 export function isPeakList(points: readonly XyPoint[]): boolean {
   if (points.length < 50) return true;
-  const steps = points.slice(1).map((p, i) => p.two_theta - points[i]!.two_theta).sort((a, b) => a - b);
+  const steps = points
+    .slice(1)
+    .map((p, i) => p.two_theta - points[i]!.two_theta)
+    .sort((a, b) => a - b);
   const median = steps[steps.length >> 1]!;
   return !(median > 0 && median < 0.5);
 }
@@ -63,7 +72,8 @@ function smooth(y: readonly number[], half: number): number[] {
 
 /** Whether `i` is the highest point within ±`half` points. */
 function isTop(y: readonly number[], i: number, half: number): boolean {
-  for (let k = Math.max(0, i - half); k <= Math.min(y.length - 1, i + half); k++) if (y[k]! > y[i]! || (y[k] === y[i] && k < i)) return false;
+  for (let k = Math.max(0, i - half); k <= Math.min(y.length - 1, i + half); k++)
+    if (y[k]! > y[i]! || (y[k] === y[i] && k < i)) return false;
   return true;
 }
 
@@ -109,10 +119,12 @@ export function findPeaks(points: readonly XyPoint[]): StickPeak[] {
 /** Pairs of (computed, measured) indices, each measured peak used once, nearest first, within `tolerance`. */
 function pair(reference: readonly StickPeak[], measured: readonly StickPeak[], shift: number, tolerance: number): [number, number][] {
   const candidates: [number, number, number][] = [];
-  reference.forEach((r, i) => measured.forEach((m, j) => {
-    const gap = Math.abs(m.two_theta - shift - r.two_theta);
-    if (gap <= tolerance) candidates.push([gap, i, j]);
-  }));
+  reference.forEach((r, i) =>
+    measured.forEach((m, j) => {
+      const gap = Math.abs(m.two_theta - shift - r.two_theta);
+      if (gap <= tolerance) candidates.push([gap, i, j]);
+    }),
+  );
   candidates.sort((x, y) => x[0] - y[0]);
   const usedR = new Set<number>();
   const usedM = new Set<number>();
@@ -135,7 +147,11 @@ function cosine(reference: readonly StickPeak[], measured: readonly StickPeak[],
   return dot / (normR * normM);
 }
 
-export interface MatchResult { score: number; shift: number; matched: number }
+export interface MatchResult {
+  score: number;
+  shift: number;
+  matched: number;
+}
 
 /**
  * How well `measured` peaks fit a computed pattern in [0, 1], over the computed pattern's angle range,

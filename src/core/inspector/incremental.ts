@@ -88,7 +88,12 @@ export class IncrementalTables {
   private last = new Map<string, { text: string; table: WireTable }>();
 
   /** The table of `text` under `tokenizer` (cached as `key`); undefined when cancelled. */
-  async table(key: string, tokenizer: Tokenizer, text: string, cancellation: Cancellation = { cancelled: false }): Promise<WireTable | undefined> {
+  async table(
+    key: string,
+    tokenizer: Tokenizer,
+    text: string,
+    cancellation: Cancellation = { cancelled: false },
+  ): Promise<WireTable | undefined> {
     const previous = this.last.get(key);
     let table: WireTable | undefined;
     if (previous && canSlice(tokenizer)) {

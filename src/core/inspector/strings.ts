@@ -18,7 +18,7 @@ export const PAGE_MESSAGES = [
   'Tokens',
   'Comparison tokens',
   'Copy ids',
-  'Copy this pane\'s token ids as JSON',
+  "Copy this pane's token ids as JSON",
   'Tokens: arrow keys move, Enter selects the token in the editor',
   '{0} token',
   '{0} tokens',

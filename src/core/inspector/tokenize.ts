@@ -54,7 +54,11 @@ export function canSlice(tokenizer: Tokenizer): boolean {
 import { yieldToEventLoop as yieldTurn } from '../util/yield';
 
 /** The segment table of `text`, built from scratch; undefined when cancelled. */
-export async function tableSliced(tokenizer: Tokenizer, text: string, cancellation: Cancellation = { cancelled: false }): Promise<WireTable | undefined> {
+export async function tableSliced(
+  tokenizer: Tokenizer,
+  text: string,
+  cancellation: Cancellation = { cancelled: false },
+): Promise<WireTable | undefined> {
   const tableOf = (chunk: string): WireTable => toWireTable(buildSegmentTable(chunk, tokenizer.spans(chunk)));
   if (text.length <= SLICE_THRESHOLD || !canSlice(tokenizer)) return tableOf(text);
   // No token and no segment crosses a cut: each chunk's table is built on its own turn of the event loop.

@@ -97,7 +97,8 @@ function slotTable(keys: Float64Array): (key: number) => number {
   const mask = size - 1;
   const table = new Float64Array(size).fill(-1);
   const slots = new Int32Array(size);
-  const home = (key: number): number => Math.imul((key % 4294967296) ^ Math.imul(Math.floor(key / 4294967296), 0x9e3779b1), 0x85ebca6b) & mask;
+  const home = (key: number): number =>
+    Math.imul((key % 4294967296) ^ Math.imul(Math.floor(key / 4294967296), 0x9e3779b1), 0x85ebca6b) & mask;
   let count = 0;
   for (const key of keys) {
     let h = home(key);
@@ -140,7 +141,14 @@ function binSites(frac: Float64Array, [nx, ny, nz]: Vec3): Binned {
 export type PairVisitor = (i: number, j: number, tx: number, ty: number, tz: number, x: number, y: number, z: number, r2: number) => void;
 
 /** Visits the pairs within `cutoff` of atoms at fractional coordinates `frac` (flat) on `grid`, i in order; stops when `stop()` says so. */
-export function forEachPair(lattice: Mat3, fracIn: ArrayLike<number>, cutoff: number, grid: CellGrid, visit: PairVisitor, stop: () => boolean = () => false): void {
+export function forEachPair(
+  lattice: Mat3,
+  fracIn: ArrayLike<number>,
+  cutoff: number,
+  grid: CellGrid,
+  visit: PairVisitor,
+  stop: () => boolean = () => false,
+): void {
   if (!grid.reach.every(Number.isFinite)) return; // a degenerate cell: callers check candidatePairs first
   const frac = wrap(fracIn);
   const n = frac.length / 3;

@@ -38,13 +38,20 @@ export function closeContacts(poscar: Pick<Poscar, 'lattice' | 'sites'>, minDist
     nearest.clear();
   };
   const grid = cellGrid(lattice, minDistance, MAX_REACH);
-  forEachPair(lattice, frac, minDistance, grid, (i, j, _tx, _ty, _tz, _x, _y, _z, r2) => {
-    if (i !== current) {
-      flush();
-      current = i;
-    }
-    if (r2 < (nearest.get(j) ?? Infinity)) nearest.set(j, r2);
-  }, () => out.length >= limit);
+  forEachPair(
+    lattice,
+    frac,
+    minDistance,
+    grid,
+    (i, j, _tx, _ty, _tz, _x, _y, _z, r2) => {
+      if (i !== current) {
+        flush();
+        current = i;
+      }
+      if (r2 < (nearest.get(j) ?? Infinity)) nearest.set(j, r2);
+    },
+    () => out.length >= limit,
+  );
   flush();
   return out;
 }

@@ -38,16 +38,25 @@ function readScale(ctx: Context, line: number): Poscar['scale'] | undefined {
   if (values.length === 0) {
     report.error('scale-not-number', at(line, tokens[0]!), `the scale factor must be a number (found ${quote(tokens[0]!.text)})`);
   } else if (values.length === 2) {
-    report.error('scale-count', span(line, tokens.slice(0, 2)),
-      'the scale line holds one number (a factor, or the cell volume in Å³ as a negative number) or three (one factor per Cartesian axis), not two');
+    report.error(
+      'scale-count',
+      span(line, tokens.slice(0, 2)),
+      'the scale line holds one number (a factor, or the cell volume in Å³ as a negative number) or three (one factor per Cartesian axis), not two',
+    );
   } else if (values.length === 3) {
     const bad = values.findIndex((v) => v <= 0);
     if (bad < 0) return { kind: 'triple', values };
-    report.error('scale-not-positive', at(line, tokens[bad]!),
-      `three scale factors (one per Cartesian axis) must all be positive (found ${quote(tokens[bad]!.text)})`);
+    report.error(
+      'scale-not-positive',
+      at(line, tokens[bad]!),
+      `three scale factors (one per Cartesian axis) must all be positive (found ${quote(tokens[bad]!.text)})`,
+    );
   } else if (values[0] === 0) {
-    report.error('scale-zero', at(line, tokens[0]!),
-      'the scale factor is 0: give a positive factor, or the cell volume in Å³ as a negative number');
+    report.error(
+      'scale-zero',
+      at(line, tokens[0]!),
+      'the scale factor is 0: give a positive factor, or the cell volume in Å³ as a negative number',
+    );
   } else {
     return { kind: values[0]! < 0 ? 'volume' : 'factor', values };
   }
@@ -103,12 +112,25 @@ function latticeProblem(lattice: Mat3): { code: string; text: string; fatal: boo
   const det = determinant(lattice);
   const longest = Math.max(...lattice.map(norm));
   if (!Number.isFinite(det) || !(longest <= MAX_LATTICE_LENGTH)) {
-    return { code: 'lattice-overflow', fatal: true, text: `the scaled lattice vectors are too large to compute with (${longest.toPrecision(3)} Å long; at most ${MAX_LATTICE_LENGTH.toExponential(0)} Å): check the scale factor and the lattice lines` };
+    return {
+      code: 'lattice-overflow',
+      fatal: true,
+      text: `the scaled lattice vectors are too large to compute with (${longest.toPrecision(3)} Å long; at most ${MAX_LATTICE_LENGTH.toExponential(0)} Å): check the scale factor and the lattice lines`,
+    };
   }
-  if (Math.abs(det) < 1e-8) return { code: 'lattice-singular', fatal: false, text: 'the three lattice vectors lie in one plane (zero cell volume): check the lattice lines' };
+  if (Math.abs(det) < 1e-8)
+    return {
+      code: 'lattice-singular',
+      fatal: false,
+      text: 'the three lattice vectors lie in one plane (zero cell volume): check the lattice lines',
+    };
   const thin = planeSpacings(lattice).findIndex((d) => !(d >= MIN_CELL_THICKNESS));
   if (thin >= 0) {
-    return { code: 'lattice-thin', fatal: false, text: `the cell is thinner than ${MIN_CELL_THICKNESS} Å across the planes of the other two vectors than ${AXES[thin]}: every atom would overlap its own periodic images; check the scale factor and the lattice lines` };
+    return {
+      code: 'lattice-thin',
+      fatal: false,
+      text: `the cell is thinner than ${MIN_CELL_THICKNESS} Å across the planes of the other two vectors than ${AXES[thin]}: every atom would overlap its own periodic images; check the scale factor and the lattice lines`,
+    };
   }
   return undefined;
 }
@@ -123,8 +145,11 @@ function checkLattice({ src, report }: Context, lattice: Mat3, line: number): bo
   }
   const det = determinant(lattice);
   if (det < 0) {
-    report.warning('left-handed-lattice', range,
-      `the lattice vectors are left-handed (a·(b×c) = ${det.toFixed(3)} Å³ is negative): some programs refuse such cells; swapping two vectors (and their coordinate columns) fixes it`);
+    report.warning(
+      'left-handed-lattice',
+      range,
+      `the lattice vectors are left-handed (a·(b×c) = ${det.toFixed(3)} Å³ is negative): some programs refuse such cells; swapping two vectors (and their coordinate columns) fixes it`,
+    );
   }
   return true;
 }
@@ -141,8 +166,11 @@ function readMode(ctx: Context, line: number): { selective?: number; mode: numbe
     return undefined;
   }
   if (tokens.length === 0) {
-    report.warning('mode-line-blank', { line: mode, start: 0, end: 0 },
-      'the coordinate mode line is blank: VASP and ASE read Direct (fractional) coordinates, pymatgen refuses the file; write Direct or Cartesian');
+    report.warning(
+      'mode-line-blank',
+      { line: mode, start: 0, end: 0 },
+      'the coordinate mode line is blank: VASP and ASE read Direct (fractional) coordinates, pymatgen refuses the file; write Direct or Cartesian',
+    );
   } else if (parseNumber(tokens[0]!.text) !== undefined) {
     report.error('mode-line-missing', span(mode, tokens), `expected ${what}, found numbers: is the line missing?`);
     return undefined;

@@ -36,10 +36,11 @@ function replaceNumbers(line: string, tokens: Token[], olds: readonly number[], 
   return out + line.slice(from);
 }
 
-const wrap = (f: Vec3): Vec3 => f.map((x) => {
-  const w = x - Math.floor(x);
-  return w < 1 ? w : 0;
-}) as Vec3;
+const wrap = (f: Vec3): Vec3 =>
+  f.map((x) => {
+    const w = x - Math.floor(x);
+    return w < 1 ? w : 0;
+  }) as Vec3;
 
 function sameLattice(a: Mat3, b: Mat3): boolean {
   return a.every((row, i) => row.every((x, j) => Math.abs(x - b[i]![j]!) < 1e-9));

@@ -29,22 +29,32 @@ function reportContacts(poscar: Poscar, ranges: SourceRange[], report: Report): 
   for (const { i, j, distance } of contacts.slice(0, CONTACT_WARNINGS)) {
     const [a, b] = [poscar.sites[i]!, poscar.sites[j]!];
     const d = `${distance.toFixed(3)} Å`;
-    report.warning('close-contact', ranges[j]!, i === j
-      ? `this ${b.species} atom is ${d} from its own periodic image: the cell repeats within ${CONTACT_DISTANCE} Å`
-      : `this ${b.species} atom is ${d} from the ${a.species} atom on line ${a.line + 1}, closer than ${CONTACT_DISTANCE} Å (periodic images counted)`);
+    report.warning(
+      'close-contact',
+      ranges[j]!,
+      i === j
+        ? `this ${b.species} atom is ${d} from its own periodic image: the cell repeats within ${CONTACT_DISTANCE} Å`
+        : `this ${b.species} atom is ${d} from the ${a.species} atom on line ${a.line + 1}, closer than ${CONTACT_DISTANCE} Å (periodic images counted)`,
+    );
   }
   const rest = contacts.length - CONTACT_WARNINGS;
   if (rest > 0) {
-    report.warning('close-contacts-more', ranges[contacts[CONTACT_WARNINGS]!.j]!,
-      `… and ${contacts.length === limit ? 'at least ' : ''}${rest} more ${rest === 1 ? 'pair' : 'pairs'} of atoms closer than ${CONTACT_DISTANCE} Å`);
+    report.warning(
+      'close-contacts-more',
+      ranges[contacts[CONTACT_WARNINGS]!.j]!,
+      `… and ${contacts.length === limit ? 'at least ' : ''}${rest} more ${rest === 1 ? 'pair' : 'pairs'} of atoms closer than ${CONTACT_DISTANCE} Å`,
+    );
   }
 }
 
 export function parsePoscar(text: string): ParseResult {
   const report = new Report();
   if (!/\S/.test(text)) {
-    report.error('empty-file', { line: 0, start: 0, end: 0 },
-      'the file is empty: a POSCAR holds a comment line, the scale factor, three lattice vectors, the counts and the coordinates');
+    report.error(
+      'empty-file',
+      { line: 0, start: 0, end: 0 },
+      'the file is empty: a POSCAR holds a comment line, the scale factor, three lattice vectors, the counts and the coordinates',
+    );
     return { diagnostics: report.sorted() };
   }
   const src = new SourceText(text);

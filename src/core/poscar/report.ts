@@ -33,7 +33,15 @@ export class Report {
     const sorted = [...this.diagnostics].sort((p, q) => p.range.line - q.range.line || p.range.start - q.range.start);
     if (this.dropped === 0) return sorted;
     const last = sorted[sorted.length - 1]!;
-    return [...sorted, { ...last, code: 'more-problems', severity: 'warning', message: `Line ${last.range.line + 1}: … and ${this.dropped} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)` }];
+    return [
+      ...sorted,
+      {
+        ...last,
+        code: 'more-problems',
+        severity: 'warning',
+        message: `Line ${last.range.line + 1}: … and ${this.dropped} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)`,
+      },
+    ];
   }
 
   private add(severity: Severity, code: string, wanted: SourceRange, text: string): void {

@@ -53,9 +53,15 @@ function plainOrSplit(tokens: Token[]): (Coordinates & { split: boolean }) | und
 function readCoordinates(line: number, tokens: Token[], report: Report): Coordinates | undefined {
   const read = plainOrSplit(tokens);
   if (read?.split) {
-    const joined = tokens.slice(0, read.used).map((t) => t.text).join(' ');
-    report.warning('coordinates-run-together', span(line, tokens.slice(0, read.used)),
-      `numbers run together (${quote(joined)}), read as ${read.values.join(', ')}: widen the columns to be safe`);
+    const joined = tokens
+      .slice(0, read.used)
+      .map((t) => t.text)
+      .join(' ');
+    report.warning(
+      'coordinates-run-together',
+      span(line, tokens.slice(0, read.used)),
+      `numbers run together (${quote(joined)}), read as ${read.values.join(', ')}: widen the columns to be safe`,
+    );
   }
   if (read) return read;
   const bad = tokens.slice(0, 3).find((t) => parseNumber(t.text) === undefined);
@@ -70,8 +76,11 @@ function readFlags(line: number, tokens: Token[], from: number, report: Report):
   const bad = flags.find((t) => !FLAG.test(t.text));
   if (!bad && flags.length === 3) return flags.map((t) => /^\.?t/i.test(t.text)) as [boolean, boolean, boolean];
   const found = bad ? quote(bad.text) : flags.length === 0 ? 'none' : `only ${flags.length}`;
-  report.error('selective-flags', bad ? at(line, bad) : span(line, flags.length ? flags : tokens.slice(from - 1)),
-    `under Selective dynamics each coordinate line needs three T or F flags after the numbers (found ${found})`);
+  report.error(
+    'selective-flags',
+    bad ? at(line, bad) : span(line, flags.length ? flags : tokens.slice(from - 1)),
+    `under Selective dynamics each coordinate line needs three T or F flags after the numbers (found ${found})`,
+  );
   return undefined;
 }
 
@@ -120,13 +129,23 @@ function readPlainSite(ctx: SiteContext, line: number, group: number): SiteRead 
 }
 
 /** The site at these coordinates (in the file's mode), or undefined after reporting a position out of reach. */
-function placeSite({ src, header, report, inverse }: SiteContext, values: Vec3, range: SourceRange, group: number, labelFrom: number): SiteRead {
+function placeSite(
+  { src, header, report, inverse }: SiteContext,
+  values: Vec3,
+  range: SourceRange,
+  group: number,
+  labelFrom: number,
+): SiteRead {
   const { lattice, cartesianScale: s } = header;
-  const cart: Vec3 = header.coordinateMode === 'Cartesian' ? [values[0] * s[0], values[1] * s[1], values[2] * s[2]] : fracToCart(lattice, values);
+  const cart: Vec3 =
+    header.coordinateMode === 'Cartesian' ? [values[0] * s[0], values[1] * s[1], values[2] * s[2]] : fracToCart(lattice, values);
   const frac: Vec3 = header.coordinateMode === 'Cartesian' ? [dot(cart, inverse[0]), dot(cart, inverse[1]), dot(cart, inverse[2])] : values;
   if (!frac.every((f) => Math.abs(f) <= MAX_FRACTIONAL) || !cart.every(Number.isFinite)) {
-    report.error('coordinates-too-large', range,
-      `this position lies more than ${MAX_FRACTIONAL.toExponential(0)} cells away from the cell (or overflows): no structure can be computed from it; check the coordinates and the coordinate mode`);
+    report.error(
+      'coordinates-too-large',
+      range,
+      `this position lies more than ${MAX_FRACTIONAL.toExponential(0)} cells away from the cell (or overflows): no structure can be computed from it; check the coordinates and the coordinate mode`,
+    );
     return undefined;
   }
   const label = src.lines[range.line]!.slice(labelFrom).trim();
@@ -162,8 +181,11 @@ export function readSites(src: SourceText, header: Header, report: Report): Site
   const found = line - first;
   if (found < total) {
     const where = src.has(line) ? `before the blank line ${line + 1}` : 'before the file ends';
-    report.error('too-few-sites', header.countsRange,
-      `the counts add up to ${plural(total, 'atom')}, but ${found === 0 ? 'no coordinate lines follow' : `only ${plural(found, 'coordinate line')} ${found === 1 ? 'follows' : 'follow'}`} ${where}`);
+    report.error(
+      'too-few-sites',
+      header.countsRange,
+      `the counts add up to ${plural(total, 'atom')}, but ${found === 0 ? 'no coordinate lines follow' : `only ${plural(found, 'coordinate line')} ${found === 1 ? 'follows' : 'follow'}`} ${where}`,
+    );
   }
   return { sites, ranges, next: line, complete: found === total };
 }

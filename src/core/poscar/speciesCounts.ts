@@ -42,7 +42,10 @@ function readCounts(ctx: Context, lines: number[]): Counts | undefined {
     for (const token of beforeComment(ctx.src.tokens(line))) found.push({ line, token });
   }
   const first = lines[0]!;
-  const range = span(first, found.filter((f) => f.line === first).map((f) => f.token));
+  const range = span(
+    first,
+    found.filter((f) => f.line === first).map((f) => f.token),
+  );
   if (found.length === 0) {
     ctx.report.error('counts-not-integer', span(first, ctx.src.tokens(first)), 'the counts line holds no numbers, only a comment');
     return undefined;
@@ -70,8 +73,11 @@ function namesFromLines(ctx: Context, lines: number[]): Names {
     for (const token of beforeComment(ctx.src.tokens(line))) {
       const symbol = speciesSymbol(token.text);
       if (!isElement(symbol)) {
-        ctx.report.warning('unknown-element', at(line, token),
-          `${quote(token.text)} is not an element symbol: masses and the density are unknown for it`);
+        ctx.report.warning(
+          'unknown-element',
+          at(line, token),
+          `${quote(token.text)} is not an element symbol: masses and the density are unknown for it`,
+        );
       }
       speciesRaw.push(token.text);
       species.push(symbol);
@@ -108,19 +114,28 @@ function namesFromLabels(src: SourceText, counts: Counts): string[] | undefined 
 function namesForVasp4(ctx: Context, comment: string, counts: Counts): Names {
   const fromLabels = namesFromLabels(ctx.src, counts);
   if (fromLabels) {
-    ctx.report.warning('no-species-line', counts.range,
-      `no element names line (VASP 4 format): the names are taken from the labels after the coordinates (${fromLabels.join(' ')}); add them above the counts to be sure`);
+    ctx.report.warning(
+      'no-species-line',
+      counts.range,
+      `no element names line (VASP 4 format): the names are taken from the labels after the coordinates (${fromLabels.join(' ')}); add them above the counts to be sure`,
+    );
     return { species: fromLabels, speciesRaw: fromLabels, speciesSource: 'site-labels' };
   }
   const fromComment = namesFromComment(comment.split(/\s+/).filter(Boolean), counts.counts.length);
   if (fromComment) {
-    ctx.report.warning('no-species-line', counts.range,
-      `no element names line (VASP 4 format): the names are taken from the comment line (${fromComment.join(' ')}); add them above the counts to be sure`);
+    ctx.report.warning(
+      'no-species-line',
+      counts.range,
+      `no element names line (VASP 4 format): the names are taken from the comment line (${fromComment.join(' ')}); add them above the counts to be sure`,
+    );
     return { species: fromComment, speciesRaw: fromComment, speciesSource: 'comment' };
   }
   const placeholders = counts.counts.map((_, g) => placeholder(g));
-  ctx.report.warning('no-species-line', counts.range,
-    `no element names line (VASP 4 format) and the comment line does not list them: the elements are unknown (shown as ${placeholders.join(', ')}); add their symbols above the counts`);
+  ctx.report.warning(
+    'no-species-line',
+    counts.range,
+    `no element names line (VASP 4 format) and the comment line does not list them: the elements are unknown (shown as ${placeholders.join(', ')}); add their symbols above the counts`,
+  );
   return { species: placeholders, speciesRaw: placeholders, speciesSource: 'unknown' };
 }
 
@@ -128,13 +143,19 @@ function namesForVasp4(ctx: Context, comment: string, counts: Counts): Names {
 function matchNames(ctx: Context, names: Names, counts: Counts): Names {
   const { species, speciesRaw } = names;
   if (species.length !== counts.counts.length) {
-    ctx.report.error('species-counts-mismatch', counts.range,
-      `${plural(counts.counts.length, 'count')} for ${plural(species.length, 'element name')} (${speciesRaw.join(' ')}): give one count per species`);
+    ctx.report.error(
+      'species-counts-mismatch',
+      counts.range,
+      `${plural(counts.counts.length, 'count')} for ${plural(species.length, 'element name')} (${speciesRaw.join(' ')}): give one count per species`,
+    );
   }
   counts.tokens.forEach(({ line, token }, g) => {
     if (counts.counts[g] === 0) {
-      ctx.report.warning('count-zero', at(line, token),
-        `0 atoms of ${species[g] ?? 'this species'}: VASP stops on a species without atoms; remove it from the names, the counts and the POTCAR`);
+      ctx.report.warning(
+        'count-zero',
+        at(line, token),
+        `0 atoms of ${species[g] ?? 'this species'}: VASP stops on a species without atoms; remove it from the names, the counts and the POTCAR`,
+      );
     }
   });
   const pick = (list: string[], g: number): string => list[g] ?? placeholder(g);
@@ -146,7 +167,11 @@ function matchNames(ctx: Context, names: Names, counts: Counts): Names {
 }
 
 /** From `line` on: `next` is the line after the counts, `species` the first names line (none in VASP 4). */
-export function readSpeciesAndCounts(ctx: Context, line: number, comment: string): { names: Names; counts: Counts; next: number; species?: number } | undefined {
+export function readSpeciesAndCounts(
+  ctx: Context,
+  line: number,
+  comment: string,
+): { names: Names; counts: Counts; next: number; species?: number } | undefined {
   if (!need(ctx, line, 'the element names and atom counts')) return undefined;
   if (!startsWithWord(ctx.src, line)) {
     const counts = readCounts(ctx, [line]);

@@ -9,7 +9,6 @@ export { determinant };
 /** Cell volume in Å³, never negative; `determinant` gives the signed triple product. */
 export const volume = (lattice: Mat3): number => Math.abs(determinant(lattice));
 
-
 /** Degrees; 0 for a zero vector (a degenerate cell, already an error), so a summary never holds NaN. */
 function angle(u: Vec3, v: Vec3): number {
   const cos = dot(u, v) / (norm(u) * norm(v));
@@ -37,11 +36,13 @@ export function composition({ species, counts }: Composition): Map<string, numbe
 }
 
 // A placeholder such as X1 ends in a digit, so it is parenthesised to keep its count readable: (X1)4.
-const term = (symbol: string, n: number): string =>
-  `${/\d$/.test(symbol) ? `(${symbol})` : symbol}${n === 1 ? '' : n}`;
+const term = (symbol: string, n: number): string => `${/\d$/.test(symbol) ? `(${symbol})` : symbol}${n === 1 ? '' : n}`;
 
 const writeFormula = (totals: Map<string, number>, divisor = 1): string =>
-  [...totals].filter(([, n]) => n > 0).map(([symbol, n]) => term(symbol, n / divisor)).join('');
+  [...totals]
+    .filter(([, n]) => n > 0)
+    .map(([symbol, n]) => term(symbol, n / divisor))
+    .join('');
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 

@@ -44,11 +44,17 @@ function readLatticeVelocities(src: SourceText, header: number, tail: Tail, repo
       continue;
     }
     if (!src.has(line)) {
-      report.warning('lattice-velocities-bad', span(header, src.tokens(header)),
-        `the file ends inside the lattice velocities block (a flag line and ${LATTICE_VELOCITY_ROWS} rows of three numbers): the block is ignored`);
+      report.warning(
+        'lattice-velocities-bad',
+        span(header, src.tokens(header)),
+        `the file ends inside the lattice velocities block (a flag line and ${LATTICE_VELOCITY_ROWS} rows of three numbers): the block is ignored`,
+      );
     } else {
-      report.warning('lattice-velocities-bad', row.bad ? at(line, row.bad) : span(line, tokens),
-        `the lattice velocities block needs three numbers on each of its ${LATTICE_VELOCITY_ROWS} rows after the flag line (found ${row.bad ? quote(row.bad.text) : tokens.length}): the block is ignored`);
+      report.warning(
+        'lattice-velocities-bad',
+        row.bad ? at(line, row.bad) : span(line, tokens),
+        `the lattice velocities block needs three numbers on each of its ${LATTICE_VELOCITY_ROWS} rows after the flag line (found ${row.bad ? quote(row.bad.text) : tokens.length}): the block is ignored`,
+      );
     }
     break;
   }
@@ -63,8 +69,11 @@ function skipExtraSites(src: SourceText, line: number, atoms: number, report: Re
   let end = line;
   while (!src.isBlank(end)) end++;
   const more = end - line - 1;
-  report.warning('extra-coordinate-lines', span(line, src.tokens(line)),
-    `more coordinate lines than the counts say (${plural(atoms, 'atom')}): this line${more ? ` and the ${more} after it are` : ' is'} ignored`);
+  report.warning(
+    'extra-coordinate-lines',
+    span(line, src.tokens(line)),
+    `more coordinate lines than the counts say (${plural(atoms, 'atom')}): this line${more ? ` and the ${more} after it are` : ' is'} ignored`,
+  );
   return end;
 }
 
@@ -79,15 +88,21 @@ function readVelocities(src: SourceText, first: number, atoms: number, mode: Tai
     if (Array.isArray(row)) vectors.push(row);
     else if (valid) {
       valid = false;
-      report.warning('velocities-bad', row.bad ? at(line, row.bad) : span(line, tokens),
-        `an atomic velocity needs three numbers (found ${row.bad ? quote(row.bad.text) : tokens.length}): the velocities are ignored`);
+      report.warning(
+        'velocities-bad',
+        row.bad ? at(line, row.bad) : span(line, tokens),
+        `an atomic velocity needs three numbers (found ${row.bad ? quote(row.bad.text) : tokens.length}): the velocities are ignored`,
+      );
     }
   }
   if (line === first) return line;
   tail.lines.velocities = { first, last: line - 1 };
   if (valid && vectors.length !== atoms) {
-    report.warning('velocities-count', span(first, src.tokens(first)),
-      `${plural(vectors.length, 'velocity line')} for ${plural(atoms, 'atom')}: the velocities are ignored`);
+    report.warning(
+      'velocities-count',
+      span(first, src.tokens(first)),
+      `${plural(vectors.length, 'velocity line')} for ${plural(atoms, 'atom')}: the velocities are ignored`,
+    );
   } else if (valid) {
     tail.velocities = vectors;
     tail.velocityMode = mode;

@@ -14,7 +14,7 @@ export const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 11 |
 export function tokenize(line: string): Token[] {
   const tokens: Token[] = [];
   const n = line.length;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     while (i < n && isSpace(line.charCodeAt(i))) i++;
     const start = i;
     while (i < n && !isSpace(line.charCodeAt(i))) i++;

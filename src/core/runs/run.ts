@@ -71,7 +71,10 @@ export function resultFileName(run: Pick<RunRecord, 'kind' | 'inputName' | 'star
   const d = new Date(run.startedAt);
   const two = (n: number) => String(n).padStart(2, '0');
   const when = `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}-${two(d.getHours())}${two(d.getMinutes())}`;
-  const input = run.inputName.replace(/[^\p{L}\p{N}._+-]+/gu, '_').replace(/^[._]+|_+$/g, '').slice(0, 60);
+  const input = run.inputName
+    .replace(/[^\p{L}\p{N}._+-]+/gu, '_')
+    .replace(/^[._]+|_+$/g, '')
+    .slice(0, 60);
   const parts = isAppKind(run.kind) ? [run.kind, input] : [input, run.kind];
   return `${parts.filter(Boolean).join('-')}-${when}.json`.slice(-120);
 }

@@ -31,9 +31,10 @@ export function compareResults(
   local: TokenizeResult,
   localSpecialTokens: 'text' | 'special',
 ): Comparison {
-  const identical = remote.n_tokens === local.n_tokens
-    && remote.tokens.every((t, i) => t === local.tokens[i])
-    && remote.token_ids.every((id, i) => id === local.token_ids[i]);
+  const identical =
+    remote.n_tokens === local.n_tokens &&
+    remote.tokens.every((t, i) => t === local.tokens[i]) &&
+    remote.token_ids.every((id, i) => id === local.token_ids[i]);
   const sameSplit = remote.tokens.length === local.tokens.length && remote.tokens.every((t, i) => t === local.tokens[i]);
   let firstDifference: TokenDifference | undefined;
   const length = Math.max(remote.tokens.length, local.tokens.length);
@@ -52,41 +53,62 @@ export function compareResults(
   const info = findTokenizer(requested);
   if (remote.tokenizer !== requested) {
     const resolved = info && info.name !== info.kind ? ` (locally "${requested}" is an alias of ${info.kind})` : '';
-    explanations.push(`The service answered with tokenizer "${remote.tokenizer}" for the name "${requested}"${resolved}: it reports the resolved name rather than echoing the name sent.`);
+    explanations.push(
+      `The service answered with tokenizer "${remote.tokenizer}" for the name "${requested}"${resolved}: it reports the resolved name rather than echoing the name sent.`,
+    );
   }
   if (remote.text !== text) {
-    explanations.push('The service returned a different text than was sent (for example, line endings or Unicode normalization changed), so the counts are not of the same text.');
+    explanations.push(
+      'The service returned a different text than was sent (for example, line endings or Unicode normalization changed), so the counts are not of the same text.',
+    );
   }
   if (remote.n_chars !== local.n_chars) {
-    explanations.push(`The service counts ${remote.n_chars} characters and Token Lens ${local.n_chars}: one side counts UTF-16 code units or bytes instead of Unicode characters.`);
+    explanations.push(
+      `The service counts ${remote.n_chars} characters and Token Lens ${local.n_chars}: one side counts UTF-16 code units or bytes instead of Unicode characters.`,
+    );
   }
   if (identical) {
     explanations.unshift(`The service and the local engine agree: ${remote.n_tokens} tokens, same token texts and ids.`);
   } else if (sameSplit) {
-    explanations.unshift(info?.kind === 'character' || info?.kind === 'whitespace'
-      ? `Same ${remote.n_tokens} tokens, different ids: the spec leaves the ids of the ${info.kind} tokenizer open, so the service numbers them its own way.`
-      : `Same ${remote.n_tokens} tokens, different ids: the service uses a different vocabulary numbering than the local ${info?.kind ?? requested} encoding.`);
+    explanations.unshift(
+      info?.kind === 'character' || info?.kind === 'whitespace'
+        ? `Same ${remote.n_tokens} tokens, different ids: the spec leaves the ids of the ${info.kind} tokenizer open, so the service numbers them its own way.`
+        : `Same ${remote.n_tokens} tokens, different ids: the service uses a different vocabulary numbering than the local ${info?.kind ?? requested} encoding.`,
+    );
   } else {
     const where = firstDifference
       ? ` They first differ at token ${firstDifference.index + 1}: local ${describe(firstDifference.local)}, service ${describe(firstDifference.remote)}.`
       : '';
     explanations.unshift(`The service counts ${remote.n_tokens} tokens and Token Lens ${local.n_tokens}.${where}`);
     if (SPECIAL.test(text)) {
-      explanations.push(localSpecialTokens === 'special'
-        ? 'The text contains special-token strings such as <|endoftext|>: Token Lens counts each as one special token (setting tokenLens.specialTokens = "special"), while the service counts them as ordinary text.'
-        : 'The text contains special-token strings such as <|endoftext|>: Token Lens counts them as ordinary text (setting tokenLens.specialTokens = "text"); the service may count each as one special token.');
+      explanations.push(
+        localSpecialTokens === 'special'
+          ? 'The text contains special-token strings such as <|endoftext|>: Token Lens counts each as one special token (setting tokenLens.specialTokens = "special"), while the service counts them as ordinary text.'
+          : 'The text contains special-token strings such as <|endoftext|>: Token Lens counts them as ordinary text (setting tokenLens.specialTokens = "text"); the service may count each as one special token.',
+      );
     }
     if (info && info.name !== info.kind) {
       explanations.push(`"${requested}" is an alias: Token Lens resolves it to ${info.kind}; the service may map it to another encoding.`);
     }
     if (info?.kind === 'whitespace') {
-      explanations.push('The spec leaves open whether separators are tokens of the whitespace tokenizer; the service and Token Lens decide differently.');
+      explanations.push(
+        'The spec leaves open whether separators are tokens of the whitespace tokenizer; the service and Token Lens decide differently.',
+      );
     }
     if (explanations.length === 1) {
-      explanations.push('The service may run a different version of the encoding. The local count is what Token Lens shows in the status bar.');
+      explanations.push(
+        'The service may run a different version of the encoding. The local count is what Token Lens shows in the status bar.',
+      );
     }
   }
-  return { identical, sameSplit, remoteCount: remote.n_tokens, localCount: local.n_tokens, ...(firstDifference ? { firstDifference } : {}), explanations };
+  return {
+    identical,
+    sameSplit,
+    remoteCount: remote.n_tokens,
+    localCount: local.n_tokens,
+    ...(firstDifference ? { firstDifference } : {}),
+    explanations,
+  };
 }
 
 function describe(side: { token: string; id: number } | undefined): string {
@@ -94,7 +116,14 @@ function describe(side: { token: string; id: number } | undefined): string {
 }
 
 /** A markdown report: the summary, the explanations, and the first tokens side by side. */
-export function comparisonMarkdown(requested: string, remote: TokenizeResult, local: TokenizeResult | undefined, comparison: Comparison | undefined, serviceUrl: string, maxRows = 200): string {
+export function comparisonMarkdown(
+  requested: string,
+  remote: TokenizeResult,
+  local: TokenizeResult | undefined,
+  comparison: Comparison | undefined,
+  serviceUrl: string,
+  maxRows = 200,
+): string {
   const lines = [
     '# Token Lens: service tokenization',
     '',
@@ -109,11 +138,19 @@ export function comparisonMarkdown(requested: string, remote: TokenizeResult, lo
   ];
   if (comparison) for (const sentence of comparison.explanations) lines.push(`- ${inline(sentence)}`);
   else lines.push('- Token Lens has no local tokenizer of this name, so there is nothing to compare with.');
-  lines.push('', `## Tokens${remote.n_tokens > maxRows ? ` (first ${maxRows} of ${remote.n_tokens})` : ''}`, '', '| # | Service token | Service id | Local token | Local id |', '|---:|---|---:|---|---:|');
+  lines.push(
+    '',
+    `## Tokens${remote.n_tokens > maxRows ? ` (first ${maxRows} of ${remote.n_tokens})` : ''}`,
+    '',
+    '| # | Service token | Service id | Local token | Local id |',
+    '|---:|---|---:|---|---:|',
+  );
   const rows = Math.min(maxRows, Math.max(remote.tokens.length, local?.tokens.length ?? 0));
   for (let i = 0; i < rows; i++) {
     const mark = local && (remote.tokens[i] !== local.tokens[i] || remote.token_ids[i] !== local.token_ids[i]) ? ' ≠' : '';
-    lines.push(`| ${i + 1}${mark} | ${cell(remote.tokens[i])} | ${inline(remote.token_ids[i] ?? '')} | ${cell(local?.tokens[i])} | ${local?.token_ids[i] ?? ''} |`);
+    lines.push(
+      `| ${i + 1}${mark} | ${cell(remote.tokens[i])} | ${inline(remote.token_ids[i] ?? '')} | ${cell(local?.tokens[i])} | ${local?.token_ids[i] ?? ''} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

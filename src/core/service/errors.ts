@@ -134,7 +134,14 @@ export function isServiceError(value: unknown): value is ServiceError {
 /** Every form a key can take in text a service echoes: raw, JSON-escaped, URL-encoded, base64 (alone and as `Bearer …`). */
 function secretForms(secret: string): string[] {
   const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
-  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), base64(secret), base64(`Bearer ${secret}`), base64(secret).replace(/=+$/, '')];
+  const forms = [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    base64(secret),
+    base64(`Bearer ${secret}`),
+    base64(secret).replace(/=+$/, ''),
+  ];
   return [...new Set(forms)].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
 }
 

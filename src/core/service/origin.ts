@@ -50,7 +50,10 @@ export function isUnencryptedRemote(url: string): boolean {
 
 /** Trims, drops a pasted "Bearer " prefix; undefined when nothing usable is left. */
 export function normalizeApiKey(value: string | undefined): string | undefined {
-  const key = value?.trim().replace(/^bearer\s+/i, '').trim();
+  const key = value
+    ?.trim()
+    .replace(/^bearer\s+/i, '')
+    .trim();
   return key ? key : undefined;
 }
 
@@ -68,7 +71,8 @@ export interface InspectedSetting<T> {
  * a workspace repeating the user's URL adds nothing to confirm.
  */
 export function urlSource(inspected: InspectedSetting<string> | undefined): UrlSource {
-  const clean = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim().replace(/\/+$/, '') : undefined);
+  const clean = (value: unknown): string | undefined =>
+    typeof value === 'string' && value.trim() ? value.trim().replace(/\/+$/, '') : undefined;
   const workspace = clean(inspected?.workspaceFolderValue) ?? clean(inspected?.workspaceValue);
   const user = clean(inspected?.globalValue);
   if (workspace !== undefined && workspace !== user) return 'workspace';

@@ -8,7 +8,10 @@ const utf8 = new TextDecoder();
 export abstract class TokenizerBase implements Tokenizer {
   readonly options: Required<EngineOptions>;
 
-  constructor(readonly info: TokenizerInfo, options: EngineOptions) {
+  constructor(
+    readonly info: TokenizerInfo,
+    options: EngineOptions,
+  ) {
     this.options = { specialTokens: options.specialTokens ?? 'text' };
   }
 

@@ -28,14 +28,17 @@ export class BpeTokenizer extends TokenizerBase {
   private readonly heavyCache = new Map<string, Ids>();
   private readonly scratch = new ByteBuffer();
 
-  constructor(info: TokenizerInfo, options: EngineOptions, private readonly table: RankTable, file: Omit<RankFile, 'bpe_ranks'>) {
+  constructor(
+    info: TokenizerInfo,
+    options: EngineOptions,
+    private readonly table: RankTable,
+    file: Omit<RankFile, 'bpe_ranks'>,
+  ) {
     super(info, options);
     this.pattern = compilePattern(file.pat_str);
     this.specials = this.options.specialTokens === 'special' ? new Map(Object.entries(file.special_tokens)) : NO_SPECIALS;
     const names = [...this.specials.keys()];
-    this.specialPattern = names.length
-      ? new RegExp(names.map((s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g')
-      : undefined;
+    this.specialPattern = names.length ? new RegExp(names.map((s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g') : undefined;
     this.lookbehind = Math.max(0, ...names.map((s) => s.length));
   }
 
@@ -45,9 +48,14 @@ export class BpeTokenizer extends TokenizerBase {
 
   override scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): string | undefined {
     let heavy: string | undefined;
-    this.walk(text, from, (_start, end, ids) => emit(end, typeof ids === 'number' ? 1 : ids.length), (piece) => {
-      heavy = piece;
-    });
+    this.walk(
+      text,
+      from,
+      (_start, end, ids) => emit(end, typeof ids === 'number' ? 1 : ids.length),
+      (piece) => {
+        heavy = piece;
+      },
+    );
     return heavy;
   }
 

@@ -67,10 +67,15 @@ export class DocumentIndex {
   static async build(tokenizer: Tokenizer, text: string, signal?: AbortSignal): Promise<DocumentIndex> {
     const index = new DocumentIndex(tokenizer);
     let start = 0;
-    await scanSliced(tokenizer, text, (end, count) => {
-      index.append(end - start, count);
-      start = end;
-    }, signal);
+    await scanSliced(
+      tokenizer,
+      text,
+      (end, count) => {
+        index.append(end - start, count);
+        start = end;
+      },
+      signal,
+    );
     return index;
   }
 

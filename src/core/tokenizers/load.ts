@@ -99,7 +99,10 @@ function fetchRankFile(source: RankSource, name: EncodingName): Promise<RankFile
   if (!pending) {
     pending = source.fetchText(rankFileOf(name)).then((text) => withOwnSpecials(name, parseRankModule(text)));
     fetching.set(name, pending);
-    pending.then(() => fetching.delete(name), () => fetching.delete(name));
+    pending.then(
+      () => fetching.delete(name),
+      () => fetching.delete(name),
+    );
   }
   return pending;
 }

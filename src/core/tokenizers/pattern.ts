@@ -14,7 +14,8 @@ export function compilePattern(source: string): RegExp {
       const escaped = source[i + 1]!;
       i++;
       if (escaped === 's') out += inClass ? WHITE_SPACE : `[${WHITE_SPACE}]`;
-      else if (escaped === 'S') out += `[^${WHITE_SPACE}]`; // never inside a class in tiktoken's patterns
+      else if (escaped === 'S')
+        out += `[^${WHITE_SPACE}]`; // never inside a class in tiktoken's patterns
       else out += c + escaped;
       continue;
     }

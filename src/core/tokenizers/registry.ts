@@ -19,12 +19,20 @@ export const TOKENIZERS: readonly TokenizerInfo[] = [
   { name: 'gpt2', kind: 'gpt2', description: 'BPE encoding (GPT-2)' },
   { name: 'model-4', kind: 'cl100k_base', description: 'alias of cl100k_base' },
   // The service's specification (4.1) lists model-4o under cl100k_base; o200k_base is "model-4o (o200k)".
-  { name: 'model-4o', kind: 'cl100k_base', description: 'alias of cl100k_base, as the service\'s specification defines it (for o200k_base choose "model-4o (o200k)")' },
+  {
+    name: 'model-4o',
+    kind: 'cl100k_base',
+    description: 'alias of cl100k_base, as the service\'s specification defines it (for o200k_base choose "model-4o (o200k)")',
+  },
   { name: 'model-3.5-turbo', kind: 'cl100k_base', description: 'alias of cl100k_base' },
-  { name: 'model-4o (o200k)', kind: 'o200k_base', description: 'alias of o200k_base, the service\'s name for it' },
+  { name: 'model-4o (o200k)', kind: 'o200k_base', description: "alias of o200k_base, the service's name for it" },
   { name: 'model-2', kind: 'gpt2', description: 'alias of gpt2' },
   { name: 'character', kind: 'character', description: 'one token per Unicode character' },
-  { name: 'whitespace', kind: 'whitespace', description: 'one token per word and per punctuation mark or symbol; whitespace separates and is not counted' },
+  {
+    name: 'whitespace',
+    kind: 'whitespace',
+    description: 'one token per word and per punctuation mark or symbol; whitespace separates and is not counted',
+  },
 ];
 
 export const TOKENIZER_NAMES: readonly string[] = TOKENIZERS.map((t) => t.name);

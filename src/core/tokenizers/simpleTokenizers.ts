@@ -35,7 +35,7 @@ export class CharacterTokenizer extends PatternTokenizer {
 
   spans(text: string): TokenSpan[] {
     const out: TokenSpan[] = [];
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       const units = codePointAt(text, i).units;
       const char = text.slice(i, i + units);
       out.push({ id: char.codePointAt(0)!, bytes: encoder.encode(char), start: i, end: i + units, partial: false });

@@ -2,7 +2,10 @@
 export class Debouncer {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly delayMs: number, private readonly action: () => void) {}
+  constructor(
+    private readonly delayMs: number,
+    private readonly action: () => void,
+  ) {}
 
   schedule(): void {
     clearTimeout(this.timer);

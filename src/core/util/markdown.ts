@@ -22,14 +22,16 @@ export function codeSpan(text: string, inTable = false): string {
   return `${fence}${pad}${body}${pad}${fence}`;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+const INVISIBLE = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
+
 /**
  * A token (or any short text) as a table cell: a code span, with only what a table row cannot hold
  * written as escapes (`\n`, `\r`, `\t`, other control characters as `\u…`). Every other character,
  * backticks, quotes, backslashes and spaces included, is shown as itself, so a copy is the text.
  */
 export function codeCell(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
-  const visible = text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const visible = text.replace(INVISIBLE, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return codeSpan(visible, true);
 }
 

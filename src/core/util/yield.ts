@@ -12,10 +12,11 @@ function makeYield(): () => Promise<void> {
     const waiting: (() => void)[] = [];
     // Node's typings lack onmessage on a MessagePort; only browsers reach this branch.
     (channel.port1 as unknown as { onmessage: (() => void) | null }).onmessage = () => waiting.shift()?.();
-    return () => new Promise((resolve) => {
-      waiting.push(resolve);
-      channel.port2.postMessage(undefined);
-    });
+    return () =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        channel.port2.postMessage(undefined);
+      });
   }
   return () => new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -16,12 +16,13 @@ const CONTEXT_KEY = 'tokenLens.boundaries';
 /** Scrolling and typing settle this long before the decorations follow. */
 const DELAY_MS = 30;
 
-const decoration = (n: 'even' | 'odd'): vscode.TextEditorDecorationType => vscode.window.createTextEditorDecorationType({
-  backgroundColor: new vscode.ThemeColor(`tokenLens.tokenBoundary.${n}Background`),
-  border: '1px solid',
-  borderColor: new vscode.ThemeColor(`tokenLens.tokenBoundary.${n}Border`),
-  rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
-});
+const decoration = (n: 'even' | 'odd'): vscode.TextEditorDecorationType =>
+  vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor(`tokenLens.tokenBoundary.${n}Background`),
+    border: '1px solid',
+    borderColor: new vscode.ThemeColor(`tokenLens.tokenBoundary.${n}Border`),
+    rangeBehavior: vscode.DecorationRangeBehavior.ClosedClosed,
+  });
 
 interface Drawn {
   version: number;
@@ -38,13 +39,21 @@ export class TokenBoundariesFeature extends Disposable {
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     super();
-    this.register(vscode.commands.registerCommand(TOGGLE_BOUNDARIES, (on?: unknown) => this.toggle(typeof on === 'boolean' ? on : !this.enabled)));
+    this.register(
+      vscode.commands.registerCommand(TOGGLE_BOUNDARIES, (on?: unknown) => this.toggle(typeof on === 'boolean' ? on : !this.enabled)),
+    );
     const schedule = () => this.enabled && this.updater.schedule();
     this.register(vscode.window.onDidChangeTextEditorVisibleRanges(schedule));
     this.register(vscode.window.onDidChangeVisibleTextEditors(schedule));
     this.register(vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length > 0 && schedule()));
-    this.register(vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration('tokenLens.tokenizer') || e.affectsConfiguration('tokenLens.specialTokens')) && schedule()));
-    this.register(vscode.languages.registerHoverProvider({ scheme: '*' }, { provideHover: (document, position) => this.hover(document, position) }));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration(
+        (e) => (e.affectsConfiguration('tokenLens.tokenizer') || e.affectsConfiguration('tokenLens.specialTokens')) && schedule(),
+      ),
+    );
+    this.register(
+      vscode.languages.registerHoverProvider({ scheme: '*' }, { provideHover: (document, position) => this.hover(document, position) }),
+    );
   }
 
   /** Turns the boundaries on or off; returns the new state (tests and keybindings read it). */

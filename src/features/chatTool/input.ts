@@ -29,14 +29,25 @@ export function checkInput(input: unknown, defaultTokenizer: string): CheckedInp
   const rec = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
   const { text, paths, activeSelection, tokenizer, contextWindow } = rec;
   if (text !== undefined && typeof text !== 'string') return '"text" must be a string.';
-  if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string' && p.trim()))) return '"paths" must be a list of file paths.';
-  if (Array.isArray(paths) && paths.length > MAX_PATHS) return `At most ${MAX_PATHS} paths per call (got ${paths.length}); count the rest in another call.`;
+  if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string' && p.trim())))
+    return '"paths" must be a list of file paths.';
+  if (Array.isArray(paths) && paths.length > MAX_PATHS)
+    return `At most ${MAX_PATHS} paths per call (got ${paths.length}); count the rest in another call.`;
   if (activeSelection !== undefined && typeof activeSelection !== 'boolean') return '"activeSelection" must be true or false.';
-  if (text === undefined && !paths?.length && !activeSelection) return 'Give "text", "paths" or "activeSelection": true: there is nothing to count.';
+  if (text === undefined && !paths?.length && !activeSelection)
+    return 'Give "text", "paths" or "activeSelection": true: there is nothing to count.';
   const name = tokenizer === undefined ? defaultTokenizer : tokenizer;
-  if (typeof name !== 'string' || !findTokenizer(name)) return `Unknown tokenizer ${JSON.stringify(name)}. Valid tokenizers: ${TOKENIZER_NAMES.join(', ')}.`;
-  if (contextWindow !== undefined && !(typeof contextWindow === 'number' && Number.isInteger(contextWindow) && contextWindow > 0)) return '"contextWindow" must be a positive whole number of tokens.';
-  return { ...(text !== undefined ? { text } : {}), paths: (paths as string[] | undefined) ?? [], activeSelection: activeSelection === true, tokenizer: name, ...(contextWindow !== undefined ? { contextWindow } : {}) };
+  if (typeof name !== 'string' || !findTokenizer(name))
+    return `Unknown tokenizer ${JSON.stringify(name)}. Valid tokenizers: ${TOKENIZER_NAMES.join(', ')}.`;
+  if (contextWindow !== undefined && !(typeof contextWindow === 'number' && Number.isInteger(contextWindow) && contextWindow > 0))
+    return '"contextWindow" must be a positive whole number of tokens.';
+  return {
+    ...(text !== undefined ? { text } : {}),
+    paths: (paths as string[] | undefined) ?? [],
+    activeSelection: activeSelection === true,
+    tokenizer: name,
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
+  };
 }
 
 export interface CountedItem {
@@ -52,13 +63,17 @@ export interface CountedItem {
 export function answerText(items: readonly CountedItem[], tokenizer: string, contextWindow?: number): string {
   const counted = items.filter((i) => i.tokens !== undefined);
   const total = counted.reduce((sum, i) => sum + i.tokens!, 0);
-  const lines = items.map((i) => (i.tokens !== undefined ? `${i.label}: ${i.tokens} tokens, ${i.chars} characters` : `${i.label}: not counted (${i.problem})`));
+  const lines = items.map((i) =>
+    i.tokens !== undefined ? `${i.label}: ${i.tokens} tokens, ${i.chars} characters` : `${i.label}: not counted (${i.problem})`,
+  );
   if (items.length > 1) lines.push(`Total: ${total} tokens in ${counted.length} of ${items.length} items`);
   lines.unshift(`Exact token counts with ${tokenizer}:`);
   if (contextWindow !== undefined) {
-    lines.push(total <= contextWindow
-      ? `Fits a ${contextWindow}-token context window: ${contextWindow - total} tokens left (${((100 * total) / contextWindow).toFixed(1)}% used).`
-      : `Does not fit a ${contextWindow}-token context window: ${total - contextWindow} tokens over.`);
+    lines.push(
+      total <= contextWindow
+        ? `Fits a ${contextWindow}-token context window: ${contextWindow - total} tokens left (${((100 * total) / contextWindow).toFixed(1)}% used).`
+        : `Does not fit a ${contextWindow}-token context window: ${total - contextWindow} tokens over.`,
+    );
   }
   return lines.join('\n');
 }

@@ -23,7 +23,9 @@ async function countItem(label: string, text: string, tokenizer: Tokenizer, sign
 async function countPath(path: string, tokenizer: Tokenizer, signal: AbortSignal): Promise<CountedItem> {
   const uri = resolvePath(path);
   const read = await readForCount(uri);
-  return 'skip' in read ? { label: path, problem: read.skip === 'unreadable' ? 'no such file, or it cannot be read' : `${read.skip} file` } : countItem(displayPath(uri), read.text, tokenizer, signal);
+  return 'skip' in read
+    ? { label: path, problem: read.skip === 'unreadable' ? 'no such file, or it cannot be read' : `${read.skip} file` }
+    : countItem(displayPath(uri), read.text, tokenizer, signal);
 }
 
 function selectionItems(): { label: string; text: string }[] | string {
@@ -31,7 +33,9 @@ function selectionItems(): { label: string; text: string }[] | string {
   if (!editor) return 'there is no active text editor';
   const name = displayPath(editor.document.uri);
   const texts = editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s));
-  return texts.length ? [{ label: `selection in ${name}`, text: texts.join('') }] : [{ label: `${name} (no selection: the whole document)`, text: editor.document.getText() }];
+  return texts.length
+    ? [{ label: `selection in ${name}`, text: texts.join('') }]
+    : [{ label: `${name} (no selection: the whole document)`, text: editor.document.getText() }];
 }
 
 async function count(input: CheckedInput, signal: AbortSignal): Promise<string> {
@@ -56,12 +60,20 @@ export class CountTokensTool extends Disposable implements vscode.LanguageModelT
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ToolInput>): vscode.PreparedToolInvocation {
     const paths = Array.isArray(options.input.paths) ? options.input.paths.length : 0;
-    const what = [options.input.text !== undefined ? 'text' : '', paths ? `${paths} ${paths === 1 ? 'file' : 'files'}` : '', options.input.activeSelection ? 'the selection' : '']
-      .filter(Boolean).join(', ');
+    const what = [
+      options.input.text !== undefined ? 'text' : '',
+      paths ? `${paths} ${paths === 1 ? 'file' : 'files'}` : '',
+      options.input.activeSelection ? 'the selection' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     return { invocationMessage: `Counting tokens in ${what || 'nothing'}` };
   }
 
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<ToolInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<ToolInput>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const input = checkInput(options.input, config.tokenizer);
     // VS Code's tool guidelines: an error the model can act on is thrown with a message written for it.
     if (typeof input === 'string') throw new Error(input);

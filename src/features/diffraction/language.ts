@@ -14,14 +14,24 @@ export const parsedDiffraction: (document: vscode.TextDocument) => DiffractionDa
 
 /** Live problems of diffraction-data documents. */
 export function diffractionDiagnostics(log: vscode.LogOutputChannel): LiveDiagnostics {
-  return new LiveDiagnostics(DIFFRACTION_LANGUAGE, (document) => {
-    // A new, empty file is not yet wrong.
-    const empty = document.getText().trim() === '';
-    return parsedDiffraction(document).diagnostics.filter((d) => !(empty && d.code === 'no-data')).map((d) => {
-      const diagnostic = new vscode.Diagnostic(problemRange(d), d.message, d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
-      diagnostic.source = 'Diffraction data';
-      diagnostic.code = d.code;
-      return diagnostic;
-    });
-  }, log);
+  return new LiveDiagnostics(
+    DIFFRACTION_LANGUAGE,
+    (document) => {
+      // A new, empty file is not yet wrong.
+      const empty = document.getText().trim() === '';
+      return parsedDiffraction(document)
+        .diagnostics.filter((d) => !(empty && d.code === 'no-data'))
+        .map((d) => {
+          const diagnostic = new vscode.Diagnostic(
+            problemRange(d),
+            d.message,
+            d.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+          );
+          diagnostic.source = 'Diffraction data';
+          diagnostic.code = d.code;
+          return diagnostic;
+        });
+    },
+    log,
+  );
 }

@@ -64,8 +64,13 @@ export function countTree(files: readonly FileCount[]): CountNode {
     const cut = file.path.lastIndexOf('/');
     const parentPath = cut < 0 ? '' : file.path.slice(0, cut);
     folder(parentPath).children!.push({
-      name: file.path.slice(cut + 1), path: file.path, tokens: file.tokens ?? 0, chars: file.chars ?? 0,
-      files: file.skipped ? 0 : 1, skipped: file.skipped ? 1 : 0, ...(file.skipped ? { skip: file.skipped } : {}),
+      name: file.path.slice(cut + 1),
+      path: file.path,
+      tokens: file.tokens ?? 0,
+      chars: file.chars ?? 0,
+      files: file.skipped ? 0 : 1,
+      skipped: file.skipped ? 1 : 0,
+      ...(file.skipped ? { skip: file.skipped } : {}),
     });
     for (let p: string | undefined = parentPath; p !== undefined; p = p === '' ? undefined : p.slice(0, Math.max(0, p.lastIndexOf('/')))) {
       const node = folder(p);
@@ -82,14 +87,19 @@ export type SortOrder = 'tokens' | 'name';
 
 /** Folders first, then by tokens (most first) or by name; the same order at every level. */
 export function sorted(nodes: readonly CountNode[], order: SortOrder): CountNode[] {
-  return [...nodes].sort((a, b) => (a.children ? 0 : 1) - (b.children ? 0 : 1)
-    || (order === 'tokens' ? b.tokens - a.tokens : 0) || a.path.localeCompare(b.path));
+  return [...nodes].sort(
+    (a, b) => (a.children ? 0 : 1) - (b.children ? 0 : 1) || (order === 'tokens' ? b.tokens - a.tokens : 0) || a.path.localeCompare(b.path),
+  );
 }
 
 const escapeCell = (text: string): string => text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, '\\`');
 
 /** One row per file, largest first, then a total; skipped files listed with the reason. */
-export function markdownTable(files: readonly FileCount[], tokenizer: string, format: (n: number) => string = (n) => n.toLocaleString('en-US')): string {
+export function markdownTable(
+  files: readonly FileCount[],
+  tokenizer: string,
+  format: (n: number) => string = (n) => n.toLocaleString('en-US'),
+): string {
   const counted = files.filter((f) => !f.skipped).sort((a, b) => (b.tokens ?? 0) - (a.tokens ?? 0) || a.path.localeCompare(b.path));
   const skipped = files.filter((f) => f.skipped);
   const total = counted.reduce((sum, f) => sum + (f.tokens ?? 0), 0);

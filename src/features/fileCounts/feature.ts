@@ -68,10 +68,14 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
           const engine = await loadTokenizer(tokenizer, { specialTokens: config.specialTokens });
           let reported = 0;
           return countFiles(uris, engine, abort.signal, (done) => {
-            progress.report({ message: `${number(done)} of ${quantity(uris.length, 'file')}`, increment: ((done - reported) / Math.max(1, uris.length)) * 100 });
+            progress.report({
+              message: `${number(done)} of ${quantity(uris.length, 'file')}`,
+              increment: ((done - reported) / Math.max(1, uris.length)) * 100,
+            });
             reported = done;
           });
-        });
+        },
+      );
       const result = this.show(files, tokenizer, abort.signal.aborted);
       if (files.length === 0) void notify.info('No files to count in the selection (files.exclude and .gitignore apply).');
       return result;
@@ -119,8 +123,14 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
     const folder = node.children !== undefined;
     const item = new vscode.TreeItem(node.name, folder ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = node.path;
-    item.description = node.skip ? `skipped: ${node.skip}` : folder ? `${number(node.tokens)} tokens · ${quantity(node.files, 'file')}` : `${number(node.tokens)} tokens`;
-    item.tooltip = node.skip ? `${node.path}: not counted (${node.skip})` : `${node.path}\n${quantity(node.tokens, 'token')} (${this.tokenizer}), ${quantity(node.chars, 'character')}`;
+    item.description = node.skip
+      ? `skipped: ${node.skip}`
+      : folder
+        ? `${number(node.tokens)} tokens · ${quantity(node.files, 'file')}`
+        : `${number(node.tokens)} tokens`;
+    item.tooltip = node.skip
+      ? `${node.path}: not counted (${node.skip})`
+      : `${node.path}\n${quantity(node.tokens, 'token')} (${this.tokenizer}), ${quantity(node.chars, 'character')}`;
     const uri = this.uriOf(node.path);
     if (uri) {
       item.resourceUri = uri;

@@ -16,10 +16,12 @@ interface IgnoreFile {
 
 async function ignoreFiles(folder: vscode.Uri, token: vscode.CancellationToken): Promise<IgnoreFile[]> {
   const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/.gitignore'), undefined, undefined, token);
-  return Promise.all(found.map(async (uri) => ({
-    dir: uri.path.slice(0, uri.path.lastIndexOf('/') + 1),
-    rules: ignore().add(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))),
-  })));
+  return Promise.all(
+    found.map(async (uri) => ({
+      dir: uri.path.slice(0, uri.path.lastIndexOf('/') + 1),
+      rules: ignore().add(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri))),
+    })),
+  );
 }
 
 function ignored(uri: vscode.Uri, rules: readonly IgnoreFile[]): boolean {

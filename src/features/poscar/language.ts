@@ -30,13 +30,21 @@ export class PoscarLanguageFeature extends Disposable {
   constructor(log: vscode.LogOutputChannel, actions: readonly LensAction[]) {
     super();
     // A new, still empty file is not yet wrong.
-    this.register(new LiveDiagnostics(POSCAR_LANGUAGE, (d) => {
-      const problems = parsed(d).diagnostics;
-      return problems.some((p) => p.code === 'empty-file') ? [] : problems.map(toDiagnostic);
-    }, log));
+    this.register(
+      new LiveDiagnostics(
+        POSCAR_LANGUAGE,
+        (d) => {
+          const problems = parsed(d).diagnostics;
+          return problems.some((p) => p.code === 'empty-file') ? [] : problems.map(toDiagnostic);
+        },
+        log,
+      ),
+    );
     this.register(vscode.languages.registerHoverProvider(POSCAR_SELECTOR, { provideHover: (d, p) => hover(d, p) }));
     this.register(vscode.languages.registerCodeLensProvider(POSCAR_SELECTOR, { provideCodeLenses: (d) => lenses(d, actions) }));
-    this.register(vscode.languages.registerDocumentSymbolProvider(POSCAR_SELECTOR, { provideDocumentSymbols: (d) => symbols(d) }, { label: 'POSCAR' }));
+    this.register(
+      vscode.languages.registerDocumentSymbolProvider(POSCAR_SELECTOR, { provideDocumentSymbols: (d) => symbols(d) }, { label: 'POSCAR' }),
+    );
     this.register(vscode.languages.registerFoldingRangeProvider(POSCAR_SELECTOR, { provideFoldingRanges: (d) => folding(d) }));
   }
 }
@@ -88,11 +96,14 @@ export function summaryMarkdown(s: StructureSummary): vscode.MarkdownString {
   md.appendMarkdown(`**${markdownText(s.reducedFormula)}**`);
   md.appendText(` (${s.formula})\n\n`);
   md.appendText(`${headline(s)}\n\n${cellLine(s)}\n\n`);
-  md.appendText(`Elements: ${Object.entries(s.elements).map(([el, n]) => `${el} ${n}`).join(', ')}\n\n`);
+  md.appendText(
+    `Elements: ${Object.entries(s.elements)
+      .map(([el, n]) => `${el} ${n}`)
+      .join(', ')}\n\n`,
+  );
   md.appendText(`${s.coordinateMode} coordinates${s.selectiveDynamics ? ', selective dynamics' : ''}`);
   return md;
 }
-
 
 // ---- CodeLens ------------------------------------------------------------------------------------
 
@@ -123,12 +134,36 @@ function symbols(document: vscode.TextDocument): vscode.DocumentSymbol[] {
   const out = [
     symbol('Comment', poscar.comment.trim(), vscode.SymbolKind.String, l.comment),
     symbol('Lattice', cellLine(s), vscode.SymbolKind.Namespace, l.scale, l.lattice[2]),
-    symbol('Species and counts', poscar.species.map((sp, i) => `${sp} ${poscar.counts[i]}`).join(' '), vscode.SymbolKind.Enum, l.species ?? l.counts, l.counts),
+    symbol(
+      'Species and counts',
+      poscar.species.map((sp, i) => `${sp} ${poscar.counts[i]}`).join(' '),
+      vscode.SymbolKind.Enum,
+      l.species ?? l.counts,
+      l.counts,
+    ),
   ];
-  const sites = symbol('Sites', `${poscar.coordinateMode}, ${quantity(poscar.sites.length, 'atom')}`, vscode.SymbolKind.Array, l.mode, l.sites.last);
-  sites.children = l.sitesBySpecies.map((span, i) => symbol(poscar.species[i] ?? `species ${i + 1}`, quantity(poscar.counts[i] ?? 0, 'site'), vscode.SymbolKind.Field, span.first, span.last));
+  const sites = symbol(
+    'Sites',
+    `${poscar.coordinateMode}, ${quantity(poscar.sites.length, 'atom')}`,
+    vscode.SymbolKind.Array,
+    l.mode,
+    l.sites.last,
+  );
+  sites.children = l.sitesBySpecies.map((span, i) =>
+    symbol(
+      poscar.species[i] ?? `species ${i + 1}`,
+      quantity(poscar.counts[i] ?? 0, 'site'),
+      vscode.SymbolKind.Field,
+      span.first,
+      span.last,
+    ),
+  );
   out.push(sites);
-  const blocks: [string, typeof l.velocities][] = [['Lattice velocities', l.latticeVelocities], ['Velocities', l.velocities], ['Predictor-corrector', l.predictorCorrector]];
+  const blocks: [string, typeof l.velocities][] = [
+    ['Lattice velocities', l.latticeVelocities],
+    ['Velocities', l.velocities],
+    ['Predictor-corrector', l.predictorCorrector],
+  ];
   for (const [name, span] of blocks) if (span) out.push(symbol(name, '', vscode.SymbolKind.Array, span.first, span.last));
   return out;
 }

@@ -25,8 +25,13 @@ export class ApiKeyStore extends KeyStore {
       title: vscode.l10n.t('Token Lens: API Key for {0}', origin),
       prompt: [
         reason,
-        vscode.l10n.t('This key is sent only to {0}. Get it from the account settings of that service’s web site; it is kept in VS Code’s secret storage, never in settings.', origin),
-      ].filter(Boolean).join(' '),
+        vscode.l10n.t(
+          'This key is sent only to {0}. Get it from the account settings of that service’s web site; it is kept in VS Code’s secret storage, never in settings.',
+          origin,
+        ),
+      ]
+        .filter(Boolean)
+        .join(' '),
       placeHolder: vscode.l10n.t('API key for {0}', origin),
       password: true,
       ignoreFocusOut: true,

@@ -64,7 +64,10 @@ export interface CallOptions {
 }
 
 // Request bodies of spec 4.1 and 4.3. Fields the spec leaves open are decided by the reference server.
-export interface TokenizeRequest { text: string; tokenizer?: string }
+export interface TokenizeRequest {
+  text: string;
+  tokenizer?: string;
+}
 export interface MaterialsSearchRequest {
   formula?: string;
   elements?: string[];
@@ -72,16 +75,44 @@ export interface MaterialsSearchRequest {
   bandgap_min?: number;
   bandgap_max?: number;
 }
-export interface GnnPredictRequest { jid: string; model?: string }
-export interface PoscarRequest { poscar: string }
-export interface TightbindingRequest { poscar: string; kpath_density?: number }
-export interface PxrdComputeRequest { jid: string; wavelength?: number }
-export interface PxrdMatchRequest { formula?: string; xrd_data: string }
-export interface OptimadeQueryRequest { filter_string: string }
-export interface HeterostructureRequest { substrate_jid: string; film_jid: string; max_supercell?: number }
-export interface VqeRequest { hamiltonian: Array<{ pauli: string; coefficient: number }>; ansatz?: string }
-export interface ReactionBalanceRequest { reactants: string[]; products: string[] }
-export interface HeaComputeRequest { composition: Record<string, number> }
+export interface GnnPredictRequest {
+  jid: string;
+  model?: string;
+}
+export interface PoscarRequest {
+  poscar: string;
+}
+export interface TightbindingRequest {
+  poscar: string;
+  kpath_density?: number;
+}
+export interface PxrdComputeRequest {
+  jid: string;
+  wavelength?: number;
+}
+export interface PxrdMatchRequest {
+  formula?: string;
+  xrd_data: string;
+}
+export interface OptimadeQueryRequest {
+  filter_string: string;
+}
+export interface HeterostructureRequest {
+  substrate_jid: string;
+  film_jid: string;
+  max_supercell?: number;
+}
+export interface VqeRequest {
+  hamiltonian: Array<{ pauli: string; coefficient: number }>;
+  ansatz?: string;
+}
+export interface ReactionBalanceRequest {
+  reactants: string[];
+  products: string[];
+}
+export interface HeaComputeRequest {
+  composition: Record<string, number>;
+}
 export type JsonObject = Record<string, unknown>;
 
 let sharedAgent: Agent | undefined;
@@ -201,7 +232,13 @@ export class ServiceClient {
     const response = await this.request('GET', path, undefined, options);
     if (response.body.type === 'text') return response.body.text;
     if (response.body.type === 'bytes') return new TextDecoder().decode(response.body.bytes);
-    throw new ServiceError({ kind: 'malformedResponse', method: 'GET', path, status: response.status, detail: 'expected an HTML page, got JSON' });
+    throw new ServiceError({
+      kind: 'malformedResponse',
+      method: 'GET',
+      path,
+      status: response.status,
+      detail: 'expected an HTML page, got JSON',
+    });
   }
 
   // ---- the one request path -------------------------------------------------------------------------------
@@ -210,7 +247,12 @@ export class ServiceClient {
    * Sends one request with pacing, timeout, cancellation and retries. Resolves with any 2xx answer;
    * rejects with a ServiceError for everything else.
    */
-  async request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, options: CallOptions = {}): Promise<ServiceResponse> {
+  async request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+    options: CallOptions = {},
+  ): Promise<ServiceResponse> {
     const started = this.clock.now();
     const signal = options.signal;
     const timeoutMs = Math.max(1, options.timeoutMs ?? this.timeoutMs);
@@ -283,7 +325,13 @@ export class ServiceClient {
     }
   }
 
-  private async attempt(method: string, path: string, requestText: string | undefined, signal: AbortSignal | undefined, timeoutMs: number): Promise<ServiceResponse> {
+  private async attempt(
+    method: string,
+    path: string,
+    requestText: string | undefined,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<ServiceResponse> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error('timeout')), timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
@@ -309,16 +357,35 @@ export class ServiceClient {
       const bytes = await readCapped(response.body, this.maxResponseBytes);
       if (!bytes) {
         const mb = Math.round(this.maxResponseBytes / 1048576);
-        throw new ServiceError({ kind: 'malformedResponse', method, path, status, detail: `the answer is larger than ${mb} MB, the limit set by tokenLens.service.maxResponseMegabytes; it was not read further` });
+        throw new ServiceError({
+          kind: 'malformedResponse',
+          method,
+          path,
+          status,
+          detail: `the answer is larger than ${mb} MB, the limit set by tokenLens.service.maxResponseMegabytes; it was not read further`,
+        });
       }
       const contentType = responseHeaders['content-type'] ?? '';
       if (status >= 200 && status < 300) {
-        return { status, headers: responseHeaders, body: this.parseBody(bytes, contentType, method, path, status), retries: 0, durationMs: 0 };
+        return {
+          status,
+          headers: responseHeaders,
+          body: this.parseBody(bytes, contentType, method, path, status),
+          retries: 0,
+          durationMs: 0,
+        };
       }
       const kind = kindForStatus(status);
       const detail = this.errorDetail(bytes, contentType);
       const retryAfterMs = kind === 'rateLimited' ? parseRetryAfter(responseHeaders['retry-after'], this.clock.now()) : undefined;
-      throw new ServiceError({ kind, method, path, status, ...(detail ? { detail } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) });
+      throw new ServiceError({
+        kind,
+        method,
+        path,
+        status,
+        ...(detail ? { detail } : {}),
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      });
     } catch (error) {
       if (error instanceof ServiceError) throw error;
       throw this.classify(error, method, path, signal, timeout.signal.aborted, status, timeoutMs);
@@ -327,18 +394,37 @@ export class ServiceClient {
     }
   }
 
-  private classify(error: unknown, method: string, path: string, signal: AbortSignal | undefined, timedOut: boolean, status?: number, timeoutMs = this.timeoutMs): ServiceError {
+  private classify(
+    error: unknown,
+    method: string,
+    path: string,
+    signal: AbortSignal | undefined,
+    timedOut: boolean,
+    status?: number,
+    timeoutMs = this.timeoutMs,
+  ): ServiceError {
     if (signal?.aborted) return cancelled(method, path);
     const code = (error as { code?: string } | undefined)?.code;
     if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new ServiceError({ kind: 'timeout', method, path, detail: `no answer after ${formatSeconds(timeoutMs)}`, cause: error });
     }
     const message = redact(error instanceof Error ? error.message : String(error), this.apiKey);
-    const reason = code === 'ECONNREFUSED' ? `: nothing is listening at ${this.origin()} (connection refused)`
-      : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? `: the host name of ${this.origin()} could not be resolved`
-      : status !== undefined ? `: the connection was lost while reading the answer (${message})`
-      : `: ${message}${code ? ` (${code})` : ''}`;
-    return new ServiceError({ kind: 'network', method, path, ...(status !== undefined ? { status } : {}), detail: reason.replace(/^: /, ''), cause: error });
+    const reason =
+      code === 'ECONNREFUSED'
+        ? `: nothing is listening at ${this.origin()} (connection refused)`
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? `: the host name of ${this.origin()} could not be resolved`
+          : status !== undefined
+            ? `: the connection was lost while reading the answer (${message})`
+            : `: ${message}${code ? ` (${code})` : ''}`;
+    return new ServiceError({
+      kind: 'network',
+      method,
+      path,
+      ...(status !== undefined ? { status } : {}),
+      detail: reason.replace(/^: /, ''),
+      cause: error,
+    });
   }
 
   private origin(): string {
@@ -358,10 +444,16 @@ export class ServiceClient {
         return { type: 'json', value: text.trim() === '' ? null : JSON.parse(text) };
       } catch (error) {
         throw new ServiceError({
-          kind: 'malformedResponse', method, path, status,
+          kind: 'malformedResponse',
+          method,
+          path,
+          status,
           // The parser's own message quotes the body where it may cut a key: only its first clause is kept.
           // The excerpt is redacted before it is cut, and the whole again after JSON-escaping.
-          detail: redact(`the JSON body could not be parsed (${(error as Error).message.split(/,|"/)[0]!.trim()}); it starts with ${JSON.stringify(redact(text.slice(0, 4096), this.apiKey).slice(0, 80))}`, this.apiKey),
+          detail: redact(
+            `the JSON body could not be parsed (${(error as Error).message.split(/,|"/)[0]!.trim()}); it starts with ${JSON.stringify(redact(text.slice(0, 4096), this.apiKey).slice(0, 80))}`,
+            this.apiKey,
+          ),
         });
       }
     }
@@ -413,7 +505,8 @@ function cancelled(method: string, path: string, retries = 0): ServiceError {
 }
 
 function appSegment(app: string): string {
-  if (!APP_NAME.test(app)) throw new ServiceError({ kind: 'config', method: 'POST', path: `/${app}`, detail: `"${app}" is not an application name` });
+  if (!APP_NAME.test(app))
+    throw new ServiceError({ kind: 'config', method: 'POST', path: `/${app}`, detail: `"${app}" is not an application name` });
   return app;
 }
 
@@ -494,7 +587,8 @@ export function checkTokenizeResult(response: ServiceResponse, path: string): To
   if (typeof value.text !== 'string') throw fail('field "text" is missing or not a string');
   if (typeof value.n_tokens !== 'number' || !Number.isInteger(value.n_tokens)) throw fail('field "n_tokens" is missing or not an integer');
   if (typeof value.n_chars !== 'number' || !Number.isInteger(value.n_chars)) throw fail('field "n_chars" is missing or not an integer');
-  if (!Array.isArray(value.tokens) || !value.tokens.every((t) => typeof t === 'string')) throw fail('field "tokens" is missing or not an array of strings');
+  if (!Array.isArray(value.tokens) || !value.tokens.every((t) => typeof t === 'string'))
+    throw fail('field "tokens" is missing or not an array of strings');
   if (!Array.isArray(value.token_ids) || !value.token_ids.every((t) => typeof t === 'number' && Number.isInteger(t))) {
     throw fail('field "token_ids" is missing or not an array of integers');
   }

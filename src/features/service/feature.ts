@@ -15,7 +15,15 @@ import { MAX_TEXT_CHARS } from '../../core/service/limits';
 import { ServiceClient, type RequestLogEntry } from './client';
 import { compareResults, comparisonMarkdown, type Comparison } from '../../core/service/compare';
 import { isServiceError, ServiceError, type ServiceErrorKind } from '../../core/service/errors';
-import { isUnencryptedRemote, validateServiceUrl, LEGACY_API_KEY_SECRET, legacyKeyOrigin, normalizeApiKey, serviceOrigin, urlSource } from '../../core/service/origin';
+import {
+  isUnencryptedRemote,
+  validateServiceUrl,
+  LEGACY_API_KEY_SECRET,
+  legacyKeyOrigin,
+  normalizeApiKey,
+  serviceOrigin,
+  urlSource,
+} from '../../core/service/origin';
 import { quantity } from '../../core/util/quantity';
 import { notify } from '../../platform/notify';
 
@@ -109,25 +117,40 @@ export class ServiceFeature extends Disposable {
 
   private builtin: LocalService | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext, readonly log: vscode.LogOutputChannel, testMode: boolean) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+    testMode: boolean,
+  ) {
     super();
     this.keys = new ApiKeyStore(context.secrets);
     this.migration = this.migrateLegacyKey();
     this.register(this.changed);
     this.register({ dispose: () => this.inFlight.forEach((c) => c.abort()) });
-    this.register(vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
-      onDidChange: this.changed.event,
-      provideTextDocumentContent: (uri) => this.documents.get(uri.toString()) ?? '',
-    }));
-    this.register(onDidChangeConfig((affects) => {
-      if (!affects('service.baseUrl')) return;
-      const url = config.serviceBaseUrl;
-      this.log.info(`Service URL is now ${url || '(not set)'}`);
-      if (isUnencryptedRemote(url)) this.log.warn(`${url} is plain http:// to another machine: the API key and the data would travel unencrypted`);
-      this.migration = this.migration.then(() => this.migrateLegacyKey());
-    }));
-    this.register(vscode.commands.registerCommand('tokenLens.setServiceUrl', (url?: unknown) => this.setServiceUrl(typeof url === 'string' ? url : undefined)));
-    this.register(vscode.commands.registerCommand('tokenLens.setApiKey', (key?: unknown) => this.setApiKey(typeof key === 'string' ? key : undefined)));
+    this.register(
+      vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+        onDidChange: this.changed.event,
+        provideTextDocumentContent: (uri) => this.documents.get(uri.toString()) ?? '',
+      }),
+    );
+    this.register(
+      onDidChangeConfig((affects) => {
+        if (!affects('service.baseUrl')) return;
+        const url = config.serviceBaseUrl;
+        this.log.info(`Service URL is now ${url || '(not set)'}`);
+        if (isUnencryptedRemote(url))
+          this.log.warn(`${url} is plain http:// to another machine: the API key and the data would travel unencrypted`);
+        this.migration = this.migration.then(() => this.migrateLegacyKey());
+      }),
+    );
+    this.register(
+      vscode.commands.registerCommand('tokenLens.setServiceUrl', (url?: unknown) =>
+        this.setServiceUrl(typeof url === 'string' ? url : undefined),
+      ),
+    );
+    this.register(
+      vscode.commands.registerCommand('tokenLens.setApiKey', (key?: unknown) => this.setApiKey(typeof key === 'string' ? key : undefined)),
+    );
     this.register(vscode.commands.registerCommand('tokenLens.clearApiKey', () => this.clearApiKey()));
     this.register(vscode.commands.registerCommand('tokenLens.tokenizeRemote', (args?: unknown) => this.tokenizeRemote(asArgs(args))));
     this.register(vscode.commands.registerCommand('tokenLens.showLog', () => this.log.show(true)));
@@ -135,8 +158,11 @@ export class ServiceFeature extends Disposable {
     this.register({ dispose: () => this.builtin?.dispose() });
     if (TEST_HOOKS && testMode) {
       // Tests stand in for an earlier version, which kept one key under the old name.
-      this.register(vscode.commands.registerCommand(SERVICE_TEST_COMMAND, (action: unknown, value: unknown) =>
-        action === 'storeLegacyKey' && typeof value === 'string' ? context.secrets.store(LEGACY_API_KEY_SECRET, value) : undefined));
+      this.register(
+        vscode.commands.registerCommand(SERVICE_TEST_COMMAND, (action: unknown, value: unknown) =>
+          action === 'storeLegacyKey' && typeof value === 'string' ? context.secrets.store(LEGACY_API_KEY_SECRET, value) : undefined,
+        ),
+      );
     }
   }
 
@@ -149,7 +175,13 @@ export class ServiceFeature extends Disposable {
     await vscode.workspace.getConfiguration('tokenLens').update('service.builtin', true, vscode.ConfigurationTarget.Global);
     const target = await this.builtinTarget();
     if ('status' in target) return { status: 'failed', message: target.message.text };
-    const message = this.show('info', vscode.l10n.t('Token Lens now uses its built-in local service ({0}): the reference models, computed on this machine, offline and without an account. Every answer names its model in “method”. “Set Service URL” switches to another service.', target.url));
+    const message = this.show(
+      'info',
+      vscode.l10n.t(
+        'Token Lens now uses its built-in local service ({0}): the reference models, computed on this machine, offline and without an account. Every answer names its model in “method”. “Set Service URL” switches to another service.',
+        target.url,
+      ),
+    );
     return { status: 'ok', url: target.url, message: message.text };
   }
 
@@ -159,7 +191,9 @@ export class ServiceFeature extends Disposable {
       let key = await this.context.secrets.get(BUILTIN_KEY);
       if (!key) await this.context.secrets.store(BUILTIN_KEY, (key = randomBytes(24).toString('base64url')));
       this.builtin ??= new LocalService({
-        script: this.context.asAbsolutePath('dist/server/main.js'), key, port: this.context.globalState.get<number>(BUILTIN_PORT) ?? 0,
+        script: this.context.asAbsolutePath('dist/server/main.js'),
+        key,
+        port: this.context.globalState.get<number>(BUILTIN_PORT) ?? 0,
         log: (line) => this.log.info(line),
       });
       const url = await this.builtin.url();
@@ -169,12 +203,25 @@ export class ServiceFeature extends Disposable {
       return { url, origin };
     } catch (error) {
       this.log.error('The built-in local service did not start', error);
-      return { status: 'noUrl', message: this.show('error', vscode.l10n.t('The built-in local service could not start: {0}. The Token Lens output has the details.', error instanceof Error ? error.message : String(error)), [SHOW_LOG]) };
+      return {
+        status: 'noUrl',
+        message: this.show(
+          'error',
+          vscode.l10n.t(
+            'The built-in local service could not start: {0}. The Token Lens output has the details.',
+            error instanceof Error ? error.message : String(error),
+          ),
+          [SHOW_LOG],
+        ),
+      };
     }
   }
 
   /** tokenLens.setServiceUrl: with a URL (programmatic use) sets it; without, asks in an input box. */
-  async setServiceUrl(url?: string, explanation?: string): Promise<{ status: 'ok' | 'cancelled' | 'invalid' | 'untrusted'; url?: string; message?: string }> {
+  async setServiceUrl(
+    url?: string,
+    explanation?: string,
+  ): Promise<{ status: 'ok' | 'cancelled' | 'invalid' | 'untrusted'; url?: string; message?: string }> {
     const refused = this.refuseInRestrictedMode();
     if (refused) return { status: 'untrusted', message: refused.text };
     let value = url;
@@ -189,7 +236,10 @@ export class ServiceFeature extends Disposable {
           const problem = validateServiceUrl(text);
           if (problem) return problem;
           if (isUnencryptedRemote(text)) {
-            return { message: 'With http:// the API key travels unencrypted. Use https:// unless this is a trusted network.', severity: vscode.InputBoxValidationSeverity.Warning };
+            return {
+              message: 'With http:// the API key travels unencrypted. Use https:// unless this is a trusted network.',
+              severity: vscode.InputBoxValidationSeverity.Warning,
+            };
           }
           return undefined;
         },
@@ -203,7 +253,8 @@ export class ServiceFeature extends Disposable {
     }
     const normalized = value.trim().replace(/\/+$/, '');
     await updateSetting('service.baseUrl', normalized);
-    if (config.serviceBuiltin) await vscode.workspace.getConfiguration('tokenLens').update('service.builtin', undefined, vscode.ConfigurationTarget.Global);
+    if (config.serviceBuiltin)
+      await vscode.workspace.getConfiguration('tokenLens').update('service.builtin', undefined, vscode.ConfigurationTarget.Global);
     // Saved into the workspace's settings (where its URL was) by the user: nothing left to confirm.
     if (urlSource(inspectServiceBaseUrl()) === 'workspace') await this.context.workspaceState.update(CONFIRMED_WORKSPACE_URL, normalized);
     const message = await this.urlSavedMessage(normalized);
@@ -230,7 +281,15 @@ export class ServiceFeature extends Disposable {
    */
   async setApiKey(key?: string): Promise<{ status: 'ok' | 'cancelled' | 'invalid' | 'noUrl'; origin?: string; message?: string }> {
     const origin = await this.currentOrigin(key === undefined);
-    if (!origin) return { status: 'noUrl', message: this.show('warning', vscode.l10n.t('Set the service URL first: an API key belongs to one service and is sent only to it.'), [SET_URL]).text };
+    if (!origin)
+      return {
+        status: 'noUrl',
+        message: this.show(
+          'warning',
+          vscode.l10n.t('Set the service URL first: an API key belongs to one service and is sent only to it.'),
+          [SET_URL],
+        ).text,
+      };
     if (key !== undefined) {
       const problem = validateApiKey(key);
       if (problem) {
@@ -244,7 +303,10 @@ export class ServiceFeature extends Disposable {
     const entered = await this.keys.prompt(origin);
     if (!entered) return { status: 'cancelled', origin };
     this.log.info(`API key for ${origin} saved in secret storage`);
-    const message = this.show('info', vscode.l10n.t('Token Lens saved the API key for {0} in VS Code’s secret storage. It is sent only to {0}.', origin));
+    const message = this.show(
+      'info',
+      vscode.l10n.t('Token Lens saved the API key for {0} in VS Code’s secret storage. It is sent only to {0}.', origin),
+    );
     return { status: 'ok', origin, message: message.text };
   }
 
@@ -252,15 +314,21 @@ export class ServiceFeature extends Disposable {
   async clearApiKey(): Promise<{ status: 'ok' | 'noUrl'; origin?: string; hadKey: boolean; message: string }> {
     const origin = await this.currentOrigin(false);
     if (!origin) {
-      const message = this.show('info', vscode.l10n.t('No service URL is set, so there is no current service whose API key could be removed.'));
+      const message = this.show(
+        'info',
+        vscode.l10n.t('No service URL is set, so there is no current service whose API key could be removed.'),
+      );
       return { status: 'noUrl', hadKey: false, message: message.text };
     }
     const hadKey = (await this.keys.get(origin)) !== undefined;
     await this.keys.delete(origin);
     this.log.info(`API key for ${origin} removed from secret storage`);
-    const message = this.show('info', hadKey
-      ? vscode.l10n.t('Token Lens removed the API key for {0}. The next service command will ask for one.', origin)
-      : vscode.l10n.t('Token Lens had no API key stored for {0}.', origin));
+    const message = this.show(
+      'info',
+      hadKey
+        ? vscode.l10n.t('Token Lens removed the API key for {0}. The next service command will ask for one.', origin)
+        : vscode.l10n.t('Token Lens had no API key stored for {0}.', origin),
+    );
     return { status: 'ok', origin, hadKey, message: message.text };
   }
 
@@ -273,22 +341,34 @@ export class ServiceFeature extends Disposable {
       text = selected.length ? selected.join('\n') : editor.document.getText();
     }
     if (text === undefined) {
-      const message = this.show('warning', 'Open a file or select text first: Token Lens sends the selection (or the whole document) to the service.');
+      const message = this.show(
+        'warning',
+        'Open a file or select text first: Token Lens sends the selection (or the whole document) to the service.',
+      );
       return { status: 'noText', message };
     }
     const chars = countChars(text);
     if (chars > MAX_TEXT_CHARS) {
-      const message = this.show('warning', `The text has ${chars.toLocaleString('en-US')} characters; the service accepts at most ${MAX_TEXT_CHARS.toLocaleString('en-US')}. Select a shorter part and run the command again. Nothing was sent.`);
+      const message = this.show(
+        'warning',
+        `The text has ${chars.toLocaleString('en-US')} characters; the service accepts at most ${MAX_TEXT_CHARS.toLocaleString('en-US')}. Select a shorter part and run the command again. Nothing was sent.`,
+      );
       return { status: 'tooLong', message };
     }
     const tokenizer = args.tokenizer ?? config.tokenizer;
     const specialTokens = config.specialTokens;
     const sent = text;
-    const outcome = await this.call(`Tokenizing ${quantity(chars, 'character')} with ${tokenizer} on the service`,
+    const outcome = await this.call(
+      `Tokenizing ${quantity(chars, 'character')} with ${tokenizer} on the service`,
       (client, signal) => client.tokenize({ text: sent, tokenizer }, { signal }),
-      { again: () => this.tokenizeRemote({ ...args, text: sent, tokenizer }) });
+      { again: () => this.tokenizeRemote({ ...args, text: sent, tokenizer }) },
+    );
     if (outcome.status !== 'ok') {
-      return { status: outcome.status, ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}), ...(outcome.message ? { message: outcome.message } : {}) };
+      return {
+        status: outcome.status,
+        ...(outcome.errorKind ? { errorKind: outcome.errorKind } : {}),
+        ...(outcome.message ? { message: outcome.message } : {}),
+      };
     }
     const result = outcome.value;
     let local: TokenizeResult | undefined;
@@ -319,7 +399,11 @@ export class ServiceFeature extends Disposable {
    * says what happened and what to do. On 401 it offers "Enter new API key" and, once one is entered, runs
    * the command again (`options.again`). Never throws for service failures; resolves with the outcome.
    */
-  async call<T>(title: string, run: (client: ServiceClient, signal: AbortSignal) => Promise<T>, options: CallOptions = {}): Promise<CallOutcome<T>> {
+  async call<T>(
+    title: string,
+    run: (client: ServiceClient, signal: AbortSignal) => Promise<T>,
+    options: CallOptions = {},
+  ): Promise<CallOutcome<T>> {
     const target = await this.target();
     if ('status' in target) return target;
     const { url, origin } = target;
@@ -331,10 +415,18 @@ export class ServiceFeature extends Disposable {
         apiKey = await this.keys.prompt(origin, vscode.l10n.t('This command needs your API key for {0}.', origin));
         if (!apiKey) {
           // Entering the key from here runs the command, as after a 401: the user asked for the command, not a setting.
-          const message = this.show('warning', vscode.l10n.t('Token Lens needs an API key for {0} to use the service; nothing was sent. Run “Token Lens: Set API Key” when you have one.', origin), [ENTER_NEW_KEY], async (choice) => {
-            if (choice !== ENTER_NEW_KEY || !(await this.keys.prompt(origin))) return;
-            await (options.again ? options.again() : this.call(title, run, options));
-          });
+          const message = this.show(
+            'warning',
+            vscode.l10n.t(
+              'Token Lens needs an API key for {0} to use the service; nothing was sent. Run “Token Lens: Set API Key” when you have one.',
+              origin,
+            ),
+            [ENTER_NEW_KEY],
+            async (choice) => {
+              if (choice !== ENTER_NEW_KEY || !(await this.keys.prompt(origin))) return;
+              await (options.again ? options.again() : this.call(title, run, options));
+            },
+          );
           return { status: 'noKey', message };
         }
       }
@@ -374,7 +466,9 @@ export class ServiceFeature extends Disposable {
       return { status: 'ok', value };
     } catch (error) {
       if (!isServiceError(error)) {
-        const message = this.show('error', `Token Lens: ${title} failed unexpectedly: ${(error as Error).message ?? String(error)}`, [SHOW_LOG]);
+        const message = this.show('error', `Token Lens: ${title} failed unexpectedly: ${(error as Error).message ?? String(error)}`, [
+          SHOW_LOG,
+        ]);
         this.log.error(`${title} failed: ${(error as Error).stack ?? String(error)}`);
         return { status: 'error', message };
       }
@@ -399,12 +493,22 @@ export class ServiceFeature extends Disposable {
     if (refused) return { status: 'untrusted', message: refused };
     if (config.serviceBuiltin) return this.builtinTarget();
     if (!config.serviceBaseUrl) {
-      const set = await this.setServiceUrl(undefined, vscode.l10n.t('This command sends data to the Token Lens service, and no service URL is set yet.'));
+      const set = await this.setServiceUrl(
+        undefined,
+        vscode.l10n.t('This command sends data to the Token Lens service, and no service URL is set yet.'),
+      );
       if (set.status !== 'ok') {
-        const message = this.show('warning', vscode.l10n.t('Token Lens needs the service URL to run this command. Run “Token Lens: Set Service URL” when you have it, or try the built-in local service (offline, no account).'), [SET_URL, USE_BUILTIN], async (choice) => {
-          if (choice === SET_URL) await this.setServiceUrl();
-          else if (choice === USE_BUILTIN) await this.useBuiltinService();
-        });
+        const message = this.show(
+          'warning',
+          vscode.l10n.t(
+            'Token Lens needs the service URL to run this command. Run “Token Lens: Set Service URL” when you have it, or try the built-in local service (offline, no account).',
+          ),
+          [SET_URL, USE_BUILTIN],
+          async (choice) => {
+            if (choice === SET_URL) await this.setServiceUrl();
+            else if (choice === USE_BUILTIN) await this.useBuiltinService();
+          },
+        );
         return { status: 'noUrl', message };
       }
     }
@@ -412,15 +516,33 @@ export class ServiceFeature extends Disposable {
     const origin = serviceOrigin(url);
     const problem = validateServiceUrl(url);
     if (!origin || problem) {
-      const message = this.show('error', vscode.l10n.t('The service URL “{0}” in the settings cannot be used: {1} Nothing was sent.', url, problem ?? ''), [SET_URL, OPEN_SETTINGS]);
+      const message = this.show(
+        'error',
+        vscode.l10n.t('The service URL “{0}” in the settings cannot be used: {1} Nothing was sent.', url, problem ?? ''),
+        [SET_URL, OPEN_SETTINGS],
+      );
       return { status: 'noUrl', message };
     }
     if (urlSource(inspectServiceBaseUrl()) === 'workspace' && !(await this.confirmWorkspaceUrl(url, origin))) {
-      const message = this.show('warning', vscode.l10n.t('Token Lens did not use the service URL {0} from this workspace’s settings, and sent nothing. Run the command again to confirm it, or remove tokenLens.service.baseUrl from the workspace settings to use your own.', url));
+      const message = this.show(
+        'warning',
+        vscode.l10n.t(
+          'Token Lens did not use the service URL {0} from this workspace’s settings, and sent nothing. Run the command again to confirm it, or remove tokenLens.service.baseUrl from the workspace settings to use your own.',
+          url,
+        ),
+      );
       return { status: 'declined', message };
     }
     if (isUnencryptedRemote(url) && !(await this.confirmUnencrypted(origin))) {
-      const message = this.show('warning', vscode.l10n.t('Token Lens sent nothing to {0}: plain http:// would carry your API key and data unencrypted. Use an https:// URL, or run the command again and choose “{1}” on a network you trust.', origin, SEND_UNENCRYPTED), [SET_URL]);
+      const message = this.show(
+        'warning',
+        vscode.l10n.t(
+          'Token Lens sent nothing to {0}: plain http:// would carry your API key and data unencrypted. Use an https:// URL, or run the command again and choose “{1}” on a network you trust.',
+          origin,
+          SEND_UNENCRYPTED,
+        ),
+        [SET_URL],
+      );
       return { status: 'declined', message };
     }
     return { url, origin };
@@ -429,7 +551,13 @@ export class ServiceFeature extends Disposable {
   /** The one Restricted Mode check: shows why service commands do not run there, or returns undefined when trusted. */
   private refuseInRestrictedMode(): ShownMessage | undefined {
     if (vscode.workspace.isTrusted) return undefined;
-    return this.show('error', vscode.l10n.t('Token Lens does not use the service in Restricted Mode: this workspace is not trusted, and its settings could send your text, structures and API key to a server of its choosing. Token counts and the inspector work as usual. Trust the workspace to use the service commands.'), [MANAGE_TRUST]);
+    return this.show(
+      'error',
+      vscode.l10n.t(
+        'Token Lens does not use the service in Restricted Mode: this workspace is not trusted, and its settings could send your text, structures and API key to a server of its choosing. Token counts and the inspector work as usual. Trust the workspace to use the service commands.',
+      ),
+      [MANAGE_TRUST],
+    );
   }
 
   /**
@@ -440,8 +568,13 @@ export class ServiceFeature extends Disposable {
   private async confirmWorkspaceUrl(url: string, origin: string): Promise<boolean> {
     if (this.context.workspaceState.get(CONFIRMED_WORKSPACE_URL) === url) return true;
     const choice = await notify.warning(
-      vscode.l10n.t('This workspace’s settings set the Token Lens service URL to {0}. Token Lens would send your text or structure there, with the API key you keep for {1} (other services’ keys are never sent there). Use it for this workspace?', url, origin),
-      USE_WORKSPACE_URL, DONT_USE,
+      vscode.l10n.t(
+        'This workspace’s settings set the Token Lens service URL to {0}. Token Lens would send your text or structure there, with the API key you keep for {1} (other services’ keys are never sent there). Use it for this workspace?',
+        url,
+        origin,
+      ),
+      USE_WORKSPACE_URL,
+      DONT_USE,
     );
     if (choice !== USE_WORKSPACE_URL) return false;
     await this.context.workspaceState.update(CONFIRMED_WORKSPACE_URL, url);
@@ -454,8 +587,12 @@ export class ServiceFeature extends Disposable {
     const accepted = this.context.globalState.get<string[]>(UNENCRYPTED_ORIGINS, []);
     if (accepted.includes(origin)) return true;
     const choice = await notify.warning(
-      vscode.l10n.t('{0} is plain http://: anyone on the network between you and it could read your API key and what you send. Use https:// unless this is a network you trust. Send unencrypted to {0} (asked once for this origin)?', origin),
-      SEND_UNENCRYPTED, DONT_SEND,
+      vscode.l10n.t(
+        '{0} is plain http://: anyone on the network between you and it could read your API key and what you send. Use https:// unless this is a network you trust. Send unencrypted to {0} (asked once for this origin)?',
+        origin,
+      ),
+      SEND_UNENCRYPTED,
+      DONT_SEND,
     );
     if (choice !== SEND_UNENCRYPTED) return false;
     await this.context.globalState.update(UNENCRYPTED_ORIGINS, [...accepted, origin]);
@@ -466,7 +603,8 @@ export class ServiceFeature extends Disposable {
   /** The origin of the URL in effect, after any pending key migration; asks for the URL first when `ask`. */
   private async currentOrigin(ask: boolean): Promise<string | undefined> {
     await this.migration;
-    if (!config.serviceBaseUrl && ask) await this.setServiceUrl(undefined, vscode.l10n.t('An API key belongs to one service. Which service is it for?'));
+    if (!config.serviceBaseUrl && ask)
+      await this.setServiceUrl(undefined, vscode.l10n.t('An API key belongs to one service. Which service is it for?'));
     return serviceOrigin(config.serviceBaseUrl);
   }
 
@@ -474,7 +612,8 @@ export class ServiceFeature extends Disposable {
   private async migrateLegacyKey(): Promise<void> {
     const origin = legacyKeyOrigin(inspectServiceBaseUrl());
     try {
-      if (origin && (await this.keys.adoptLegacyKey(origin))) this.log.info(`The API key of an earlier version is now bound to ${origin}, the service URL in your user settings`);
+      if (origin && (await this.keys.adoptLegacyKey(origin)))
+        this.log.info(`The API key of an earlier version is now bound to ${origin}, the service URL in your user settings`);
     } catch (error) {
       this.log.error(`Could not move the earlier version's API key: ${String(error)}`);
     }
@@ -549,16 +688,23 @@ export class ServiceFeature extends Disposable {
   }
 
   /** Shows a message without waiting for it; a chosen action runs `onChoice`. */
-  show(severity: ShownMessage['severity'], text: string, actions: string[] = [], onChoice?: (choice: string) => Promise<unknown>): ShownMessage {
+  show(
+    severity: ShownMessage['severity'],
+    text: string,
+    actions: string[] = [],
+    onChoice?: (choice: string) => Promise<unknown>,
+  ): ShownMessage {
     const message: ShownMessage = { severity, text, actions };
     const showFn = severity === 'error' ? notify.error : severity === 'warning' ? notify.warning : notify.info;
-    void Promise.resolve(showFn(message.text, ...actions)).then((choice) => {
-      if (choice === SET_URL && !onChoice) return this.setServiceUrl();
-      if (choice === ENTER_NEW_KEY && !onChoice) return this.setApiKey();
-      if (choice === MANAGE_TRUST) return vscode.commands.executeCommand('workbench.trust.manage');
-      if (choice && onChoice) return onChoice(choice);
-      return undefined;
-    }).then(undefined, (error: unknown) => this.log.error(`Message action failed: ${String(error)}`));
+    void Promise.resolve(showFn(message.text, ...actions))
+      .then((choice) => {
+        if (choice === SET_URL && !onChoice) return this.setServiceUrl();
+        if (choice === ENTER_NEW_KEY && !onChoice) return this.setApiKey();
+        if (choice === MANAGE_TRUST) return vscode.commands.executeCommand('workbench.trust.manage');
+        if (choice && onChoice) return onChoice(choice);
+        return undefined;
+      })
+      .then(undefined, (error: unknown) => this.log.error(`Message action failed: ${String(error)}`));
     return message;
   }
 

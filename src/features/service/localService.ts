@@ -29,13 +29,15 @@ export class LocalService {
 
   /** Its base URL once it listens, starting it when needed. */
   url(): Promise<string> {
-    this.starting ??= this.launch(this.options.port ?? 0).catch((error: unknown) => {
-      if (!this.options.port) throw error;
-      return this.launch(0); // the port of last time is taken: any other will do
-    }).catch((error: unknown) => {
-      this.starting = undefined;
-      throw error;
-    });
+    this.starting ??= this.launch(this.options.port ?? 0)
+      .catch((error: unknown) => {
+        if (!this.options.port) throw error;
+        return this.launch(0); // the port of last time is taken: any other will do
+      })
+      .catch((error: unknown) => {
+        this.starting = undefined;
+        throw error;
+      });
     return this.starting;
   }
 

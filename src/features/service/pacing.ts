@@ -20,10 +20,13 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(new AbortedError());
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
       const onAbort = (): void => {
         clearTimeout(timer);
         reject(new AbortedError());
@@ -68,7 +71,10 @@ export class Pacer {
   }
 
   static keyId(apiKey: string | undefined): string {
-    return createHash('sha256').update(apiKey ?? '').digest('hex').slice(0, 16);
+    return createHash('sha256')
+      .update(apiKey ?? '')
+      .digest('hex')
+      .slice(0, 16);
   }
 
   /** How long a request for this key would wait now (0 when a slot is free). */
@@ -239,6 +245,13 @@ export class RetryPolicy {
 export function isDropped(error: ServiceError): boolean {
   const cause = (error as { cause?: { code?: string } }).cause;
   const code = cause?.code;
-  return code !== 'ECONNREFUSED' && code !== 'ENOTFOUND' && code !== 'EAI_AGAIN' && code !== 'CERT_HAS_EXPIRED'
-    && code !== 'UND_ERR_CONNECT_TIMEOUT' && !(code ?? '').startsWith('ERR_TLS') && !(code ?? '').includes('CERT');
+  return (
+    code !== 'ECONNREFUSED' &&
+    code !== 'ENOTFOUND' &&
+    code !== 'EAI_AGAIN' &&
+    code !== 'CERT_HAS_EXPIRED' &&
+    code !== 'UND_ERR_CONNECT_TIMEOUT' &&
+    !(code ?? '').startsWith('ERR_TLS') &&
+    !(code ?? '').includes('CERT')
+  );
 }

@@ -20,7 +20,11 @@ const TYPICAL_WINDOWS: Partial<Record<string, number[]>> = {
 
 /** Token Lens: Select Tokenizer, Count Tokens in Selection and Set Context Window. */
 export class StatusBarCommands extends Disposable {
-  constructor(private readonly feature: StatusBarFeature, private readonly log: vscode.LogOutputChannel, private readonly locale: Locale) {
+  constructor(
+    private readonly feature: StatusBarFeature,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly locale: Locale,
+  ) {
     super();
     this.register(vscode.commands.registerCommand('tokenLens.selectTokenizer', (name?: unknown) => this.selectTokenizer(name)));
     this.register(vscode.commands.registerCommand('tokenLens.countSelection', () => this.countSelection()));
@@ -37,12 +41,18 @@ export class StatusBarCommands extends Disposable {
       const items = [
         { label: t('No gauge'), description: t('count tokens only'), size: 0 },
         ...WINDOW_PRESETS.map((n) => ({
-          label: this.locale.number(n), size: n,
-          description: [typical.includes(n) ? t('typical for {0}', config.tokenizer) : '', n === current ? t('current') : ''].filter(Boolean).join(' · '),
+          label: this.locale.number(n),
+          size: n,
+          description: [typical.includes(n) ? t('typical for {0}', config.tokenizer) : '', n === current ? t('current') : '']
+            .filter(Boolean)
+            .join(' · '),
         })),
         { label: t('Other…'), description: t('a number of tokens of your own'), size: -1 },
       ];
-      const picked = await vscode.window.showQuickPick(items, { title: t('Token Lens: context window for the status bar gauge'), placeHolder: t('Tokens the model can take in (reserve for the answer: tokenLens.contextWindow.reserve)') });
+      const picked = await vscode.window.showQuickPick(items, {
+        title: t('Token Lens: context window for the status bar gauge'),
+        placeHolder: t('Tokens the model can take in (reserve for the answer: tokenLens.contextWindow.reserve)'),
+      });
       if (!picked) return undefined;
       size = picked.size >= 0 ? picked.size : await this.askWindow();
     }
@@ -58,8 +68,10 @@ export class StatusBarCommands extends Disposable {
   private async askWindow(): Promise<number | undefined> {
     const { t } = this.locale;
     const text = await vscode.window.showInputBox({
-      title: t('Token Lens: context window'), prompt: t('Tokens the model can take in, e.g. 64000'),
-      validateInput: (value) => (/^\s*[1-9]\d{0,8}\s*$/.test(value.replace(/[,_ ]/g, '')) ? undefined : t('A whole number of tokens, e.g. 64000')),
+      title: t('Token Lens: context window'),
+      prompt: t('Tokens the model can take in, e.g. 64000'),
+      validateInput: (value) =>
+        /^\s*[1-9]\d{0,8}\s*$/.test(value.replace(/[,_ ]/g, '')) ? undefined : t('A whole number of tokens, e.g. 64000'),
     });
     return text === undefined ? undefined : Number(text.replace(/[,_\s]/g, ''));
   }
@@ -109,9 +121,8 @@ export class StatusBarCommands extends Disposable {
       return undefined;
     }
     try {
-      const summary = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: t('Counting tokens…') },
-        () => this.count(editor),
+      const summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: t('Counting tokens…') }, () =>
+        this.count(editor),
       );
       if (summary) this.showResult(summary, editor.document);
       return summary;

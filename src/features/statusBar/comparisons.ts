@@ -30,7 +30,13 @@ export class Comparisons {
   }
 
   /** Counts `ranges` of `document` (or all of it) with every encoding but the one `tokenizer` resolves to. */
-  async compute(key: string, document: vscode.TextDocument, ranges: readonly vscode.Range[], tokenizer: string, signal: AbortSignal): Promise<Comparison[]> {
+  async compute(
+    key: string,
+    document: vscode.TextDocument,
+    ranges: readonly vscode.Range[],
+    tokenizer: string,
+    signal: AbortSignal,
+  ): Promise<Comparison[]> {
     const hit = this.cached(key);
     if (hit) return hit;
     this.computed++;

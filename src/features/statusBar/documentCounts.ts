@@ -57,7 +57,7 @@ export class DocumentCounts extends Disposable {
 
   /** Drops the document's indexes except those of `keep` (a document too big to compare keeps only its own count). */
   retainOnly(document: vscode.TextDocument, keep: Tokenizer): void {
-    for (const tokenizer of [...this.entries.get(document)?.keys() ?? []]) {
+    for (const tokenizer of [...(this.entries.get(document)?.keys() ?? [])]) {
       if (tokenizer !== keep) this.forget(document, tokenizer);
     }
   }
@@ -92,8 +92,11 @@ export class DocumentCounts extends Disposable {
   }
 
   private patch(entry: Entry, document: vscode.TextDocument, envelope: EditEnvelope | undefined, newText: () => string): void {
-    const patchable = entry.index && envelope && entry.version + 1 === document.version
-      && Math.max(envelope.oldEnd, envelope.newEnd) - envelope.start <= LARGE_EDIT;
+    const patchable =
+      entry.index &&
+      envelope &&
+      entry.version + 1 === document.version &&
+      Math.max(envelope.oldEnd, envelope.newEnd) - envelope.start <= LARGE_EDIT;
     if (patchable) {
       entry.index!.update(envelope!.start, envelope!.oldEnd, envelope!.newEnd, newText());
       entry.version = document.version;

@@ -37,7 +37,10 @@ export class StatusBarFeature extends Disposable {
   private lastEditor: vscode.TextEditor | undefined;
   private visible = false;
 
-  constructor(private readonly log: vscode.LogOutputChannel, private readonly locale: Locale) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly locale: Locale,
+  ) {
     super();
     this.item.name = 'Token Lens';
     this.item.command = 'tokenLens.selectTokenizer';
@@ -45,22 +48,28 @@ export class StatusBarFeature extends Disposable {
     this.register(new StatusBarCommands(this, log, locale));
     this.register(vscode.window.onDidChangeActiveTextEditor(() => this.refreshSoon.schedule()));
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.refreshSoon.schedule()));
-    this.register(vscode.window.onDidChangeTextEditorSelection((e) => {
-      if (e.textEditor === this.editor()) this.refreshSoon.schedule();
-    }));
-    this.register(this.counts.onDidChange((document) => {
-      if (document === this.editor()?.document) this.refreshSoon.schedule();
-    }));
-    this.register(onDidChangeConfig((affects) => {
-      if (affects('tokenizer') || affects('specialTokens')) {
-        this.counts.clear();
-        this.comparisons.clear();
-      }
-      if (affects('tokenizer') || affects('specialTokens') || affects('statusBar') || affects('contextWindow')) {
-        this.current = undefined;
-        void this.refresh();
-      }
-    }));
+    this.register(
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.textEditor === this.editor()) this.refreshSoon.schedule();
+      }),
+    );
+    this.register(
+      this.counts.onDidChange((document) => {
+        if (document === this.editor()?.document) this.refreshSoon.schedule();
+      }),
+    );
+    this.register(
+      onDidChangeConfig((affects) => {
+        if (affects('tokenizer') || affects('specialTokens')) {
+          this.counts.clear();
+          this.comparisons.clear();
+        }
+        if (affects('tokenizer') || affects('specialTokens') || affects('statusBar') || affects('contextWindow')) {
+          this.current = undefined;
+          void this.refresh();
+        }
+      }),
+    );
     void this.refresh();
   }
 
@@ -71,7 +80,7 @@ export class StatusBarFeature extends Disposable {
       visible: this.visible,
       background: this.item.backgroundColor?.id,
       text: this.item.text,
-      tooltip: typeof tooltip === 'string' ? tooltip : tooltip?.value ?? '',
+      tooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),
       summary: this.current?.summary,
     };
   }
@@ -183,7 +192,13 @@ export class StatusBarFeature extends Disposable {
     const editor = this.editor();
     if (!current || !editor || current.generation !== this.generation || current.summary.comparisons.length) return;
     try {
-      const comparisons = await this.comparisons.compute(current.key, editor.document, current.ranges, current.summary.tokenizer, this.abort.signal);
+      const comparisons = await this.comparisons.compute(
+        current.key,
+        editor.document,
+        current.ranges,
+        current.summary.tokenizer,
+        this.abort.signal,
+      );
       if (current.generation !== this.generation) return;
       current.summary.comparisons = comparisons;
       this.show(current.summary);

@@ -102,7 +102,10 @@ export function* relaxation(s: Structure, options: { fmax: number; maxSteps: num
   };
 }
 
-export function* dynamics(s: Structure, options: { temperature: number; timestep: number; steps: number; seed: number }): Steps<Record<string, unknown>> {
+export function* dynamics(
+  s: Structure,
+  options: { temperature: number; timestep: number; steps: number; seed: number },
+): Steps<Record<string, unknown>> {
   check(s, MAX_ATOMS.md);
   const result = yield* md(s.cell, { ...options, flags: s.flags });
   const n = s.cell.symbols.length;
@@ -133,7 +136,9 @@ export function* bandStructure(s: Structure, density: number): Steps<Record<stri
   const work = path.kpoints.length * (2 * n) ** 3;
   if (work > MAX_BAND_WORK) {
     const most = Math.floor(MAX_BAND_WORK / (2 * n) ** 3);
-    throw new InputError(`kpath_density ${density} gives ${path.kpoints.length} k-points; for ${n} atoms the reference server computes at most ${most}: lower kpath_density.`);
+    throw new InputError(
+      `kpath_density ${density} gives ${path.kpoints.length} k-points; for ${n} atoms the reference server computes at most ${most}: lower kpath_density.`,
+    );
   }
   const eigenvalues = yield* bands(s.cell, path.kpoints);
   const edges = bandEdges(eigenvalues, ELECTRONS_PER_ATOM * n);
@@ -164,7 +169,10 @@ function check(s: Structure, maxAtoms: number): void {
   const n = s.cell.symbols.length;
   if (n > maxAtoms) throw new InputError(`The structure has ${n} atoms; this calculation takes at most ${maxAtoms}.`);
   const unknown = unknownSymbols(s.cell.symbols);
-  if (unknown.length) throw new InputError(`Unknown element ${unknown.map((u) => `"${u}"`).join(', ')}: name the species with element symbols (line 6 of a VASP 5 POSCAR).`);
+  if (unknown.length)
+    throw new InputError(
+      `Unknown element ${unknown.map((u) => `"${u}"`).join(', ')}: name the species with element symbols (line 6 of a VASP 5 POSCAR).`,
+    );
 }
 
 /** Frames with positions rounded to 1e-6 Å, which is all a viewer needs. */

@@ -38,7 +38,16 @@ export const PATHS: Record<Bravais, { path: string; points: Record<string, Vec3>
   // Setyawan-Curtarolo name X, Y, Z for a < b < c; here they simply follow the cell's own a, b, c.
   ORC: {
     path: 'Γ-X-S-Y-Γ-Z-U-R-T-Z|Y-T|U-X|S-R',
-    points: { Γ: G, X: [0.5, 0, 0], Y: [0, 0.5, 0], Z: [0, 0, 0.5], S: [0.5, 0.5, 0], U: [0.5, 0, 0.5], T: [0, 0.5, 0.5], R: [0.5, 0.5, 0.5] },
+    points: {
+      Γ: G,
+      X: [0.5, 0, 0],
+      Y: [0, 0.5, 0],
+      Z: [0, 0, 0.5],
+      S: [0.5, 0.5, 0],
+      U: [0.5, 0, 0.5],
+      T: [0, 0.5, 0.5],
+      R: [0.5, 0.5, 0.5],
+    },
   },
   OTHER: { path: 'Γ-X-Y-Z-Γ', points: { Γ: G, X: [0.5, 0, 0], Y: [0, 0.5, 0], Z: [0, 0, 0.5] } },
 };

@@ -82,10 +82,12 @@ export function* md(cell: Cell, options: MdOptions): Steps<MdResult> {
 /** Maxwell-Boltzmann: each component normal with variance kT/m. */
 function initialVelocities(masses: readonly number[], options: MdOptions, project: Projector, removeMomentum: boolean): Vec3[] {
   const random = seededRandom(options.seed);
-  const v = project(masses.map((m): Vec3 => {
-    const sigma = Math.sqrt((BOLTZMANN * options.temperature * ACCELERATION) / m);
-    return [gaussian(random) * sigma, gaussian(random) * sigma, gaussian(random) * sigma];
-  }));
+  const v = project(
+    masses.map((m): Vec3 => {
+      const sigma = Math.sqrt((BOLTZMANN * options.temperature * ACCELERATION) / m);
+      return [gaussian(random) * sigma, gaussian(random) * sigma, gaussian(random) * sigma];
+    }),
+  );
   if (!removeMomentum) return v;
   const total = masses.reduce((s, m) => s + m, 0);
   const momentum = v.reduce((p, vi, i) => add(p, scale(vi, masses[i])), [0, 0, 0] as Vec3);

@@ -28,14 +28,17 @@ export function neighborList(lattice: Mat3, positions: readonly Vec3[], cutoff: 
   // A cell so thin or so dense that the search would not end in time is refused before it starts.
   if (candidatePairs(grid, n) > MAX_CANDIDATES) {
     const widths = perpendicularWidths(lattice);
-    throw new InputError(`The cell is too thin or too dense for a ${cutoff.toFixed(2)} Å cutoff (perpendicular widths ${widths.map((w) => w.toFixed(2)).join(', ')} Å).`);
+    throw new InputError(
+      `The cell is too thin or too dense for a ${cutoff.toFixed(2)} Å cutoff (perpendicular widths ${widths.map((w) => w.toFixed(2)).join(', ')} Å).`,
+    );
   }
   const dual = dualBasis(lattice);
   const frac = positions.flatMap((r) => toFractional(r, dual));
   const list: NeighborList = { count: 0, i: [], j: [], d: [], r: [] };
   forEachPair(lattice, frac, cutoff, grid, (a, b, tx, ty, tz, dx, dy, dz, r2) => {
     if (a === b && !positive(tx, ty, tz)) return;
-    if (r2 < COINCIDENT ** 2) throw new InputError(`Atoms ${a + 1} and ${b + 1} sit on the same spot (periodic images counted): no force or band can be computed.`);
+    if (r2 < COINCIDENT ** 2)
+      throw new InputError(`Atoms ${a + 1} and ${b + 1} sit on the same spot (periodic images counted): no force or band can be computed.`);
     list.i.push(a);
     list.j.push(b);
     list.d.push(dx, dy, dz);

@@ -43,7 +43,14 @@ export function* relax(cell: Cell, options: RelaxOptions): Steps<RelaxResult> {
     forcesMax.push(Math.max(0, ...forces.map(norm)));
     recorder.add(step, positions);
     if (forcesMax[step] < options.fmax || step >= options.maxSteps) {
-      return { converged: forcesMax[step] < options.fmax, steps: step, energies, forcesMax, positions, frames: recorder.finish(step, positions) };
+      return {
+        converged: forcesMax[step] < options.fmax,
+        steps: step,
+        energies,
+        forcesMax,
+        positions,
+        frames: recorder.finish(step, positions),
+      };
     }
     const dr = fire.step(forces);
     positions = positions.map((p, i) => add(p, dr[i]));

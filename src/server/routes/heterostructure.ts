@@ -6,13 +6,24 @@ import { readStructure } from './structures';
 
 /** A structure given as POSCAR text (`poscar_<role>`, `<role>_poscar`) or as a jid (`<role>_jid`, or an alias). */
 const slab = (body: Json, role: 'film' | 'subs', jidFields: string[]): Slab => {
-  const poscarField = [`poscar_${role}`, `${role === 'subs' ? 'substrate' : 'film'}_poscar`].find((f) => body[f] !== undefined && body[f] !== null);
+  const poscarField = [`poscar_${role}`, `${role === 'subs' ? 'substrate' : 'film'}_poscar`].find(
+    (f) => body[f] !== undefined && body[f] !== null,
+  );
   if (poscarField) {
     const structure = readStructure({ poscar: str(body, poscarField, true) }, MAX_INTERFACE_ATOMS).poscar;
-    return { name: structure.comment.trim().split(/\s+/)[0] || role, lattice: structure.lattice, species: structure.sites.map((x) => x.species), frac: structure.sites.map((x) => x.frac) };
+    return {
+      name: structure.comment.trim().split(/\s+/)[0] || role,
+      lattice: structure.lattice,
+      species: structure.sites.map((x) => x.species),
+      frac: structure.sites.map((x) => x.frac),
+    };
   }
   const field = jidFields.find((f) => body[f] !== undefined && body[f] !== null);
-  if (!field) throw new HttpError(400, `Send the ${role === 'film' ? 'film' : 'substrate'} as "poscar_${role}" (POSCAR text) or "${jidFields[0]}" (a jid such as JVASP-1002).`);
+  if (!field)
+    throw new HttpError(
+      400,
+      `Send the ${role === 'film' ? 'film' : 'substrate'} as "poscar_${role}" (POSCAR text) or "${jidFields[0]}" (a jid such as JVASP-1002).`,
+    );
   const m = material(body, field);
   if (!m.structure) throw new HttpError(501, `The reference server has no structure for ${m.formula} (${m.jid}).`);
   return { name: m.formula, lattice: m.structure.lattice as Mat3, species: m.structure.species, frac: m.structure.frac };
@@ -32,11 +43,16 @@ export const heterostructure: Handler = (body) => {
   const d = INTERFACE_DEFAULTS;
   try {
     return {
-      film: { name: film.name, natoms: film.species.length }, substrate: { name: subs.name, natoms: subs.species.length },
+      film: { name: film.name, natoms: film.species.length },
+      substrate: { name: subs.name, natoms: subs.species.length },
       ...buildInterface(film, subs, {
-        filmIndex: str(body, 'film_index', false) ?? d.filmIndex, subsIndex: str(body, 'subs_index', false) ?? d.subsIndex,
-        filmThickness: length(body, 'film_thickness', d.filmThickness, 1, 100), subsThickness: length(body, 'subs_thickness', d.subsThickness, 1, 100),
-        separation: length(body, 'separation', d.separation, 0.5, 20), vacuum: length(body, 'vacuum', d.vacuum, 0, 100), maxSupercell: max,
+        filmIndex: str(body, 'film_index', false) ?? d.filmIndex,
+        subsIndex: str(body, 'subs_index', false) ?? d.subsIndex,
+        filmThickness: length(body, 'film_thickness', d.filmThickness, 1, 100),
+        subsThickness: length(body, 'subs_thickness', d.subsThickness, 1, 100),
+        separation: length(body, 'separation', d.separation, 0.5, 20),
+        vacuum: length(body, 'vacuum', d.vacuum, 0, 100),
+        maxSupercell: max,
       }),
       method: 'reference: slabs along a cell axis, in-plane lengths matched by whole-number supercells, film strained onto the substrate',
     };

@@ -18,7 +18,8 @@ export const search: Handler = (body) => {
   if (elements) query.elements = elements;
   const mode = str(body, 'element_mode', false);
   if (mode !== undefined) {
-    if (!(ELEMENT_MODES as readonly string[]).includes(mode)) throw new HttpError(400, `Field "element_mode" must be one of ${ELEMENT_MODES.join(', ')}.`);
+    if (!(ELEMENT_MODES as readonly string[]).includes(mode))
+      throw new HttpError(400, `Field "element_mode" must be one of ${ELEMENT_MODES.join(', ')}.`);
     query.element_mode = mode;
   }
   const min = num(body, 'bandgap_min');
@@ -35,5 +36,13 @@ export const predict: Handler = (body) => {
   const model = str(body, 'model', false) ?? DEFAULT_MODEL;
   const spec = own(MODELS, model);
   if (!spec) throw new HttpError(400, `Unknown model "${model}". Models: ${Object.keys(MODELS).join(', ')}.`);
-  return { jid: m.jid, formula: m.formula, model, property: spec.description, prediction: m[spec.field], unit: spec.unit, source: 'tabulated reference value' };
+  return {
+    jid: m.jid,
+    formula: m.formula,
+    model,
+    property: spec.description,
+    prediction: m[spec.field],
+    unit: spec.unit,
+    source: 'tabulated reference value',
+  };
 };

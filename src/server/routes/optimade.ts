@@ -13,7 +13,12 @@ export const optimade: Handler = (body) => {
   const data = MATERIALS.filter(test).map((m) => ({
     id: m.jid,
     type: 'structures',
-    attributes: { chemical_formula_reduced: m.formula, elements: [...m.elements].sort(), nelements: m.elements.length, nsites: m.structure?.species.length ?? null },
+    attributes: {
+      chemical_formula_reduced: m.formula,
+      elements: [...m.elements].sort(),
+      nelements: m.elements.length,
+      nsites: m.structure?.species.length ?? null,
+    },
   }));
   return { data, meta: { data_returned: data.length, data_available: MATERIALS.length, more_data_available: false } };
 };

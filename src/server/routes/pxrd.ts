@@ -6,7 +6,8 @@ export const pxrd: Handler = (body) => {
   const m = material(body, 'jid');
   const wavelength = num(body, 'wavelength') ?? CU_K_ALPHA;
   if (wavelength <= 0 || wavelength > 5) throw new HttpError(400, 'Field "wavelength" must be between 0 and 5 Å.');
-  if (!m.structure) throw new HttpError(501, `The reference server has no structure for ${m.formula} (${m.jid}) to compute a pattern from.`);
+  if (!m.structure)
+    throw new HttpError(501, `The reference server has no structure for ${m.formula} (${m.jid}) to compute a pattern from.`);
   return { jid: m.jid, formula: m.formula, wavelength, two_theta_range: [0, 90], peaks: powderPattern(m.structure, wavelength) };
 };
 

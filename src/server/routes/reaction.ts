@@ -11,11 +11,17 @@ export const balance: Handler = (body) => {
     if (sides.length !== 2) throw new HttpError(400, 'Field "equation" must look like "H2 + O2 -> H2O".');
     [reactants, products] = sides.map(splitSide);
   }
-  if (!reactants?.length || !products?.length) throw new HttpError(400, 'Send "reactants" and "products" (arrays of formulas), or "equation" such as "H2 + O2 -> H2O".');
+  if (!reactants?.length || !products?.length)
+    throw new HttpError(400, 'Send "reactants" and "products" (arrays of formulas), or "equation" such as "H2 + O2 -> H2O".');
   try {
     const coefficients = balanceReaction(reactants, products!);
     const side = (names: string[], c: number[]): string => names.map((s, i) => `${c[i] === 1 ? '' : `${c[i]} `}${s}`).join(' + ');
-    return { reactants, products, coefficients, balanced: `${side(reactants, coefficients.reactants)} -> ${side(products!, coefficients.products)}` };
+    return {
+      reactants,
+      products,
+      coefficients,
+      balanced: `${side(reactants, coefficients.reactants)} -> ${side(products!, coefficients.products)}`,
+    };
   } catch (error) {
     if (error instanceof HttpError) throw error;
     throw new HttpError(400, `${(error as Error).message}.`);

@@ -14,7 +14,11 @@ export const readStructure = (body: Json, maxAtoms: number): Structure => {
   if (!text.trim()) throw new HttpError(400, 'Field "poscar" is empty: send the structure in POSCAR text format.');
   // Refused before parsing: a POSCAR cannot hold more atoms than lines (twice, with velocities).
   const lines = lineCount(text);
-  if (lines > 2 * maxAtoms + 20) throw new HttpError(400, `The POSCAR has ${lines} lines, more than a structure of ${maxAtoms} atoms (the most the reference server computes for this calculation) can have.`);
+  if (lines > 2 * maxAtoms + 20)
+    throw new HttpError(
+      400,
+      `The POSCAR has ${lines} lines, more than a structure of ${maxAtoms} atoms (the most the reference server computes for this calculation) can have.`,
+    );
   const { poscar, diagnostics } = parsePoscar(text);
   const error = diagnostics.find((d) => d.severity === 'error');
   if (error || !poscar) throw new HttpError(400, `The POSCAR is malformed: ${error?.message ?? 'it could not be read'}.`);
@@ -27,7 +31,10 @@ export const option = (body: Json, name: keyof typeof FIELDS): number => {
   const value = num(body, name, field.integer) ?? field.default;
   if (field.clamp && value > field.max) return field.max;
   if (value < field.min || value > field.max) {
-    throw new HttpError(400, field.clamp ? `Field "${name}" must be at least ${field.min}.` : `Field "${name}" must be between ${field.min} and ${field.max}.`);
+    throw new HttpError(
+      400,
+      field.clamp ? `Field "${name}" must be at least ${field.min}.` : `Field "${name}" must be between ${field.min} and ${field.max}.`,
+    );
   }
   return value;
 };
@@ -39,7 +46,11 @@ export function structureRoutes(pool: WorkerPool): Record<'singlePoint' | 'relax
     try {
       outcome = await pool.run(job, signal);
     } catch (error) {
-      if (error instanceof JobTimeout) throw new HttpError(504, `The calculation ran ${error.message}, the reference server's budget, and was stopped: try fewer atoms or steps.`);
+      if (error instanceof JobTimeout)
+        throw new HttpError(
+          504,
+          `The calculation ran ${error.message}, the reference server's budget, and was stopped: try fewer atoms or steps.`,
+        );
       throw error;
     }
     if (outcome.ok) return outcome.value;
@@ -47,7 +58,8 @@ export function structureRoutes(pool: WorkerPool): Record<'singlePoint' | 'relax
     throw new Error(outcome.message);
   };
 
-  const singlePointHandler: Handler = (body, signal) => compute({ kind: 'singlePoint', structure: readStructure(body, MAX_ATOMS.singlePoint) }, signal);
+  const singlePointHandler: Handler = (body, signal) =>
+    compute({ kind: 'singlePoint', structure: readStructure(body, MAX_ATOMS.singlePoint) }, signal);
 
   const relax: Handler = (body, signal) => {
     const structure = readStructure(body, MAX_ATOMS.relax);
@@ -56,7 +68,12 @@ export function structureRoutes(pool: WorkerPool): Record<'singlePoint' | 'relax
 
   const md: Handler = (body, signal) => {
     const structure = readStructure(body, MAX_ATOMS.md);
-    const options = { temperature: option(body, 'temperature'), timestep: option(body, 'timestep'), steps: option(body, 'steps'), seed: option(body, 'seed') };
+    const options = {
+      temperature: option(body, 'temperature'),
+      timestep: option(body, 'timestep'),
+      steps: option(body, 'steps'),
+      seed: option(body, 'seed'),
+    };
     return compute({ kind: 'md', structure, options }, signal);
   };
 

@@ -18,6 +18,8 @@ export const tokenize: Handler = (body) => {
 
 export const tokenizerSearch: Handler = (body) => {
   const query = (str(body, 'query', false) ?? '').toLowerCase();
-  const results = TOKENIZERS.filter((t) => !query || t.name.toLowerCase().includes(query) || t.kind.includes(query) || t.description.toLowerCase().includes(query)).map((t) => ({ ...t }));
+  const results = TOKENIZERS.filter(
+    (t) => !query || t.name.toLowerCase().includes(query) || t.kind.includes(query) || t.description.toLowerCase().includes(query),
+  ).map((t) => ({ ...t }));
   return { count: results.length, results };
 };

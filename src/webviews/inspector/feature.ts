@@ -25,9 +25,11 @@ export class InspectorFeature extends Disposable {
   ) {
     super();
     this.register(vscode.commands.registerCommand('tokenLens.openInspector', () => this.open()));
-    this.register(vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
-      deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown) => this.restore(webviewPanel, state),
-    }));
+    this.register(
+      vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+        deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown) => this.restore(webviewPanel, state),
+      }),
+    );
     if (TEST_HOOKS && testMode) {
       this.register(vscode.commands.registerCommand(TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
     }
@@ -79,8 +81,12 @@ export class InspectorFeature extends Disposable {
       case 'receive': // raw message as if from the webview
         panel?.receiveRaw(arg);
         return true;
-      case 'restore': { // what the serializer does after a reload, on a fresh panel with the given state
-        const webviewPanel = vscode.window.createWebviewPanel(VIEW_TYPE, this.locale.t(InspectorPanel.title), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+      case 'restore': {
+        // what the serializer does after a reload, on a fresh panel with the given state
+        const webviewPanel = vscode.window.createWebviewPanel(VIEW_TYPE, this.locale.t(InspectorPanel.title), {
+          viewColumn: vscode.ViewColumn.Beside,
+          preserveFocus: true,
+        });
         this.restore(webviewPanel, arg);
         return this.panel!.settled();
       }

@@ -17,8 +17,16 @@ import { gauge, gaugeText } from '../../core/counts/summary';
 import { plural, type Locale } from '../../core/util/locale';
 import { panelOptions, pageHtml } from '../host';
 import {
-  DEFAULT_OPTIONS, isFromWebview, sanitizeOptions, VIEW_TYPE,
-  type FromWebview, type InspectorOptions, type PaneData, type RenderedReport, type RenderMessage, type ToWebview,
+  DEFAULT_OPTIONS,
+  isFromWebview,
+  sanitizeOptions,
+  VIEW_TYPE,
+  type FromWebview,
+  type InspectorOptions,
+  type PaneData,
+  type RenderedReport,
+  type RenderMessage,
+  type ToWebview,
 } from './protocol';
 import { buildSegmentTable, toWireTable, type SegmentTable } from '../../core/inspector/segments';
 import { IncrementalTables } from '../../core/inspector/incremental';
@@ -120,7 +128,12 @@ export class InspectorPanel extends Disposable {
   private readonly locale: Locale;
   private readonly firstPaint: boolean;
 
-  constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, options: InspectorOptions, environment: PanelEnvironment) {
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    options: InspectorOptions,
+    environment: PanelEnvironment,
+  ) {
     super();
     ({ testMode: this.testMode, log: this.log, locale: this.locale } = environment);
     this.firstPaint = environment.firstPaint ?? true;
@@ -129,43 +142,55 @@ export class InspectorPanel extends Disposable {
     panel.title = this.locale.t(InspectorPanel.title);
     this.register(panel.onDidDispose(() => this.dispose()));
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
-    this.register(panel.onDidChangeViewState(() => {
-      if (!panel.visible) {
-        // A hidden webview is destroyed (no retainContextWhenHidden): wait for the new page's ready.
-        this.ready = false;
-        this.report = undefined;
-        this.cancellation.cancelled = true;
-      }
-    }));
-    this.register(vscode.window.onDidChangeActiveTextEditor((editor) => {
-      if (editor && isInspectable(editor.document) && (editor.document !== this.document || editor.viewColumn !== this.lastColumn)) {
-        const switched = editor.document !== this.document;
-        this.track(editor);
-        if (switched) this.schedule(0);
-      }
-    }));
-    this.register(vscode.workspace.onDidChangeTextDocument((event) => {
-      if (event.document === this.document && event.contentChanges.length > 0) this.schedule();
-    }));
-    this.register(vscode.workspace.onDidCloseTextDocument((document) => {
-      if (document !== this.document) return;
-      // A language change (language detection in an untitled editor, or the user's pick) closes the
-      // document and opens it again under the same URI: the reopened one is picked up below.
-      this.document = undefined;
-      this.closedUri = document.uri.toString();
-      const next = vscode.window.activeTextEditor;
-      if (next && isInspectable(next.document) && !next.document.isClosed) this.track(next);
-      this.schedule(0);
-    }));
-    this.register(vscode.workspace.onDidOpenTextDocument((document) => {
-      if (this.document || document.uri.toString() !== this.closedUri) return;
-      this.document = document;
-      this.schedule(0);
-    }));
+    this.register(
+      panel.onDidChangeViewState(() => {
+        if (!panel.visible) {
+          // A hidden webview is destroyed (no retainContextWhenHidden): wait for the new page's ready.
+          this.ready = false;
+          this.report = undefined;
+          this.cancellation.cancelled = true;
+        }
+      }),
+    );
+    this.register(
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        if (editor && isInspectable(editor.document) && (editor.document !== this.document || editor.viewColumn !== this.lastColumn)) {
+          const switched = editor.document !== this.document;
+          this.track(editor);
+          if (switched) this.schedule(0);
+        }
+      }),
+    );
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document === this.document && event.contentChanges.length > 0) this.schedule();
+      }),
+    );
+    this.register(
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        if (document !== this.document) return;
+        // A language change (language detection in an untitled editor, or the user's pick) closes the
+        // document and opens it again under the same URI: the reopened one is picked up below.
+        this.document = undefined;
+        this.closedUri = document.uri.toString();
+        const next = vscode.window.activeTextEditor;
+        if (next && isInspectable(next.document) && !next.document.isClosed) this.track(next);
+        this.schedule(0);
+      }),
+    );
+    this.register(
+      vscode.workspace.onDidOpenTextDocument((document) => {
+        if (this.document || document.uri.toString() !== this.closedUri) return;
+        this.document = document;
+        this.schedule(0);
+      }),
+    );
     this.register(vscode.window.onDidChangeTextEditorSelection((event) => this.selectionChanged(event)));
-    this.register(vscode.workspace.onDidChangeConfiguration((event) => {
-      if (['tokenizer', 'specialTokens', 'contextWindow'].some((key) => event.affectsConfiguration(`tokenLens.${key}`))) this.schedule(0);
-    }));
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (['tokenizer', 'specialTokens', 'contextWindow'].some((key) => event.affectsConfiguration(`tokenLens.${key}`))) this.schedule(0);
+      }),
+    );
     this.register(this.onDisposeEmitter);
     this.register({
       dispose: () => {
@@ -178,7 +203,12 @@ export class InspectorPanel extends Disposable {
 
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (editor && isInspectable(editor.document)) this.track(editor);
-    panel.webview.html = pageHtml(panel.webview, extensionUri, { title: panel.title, script: 'inspector.js', styles: ['inspector.css'] }, this.testMode);
+    panel.webview.html = pageHtml(
+      panel.webview,
+      extensionUri,
+      { title: panel.title, script: 'inspector.js', styles: ['inspector.css'] },
+      this.testMode,
+    );
   }
 
   override dispose(): void {
@@ -204,11 +234,19 @@ export class InspectorPanel extends Disposable {
   /** What the last render showed, for tests: ids per pane, scope, base offset. */
   get state() {
     const r = this.rendered;
-    return r && {
-      seq: r.seq, scope: r.scope, base: r.base, length: r.length, uri: r.document.uri.toString(),
-      tokenizer: r.primary.tokenizer, ids: Array.from(r.primary.table.ids), compare: r.compare?.tokenizer ?? null,
-      compareIds: r.compare ? Array.from(r.compare.table.ids) : null,
-    };
+    return (
+      r && {
+        seq: r.seq,
+        scope: r.scope,
+        base: r.base,
+        length: r.length,
+        uri: r.document.uri.toString(),
+        tokenizer: r.primary.tokenizer,
+        ids: Array.from(r.primary.table.ids),
+        compare: r.compare?.tokenizer ?? null,
+        compareIds: r.compare ? Array.from(r.compare.table.ids) : null,
+      }
+    );
   }
 
   /** Resolves with the first report of a render on screen (a big document's first paint), without waiting for the update to finish. */
@@ -274,8 +312,10 @@ export class InspectorPanel extends Disposable {
   private editorFor(document: vscode.TextDocument): vscode.TextEditor | undefined {
     const active = vscode.window.activeTextEditor;
     if (active?.document === document) return active;
-    return vscode.window.visibleTextEditors.find((e) => e.document === document && e.viewColumn === this.lastColumn)
-      ?? vscode.window.visibleTextEditors.find((e) => e.document === document);
+    return (
+      vscode.window.visibleTextEditors.find((e) => e.document === document && e.viewColumn === this.lastColumn) ??
+      vscode.window.visibleTextEditors.find((e) => e.document === document)
+    );
   }
 
   private post(message: ToWebview): void {
@@ -350,15 +390,24 @@ export class InspectorPanel extends Disposable {
     }
     const version = document.version;
     // Only a slow update says so: an edit in a big document usually re-tokenizes a few lines.
-    const busy = text.length > LARGE
-      ? setTimeout(() => this.post({ type: 'busy', label: plural(this.locale, text.length, 'Tokenizing {0} character…', 'Tokenizing {0} characters…') }), BUSY_AFTER_MS)
-      : undefined;
+    const busy =
+      text.length > LARGE
+        ? setTimeout(
+            () =>
+              this.post({
+                type: 'busy',
+                label: plural(this.locale, text.length, 'Tokenizing {0} character…', 'Tokenizing {0} characters…'),
+              }),
+            BUSY_AFTER_MS,
+          )
+        : undefined;
     const primaryName = config.tokenizer;
     const compareName = this.options.compare;
     const engineOptions = { specialTokens: config.specialTokens };
-    const where = scope === 'selection'
-      ? this.locale.t('{0} — selection {1}–{2}', label(document), lineColumn(selection!.start), lineColumn(selection!.end))
-      : label(document);
+    const where =
+      scope === 'selection'
+        ? this.locale.t('{0} — selection {1}–{2}', label(document), lineColumn(selection!.start), lineColumn(selection!.end))
+        : label(document);
     let primary: PaneData;
     let compare: PaneData | undefined;
     try {
@@ -368,7 +417,11 @@ export class InspectorPanel extends Disposable {
       const compareTokenizer = compareName ? await loadTokenizer(compareName, engineOptions) : undefined;
       if (cancellation.cancelled || document.version !== version) return;
       if (this.firstPaint && scope === 'document' && this.tables.cost(keyOf(primaryName), primaryTokenizer, text) > FIRST_PAINT_FROM) {
-        this.paintVisible({ document, version, text, where, editor, selection, truncatedFrom }, [primaryName, primaryTokenizer], compareName && compareTokenizer ? [compareName, compareTokenizer] : undefined);
+        this.paintVisible(
+          { document, version, text, where, editor, selection, truncatedFrom },
+          [primaryName, primaryTokenizer],
+          compareName && compareTokenizer ? [compareName, compareTokenizer] : undefined,
+        );
       }
       const tokenize = async (name: string, tokenizer: Tokenizer): Promise<PaneData | undefined> => {
         const table = await this.tables.table(keyOf(name), tokenizer, text, cancellation);
@@ -390,9 +443,14 @@ export class InspectorPanel extends Disposable {
       return;
     }
     const g = gauge(primary.nTokens, config.contextWindow);
-    this.postRender({ document, version, text, where, editor, selection, truncatedFrom }, { base, scope, primary, compare }, {
-      nChars: countChars(text), ...(g ? { gauge: { text: gaugeText(primary.nTokens, g, this.locale), level: g.level } } : {}),
-    });
+    this.postRender(
+      { document, version, text, where, editor, selection, truncatedFrom },
+      { base, scope, primary, compare },
+      {
+        nChars: countChars(text),
+        ...(g ? { gauge: { text: gaugeText(primary.nTokens, g, this.locale), level: g.level } } : {}),
+      },
+    );
   }
 
   /**
@@ -416,22 +474,52 @@ export class InspectorPanel extends Disposable {
     const primary = pane(primaryName, window.table);
     const compare = comparing && pane(comparing[0], buildSegmentTable(window.text, comparing[1].spans(window.text)));
     // Document scope: the inspected text starts at the document's start. The cap's note waits for the complete render.
-    this.postRender({ ...source, text: window.text, truncatedFrom: undefined }, { base: window.from, scope: 'document', primary, compare }, {
-      nChars: countChars(window.text), partial: { from: window.from, top: Math.max(0, start - window.from), total: text.length },
-    });
+    this.postRender(
+      { ...source, text: window.text, truncatedFrom: undefined },
+      { base: window.from, scope: 'document', primary, compare },
+      {
+        nChars: countChars(window.text),
+        partial: { from: window.from, top: Math.max(0, start - window.from), total: text.length },
+      },
+    );
   }
 
   /** Records what is shown (to map the page's offsets back to the document) and posts it. */
-  private postRender(source: RenderSource, shown: Pick<Rendered, 'base' | 'scope' | 'primary' | 'compare'>, extra: Pick<RenderMessage, 'nChars' | 'gauge' | 'partial'>): void {
+  private postRender(
+    source: RenderSource,
+    shown: Pick<Rendered, 'base' | 'scope' | 'primary' | 'compare'>,
+    extra: Pick<RenderMessage, 'nChars' | 'gauge' | 'partial'>,
+  ): void {
     const { document, version, text, where, selection, truncatedFrom } = source;
     const { base, scope, primary, compare } = shown;
     const seq = ++this.seq;
-    this.rendered = { seq, document, version, base, length: text.length, scope, selection: scope === 'selection' ? selection : undefined, primary, compare };
+    this.rendered = {
+      seq,
+      document,
+      version,
+      base,
+      length: text.length,
+      scope,
+      selection: scope === 'selection' ? selection : undefined,
+      primary,
+      compare,
+    };
     const origin = document.positionAt(base);
     const mark = scope === 'document' && selection ? this.relative(selection) : undefined;
     this.post({
-      type: 'render', seq, source: where, scope, text, truncatedFrom,
-      tokenizers: [...TOKENIZER_NAMES], primary, compare, options: this.options, mark, origin: [origin.line, origin.character], ...extra,
+      type: 'render',
+      seq,
+      source: where,
+      scope,
+      text,
+      truncatedFrom,
+      tokenizers: [...TOKENIZER_NAMES],
+      primary,
+      compare,
+      options: this.options,
+      mark,
+      origin: [origin.line, origin.character],
+      ...extra,
     });
   }
 
@@ -497,7 +585,9 @@ export class InspectorPanel extends Disposable {
         }
         return;
       case 'select':
-        this.select(message.seq, message.start, message.end).catch((error: unknown) => this.log.error('Token Lens could not select the token in the editor:', error));
+        this.select(message.seq, message.start, message.end).catch((error: unknown) =>
+          this.log.error('Token Lens could not select the token in the editor:', error),
+        );
         return;
       case 'copyIds':
         this.copyIds(message.pane).catch((error: unknown) => this.log.error('Token Lens could not copy the token ids:', error));
@@ -524,7 +614,11 @@ export class InspectorPanel extends Disposable {
       editor.selection = selection;
       editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     } else {
-      await vscode.window.showTextDocument(document, { viewColumn: this.lastColumn ?? vscode.ViewColumn.One, selection, preserveFocus: true });
+      await vscode.window.showTextDocument(document, {
+        viewColumn: this.lastColumn ?? vscode.ViewColumn.One,
+        selection,
+        preserveFocus: true,
+      });
     }
     // Mark right away too: setting the selection it already has reports no change.
     this.postMark(selection, false);
@@ -534,12 +628,30 @@ export class InspectorPanel extends Disposable {
     const data = pane === 0 ? this.rendered?.primary : this.rendered?.compare;
     if (!data) return;
     await vscode.env.clipboard.writeText(JSON.stringify(Array.from(data.table.ids)));
-    vscode.window.setStatusBarMessage(plural(this.locale, data.nTokens, 'Token Lens: copied {0} token id of {1}', 'Token Lens: copied {0} token ids of {1}', data.tokenizer), 3000);
+    vscode.window.setStatusBarMessage(
+      plural(
+        this.locale,
+        data.nTokens,
+        'Token Lens: copied {0} token id of {1}',
+        'Token Lens: copied {0} token ids of {1}',
+        data.tokenizer,
+      ),
+      3000,
+    );
   }
 }
 
 /** Creates the panel beside the active editor, without taking focus from it. */
-export function createInspectorPanel(extensionUri: vscode.Uri, environment: PanelEnvironment, options: InspectorOptions = DEFAULT_OPTIONS): InspectorPanel {
-  const panel = vscode.window.createWebviewPanel(VIEW_TYPE, environment.locale.t(InspectorPanel.title), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, panelOptions(extensionUri));
+export function createInspectorPanel(
+  extensionUri: vscode.Uri,
+  environment: PanelEnvironment,
+  options: InspectorOptions = DEFAULT_OPTIONS,
+): InspectorPanel {
+  const panel = vscode.window.createWebviewPanel(
+    VIEW_TYPE,
+    environment.locale.t(InspectorPanel.title),
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    panelOptions(extensionUri),
+  );
   return new InspectorPanel(panel, extensionUri, options, environment);
 }

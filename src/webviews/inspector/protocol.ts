@@ -184,10 +184,12 @@ export type FromWebview = ReadyMessage | OptionsMessage | SetTokenizerMessage | 
 // ---- Guards ------------------------------------------------------------------------------------
 
 export function isOptions(value: unknown): value is InspectorOptions {
-  return isRecord(value)
-    && typeof value.showIds === 'boolean'
-    && typeof value.showWhitespace === 'boolean'
-    && (value.compare === null || isString(value.compare, 100));
+  return (
+    isRecord(value) &&
+    typeof value.showIds === 'boolean' &&
+    typeof value.showWhitespace === 'boolean' &&
+    (value.compare === null || isString(value.compare, 100))
+  );
 }
 
 /** Options from an untrusted source (persisted state), field by field, falling back to the defaults. */
@@ -215,7 +217,8 @@ function isIntArray(value: unknown, length?: number): value is number[] {
 export function isSegmentTable(value: unknown, textLength: number): value is WireTable {
   if (!isRecord(value)) return false;
   const { bounds, tokenIndex, ids, byteLengths } = value;
-  if (!(bounds instanceof Int32Array && tokenIndex instanceof Int32Array && ids instanceof Int32Array && byteLengths instanceof Int32Array)) return false;
+  if (!(bounds instanceof Int32Array && tokenIndex instanceof Int32Array && ids instanceof Int32Array && byteLengths instanceof Int32Array))
+    return false;
   if (byteLengths.length !== ids.length || tokenIndex.length !== bounds.length || bounds.length < 1) return false;
   if (bounds[0] !== 0 || tokenIndex[0] !== 0) return false;
   if (bounds[bounds.length - 1] !== textLength || tokenIndex[tokenIndex.length - 1] !== ids.length) return false;
@@ -227,8 +230,13 @@ export function isSegmentTable(value: unknown, textLength: number): value is Wir
 }
 
 function isPane(value: unknown, textLength: number): value is PaneData {
-  return isRecord(value) && isString(value.tokenizer, 100) && isInt(value.nTokens)
-    && isSegmentTable(value.table, textLength) && value.nTokens === value.table.ids.length;
+  return (
+    isRecord(value) &&
+    isString(value.tokenizer, 100) &&
+    isInt(value.nTokens) &&
+    isSegmentTable(value.table, textLength) &&
+    value.nTokens === value.table.ids.length
+  );
 }
 
 function isRange(value: unknown): value is [number, number] {
@@ -236,8 +244,14 @@ function isRange(value: unknown): value is [number, number] {
 }
 
 function isPartial(value: unknown, textLength: number): value is RenderMessage['partial'] {
-  return isRecord(value) && isInt(value.from) && isInt(value.top) && isInt(value.total)
-    && value.top <= textLength && value.from + textLength <= value.total;
+  return (
+    isRecord(value) &&
+    isInt(value.from) &&
+    isInt(value.top) &&
+    isInt(value.total) &&
+    value.top <= textLength &&
+    value.from + textLength <= value.total
+  );
 }
 
 /** Guard the webview runs on every message from the extension. */
@@ -254,25 +268,37 @@ export function isToWebview(value: unknown): value is ToWebview {
       if (value.error !== undefined && !isString(value.error, 10_000)) return false;
       if (value.mark !== undefined && !isRange(value.mark)) return false;
       if (value.partial !== undefined && !isPartial(value.partial, value.text.length)) return false;
-      if (value.gauge !== undefined && !(isRecord(value.gauge) && isString(value.gauge.text, 200) && ['ok', 'warning', 'error'].includes(value.gauge.level as string))) return false;
+      if (
+        value.gauge !== undefined &&
+        !(isRecord(value.gauge) && isString(value.gauge.text, 200) && ['ok', 'warning', 'error'].includes(value.gauge.level as string))
+      )
+        return false;
       if (!Array.isArray(value.origin) || value.origin.length !== 2 || !isInt(value.origin[0]) || !isInt(value.origin[1])) return false;
       return isOptions(value.options);
     }
     case 'mark':
       return isInt(value.seq) && isInt(value.start) && isInt(value.end) && value.start <= value.end && typeof value.reveal === 'boolean';
     case 'empty':
-      return isInt(value.seq) && isString(value.reason, 10_000) && Array.isArray(value.tokenizers) && value.tokenizers.every((t) => isString(t, 100))
-        && isString(value.tokenizer, 100) && isOptions(value.options);
+      return (
+        isInt(value.seq) &&
+        isString(value.reason, 10_000) &&
+        Array.isArray(value.tokenizers) &&
+        value.tokenizers.every((t) => isString(t, 100)) &&
+        isString(value.tokenizer, 100) &&
+        isOptions(value.options)
+      );
     case 'busy':
       return isString(value.label);
     case 'strings':
       return isRecord(value.strings) && Object.values(value.strings).every((v) => isString(v, 1000));
     case 'test':
-      return ['click', 'focus', 'report', 'toggle', 'compare', 'hover', 'scroll'].includes(value.action as string)
-        && (value.value === undefined || isString(value.value, 100))
-        && (value.pane === undefined || value.pane === 0 || value.pane === 1)
-        && (value.segment === undefined || isInt(value.segment))
-        && (value.option === undefined || value.option === 'showIds' || value.option === 'showWhitespace');
+      return (
+        ['click', 'focus', 'report', 'toggle', 'compare', 'hover', 'scroll'].includes(value.action as string) &&
+        (value.value === undefined || isString(value.value, 100)) &&
+        (value.pane === undefined || value.pane === 0 || value.pane === 1) &&
+        (value.segment === undefined || isInt(value.segment)) &&
+        (value.option === undefined || value.option === 'showIds' || value.option === 'showWhitespace')
+      );
     default:
       return false;
   }
@@ -293,17 +319,47 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'copyIds':
       return value.pane === 0 || value.pane === 1;
     case 'rendered': // the page's report, which only tests ask for: compiled out of release bundles with it
-      return TEST_HOOKS && isInt(value.seq) && isInt(value.nTokens) && isInt(value.nChars)
-        && (value.compareTokens === null || isInt(value.compareTokens)) && isInt(value.segmentCount)
-        && Array.isArray(value.segments) && value.segments.every((s) => typeof s === 'string')
-        && typeof value.domText === 'string' && isInt(value.rows) && isInt(value.domRows)
-        && isIntArray(value.marked) && Array.isArray(value.injected) && value.injected.every((s) => typeof s === 'string') && isOptions(value.options)
-        && typeof value.header === 'string' && typeof value.note === 'string' && typeof value.tooltip === 'string'
-        && typeof value.renderMs === 'number' && Number.isFinite(value.renderMs) && typeof value.sinceReadyMs === 'number' && Number.isFinite(value.sinceReadyMs)
-        && typeof value.theme === 'string'
-        && Array.isArray(value.panes) && value.panes.every((p) => isRecord(p) && typeof p.head === 'string' && typeof p.scrollTop === 'number' && typeof p.headClipped === 'boolean' && typeof p.rowsClipped === 'boolean')
-        && (value.scroll === undefined || (isRecord(value.scroll) && typeof value.scroll.maxMs === 'number' && typeof value.scroll.meanMs === 'number' && typeof value.scroll.p95Ms === 'number'
-          && isInt(value.scroll.frames) && isInt(value.scroll.rebuilt)));
+      return (
+        TEST_HOOKS &&
+        isInt(value.seq) &&
+        isInt(value.nTokens) &&
+        isInt(value.nChars) &&
+        (value.compareTokens === null || isInt(value.compareTokens)) &&
+        isInt(value.segmentCount) &&
+        Array.isArray(value.segments) &&
+        value.segments.every((s) => typeof s === 'string') &&
+        typeof value.domText === 'string' &&
+        isInt(value.rows) &&
+        isInt(value.domRows) &&
+        isIntArray(value.marked) &&
+        Array.isArray(value.injected) &&
+        value.injected.every((s) => typeof s === 'string') &&
+        isOptions(value.options) &&
+        typeof value.header === 'string' &&
+        typeof value.note === 'string' &&
+        typeof value.tooltip === 'string' &&
+        typeof value.renderMs === 'number' &&
+        Number.isFinite(value.renderMs) &&
+        typeof value.sinceReadyMs === 'number' &&
+        Number.isFinite(value.sinceReadyMs) &&
+        typeof value.theme === 'string' &&
+        Array.isArray(value.panes) &&
+        value.panes.every(
+          (p) =>
+            isRecord(p) &&
+            typeof p.head === 'string' &&
+            typeof p.scrollTop === 'number' &&
+            typeof p.headClipped === 'boolean' &&
+            typeof p.rowsClipped === 'boolean',
+        ) &&
+        (value.scroll === undefined ||
+          (isRecord(value.scroll) &&
+            typeof value.scroll.maxMs === 'number' &&
+            typeof value.scroll.meanMs === 'number' &&
+            typeof value.scroll.p95Ms === 'number' &&
+            isInt(value.scroll.frames) &&
+            isInt(value.scroll.rebuilt)))
+      );
     default:
       return false;
   }

@@ -32,10 +32,13 @@ export class ResultViews extends Disposable {
     private readonly testMode: boolean,
   ) {
     super();
-    this.register(vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
-    }));
-    if (TEST_HOOKS && testMode) this.register(vscode.commands.registerCommand(RESULTS_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+    this.register(
+      vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
+      }),
+    );
+    if (TEST_HOOKS && testMode)
+      this.register(vscode.commands.registerCommand(RESULTS_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
   }
 
   /** Opens the view of a run beside the editor, or reveals it (brought up to date). */
@@ -46,7 +49,12 @@ export class ResultViews extends Disposable {
       existing.panel.reveal(existing.panel.viewColumn, preserveFocus);
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(RESULT_VIEW_TYPE, runTitle(run), { viewColumn: viewsColumn(), preserveFocus }, panelOptions(this.context.extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      RESULT_VIEW_TYPE,
+      runTitle(run),
+      { viewColumn: viewsColumn(), preserveFocus },
+      panelOptions(this.context.extensionUri),
+    );
     return this.adopt(panel, run);
   }
 
@@ -72,7 +80,10 @@ export class ResultViews extends Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel, run: RunRecord): ResultPanel {
-    return this.panels.add(run.id, new ResultPanel(panel, this.context.extensionUri, run, this.testMode, this.options, this.documents, this.log));
+    return this.panels.add(
+      run.id,
+      new ResultPanel(panel, this.context.extensionUri, run, this.testMode, this.options, this.documents, this.log),
+    );
   }
 
   /** Test seam: show runs the test makes, what a view shows, and acting on it as a user would. */
@@ -82,11 +93,13 @@ export class ResultViews extends Disposable {
     switch (action) {
       case 'open': // the runs whose views are open
         return this.panels.keys();
-      case 'show': case 'update': // arg: a RunRecord
+      case 'show':
+      case 'update': // arg: a RunRecord
         if (action === 'show') this.show(arg as RunRecord);
         else this.update(arg as RunRecord);
         return (arg as RunRecord).id;
-      case 'report': case 'click': {
+      case 'report':
+      case 'click': {
         if (!panel) return undefined;
         if (isString(args.exportTarget, 10_000)) panel.exportTarget = vscode.Uri.parse(args.exportTarget);
         if (isString(args.saveTarget, 10_000)) this.documents.saveTarget = vscode.Uri.parse(args.saveTarget);
@@ -94,8 +107,14 @@ export class ResultViews extends Disposable {
       }
       case 'lastAction':
         return panel?.lastAction;
-      case 'restore': { // what the serializer does after a reload; arg: the page's persisted state
-        const webviewPanel = vscode.window.createWebviewPanel(RESULT_VIEW_TYPE, 'Result', { viewColumn: viewsColumn(), preserveFocus: true }, panelOptions(this.context.extensionUri));
+      case 'restore': {
+        // what the serializer does after a reload; arg: the page's persisted state
+        const webviewPanel = vscode.window.createWebviewPanel(
+          RESULT_VIEW_TYPE,
+          'Result',
+          { viewColumn: viewsColumn(), preserveFocus: true },
+          panelOptions(this.context.extensionUri),
+        );
         this.restore(webviewPanel, arg);
         return this.panels.keys();
       }

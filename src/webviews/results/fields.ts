@@ -81,7 +81,11 @@ export function toMatrix(value: unknown, maxValues: number): SeriesRead[] | unde
 
 const describeSeries = (name: string, read: SeriesRead): string[] => [
   ...(read.bad ? [`${name}: ${read.bad} of ${read.values.length} values are not numbers (left as gaps).`] : []),
-  ...(read.cut ? [`${name} has ${(read.values.length + read.cut).toLocaleString('en-US')} values: the first ${read.values.length.toLocaleString('en-US')} are shown.`] : []),
+  ...(read.cut
+    ? [
+        `${name} has ${(read.values.length + read.cut).toLocaleString('en-US')} values: the first ${read.values.length.toLocaleString('en-US')} are shown.`,
+      ]
+    : []),
 ];
 
 /**
@@ -95,7 +99,11 @@ export class Fields {
   /** The name the last successful read() took its value from. */
   private lastName = '';
 
-  constructor(private readonly rec: Rec, readonly warnings: string[], private readonly prefix = '') {}
+  constructor(
+    private readonly rec: Rec,
+    readonly warnings: string[],
+    private readonly prefix = '',
+  ) {}
 
   has(name: string): boolean {
     return Object.hasOwn(this.rec, name) && this.rec[name] !== null && this.rec[name] !== undefined && !this.used.has(name);

@@ -15,13 +15,20 @@ import { toCount, toNumber, toVec3Rows, type Fields } from './fields';
 import type { BandTick } from './model';
 
 type Position = { index: number } | { distance: number } | { number: number } | { coords: Vec3 };
-interface Mark { label: string; at: Position }
+interface Mark {
+  label: string;
+  at: Position;
+}
 
 const GREEK: Record<string, string> = { g: 'Γ', gamma: 'Γ', gam: 'Γ', sigma: 'Σ', delta: 'Δ', lambda: 'Λ' };
 const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
 
 function normalizeLabel(raw: string): string {
-  const text = raw.trim().replace(/\$/g, '').replace(/\\mathrm\{([^}]*)\}|\\rm\s*/g, '$1').replace(/[{}]/g, '');
+  const text = raw
+    .trim()
+    .replace(/\$/g, '')
+    .replace(/\\mathrm\{([^}]*)\}|\\rm\s*/g, '$1')
+    .replace(/[{}]/g, '');
   const m = /^\\?([A-Za-z]+|Γ|Σ|Δ|Λ)(?:_?(\d+))?$/.exec(text);
   if (!m) return text;
   const name = GREEK[m[1]!.toLowerCase()] ?? m[1]!;
@@ -51,7 +58,8 @@ function markOf(item: unknown): Mark | undefined {
     const index = firstOf(item, ['index', 'k_index', 'kpoint_index', 'idx', 'i'], toCount);
     const distance = firstOf(item, ['distance', 'x', 'kdistance', 'position'], toNumber);
     const coords = firstOf(item, ['kpoint', 'coords', 'frac', 'k'], toVec3);
-    const at: Position | undefined = index !== undefined ? { index } : distance !== undefined ? { distance } : coords ? { coords } : undefined;
+    const at: Position | undefined =
+      index !== undefined ? { index } : distance !== undefined ? { distance } : coords ? { coords } : undefined;
     return label !== undefined && at ? { label, at } : undefined;
   }
   if (!Array.isArray(item) || item.length !== 2) return undefined;
@@ -69,7 +77,9 @@ function marksOf(value: unknown, f: Fields, nk: number): Mark[] | undefined {
   if (!Array.isArray(value)) return undefined;
   if (value.every((v) => typeof v === 'string')) {
     if (value.length === nk) return value.flatMap((label: string, index) => (label.trim() ? [{ label, at: { index } }] : []));
-    const at = f.read(['label_indices', 'label_positions', 'label_distances', 'tick_positions', 'tick_distances'], (v) => positions(v, value.length));
+    const at = f.read(['label_indices', 'label_positions', 'label_distances', 'tick_positions', 'tick_distances'], (v) =>
+      positions(v, value.length),
+    );
     return at && value.map((label: string, i) => ({ label, at: at[i]! }));
   }
   const marks = value.map(markOf);
@@ -82,13 +92,15 @@ const near = (a: Vec3, b: Vec3): boolean => a.every((x, i) => Math.abs(x - b[i]!
 function ticksOf(marks: Mark[], distances: readonly number[], kpoints: readonly Vec3[] | undefined): BandTick[] {
   const numbers = marks.flatMap((m) => ('number' in m.at ? [m.at.number] : []));
   const asIndex = numbers.every((n) => Number.isInteger(n) && n >= 0 && n < distances.length);
-  const ticks = marks.flatMap(({ label, at }): BandTick[] => {
-    const name = normalizeLabel(label);
-    if ('coords' in at) return (kpoints ?? []).flatMap((k, i) => (near(k, at.coords) ? [{ distance: distances[i]!, label: name }] : []));
-    const index = 'index' in at ? at.index : 'number' in at && asIndex ? at.number : undefined;
-    if (index !== undefined) return index < distances.length ? [{ distance: distances[index]!, label: name }] : [];
-    return [{ distance: 'distance' in at ? at.distance : (at as { number: number }).number, label: name }];
-  }).sort((a, b) => a.distance - b.distance);
+  const ticks = marks
+    .flatMap(({ label, at }): BandTick[] => {
+      const name = normalizeLabel(label);
+      if ('coords' in at) return (kpoints ?? []).flatMap((k, i) => (near(k, at.coords) ? [{ distance: distances[i]!, label: name }] : []));
+      const index = 'index' in at ? at.index : 'number' in at && asIndex ? at.number : undefined;
+      if (index !== undefined) return index < distances.length ? [{ distance: distances[index]!, label: name }] : [];
+      return [{ distance: 'distance' in at ? at.distance : (at as { number: number }).number, label: name }];
+    })
+    .sort((a, b) => a.distance - b.distance);
   const merged: BandTick[] = [];
   for (const tick of ticks) {
     const previous = merged.at(-1);
@@ -99,7 +111,16 @@ function ticksOf(marks: Mark[], distances: readonly number[], kpoints: readonly 
   return merged;
 }
 
-const LABEL_NAMES = ['labels', 'kpoint_labels', 'k_labels', 'label_names', 'high_symmetry_labels', 'high_symmetry_points', 'special_points', 'ticks'];
+const LABEL_NAMES = [
+  'labels',
+  'kpoint_labels',
+  'k_labels',
+  'label_names',
+  'high_symmetry_labels',
+  'high_symmetry_points',
+  'special_points',
+  'ticks',
+];
 
 export function readTicks(f: Fields, distances: readonly number[], kpoints: readonly Vec3[] | undefined): BandTick[] | undefined {
   const marks = f.read(LABEL_NAMES, (v) => marksOf(v, f, distances.length), 'a form of k-point labels this view knows');

@@ -10,7 +10,14 @@ import type { Poscar } from '../../core/poscar/types';
 import { WebviewHost } from '../host';
 import { derivedName, inputStructure } from './poscarText';
 import {
-  isFromResultPage, isToResultPage, type FromResultPage, type ResultReport, type ResultTestMessage, type ResultView, type StructureAction, type ToResultPage,
+  isFromResultPage,
+  isToResultPage,
+  type FromResultPage,
+  type ResultReport,
+  type ResultTestMessage,
+  type ResultView,
+  type StructureAction,
+  type ToResultPage,
 } from './protocol';
 import { runTitle, type RunRecord } from '../../core/runs/run';
 import { saveResult } from './saveResult';
@@ -75,7 +82,9 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   }
 
   protected receive(message: FromResultPage): void {
-    if (!['rendered', 'error', 'ready'].includes(message.type)) this.lastAction = message.type === 'structure' ? `structure:${message.action}` : message.type === 'detail' ? `detail:${message.id}` : message.type;
+    if (!['rendered', 'error', 'ready'].includes(message.type))
+      this.lastAction =
+        message.type === 'structure' ? `structure:${message.action}` : message.type === 'detail' ? `detail:${message.id}` : message.type;
     switch (message.type) {
       case 'cancel':
         this.actions.onCancel(this.run.id);
@@ -102,7 +111,9 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
         return;
       }
       case 'copyCsv':
-        void vscode.env.clipboard.writeText(message.text).then(() => vscode.window.setStatusBarMessage(`Token Lens: copied the ${message.name} numbers as CSV`, 3000));
+        void vscode.env.clipboard
+          .writeText(message.text)
+          .then(() => vscode.window.setStatusBarMessage(`Token Lens: copied the ${message.name} numbers as CSV`, 3000));
         return;
       default: // ready, error and rendered are the base's
         return;
@@ -112,9 +123,18 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
   private async structure(action: StructureAction): Promise<void> {
     if (action === 'show3d') return this.actions.onShow3d(this.run);
     const model = this.view?.model;
-    const returned = !model ? undefined : 'poscar' in model ? model.poscar?.text : model.kind === 'relax' || model.kind === 'md' ? model.finalPoscar : undefined;
+    const returned = !model
+      ? undefined
+      : 'poscar' in model
+        ? model.poscar?.text
+        : model.kind === 'relax' || model.kind === 'md'
+          ? model.finalPoscar
+          : undefined;
     // A structure computed from the input is written in the input's own layout, wrapped into the cell.
-    const text = returned !== undefined && model && 'kind' in model && (model.kind === 'relax' || model.kind === 'md') ? inInputLayout(this.run.inputText, returned) : returned;
+    const text =
+      returned !== undefined && model && 'kind' in model && (model.kind === 'relax' || model.kind === 'md')
+        ? inInputLayout(this.run.inputText, returned)
+        : returned;
     const what = WHAT[this.run.kind];
     if (text === undefined || !what) return;
     if (action === 'open') await this.documents.open(text);
@@ -131,10 +151,15 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
       const range = document.lineAt(site.line).range;
       const shown = vscode.window.visibleTextEditors.find((e) => e.document === document);
       // Never over this view: beside it when it stands in the first column.
-      const column = shown?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One);
+      const column =
+        shown?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One);
       const editor = await vscode.window.showTextDocument(document, { viewColumn: column, selection: range, preserveFocus: true });
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-      if (document.getText() !== this.run.inputText) vscode.window.setStatusBarMessage(`Token Lens: ${this.run.inputName} changed since the run: line ${site.line + 1} may hold another atom now`, 5000);
+      if (document.getText() !== this.run.inputText)
+        vscode.window.setStatusBarMessage(
+          `Token Lens: ${this.run.inputName} changed since the run: line ${site.line + 1} may hold another atom now`,
+          5000,
+        );
     } catch (error) {
       void notify.error(`Could not open ${this.run.inputName}: ${error instanceof Error ? error.message : String(error)}`);
     }

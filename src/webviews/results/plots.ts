@@ -57,15 +57,27 @@ function relax(m: RelaxModel): PlotSpec[] {
   const plots: PlotSpec[] = [];
   if (m.energies.length) {
     plots.push({
-      id: 'energy', title: 'Energy per step', xLabel: 'Step', yLabel: 'E (eV)', x: steps(m.energies.length), xSteps: true, legend: false,
+      id: 'energy',
+      title: 'Energy per step',
+      xLabel: 'Step',
+      yLabel: 'E (eV)',
+      x: steps(m.energies.length),
+      xSteps: true,
+      legend: false,
       series: [{ label: 'Energy (eV)', values: m.energies, colour: 'blue' }],
     });
   }
   if (m.forcesMax.length) {
     const positive = m.forcesMax.every((f) => f === null || f > 0) && (m.fmax === undefined || m.fmax > 0);
     plots.push({
-      id: 'force', title: 'Maximum force per step', xLabel: 'Step', yLabel: `max |F| (eV/Å${positive ? ', log' : ''})`, x: steps(m.forcesMax.length),
-      xSteps: true, legend: false, logY: positive,
+      id: 'force',
+      title: 'Maximum force per step',
+      xLabel: 'Step',
+      yLabel: `max |F| (eV/Å${positive ? ', log' : ''})`,
+      x: steps(m.forcesMax.length),
+      xSteps: true,
+      legend: false,
+      logY: positive,
       series: [{ label: 'Max force (eV/Å)', values: m.forcesMax, colour: 'red' }],
       hLines: m.fmax === undefined ? undefined : [{ y: m.fmax, label: `threshold ${m.fmax} eV/Å`, colour: 'green' }],
     });
@@ -80,23 +92,45 @@ const relative = (s: Series): Series => {
 
 function md(m: MdModel): PlotSpec[] {
   const xLabel = m.timeUnit === 'fs' ? 'Time (fs)' : 'Step';
-  const energies = ([['Total', m.total, 'blue'], ['Kinetic', m.kinetic, 'red'], ['Potential', m.potential, 'green']] as const)
-    .filter(([, s]) => s.length > 0);
+  const energies = (
+    [
+      ['Total', m.total, 'blue'],
+      ['Kinetic', m.kinetic, 'red'],
+      ['Potential', m.potential, 'green'],
+    ] as const
+  ).filter(([, s]) => s.length > 0);
   const plots: PlotSpec[] = [];
   if (energies.length) {
     plots.push({
-      id: 'md-energy', title: 'Energy change since the start', xLabel, yLabel: 'E − E(0) (eV)', x: m.time, xSteps: m.timeUnit === 'step', legend: true,
+      id: 'md-energy',
+      title: 'Energy change since the start',
+      xLabel,
+      yLabel: 'E − E(0) (eV)',
+      x: m.time,
+      xSteps: m.timeUnit === 'step',
+      legend: true,
       series: energies.map(([label, s, colour]) => ({ label, values: relative(s), colour })),
       csv: { x: m.time, xLabel, columns: energies.map(([label, s]) => ({ label: `${label} energy (eV)`, values: s })) },
     });
   }
   if (m.temperature.length) {
     const lines = [
-      ...(m.averageTemperature === undefined ? [] : [{ y: m.averageTemperature, label: `mean ${m.averageTemperature.toFixed(1)} K`, colour: 'foreground' as const }]),
-      ...(m.targetTemperature === undefined ? [] : [{ y: m.targetTemperature, label: `target ${m.targetTemperature} K`, colour: 'green' as const }]),
+      ...(m.averageTemperature === undefined
+        ? []
+        : [{ y: m.averageTemperature, label: `mean ${m.averageTemperature.toFixed(1)} K`, colour: 'foreground' as const }]),
+      ...(m.targetTemperature === undefined
+        ? []
+        : [{ y: m.targetTemperature, label: `target ${m.targetTemperature} K`, colour: 'green' as const }]),
     ];
     plots.push({
-      id: 'temperature', title: 'Temperature', xLabel, yLabel: 'T (K)', x: m.time, xSteps: m.timeUnit === 'step', legend: false, hLines: lines,
+      id: 'temperature',
+      title: 'Temperature',
+      xLabel,
+      yLabel: 'T (K)',
+      x: m.time,
+      xSteps: m.timeUnit === 'step',
+      legend: false,
+      hLines: lines,
       series: [{ label: 'Temperature (K)', values: m.temperature, colour: 'orange' }],
     });
   }
@@ -124,21 +158,28 @@ function bands(m: BandsModel): PlotSpec[] {
     ...(gapped && vbmK !== undefined ? [{ x: m.distances[vbmK]!, y: 0, label: 'VBM' }] : []),
     ...(gapped && cbmK !== undefined && cbm !== undefined ? [{ x: m.distances[cbmK]!, y: cbm - zero, label: 'CBM' }] : []),
   ];
-  return [{
-    id: 'bands', title: 'Band structure', xLabel: m.distanceSource === 'index' ? 'k-point' : 'k-distance',
-    yLabel: ref ? `E − ${ref.name === 'VBM' ? 'E_VBM' : 'E_F'} (eV)` : 'E (eV)',
-    x: m.distances, legend: false, height: 460, xSteps: m.distanceSource === 'index',
-    // Where the path jumps, two k-points share one distance.
-    breaks: m.distances.flatMap((d, i) => (i > 0 && Math.abs(d - m.distances[i - 1]!) < 1e-9 ? [i] : [])),
-    series: shifted.map((values, i) => ({ label: `Band ${i + 1}`, values, colour: 'blue' })),
-    // With the edges marked, the zero line needs no label of its own.
-    hLines: ref ? [{ y: 0, label: marks.length ? '' : ref.name, colour: 'foreground' }] : undefined,
-    xTicks: m.ticks,
-    yBand: gapped ? { from: 0, to: gap!, label: `gap ${gap!.toFixed(3)} eV` } : undefined,
-    marks,
-    yRange: ref ? [Math.max(lo, -BAND_WINDOW), Math.min(hi, BAND_WINDOW)] : [lo, hi],
-    csv: { x: m.distances, xLabel: 'k-distance', columns: m.bands.map((values, i) => ({ label: `Band ${i + 1} (eV)`, values })) },
-  }];
+  return [
+    {
+      id: 'bands',
+      title: 'Band structure',
+      xLabel: m.distanceSource === 'index' ? 'k-point' : 'k-distance',
+      yLabel: ref ? `E − ${ref.name === 'VBM' ? 'E_VBM' : 'E_F'} (eV)` : 'E (eV)',
+      x: m.distances,
+      legend: false,
+      height: 460,
+      xSteps: m.distanceSource === 'index',
+      // Where the path jumps, two k-points share one distance.
+      breaks: m.distances.flatMap((d, i) => (i > 0 && Math.abs(d - m.distances[i - 1]!) < 1e-9 ? [i] : [])),
+      series: shifted.map((values, i) => ({ label: `Band ${i + 1}`, values, colour: 'blue' })),
+      // With the edges marked, the zero line needs no label of its own.
+      hLines: ref ? [{ y: 0, label: marks.length ? '' : ref.name, colour: 'foreground' }] : undefined,
+      xTicks: m.ticks,
+      yBand: gapped ? { from: 0, to: gap!, label: `gap ${gap!.toFixed(3)} eV` } : undefined,
+      marks,
+      yRange: ref ? [Math.max(lo, -BAND_WINDOW), Math.min(hi, BAND_WINDOW)] : [lo, hi],
+      csv: { x: m.distances, xLabel: 'k-distance', columns: m.bands.map((values, i) => ({ label: `Band ${i + 1} (eV)`, values })) },
+    },
+  ];
 }
 
 export function plotsOf(view: ResultView): PlotSpec[] {

@@ -14,5 +14,7 @@ export function inputStructure(text: string): Poscar | undefined {
 /** "POSCAR" → "POSCAR.relaxed", "Si.vasp" → "Si.relaxed.vasp": the name keeps matching the poscar language. */
 export function derivedName(inputName: string, suffix: string): string {
   const dot = inputName.lastIndexOf('.');
-  return dot > 0 && /^\.(vasp|poscar)$/i.test(inputName.slice(dot)) ? `${inputName.slice(0, dot)}.${suffix}${inputName.slice(dot)}` : `${inputName}.${suffix}`;
+  return dot > 0 && /^\.(vasp|poscar)$/i.test(inputName.slice(dot))
+    ? `${inputName.slice(0, dot)}.${suffix}${inputName.slice(dot)}`
+    : `${inputName}.${suffix}`;
 }

@@ -106,7 +106,10 @@ export type FromResultPage =
 
 type Check = (value: unknown) => boolean;
 
-const optional = (check: Check): Check => (v) => v === undefined || check(v);
+const optional =
+  (check: Check): Check =>
+  (v) =>
+    v === undefined || check(v);
 const num = optional(isFiniteNumber);
 const bool = optional((v) => typeof v === 'boolean');
 const text = (max: number): Check => optional((v) => isString(v, max));
@@ -114,8 +117,14 @@ const series: Check = (v) => Array.isArray(v) && v.every((x) => x === null || is
 const numbers: Check = (v) => isArrayOf(v, isFiniteNumber);
 const mat3: Check = (v) => Array.isArray(v) && v.length === 3 && v.every(isVec3);
 const trajectory = optional((v) => isRecord(v) && isInt(v.frames) && isInt(v.atoms));
-const oneOf = (...values: string[]): Check => (v) => values.includes(v as string);
-const recordOf = (shape: Record<string, Check>): Check => (v) => isRecord(v) && Object.entries(shape).every(([k, check]) => check(v[k]));
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    values.includes(v as string);
+const recordOf =
+  (shape: Record<string, Check>): Check =>
+  (v) =>
+    isRecord(v) && Object.entries(shape).every(([k, check]) => check(v[k]));
 const POSCAR = text(5_000_000);
 
 const COMMON: Record<string, Check> = {
@@ -123,30 +132,72 @@ const COMMON: Record<string, Check> = {
   natoms: optional(isInt),
   species: optional((v) => isArrayOf(v, (s): s is string => isString(s, 100))),
   extra: isRecord,
-  images: (v) => isArrayOf(v, (i): i is unknown => isRecord(i) && isString(i.source, 1000) && isString(i.dataUrl, 30_000_000) && i.dataUrl.startsWith('data:image/')),
+  images: (v) =>
+    isArrayOf(
+      v,
+      (i): i is unknown =>
+        isRecord(i) && isString(i.source, 1000) && isString(i.dataUrl, 30_000_000) && i.dataUrl.startsWith('data:image/'),
+    ),
   warnings: (v) => isArrayOf(v, (w): w is string => isString(w, 10_000)),
 };
 
 const KINDS: Record<StructureKind, Record<string, Check>> = {
   singlePoint: {
-    energy: num, energyPerAtom: num, energyPerAtomComputed: bool, forces: optional((v) => isArrayOf(v, isVec3)), maxForce: num,
-    stress: optional(mat3), stressUnit: text(200),
+    energy: num,
+    energyPerAtom: num,
+    energyPerAtomComputed: bool,
+    forces: optional((v) => isArrayOf(v, isVec3)),
+    maxForce: num,
+    stress: optional(mat3),
+    stressUnit: text(200),
   },
   relax: {
-    converged: bool, finalPoscar: POSCAR, initialEnergy: num, finalEnergy: num, energies: series, forcesMax: series,
-    steps: optional(isInt), maxSteps: optional(isInt), fmax: num, trajectory,
+    converged: bool,
+    finalPoscar: POSCAR,
+    initialEnergy: num,
+    finalEnergy: num,
+    energies: series,
+    forcesMax: series,
+    steps: optional(isInt),
+    maxSteps: optional(isInt),
+    fmax: num,
+    trajectory,
   },
   md: {
-    time: numbers, timeUnit: oneOf('fs', 'step'), total: series, kinetic: series, potential: series, temperature: series,
-    averageTemperature: num, finalTemperature: num, energyDrift: num, energyDriftComputed: bool, timestepFs: num,
-    steps: optional(isInt), targetTemperature: num, finalPoscar: POSCAR, trajectory,
+    time: numbers,
+    timeUnit: oneOf('fs', 'step'),
+    total: series,
+    kinetic: series,
+    potential: series,
+    temperature: series,
+    averageTemperature: num,
+    finalTemperature: num,
+    energyDrift: num,
+    energyDriftComputed: bool,
+    timestepFs: num,
+    steps: optional(isInt),
+    targetTemperature: num,
+    finalPoscar: POSCAR,
+    trajectory,
   },
   tightbinding: {
-    distances: numbers, distanceSource: oneOf('service', 'kpoints', 'index'), bands: (v) => Array.isArray(v) && v.every(series),
+    distances: numbers,
+    distanceSource: oneOf('service', 'kpoints', 'index'),
+    bands: (v) => Array.isArray(v) && v.every(series),
     ticks: (v) => Array.isArray(v) && v.every(recordOf({ distance: isFiniteNumber, label: (l) => isString(l, 100) })),
-    fermi: num, nelectrons: num, path: text(1000), latticeType: text(100),
+    fermi: num,
+    nelectrons: num,
+    path: text(1000),
+    latticeType: text(100),
     edges: recordOf({
-      vbm: num, cbm: num, gap: num, metal: bool, direct: bool, directGap: num, vbmK: optional(isInt), cbmK: optional(isInt),
+      vbm: num,
+      cbm: num,
+      gap: num,
+      metal: bool,
+      direct: bool,
+      directGap: num,
+      vbmK: optional(isInt),
+      cbmK: optional(isInt),
       source: oneOf('service', 'electrons', 'fermi', 'headers', 'none'),
     }),
   },
@@ -154,12 +205,22 @@ const KINDS: Record<StructureKind, Record<string, Check>> = {
 
 function isResultModel(value: unknown): value is ResultModel {
   if (!isRecord(value) || !RUN_KINDS.includes(value.kind as RunKind)) return false;
-  return isAppKind(value.kind as string) ? recordOf(COMMON)(value) && isAppModel(value) : recordOf({ ...COMMON, ...KINDS[value.kind as StructureKind] })(value);
+  return isAppKind(value.kind as string)
+    ? recordOf(COMMON)(value) && isAppModel(value)
+    : recordOf({ ...COMMON, ...KINDS[value.kind as StructureKind] })(value);
 }
 
 const isRunInfo = recordOf({
-  id: (v) => isString(v, 200), kind: oneOf(...RUN_KINDS), title: (v) => isString(v, 1000), inputName: (v) => isString(v, 1000),
-  state: oneOf(...RUN_STATES), startedAt: isFiniteNumber, durationMs: num, error: text(20_000), status: optional(isInt), builtin: bool,
+  id: (v) => isString(v, 200),
+  kind: oneOf(...RUN_KINDS),
+  title: (v) => isString(v, 1000),
+  inputName: (v) => isString(v, 1000),
+  state: oneOf(...RUN_STATES),
+  startedAt: isFiniteNumber,
+  durationMs: num,
+  error: text(20_000),
+  status: optional(isInt),
+  builtin: bool,
 });
 
 const isLatticeRow = recordOf({ name: (v) => isString(v, 20), unit: (v) => isString(v, 20), before: num, after: num });
@@ -183,9 +244,16 @@ export function isToResultPage(value: unknown): value is ToResultPage {
 }
 
 const isReport = recordOf({
-  seq: isInt, request: isInt, kind: (v) => isString(v, 100), state: (v) => isString(v, 100), headline: (v) => isString(v, 10_000), source: (v) => isString(v, 1000),
+  seq: isInt,
+  request: isInt,
+  kind: (v) => isString(v, 100),
+  state: (v) => isString(v, 100),
+  headline: (v) => isString(v, 10_000),
+  source: (v) => isString(v, 1000),
   plots: (v) => Array.isArray(v) && v.every(recordOf({ title: (t) => isString(t, 1000), series: isInt, points: isInt })),
-  tables: (v) => Array.isArray(v) && v.every(recordOf({ title: (t) => isString(t, 1000), rows: (r) => isArrayOf(r, (x): x is string => isString(x, 10_000)) })),
+  tables: (v) =>
+    Array.isArray(v) &&
+    v.every(recordOf({ title: (t) => isString(t, 1000), rows: (r) => isArrayOf(r, (x): x is string => isString(x, 10_000)) })),
   extraKeys: (v) => isArrayOf(v, (k): k is string => isString(k, 1000)),
   images: isInt,
   warnings: (v) => isArrayOf(v, (w): w is string => isString(w, 10_000)),
@@ -197,7 +265,10 @@ const isReport = recordOf({
 export function isFromResultPage(value: unknown): value is FromResultPage {
   if (!isRecord(value)) return false;
   switch (value.type) {
-    case 'ready': case 'cancel': case 'retry': case 'saveJson':
+    case 'ready':
+    case 'cancel':
+    case 'retry':
+    case 'saveJson':
       return true;
     case 'structure':
       return oneOf('open', 'compare', 'save', 'show3d')(value.action);

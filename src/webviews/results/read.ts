@@ -47,7 +47,9 @@ function answerRecord(kind: RunKind, body: ResponseBody | undefined, images: Res
       return {};
     }
     const size = `${body.bytes.length.toLocaleString('en-US')} bytes of ${body.contentType || 'unknown type'}`;
-    return body.bytes.length <= MAX_KEPT_BYTES ? { answer: size, answer_base64: toBase64(body.bytes) } : { answer: `${size} (too large to keep)` };
+    return body.bytes.length <= MAX_KEPT_BYTES
+      ? { answer: size, answer_base64: toBase64(body.bytes) }
+      : { answer: `${size} (too large to keep)` };
   }
   const text = body.text;
   const json = /^\s*[[{]/.test(text) ? parseJson(text) : undefined;
@@ -73,12 +75,24 @@ type Shared = Pick<ResultModel, 'method' | 'natoms' | 'species'>;
 function readShared(f: Fields, context: ReadContext): Shared {
   const natoms = f.count('natoms', 'n_atoms', 'num_atoms', 'nat');
   const species = f.read(['species', 'elements', 'symbols'], toStrings, 'a list of element symbols');
-  atomCount(f.warnings, context, [['natoms', natoms, 'atoms'], ['species', species?.length, 'names']]);
-  f.read(['energy_unit', 'energy_units'], (v) => (typeof v === 'string' && v.trim().toLowerCase() === 'ev' ? v : undefined), '"eV" (energies are shown as sent)');
+  atomCount(f.warnings, context, [
+    ['natoms', natoms, 'atoms'],
+    ['species', species?.length, 'names'],
+  ]);
+  f.read(
+    ['energy_unit', 'energy_units'],
+    (v) => (typeof v === 'string' && v.trim().toLowerCase() === 'ev' ? v : undefined),
+    '"eV" (energies are shown as sent)',
+  );
   return { method: f.text('method', 'model', 'calculator', 'potential'), natoms, species };
 }
 
-export function readResult(kind: RunKind, body: ResponseBody | undefined, headers: Record<string, string> = {}, context: ReadContext = {}): ResultModel {
+export function readResult(
+  kind: RunKind,
+  body: ResponseBody | undefined,
+  headers: Record<string, string> = {},
+  context: ReadContext = {},
+): ResultModel {
   const images: ResultImage[] = [];
   const rec = answerRecord(kind, body, images);
   if (isAppKind(kind)) return readAppRecord(kind, rec, images, context.request ?? {}, (f) => takeImages(rec, f, images));
@@ -87,11 +101,22 @@ export function readResult(kind: RunKind, body: ResponseBody | undefined, header
   } catch (error) {
     // A reader's own mistake must not cost the user the answer: all of it goes under Other fields.
     const empty = READERS[kind](new Fields({}, []), {}, {});
-    return { ...empty, extra: rec, images, warnings: [`This answer could not be read (${String(error)}): all of it is under Other fields.`] } as ResultModel;
+    return {
+      ...empty,
+      extra: rec,
+      images,
+      warnings: [`This answer could not be read (${String(error)}): all of it is under Other fields.`],
+    } as ResultModel;
   }
 }
 
-function readRecord(kind: StructureKind, rec: Rec, images: ResultImage[], headers: Record<string, string>, context: ReadContext): ResultModel {
+function readRecord(
+  kind: StructureKind,
+  rec: Rec,
+  images: ResultImage[],
+  headers: Record<string, string>,
+  context: ReadContext,
+): ResultModel {
   const warnings: string[] = [];
   const f = new Fields(rec, warnings);
   takeImages(rec, f, images);
@@ -99,7 +124,9 @@ function readRecord(kind: StructureKind, rec: Rec, images: ResultImage[], header
   const model = READERS[kind](f, { ...context, natoms: shared.natoms ?? shared.species?.length }, headers);
   const extra = f.extra;
   if (Object.keys(rec).length > 0 && Object.keys(extra).length === Object.keys(rec).length && images.length === 0) {
-    warnings.unshift(`Nothing in the answer was recognised as a ${KIND_LABELS[kind].toLowerCase()} result: all of it is under Other fields.`);
+    warnings.unshift(
+      `Nothing in the answer was recognised as a ${KIND_LABELS[kind].toLowerCase()} result: all of it is under Other fields.`,
+    );
   }
   return { ...model, ...shared, extra, images, warnings } as ResultModel;
 }

@@ -26,10 +26,17 @@ function channels(value: unknown): SeriesRead[][] | undefined {
   return each.every((c) => c !== undefined) ? (each as SeriesRead[][]) : undefined;
 }
 
-interface Matrix { channels: Series[][]; kMajor: boolean; holes: number }
+interface Matrix {
+  channels: Series[][];
+  kMajor: boolean;
+  holes: number;
+}
 
 function readMatrix(f: Fields): Matrix | undefined {
-  for (const [names, kMajor] of [[K_MAJOR, true], [BAND_MAJOR, false]] as const) {
+  for (const [names, kMajor] of [
+    [K_MAJOR, true],
+    [BAND_MAJOR, false],
+  ] as const) {
     const found = f.read(names, channels, 'a matrix of numbers');
     if (!found) continue;
     const holes = found.flat().reduce((n, row) => n + row.bad, 0);
@@ -47,19 +54,30 @@ function orient(m: Series[], kMajor: boolean, nk: number | undefined, warnings: 
   if (nk !== undefined && rows !== cols) {
     if (rows === nk) byK = true;
     else if (cols === nk) byK = false;
-    else warnings.push(`The eigenvalues are ${rows} × ${cols}, but there are ${nk} k-points: read as ${kMajor ? '[k][band]' : '[band][k]'}.`);
+    else
+      warnings.push(`The eigenvalues are ${rows} × ${cols}, but there are ${nk} k-points: read as ${kMajor ? '[k][band]' : '[band][k]'}.`);
   }
   return byK ? transpose(m) : m;
 }
 
 function cumulative(kpoints: readonly Vec3[]): number[] {
   let total = 0;
-  return kpoints.map((k, i) => (total += i ? Math.hypot(k[0] - kpoints[i - 1]![0], k[1] - kpoints[i - 1]![1], k[2] - kpoints[i - 1]![2]) : 0));
+  return kpoints.map(
+    (k, i) => (total += i ? Math.hypot(k[0] - kpoints[i - 1]![0], k[1] - kpoints[i - 1]![1], k[2] - kpoints[i - 1]![2]) : 0),
+  );
 }
 
-function axis(given: Series | undefined, kpoints: Vec3[] | undefined, nk: number, warnings: string[]): Pick<BandsModel, 'distances' | 'distanceSource'> {
+function axis(
+  given: Series | undefined,
+  kpoints: Vec3[] | undefined,
+  nk: number,
+  warnings: string[],
+): Pick<BandsModel, 'distances' | 'distanceSource'> {
   if (given && given.length === nk && given.every((x) => x !== null)) return { distances: given as number[], distanceSource: 'service' };
-  if (given) warnings.push(`The k-distances (${given.length}) do not match the ${nk} k-points: ${kpoints?.length === nk ? 'computed from the k-points' : 'the k-point index is used'}.`);
+  if (given)
+    warnings.push(
+      `The k-distances (${given.length}) do not match the ${nk} k-points: ${kpoints?.length === nk ? 'computed from the k-points' : 'the k-point index is used'}.`,
+    );
   if (kpoints?.length === nk) return { distances: cumulative(kpoints), distanceSource: 'kpoints' };
   return { distances: Array.from({ length: nk }, (_, i) => i), distanceSource: 'index' };
 }
@@ -91,7 +109,11 @@ function givenEdges(pick: <T>(read: (s: Fields) => T | undefined) => T | undefin
     vbm: pick((s) => s.number('vbm', 'valence_band_maximum', 'vbm_eV')),
     cbm: pick((s) => s.number('cbm', 'conduction_band_minimum', 'cbm_eV')),
     gap: pick((s) => s.number('band_gap', 'gap', 'bandgap', 'band_gap_eV', 'gap_eV')),
-    direct: pick((s) => s.read(['is_direct', 'direct', 'is_direct_gap'], toBoolean) ?? (directGap === undefined ? s.read(['direct_gap'], toBoolean) : undefined)),
+    direct: pick(
+      (s) =>
+        s.read(['is_direct', 'direct', 'is_direct_gap'], toBoolean) ??
+        (directGap === undefined ? s.read(['direct_gap'], toBoolean) : undefined),
+    ),
     directGap,
     metal: pick((s) => s.boolean('is_metal', 'metal', 'metallic')),
   };
@@ -99,11 +121,22 @@ function givenEdges(pick: <T>(read: (s: Fields) => T | undefined) => T | undefin
 
 const defined = (e: GivenEdges): boolean => e.vbm !== undefined || e.cbm !== undefined || e.gap !== undefined || e.metal !== undefined;
 
-function bandEdges(bands: Series[], distances: number[], given: GivenEdges, source: BandEdges['source'], nelectrons: number | undefined, fermi: number | undefined): BandEdges {
+function bandEdges(
+  bands: Series[],
+  distances: number[],
+  given: GivenEdges,
+  source: BandEdges['source'],
+  nelectrons: number | undefined,
+  fermi: number | undefined,
+): BandEdges {
   const { fermi: _fermi, ...known } = given;
   const fromElectrons = defined(given) || nelectrons === undefined ? undefined : edgesFromElectrons(bands, nelectrons);
-  const computed = defined(given) ? undefined : fromElectrons ?? (fermi !== undefined ? edgesFromFermi(bands, fermi) : undefined);
-  const e = computed ?? { ...known, vbmK: known.vbm === undefined ? undefined : locate(bands, known.vbm), cbmK: known.cbm === undefined ? undefined : locate(bands, known.cbm) };
+  const computed = defined(given) ? undefined : (fromElectrons ?? (fermi !== undefined ? edgesFromFermi(bands, fermi) : undefined));
+  const e = computed ?? {
+    ...known,
+    vbmK: known.vbm === undefined ? undefined : locate(bands, known.vbm),
+    cbmK: known.cbm === undefined ? undefined : locate(bands, known.cbm),
+  };
   const gap = known.gap ?? (e.vbm !== undefined && e.cbm !== undefined ? Math.max(0, e.cbm - e.vbm) : computed?.metal ? 0 : undefined);
   const sameK = e.vbmK !== undefined && e.cbmK !== undefined ? Math.abs(distances[e.vbmK]! - distances[e.cbmK]!) < 1e-9 : undefined;
   return {
@@ -127,7 +160,8 @@ export function readBands(f: Fields, headers: Record<string, string>): Read<Band
   if ((matrix?.channels.length ?? 0) > 1) f.warnings.push('The eigenvalues have two spin channels: both are drawn.');
   const nk = bands[0]?.length ?? nk0 ?? 0;
   const nbands = pick((s) => s.count('nbands', 'n_bands', 'num_bands'));
-  if (nbands !== undefined && bands.length && nbands !== bands.length) f.warnings.push(`nbands is ${nbands}, but the eigenvalues hold ${bands.length} bands.`);
+  if (nbands !== undefined && bands.length && nbands !== bands.length)
+    f.warnings.push(`nbands is ${nbands}, but the eigenvalues hold ${bands.length} bands.`);
   const { distances, distanceSource } = axis(given, kpoints, nk, f.warnings);
   const fermi = pick((s) => s.number('fermi_level', 'efermi', 'fermi_energy', 'e_fermi', 'fermi', 'E_fermi'));
   const nelectrons = pick((s) => s.number('nelectrons', 'n_electrons', 'num_electrons', 'nelect', 'electrons'));
@@ -136,7 +170,10 @@ export function readBands(f: Fields, headers: Record<string, string>): Read<Band
   const source = defined(body) ? 'service' : 'headers';
   const edgesGiven = defined(body) ? body : fromHeaders;
   return {
-    kind: 'tightbinding', distances, distanceSource, bands,
+    kind: 'tightbinding',
+    distances,
+    distanceSource,
+    bands,
     ticks: pick((s) => readTicks(s, distances, kpoints)) ?? [],
     fermi: fermi ?? fromHeaders.fermi,
     edges: bandEdges(bands, distances, edgesGiven, source, nelectrons, fermi ?? fromHeaders.fermi),

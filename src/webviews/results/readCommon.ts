@@ -22,10 +22,18 @@ export type Read<M extends ResultModel> = Omit<M, 'extra' | 'images' | 'warnings
  * The number of atoms: the input structure's, else the answer's natoms, else the first count given.
  * Every count that disagrees is a warning ("forces: 7 rows, but the structure has 8 atoms").
  */
-export function atomCount(warnings: string[], context: KindContext, counts: [name: string, n: number | undefined, noun: string][]): number | undefined {
+export function atomCount(
+  warnings: string[],
+  context: KindContext,
+  counts: [name: string, n: number | undefined, noun: string][],
+): number | undefined {
   const given = counts.filter((c): c is [string, number, string] => c[1] !== undefined);
-  const [atoms, against] = context.atoms !== undefined ? [context.atoms, 'the structure has']
-    : context.natoms !== undefined ? [context.natoms, 'natoms is'] : [given[0]?.[1], `${given[0]?.[0]} has`];
+  const [atoms, against] =
+    context.atoms !== undefined
+      ? [context.atoms, 'the structure has']
+      : context.natoms !== undefined
+        ? [context.natoms, 'natoms is']
+        : [given[0]?.[1], `${given[0]?.[0]} has`];
   for (const [name, n, noun] of given) {
     if (n !== atoms) warnings.push(`${name}: ${n} ${noun}, but ${against} ${atoms} atoms.`);
   }
@@ -33,7 +41,7 @@ export function atomCount(warnings: string[], context: KindContext, counts: [nam
 }
 
 function frameAtoms(frame: unknown): number | undefined {
-  const positions = isRecord(frame) ? frame.positions ?? frame.coords ?? frame.cart_coords : frame;
+  const positions = isRecord(frame) ? (frame.positions ?? frame.coords ?? frame.cart_coords) : frame;
   return toVec3Rows(positions)?.length;
 }
 

@@ -37,10 +37,14 @@ function fromRecords(f: Fields): Columns | undefined {
     return fields.extra;
   });
   const keptRest = rest.some((r) => Object.keys(r).length > 0);
-  if (rest.some((r) => Object.keys(r).some((k) => KNOWN.has(k)))) f.warnings.push(`${name}: some per-step values are not numbers: they are under Other fields.`);
+  if (rest.some((r) => Object.keys(r).some((k) => KNOWN.has(k))))
+    f.warnings.push(`${name}: some per-step values are not numbers: they are under Other fields.`);
   if (keptRest || records.length > MAX_POINTS) f.leave(name, [...(keptRest ? rest : []), ...records.slice(MAX_POINTS)]);
   else f.use(name);
-  if (records.length > MAX_POINTS) f.warnings.push(`${name} has ${records.length.toLocaleString('en-US')} steps: the first ${MAX_POINTS.toLocaleString('en-US')} are shown.`);
+  if (records.length > MAX_POINTS)
+    f.warnings.push(
+      `${name} has ${records.length.toLocaleString('en-US')} steps: the first ${MAX_POINTS.toLocaleString('en-US')} are shown.`,
+    );
   return Object.fromEntries(Object.entries(columns).filter(([, s]) => s.some((x) => x !== null)));
 }
 
@@ -49,7 +53,8 @@ function fromLists(f: Fields): Columns {
   const plain = energies ? undefined : f.series(['energies'], true);
   if (plain) f.warnings.push('energies is a plain list: it is shown as the total energy.');
   return {
-    total: energies?.series(['total', 'total_energy', 'etot']) ?? plain ?? f.series(['total_energy', 'total_energies', 'etot', 'energy_total']),
+    total:
+      energies?.series(['total', 'total_energy', 'etot']) ?? plain ?? f.series(['total_energy', 'total_energies', 'etot', 'energy_total']),
     kinetic: energies?.series(['kinetic', 'kinetic_energy', 'ekin']) ?? f.series(['kinetic_energy', 'kinetic_energies', 'ekin']),
     potential: energies?.series(['potential', 'potential_energy', 'epot']) ?? f.series(['potential_energy', 'potential_energies', 'epot']),
     temperature: f.series(['temperatures', 'temps']) ?? f.series(['temperature'], true),
@@ -80,7 +85,8 @@ function timeAxis(columns: Columns, n: number, timestep: number | undefined): Pi
 export function readMd(f: Fields, context: KindContext): Read<MdModel> {
   const columns = fromRecords(f) ?? fromLists(f);
   const { kinetic, potential } = columns;
-  if (!columns.total && kinetic && potential) columns.total = kinetic.map((k, i) => (k === null || potential[i] == null ? null : k + potential[i]!));
+  if (!columns.total && kinetic && potential)
+    columns.total = kinetic.map((k, i) => (k === null || potential[i] == null ? null : k + potential[i]!));
   const n = align(columns, f.warnings);
   const timestep = f.number('timestep_fs', 'timestep', 'dt_fs', 'dt');
   const temperatures = numbers(columns.temperature);
@@ -92,9 +98,13 @@ export function readMd(f: Fields, context: KindContext): Read<MdModel> {
   return {
     kind: 'md',
     ...timeAxis(columns, n, timestep),
-    total: columns.total ?? [], kinetic: kinetic ?? [], potential: potential ?? [], temperature: columns.temperature ?? [],
-    averageTemperature: f.number('average_temperature', 'mean_temperature', 'avg_temperature', 'temperature_mean')
-      ?? (temperatures.length ? temperatures.reduce((a, b) => a + b, 0) / temperatures.length : undefined),
+    total: columns.total ?? [],
+    kinetic: kinetic ?? [],
+    potential: potential ?? [],
+    temperature: columns.temperature ?? [],
+    averageTemperature:
+      f.number('average_temperature', 'mean_temperature', 'avg_temperature', 'temperature_mean') ??
+      (temperatures.length ? temperatures.reduce((a, b) => a + b, 0) / temperatures.length : undefined),
     finalTemperature: f.number('final_temperature', 'temperature_final') ?? temperatures.at(-1),
     energyDrift: drift,
     energyDriftComputed: givenDrift === undefined && drift !== undefined ? true : undefined,

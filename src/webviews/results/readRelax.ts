@@ -19,7 +19,9 @@ export function readRelax(f: Fields, context: KindContext): Read<RelaxModel> {
     finalPoscar: f.text(...POSCAR_NAMES, 'structure'),
     initialEnergy: f.number('initial_energy', 'initial_energy_eV', 'energy_initial') ?? first(energies),
     finalEnergy: f.number('final_energy', 'final_energy_eV', 'energy_final', 'energy', 'energy_eV') ?? last(energies),
-    energies, forcesMax, trajectory,
+    energies,
+    forcesMax,
+    trajectory,
     // Without a count, the lists are taken to start at the input structure (step 0).
     steps: f.count('steps_taken', 'steps', 'nsteps', 'n_steps', 'num_steps') ?? (recorded ? recorded - 1 : undefined),
     maxSteps: f.count('max_steps', 'maxsteps', 'steps_max'),

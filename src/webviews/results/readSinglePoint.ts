@@ -30,14 +30,29 @@ function toStress(value: unknown): Mat3 | undefined {
   if (!Array.isArray(value) || (value.length !== 6 && value.length !== 9)) return undefined;
   const n = value.map(toNumber);
   if (!n.every((x): x is number => x !== undefined)) return undefined;
-  if (n.length === 9) return [[n[0]!, n[1]!, n[2]!], [n[3]!, n[4]!, n[5]!], [n[6]!, n[7]!, n[8]!]];
+  if (n.length === 9)
+    return [
+      [n[0]!, n[1]!, n[2]!],
+      [n[3]!, n[4]!, n[5]!],
+      [n[6]!, n[7]!, n[8]!],
+    ];
   const [xx, yy, zz, yz, xz, xy] = n as [number, number, number, number, number, number];
-  return [[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]];
+  return [
+    [xx, xy, xz],
+    [xy, yy, yz],
+    [xz, yz, zz],
+  ];
 }
 
 const STRESS_FIELDS: [string, string | undefined][] = [
-  ['stress', undefined], ['stress_GPa', 'GPa'], ['stress_gpa', 'GPa'], ['stress_eV_per_A3', 'eV/Å³'], ['stress_ev_per_a3', 'eV/Å³'],
-  ['stress_kbar', 'kBar'], ['stress_kBar', 'kBar'], ['virial_stress', undefined],
+  ['stress', undefined],
+  ['stress_GPa', 'GPa'],
+  ['stress_gpa', 'GPa'],
+  ['stress_eV_per_A3', 'eV/Å³'],
+  ['stress_ev_per_a3', 'eV/Å³'],
+  ['stress_kbar', 'kBar'],
+  ['stress_kBar', 'kBar'],
+  ['virial_stress', undefined],
 ];
 
 function readStress(f: Fields): Pick<SinglePointModel, 'stress' | 'stressUnit'> {
@@ -45,10 +60,14 @@ function readStress(f: Fields): Pick<SinglePointModel, 'stress' | 'stressUnit'> 
   for (const [name, implied] of STRESS_FIELDS) {
     if (!f.has(name)) continue;
     const unitName = implied ?? named;
-    const unit = unitName ? stressUnit(unitName) : [1, 'GPa (assumed: no stress_unit)'] as const;
+    const unit = unitName ? stressUnit(unitName) : ([1, 'GPa (assumed: no stress_unit)'] as const);
     const matrix = toStress(f.peek(name));
     if (!unit || !matrix) {
-      f.warnings.push(unit ? `${name} is neither six Voigt components nor a 3×3 matrix: it is under Other fields.` : `Stress unit "${unitName}" is not known: the stress is under Other fields.`);
+      f.warnings.push(
+        unit
+          ? `${name} is neither six Voigt components nor a 3×3 matrix: it is under Other fields.`
+          : `Stress unit "${unitName}" is not known: the stress is under Other fields.`,
+      );
       continue;
     }
     f.use(name);
@@ -66,10 +85,14 @@ export function readSinglePoint(f: Fields, context: KindContext): Read<SinglePoi
   const given = f.number('energy_per_atom_eV', 'energy_per_atom', 'energy_per_atom_ev');
   const perAtom = given ?? (energy !== undefined && atoms ? energy / atoms : undefined);
   return {
-    kind: 'singlePoint', energy, forces,
+    kind: 'singlePoint',
+    energy,
+    forces,
     energyPerAtom: perAtom,
     energyPerAtomComputed: given === undefined && perAtom !== undefined ? true : undefined,
-    maxForce: f.number('max_force', 'max_force_eV_per_A', 'fmax') ?? (forces?.length ? forces.reduce((m, v) => Math.max(m, magnitude(v)), 0) : undefined),
+    maxForce:
+      f.number('max_force', 'max_force_eV_per_A', 'fmax') ??
+      (forces?.length ? forces.reduce((m, v) => Math.max(m, magnitude(v)), 0) : undefined),
     ...readStress(f),
   };
 }

@@ -9,14 +9,22 @@ export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<v
     void notify.info('This run has no answer to save.');
     return undefined;
   }
-  const uri = target ?? await vscode.window.showSaveDialog({ defaultUri: proposedUri(run), filters: { JSON: ['json'] }, saveLabel: 'Save Result' });
+  const uri =
+    target ?? (await vscode.window.showSaveDialog({ defaultUri: proposedUri(run), filters: { JSON: ['json'] }, saveLabel: 'Save Result' }));
   if (!uri) return undefined;
   const body = run.response.body;
-  const value = body.type === 'json' ? body.value : body.type === 'text' ? body.text : { contentType: body.contentType, base64: Buffer.from(body.bytes).toString('base64') };
+  const value =
+    body.type === 'json'
+      ? body.value
+      : body.type === 'text'
+        ? body.text
+        : { contentType: body.contentType, base64: Buffer.from(body.bytes).toString('base64') };
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`));
-  void notify.info(`Saved the ${KIND_LABELS[run.kind]} result to ${uri.scheme === 'file' ? uri.fsPath : uri.toString(true)}`, OPEN).then((choice) => {
-    if (choice === OPEN) void vscode.window.showTextDocument(uri, { preview: true });
-  });
+  void notify
+    .info(`Saved the ${KIND_LABELS[run.kind]} result to ${uri.scheme === 'file' ? uri.fsPath : uri.toString(true)}`, OPEN)
+    .then((choice) => {
+      if (choice === OPEN) void vscode.window.showTextDocument(uri, { preview: true });
+    });
   return uri;
 }
 

@@ -49,7 +49,10 @@ export class ResultDocuments extends Disposable implements vscode.TextDocumentCo
   async compare(run: RunRecord, text: string, what: string): Promise<void> {
     const left = await this.poscarDocument(this.serve(run.id, 'input', run.inputName, run.inputText));
     const right = await this.poscarDocument(this.serve(run.id, what, derivedName(run.inputName, what), text));
-    await vscode.commands.executeCommand('vscode.diff', left.uri, right.uri, `${run.inputName} ↔ ${what}`, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+    await vscode.commands.executeCommand('vscode.diff', left.uri, right.uri, `${run.inputName} ↔ ${what}`, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: false,
+    });
   }
 
   private async poscarDocument(uri: vscode.Uri): Promise<vscode.TextDocument> {
@@ -61,7 +64,8 @@ export class ResultDocuments extends Disposable implements vscode.TextDocumentCo
     const input = vscode.Uri.parse(run.inputUri);
     const name = derivedName(run.inputName, what);
     const defaultUri = input.scheme === 'untitled' ? undefined : vscode.Uri.joinPath(input, '..', name);
-    const target = this.saveTarget ?? await vscode.window.showSaveDialog({ defaultUri, saveLabel: 'Save', title: `Save the ${what} structure` });
+    const target =
+      this.saveTarget ?? (await vscode.window.showSaveDialog({ defaultUri, saveLabel: 'Save', title: `Save the ${what} structure` }));
     if (!target) return undefined;
     try {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));

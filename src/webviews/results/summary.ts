@@ -20,9 +20,14 @@ export const pressure = (stress: readonly (readonly number[])[]): number => -(st
 function relax(m: RelaxModel): Summary {
   const steps = m.steps === undefined ? '' : ` ${m.steps === 1 ? 'in 1 step' : `in ${m.steps} steps`}`;
   const limit = m.maxSteps !== undefined && m.steps !== undefined && m.steps >= m.maxSteps ? ' (the step limit)' : '';
-  const headline = m.converged === true ? `Converged${steps}`
-    : m.converged === false ? `Not converged${steps.replace(' in ', ' after ')}${limit}`
-    : m.finalPoscar ? 'Relaxed structure returned' : 'Relaxation';
+  const headline =
+    m.converged === true
+      ? `Converged${steps}`
+      : m.converged === false
+        ? `Not converged${steps.replace(' in ', ' after ')}${limit}`
+        : m.finalPoscar
+          ? 'Relaxed structure returned'
+          : 'Relaxation';
   const facts: string[] = [];
   if (m.initialEnergy !== undefined && m.finalEnergy !== undefined) {
     const dE = m.finalEnergy - m.initialEnergy;
@@ -39,7 +44,8 @@ function relax(m: RelaxModel): Summary {
 }
 
 function singlePoint(m: SinglePointModel, elements: readonly string[]): Summary {
-  const perAtom = m.energyPerAtom === undefined ? '' : ` · ${fixed(m.energyPerAtom, 4)} eV/atom${m.energyPerAtomComputed ? ' (E / atoms)' : ''}`;
+  const perAtom =
+    m.energyPerAtom === undefined ? '' : ` · ${fixed(m.energyPerAtom, 4)} eV/atom${m.energyPerAtomComputed ? ' (E / atoms)' : ''}`;
   const headline = m.energy === undefined ? 'Single point' : `E = ${fixed(m.energy, 4)} eV${perAtom}`;
   const facts: string[] = [];
   if (m.forces?.length) {
@@ -49,7 +55,9 @@ function singlePoint(m: SinglePointModel, elements: readonly string[]): Summary 
   } else if (m.maxForce !== undefined) facts.push(`Largest force ${short(m.maxForce)} eV/Å`);
   if (m.stress) {
     const p = pressure(m.stress);
-    facts.push(`Pressure ${fixed(p, 3)} GPa${p > 0 ? ': compressed, the cell would expand if relaxed' : p < 0 ? ': under tension, the cell would shrink if relaxed' : ''}`);
+    facts.push(
+      `Pressure ${fixed(p, 3)} GPa${p > 0 ? ': compressed, the cell would expand if relaxed' : p < 0 ? ': under tension, the cell would shrink if relaxed' : ''}`,
+    );
   }
   return { headline, facts };
 }
@@ -60,8 +68,12 @@ function md(m: MdModel): Summary {
   const steps = m.steps ?? (n > 0 ? n - 1 : undefined);
   const mean = m.averageTemperature === undefined ? '' : ` · mean T ${fixed(m.averageTemperature, 1)} K`;
   const facts: string[] = [];
-  if (m.finalTemperature !== undefined) facts.push(`Final temperature ${fixed(m.finalTemperature, 1)} K${m.targetTemperature === undefined ? '' : ` (target ${short(m.targetTemperature)} K)`}`);
-  if (m.energyDrift !== undefined) facts.push(`Energy drift ${signed(m.energyDrift, 6)} eV/atom${m.energyDriftComputed ? ' (last − first total energy, per atom)' : ''}`);
+  if (m.finalTemperature !== undefined)
+    facts.push(
+      `Final temperature ${fixed(m.finalTemperature, 1)} K${m.targetTemperature === undefined ? '' : ` (target ${short(m.targetTemperature)} K)`}`,
+    );
+  if (m.energyDrift !== undefined)
+    facts.push(`Energy drift ${signed(m.energyDrift, 6)} eV/atom${m.energyDriftComputed ? ' (last − first total energy, per atom)' : ''}`);
   if (m.trajectory) facts.push(`Trajectory: ${quantity(m.trajectory.frames, 'frame')} of ${quantity(m.trajectory.atoms, 'atom')}`);
   return { headline: `${steps === undefined ? 'Molecular dynamics' : quantity(steps, 'step')}${span}${mean}`, facts };
 }
@@ -98,13 +110,14 @@ const SOURCES: Record<BandsModel['edges']['source'], (m: BandsModel) => string |
   service: () => undefined,
   electrons: (m) => `Band edges computed from ${short(m.nelectrons!)} electrons: the lowest ${short(m.nelectrons! / 2)} bands filled`,
   fermi: () => 'Band edges computed from the Fermi level: bands below it filled',
-  headers: () => 'Gap from the answer\'s headers',
+  headers: () => "Gap from the answer's headers",
   none: () => undefined,
 };
 
 function bands(m: BandsModel): Summary {
   const facts: string[] = [];
-  if (m.edges.vbm !== undefined && m.edges.cbm !== undefined) facts.push(`VBM ${fixed(m.edges.vbm, 3)} eV, CBM ${fixed(m.edges.cbm, 3)} eV`);
+  if (m.edges.vbm !== undefined && m.edges.cbm !== undefined)
+    facts.push(`VBM ${fixed(m.edges.vbm, 3)} eV, CBM ${fixed(m.edges.cbm, 3)} eV`);
   if (m.edges.directGap !== undefined) facts.push(`Smallest direct gap ${fixed(m.edges.directGap, 3)} eV`);
   if (m.fermi !== undefined) facts.push(`Fermi level ${fixed(m.fermi, 3)} eV`);
   if (m.path) facts.push(`Path ${m.path}${m.latticeType ? ` (${m.latticeType})` : ''}`);
@@ -118,7 +131,8 @@ function bands(m: BandsModel): Summary {
 export function describe(view: ResultView): Summary {
   const m = view.model;
   if ('headline' in m) return { headline: m.headline, facts: [...m.facts, ...(m.method ? [`Method: ${m.method}`] : [])] };
-  const summary = m.kind === 'relax' ? relax(m) : m.kind === 'singlePoint' ? singlePoint(m, view.elements) : m.kind === 'md' ? md(m) : bands(m);
+  const summary =
+    m.kind === 'relax' ? relax(m) : m.kind === 'singlePoint' ? singlePoint(m, view.elements) : m.kind === 'md' ? md(m) : bands(m);
   if (m.method) summary.facts.push(`Method: ${m.method}`);
   return summary;
 }

@@ -12,8 +12,16 @@ import { isRecord, type Rec } from '../../core/util/guards';
 
 export function runInfo(run: RunRecord): RunInfo {
   return {
-    id: run.id, kind: run.kind, title: runTitle(run), inputName: run.inputName, state: run.state, startedAt: run.startedAt,
-    durationMs: run.durationMs, error: run.error, status: run.response?.status, ...(run.builtin ? { builtin: true } : {}),
+    id: run.id,
+    kind: run.kind,
+    title: runTitle(run),
+    inputName: run.inputName,
+    state: run.state,
+    startedAt: run.startedAt,
+    durationMs: run.durationMs,
+    error: run.error,
+    status: run.response?.status,
+    ...(run.builtin ? { builtin: true } : {}),
   };
 }
 
@@ -35,7 +43,8 @@ export function latticeRows(before: Poscar | undefined, after: Poscar | undefine
 /** The view of a run that has an answer; null before one comes. */
 export function resultView(run: RunRecord, input: Poscar | undefined): ResultView | null {
   if (!run.response) return null;
-  if (isAppKind(run.kind)) return { model: readResult(run.kind, run.response.body, run.response.headers, { request: requestOf(run) }), elements: [], lattice: [] };
+  if (isAppKind(run.kind))
+    return { model: readResult(run.kind, run.response.body, run.response.headers, { request: requestOf(run) }), elements: [], lattice: [] };
   const model = readResult(run.kind, run.response.body, run.response.headers, { atoms: input?.sites.length });
   let lattice: LatticeRow[] = [];
   if (model.kind === 'relax' && model.finalPoscar !== undefined) {
@@ -43,7 +52,8 @@ export function resultView(run: RunRecord, input: Poscar | undefined): ResultVie
     const error = firstErrorMessage(final);
     if (error) model.warnings.push(`The relaxed POSCAR has an error: ${error}`);
     const atoms = final.poscar?.sites.length;
-    if (input && atoms !== undefined && atoms !== input.sites.length) model.warnings.push(`The relaxed structure has ${atoms} atoms, the input ${input.sites.length}.`);
+    if (input && atoms !== undefined && atoms !== input.sites.length)
+      model.warnings.push(`The relaxed structure has ${atoms} atoms, the input ${input.sites.length}.`);
     lattice = latticeRows(input, final.poscar);
   }
   return { model, elements: input?.sites.map((s) => s.species) ?? model.species ?? [], lattice };

@@ -43,7 +43,8 @@ export function runStructure(run: RunRecord): RunStructure | string {
     return { title: `${runTitle(run)} — trajectory`, structure: { ...structureData(input), frames: read }, formula };
   }
   const model = resultView(run, input)?.model;
-  const final = model && (model.kind === 'relax' || model.kind === 'md') && model.finalPoscar ? inputStructure(model.finalPoscar) : undefined;
+  const final =
+    model && (model.kind === 'relax' || model.kind === 'md') && model.finalPoscar ? inputStructure(model.finalPoscar) : undefined;
   if (!final) return 'This run returned neither trajectory frames nor a final structure to show.';
   return { title: `${runTitle(run)} — final structure`, structure: structureData(final), formula: summarize(final).formula };
 }

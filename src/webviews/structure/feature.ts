@@ -30,14 +30,19 @@ export class StructureFeature extends Disposable {
     private readonly testMode: boolean,
   ) {
     super();
-    this.register(vscode.commands.registerCommand(SHOW_STRUCTURE, async (uri?: unknown) => {
-      const view = await this.show(uri instanceof vscode.Uri ? uri : undefined);
-      return view?.key;
-    }));
-    this.register(vscode.window.registerWebviewPanelSerializer(STRUCTURE_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
-    }));
-    if (TEST_HOOKS && testMode) this.register(vscode.commands.registerCommand(STRUCTURE_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+    this.register(
+      vscode.commands.registerCommand(SHOW_STRUCTURE, async (uri?: unknown) => {
+        const view = await this.show(uri instanceof vscode.Uri ? uri : undefined);
+        return view?.key;
+      }),
+    );
+    this.register(
+      vscode.window.registerWebviewPanelSerializer(STRUCTURE_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
+      }),
+    );
+    if (TEST_HOOKS && testMode)
+      this.register(vscode.commands.registerCommand(STRUCTURE_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
   }
 
   /** Shows the structure of `uri`, or of the active POSCAR editor; returns the view (undefined when there is nothing to show). */
@@ -66,7 +71,12 @@ export class StructureFeature extends Disposable {
   }
 
   private createPanel(): vscode.WebviewPanel {
-    return vscode.window.createWebviewPanel(STRUCTURE_VIEW_TYPE, 'Structure', { viewColumn: viewsColumn(), preserveFocus: true }, panelOptions(this.context.extensionUri));
+    return vscode.window.createWebviewPanel(
+      STRUCTURE_VIEW_TYPE,
+      'Structure',
+      { viewColumn: viewsColumn(), preserveFocus: true },
+      panelOptions(this.context.extensionUri),
+    );
   }
 
   private activePoscar(): vscode.Uri | undefined {
@@ -85,7 +95,10 @@ export class StructureFeature extends Disposable {
   }
 
   private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, options: StructureOptions): StructurePanel {
-    return this.panels.add(uri.toString(), new DocumentStructurePanel(panel, this.context.extensionUri, uri, options, this.testMode, this.log));
+    return this.panels.add(
+      uri.toString(),
+      new DocumentStructurePanel(panel, this.context.extensionUri, uri, options, this.testMode, this.log),
+    );
   }
 
   private adoptRun(panel: vscode.WebviewPanel, run: RunRecord, options: StructureOptions): StructurePanel | undefined {
@@ -95,7 +108,10 @@ export class StructureFeature extends Disposable {
       void notify.warning(data);
       return undefined;
     }
-    return this.panels.add(RUN_KEY_PREFIX + run.id, new RunStructurePanel(panel, this.context.extensionUri, run, data, options, this.testMode, this.log));
+    return this.panels.add(
+      RUN_KEY_PREFIX + run.id,
+      new RunStructurePanel(panel, this.context.extensionUri, run, data, options, this.testMode, this.log),
+    );
   }
 
   /** Test seam: what a view shows, and acting on it as a user would. */
@@ -105,11 +121,21 @@ export class StructureFeature extends Disposable {
     switch (action) {
       case 'open': // the views that are open
         return this.panels.keys();
-      case 'report': case 'hover': case 'pick': case 'setRepeat': case 'exportPng': case 'setFrame': case 'play': case 'pause': {
+      case 'report':
+      case 'hover':
+      case 'pick':
+      case 'setRepeat':
+      case 'exportPng':
+      case 'setFrame':
+      case 'play':
+      case 'pause': {
         if (!panel) return undefined;
         if (action === 'exportPng' && isString(args.target, 10_000)) panel.exportTarget = vscode.Uri.parse(args.target);
         return panel.requestReport({
-          action, atom: args.atom as number | undefined, repeat: args.repeat as [number, number, number] | undefined, frame: args.frame as number | undefined,
+          action,
+          atom: args.atom as number | undefined,
+          repeat: args.repeat as [number, number, number] | undefined,
+          frame: args.frame as number | undefined,
         });
       }
       case 'restore': // what the serializer does after a reload

@@ -13,8 +13,15 @@ import type { RunRecord } from '../../core/runs/run';
 import { WebviewHost } from '../host';
 import { structureData, type RunStructure } from './data';
 import {
-  isFromStructurePage, isToStructurePage, sanitizeStructureOptions,
-  type FromStructurePage, type StructureData, type StructureOptions, type StructureReport, type StructureTestMessage, type ToStructurePage,
+  isFromStructurePage,
+  isToStructurePage,
+  sanitizeStructureOptions,
+  type FromStructurePage,
+  type StructureData,
+  type StructureOptions,
+  type StructureReport,
+  type StructureTestMessage,
+  type ToStructurePage,
 } from './protocol';
 
 export const DEBOUNCE_MS = 150;
@@ -42,7 +49,14 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
     testMode: boolean,
     log: vscode.LogOutputChannel,
   ) {
-    super(panel, extensionUri, { title: 'Structure', script: 'structure.js', styles: ['structure.css'] }, isFromStructurePage, testMode, log);
+    super(
+      panel,
+      extensionUri,
+      { title: 'Structure', script: 'structure.js', styles: ['structure.css'] },
+      isFromStructurePage,
+      testMode,
+      log,
+    );
   }
 
   /** The view's name: the file's, or the run's title. */
@@ -53,8 +67,13 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
   protected show(): void {
     this.panel.title = `Structure: ${this.name}`;
     this.post({
-      type: 'show', seq: ++this.seq, title: `${this.name}${this.formula ? ` — ${this.formula}` : ''}`, uri: this.key,
-      structure: this.structure, note: this.note, options: this.options,
+      type: 'show',
+      seq: ++this.seq,
+      title: `${this.name}${this.formula ? ` — ${this.formula}` : ''}`,
+      uri: this.key,
+      structure: this.structure,
+      note: this.note,
+      options: this.options,
     });
   }
 
@@ -73,7 +92,9 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
         void this.savePng(message.dataUrl, this.pngTarget);
         return;
       case 'copy':
-        void vscode.env.clipboard.writeText(message.text).then(() => vscode.window.setStatusBarMessage('Token Lens: measurement copied', 3000));
+        void vscode.env.clipboard
+          .writeText(message.text)
+          .then(() => vscode.window.setStatusBarMessage('Token Lens: measurement copied', 3000));
         return;
       default: // ready, error and rendered are the base's
         return;
@@ -92,14 +113,25 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
 export class DocumentStructurePanel extends StructurePanel {
   private readonly updater = this.register(new Debouncer(DEBOUNCE_MS, () => this.update()));
 
-  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, readonly uri: vscode.Uri, options: StructureOptions, testMode: boolean, log: vscode.LogOutputChannel) {
+  constructor(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    readonly uri: vscode.Uri,
+    options: StructureOptions,
+    testMode: boolean,
+    log: vscode.LogOutputChannel,
+  ) {
     super(panel, extensionUri, uri.toString(), options, testMode, log);
-    this.register(vscode.workspace.onDidChangeTextDocument((event) => {
-      if (this.follows(event.document) && event.contentChanges.length > 0) this.updater.schedule();
-    }));
-    this.register(vscode.workspace.onDidOpenTextDocument((document) => {
-      if (this.follows(document)) this.updater.schedule();
-    }));
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (this.follows(event.document) && event.contentChanges.length > 0) this.updater.schedule();
+      }),
+    );
+    this.register(
+      vscode.workspace.onDidOpenTextDocument((document) => {
+        if (this.follows(document)) this.updater.schedule();
+      }),
+    );
     this.update();
   }
 
@@ -123,10 +155,13 @@ export class DocumentStructurePanel extends StructurePanel {
   update(): void {
     const document = this.document();
     if (!document) {
-      void vscode.workspace.openTextDocument(this.uri).then(() => undefined, () => {
-        this.note = `${this.name} could not be opened.`;
-        this.show();
-      });
+      void vscode.workspace.openTextDocument(this.uri).then(
+        () => undefined,
+        () => {
+          this.note = `${this.name} could not be opened.`;
+          this.show();
+        },
+      );
       return;
     }
     const result = parsed(document);
@@ -137,8 +172,9 @@ export class DocumentStructurePanel extends StructurePanel {
       this.note = '';
     } else {
       const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-      this.note = `${this.name} has ${quantity(errors, 'error')} (${error?.message ?? 'unreadable'}): `
-        + (this.structure ? 'showing the last valid structure.' : 'nothing to show until it can be read.');
+      this.note =
+        `${this.name} has ${quantity(errors, 'error')} (${error?.message ?? 'unreadable'}): ` +
+        (this.structure ? 'showing the last valid structure.' : 'nothing to show until it can be read.');
     }
     this.show();
   }
@@ -148,7 +184,15 @@ export class DocumentStructurePanel extends StructurePanel {
 export class RunStructurePanel extends StructurePanel {
   private readonly runName: string;
 
-  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, private readonly run: RunRecord, data: RunStructure, options: StructureOptions, testMode: boolean, log: vscode.LogOutputChannel) {
+  constructor(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly run: RunRecord,
+    data: RunStructure,
+    options: StructureOptions,
+    testMode: boolean,
+    log: vscode.LogOutputChannel,
+  ) {
     super(panel, extensionUri, RUN_KEY_PREFIX + run.id, options, testMode, log);
     this.structure = data.structure;
     this.formula = data.formula;
@@ -162,6 +206,8 @@ export class RunStructurePanel extends StructurePanel {
 
   protected get pngTarget(): vscode.Uri | undefined {
     const input = vscode.Uri.parse(this.run.inputUri);
-    return input.scheme === 'file' ? vscode.Uri.joinPath(input, '..', `${derivedName(this.run.inputName, `${this.run.kind}-3d`)}.png`) : undefined;
+    return input.scheme === 'file'
+      ? vscode.Uri.joinPath(input, '..', `${derivedName(this.run.inputName, `${this.run.kind}-3d`)}.png`)
+      : undefined;
   }
 }

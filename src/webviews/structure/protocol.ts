@@ -133,31 +133,50 @@ function isOptions(value: unknown): value is StructureOptions {
 
 const isLattice = (value: unknown): boolean => Array.isArray(value) && value.length === 3 && value.every(isVec3);
 
-const isFrame = (sites: number) => (value: unknown): value is FrameData =>
-  isRecord(value) && isArrayOf(value.frac, isFiniteNumber) && value.frac.length === 3 * sites
-  && (value.lattice === undefined || isLattice(value.lattice)) && isString(value.caption, 200);
+const isFrame =
+  (sites: number) =>
+  (value: unknown): value is FrameData =>
+    isRecord(value) &&
+    isArrayOf(value.frac, isFiniteNumber) &&
+    value.frac.length === 3 * sites &&
+    (value.lattice === undefined || isLattice(value.lattice)) &&
+    isString(value.caption, 200);
 
 function isStructure(value: unknown): value is StructureData {
   if (!isRecord(value)) return false;
   const { lattice, elements, frac, labels, summary, frames } = value;
-  return isLattice(lattice)
-    && isArrayOf(elements, (e): e is string => isString(e, 20), MAX_SITES)
-    && isArrayOf(frac, isFiniteNumber) && frac.length === 3 * elements.length
-    && isArrayOf(labels, (l): l is string => isString(l, 200)) && labels.length === elements.length
-    && isString(summary, 2000)
-    && (frames === undefined || isArrayOf(frames, isFrame(elements.length), Math.floor(MAX_TRAJECTORY_VALUES / Math.max(1, frac.length))));
+  return (
+    isLattice(lattice) &&
+    isArrayOf(elements, (e): e is string => isString(e, 20), MAX_SITES) &&
+    isArrayOf(frac, isFiniteNumber) &&
+    frac.length === 3 * elements.length &&
+    isArrayOf(labels, (l): l is string => isString(l, 200)) &&
+    labels.length === elements.length &&
+    isString(summary, 2000) &&
+    (frames === undefined || isArrayOf(frames, isFrame(elements.length), Math.floor(MAX_TRAJECTORY_VALUES / Math.max(1, frac.length))))
+  );
 }
 
 export function isToStructurePage(value: unknown): value is ToStructurePage {
   if (!isRecord(value)) return false;
   switch (value.type) {
     case 'show':
-      return isInt(value.seq) && isString(value.title, 500) && isString(value.uri, 10_000) && isString(value.note, 5000) && isOptions(value.options)
-        && (value.structure === null || isStructure(value.structure));
+      return (
+        isInt(value.seq) &&
+        isString(value.title, 500) &&
+        isString(value.uri, 10_000) &&
+        isString(value.note, 5000) &&
+        isOptions(value.options) &&
+        (value.structure === null || isStructure(value.structure))
+      );
     case 'test':
-      return TEST_ACTIONS.includes(value.action as TestAction) && isInt(value.id)
-        && (value.atom === undefined || isInt(value.atom)) && (value.repeat === undefined || isRepeat(value.repeat))
-        && (value.frame === undefined || isInt(value.frame));
+      return (
+        TEST_ACTIONS.includes(value.action as TestAction) &&
+        isInt(value.id) &&
+        (value.atom === undefined || isInt(value.atom)) &&
+        (value.repeat === undefined || isRepeat(value.repeat)) &&
+        (value.frame === undefined || isInt(value.frame))
+      );
     default:
       return false;
   }
@@ -177,10 +196,20 @@ export function isFromStructurePage(value: unknown): value is FromStructurePage 
     case 'copy':
       return isString(value.text, 5000);
     case 'rendered':
-      return isInt(value.seq) && isInt(value.request) && isInt(value.atoms) && isInt(value.bonds) && isRepeat(value.repeat)
-        && ['legend', 'note', 'title', 'summary', 'hover', 'theme', 'caption', 'measurement'].every((k) => isString(value[k], 10_000))
-        && isInt(value.frame) && isInt(value.frames) && typeof value.playing === 'boolean' && isArrayOf(value.firstAtom, isFiniteNumber)
-        && isFiniteNumber(value.renderMs) && isFiniteNumber(value.painted);
+      return (
+        isInt(value.seq) &&
+        isInt(value.request) &&
+        isInt(value.atoms) &&
+        isInt(value.bonds) &&
+        isRepeat(value.repeat) &&
+        ['legend', 'note', 'title', 'summary', 'hover', 'theme', 'caption', 'measurement'].every((k) => isString(value[k], 10_000)) &&
+        isInt(value.frame) &&
+        isInt(value.frames) &&
+        typeof value.playing === 'boolean' &&
+        isArrayOf(value.firstAtom, isFiniteNumber) &&
+        isFiniteNumber(value.renderMs) &&
+        isFiniteNumber(value.painted)
+      );
     default:
       return false;
   }

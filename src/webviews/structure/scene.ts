@@ -42,7 +42,9 @@ export function buildScene(input: SceneInput, repeat: Vec3, maxAtoms = 50_000): 
     for (let i = 0; i < ranges[0]!; i++) {
       for (let j = 0; j < ranges[1]!; j++) {
         for (let k = 0; k < ranges[2]!; k++) {
-          const u = f[0]! + i, v = f[1]! + j, w = f[2]! + k;
+          const u = f[0]! + i,
+            v = f[1]! + j,
+            w = f[2]! + k;
           positions.push(u * a[0] + v * b[0] + w * c[0], u * a[1] + v * b[1] + w * c[1], u * a[2] + v * b[2] + w * c[2]);
           elements.push(input.elements[s]!);
           sites.push(s);
@@ -52,8 +54,11 @@ export function buildScene(input: SceneInput, repeat: Vec3, maxAtoms = 50_000): 
   }
   const scale = (v: Vec3, k: number): Vec3 => [v[0] * k, v[1] * k, v[2] * k];
   return {
-    elements, positions: Float64Array.from(positions), sites: Int32Array.from(sites),
-    cell: [scale(a, r[0]), scale(b, r[1]), scale(c, r[2])], repeat: r,
+    elements,
+    positions: Float64Array.from(positions),
+    sites: Int32Array.from(sites),
+    cell: [scale(a, r[0]), scale(b, r[1]), scale(c, r[2])],
+    repeat: r,
   };
 }
 

@@ -40,13 +40,16 @@ function readFrame(frame: unknown, index: number, { input, energies }: FrameCont
   const record = isRecord(frame) ? frame : undefined;
   const positions = toVec3Rows(record ? field(record, POSITION_NAMES) : frame);
   if (!positions) return `frame ${index + 1} holds no list of [x, y, z] positions`;
-  if (positions.length !== input.sites.length) return `frame ${index + 1} has ${positions.length} atoms, but the structure sent has ${input.sites.length}`;
+  if (positions.length !== input.sites.length)
+    return `frame ${index + 1} has ${positions.length} atoms, but the structure sent has ${input.sites.length}`;
   const own = record && toLattice(field(record, LATTICE_NAMES));
   const lattice = own ?? input.lattice;
   const step = record ? toNumber(record.step) : undefined;
-  const energy = (record ? toNumber(field(record, ENERGY_NAMES)) : undefined) ?? (step !== undefined ? energies?.[step] ?? undefined : undefined);
+  const energy =
+    (record ? toNumber(field(record, ENERGY_NAMES)) : undefined) ?? (step !== undefined ? (energies?.[step] ?? undefined) : undefined);
   const caption = [step !== undefined ? `Step ${step}` : `Frame ${index + 1}`, energy !== undefined ? `${energy.toFixed(4)} eV` : '']
-    .filter(Boolean).join(' · ');
+    .filter(Boolean)
+    .join(' · ');
   const frac = positions.flatMap((p: Vec3) => cartToFrac(lattice, p));
   return { frac, ...(own ? { lattice: own } : {}), caption };
 }

@@ -66,7 +66,12 @@ suite('Extension host benchmark', () => {
       await settings.update('statusBar.enabled', false, vscode.ConfigurationTarget.Global);
       const baseline = await typeThenIdle(api, editor);
       await settings.update('statusBar.enabled', undefined, vscode.ConfigurationTarget.Global);
-      await waitFor(() => api.statusBar.tooltip.includes('| gpt2 |'), 120_000, () => `the tooltip comparison; it shows ${api.statusBar.tooltip}`, 100);
+      await waitFor(
+        () => api.statusBar.tooltip.includes('| gpt2 |'),
+        120_000,
+        () => `the tooltip comparison; it shows ${api.statusBar.tooltip}`,
+        100,
+      );
       const measured = await typeThenIdle(api, editor);
       const result = {
         activationMs: api.activationMs,

@@ -34,7 +34,9 @@ suite('Inspector benchmark', () => {
       const debounce = size > LARGE ? DEBOUNCE_LARGE_MS : DEBOUNCE_MS;
       const update = median(runs.map((r) => r.editMs - debounce));
       const result = {
-        size, tokens: runs[0]!.report.nTokens, debounce,
+        size,
+        tokens: runs[0]!.report.nTokens,
+        debounce,
         firstPaintMs: median(runs.map((r) => r.firstPaintMs)),
         firstPaintBeforeMs: median(before.map((r) => r.firstPaintMs)),
         paintAfterReadyMs: median(runs.map((r) => r.first.sinceReadyMs)),

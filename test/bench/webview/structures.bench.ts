@@ -40,15 +40,21 @@ suite('Structure views benchmark', () => {
       const report = await waitFor(
         async () => {
           const asked = performance.now();
-          last = await vscode.commands.executeCommand<StructureReport | undefined>('tokenLens.structure.test', 'report', { uri: uri.toString() });
+          last = await vscode.commands.executeCommand<StructureReport | undefined>('tokenLens.structure.test', 'report', {
+            uri: uri.toString(),
+          });
           reportMs = performance.now() - asked;
           polls++;
           return last && last.atoms > 0 ? last : undefined;
         },
-        60_000, () => `the structure view's first frame; last report ${JSON.stringify(last)}`, 20,
+        60_000,
+        () => `the structure view's first frame; last report ${JSON.stringify(last)}`,
+        20,
       );
       const wallMs = performance.now() - started;
-      say(`result ${JSON.stringify({ view: 'structure', run: i + 1, atoms: report.atoms, bonds: report.bonds, renderMs: report.renderMs, wallMs, reportMs, polls, painted: report.painted })}`);
+      say(
+        `result ${JSON.stringify({ view: 'structure', run: i + 1, atoms: report.atoms, bonds: report.bonds, renderMs: report.renderMs, wallMs, reportMs, polls, painted: report.painted })}`,
+      );
     }
   });
 
@@ -61,7 +67,19 @@ suite('Structure views benchmark', () => {
     const answers: Array<[RunKind, string, () => unknown]> = [
       ['relax', rattled, () => runToEnd(relaxation(s(rattled), { fmax: FIELDS.fmax.default, maxSteps: FIELDS.max_steps.default }))],
       ['singlePoint', rattled, () => singlePoint(s(rattled))],
-      ['md', plain, () => runToEnd(dynamics(s(plain), { temperature: FIELDS.temperature.default, timestep: FIELDS.timestep.default, steps: FIELDS.steps.default, seed: FIELDS.seed.default }))],
+      [
+        'md',
+        plain,
+        () =>
+          runToEnd(
+            dynamics(s(plain), {
+              temperature: FIELDS.temperature.default,
+              timestep: FIELDS.timestep.default,
+              steps: FIELDS.steps.default,
+              seed: FIELDS.seed.default,
+            }),
+          ),
+      ],
       ['tightbinding', plain, () => runToEnd(bandStructure(s(plain), FIELDS.kpath_density.default))],
     ];
     let n = 0;
@@ -73,8 +91,14 @@ suite('Structure views benchmark', () => {
       for (let i = 0; i < RUNS; i++) {
         await vscode.commands.executeCommand('tokenLens.results.test', 'closeAll');
         const run: RunRecord = {
-          id: `bench-${kind}-${++n}`, kind, inputUri: 'untitled:/bench-Si64.vasp', inputName: 'Si64.vasp', inputText,
-          startedAt: Date.now() - Math.round(computeMs), durationMs: Math.round(computeMs), state: 'done',
+          id: `bench-${kind}-${++n}`,
+          kind,
+          inputUri: 'untitled:/bench-Si64.vasp',
+          inputName: 'Si64.vasp',
+          inputText,
+          startedAt: Date.now() - Math.round(computeMs),
+          durationMs: Math.round(computeMs),
+          state: 'done',
           response: { status: 200, headers: { 'content-type': 'application/json' }, body: { type: 'json', value } },
         };
         const started = performance.now();
@@ -90,10 +114,14 @@ suite('Structure views benchmark', () => {
             polls++;
             return last && last.state === 'done' ? last : undefined;
           },
-          60_000, () => `the ${kind} view; last report ${JSON.stringify(last)}`, 20,
+          60_000,
+          () => `the ${kind} view; last report ${JSON.stringify(last)}`,
+          20,
         );
         const wallMs = performance.now() - started;
-        say(`result ${JSON.stringify({ view: kind, run: i + 1, answerBytes: json.length, renderMs: report.renderMs, wallMs, reportMs, polls, plots: report.plots.length, headline: report.headline })}`);
+        say(
+          `result ${JSON.stringify({ view: kind, run: i + 1, answerBytes: json.length, renderMs: report.renderMs, wallMs, reportMs, polls, plots: report.plots.length, headline: report.headline })}`,
+        );
       }
     }
   });

@@ -9,7 +9,17 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TokenLensApi } from '../../../src/api';
-import { REPO_ROOT, activateExtension, closeAllEditors, getExtension, openDocument, openWorkspaceFile, screenshot, ui, waitFor } from '../util';
+import {
+  REPO_ROOT,
+  activateExtension,
+  closeAllEditors,
+  getExtension,
+  openDocument,
+  openWorkspaceFile,
+  screenshot,
+  ui,
+  waitFor,
+} from '../util';
 
 /** The status bar entry as the window renders it (id: `<extension id>.<item id>`). */
 const STATUS_ITEM = '[id="token-lens.token-lens.tokenLens.count"]';
@@ -37,7 +47,10 @@ suite('Installed .vsix', () => {
     assert.strictEqual(path.resolve(ext.extensionPath), path.resolve(installedAt));
     // The runner's extensions folder may sit inside the repository (.vscode-test/): what matters is that it is not the development folder.
     assert.notStrictEqual(path.resolve(ext.extensionPath), path.resolve(REPO_ROOT), 'not the development folder');
-    assert.ok(!fs.existsSync(path.join(ext.extensionPath, 'src')) && !fs.existsSync(path.join(ext.extensionPath, 'test')), `${ext.extensionPath} holds the package only, no sources or tests`);
+    assert.ok(
+      !fs.existsSync(path.join(ext.extensionPath, 'src')) && !fs.existsSync(path.join(ext.extensionPath, 'test')),
+      `${ext.extensionPath} holds the package only, no sources or tests`,
+    );
     assert.ok(ext.isActive);
     const repoManifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.strictEqual((ext.packageJSON as { version: string }).version, repoManifest.version);
@@ -50,10 +63,14 @@ suite('Installed .vsix', () => {
     const expected = await api.count(editor.document.getText());
     assert.ok(expected > 10, 'prompt.md has some tokens');
     let shown = '';
-    const text = await waitFor(async () => {
-      shown = await statusText();
-      return digits(shown) === expected ? shown : undefined;
-    }, 20_000, () => `status bar to show ${expected} tokens (it shows "${shown}")`);
+    const text = await waitFor(
+      async () => {
+        shown = await statusText();
+        return digits(shown) === expected ? shown : undefined;
+      },
+      20_000,
+      () => `status bar to show ${expected} tokens (it shows "${shown}")`,
+    );
     assert.match(text, /cl100k_base/);
     await screenshot('installed-status-bar');
     const summary = (await vscode.commands.executeCommand('tokenLens.countSelection')) as { tokens: number; scope: string } | undefined;
@@ -61,7 +78,7 @@ suite('Installed .vsix', () => {
     assert.strictEqual(summary?.scope, 'document');
   });
 
-  test('gpt2 and p50k_edit, which read another encoding\'s rank file, give their own ids', async function () {
+  test("gpt2 and p50k_edit, which read another encoding's rank file, give their own ids", async function () {
     this.timeout(60_000);
     assert.deepStrictEqual((await api.tokenize('hello world', 'gpt2')).token_ids, [31373, 995]);
     assert.deepStrictEqual((await api.tokenize('hello world', 'cl100k_base')).token_ids, [15339, 1917]);
@@ -77,18 +94,32 @@ suite('Installed .vsix', () => {
     assert.deepStrictEqual(Object.keys(api).sort(), ['count', 'tokenize'], 'the API has no test-only values');
     const commands = new Set(await vscode.commands.getCommands(true));
     assert.ok(commands.has('tokenLens.openInspector'));
-    assert.deepStrictEqual([...commands].filter((c) => /^tokenLens\..*\.test$/.test(c)), [], 'no test command');
+    assert.deepStrictEqual(
+      [...commands].filter((c) => /^tokenLens\..*\.test$/.test(c)),
+      [],
+      'no test command',
+    );
     // Not only unregistered: compiled out (TEST_HOOKS), so the shipped scripts do not even name them.
     const root = getExtension().extensionPath;
-    const scripts = ['dist/extension.js', 'dist/web/extension.js', ...fs.readdirSync(path.join(root, 'media', 'build')).map((f) => `media/build/${f}`)];
+    const scripts = [
+      'dist/extension.js',
+      'dist/web/extension.js',
+      ...fs.readdirSync(path.join(root, 'media', 'build')).map((f) => `media/build/${f}`),
+    ];
     for (const script of scripts) {
       const text = fs.readFileSync(path.join(root, script), 'latin1');
       assert.doesNotMatch(text, /tokenLens\.\w+\.test\b|data-test-mode|sinceReadyMs/, `${script} holds test hooks`);
     }
     await openDocument('The published inspector shows these tokens.', 'plaintext');
     assert.strictEqual(await vscode.commands.executeCommand('tokenLens.openInspector'), undefined, 'the page reports nothing back');
-    const tab = await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-      .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('tokenLens.inspector')), 10_000, 'the inspector tab');
+    const tab = await waitFor(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('tokenLens.inspector')),
+      10_000,
+      'the inspector tab',
+    );
     assert.strictEqual(tab.label, 'Token Inspector', 'its title, through vscode.l10n.t');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await screenshot('installed-inspector');
@@ -98,12 +129,19 @@ suite('Installed .vsix', () => {
     this.timeout(60_000);
     const editor = await openWorkspaceFile('POSCAR_broken');
     assert.strictEqual(editor.document.languageId, 'poscar');
-    const diagnostics = await waitFor(() => {
-      const found = vscode.languages.getDiagnostics(editor.document.uri);
-      return found.length ? found : undefined;
-    }, 20_000, 'diagnostics on POSCAR_broken');
+    const diagnostics = await waitFor(
+      () => {
+        const found = vscode.languages.getDiagnostics(editor.document.uri);
+        return found.length ? found : undefined;
+      },
+      20_000,
+      'diagnostics on POSCAR_broken',
+    );
     const onCounts = diagnostics.find((d) => d.range.start.line === 6);
-    assert.ok(onCounts, `a diagnostic on the counts line "1   two": ${diagnostics.map((d) => `${d.range.start.line}: ${d.message}`).join('; ')}`);
+    assert.ok(
+      onCounts,
+      `a diagnostic on the counts line "1   two": ${diagnostics.map((d) => `${d.range.start.line}: ${d.message}`).join('; ')}`,
+    );
     assert.strictEqual(onCounts.severity, vscode.DiagnosticSeverity.Error);
     await screenshot('installed-poscar');
   });

@@ -8,8 +8,17 @@
  * screenful of text.
  */
 import {
-  DEFAULT_OPTIONS, isToWebview, sanitizeOptions,
-  type EmptyMessage, type FromWebview, type InspectorOptions, type MarkMessage, type PaneData, type PaneLayout, type RenderMessage, type TestMessage,
+  DEFAULT_OPTIONS,
+  isToWebview,
+  sanitizeOptions,
+  type EmptyMessage,
+  type FromWebview,
+  type InspectorOptions,
+  type MarkMessage,
+  type PaneData,
+  type PaneLayout,
+  type RenderMessage,
+  type TestMessage,
 } from '../../inspector/protocol';
 import { getSegment, segmentAt, segmentsInRange, type TableView } from '../../../core/inspector/segments';
 import type { PageMessage } from '../../../core/inspector/strings';
@@ -26,7 +35,12 @@ const vscode = acquireVsCodeApi();
 const PALETTE = 6;
 const OVERSCAN = 20;
 const REPORT_SEGMENTS = 200;
-const EMPTY_TABLE: PaneData['table'] = { bounds: Int32Array.of(0), tokenIndex: Int32Array.of(0), ids: new Int32Array(0), byteLengths: new Int32Array(0) };
+const EMPTY_TABLE: PaneData['table'] = {
+  bounds: Int32Array.of(0),
+  tokenIndex: Int32Array.of(0),
+  ids: new Int32Array(0),
+  byteLengths: new Int32Array(0),
+};
 const pageNonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
 /** Only development and test builds (data-test-mode from the host) report renders and obey test messages. */
 const testMode = TEST_HOOKS && document.body.dataset.testMode === '1';
@@ -144,14 +158,18 @@ app.append(toolbar, note, panesBox, tooltip, live);
 
 function fillSelect(select: HTMLSelectElement, names: string[], value: string, off?: string): void {
   const wanted = [...(off !== undefined ? [''] : []), ...names];
-  const same = select.options.length === wanted.length && wanted.every((n, i) => select.options[i].value === n)
-    && (off === undefined || select.options[0].textContent === off);
+  const same =
+    select.options.length === wanted.length &&
+    wanted.every((n, i) => select.options[i].value === n) &&
+    (off === undefined || select.options[0].textContent === off);
   if (!same) {
-    select.replaceChildren(...wanted.map((name) => {
-      const option = el('option', undefined, name === '' ? off : name);
-      option.value = name;
-      return option;
-    }));
+    select.replaceChildren(
+      ...wanted.map((name) => {
+        const option = el('option', undefined, name === '' ? off : name);
+        option.value = name;
+        return option;
+      }),
+    );
   }
   select.value = value;
 }
@@ -233,15 +251,19 @@ class PaneView {
     this.root.append(this.head, this.scroller);
 
     let frame = 0;
-    this.scroller.addEventListener('scroll', () => {
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        this.renderVisible();
-        if (!this.syncing) this.onScrolled?.(this.rowStarts[this.firstVisibleRow()] ?? 0);
-        this.syncing = false;
-      });
-    }, { passive: true });
+    this.scroller.addEventListener(
+      'scroll',
+      () => {
+        if (frame) return;
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          this.renderVisible();
+          if (!this.syncing) this.onScrolled?.(this.rowStarts[this.firstVisibleRow()] ?? 0);
+          this.syncing = false;
+        });
+      },
+      { passive: true },
+    );
     this.rowsBox.addEventListener('mouseover', (event) => {
       const seg = segmentOf(event.target);
       if (seg < 0 || seg === this.hover) return;
@@ -273,7 +295,7 @@ class PaneView {
   applyLabels(): void {
     this.root.setAttribute('aria-label', t(this.index === 0 ? 'Tokens' : 'Comparison tokens'));
     this.copy.textContent = t('Copy ids');
-    this.copy.title = t('Copy this pane\'s token ids as JSON');
+    this.copy.title = t("Copy this pane's token ids as JSON");
     this.scroller.setAttribute('aria-label', t('Tokens: arrow keys move, Enter selects the token in the editor'));
     if (this.data) this.showCounts(this.data, this.nChars);
   }
@@ -312,7 +334,10 @@ class PaneView {
   }
 
   get domText(): string {
-    return Array.from(this.rowsBox.children).slice(0, 60).map((row) => row.textContent ?? '').join('\n');
+    return Array.from(this.rowsBox.children)
+      .slice(0, 60)
+      .map((row) => row.textContent ?? '')
+      .join('\n');
   }
 
   segmentText(i: number): string {
@@ -608,8 +633,10 @@ class PaneView {
   /** Active (keyboard) and hovered segment: every piece of it, in every row. */
   highlight(): void {
     for (const node of Array.from(this.rowsBox.querySelectorAll('.t.active, .t.hover'))) node.classList.remove('active', 'hover');
-    if (this.active >= 0) for (const node of Array.from(this.rowsBox.querySelectorAll(`[data-s="${this.active}"]`))) node.classList.add('active');
-    if (this.hover >= 0) for (const node of Array.from(this.rowsBox.querySelectorAll(`[data-s="${this.hover}"]`))) node.classList.add('hover');
+    if (this.active >= 0)
+      for (const node of Array.from(this.rowsBox.querySelectorAll(`[data-s="${this.active}"]`))) node.classList.add('active');
+    if (this.hover >= 0)
+      for (const node of Array.from(this.rowsBox.querySelectorAll(`[data-s="${this.hover}"]`))) node.classList.add('hover');
     const activeId = this.active >= 0 ? `p${this.index}-s${this.active}` : '';
     if (activeId && document.getElementById(activeId)) this.scroller.setAttribute('aria-activedescendant', activeId);
     else this.scroller.removeAttribute('aria-activedescendant');
@@ -648,14 +675,30 @@ class PaneView {
       return segmentAt(this.table, Math.min(this.rowStarts[target] + column, Math.max(this.rowStarts[target], end)));
     };
     switch (event.key) {
-      case 'ArrowRight': next = Math.min(n - 1, at + (this.active < 0 ? 0 : 1)); break;
-      case 'ArrowLeft': next = Math.max(0, at - 1); break;
-      case 'ArrowDown': next = rowMove(1); break;
-      case 'ArrowUp': next = rowMove(-1); break;
-      case 'PageDown': next = rowMove(Math.floor(this.scroller.clientHeight / this.rowHeight)); break;
-      case 'PageUp': next = rowMove(-Math.floor(this.scroller.clientHeight / this.rowHeight)); break;
-      case 'Home': next = 0; break;
-      case 'End': next = n - 1; break;
+      case 'ArrowRight':
+        next = Math.min(n - 1, at + (this.active < 0 ? 0 : 1));
+        break;
+      case 'ArrowLeft':
+        next = Math.max(0, at - 1);
+        break;
+      case 'ArrowDown':
+        next = rowMove(1);
+        break;
+      case 'ArrowUp':
+        next = rowMove(-1);
+        break;
+      case 'PageDown':
+        next = rowMove(Math.floor(this.scroller.clientHeight / this.rowHeight));
+        break;
+      case 'PageUp':
+        next = rowMove(-Math.floor(this.scroller.clientHeight / this.rowHeight));
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = n - 1;
+        break;
       case 'Enter':
       case ' ':
         if (this.active >= 0) this.selectInEditor(this.active);
@@ -715,7 +758,7 @@ function position(offset: number): string {
 }
 
 function showTooltip(pane: PaneView, segment: number, anchor?: HTMLElement): void {
-  const node = anchor?.closest('.t') as HTMLElement | null ?? pane.pieceOf(segment);
+  const node = (anchor?.closest('.t') as HTMLElement | null) ?? pane.pieceOf(segment);
   tooltip.replaceChildren(...describe(pane, segment).map((line, i) => el('div', i === 0 ? 'tip-text' : 'tip-line', line)));
   tooltip.hidden = false;
   if (!node) return;
@@ -756,7 +799,8 @@ function render(message: RenderMessage): void {
   const previous = current;
   const sameSource = previous?.source === message.source;
   // After a first paint, the text in view stays in view (its offset in the new text); a first paint shows what the editor shows.
-  const anchor = sameSource && previous?.partial ? Math.max(0, panes[0].topOffset + previous.partial.from - (message.partial?.from ?? 0)) : undefined;
+  const anchor =
+    sameSource && previous?.partial ? Math.max(0, panes[0].topOffset + previous.partial.from - (message.partial?.from ?? 0)) : undefined;
   current = message;
   lineStarts = undefined;
   currentSeq = message.seq;
@@ -772,10 +816,16 @@ function render(message: RenderMessage): void {
   document.body.classList.remove('empty');
   source.textContent = message.source;
   const primary = message.primary;
-  const parts = [count(primary.nTokens, '{0} token', '{0} tokens'), count(message.nChars, '{0} char', '{0} chars'), t('{0} chars/token', ratio(message.nChars, primary.nTokens))];
+  const parts = [
+    count(primary.nTokens, '{0} token', '{0} tokens'),
+    count(message.nChars, '{0} char', '{0} chars'),
+    t('{0} chars/token', ratio(message.nChars, primary.nTokens)),
+  ];
   if (message.compare) {
     const diff = message.compare.nTokens - primary.nTokens;
-    parts.push(`${message.compare.tokenizer}: ${count(message.compare.nTokens, '{0} token', '{0} tokens')} (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${fmt(Math.abs(diff))})`);
+    parts.push(
+      `${message.compare.tokenizer}: ${count(message.compare.nTokens, '{0} token', '{0} tokens')} (${diff > 0 ? '+' : diff < 0 ? '−' : '±'}${fmt(Math.abs(diff))})`,
+    );
   }
   if (message.gauge) parts.push(t('context window {0}', message.gauge.text));
   stats.textContent = message.partial
@@ -785,7 +835,9 @@ function render(message: RenderMessage): void {
   stats.dataset.gauge = message.gauge?.level ?? '';
   const notes: string[] = [];
   if (message.truncatedFrom !== undefined) {
-    notes.push(t('Showing the first {0} characters of {1}: the inspector stops at {0}.', fmt(message.text.length), fmt(message.truncatedFrom)));
+    notes.push(
+      t('Showing the first {0} characters of {1}: the inspector stops at {0}.', fmt(message.text.length), fmt(message.truncatedFrom)),
+    );
   }
   if (message.scope === 'selection') notes.push(t('Inspecting the selection. Clear the selection to inspect the whole document.'));
   note.textContent = notes.join(' ');
@@ -834,7 +886,9 @@ function applyMark(message: MarkMessage): void {
 const BUILT = new Set(['HEADER', 'SECTION', 'DIV', 'SPAN', 'BUTTON', 'SELECT', 'OPTION', 'LABEL', 'INPUT']);
 function injected(): string[] {
   const foreign = Array.from(app.querySelectorAll('*')).filter((node) => !BUILT.has(node.tagName));
-  const scripts = Array.from(document.querySelectorAll('script')).filter((node) => node.nonce !== pageNonce && node.id !== '_vscodeApiScript');
+  const scripts = Array.from(document.querySelectorAll('script')).filter(
+    (node) => node.nonce !== pageNonce && node.id !== '_vscodeApiScript',
+  );
   return [...foreign, ...scripts].map((node) => node.outerHTML.slice(0, 120));
 }
 
@@ -858,8 +912,12 @@ function report(): void {
     injected: injected(),
     options,
     header: stats.textContent ?? '',
-    note: note.hidden ? '' : note.textContent ?? '',
-    tooltip: tooltip.hidden ? '' : Array.from(tooltip.children).map((line) => line.textContent ?? '').join('\n'),
+    note: note.hidden ? '' : (note.textContent ?? ''),
+    tooltip: tooltip.hidden
+      ? ''
+      : Array.from(tooltip.children)
+          .map((line) => line.textContent ?? '')
+          .join('\n'),
     renderMs: Math.round(lastRenderMs * 100) / 100,
     sinceReadyMs: Math.round(lastSinceReadyMs),
     theme: document.body.className,
@@ -916,9 +974,15 @@ window.addEventListener('message', (event: MessageEvent) => {
   const message: unknown = event.data;
   if (!isToWebview(message)) return; // unknown or malformed: ignored
   switch (message.type) {
-    case 'render': render(message); return;
-    case 'mark': applyMark(message); return;
-    case 'empty': empty(message); return;
+    case 'render':
+      render(message);
+      return;
+    case 'mark':
+      applyMark(message);
+      return;
+    case 'empty':
+      empty(message);
+      return;
     case 'busy':
       note.textContent = message.label;
       note.hidden = false;

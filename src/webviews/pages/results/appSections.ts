@@ -10,15 +10,24 @@ import { button, table } from './dom';
 
 type Post = (message: FromResultPage) => void;
 
-interface TableState { column: number; descending: boolean; page: number }
+interface TableState {
+  column: number;
+  descending: boolean;
+  page: number;
+}
 /** Sort and page of each table, kept across re-renders of the same run. */
 const states = new Map<string, TableState>();
 
 export function appActions(m: AppModel, post: Post): HTMLElement[] {
-  const save = button('Save as JSON…', 'save-json', () => post({ type: 'saveJson' }), 'Save the service\'s answer as a JSON file');
+  const save = button('Save as JSON…', 'save-json', () => post({ type: 'saveJson' }), "Save the service's answer as a JSON file");
   if (!m.poscar) return [save];
   return [
-    button('Open Structure', 'structure:open', () => post({ type: 'structure', action: 'open' }), 'Open the structure as a POSCAR document'),
+    button(
+      'Open Structure',
+      'structure:open',
+      () => post({ type: 'structure', action: 'open' }),
+      'Open the structure as a POSCAR document',
+    ),
     button('Save POSCAR…', 'structure:save', () => post({ type: 'structure', action: 'save' })),
     save,
   ];
@@ -28,10 +37,18 @@ export function appTables(runId: string, m: AppModel, post: Post): HTMLElement[]
   return m.tables.map((t) => {
     const holder = el('div', 'app-table');
     const key = `${runId}:${t.id}`;
-    const draw = (): void => holder.replaceChildren(renderTable(t, states.get(key) ?? { column: -1, descending: false, page: 0 }, (next) => {
-      states.set(key, next);
-      draw();
-    }, post));
+    const draw = (): void =>
+      holder.replaceChildren(
+        renderTable(
+          t,
+          states.get(key) ?? { column: -1, descending: false, page: 0 },
+          (next) => {
+            states.set(key, next);
+            draw();
+          },
+          post,
+        ),
+      );
     draw();
     return holder;
   });
@@ -49,15 +66,26 @@ function renderTable(t: AppTable, state: TableState, change: (s: TableState) => 
   const pages = Math.max(1, Math.ceil(order.length / size));
   const page = Math.min(state.page, pages - 1);
   const shown = order.slice(page * size, (page + 1) * size);
-  const section = table(t.title, t.columns, shown.map((row) => ({
-    cells: row.cells,
-    ...(row.detail && t.detailApp ? { target: `detail:${row.detail}`, onClick: () => post({ type: 'detail', app: t.detailApp!, id: row.detail! }) } : {}),
-  })), t.note);
+  const section = table(
+    t.title,
+    t.columns,
+    shown.map((row) => ({
+      cells: row.cells,
+      ...(row.detail && t.detailApp
+        ? { target: `detail:${row.detail}`, onClick: () => post({ type: 'detail', app: t.detailApp!, id: row.detail! }) }
+        : {}),
+    })),
+    t.note,
+  );
   section.querySelectorAll('thead th').forEach((th, column) => {
     const label = th.textContent ?? '';
     const sorted = column === state.column;
-    const sort = button(`${label}${sorted ? (state.descending ? ' ▼' : ' ▲') : ''}`, `sort:${t.id}:${column}`,
-      () => change({ column, descending: sorted ? !state.descending : false, page: 0 }), `Sort by ${label}`);
+    const sort = button(
+      `${label}${sorted ? (state.descending ? ' ▼' : ' ▲') : ''}`,
+      `sort:${t.id}:${column}`,
+      () => change({ column, descending: sorted ? !state.descending : false, page: 0 }),
+      `Sort by ${label}`,
+    );
     sort.className = 'sort';
     th.setAttribute('aria-sort', sorted ? (state.descending ? 'descending' : 'ascending') : 'none');
     th.replaceChildren(sort);
@@ -69,7 +97,15 @@ function renderTable(t: AppTable, state: TableState, change: (s: TableState) => 
     const next = button('Next ›', `page:${t.id}:next`, () => change({ ...state, page: page + 1 }));
     prev.disabled = page === 0;
     next.disabled = page === pages - 1;
-    pager.append(prev, el('span', 'page-label', `Rows ${first.toLocaleString()}–${(first + shown.length - 1).toLocaleString()} of ${order.length.toLocaleString()}`), next);
+    pager.append(
+      prev,
+      el(
+        'span',
+        'page-label',
+        `Rows ${first.toLocaleString()}–${(first + shown.length - 1).toLocaleString()} of ${order.length.toLocaleString()}`,
+      ),
+      next,
+    );
     section.append(pager);
   }
   return section;

@@ -7,7 +7,15 @@
 import { connect, el, onThemeChange, themeKind } from '../bridge';
 import { duration } from '../../results/format';
 import { plotsOf, toCsv, type PlotSpec } from '../../results/plots';
-import { isToResultPage, type FromResultPage, type ResultTestMessage, type ResultView, type RunInfo, type ShowMessage, type ToResultPage } from '../../results/protocol';
+import {
+  isToResultPage,
+  type FromResultPage,
+  type ResultTestMessage,
+  type ResultView,
+  type RunInfo,
+  type ShowMessage,
+  type ToResultPage,
+} from '../../results/protocol';
 import { describe } from '../../results/summary';
 import { button, tableTexts } from './dom';
 import { drawPlot, type Plot } from './plot';
@@ -37,7 +45,8 @@ function render({ run, view }: ShowMessage): void {
   clearInterval(ticker);
   slots = [];
   const parts: HTMLElement[] = [header(run)];
-  if (run.state === 'running') parts.push(el('p', 'hint', 'Waiting for the service. Band structures and molecular dynamics can take a minute.'));
+  if (run.state === 'running')
+    parts.push(el('p', 'hint', 'Waiting for the service. Band structures and molecular dynamics can take a minute.'));
   if (run.state === 'failed') parts.push(problem('error', run.error || 'The run failed.', 'Retry'));
   if (run.state === 'cancelled') parts.push(problem('note', 'The run was cancelled.', 'Run Again'));
   if (view && run.state === 'done') parts.push(...done(view));
@@ -56,7 +65,13 @@ function header(run: RunInfo): HTMLElement {
   line.append(status);
   node.append(el('h1', undefined, run.title), line);
   if (run.builtin) {
-    node.append(el('div', 'builtin', 'Computed on this machine by the built-in reference service: the reference models named under “Other fields” (method), for trying Token Lens, not for research.'));
+    node.append(
+      el(
+        'div',
+        'builtin',
+        'Computed on this machine by the built-in reference service: the reference models named under “Other fields” (method), for trying Token Lens, not for research.',
+      ),
+    );
   }
   if (run.state === 'running') {
     const tick = () => (status.textContent = `Running… ${duration(Date.now() - run.startedAt)}`);
@@ -74,7 +89,10 @@ function header(run: RunInfo): HTMLElement {
 function problem(kind: 'error' | 'note', text: string, again: string): HTMLElement {
   const node = el('div', `problem ${kind}`);
   node.setAttribute('role', kind === 'error' ? 'alert' : 'status');
-  node.append(el('p', undefined, text), button(again, 'retry', () => bridge.post({ type: 'retry' })));
+  node.append(
+    el('p', undefined, text),
+    button(again, 'retry', () => bridge.post({ type: 'retry' })),
+  );
   return node;
 }
 
@@ -135,7 +153,8 @@ function otherFields(extra: Record<string, unknown>): HTMLElement {
   details.addEventListener('toggle', () => {
     if (!details.open || pre.textContent) return;
     const text = JSON.stringify(extra, null, 2);
-    pre.textContent = text.length > 2_000_000 ? `${text.slice(0, 2_000_000)}\n… (${text.length.toLocaleString('en-US')} characters in all)` : text;
+    pre.textContent =
+      text.length > 2_000_000 ? `${text.slice(0, 2_000_000)}\n… (${text.length.toLocaleString('en-US')} characters in all)` : text;
   });
   return details;
 }
@@ -153,14 +172,19 @@ new ResizeObserver(() => plots.forEach((p, i) => p.resize(slots[i]!.container.cl
 // ---- test mode only -----------------------------------------------------------------------------
 
 function test(message: ResultTestMessage): void {
-  if (message.action === 'click' && message.target) app.querySelector<HTMLElement>(`[data-target="${CSS.escape(message.target)}"]`)?.click();
+  if (message.action === 'click' && message.target)
+    app.querySelector<HTMLElement>(`[data-target="${CSS.escape(message.target)}"]`)?.click();
   report(message.id);
 }
 
 function report(request: number): void {
   const view = current?.view;
   bridge.post({
-    type: 'rendered', seq: current?.seq ?? -1, request, kind: current?.run.kind ?? '', state: current?.run.state ?? '',
+    type: 'rendered',
+    seq: current?.seq ?? -1,
+    request,
+    kind: current?.run.kind ?? '',
+    state: current?.run.state ?? '',
     headline: app.querySelector('.headline')?.textContent ?? '',
     source: app.querySelector('.builtin')?.textContent ?? '',
     plots: plots.map((p) => ({ title: p.spec.title, series: p.spec.series.length, points: p.spec.x.length })),
@@ -169,7 +193,8 @@ function report(request: number): void {
     images: app.querySelectorAll('figure.image img').length,
     warnings: view?.model.warnings ?? [],
     targets: Array.from(app.querySelectorAll<HTMLElement>('[data-target]'), (e) => e.dataset.target!),
-    theme: themeKind(), renderMs,
+    theme: themeKind(),
+    renderMs,
   });
 }
 

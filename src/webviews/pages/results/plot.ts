@@ -9,7 +9,13 @@ import { short } from '../../results/format';
 import type { Colour, PlotSpec } from '../../results/plots';
 
 const FALLBACK: Record<Colour, string> = {
-  blue: '#3794ff', red: '#f14c4c', green: '#89d185', orange: '#d18616', purple: '#b180d7', yellow: '#cca700', foreground: '#cccccc',
+  blue: '#3794ff',
+  red: '#f14c4c',
+  green: '#89d185',
+  orange: '#d18616',
+  purple: '#b180d7',
+  yellow: '#cca700',
+  foreground: '#cccccc',
 };
 
 export function colour(name: Colour): string {
@@ -35,65 +41,73 @@ function overlays(spec: PlotSpec): uPlot.Hooks.Arrays {
   const font = `${11 * px}px ${cssVar('--vscode-font-family') || 'sans-serif'}`;
   const fg = colour('foreground');
   return {
-    drawClear: [(u) => {
-      if (!spec.yBand) return;
-      const [top, bottom] = [u.valToPos(spec.yBand.to, 'y', true), u.valToPos(spec.yBand.from, 'y', true)];
-      u.ctx.save();
-      u.ctx.fillStyle = withAlpha(colour('orange'), 0.18);
-      u.ctx.fillRect(u.bbox.left, top, u.bbox.width, bottom - top);
-      u.ctx.restore();
-    }],
-    draw: [(u) => {
-      const { ctx, bbox } = u;
-      ctx.save();
-      ctx.font = font;
-      ctx.beginPath();
-      ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
-      ctx.clip();
-      for (const line of spec.hLines ?? []) {
-        const y = u.valToPos(line.y, 'y', true);
-        ctx.strokeStyle = ctx.fillStyle = colour(line.colour);
-        ctx.setLineDash([6 * px, 4 * px]);
-        ctx.lineWidth = px;
+    drawClear: [
+      (u) => {
+        if (!spec.yBand) return;
+        const [top, bottom] = [u.valToPos(spec.yBand.to, 'y', true), u.valToPos(spec.yBand.from, 'y', true)];
+        u.ctx.save();
+        u.ctx.fillStyle = withAlpha(colour('orange'), 0.18);
+        u.ctx.fillRect(u.bbox.left, top, u.bbox.width, bottom - top);
+        u.ctx.restore();
+      },
+    ],
+    draw: [
+      (u) => {
+        const { ctx, bbox } = u;
+        ctx.save();
+        ctx.font = font;
         ctx.beginPath();
-        ctx.moveTo(bbox.left, y);
-        ctx.lineTo(bbox.left + bbox.width, y);
-        ctx.stroke();
-        ctx.textAlign = 'left';
-        ctx.fillText(line.label, bbox.left + 6 * px, y - 4 * px);
-      }
-      ctx.setLineDash([]);
-      // Stick series (diffraction peaks): a vertical line from zero to each value.
-      spec.series.forEach((s, index) => {
-        if (!s.sticks) return;
-        ctx.strokeStyle = colour(s.colour);
-        ctx.lineWidth = 1.5 * px;
-        const zero = u.valToPos(0, 'y', true);
-        s.values.forEach((v, i) => {
-          if (v === null || u.series[index + 1]?.show === false) return;
-          const x = u.valToPos(spec.x[i]!, 'x', true);
+        ctx.rect(bbox.left, bbox.top, bbox.width, bbox.height);
+        ctx.clip();
+        for (const line of spec.hLines ?? []) {
+          const y = u.valToPos(line.y, 'y', true);
+          ctx.strokeStyle = ctx.fillStyle = colour(line.colour);
+          ctx.setLineDash([6 * px, 4 * px]);
+          ctx.lineWidth = px;
           ctx.beginPath();
-          ctx.moveTo(x, zero);
-          ctx.lineTo(x, u.valToPos(v, 'y', true));
+          ctx.moveTo(bbox.left, y);
+          ctx.lineTo(bbox.left + bbox.width, y);
           ctx.stroke();
+          ctx.textAlign = 'left';
+          ctx.fillText(line.label, bbox.left + 6 * px, y - 4 * px);
+        }
+        ctx.setLineDash([]);
+        // Stick series (diffraction peaks): a vertical line from zero to each value.
+        spec.series.forEach((s, index) => {
+          if (!s.sticks) return;
+          ctx.strokeStyle = colour(s.colour);
+          ctx.lineWidth = 1.5 * px;
+          const zero = u.valToPos(0, 'y', true);
+          s.values.forEach((v, i) => {
+            if (v === null || u.series[index + 1]?.show === false) return;
+            const x = u.valToPos(spec.x[i]!, 'x', true);
+            ctx.beginPath();
+            ctx.moveTo(x, zero);
+            ctx.lineTo(x, u.valToPos(v, 'y', true));
+            ctx.stroke();
+          });
         });
-      });
-      if (spec.yBand) {
-        ctx.fillStyle = colour('orange');
-        ctx.textAlign = 'right';
-        ctx.fillText(spec.yBand.label, bbox.left + bbox.width - 6 * px, u.valToPos((spec.yBand.from + spec.yBand.to) / 2, 'y', true) + 4 * px);
-      }
-      for (const mark of spec.marks ?? []) {
-        const [x, y] = [u.valToPos(mark.x, 'x', true), u.valToPos(mark.y, 'y', true)];
-        ctx.fillStyle = fg;
-        ctx.beginPath();
-        ctx.arc(x, y, 3.5 * px, 0, 2 * Math.PI);
-        ctx.fill();
-        ctx.textAlign = 'left';
-        ctx.fillText(mark.label, x + 6 * px, y + (mark.label === 'VBM' ? 14 : -6) * px);
-      }
-      ctx.restore();
-    }],
+        if (spec.yBand) {
+          ctx.fillStyle = colour('orange');
+          ctx.textAlign = 'right';
+          ctx.fillText(
+            spec.yBand.label,
+            bbox.left + bbox.width - 6 * px,
+            u.valToPos((spec.yBand.from + spec.yBand.to) / 2, 'y', true) + 4 * px,
+          );
+        }
+        for (const mark of spec.marks ?? []) {
+          const [x, y] = [u.valToPos(mark.x, 'x', true), u.valToPos(mark.y, 'y', true)];
+          ctx.fillStyle = fg;
+          ctx.beginPath();
+          ctx.arc(x, y, 3.5 * px, 0, 2 * Math.PI);
+          ctx.fill();
+          ctx.textAlign = 'left';
+          ctx.fillText(mark.label, x + 6 * px, y + (mark.label === 'VBM' ? 14 : -6) * px);
+        }
+        ctx.restore();
+      },
+    ],
   };
 }
 
@@ -101,7 +115,10 @@ function overlays(spec: PlotSpec): uPlot.Hooks.Arrays {
 function branches(spec: PlotSpec): { series: PlotSpec['series']; data: uPlot.AlignedData } {
   const starts = [0, ...(spec.breaks ?? []), spec.x.length];
   const pieces = starts.slice(1).map((end, b) => [starts[b]!, end] as const);
-  const series = pieces.length > 1 ? spec.series.flatMap((s) => pieces.map(([from, to]) => ({ ...s, values: s.values.map((v, i) => (i >= from && i < to ? v : null)) }))) : spec.series;
+  const series =
+    pieces.length > 1
+      ? spec.series.flatMap((s) => pieces.map(([from, to]) => ({ ...s, values: s.values.map((v, i) => (i >= from && i < to ? v : null)) })))
+      : spec.series;
   return { series, data: [spec.x, ...series.map((s) => s.values)] as uPlot.AlignedData };
 }
 
@@ -113,22 +130,33 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
   const axis = { stroke: fg, font, labelFont: font, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } };
   const bands = series.length > 12;
   return {
-    width, height: spec.height ?? HEIGHT,
+    width,
+    height: spec.height ?? HEIGHT,
     scales: {
       x: { time: false, ...(spec.xRange ? { range: (): uPlot.Range.MinMax => spec.xRange! } : {}) },
       y: { distr: spec.logY ? 3 : 1, ...(spec.yRange ? { range: (): uPlot.Range.MinMax => spec.yRange! } : {}) },
     },
     axes: [
       {
-        ...axis, label: spec.xLabel, ...(spec.xSteps ? { incrs: WHOLE } : {}),
-        ...(ticks ? { splits: () => ticks.map((t) => t.distance), values: () => ticks.map((t) => t.label), grid: { stroke: withAlpha(fg, 0.45), width: 1 } } : {}),
+        ...axis,
+        label: spec.xLabel,
+        ...(spec.xSteps ? { incrs: WHOLE } : {}),
+        ...(ticks
+          ? {
+              splits: () => ticks.map((t) => t.distance),
+              values: () => ticks.map((t) => t.label),
+              grid: { stroke: withAlpha(fg, 0.45), width: 1 },
+            }
+          : {}),
       },
       { ...axis, label: spec.yLabel, size: 64 },
     ],
     series: [
       { label: spec.xLabel, value: (_u, v) => (v == null ? '–' : short(v, 5)) },
       ...series.map((s) => ({
-        label: s.label, stroke: colour(s.colour), width: bands ? 1.25 : 1.75,
+        label: s.label,
+        stroke: colour(s.colour),
+        width: bands ? 1.25 : 1.75,
         // Few steps (a relax that converged at once) would draw nothing without their points.
         points: { show: !bands && !s.sticks && spec.x.length <= 60, size: 6 },
         ...(s.sticks ? { paths: () => null } : {}),
@@ -156,7 +184,8 @@ export function drawPlot(container: HTMLElement, spec: PlotSpec): Plot {
   const { series, data } = branches(spec);
   const u = new uPlot(options(spec, series, width), data, container);
   return {
-    spec, uplot: u,
+    spec,
+    uplot: u,
     png: () => composePng(u, spec),
     resize: (w) => u.setSize({ width: Math.max(200, w), height: spec.height ?? HEIGHT }),
     destroy: () => u.destroy(),

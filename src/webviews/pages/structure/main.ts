@@ -9,8 +9,15 @@ import { connect, cssVar, el, onThemeChange, themeKind } from '../bridge';
 import { measurement } from '../../structure/measure';
 import { buildScene, legend, toXyz, type Scene, type SceneInput } from '../../structure/scene';
 import {
-  isToStructurePage, MAX_DRAWN_ATOMS, sanitizeStructureOptions,
-  type FromStructurePage, type ShowMessage, type StructureData, type StructureOptions, type StructureTestMessage, type ToStructurePage,
+  isToStructurePage,
+  MAX_DRAWN_ATOMS,
+  sanitizeStructureOptions,
+  type FromStructurePage,
+  type ShowMessage,
+  type StructureData,
+  type StructureOptions,
+  type StructureTestMessage,
+  type ToStructurePage,
 } from '../../structure/protocol';
 
 const bridge = connect<ToStructurePage, FromStructurePage>(isToStructurePage, (message) => {
@@ -61,7 +68,14 @@ resetButton.addEventListener('click', () => {
 });
 const exportButton = el('button', undefined, 'Export PNG…');
 exportButton.addEventListener('click', () => bridge.post({ type: 'exportPng', dataUrl: viewer.pngURI() }));
-toolbar.append(el('span', 'label', 'Supercell'), ...repeatSelects.map((r) => r.label), bondsBox.label, cellBox.label, resetButton, exportButton);
+toolbar.append(
+  el('span', 'label', 'Supercell'),
+  ...repeatSelects.map((r) => r.label),
+  bondsBox.label,
+  cellBox.label,
+  resetButton,
+  exportButton,
+);
 
 // ---- trajectory player ----
 const player = el('div', 'toolbar player');
@@ -182,11 +196,14 @@ function play(): void {
   const n = framesOf(current?.structure);
   if (n < 2) return;
   if (frameIndex >= n - 1) showFrame(0);
-  timer = setInterval(() => {
-    if (frameIndex < n - 1) showFrame(frameIndex + 1);
-    else if (loopBox.input.checked) showFrame(0);
-    else pause();
-  }, 1000 / Number(speed.value));
+  timer = setInterval(
+    () => {
+      if (frameIndex < n - 1) showFrame(frameIndex + 1);
+      else if (loopBox.input.checked) showFrame(0);
+      else pause();
+    },
+    1000 / Number(speed.value),
+  );
   playButton.textContent = 'Pause';
 }
 
@@ -228,7 +245,12 @@ function draw(rebuild: boolean, keepView = false): void {
     const a = scene.cell;
     const latticeText = [...a[0], ...a[1], ...a[2]].map((x) => x.toFixed(6)).join(' ');
     const model = viewer.addModel(toXyz(scene, `Lattice="${latticeText}"`), 'xyz');
-    model.setHoverable({}, true, (atom: { index?: number }) => hover(atom.index), () => hover(undefined));
+    model.setHoverable(
+      {},
+      true,
+      (atom: { index?: number }) => hover(atom.index),
+      () => hover(undefined),
+    );
     model.setClickable({}, true, (atom: { index?: number }) => pick(atom.index));
     if (!keepView) picks = []; // a new structure or supercell; a trajectory's next frame keeps the atoms picked
     showMeasurement();
@@ -237,8 +259,14 @@ function draw(rebuild: boolean, keepView = false): void {
   }
   style();
   const reduced = scene.repeat.some((n, k) => n !== options.repeat[k]);
-  setNote([current!.note, reduced ? `Showing ${scene.repeat.join(' × ')}: more copies would draw over ${MAX_DRAWN_ATOMS.toLocaleString('en-US')} atoms.` : '']
-    .filter(Boolean).join(' '));
+  setNote(
+    [
+      current!.note,
+      reduced ? `Showing ${scene.repeat.join(' × ')}: more copies would draw over ${MAX_DRAWN_ATOMS.toLocaleString('en-US')} atoms.` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
   fillLegend(structure.elements);
   viewer.render();
 }
@@ -261,7 +289,12 @@ function style(): void {
   if (options.cell && model) viewer.addUnitCell(model, { box: { color: cssVar('--vscode-editor-foreground') || '#888888' } });
   for (const index of picks) {
     const p = scene!.positions;
-    viewer.addSphere({ center: { x: p[3 * index]!, y: p[3 * index + 1]!, z: p[3 * index + 2]! }, radius: 0.7, color: cssVar('--vscode-focusBorder') || '#0090f1', opacity: 0.45 });
+    viewer.addSphere({
+      center: { x: p[3 * index]!, y: p[3 * index + 1]!, z: p[3 * index + 2]! },
+      radius: 0.7,
+      color: cssVar('--vscode-focusBorder') || '#0090f1',
+      opacity: 0.45,
+    });
   }
   labels();
 }
@@ -275,7 +308,11 @@ function labels(): void {
     const n = scene!.repeat[k]!;
     viewer.addLabel('abc'[k]!, {
       position: { x: (v[0] / n) * 1.08, y: (v[1] / n) * 1.08, z: (v[2] / n) * 1.08 },
-      fontColor: color, fontSize: 16, backgroundColor: background(), backgroundOpacity: 0.75, inFront: true,
+      fontColor: color,
+      fontSize: 16,
+      backgroundColor: background(),
+      backgroundOpacity: 0.75,
+      inFront: true,
     });
   });
 }
@@ -292,12 +329,22 @@ function pick(index: number | undefined): void {
 function showMeasurement(): void {
   const structure = current?.structure;
   const input = structure && sceneInput(structure);
-  const picked = !scene || !structure || !input ? [] : picks.map((index) => {
-    const site = scene!.sites[index]!;
-    return { label: structure.labels[site]!, frac: [input.frac[3 * site]!, input.frac[3 * site + 1]!, input.frac[3 * site + 2]!] as [number, number, number] };
-  });
+  const picked =
+    !scene || !structure || !input
+      ? []
+      : picks.map((index) => {
+          const site = scene!.sites[index]!;
+          return {
+            label: structure.labels[site]!,
+            frac: [input.frac[3 * site]!, input.frac[3 * site + 1]!, input.frac[3 * site + 2]!] as [number, number, number],
+          };
+        });
   const text = input ? measurement(input.lattice, picked) : '';
-  measureText.textContent = text || (picked.length === 1 ? `${picked[0]!.label}: click a second atom for the distance, a third for the angle.` : 'Click two atoms for their distance, three for an angle (periodic images counted).');
+  measureText.textContent =
+    text ||
+    (picked.length === 1
+      ? `${picked[0]!.label}: click a second atom for the distance, a third for the angle.`
+      : 'Click two atoms for their distance, three for an angle (periodic images counted).');
   copyButton.disabled = !text;
   clearButton.disabled = picks.length === 0;
 }
@@ -308,13 +355,15 @@ function setNote(text: string): void {
 }
 
 function fillLegend(elements: readonly string[]): void {
-  legendBox.replaceChildren(...legend(elements).map(({ element, count }) => {
-    const item = el('li');
-    const swatch = el('span', 'swatch');
-    swatch.style.background = colourOf(element);
-    item.append(swatch, document.createTextNode(` ${element} ${count}`));
-    return item;
-  }));
+  legendBox.replaceChildren(
+    ...legend(elements).map(({ element, count }) => {
+      const item = el('li');
+      const swatch = el('span', 'swatch');
+      swatch.style.background = colourOf(element);
+      item.append(swatch, document.createTextNode(` ${element} ${count}`));
+      return item;
+    }),
+  );
 }
 
 function colourOf(element: string): string {
@@ -333,7 +382,11 @@ function hover(index: number | undefined): void {
     hoverText = `${structure.labels[site]}  (${[p[3 * index]!, p[3 * index + 1]!, p[3 * index + 2]!].map((x) => x.toFixed(3)).join(', ')}) Å`;
     viewer.addLabel(structure.labels[site]!, {
       position: { x: p[3 * index]!, y: p[3 * index + 1]!, z: p[3 * index + 2]! },
-      backgroundColor: '#000000', backgroundOpacity: 0.7, fontColor: '#ffffff', fontSize: 13, inFront: true,
+      backgroundColor: '#000000',
+      backgroundOpacity: 0.7,
+      fontColor: '#ffffff',
+      fontSize: 13,
+      inFront: true,
     });
   }
   hoverLine.textContent = hoverText;
@@ -362,10 +415,25 @@ async function report(request: number): Promise<void> {
   const atoms = model ? (model.selectedAtoms({}) as { bonds?: number[] }[]) : [];
   const bonds = atoms.reduce((n, a) => n + (a.bonds?.length ?? 0), 0) / 2;
   bridge.post({
-    type: 'rendered', seq: current?.seq ?? -1, request, atoms: atoms.length, bonds, repeat: scene?.repeat ?? options.repeat,
-    legend: legendBox.textContent ?? '', note: note.hidden ? '' : note.textContent ?? '', title: title.textContent ?? '',
-    summary: summary.textContent ?? '', hover: hoverText, measurement: copyButton.disabled ? '' : measureText.textContent ?? '', theme: themeKind(), renderMs, painted: await painted(),
-    frame: frameIndex, frames: framesOf(current?.structure), caption: caption.textContent ?? '', playing: timer !== undefined,
+    type: 'rendered',
+    seq: current?.seq ?? -1,
+    request,
+    atoms: atoms.length,
+    bonds,
+    repeat: scene?.repeat ?? options.repeat,
+    legend: legendBox.textContent ?? '',
+    note: note.hidden ? '' : (note.textContent ?? ''),
+    title: title.textContent ?? '',
+    summary: summary.textContent ?? '',
+    hover: hoverText,
+    measurement: copyButton.disabled ? '' : (measureText.textContent ?? ''),
+    theme: themeKind(),
+    renderMs,
+    painted: await painted(),
+    frame: frameIndex,
+    frames: framesOf(current?.structure),
+    caption: caption.textContent ?? '',
+    playing: timer !== undefined,
     firstAtom: scene ? [...scene.positions.subarray(0, 3)] : [],
   });
 }

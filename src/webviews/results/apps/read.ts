@@ -11,8 +11,15 @@ import { readOptimade, readPredict, readSearch } from './readMaterials';
 type Reader = (f: Fields, request: Rec) => AppRead;
 
 const READERS: Record<AppKind, Reader> = {
-  search: readSearch, predict: readPredict, pxrd: readPxrd, pxrdMatch: readPxrdMatch, optimade: readOptimade,
-  heterostructure: readHeterostructure, vqe: readVqe, reaction: readReaction, hea: readHea,
+  search: readSearch,
+  predict: readPredict,
+  pxrd: readPxrd,
+  pxrdMatch: readPxrdMatch,
+  optimade: readOptimade,
+  heterostructure: readHeterostructure,
+  vqe: readVqe,
+  reaction: readReaction,
+  hea: readHea,
 };
 
 const EMPTY: AppRead = { headline: '', facts: [], tables: [], plots: [] };
@@ -26,11 +33,20 @@ export function readAppRecord(kind: AppKind, rec: Rec, images: ResultImage[], re
     const read = READERS[kind](f, request);
     const extra = f.extra;
     if (Object.keys(rec).length > 0 && Object.keys(extra).length === Object.keys(rec).length && images.length === 0) {
-      warnings.unshift(`Nothing in the answer was recognised as a ${KIND_LABELS[kind].toLowerCase()} result: all of it is under Other fields.`);
+      warnings.unshift(
+        `Nothing in the answer was recognised as a ${KIND_LABELS[kind].toLowerCase()} result: all of it is under Other fields.`,
+      );
     }
     return { kind, ...read, ...(method ? { method } : {}), extra, images, warnings };
   } catch (error) {
     // A reader's own mistake must not cost the user the answer.
-    return { kind, ...EMPTY, headline: KIND_LABELS[kind], extra: rec, images, warnings: [`This answer could not be read (${String(error)}): all of it is under Other fields.`] };
+    return {
+      kind,
+      ...EMPTY,
+      headline: KIND_LABELS[kind],
+      extra: rec,
+      images,
+      warnings: [`This answer could not be read (${String(error)}): all of it is under Other fields.`],
+    };
   }
 }

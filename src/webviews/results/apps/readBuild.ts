@@ -28,8 +28,13 @@ export function readHeterostructure(f: Fields, request: Rec): AppRead {
     ...(area !== undefined ? [['Interface area', `${short(area)} Å²`] as [string, string]] : []),
   ];
   const supercell = f.nested('supercell');
-  for (const [label, name] of [['Substrate supercell', 'substrate'], ['Film supercell', 'film']]) {
-    const size = supercell?.read([name], (x) => (Array.isArray(x) && x.length === 3 && x.every((n) => Number.isInteger(n)) ? (x as number[]).join(' × ') : undefined));
+  for (const [label, name] of [
+    ['Substrate supercell', 'substrate'],
+    ['Film supercell', 'film'],
+  ]) {
+    const size = supercell?.read([name], (x) =>
+      Array.isArray(x) && x.length === 3 && x.every((n) => Number.isInteger(n)) ? (x as number[]).join(' × ') : undefined,
+    );
     if (size) entries.push([label!, size]);
   }
   const names = ['film', 'substrate'].map((role) => {
@@ -41,18 +46,29 @@ export function readHeterostructure(f: Fields, request: Rec): AppRead {
     const value = f.read([name], (x) => cell(x)?.text);
     if (value !== undefined) entries.push([name.replace('_', ' '), name === 'separation' || name === 'vacuum' ? `${value} Å` : value]);
   }
-  const worst = [u, v].filter((x): x is number => x !== undefined).reduce((a, b) => Math.max(a, Math.abs(b)), overall !== undefined ? Math.abs(overall) / 100 : 0);
+  const worst = [u, v]
+    .filter((x): x is number => x !== undefined)
+    .reduce((a, b) => Math.max(a, Math.abs(b)), overall !== undefined ? Math.abs(overall) / 100 : 0);
   const named = (given: string | undefined, fields: string[], fallback: string): string => {
     const jid = fields.map((n) => request[n]).find((v): v is string => typeof v === 'string');
-    return given && jid ? `${given} (${jid})` : given ?? jid ?? fallback;
+    return given && jid ? `${given} (${jid})` : (given ?? jid ?? fallback);
   };
   const film = named(names[0], ['jid1', 'film_jid'], 'film');
   const subs = named(names[1], ['jid2', 'subs_jid', 'substrate_jid'], 'substrate');
-  const headline = poscar ? `Interface${atoms !== undefined ? ` of ${atoms} atoms` : ''}, largest mismatch ${fixed(worst * 100, 2)} %` : 'No structure in the answer';
+  const headline = poscar
+    ? `Interface${atoms !== undefined ? ` of ${atoms} atoms` : ''}, largest mismatch ${fixed(worst * 100, 2)} %`
+    : 'No structure in the answer';
   return {
-    headline, facts: [`${film} on ${subs}`, ...(poscar ? [`Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate`] : [])],
-    ...(poscar ? { poscar: { text: poscar, note: `Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate.` } } : {}),
-    tables: entries.length ? [factTable('mismatch', 'Lattice match', entries)] : [], plots: [],
+    headline,
+    facts: [
+      `${film} on ${subs}`,
+      ...(poscar ? [`Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate`] : []),
+    ],
+    ...(poscar
+      ? { poscar: { text: poscar, note: `Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate.` } }
+      : {}),
+    tables: entries.length ? [factTable('mismatch', 'Lattice match', entries)] : [],
+    plots: [],
   };
 }
 
@@ -67,7 +83,15 @@ export function readVqe(f: Fields): AppRead {
   const circuit = f.nested('circuit');
   const entries: [string, string][] = [];
   if (circuit) {
-    for (const [label, names] of [['Qubits', ['n_qubits', 'qubits']], ['Ansatz', ['ansatz']], ['Layers (reps)', ['reps']], ['Parameters', ['n_parameters']], ['Depth', ['depth']], ['CNOT gates', ['n_cnot']], ['Pauli terms', ['n_pauli_terms']]] as const) {
+    for (const [label, names] of [
+      ['Qubits', ['n_qubits', 'qubits']],
+      ['Ansatz', ['ansatz']],
+      ['Layers (reps)', ['reps']],
+      ['Parameters', ['n_parameters']],
+      ['Depth', ['depth']],
+      ['CNOT gates', ['n_cnot']],
+      ['Pauli terms', ['n_pauli_terms']],
+    ] as const) {
       const value = circuit.read([...names], (x) => cell(x)?.text);
       if (value !== undefined) entries.push([label, value]);
     }
@@ -77,22 +101,46 @@ export function readVqe(f: Fields): AppRead {
   const optimizer = f.text('optimizer');
   if (optimizer) entries.push(['Optimizer', optimizer]);
   const delta = difference ?? (vqe !== undefined && classical !== undefined ? vqe - classical : undefined);
-  const headline = vqe === undefined ? 'No energy in the answer'
-    : classical === undefined ? `VQE energy ${fixed(vqe, 6)} ${unit}` : `VQE ${fixed(vqe, 6)} ${unit} · classical ${fixed(classical, 6)} ${unit}`;
+  const headline =
+    vqe === undefined
+      ? 'No energy in the answer'
+      : classical === undefined
+        ? `VQE energy ${fixed(vqe, 6)} ${unit}`
+        : `VQE ${fixed(vqe, 6)} ${unit} · classical ${fixed(classical, 6)} ${unit}`;
   const facts = [
-    ...(delta !== undefined ? [`VQE − classical = ${signed(delta, 6)} ${unit}${unit === 'eV' && Math.abs(delta) < CHEMICAL_ACCURACY_EV ? ' (within chemical accuracy, 1.6 mHa)' : ''}`] : []),
-    ...(converged !== undefined ? [`${converged ? 'Converged' : 'Not converged'}${iterations !== undefined ? ` after ${iterations} iterations` : ''}`] : []),
+    ...(delta !== undefined
+      ? [
+          `VQE − classical = ${signed(delta, 6)} ${unit}${unit === 'eV' && Math.abs(delta) < CHEMICAL_ACCURACY_EV ? ' (within chemical accuracy, 1.6 mHa)' : ''}`,
+        ]
+      : []),
+    ...(converged !== undefined
+      ? [`${converged ? 'Converged' : 'Not converged'}${iterations !== undefined ? ` after ${iterations} iterations` : ''}`]
+      : []),
   ];
   const jid = f.text('jid');
   const formula = f.text('formula');
   const k = f.read(['kpoint', 'k_point'], (x) => cell(x)?.text);
   const hamiltonian = f.text('hamiltonian_type');
-  if (jid || formula) facts.unshift(`${[formula, jid && `(${jid})`].filter(Boolean).join(' ')}${k ? ` at k = (${k})` : ''}${hamiltonian ? `, ${hamiltonian.replace(/_/g, '-')} Hamiltonian` : ''}`);
-  const plots = history && history.length > 1 ? [{
-    id: 'vqe', title: 'Energy per iteration', xLabel: 'Iteration', yLabel: `E (${unit})`, x: history.map((_, i) => i), xSteps: true, legend: true,
-    series: [{ label: 'VQE energy', values: history, colour: 'blue' as const }],
-    ...(classical !== undefined ? { hLines: [{ y: classical, label: 'classical', colour: 'green' as const }] } : {}),
-  }] : [];
+  if (jid || formula)
+    facts.unshift(
+      `${[formula, jid && `(${jid})`].filter(Boolean).join(' ')}${k ? ` at k = (${k})` : ''}${hamiltonian ? `, ${hamiltonian.replace(/_/g, '-')} Hamiltonian` : ''}`,
+    );
+  const plots =
+    history && history.length > 1
+      ? [
+          {
+            id: 'vqe',
+            title: 'Energy per iteration',
+            xLabel: 'Iteration',
+            yLabel: `E (${unit})`,
+            x: history.map((_, i) => i),
+            xSteps: true,
+            legend: true,
+            series: [{ label: 'VQE energy', values: history, colour: 'blue' as const }],
+            ...(classical !== undefined ? { hLines: [{ y: classical, label: 'classical', colour: 'green' as const }] } : {}),
+          },
+        ]
+      : [];
   return { headline, facts, tables: entries.length ? [factTable('circuit', 'Circuit', entries)] : [], plots };
 }
 
@@ -122,16 +170,36 @@ export function readReaction(f: Fields): AppRead {
     if (left && right) {
       equation = `${left} → ${right}`;
       ['reactants', 'products', 'coefficients'].forEach((n) => f.use(n));
-      reactants.forEach((s, i) => rows.push({ species: subscripts(String(s)), side: 'reactant', coefficient: (coefficients.reactants as unknown[])[i] }));
-      products.forEach((s, i) => rows.push({ species: subscripts(String(s)), side: 'product', coefficient: (coefficients.products as unknown[])[i] }));
+      reactants.forEach((s, i) =>
+        rows.push({ species: subscripts(String(s)), side: 'reactant', coefficient: (coefficients.reactants as unknown[])[i] }),
+      );
+      products.forEach((s, i) =>
+        rows.push({ species: subscripts(String(s)), side: 'product', coefficient: (coefficients.products as unknown[])[i] }),
+      );
     }
   }
   const balanced = f.text('balanced', 'balanced_equation', 'equation');
-  if (!equation && balanced) equation = balanced.split(/(\s+)/).map(subscripts).join('').replace(/\s*(->|=>|=)\s*/, ' → ');
-  const table = recordTable(rows, { id: 'species', title: 'Coefficients', known: [{ names: ['species'], label: 'Species' }, { names: ['side'], label: 'Side' }, { names: ['coefficient'], label: 'Coefficient' }] }).table;
+  if (!equation && balanced)
+    equation = balanced
+      .split(/(\s+)/)
+      .map(subscripts)
+      .join('')
+      .replace(/\s*(->|=>|=)\s*/, ' → ');
+  const table = recordTable(rows, {
+    id: 'species',
+    title: 'Coefficients',
+    known: [
+      { names: ['species'], label: 'Species' },
+      { names: ['side'], label: 'Side' },
+      { names: ['coefficient'], label: 'Coefficient' },
+    ],
+  }).table;
   return {
-    headline: equation ?? 'No balanced equation in the answer', facts: equation ? ['Balanced with the smallest whole-number coefficients'] : [],
-    ...(equation ? { equation } : {}), tables: rows.length ? [table] : [], plots: [],
+    headline: equation ?? 'No balanced equation in the answer',
+    facts: equation ? ['Balanced with the smallest whole-number coefficients'] : [],
+    ...(equation ? { equation } : {}),
+    tables: rows.length ? [table] : [],
+    plots: [],
   };
 }
 
@@ -152,19 +220,50 @@ export function readHea(f: Fields): AppRead {
     if (value !== undefined) entries.push([label, `${short(value, 5)}${unit ? ` ${unit}` : ''}`]);
   }
   f.read(['units'], (x) => (isRecord(x) ? x : undefined));
-  const composition = f.read(['composition', 'fractions'], (x) => (isRecord(x) && Object.values(x).every((v) => toNumber(v) !== undefined) ? x : undefined), 'element fractions');
+  const composition = f.read(
+    ['composition', 'fractions'],
+    (x) => (isRecord(x) && Object.values(x).every((v) => toNumber(v) !== undefined) ? x : undefined),
+    'element fractions',
+  );
   f.use('fractions');
   const highEntropy = f.boolean('is_high_entropy');
   const formula = f.text('formula');
   f.count('n_elements');
-  const rows = Object.entries(composition ?? {}).map(([element, x]) => ({ element, fraction: toNumber(x), percent: (toNumber(x) ?? 0) * 100 }));
+  const rows = Object.entries(composition ?? {}).map(([element, x]) => ({
+    element,
+    fraction: toNumber(x),
+    percent: (toNumber(x) ?? 0) * 100,
+  }));
   const tables = [
-    ...(entries.length ? [factTable('parameters', 'Parameters', entries, 'Phase rule of thumb (Guo et al.): VEC ≥ 8 FCC, VEC < 6.87 BCC, between: FCC + BCC.')] : []),
-    ...(rows.length ? [recordTable(rows, { id: 'composition', title: 'Composition', known: [{ names: ['element'], label: 'Element' }, { names: ['fraction'], label: 'Fraction' }, { names: ['percent'], label: 'at. %', digits: 4 }] }).table] : []),
+    ...(entries.length
+      ? [
+          factTable(
+            'parameters',
+            'Parameters',
+            entries,
+            'Phase rule of thumb (Guo et al.): VEC ≥ 8 FCC, VEC < 6.87 BCC, between: FCC + BCC.',
+          ),
+        ]
+      : []),
+    ...(rows.length
+      ? [
+          recordTable(rows, {
+            id: 'composition',
+            title: 'Composition',
+            known: [
+              { names: ['element'], label: 'Element' },
+              { names: ['fraction'], label: 'Fraction' },
+              { names: ['percent'], label: 'at. %', digits: 4 },
+            ],
+          }).table,
+        ]
+      : []),
   ];
   const facts = [
     ...(formula ? [`Composition ${formula}`] : []),
-    ...(highEntropy !== undefined ? [highEntropy ? 'High-entropy alloy (5 or more elements, ΔS_mix ≥ 1.5 R)' : 'Not a high-entropy alloy by the 5-element, 1.5 R rule'] : []),
+    ...(highEntropy !== undefined
+      ? [highEntropy ? 'High-entropy alloy (5 or more elements, ΔS_mix ≥ 1.5 R)' : 'Not a high-entropy alloy by the 5-element, 1.5 R rule']
+      : []),
   ];
   return { headline: phase ? `Predicted phase: ${phase}` : 'No predicted phase in the answer', facts, tables, plots: [] };
 }

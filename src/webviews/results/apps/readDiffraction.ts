@@ -12,7 +12,10 @@ import { quantity } from '../../../core/util/quantity';
 import type { AppRead } from './model';
 import { recordTable } from './tables';
 
-export interface Peak { angle: number; intensity: number }
+export interface Peak {
+  angle: number;
+  intensity: number;
+}
 
 /** Peaks as records ({two_theta, intensity}) or as parallel lists of angles and intensities. */
 export function readPeaks(f: Fields, names = ['peaks', 'pattern', 'reflections']): { peaks: Peak[]; records: unknown[] } {
@@ -29,13 +32,20 @@ export function readPeaks(f: Fields, names = ['peaks', 'pattern', 'reflections']
   const angles = f.series(['two_theta', 'angles', 'x'], true);
   const intensities = f.series(['intensities', 'intensity', 'y'], true);
   if (!angles || !intensities) return { peaks: [], records: [] };
-  if (angles.length !== intensities.length) f.warnings.push(`${angles.length} angles but ${intensities.length} intensities: the shorter list is used.`);
-  const peaks = angles.flatMap((a, i) => (a !== null && intensities[i] !== null && intensities[i] !== undefined ? [{ angle: a, intensity: intensities[i]! }] : []));
+  if (angles.length !== intensities.length)
+    f.warnings.push(`${angles.length} angles but ${intensities.length} intensities: the shorter list is used.`);
+  const peaks = angles.flatMap((a, i) =>
+    a !== null && intensities[i] !== null && intensities[i] !== undefined ? [{ angle: a, intensity: intensities[i]! }] : [],
+  );
   return { peaks, records: [] };
 }
 
 /** One x axis for several series: the union of their angles, each series null where it has no point. */
-export function patternPlot(id: string, title: string, sets: { label: string; points: Peak[]; colour: PlotSeries['colour']; sticks: boolean }[]): PlotSpec {
+export function patternPlot(
+  id: string,
+  title: string,
+  sets: { label: string; points: Peak[]; colour: PlotSeries['colour']; sticks: boolean }[],
+): PlotSpec {
   const x = [...new Set(sets.flatMap((s) => s.points.map((p) => p.angle)))].sort((a, b) => a - b);
   const index = new Map(x.map((v, i) => [v, i]));
   const series = sets.map((s) => {
@@ -48,7 +58,8 @@ export function patternPlot(id: string, title: string, sets: { label: string; po
   return { id, title, xLabel: '2θ (°)', yLabel: 'Intensity (relative)', x, series, legend: sets.length > 1, yRange: [0, 105], xRange };
 }
 
-const strongest = (peaks: Peak[]): Peak | undefined => peaks.reduce<Peak | undefined>((best, p) => (!best || p.intensity > best.intensity ? p : best), undefined);
+const strongest = (peaks: Peak[]): Peak | undefined =>
+  peaks.reduce<Peak | undefined>((best, p) => (!best || p.intensity > best.intensity ? p : best), undefined);
 
 export function readPxrd(f: Fields, request: Rec): AppRead {
   const { peaks, records } = readPeaks(f);
@@ -57,17 +68,28 @@ export function readPxrd(f: Fields, request: Rec): AppRead {
   const formula = f.text('formula');
   f.read(['two_theta_range'], (v) => (Array.isArray(v) ? v : undefined));
   const top = strongest(peaks);
-  const headline = peaks.length ? `${quantity(peaks.length, 'peak')}${formula ? ` for ${formula}` : ''}${jid ? ` (${jid})` : ''}` : 'No peaks in the answer';
+  const headline = peaks.length
+    ? `${quantity(peaks.length, 'peak')}${formula ? ` for ${formula}` : ''}${jid ? ` (${jid})` : ''}`
+    : 'No peaks in the answer';
   const facts = [
     ...(wavelength !== undefined ? [`Wavelength ${fixed(wavelength, 4)} Å${Math.abs(wavelength - 1.5406) < 1e-4 ? ' (Cu Kα)' : ''}`] : []),
     ...(top ? [`Strongest peak at 2θ = ${fixed(top.angle, 2)}°`] : []),
   ];
   const table = recordTable(records, {
-    id: 'peaks', title: 'Peaks', pageSize: 50,
-    known: [{ names: ['two_theta', '2theta', 'angle'], label: '2θ (°)' }, { names: ['d_spacing', 'd'], label: 'd (Å)' }, { names: ['intensity'], label: 'Intensity' }, { names: ['hkl'], label: 'hkl' }],
+    id: 'peaks',
+    title: 'Peaks',
+    pageSize: 50,
+    known: [
+      { names: ['two_theta', '2theta', 'angle'], label: '2θ (°)' },
+      { names: ['d_spacing', 'd'], label: 'd (Å)' },
+      { names: ['intensity'], label: 'Intensity' },
+      { names: ['hkl'], label: 'hkl' },
+    ],
     note: 'Click a column to sort.',
   }).table;
-  const plots = peaks.length ? [patternPlot('pattern', 'Powder pattern', [{ label: 'Computed', points: peaks, colour: 'blue', sticks: true }])] : [];
+  const plots = peaks.length
+    ? [patternPlot('pattern', 'Powder pattern', [{ label: 'Computed', points: peaks, colour: 'blue', sticks: true }])]
+    : [];
   return { headline, facts, tables: records.length ? [table] : [], plots };
 }
 
@@ -87,19 +109,41 @@ export function readPxrdMatch(f: Fields, request: Rec): AppRead {
   f.number('n_points');
   f.read(['formula'], (v) => (typeof v === 'string' || v === null ? v : undefined));
   const table = recordTable(matches, {
-    id: 'matches', title: 'Candidates, best first', idNames: ['jid', 'id'], detailApp: 'materials_explorer',
-    known: [{ names: ['jid', 'id'], label: 'Id' }, { names: ['formula'], label: 'Formula' }, { names: ['score', 'similarity', 'match_score'], label: 'Score' }],
+    id: 'matches',
+    title: 'Candidates, best first',
+    idNames: ['jid', 'id'],
+    detailApp: 'materials_explorer',
+    known: [
+      { names: ['jid', 'id'], label: 'Id' },
+      { names: ['formula'], label: 'Formula' },
+      { names: ['score', 'similarity', 'match_score'], label: 'Score' },
+    ],
     note: 'Click a row to open the material and its structure.',
   }).table;
   const top = table.rows[0];
   const scoreColumn = table.columns.indexOf('Score');
-  const headline = top ? `Best match: ${top.cells.slice(0, 2).filter((c) => c !== '–').join(' · ')}${scoreColumn >= 0 ? ` (score ${top.cells[scoreColumn]})` : ''}` : 'No candidates matched';
+  const headline = top
+    ? `Best match: ${top.cells
+        .slice(0, 2)
+        .filter((c) => c !== '–')
+        .join(' · ')}${scoreColumn >= 0 ? ` (score ${top.cells[scoreColumn]})` : ''}`
+    : 'No candidates matched';
   const sent = measured(request);
   const sets = [
     ...(sent.length ? [{ label: 'Measured', points: sent, colour: 'foreground' as const, sticks: false }] : []),
-    ...(bestPeaks.length ? [{ label: `Best match${bestName ? ` (${bestName})` : ''}`, points: bestPeaks, colour: 'red' as const, sticks: true }] : []),
+    ...(bestPeaks.length
+      ? [{ label: `Best match${bestName ? ` (${bestName})` : ''}`, points: bestPeaks, colour: 'red' as const, sticks: true }]
+      : []),
   ];
-  const facts = [`${quantity(sent.length, 'measured point')} sent${typeof request.formula === 'string' && request.formula ? `, candidates of formula ${request.formula}` : ''}`];
-  if (sent.length && !bestPeaks.length && top) facts.push('The answer has no pattern for the best match: only the measured pattern is drawn');
-  return { headline, facts, tables: matches.length ? [table] : [], plots: sets.length ? [patternPlot('match', 'Measured pattern over the best match', sets)] : [] };
+  const facts = [
+    `${quantity(sent.length, 'measured point')} sent${typeof request.formula === 'string' && request.formula ? `, candidates of formula ${request.formula}` : ''}`,
+  ];
+  if (sent.length && !bestPeaks.length && top)
+    facts.push('The answer has no pattern for the best match: only the measured pattern is drawn');
+  return {
+    headline,
+    facts,
+    tables: matches.length ? [table] : [],
+    plots: sets.length ? [patternPlot('match', 'Measured pattern over the best match', sets)] : [],
+  };
 }

@@ -25,7 +25,12 @@ export function readSearch(f: Fields): AppRead {
   const rows = list(f, ['results', 'materials', 'data', 'answer']) ?? [];
   const count = f.count('count', 'total', 'n_results');
   const { table, skipped } = recordTable(rows, {
-    id: 'results', title: 'Materials', known: MATERIAL_COLUMNS, idNames: ['jid', 'id', 'material_id'], detailApp: 'materials_explorer', pageSize: 25,
+    id: 'results',
+    title: 'Materials',
+    known: MATERIAL_COLUMNS,
+    idNames: ['jid', 'id', 'material_id'],
+    detailApp: 'materials_explorer',
+    pageSize: 25,
     note: 'Click a column to sort; click a row (or press Enter) to open the material and its structure.',
   });
   if (skipped) f.warnings.push(`${quantity(skipped, 'result')} of the list could not be shown as rows.`);
@@ -35,7 +40,12 @@ export function readSearch(f: Fields): AppRead {
   return { headline, facts, tables: rows.length ? [table] : [], plots: [] };
 }
 
-const UNIT_WORDS: Record<string, string> = { formation_energy_peratom: 'eV/atom', optb88vdw_bandgap: 'eV', bulk_modulus_kv: 'GPa', shear_modulus_gv: 'GPa' };
+const UNIT_WORDS: Record<string, string> = {
+  formation_energy_peratom: 'eV/atom',
+  optb88vdw_bandgap: 'eV',
+  bulk_modulus_kv: 'GPa',
+  shear_modulus_gv: 'GPa',
+};
 
 export function readPredict(f: Fields, request: Rec): AppRead {
   const value = f.number('prediction', 'predicted_value', 'value', 'predictions');
@@ -46,7 +56,8 @@ export function readPredict(f: Fields, request: Rec): AppRead {
   const formula = f.text('formula');
   const source = f.text('source');
   const what = property ? property[0]!.toUpperCase() + property.slice(1) : 'Prediction';
-  const headline = value === undefined ? 'No predicted value in the answer' : `${what}: ${short(value, 5)}${unit ? ` ${unit}` : ' (no unit given)'}`;
+  const headline =
+    value === undefined ? 'No predicted value in the answer' : `${what}: ${short(value, 5)}${unit ? ` ${unit}` : ' (no unit given)'}`;
   const facts = [
     ...(jid || formula ? [`Material: ${[formula, jid && `(${jid})`].filter(Boolean).join(' ')}`] : []),
     ...(model ? [`Model: ${model}`] : []),
@@ -62,10 +73,18 @@ export function readOptimade(f: Fields): AppRead {
   const available = meta?.count('data_available');
   const more = meta?.boolean('more_data_available');
   const { table, skipped } = recordTable(data, {
-    id: 'structures', title: 'Structures', flatten: 'attributes', pageSize: 5, idNames: ['id'], detailApp: 'materials_explorer',
+    id: 'structures',
+    title: 'Structures',
+    flatten: 'attributes',
+    pageSize: 5,
+    idNames: ['id'],
+    detailApp: 'materials_explorer',
     known: [
-      { names: ['id'], label: 'Id' }, { names: ['chemical_formula_reduced', 'chemical_formula_descriptive'], label: 'Formula' },
-      { names: ['elements'], label: 'Elements' }, { names: ['nelements'], label: 'Elements (n)' }, { names: ['nsites'], label: 'Sites' },
+      { names: ['id'], label: 'Id' },
+      { names: ['chemical_formula_reduced', 'chemical_formula_descriptive'], label: 'Formula' },
+      { names: ['elements'], label: 'Elements' },
+      { names: ['nelements'], label: 'Elements (n)' },
+      { names: ['nsites'], label: 'Sites' },
       { names: ['type'], label: 'Type' },
     ],
     note: 'Click a column to sort; click a row to open the entry.',

@@ -21,7 +21,9 @@ export function cell(value: unknown, digits = 4): { text: string; key: number | 
   if (typeof value === 'string') return { text: value, key: value.toLowerCase() };
   if (typeof value === 'boolean') return { text: value ? 'yes' : 'no', key: value ? 1 : 0 };
   if (Array.isArray(value) && value.length <= 50 && value.every((v) => typeof v === 'string' || typeof v === 'number')) {
-    const text = value.map((v) => (typeof v === 'number' ? short(v, digits) : v)).join(value.every((v) => typeof v === 'number') ? ' ' : ', ');
+    const text = value
+      .map((v) => (typeof v === 'number' ? short(v, digits) : v))
+      .join(value.every((v) => typeof v === 'number') ? ' ' : ', ');
     return { text, key: text.toLowerCase() };
   }
   return undefined;
@@ -44,10 +46,14 @@ export interface TableOptions {
 
 /** Rows that are not records are skipped, with the count in `skipped`. */
 export function recordTable(list: unknown[], options: TableOptions): { table: AppTable; skipped: number } {
-  const records = list.filter(isRecord).map((r) => (options.flatten && isRecord(r[options.flatten]) ? { ...r, ...(r[options.flatten] as Rec) } : r));
+  const records = list
+    .filter(isRecord)
+    .map((r) => (options.flatten && isRecord(r[options.flatten]) ? { ...r, ...(r[options.flatten] as Rec) } : r));
   const known = options.known.filter((c) => records.some((r) => fieldOf(r, c.names) !== undefined));
   const taken = new Set([...options.known.flatMap((c) => c.names), ...(options.flatten ? [options.flatten] : [])]);
-  const others = [...new Set(records.flatMap((r) => Object.keys(r)))].filter((k) => !taken.has(k) && records.some((r) => cell(r[k]) !== undefined));
+  const others = [...new Set(records.flatMap((r) => Object.keys(r)))].filter(
+    (k) => !taken.has(k) && records.some((r) => cell(r[k]) !== undefined),
+  );
   const columns: Column[] = [...known, ...others.map((k) => ({ names: [k], label: k }))];
   const rows: AppRow[] = records.map((r) => {
     const cells = columns.map((c) => {
@@ -56,13 +62,18 @@ export function recordTable(list: unknown[], options: TableOptions): { table: Ap
     });
     const idName = options.idNames && fieldOf(r, options.idNames);
     return {
-      cells: cells.map((c) => c?.text ?? '–'), keys: cells.map((c) => c?.key ?? null),
+      cells: cells.map((c) => c?.text ?? '–'),
+      keys: cells.map((c) => c?.key ?? null),
       ...(idName && options.detailApp && typeof r[idName] === 'string' ? { detail: r[idName] as string } : {}),
     };
   });
   const table: AppTable = {
-    id: options.id, title: options.title, columns: columns.map((c) => c.label), rows,
-    ...(options.pageSize ? { pageSize: options.pageSize } : {}), ...(options.detailApp ? { detailApp: options.detailApp } : {}),
+    id: options.id,
+    title: options.title,
+    columns: columns.map((c) => c.label),
+    rows,
+    ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+    ...(options.detailApp ? { detailApp: options.detailApp } : {}),
     ...(options.note ? { note: options.note } : {}),
   };
   return { table, skipped: list.length - records.length };
@@ -70,5 +81,11 @@ export function recordTable(list: unknown[], options: TableOptions): { table: Ap
 
 /** Label → value rows (a parameter table). */
 export function factTable(id: string, title: string, entries: [label: string, value: string][], note?: string): AppTable {
-  return { id, title, columns: ['', 'Value'], rows: entries.map(([label, value]) => ({ cells: [label, value], keys: [label, value] })), ...(note ? { note } : {}) };
+  return {
+    id,
+    title,
+    columns: ['', 'Value'],
+    rows: entries.map(([label, value]) => ({ cells: [label, value], keys: [label, value] })),
+    ...(note ? { note } : {}),
+  };
 }
