@@ -39,7 +39,13 @@ function toNumber(token: string): number | undefined {
 }
 
 /** Tokens of a line with their character ranges. */
-function tokens(line: string): { text: string; start: number; end: number }[] {
+interface Token {
+  text: string;
+  start: number;
+  end: number;
+}
+
+function tokens(line: string): Token[] {
   const found: { text: string; start: number; end: number }[] = [];
   const pattern = /[^\s,;]+/g;
   for (let m = pattern.exec(line); m; m = pattern.exec(line)) found.push({ text: m[0], start: m.index, end: m.index + m[0].length });
@@ -52,86 +58,64 @@ export function parseDiffraction(text: string): DiffractionData {
   const lines = text.split(/\r\n|\r|\n/);
   let previous: DiffractionPoint | undefined;
   lines.forEach((raw, line) => {
-    const trimmed = raw.trim();
-    if (!trimmed || COMMENT.test(trimmed)) return;
-    const parts = tokens(raw);
-    if (parts.length === 0) {
-      const start = raw.length - raw.trimStart().length;
-      diagnostics.push({
-        severity: 'error',
-        code: 'not-two-numbers',
-        line,
-        start,
-        end: start + trimmed.length,
-        message: `Line ${line + 1}: expected two numbers, the angle 2θ and the intensity (found only separators)`,
-      });
-      return;
+    const problem: Problem = (severity, code, span, message) =>
+      diagnostics.push({ severity, code, line, start: span.start, end: span.end, message: `Line ${line + 1}: ${message}` });
+    const point = readPoint(raw, points.length === 0 && diagnostics.length === 0, problem);
+    if (!point) return;
+    const inRange = point.angle > 0 && point.angle < 180;
+    if (previous && inRange && point.angle <= previous.angle) {
+      problem(
+        'warning',
+        'not-increasing',
+        point.spans[0],
+        `the angle ${point.spans[0].text} does not increase on the line before (${previous.angle}); the points are read as given`,
+      );
     }
-    const values = parts.map((p) => toNumber(p.text));
-    const header = points.length === 0 && diagnostics.length === 0 && values.every((v) => v === undefined) && /[a-z]/i.test(trimmed);
-    if (header) return;
-    const first = parts[0]!;
-    const last = parts[parts.length - 1]!;
-    if (parts.length !== 2 || values.some((v) => v === undefined)) {
-      const found = parts.length === 1 ? 'one value' : parts.length > 2 ? `${parts.length} values` : `'${trimmed.slice(0, 40)}'`;
-      const bad = parts.find((_, i) => values[i] === undefined);
-      diagnostics.push({
-        severity: 'error',
-        code: 'not-two-numbers',
-        line,
-        start: (bad ?? first).start,
-        end: (bad ?? last).end,
-        message: `Line ${line + 1}: expected two numbers, the angle 2θ and the intensity (found ${bad && parts.length === 2 ? `'${bad.text}', not a number` : found})`,
-      });
-      return;
-    }
-    const [angle, intensity] = values as [number, number];
-    const point = { angle, intensity, line };
-    const inRange = angle > 0 && angle < 180;
-    if (!inRange) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'angle-range',
-        line,
-        start: first.start,
-        end: first.end,
-        message: `Line ${line + 1}: the angle 2θ must lie between 0 and 180 degrees (found ${first.text})`,
-      });
-    }
-    if (intensity < 0) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'negative-intensity',
-        line,
-        start: last.start,
-        end: last.end,
-        message: `Line ${line + 1}: the intensity must not be negative (found ${last.text})`,
-      });
-    }
-    if (previous && inRange && angle <= previous.angle) {
-      diagnostics.push({
-        severity: 'warning',
-        code: 'not-increasing',
-        line,
-        start: first.start,
-        end: first.end,
-        message: `Line ${line + 1}: the angle ${first.text} does not increase on the line before (${previous.angle}); the points are read as given`,
-      });
-    }
-    points.push(point);
-    if (inRange) previous = point;
+    const kept = { angle: point.angle, intensity: point.intensity, line };
+    points.push(kept);
+    if (inRange) previous = kept;
   });
   if (points.length === 0) {
-    diagnostics.push({
-      severity: 'error',
-      code: 'no-data',
-      line: 0,
-      start: 0,
-      end: lines[0]?.length ?? 0,
-      message: 'No data: write one point a line, the angle 2θ in degrees and the relative intensity, e.g. "28.44 100"',
-    });
+    const message = 'No data: write one point a line, the angle 2θ in degrees and the relative intensity, e.g. "28.44 100"';
+    diagnostics.push({ severity: 'error', code: 'no-data', line: 0, start: 0, end: lines[0]?.length ?? 0, message });
   }
   return { points, diagnostics: capped(diagnostics) };
+}
+
+type Problem = (
+  severity: DiffractionDiagnostic['severity'],
+  code: DiffractionDiagnostic['code'],
+  span: { start: number; end: number },
+  message: string,
+) => void;
+const TWO_NUMBERS = 'expected two numbers, the angle 2θ and the intensity';
+
+/** One line's point, with its problems reported; undefined for a blank, comment or header line, or one that is not a point. */
+function readPoint(raw: string, first: boolean, problem: Problem): { angle: number; intensity: number; spans: [Token, Token] } | undefined {
+  const trimmed = raw.trim();
+  if (!trimmed || COMMENT.test(trimmed)) return undefined;
+  const parts = tokens(raw);
+  if (parts.length === 0) {
+    const start = raw.length - raw.trimStart().length;
+    problem('error', 'not-two-numbers', { start, end: start + trimmed.length }, `${TWO_NUMBERS} (found only separators)`);
+    return undefined;
+  }
+  const values = parts.map((p) => toNumber(p.text));
+  if (first && values.every((v) => v === undefined) && /[a-z]/i.test(trimmed)) return undefined; // a header
+  const head = parts[0]!;
+  const tail = parts[parts.length - 1]!;
+  if (parts.length !== 2 || values.some((v) => v === undefined)) {
+    const found = parts.length === 1 ? 'one value' : parts.length > 2 ? `${parts.length} values` : `'${trimmed.slice(0, 40)}'`;
+    const bad = parts.find((_, i) => values[i] === undefined);
+    const what = bad && parts.length === 2 ? `'${bad.text}', not a number` : found;
+    problem('error', 'not-two-numbers', { start: (bad ?? head).start, end: (bad ?? tail).end }, `${TWO_NUMBERS} (found ${what})`);
+    return undefined;
+  }
+  const [angle, intensity] = values as [number, number];
+  if (!(angle > 0 && angle < 180))
+    problem('error', 'angle-range', head, `the angle 2θ must lie between 0 and 180 degrees (found ${head.text})`);
+  if (intensity < 0) problem('error', 'negative-intensity', tail, `the intensity must not be negative (found ${tail.text})`);
+  return { angle, intensity, spans: [head, tail] };
 }
 
 /** Problems kept for one file: a hostile file of a million bad lines must not flood the editor. */

@@ -36,37 +36,9 @@ export function compareResults(
     remote.tokens.every((t, i) => t === local.tokens[i]) &&
     remote.token_ids.every((id, i) => id === local.token_ids[i]);
   const sameSplit = remote.tokens.length === local.tokens.length && remote.tokens.every((t, i) => t === local.tokens[i]);
-  let firstDifference: TokenDifference | undefined;
-  const length = Math.max(remote.tokens.length, local.tokens.length);
-  for (let i = 0; i < length; i++) {
-    if (remote.tokens[i] !== local.tokens[i] || remote.token_ids[i] !== local.token_ids[i]) {
-      firstDifference = {
-        index: i,
-        ...(i < local.tokens.length ? { local: { token: local.tokens[i]!, id: local.token_ids[i]! } } : {}),
-        ...(i < remote.tokens.length ? { remote: { token: remote.tokens[i]!, id: remote.token_ids[i]! } } : {}),
-      };
-      break;
-    }
-  }
-
-  const explanations: string[] = [];
+  const firstDifference = firstDifferenceOf(remote, local);
   const info = findTokenizer(requested);
-  if (remote.tokenizer !== requested) {
-    const resolved = info && info.name !== info.kind ? ` (locally "${requested}" is an alias of ${info.kind})` : '';
-    explanations.push(
-      `The service answered with tokenizer "${remote.tokenizer}" for the name "${requested}"${resolved}: it reports the resolved name rather than echoing the name sent.`,
-    );
-  }
-  if (remote.text !== text) {
-    explanations.push(
-      'The service returned a different text than was sent (for example, line endings or Unicode normalization changed), so the counts are not of the same text.',
-    );
-  }
-  if (remote.n_chars !== local.n_chars) {
-    explanations.push(
-      `The service counts ${remote.n_chars} characters and Token Lens ${local.n_chars}: one side counts UTF-16 code units or bytes instead of Unicode characters.`,
-    );
-  }
+  const explanations = sideNotes(requested, text, remote, local);
   if (identical) {
     explanations.unshift(`The service and the local engine agree: ${remote.n_tokens} tokens, same token texts and ids.`);
   } else if (sameSplit) {
@@ -80,26 +52,7 @@ export function compareResults(
       ? ` They first differ at token ${firstDifference.index + 1}: local ${describe(firstDifference.local)}, service ${describe(firstDifference.remote)}.`
       : '';
     explanations.unshift(`The service counts ${remote.n_tokens} tokens and Token Lens ${local.n_tokens}.${where}`);
-    if (SPECIAL.test(text)) {
-      explanations.push(
-        localSpecialTokens === 'special'
-          ? 'The text contains special-token strings such as <|endoftext|>: Token Lens counts each as one special token (setting tokenLens.specialTokens = "special"), while the service counts them as ordinary text.'
-          : 'The text contains special-token strings such as <|endoftext|>: Token Lens counts them as ordinary text (setting tokenLens.specialTokens = "text"); the service may count each as one special token.',
-      );
-    }
-    if (info && info.name !== info.kind) {
-      explanations.push(`"${requested}" is an alias: Token Lens resolves it to ${info.kind}; the service may map it to another encoding.`);
-    }
-    if (info?.kind === 'whitespace') {
-      explanations.push(
-        'The spec leaves open whether separators are tokens of the whitespace tokenizer; the service and Token Lens decide differently.',
-      );
-    }
-    if (explanations.length === 1) {
-      explanations.push(
-        'The service may run a different version of the encoding. The local count is what Token Lens shows in the status bar.',
-      );
-    }
+    explanations.push(...splitNotes(requested, text, localSpecialTokens, explanations.length === 1));
   }
   return {
     identical,
@@ -109,6 +62,67 @@ export function compareResults(
     ...(firstDifference ? { firstDifference } : {}),
     explanations,
   };
+}
+
+function firstDifferenceOf(remote: TokenizeResult, local: TokenizeResult): TokenDifference | undefined {
+  const length = Math.max(remote.tokens.length, local.tokens.length);
+  for (let i = 0; i < length; i++) {
+    if (remote.tokens[i] === local.tokens[i] && remote.token_ids[i] === local.token_ids[i]) continue;
+    return {
+      index: i,
+      ...(i < local.tokens.length ? { local: { token: local.tokens[i]!, id: local.token_ids[i]! } } : {}),
+      ...(i < remote.tokens.length ? { remote: { token: remote.tokens[i]!, id: remote.token_ids[i]! } } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** What differs around the tokens: the tokenizer's name in the answer, the text, how characters are counted. */
+function sideNotes(requested: string, text: string, remote: TokenizeResult, local: TokenizeResult): string[] {
+  const notes: string[] = [];
+  const info = findTokenizer(requested);
+  if (remote.tokenizer !== requested) {
+    const resolved = info && info.name !== info.kind ? ` (locally "${requested}" is an alias of ${info.kind})` : '';
+    notes.push(
+      `The service answered with tokenizer "${remote.tokenizer}" for the name "${requested}"${resolved}: it reports the resolved name rather than echoing the name sent.`,
+    );
+  }
+  if (remote.text !== text) {
+    notes.push(
+      'The service returned a different text than was sent (for example, line endings or Unicode normalization changed), so the counts are not of the same text.',
+    );
+  }
+  if (remote.n_chars !== local.n_chars) {
+    notes.push(
+      `The service counts ${remote.n_chars} characters and Token Lens ${local.n_chars}: one side counts UTF-16 code units or bytes instead of Unicode characters.`,
+    );
+  }
+  return notes;
+}
+
+/** Why the two may split the text differently; `nothingElse` when no other note explains it. */
+function splitNotes(requested: string, text: string, localSpecialTokens: 'text' | 'special', nothingElse: boolean): string[] {
+  const notes: string[] = [];
+  const info = findTokenizer(requested);
+  if (SPECIAL.test(text)) {
+    notes.push(
+      localSpecialTokens === 'special'
+        ? 'The text contains special-token strings such as <|endoftext|>: Token Lens counts each as one special token (setting tokenLens.specialTokens = "special"), while the service counts them as ordinary text.'
+        : 'The text contains special-token strings such as <|endoftext|>: Token Lens counts them as ordinary text (setting tokenLens.specialTokens = "text"); the service may count each as one special token.',
+    );
+  }
+  if (info && info.name !== info.kind) {
+    notes.push(`"${requested}" is an alias: Token Lens resolves it to ${info.kind}; the service may map it to another encoding.`);
+  }
+  if (info?.kind === 'whitespace') {
+    notes.push(
+      'The spec leaves open whether separators are tokens of the whitespace tokenizer; the service and Token Lens decide differently.',
+    );
+  }
+  if (nothingElse && notes.length === 0) {
+    notes.push('The service may run a different version of the encoding. The local count is what Token Lens shows in the status bar.');
+  }
+  return notes;
 }
 
 function describe(side: { token: string; id: number } | undefined): string {

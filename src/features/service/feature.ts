@@ -407,30 +407,12 @@ export class ServiceFeature extends Disposable {
     const target = await this.target();
     if ('status' in target) return target;
     const { url, origin } = target;
-    let apiKey: string | undefined;
-    if (options.needsKey !== false) {
-      await this.migration;
-      apiKey = await this.keys.get(origin);
-      if (!apiKey) {
-        apiKey = await this.keys.prompt(origin, vscode.l10n.t('This command needs your API key for {0}.', origin));
-        if (!apiKey) {
-          // Entering the key from here runs the command, as after a 401: the user asked for the command, not a setting.
-          const message = this.show(
-            'warning',
-            vscode.l10n.t(
-              'Token Lens needs an API key for {0} to use the service; nothing was sent. Run “Token Lens: Set API Key” when you have one.',
-              origin,
-            ),
-            [ENTER_NEW_KEY],
-            async (choice) => {
-              if (choice !== ENTER_NEW_KEY || !(await this.keys.prompt(origin))) return;
-              await (options.again ? options.again() : this.call(title, run, options));
-            },
-          );
-          return { status: 'noKey', message };
-        }
-      }
-    }
+    const key =
+      options.needsKey === false
+        ? { apiKey: undefined }
+        : await this.keyFor(origin, () => (options.again ? options.again() : this.call(title, run, options)));
+    if ('status' in key) return key;
+    const { apiKey } = key;
 
     const controller = new AbortController();
     const external = options.signal;
@@ -438,15 +420,7 @@ export class ServiceFeature extends Disposable {
     external?.addEventListener('abort', onExternalAbort, { once: true });
     if (external?.aborted) controller.abort();
     this.inFlight.add(controller);
-    const client = new ServiceClient({
-      baseUrl: url,
-      ...(apiKey ? { apiKey } : {}),
-      timeoutMs: config.serviceTimeoutMs,
-      maxRetries: config.serviceMaxRetries,
-      logBodies: config.serviceLogBodies,
-      maxResponseBytes: config.serviceMaxResponseBytes,
-      log: (entry) => this.logRequest(entry),
-    });
+    const client = this.client(url, apiKey);
     try {
       const value = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Token Lens: ${title}`, cancellable: true },
@@ -482,6 +456,43 @@ export class ServiceFeature extends Disposable {
       this.inFlight.delete(controller);
       external?.removeEventListener('abort', onExternalAbort);
     }
+  }
+
+  /** The key of this origin, asked for when there is none; declining says how to add one and keeps the command to run after. */
+  private async keyFor(
+    origin: string,
+    again: () => Thenable<unknown>,
+  ): Promise<{ apiKey: string } | { status: 'noKey'; message: ShownMessage }> {
+    await this.migration;
+    const stored =
+      (await this.keys.get(origin)) || (await this.keys.prompt(origin, vscode.l10n.t('This command needs your API key for {0}.', origin)));
+    if (stored) return { apiKey: stored };
+    // Entering the key from here runs the command, as after a 401: the user asked for the command, not a setting.
+    const message = this.show(
+      'warning',
+      vscode.l10n.t(
+        'Token Lens needs an API key for {0} to use the service; nothing was sent. Run “Token Lens: Set API Key” when you have one.',
+        origin,
+      ),
+      [ENTER_NEW_KEY],
+      async (choice) => {
+        if (choice !== ENTER_NEW_KEY || !(await this.keys.prompt(origin))) return;
+        await again();
+      },
+    );
+    return { status: 'noKey', message };
+  }
+
+  private client(url: string, apiKey: string | undefined): ServiceClient {
+    return new ServiceClient({
+      baseUrl: url,
+      ...(apiKey ? { apiKey } : {}),
+      timeoutMs: config.serviceTimeoutMs,
+      maxRetries: config.serviceMaxRetries,
+      logBodies: config.serviceLogBodies,
+      maxResponseBytes: config.serviceMaxResponseBytes,
+      log: (entry) => this.logRequest(entry),
+    });
   }
 
   /**

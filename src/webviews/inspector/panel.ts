@@ -152,6 +152,29 @@ export class InspectorPanel extends Disposable {
         }
       }),
     );
+    this.followEditors();
+    this.register(this.onDisposeEmitter);
+    this.register({
+      dispose: () => {
+        if (this.timer) clearTimeout(this.timer);
+        this.cancellation.cancelled = true;
+        this.flushWaiters();
+        for (const resolve of this.reportWaiters.splice(0)) resolve();
+      },
+    });
+
+    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+    if (editor && isInspectable(editor.document)) this.track(editor);
+    panel.webview.html = pageHtml(
+      panel.webview,
+      extensionUri,
+      { title: panel.title, script: 'inspector.js', styles: ['inspector.css'] },
+      this.testMode,
+    );
+  }
+
+  /** The document shown is the active editor's: its edits, closing and reopening, selections and the settings that count. */
+  private followEditors(): void {
     this.register(
       vscode.window.onDidChangeActiveTextEditor((editor) => {
         if (editor && isInspectable(editor.document) && (editor.document !== this.document || editor.viewColumn !== this.lastColumn)) {
@@ -190,24 +213,6 @@ export class InspectorPanel extends Disposable {
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (['tokenizer', 'specialTokens', 'contextWindow'].some((key) => event.affectsConfiguration(`tokenLens.${key}`))) this.schedule(0);
       }),
-    );
-    this.register(this.onDisposeEmitter);
-    this.register({
-      dispose: () => {
-        if (this.timer) clearTimeout(this.timer);
-        this.cancellation.cancelled = true;
-        this.flushWaiters();
-        for (const resolve of this.reportWaiters.splice(0)) resolve();
-      },
-    });
-
-    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
-    if (editor && isInspectable(editor.document)) this.track(editor);
-    panel.webview.html = pageHtml(
-      panel.webview,
-      extensionUri,
-      { title: panel.title, script: 'inspector.js', styles: ['inspector.css'] },
-      this.testMode,
     );
   }
 
@@ -366,6 +371,13 @@ export class InspectorPanel extends Disposable {
     return { type: 'empty', seq: ++this.seq, reason, tokenizers: [...TOKENIZER_NAMES], tokenizer: config.tokenizer, options: this.options };
   }
 
+  /** Only a slow update says so: an edit in a big document usually re-tokenizes a few lines. */
+  private busyNotice(length: number): ReturnType<typeof setTimeout> | undefined {
+    if (length <= LARGE) return undefined;
+    const label = plural(this.locale, length, 'Tokenizing {0} character…', 'Tokenizing {0} characters…');
+    return setTimeout(() => this.post({ type: 'busy', label }), BUSY_AFTER_MS);
+  }
+
   private async update(): Promise<void> {
     const cancellation: Cancellation = { cancelled: false };
     this.cancellation = cancellation;
@@ -378,29 +390,10 @@ export class InspectorPanel extends Disposable {
     const editor = this.editorFor(document);
     const selection = editor?.selection;
     const scope: 'document' | 'selection' = selection && !selection.isEmpty ? 'selection' : 'document';
-    let text = scope === 'selection' ? document.getText(selection) : document.getText();
+    const { text, truncatedFrom } = capped(scope === 'selection' ? document.getText(selection) : document.getText());
     const base = scope === 'selection' ? document.offsetAt(selection!.start) : 0;
-    let truncatedFrom: number | undefined;
-    if (text.length > MAX_CHARS) {
-      truncatedFrom = text.length;
-      let cut = MAX_CHARS;
-      const c = text.charCodeAt(cut - 1);
-      if (c >= 0xd800 && c <= 0xdbff) cut--;
-      text = text.slice(0, cut);
-    }
     const version = document.version;
-    // Only a slow update says so: an edit in a big document usually re-tokenizes a few lines.
-    const busy =
-      text.length > LARGE
-        ? setTimeout(
-            () =>
-              this.post({
-                type: 'busy',
-                label: plural(this.locale, text.length, 'Tokenizing {0} character…', 'Tokenizing {0} characters…'),
-              }),
-            BUSY_AFTER_MS,
-          )
-        : undefined;
+    const busy = this.busyNotice(text.length);
     const primaryName = config.tokenizer;
     const compareName = this.options.compare;
     const engineOptions = { specialTokens: config.specialTokens };
@@ -654,4 +647,12 @@ export function createInspectorPanel(
     panelOptions(extensionUri),
   );
   return new InspectorPanel(panel, extensionUri, options, environment);
+}
+
+/** The text cut to MAX_CHARS (never inside a surrogate pair), and its length before, if it was cut. */
+function capped(whole: string): { text: string; truncatedFrom?: number } {
+  if (whole.length <= MAX_CHARS) return { text: whole };
+  const c = whole.charCodeAt(MAX_CHARS - 1);
+  const cut = c >= 0xd800 && c <= 0xdbff ? MAX_CHARS - 1 : MAX_CHARS;
+  return { text: whole.slice(0, cut), truncatedFrom: whole.length };
 }
