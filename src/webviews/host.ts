@@ -119,7 +119,9 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
     this.register(
       panel.onDidChangeViewState(() => {
         // A hidden page is destroyed (no retainContextWhenHidden); the new one posts ready again.
-        if (!panel.visible) this.ready = false;
+        if (panel.visible) return;
+        this.ready = false;
+        this.onHidden();
       }),
     );
     panel.webview.html = pageHtml(panel.webview, extensionUri, spec, testMode);
@@ -202,12 +204,20 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
     }
   }
 
+  /** Whether the page listens now (it posted ready and has not been hidden since). */
+  protected get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** The page was hidden, and so destroyed: what the subclass keeps about it is stale. */
+  protected onHidden(): void {}
+
   /** The page is (again) listening, with the state it persisted; the subclass brings it up to date. */
   protected abstract onReady(state: unknown): void;
   protected abstract receive(message: FromPage): void;
 
   /** Every page's own messages are handled here: ready, a script error (logged), a test report (answered); the rest go to receive(). */
-  private arrive(message: unknown): void {
+  protected arrive(message: unknown): void {
     if (this.isDisposed || !this.guard(message)) return;
     switch (message.type) {
       case 'ready':

@@ -272,6 +272,7 @@ suite('Inspector', () => {
       { type: 'setTokenizer', tokenizer: 'not-a-tokenizer' },
       { type: 'eval', code: 'x' },
       { type: 'rendered', seq: 1 },
+      { type: 'painted', seq: 1 },
     ]) {
       await receive(junk);
     }

@@ -38,7 +38,10 @@ test('protocol: well-formed messages pass both guards', () => {
   assert.ok(isToWebview({ type: 'mark', seq: 1, start: 0, end: 0, reveal: true }));
   assert.ok(isToWebview({ type: 'empty', seq: 2, reason: 'no editor', tokenizers: ['a'], tokenizer: 'a', options: DEFAULT_OPTIONS }));
   assert.ok(isToWebview({ type: 'test', action: 'click', pane: 0, segment: 3 }));
-  assert.ok(isFromWebview({ type: 'ready', options: DEFAULT_OPTIONS, persisted: false }));
+  // Ready is the webview base's: its state is whatever the page persisted, read through sanitizeOptions.
+  assert.ok(isFromWebview({ type: 'ready', state: { options: DEFAULT_OPTIONS } }));
+  assert.ok(isFromWebview({ type: 'ready' }));
+  assert.deepEqual(sanitizeOptions({ showIds: 'yes', showWhitespace: false, compare: null }), sanitizeOptions(undefined));
   assert.ok(isFromWebview({ type: 'options', options: { showIds: true, showWhitespace: true, compare: 'o200k_base' } }));
   assert.ok(isFromWebview({ type: 'select', seq: 1, start: 2, end: 5 }));
   assert.ok(isFromWebview({ type: 'setTokenizer', tokenizer: 'gpt2' }));
@@ -56,8 +59,6 @@ test('protocol: unknown and malformed messages are rejected', () => {
     {},
     { type: 'nope' },
     { type: '__proto__' },
-    { type: 'ready' },
-    { type: 'ready', options: { showIds: 'yes', showWhitespace: false, compare: null } },
     { type: 'select', seq: 1, start: 5, end: 2 },
     { type: 'select', seq: 1, start: -1, end: 2 },
     { type: 'select', seq: 1, start: 0.5, end: 2 },
@@ -66,6 +67,7 @@ test('protocol: unknown and malformed messages are rejected', () => {
     { type: 'setTokenizer', tokenizer: 7 },
     { type: 'setTokenizer', tokenizer: 'x'.repeat(1000) },
     { type: 'rendered', seq: 1 },
+    { type: 'painted', seq: 1 },
   ];
   for (const message of bad) assert.equal(isFromWebview(message), false, JSON.stringify(message));
   const badToWebview: unknown[] = [

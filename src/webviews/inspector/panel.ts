@@ -6,16 +6,15 @@
  * change, editor switch or setting change schedules one debounced update that tokenizes (sliced, so
  * a big document never blocks the host), segments, and posts a `render` with compact arrays (never
  * HTML). A cursor move in document scope only posts a `mark`. The webview answers each render with a
- * `rendered` report (counts, what it put in the DOM, how long it took), which the tests read.
+ * `painted` report (counts, what it put in the DOM, how long it took), which the tests read.
  */
 import * as vscode from 'vscode';
 import { config } from '../../platform/config';
 import { countChars, loadTokenizer, TOKENIZER_NAMES, UnknownTokenizerError, type Tokenizer } from '../../core/tokenizers/index';
 import { boundaryWindow } from '../../core/inspector/window';
-import { Disposable } from '../../platform/disposable';
 import { gauge, gaugeText } from '../../core/counts/summary';
 import { plural, type Locale } from '../../core/util/locale';
-import { panelOptions, pageHtml } from '../host';
+import { panelOptions, WebviewHost } from '../host';
 import {
   DEFAULT_OPTIONS,
   isFromWebview,
@@ -99,10 +98,9 @@ export interface PanelEnvironment {
   firstPaint?: boolean;
 }
 
-export class InspectorPanel extends Disposable {
+export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
   static readonly title = 'Token Inspector';
 
-  private ready = false;
   private options: InspectorOptions;
   private document: vscode.TextDocument | undefined;
   /** The URI of the inspected document that was just closed, in case it is reopened (a language change). */
@@ -120,40 +118,24 @@ export class InspectorPanel extends Disposable {
   private report: RenderedReport | undefined;
   private waiters: (() => void)[] = [];
   private reportWaiters: (() => void)[] = [];
-  private readonly onDisposeEmitter = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this.onDisposeEmitter.event;
-
-  private readonly testMode: boolean;
-  private readonly log: vscode.LogOutputChannel;
   private readonly locale: Locale;
   private readonly firstPaint: boolean;
 
-  constructor(
-    readonly panel: vscode.WebviewPanel,
-    extensionUri: vscode.Uri,
-    options: InspectorOptions,
-    environment: PanelEnvironment,
-  ) {
-    super();
-    ({ testMode: this.testMode, log: this.log, locale: this.locale } = environment);
+  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, options: InspectorOptions, environment: PanelEnvironment) {
+    const title = environment.locale.t(InspectorPanel.title);
+    super(
+      panel,
+      extensionUri,
+      { title, script: 'inspector.js', styles: ['inspector.css'] },
+      isFromWebview,
+      environment.testMode,
+      environment.log,
+    );
+    this.locale = environment.locale;
     this.firstPaint = environment.firstPaint ?? true;
     this.options = sanitizeOptions(options, TOKENIZER_NAMES);
-    panel.webview.options = panelOptions(extensionUri);
-    panel.title = this.locale.t(InspectorPanel.title);
-    this.register(panel.onDidDispose(() => this.dispose()));
-    this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)));
-    this.register(
-      panel.onDidChangeViewState(() => {
-        if (!panel.visible) {
-          // A hidden webview is destroyed (no retainContextWhenHidden): wait for the new page's ready.
-          this.ready = false;
-          this.report = undefined;
-          this.cancellation.cancelled = true;
-        }
-      }),
-    );
+    panel.title = title;
     this.followEditors();
-    this.register(this.onDisposeEmitter);
     this.register({
       dispose: () => {
         if (this.timer) clearTimeout(this.timer);
@@ -165,12 +147,6 @@ export class InspectorPanel extends Disposable {
 
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (editor && isInspectable(editor.document)) this.track(editor);
-    panel.webview.html = pageHtml(
-      panel.webview,
-      extensionUri,
-      { title: panel.title, script: 'inspector.js', styles: ['inspector.css'] },
-      this.testMode,
-    );
   }
 
   /** The document shown is the active editor's: its edits, closing and reopening, selections and the settings that count. */
@@ -214,13 +190,6 @@ export class InspectorPanel extends Disposable {
         if (['tokenizer', 'specialTokens', 'contextWindow'].some((key) => event.affectsConfiguration(`tokenLens.${key}`))) this.schedule(0);
       }),
     );
-  }
-
-  override dispose(): void {
-    if (this.isDisposed) return;
-    this.onDisposeEmitter.fire();
-    super.dispose();
-    this.panel.dispose();
   }
 
   reveal(): void {
@@ -287,14 +256,14 @@ export class InspectorPanel extends Disposable {
     return this.panel.webview.postMessage(message);
   }
 
-  /** Test seam: handles a raw message as if the webview had sent it. */
+  /** Test seam: handles a raw message as if the webview had sent it (through the same guard). */
   receiveRaw(message: unknown): void {
-    this.receive(message);
+    this.arrive(message);
   }
 
   private isSettled(): boolean {
     if (this.isDisposed) return true;
-    const idle = this.ready && !this.timer && !this.updating;
+    const idle = this.isReady && !this.timer && !this.updating;
     // Only a test-mode page reports its renders; a published one is settled once the render is posted.
     return idle && (!this.testMode || (this.report !== undefined && this.report.seq === this.seq));
   }
@@ -323,12 +292,8 @@ export class InspectorPanel extends Disposable {
     );
   }
 
-  private post(message: ToWebview): void {
-    void this.panel.webview.postMessage(message);
-  }
-
   private schedule(delay?: number): void {
-    if (!this.ready) return;
+    if (!this.isReady) return;
     if (!this.panel.visible) return; // the new page's ready brings it up to date
     const document = this.document;
     const length = document && document.lineCount > 0 ? document.offsetAt(document.lineAt(document.lineCount - 1).range.end) : 0;
@@ -527,7 +492,7 @@ export class InspectorPanel extends Disposable {
   }
 
   private selectionChanged(event: vscode.TextEditorSelectionChangeEvent): void {
-    if (event.textEditor.document !== this.document || !this.ready) return;
+    if (event.textEditor.document !== this.document || !this.isReady) return;
     if (event.textEditor.viewColumn) this.lastColumn = event.textEditor.viewColumn;
     const selection = event.selections[0];
     const pending = this.pendingSelection;
@@ -554,16 +519,24 @@ export class InspectorPanel extends Disposable {
     this.post({ type: 'mark', seq: this.rendered.seq, start: range[0], end: range[1], reveal });
   }
 
-  private receive(raw: unknown): void {
-    if (this.isDisposed || !isFromWebview(raw)) return;
-    const message: FromWebview = raw;
+  /** A hidden webview is destroyed (no retainContextWhenHidden): its report is gone, its update pointless. */
+  protected override onHidden(): void {
+    this.report = undefined;
+    this.cancellation.cancelled = true;
+  }
+
+  /** The page listens, with the options it persisted (they win over the extension's, e.g. the serializer's). */
+  protected onReady(state: unknown): void {
+    this.post({ type: 'strings', strings: translatePage(this.locale.t) });
+    const persisted = (state as { options?: unknown } | undefined)?.options;
+    if (persisted !== undefined) this.options = sanitizeOptions(persisted, TOKENIZER_NAMES);
+    this.schedule(0);
+  }
+
+  protected receive(message: FromWebview): void {
     switch (message.type) {
       case 'ready':
-        this.ready = true;
-        this.post({ type: 'strings', strings: translatePage(this.locale.t) });
-        if (message.persisted) this.options = sanitizeOptions(message.options, TOKENIZER_NAMES);
-        this.schedule(0);
-        return;
+        return; // the base's: onReady()
       case 'options': {
         const next = sanitizeOptions(message.options, TOKENIZER_NAMES);
         const recompute = next.compare !== this.options.compare;
@@ -585,7 +558,7 @@ export class InspectorPanel extends Disposable {
       case 'copyIds':
         this.copyIds(message.pane).catch((error: unknown) => this.log.error('Token Lens could not copy the token ids:', error));
         return;
-      case 'rendered': {
+      case 'painted': {
         const { type: _type, ...report } = message;
         if (message.seq <= this.seq) this.report = report;
         for (const resolve of this.reportWaiters.splice(0)) resolve();

@@ -104,11 +104,10 @@ export interface TestMessage {
 
 export type ToWebview = RenderMessage | MarkMessage | EmptyMessage | BusyMessage | StringsMessage | TestMessage;
 
+/** The webview base's ready (webviews/host.ts): with the page's persisted state, whose options win when it has any. */
 export interface ReadyMessage {
   type: 'ready';
-  options: InspectorOptions;
-  /** The options come from the page's persisted state (false: defaults; the extension's, e.g. the serializer's, win). */
-  persisted: boolean;
+  state?: unknown;
 }
 
 export interface OptionsMessage {
@@ -175,8 +174,9 @@ export interface PaneLayout {
   rowsClipped: boolean;
 }
 
+/** Named apart from the base's test report ('rendered', answered by request id): this one follows every render. */
 export interface RenderedMessage extends RenderedReport {
-  type: 'rendered';
+  type: 'painted';
 }
 
 export type FromWebview = ReadyMessage | OptionsMessage | SetTokenizerMessage | SelectMessage | CopyIdsMessage | RenderedMessage;
@@ -309,7 +309,7 @@ export function isFromWebview(value: unknown): value is FromWebview {
   if (!isRecord(value)) return false;
   switch (value.type) {
     case 'ready':
-      return isOptions(value.options) && typeof value.persisted === 'boolean';
+      return true; // the state it carries is checked where it is read (sanitizeOptions)
     case 'options':
       return isOptions(value.options);
     case 'setTokenizer':
@@ -318,7 +318,7 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return isInt(value.seq) && isInt(value.start) && isInt(value.end) && value.start <= value.end;
     case 'copyIds':
       return value.pane === 0 || value.pane === 1;
-    case 'rendered': // the page's report, which only tests ask for: compiled out of release bundles with it
+    case 'painted': // the page's report, which only tests ask for: compiled out of release bundles with it
       return (
         TEST_HOOKS &&
         isInt(value.seq) &&

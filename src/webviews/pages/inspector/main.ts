@@ -8,7 +8,6 @@
  * screenful of text.
  */
 import {
-  DEFAULT_OPTIONS,
   isToWebview,
   sanitizeOptions,
   type EmptyMessage,
@@ -19,19 +18,14 @@ import {
   type PaneLayout,
   type RenderMessage,
   type TestMessage,
+  type ToWebview,
 } from '../../inspector/protocol';
 import { getSegment, segmentAt, segmentsInRange, type TableView } from '../../../core/inspector/segments';
 import type { PageMessage } from '../../../core/inspector/strings';
 import { substitute } from '../../../core/util/locale';
+import { connect, el } from '../bridge';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const bridge = connect<ToWebview, FromWebview>(isToWebview, (message) => handle(message));
 const PALETTE = 6;
 const OVERSCAN = 20;
 const REPORT_SEGMENTS = 200;
@@ -43,9 +37,9 @@ const EMPTY_TABLE: PaneData['table'] = {
 };
 const pageNonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
 /** Only development and test builds (data-test-mode from the host) report renders and obey test messages. */
-const testMode = TEST_HOOKS && document.body.dataset.testMode === '1';
+const testMode = bridge.testMode;
 
-const persistedState = vscode.getState() as { options?: unknown } | undefined;
+const persistedState = bridge.persisted as { options?: unknown } | undefined;
 let options: InspectorOptions = sanitizeOptions(persistedState?.options);
 /** Until the page has options of its own, it takes the extension's (restored by the serializer). */
 let ownsOptions = persistedState?.options !== undefined;
@@ -61,14 +55,7 @@ let lastSinceReadyMs = 0;
 let lastScroll: { frames: number; maxMs: number; meanMs: number; p95Ms: number; rebuilt: number } | undefined;
 
 function post(message: FromWebview): void {
-  vscode.postMessage(message);
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
+  bridge.post(message);
 }
 
 // Numbers as the user writes them (a webview's navigator.language is VS Code's display language).
@@ -185,7 +172,7 @@ function setOptions(next: InspectorOptions): void {
   const compareChanged = next.compare !== options.compare;
   options = next;
   ownsOptions = true;
-  vscode.setState({ options });
+  bridge.persist({ options });
   post({ type: 'options', options });
   syncControls();
   if (!compareChanged) {
@@ -810,7 +797,7 @@ function render(message: RenderMessage): void {
   if (!ownsOptions) {
     options = sanitizeOptions(message.options, tokenizers);
     ownsOptions = true;
-    vscode.setState({ options });
+    bridge.persist({ options });
   }
   mark = message.mark;
   document.body.classList.remove('empty');
@@ -898,7 +885,7 @@ function report(): void {
   const segments: string[] = [];
   for (let i = 0; i < Math.min(REPORT_SEGMENTS, pane.segmentCount); i++) segments.push(pane.segmentText(i));
   post({
-    type: 'rendered',
+    type: 'painted',
     seq: Math.max(0, currentSeq),
     nTokens: current?.primary.nTokens ?? 0,
     nChars: current?.nChars ?? 0,
@@ -970,9 +957,8 @@ function test(message: TestMessage): void {
   }
 }
 
-window.addEventListener('message', (event: MessageEvent) => {
-  const message: unknown = event.data;
-  if (!isToWebview(message)) return; // unknown or malformed: ignored
+/** Every message from the extension, once the bridge's guard passed it (anything else is dropped there). */
+function handle(message: ToWebview): void {
   switch (message.type) {
     case 'render':
       render(message);
@@ -997,7 +983,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       if (TEST_HOOKS && testMode) test(message);
       return;
   }
-});
+}
 
 let resizeTimer = 0;
 new ResizeObserver(() => {
@@ -1012,4 +998,4 @@ new MutationObserver(() => report()).observe(document.body, { attributes: true, 
 
 syncControls();
 readyAt = performance.now();
-post({ type: 'ready', options: options ?? DEFAULT_OPTIONS, persisted: ownsOptions });
+bridge.ready();
