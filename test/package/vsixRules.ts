@@ -37,20 +37,25 @@ const FORBIDDEN: [RegExp, string][] = [
   [/\.vsix$/, 'a nested .vsix'],
 ];
 
+/** What every package must carry: the manifest and documents, both entries, the service client's library, the built-in service. */
+const REQUIRED = [
+  'extension/package.json',
+  'extension/readme.md',
+  'extension/changelog.md',
+  'extension/LICENSE.txt',
+  'extension/dist/extension.js',
+  'extension/dist/undici.js',
+  'extension/dist/web/extension.js',
+  'extension/dist/server/main.js',
+  'extension/dist/server/worker.js',
+];
+
 /** Everything that may ship, each file named or patterned narrowly. */
 function allowed(name: string, exp: VsixExpectations): boolean {
   const fixed = new Set([
     '[Content_Types].xml',
     'extension.vsixmanifest',
-    'extension/package.json',
-    'extension/readme.md',
-    'extension/changelog.md',
-    'extension/LICENSE.txt',
-    'extension/dist/extension.js',
-    'extension/dist/undici.js',
-    'extension/dist/web/extension.js',
-    'extension/dist/server/main.js',
-    'extension/dist/server/worker.js',
+    ...REQUIRED,
     ...exp.rankFiles.map((r) => `extension/dist/ranks/${r}.js`),
     ...(exp.icon ? [`extension/${exp.icon}`] : []),
   ]);
@@ -63,16 +68,6 @@ function allowed(name: string, exp: VsixExpectations): boolean {
     /^extension\/l10n\/bundle\.l10n(\.[\w-]+)?\.json$/.test(name)
   );
 }
-
-const REQUIRED = [
-  'extension/package.json',
-  'extension/readme.md',
-  'extension/changelog.md',
-  'extension/LICENSE.txt',
-  'extension/dist/extension.js',
-  'extension/dist/undici.js',
-  'extension/dist/web/extension.js',
-];
 
 /** Problems with the package, one line each; empty when it is fit to publish. */
 export function checkVsix(entries: readonly VsixEntry[], exp: VsixExpectations, vsixBytes: number): string[] {

@@ -25,6 +25,8 @@ function good(): VsixEntry[] {
     ['extension/package.nls.json', 'n'],
     ['extension/dist/web/extension.js', 'o'],
     ['extension/dist/undici.js', 'p'],
+    ['extension/dist/server/main.js', 'q'],
+    ['extension/dist/server/worker.js', 'r'],
   ].map(([name, seed]) => ({ name: name!, data: bytes(seed!) }));
 }
 
