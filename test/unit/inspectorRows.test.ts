@@ -33,7 +33,7 @@ test('a line wider than the pane wraps at a token boundary, never inside a word'
   const parts = rowTexts(text, rows.rowStarts);
   assert.ok(parts.length > 1, parts.join('|'));
   for (const part of parts) assert.ok(width(part.trimEnd()) <= 12, `row "${part}" is ${width(part)} wide`);
-  const boundaries = new Set(table(text).bounds);
+  const boundaries = new Set(Array.from(table(text).bounds));
   for (const start of rows.rowStarts) assert.ok(boundaries.has(start), `row starts at ${start}, inside a token`);
 });
 

@@ -15,6 +15,7 @@ import { relax } from './relax';
 import type { Steps } from './schedule';
 import { CUTOFF_FACTOR, SWITCH_ON, unknownSymbols } from './species';
 import { bandEdges, bands, ELECTRONS_PER_ATOM, HOPPING, HOPPING_DECAY, ONSITE_SCALE } from './tightbinding';
+import { SP3S_METHOD, sp3sBands, sp3sElectrons, sp3sRow } from './sp3s';
 
 export interface Structure {
   /** As read, so that results are written back in the file's own form. */
@@ -61,7 +62,7 @@ export const FIELDS = {
 } satisfies Record<string, Field>;
 
 const FORCE_FIELD = `Reference model, not the service's ML force field: a Morse pair potential for every element pair (D = ${MORSE_DEPTH} eV, r0 = r_cov(A) + r_cov(B), a = ${MORSE_STIFFNESS}/r0), switched smoothly to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0`;
-const TIGHT_BINDING = `Reference model: orthogonal tight binding with one s orbital per atom, on-site energy −${ONSITE_SCALE} eV·Å / r_cov, hopping t(r) = ${HOPPING} eV·exp(−${HOPPING_DECAY}(r/r0 − 1)) switched to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0 (r0 = r_cov(A) + r_cov(B)), ${ELECTRONS_PER_ATOM} electron per atom, along the Setyawan-Curtarolo k-path.`;
+const TIGHT_BINDING = `Rough fallback model (no sp3s* parameters for these elements; not for research): orthogonal tight binding with one s orbital per atom, on-site energy −${ONSITE_SCALE} eV·Å / r_cov, hopping t(r) = ${HOPPING} eV·exp(−${HOPPING_DECAY}(r/r0 − 1)) switched to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0 (r0 = r_cov(A) + r_cov(B)), ${ELECTRONS_PER_ATOM} electron per atom, along the Setyawan-Curtarolo k-path.`;
 
 export function singlePoint(s: Structure): Record<string, unknown> {
   check(s, MAX_ATOMS.singlePoint);
@@ -129,19 +130,37 @@ export function* dynamics(
   };
 }
 
+/** The band model for these elements: Vogl's sp3s* where its table covers them, else the rough s-orbital fallback. */
+function bandModel(cell: Cell) {
+  if (sp3sRow(cell.symbols)) {
+    return {
+      orbitals: 5,
+      bands: sp3sBands,
+      electrons: sp3sElectrons(cell.symbols),
+      method: `${SP3S_METHOD}, along the Setyawan-Curtarolo k-path.`,
+    };
+  }
+  return { orbitals: 1, bands, electrons: ELECTRONS_PER_ATOM * cell.symbols.length, method: TIGHT_BINDING };
+}
+
 export function* bandStructure(s: Structure, density: number): Steps<Record<string, unknown>> {
   check(s, MAX_ATOMS.tightbinding);
   const path = kPath(s.cell.lattice, density);
   const n = s.cell.symbols.length;
-  const work = path.kpoints.length * (2 * n) ** 3;
-  if (work > MAX_BAND_WORK) {
-    const most = Math.floor(MAX_BAND_WORK / (2 * n) ** 3);
+  const model = bandModel(s.cell);
+  const size = 2 * model.orbitals * n;
+  if (path.kpoints.length * size ** 3 > MAX_BAND_WORK) {
+    const most = Math.floor(MAX_BAND_WORK / size ** 3);
+    if (most < 1)
+      throw new InputError(
+        `The ${n}-atom cell is too large for the ${model.orbitals === 5 ? 'sp3s*' : 'reference'} band model here: at most ${Math.floor(Math.cbrt(MAX_BAND_WORK) / (2 * model.orbitals))} atoms.`,
+      );
     throw new InputError(
       `kpath_density ${density} gives ${path.kpoints.length} k-points; for ${n} atoms the reference server computes at most ${most}: lower kpath_density.`,
     );
   }
-  const eigenvalues = yield* bands(s.cell, path.kpoints);
-  const edges = bandEdges(eigenvalues, ELECTRONS_PER_ATOM * n);
+  const eigenvalues = yield* model.bands(s.cell, path.kpoints);
+  const edges = bandEdges(eigenvalues, model.electrons);
   return {
     kpoints: path.kpoints,
     kdistances: path.distances,
@@ -155,13 +174,13 @@ export function* bandStructure(s: Structure, density: number): Steps<Record<stri
     band_gap: edges.bandGap,
     direct_gap: edges.directGap,
     is_metal: edges.isMetal,
-    nbands: n,
+    nbands: model.orbitals * n,
     nelectrons: edges.nelectrons,
     kpath_density: density,
     energy_unit: 'eV',
     natoms: n,
     species: s.cell.symbols,
-    method: TIGHT_BINDING,
+    method: model.method,
   };
 }
 

@@ -72,15 +72,20 @@ export function* bands(cell: Cell, kpoints: readonly Vec3[]): Steps<number[][]> 
   const hamiltonian = blochHamiltonian(cell);
   const eigenvalues: number[][] = [];
   for (const f of kpoints) {
-    const values = new EigenvalueDecomposition(new Matrix(hamiltonian(f)), { assumeSymmetric: true }).realEigenvalues.sort((x, y) => x - y);
-    eigenvalues.push(values.filter((_, index) => index % 2 === 0));
+    eigenvalues.push(embeddedEigenvalues(hamiltonian(f)));
     yield;
   }
   return eigenvalues;
 }
 
+/** The eigenvalues (ascending) of the Hermitian matrix whose real embedding [[A, −B], [B, A]] this is: each once. */
+export function embeddedEigenvalues(m: number[][]): number[] {
+  const values = new EigenvalueDecomposition(new Matrix(m), { assumeSymmetric: true }).realEigenvalues.sort((x, y) => x - y);
+  return values.filter((_, index) => index % 2 === 0);
+}
+
 /** H_ij += re + i·im and H_ji += re − i·im, written into the real embedding [[A, −B], [B, A]]. */
-function addHermitian(m: number[][], n: number, i: number, j: number, re: number, im: number): void {
+export function addHermitian(m: number[][], n: number, i: number, j: number, re: number, im: number): void {
   m[i][j] += re;
   m[j][i] += re;
   m[n + i][n + j] += re;
