@@ -132,7 +132,8 @@ test("MD, reference shape: energies object, temperatures, times in fs, the servi
   assert.equal(m.energyDriftComputed, undefined);
   assert.match(m.finalPoscar!, /Si8 relaxed/);
   assert.deepEqual(m.trajectory, { frames: 7, atoms: 8 });
-  assert.deepEqual(Object.keys(m.extra).sort(), ['ensemble', 'seed']);
+  assert.deepEqual(Object.keys(m.extra).sort(), ['seed']); // ensemble is read: NVE, no thermostat
+  assert.equal(m.thermostat, undefined);
   assert.deepEqual(m.warnings, []);
 });
 

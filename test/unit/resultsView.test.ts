@@ -127,6 +127,31 @@ test('MD plots: energies relative to the start (absolute in the CSV), temperatur
   assert.match(describe(view).headline, /^60 steps · 60 fs · mean T \d+\.\d K$/);
 });
 
+test('MD temperature: an NVE run (the default) started at the given temperature; only a thermostat has a target', () => {
+  const md = JSON.parse(fixture('md.reference.json')) as Record<string, unknown>;
+  for (const [ensemble, word] of [
+    [undefined, 'initial'],
+    ['nve', 'initial'],
+    ['NVT', 'target'],
+  ] as const) {
+    const { ensemble: _given, ...rest } = md;
+    const view = resultView(
+      run('md', { ...rest, temperature: 300, ...(ensemble === undefined ? {} : { ensemble }) }),
+      inputStructure(INPUT),
+    )!;
+    const [, temperature] = plotsOf(view);
+    assert.match(
+      temperature!.hLines!.find((line) => !line.label.startsWith('mean'))!.label,
+      new RegExp(`^${word} \\d+ K$`),
+      String(ensemble),
+    );
+    assert.ok(
+      describe(view).facts.some((f) => new RegExp(`\\(${word} \\d+ K\\)`).test(f)),
+      describe(view).facts.join('; '),
+    );
+  }
+});
+
 test('relax plots: force on a log axis with the threshold; steps as whole numbers', () => {
   const [energy, force] = plotsOf(viewOf('relax', 'relax.reference.json'));
   assert.equal(energy!.xSteps, true);

@@ -120,6 +120,7 @@ export function* dynamics(
     trajectory: frames(result.frames),
     final_poscar: movedPoscar(s, result.positions, `after ${options.steps * options.timestep} fs of MD on the reference server`),
     temperature: options.temperature,
+    ensemble: 'nve',
     timestep_fs: options.timestep,
     steps: options.steps,
     seed: options.seed,

@@ -87,8 +87,10 @@ export interface MdModel extends Common {
   energyDriftComputed?: boolean;
   timestepFs?: number;
   steps?: number;
-  /** Set from a single number such as `temperature: 300`. */
+  /** Set from a single number such as `temperature: 300`: the thermostat's target, or without one the initial temperature. */
   targetTemperature?: number;
+  /** The run held its temperature (an NVT or NPT ensemble); otherwise targetTemperature is only where it started. */
+  thermostat?: boolean;
   finalPoscar?: string;
   trajectory?: Trajectory;
 }

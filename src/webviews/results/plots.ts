@@ -120,7 +120,7 @@ function md(m: MdModel): PlotSpec[] {
         : [{ y: m.averageTemperature, label: `mean ${m.averageTemperature.toFixed(1)} K`, colour: 'foreground' as const }]),
       ...(m.targetTemperature === undefined
         ? []
-        : [{ y: m.targetTemperature, label: `target ${m.targetTemperature} K`, colour: 'green' as const }]),
+        : [{ y: m.targetTemperature, label: `${m.thermostat ? 'target' : 'initial'} ${m.targetTemperature} K`, colour: 'green' as const }]),
     ];
     plots.push({
       id: 'temperature',

@@ -177,6 +177,7 @@ const KINDS: Record<StructureKind, Record<string, Check>> = {
     timestepFs: num,
     steps: optional(isInt),
     targetTemperature: num,
+    thermostat: bool,
     finalPoscar: POSCAR,
     trajectory,
   },

@@ -111,6 +111,8 @@ export function readMd(f: Fields, context: KindContext): Read<MdModel> {
     timestepFs: timestep,
     steps: f.count('steps', 'nsteps', 'n_steps', 'num_steps'),
     targetTemperature: f.number('temperature', 'target_temperature', 'temperature_K'),
+    // Only a thermostat holds the temperature: in NVE (the default, as the service) it is where the run started.
+    thermostat: /^nv[tp]/i.test(f.text('ensemble') ?? '') || undefined,
     finalPoscar: f.text(...POSCAR_NAMES),
     trajectory,
   };

@@ -70,7 +70,7 @@ function md(m: MdModel): Summary {
   const facts: string[] = [];
   if (m.finalTemperature !== undefined)
     facts.push(
-      `Final temperature ${fixed(m.finalTemperature, 1)} K${m.targetTemperature === undefined ? '' : ` (target ${short(m.targetTemperature)} K)`}`,
+      `Final temperature ${fixed(m.finalTemperature, 1)} K${m.targetTemperature === undefined ? '' : ` (${m.thermostat ? 'target' : 'initial'} ${short(m.targetTemperature)} K)`}`,
     );
   if (m.energyDrift !== undefined)
     facts.push(`Energy drift ${signed(m.energyDrift, 6)} eV/atom${m.energyDriftComputed ? ' (last − first total energy, per atom)' : ''}`);
