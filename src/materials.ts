@@ -8,10 +8,17 @@ import { PoscarLanguageFeature } from './features/poscar/language';
 import { materialsRuns } from './runs';
 import { RUN_COMMANDS } from './runs/structureRunner';
 import { SHOW_STRUCTURE } from './webviews/structure/feature';
+import type { RunsTree } from './runs/tree';
 import type { Wiring } from './wiring';
 
-export function startMaterials({ context, log, testMode, start }: Wiring): void {
-  start('the materials service', () => materialsRuns(context, log, testMode));
+/** Starts it; returns the Runs list's data (undefined if the service failed to start: the failure is logged). */
+export function startMaterials({ context, log, testMode, start }: Wiring): RunsTree | undefined {
+  let tree: RunsTree | undefined;
+  start('the materials service', () => {
+    const made = materialsRuns(context, log, testMode);
+    tree = made.tree;
+    return made.disposables;
+  });
   start('diffraction-data problems', () => diffractionDiagnostics(log));
   start(
     'the POSCAR editor',
@@ -24,4 +31,5 @@ export function startMaterials({ context, log, testMode, start }: Wiring): void 
         { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
       ]),
   );
+  return tree;
 }

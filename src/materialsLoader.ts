@@ -2,10 +2,11 @@
  * The materials side starts on first use, so that a prompt writer's window pays for the token features only:
  * when a POSCAR or diffraction document is open or opens, when a result or 3D view comes back after a reload,
  * when the Structure Runs view is shown, or when one of its commands runs. Until then each of its commands is
- * a stand-in that starts it and then runs the real command with the same arguments.
+ * a stand-in that starts it and then runs the real command with the same arguments. The Runs view is this
+ * module's from the start (one view for the window's life), showing the Runs list's rows once there is one.
  */
 import * as vscode from 'vscode';
-import { RUNS_VIEW } from './core/runs/run';
+import { RUNS_VIEW, type RunRecord } from './core/runs/run';
 import { Disposable } from './platform/disposable';
 import type { Wiring } from './wiring';
 
@@ -17,10 +18,14 @@ const TEST_COMMANDS = ['tokenLens.results.test', 'tokenLens.structure.test', 'to
 export class LazyMaterials extends Disposable {
   private startedBy: string | undefined;
   private standIns: vscode.Disposable[] = [];
+  /** The Runs list's data once the materials side runs; the view, created once, asks it through runsView(). */
+  private runs: vscode.TreeDataProvider<RunRecord> | undefined;
+  private readonly runsChanged = this.register(new vscode.EventEmitter<void>());
 
   constructor(private readonly wiring: Wiring) {
     super();
     this.register({ dispose: () => this.disposeStandIns() });
+    this.register(vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: this.runsView(), showCollapseAll: false }));
   }
 
   /** Why the materials side started, or undefined while it has not. */
@@ -37,7 +42,6 @@ export class LazyMaterials extends Disposable {
       vscode.workspace.onDidOpenTextDocument((d) => LANGUAGES.has(d.languageId) && this.start(`a ${d.languageId} document opened`)),
     );
     await this.standInCommands();
-    this.standInRunsView();
   }
 
   start(reason: string): void {
@@ -45,7 +49,9 @@ export class LazyMaterials extends Disposable {
     this.startedBy = reason;
     this.disposeStandIns();
     const { startMaterials } = require('./materials') as typeof import('./materials');
-    startMaterials(this.wiring);
+    this.runs = startMaterials(this.wiring);
+    if (this.runs?.onDidChangeTreeData) this.register(this.runs.onDidChangeTreeData(() => this.runsChanged.fire()));
+    this.runsChanged.fire();
   }
 
   private restoredViews(): boolean {
@@ -70,16 +76,20 @@ export class LazyMaterials extends Disposable {
     }
   }
 
-  /** The Structure Runs view asks its provider for rows when it is shown: the first ask starts the real one. */
-  private standInRunsView(): void {
-    const provider: vscode.TreeDataProvider<never> = {
-      getTreeItem: (item) => item,
-      getChildren: () => {
+  /**
+   * The Structure Runs view's data: the Runs list's once the materials side runs. The view asks for rows when it
+   * is shown, and that first ask starts it.
+   */
+  private runsView(): vscode.TreeDataProvider<RunRecord> {
+    return {
+      onDidChangeTreeData: this.runsChanged.event,
+      getTreeItem: (run) => this.runs!.getTreeItem(run),
+      getChildren: (run) => {
+        if (this.runs) return this.runs.getChildren(run);
         setTimeout(() => this.start('the Structure Runs view was shown'), 0);
         return [];
       },
     };
-    this.standIns.push(vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: provider }));
   }
 
   private disposeStandIns(): void {

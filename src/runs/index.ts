@@ -13,7 +13,12 @@ import { RunStore } from './store';
 import { StructureRuns } from './structureRunner';
 import { RunsTree, type RunControl } from './tree';
 
-export function materialsRuns(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, testMode: boolean): vscode.Disposable[] {
+/** Everything to dispose, and the Runs list's data, which the window's Runs view (materialsLoader.ts) shows. */
+export function materialsRuns(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  testMode: boolean,
+): { disposables: vscode.Disposable[]; tree: RunsTree } {
   const service = new ServiceFeature(context, log, testMode);
   const store = new RunStore(context.workspaceState);
   // The views and the runners need each other; the views reach the runners through this, once both exist.
@@ -38,5 +43,6 @@ export function materialsRuns(context: vscode.ExtensionContext, log: vscode.LogO
   const runs = new StructureRuns(service, store, recorder);
   const applications = new ApplicationRuns(context, service, store, recorder);
   const runnerOf = (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs);
-  return [service, recorder, runs, applications, results, structures, new RunsTree(store, control, results, testMode)];
+  const tree = new RunsTree(store, control, results, testMode);
+  return { disposables: [service, recorder, runs, applications, results, structures, tree], tree };
 }

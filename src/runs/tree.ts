@@ -8,7 +8,7 @@ import type { RunStore } from './store';
 import { Disposable } from '../platform/disposable';
 import type { ResultViews } from '../webviews/results/feature';
 import { saveResult } from '../webviews/results/saveResult';
-import { isAppKind, KIND_LABELS, RUNS_VIEW, type RunRecord } from '../core/runs/run';
+import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
 import { notify } from '../platform/notify';
 
 /** What the list asks of whoever runs a kind: cancel a run, run it again. */
@@ -57,7 +57,6 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
         }),
       );
     }
-    this.register(vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: this, showCollapseAll: false }));
     this.register(store.onDidChange(() => this.changed.fire(undefined)));
     const command = (name: string, action: (run: RunRecord) => unknown) =>
       this.register(

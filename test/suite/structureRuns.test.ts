@@ -311,14 +311,13 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await screenshotThemes(outcome.runId!, 'result-bands');
     // Silicon has Vogl's sp3s* parameters: a semiconductor with its indirect gap, not a metal.
     await openWorkspaceFile('Si.vasp');
-    await settings().update('tightbinding.kpathDensity', 4, vscode.ConfigurationTarget.Global);
+    await settings().update('tightbinding.kpathDensity', undefined, vscode.ConfigurationTarget.Global); // the default, 20
     const si = (await run('tightbinding'))!;
     assert.equal(si.status, 'ok', si.message?.text);
     const siView = await reportWhere(si.runId!, (x) => x.state === 'done', 'the silicon band-structure view');
     assert.match(siView.headline, /^Indirect gap 1\.1\d\d eV/);
     assert.match(String(si.response!.body.value!.method), /sp3s\* tight binding of Vogl, Hjalmarson and Dow/);
     await screenshot('result-bands-si');
-    await settings().update('tightbinding.kpathDensity', undefined, vscode.ConfigurationTarget.Global);
   });
 
   test('A file with errors is not sent: the user is told why and taken to the first problem', async () => {
