@@ -5,10 +5,14 @@ import { dualBasis, toFractional, type Vec3 } from '../../src/server/physics/cel
 import { freeCoordinates, type Flags } from '../../src/server/physics/constraints';
 import { FrameRecorder } from '../../src/server/physics/frames';
 import { md } from '../../src/server/physics/md';
-import { evaluate } from '../../src/server/physics/potential';
+import { forceFieldFor } from '../../src/server/physics/forceField';
+import type { Cell } from '../../src/server/physics/cell';
 import { relax } from '../../src/server/physics/relax';
 import { runSliced, runToEnd } from '../../src/server/physics/schedule';
 import { diamond, rattle, skewedNaCl } from './physicsFixtures';
+
+/** The energy and forces the relax and MD of a cell use (Stillinger–Weber for silicon, Morse otherwise). */
+const evaluate = (cell: Cell) => forceFieldFor(cell.symbols).evaluate(cell);
 
 test('relax: a rattled Si supercell goes back down under the force threshold, every step recorded', () => {
   const start = rattle(diamond(2), 0.15);

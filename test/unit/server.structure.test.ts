@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { referenceServer } from './serverHarness';
 import { parsePoscar } from '../../src/core/poscar/index';
 import type { Cell, Vec3 } from '../../src/server/physics/cell';
-import { evaluate } from '../../src/server/physics/potential';
+import { forceFieldFor } from '../../src/server/physics/forceField';
 import { diamond, poscarText, primitiveSi, rattle, skewedNaCl } from './physicsFixtures';
 
 const { post } = referenceServer('structure-test-key');
@@ -20,6 +20,9 @@ const TB = '/tightbinding/compute';
 
 const sites = (text: string): Vec3[] => parsePoscar(text).poscar!.sites.map((s) => s.cart);
 const close = (a: number, b: number, tolerance = 1e-9): boolean => Math.abs(a - b) <= tolerance * Math.max(1, Math.abs(b));
+
+/** The energy and forces the server computes for a cell (Stillinger–Weber for silicon, Morse otherwise). */
+const evaluate = (cell: Cell) => forceFieldFor(cell.symbols).evaluate(cell);
 
 test('single point: energy, forces and stress of the structure sent, in the units named', async () => {
   const cell = skewedNaCl(7);

@@ -10,7 +10,8 @@ import type { Flags } from './constraints';
 import type { Frame } from './frames';
 import { kPath } from './kpath';
 import { md } from './md';
-import { evaluate, MORSE_DEPTH, MORSE_STIFFNESS, stressGPa } from './potential';
+import { forceFieldFor } from './forceField';
+import { stressGPa } from './potential';
 import { relax } from './relax';
 import type { Steps } from './schedule';
 import { CUTOFF_FACTOR, SWITCH_ON, unknownSymbols } from './species';
@@ -61,12 +62,12 @@ export const FIELDS = {
   kpath_density: { default: 20, min: 1, max: 1000, integer: true },
 } satisfies Record<string, Field>;
 
-const FORCE_FIELD = `Reference model, not the service's ML force field: a Morse pair potential for every element pair (D = ${MORSE_DEPTH} eV, r0 = r_cov(A) + r_cov(B), a = ${MORSE_STIFFNESS}/r0), switched smoothly to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0`;
 const TIGHT_BINDING = `Rough fallback model (no sp3s* parameters for these elements; not for research): orthogonal tight binding with one s orbital per atom, on-site energy −${ONSITE_SCALE} eV·Å / r_cov, hopping t(r) = ${HOPPING} eV·exp(−${HOPPING_DECAY}(r/r0 − 1)) switched to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0 (r0 = r_cov(A) + r_cov(B)), ${ELECTRONS_PER_ATOM} electron per atom, along the Setyawan-Curtarolo k-path.`;
 
 export function singlePoint(s: Structure): Record<string, unknown> {
   check(s, MAX_ATOMS.singlePoint);
-  const { energy, forces, virial } = evaluate(s.cell);
+  const field = forceFieldFor(s.cell.symbols);
+  const { energy, forces, virial } = field.evaluate(s.cell);
   const n = s.cell.symbols.length;
   return {
     natoms: n,
@@ -77,7 +78,7 @@ export function singlePoint(s: Structure): Record<string, unknown> {
     max_force: Math.max(0, ...forces.map(norm)),
     stress: stressGPa(virial, s.cell),
     stress_unit: 'GPa',
-    method: `${FORCE_FIELD}. Stress in Voigt order xx yy zz yz xz xy, positive when tensile (ASE's sign).`,
+    method: `${field.method}. Stress in Voigt order xx yy zz yz xz xy, positive when tensile (ASE's sign).`,
   };
 }
 
@@ -99,7 +100,7 @@ export function* relaxation(s: Structure, options: { fmax: number; maxSteps: num
     natoms: s.cell.symbols.length,
     species: s.cell.symbols,
     lattice: s.cell.lattice,
-    method: `${FORCE_FIELD}; FIRE on the positions in the fixed cell.`,
+    method: `${forceFieldFor(s.cell.symbols).method}; FIRE on the positions in the fixed cell.`,
   };
 }
 
@@ -127,7 +128,7 @@ export function* dynamics(
     energy_unit: 'eV',
     natoms: n,
     species: s.cell.symbols,
-    method: `${FORCE_FIELD}; velocity-Verlet NVE from seeded Maxwell-Boltzmann velocities without net momentum.`,
+    method: `${forceFieldFor(s.cell.symbols).method}; velocity-Verlet NVE from seeded Maxwell-Boltzmann velocities without net momentum.`,
   };
 }
 

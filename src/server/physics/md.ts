@@ -6,7 +6,7 @@
 import { add, dot, scale, type Cell, type Vec3 } from './cell';
 import { freeCoordinates, projector, type Flags, type Projector } from './constraints';
 import { FrameRecorder, type Frame } from './frames';
-import { evaluate } from './potential';
+import { forceFieldFor } from './forceField';
 import { gaussian, seededRandom } from './rng';
 import type { Steps } from './schedule';
 import { atomicMass } from './species';
@@ -45,6 +45,7 @@ export function* md(cell: Cell, options: MdOptions): Steps<MdResult> {
   const dof = freeCoordinates(masses.length, options.flags) - (conserved ? 3 : 0);
   const kinetic = (v: readonly Vec3[]): number => v.reduce((s, vi, i) => s + (0.5 * masses[i] * dot(vi, vi)) / ACCELERATION, 0);
   const temperature = (ke: number): number => (dof > 0 ? (2 * ke) / (dof * BOLTZMANN) : 0);
+  const { evaluate } = forceFieldFor(cell.symbols);
   const forcesAt = (positions: Vec3[]): { energy: number; forces: Vec3[] } => {
     const { energy, forces } = evaluate({ ...cell, positions });
     return { energy, forces: project(forces) };

@@ -7,12 +7,15 @@
  */
 import { volume, type Cell, type Vec3 } from './cell';
 import { neighborList } from './neighbors';
-import { bondLength, maxCutoff, pairTable, switching } from './species';
+import { bondLength, CUTOFF_FACTOR, maxCutoff, pairTable, SWITCH_ON, switching } from './species';
 
 /** eV: the well depth of every pair. */
 export const MORSE_DEPTH = 1;
 /** a·r0, dimensionless: the well width scales with the bond length (a = 4/r0; Girifalco-Weizer Cu has 3.9). */
 export const MORSE_STIFFNESS = 4;
+/** What an answer computed with this potential says of it. */
+export const MORSE_METHOD = `Rough reference model (no published potential covers these elements; not for research): a Morse pair potential for every element pair (D = ${MORSE_DEPTH} eV, r0 = r_cov(A) + r_cov(B), a = ${MORSE_STIFFNESS}/r0), switched smoothly to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0`;
+
 /** 1 eV/Å³ in GPa. */
 export const EV_PER_A3_IN_GPA = 160.21766208;
 

@@ -6,7 +6,7 @@
 import { add, dot, norm, scale, type Cell, type Vec3 } from './cell';
 import { projector, type Flags } from './constraints';
 import { FrameRecorder, type Frame } from './frames';
-import { evaluate } from './potential';
+import { forceFieldFor } from './forceField';
 import type { Steps } from './schedule';
 
 /** ASE's defaults. */
@@ -36,6 +36,7 @@ export function* relax(cell: Cell, options: RelaxOptions): Steps<RelaxResult> {
   const energies: number[] = [];
   const forcesMax: number[] = [];
   let positions = cell.positions;
+  const { evaluate } = forceFieldFor(cell.symbols);
   for (let step = 0; ; step++) {
     const { energy, forces } = evaluate({ ...cell, positions });
     project(forces);
