@@ -2,13 +2,18 @@
  * The structure calculations as jobs a worker thread runs: plain data in (the structure and the
  * checked options), the answer out. Pure apart from the physics it calls.
  */
+import type { Ensemble } from './physics/md';
 import { bandStructure, dynamics, relaxation, singlePoint, type Structure } from './physics/answers';
 import { runToEnd } from './physics/schedule';
 
 export type Job =
   | { kind: 'singlePoint'; structure: Structure }
   | { kind: 'relax'; structure: Structure; options: { fmax: number; maxSteps: number } }
-  | { kind: 'md'; structure: Structure; options: { temperature: number; timestep: number; steps: number; seed: number } }
+  | {
+      kind: 'md';
+      structure: Structure;
+      options: { temperature: number; timestep: number; steps: number; seed: number; ensemble: Ensemble };
+    }
   | { kind: 'tightbinding'; structure: Structure; density: number };
 
 export function runJob(job: Job): unknown {

@@ -128,3 +128,39 @@ test('runSliced gives the event loop turns and stops when aborted; runToEnd give
   setTimeout(() => controller.abort(), 15);
   await assert.rejects(runSliced(slow(), controller.signal), { name: 'AbortError' });
 });
+
+/** Face-centred cubic copper, n×n×n conventional cells (4n³ atoms) at a = 3.615 Å. */
+function fccCopper(n: number): Cell {
+  const a = 3.615;
+  const basis: Vec3[] = [
+    [0, 0, 0],
+    [0, 0.5, 0.5],
+    [0.5, 0, 0.5],
+    [0.5, 0.5, 0],
+  ];
+  const positions: Vec3[] = [];
+  for (let x = 0; x < n; x++)
+    for (let y = 0; y < n; y++)
+      for (let z = 0; z < n; z++) for (const b of basis) positions.push([(x + b[0]) * a, (y + b[1]) * a, (z + b[2]) * a]);
+  return {
+    lattice: [
+      [n * a, 0, 0],
+      [0, n * a, 0],
+      [0, 0, n * a],
+    ],
+    symbols: positions.map(() => 'Cu'),
+    positions,
+  };
+}
+
+test('NVT: the Langevin thermostat holds 32 Cu atoms at the target (second-half mean within 15 %), where NVE drifts to about half', () => {
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const secondHalf = (ensemble: 'nve' | 'nvt') => {
+    const result = runToEnd(md(fccCopper(2), { temperature: 300, timestep: 2, steps: 1000, seed: 5, ensemble }));
+    return mean(result.temperatures.slice(500));
+  };
+  const held = secondHalf('nvt');
+  assert.ok(Math.abs(held - 300) < 45, `NVT second-half mean ${held.toFixed(1)} K`);
+  const free = secondHalf('nve');
+  assert.ok(free < 240, `NVE shares its kinetic energy with the potential: ${free.toFixed(1)} K`);
+});

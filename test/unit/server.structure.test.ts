@@ -265,6 +265,17 @@ test('400s: too many atoms for each calculation, unknown elements, and the k-poi
   assert.equal((await post(SP, { poscar: vasp4 })).status, 200, 'a warning (names from the comment line) does not block');
 });
 
+test('md: ensemble nvt runs a named Langevin thermostat and says so; nve (the default) says NVE', async () => {
+  const poscar = poscarText(diamond(1));
+  const nvt = (await post(MD, { poscar, ensemble: 'NVT', steps: 20 })).body;
+  assert.equal(nvt.ensemble, 'nvt');
+  assert.match(nvt.method, /NVT: Langevin thermostat at 300 K, friction 0\.01 fs⁻¹, BAOAB splitting \(Leimkuhler and Matthews/);
+  const nve = (await post(MD, { poscar, steps: 20 })).body;
+  assert.equal(nve.ensemble, 'nve');
+  assert.match(nve.method, /NVE: velocity Verlet/);
+  assert.notDeepEqual(nvt.temperatures, nve.temperatures);
+});
+
 test('400s: field types and ranges', async () => {
   const poscar = poscarText(diamond(1));
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
@@ -284,6 +295,8 @@ test('400s: field types and ranges', async () => {
     [MD, { seed: 0.5 }, /"seed" must be an integer/],
     [TB, { kpath_density: 1001 }, /"kpath_density" must be between 1 and 1000/],
     [TB, { kpath_density: '20' }, /"kpath_density" must be an integer/],
+    [MD, { ensemble: 'npt' }, /"ensemble" must be "nve" or "nvt", not "npt"/],
+    [MD, { ensemble: 3 }, /"ensemble" must be a string/],
   ];
   for (const [path, fields, detail] of cases) {
     const answer = await post(path, { poscar, ...fields });

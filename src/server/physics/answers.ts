@@ -9,7 +9,7 @@ import { dualBasis, InputError, norm, toFractional, type Cell, type Vec3 } from 
 import type { Flags } from './constraints';
 import type { Frame } from './frames';
 import { kPath } from './kpath';
-import { md } from './md';
+import { LANGEVIN_FRICTION, md, type Ensemble } from './md';
 import { forceFieldFor } from './forceField';
 import { stressGPa } from './potential';
 import { relax } from './relax';
@@ -106,7 +106,7 @@ export function* relaxation(s: Structure, options: { fmax: number; maxSteps: num
 
 export function* dynamics(
   s: Structure,
-  options: { temperature: number; timestep: number; steps: number; seed: number },
+  options: { temperature: number; timestep: number; steps: number; seed: number; ensemble?: Ensemble },
 ): Steps<Record<string, unknown>> {
   check(s, MAX_ATOMS.md);
   const result = yield* md(s.cell, { ...options, flags: s.flags });
@@ -121,14 +121,18 @@ export function* dynamics(
     trajectory: frames(result.frames),
     final_poscar: movedPoscar(s, result.positions, `after ${options.steps * options.timestep} fs of MD on the reference server`),
     temperature: options.temperature,
-    ensemble: 'nve',
+    ensemble: options.ensemble ?? 'nve',
     timestep_fs: options.timestep,
     steps: options.steps,
     seed: options.seed,
     energy_unit: 'eV',
     natoms: n,
     species: s.cell.symbols,
-    method: `${forceFieldFor(s.cell.symbols).method}; velocity-Verlet NVE from seeded Maxwell-Boltzmann velocities without net momentum.`,
+    method: `${forceFieldFor(s.cell.symbols).method}; ${
+      options.ensemble === 'nvt'
+        ? `NVT: Langevin thermostat at ${options.temperature} K, friction ${LANGEVIN_FRICTION} fs⁻¹, BAOAB splitting (Leimkuhler and Matthews, Appl. Math. Res. Express 2013, 34)`
+        : 'NVE: velocity Verlet'
+    } from seeded Maxwell-Boltzmann velocities without net momentum.`,
   };
 }
 

@@ -1,7 +1,9 @@
 /**
- * Molecular dynamics in the NVE ensemble: velocity Verlet from Maxwell-Boltzmann velocities drawn with a
- * seeded generator, without net momentum, scaled to exactly the requested temperature. Units: Å, fs, amu,
- * eV. Pure; a generator that yields after every step (see schedule.ts).
+ * Molecular dynamics from Maxwell-Boltzmann velocities drawn with a seeded generator, without net momentum,
+ * scaled to exactly the requested temperature: NVE by velocity Verlet, or NVT with a Langevin thermostat in
+ * the BAOAB splitting of B. Leimkuhler and C. Matthews, Appl. Math. Res. Express 2013, 34 (2013), which
+ * samples the canonical ensemble at the target temperature. Units: Å, fs, amu, eV. Pure; a generator that
+ * yields after every step (see schedule.ts).
  */
 import { add, dot, scale, type Cell, type Vec3 } from './cell';
 import { freeCoordinates, projector, type Flags, type Projector } from './constraints';
@@ -16,9 +18,16 @@ export const ACCELERATION = 0.009648533212;
 /** eV/K */
 export const BOLTZMANN = 8.617333262e-5;
 
+export type Ensemble = 'nve' | 'nvt';
+
+/** fs⁻¹: the Langevin thermostat's friction, the value ASE's examples use (a relaxation time of 100 fs). */
+export const LANGEVIN_FRICTION = 0.01;
+
 export interface MdOptions {
-  /** K */
+  /** K: the initial temperature, and in NVT the thermostat's. */
   temperature: number;
+  /** nve (default) or nvt. */
+  ensemble?: Ensemble;
   /** fs */
   timestep: number;
   steps: number;
@@ -69,15 +78,31 @@ export function* md(cell: Cell, options: MdOptions): Steps<MdResult> {
     recorder.add(step, positions);
   };
   record(0);
+  const drift = (v: readonly Vec3[], dt: number): Vec3[] => positions.map((p, i) => add(p, scale(v[i], dt)));
+  const thermostat = options.ensemble === 'nvt' ? langevin(masses, options, project) : undefined;
   for (let step = 1; step <= options.steps; step++) {
     velocities = kick(velocities, forces);
-    positions = positions.map((p, i) => add(p, scale(velocities[i], options.timestep)));
+    if (thermostat) {
+      positions = drift(velocities, options.timestep / 2);
+      velocities = thermostat(velocities);
+      positions = drift(velocities, options.timestep / 2);
+    } else {
+      positions = drift(velocities, options.timestep);
+    }
     ({ energy, forces } = forcesAt(positions));
     velocities = kick(velocities, forces);
     record(step);
     yield;
   }
   return { ...series, positions, frames: recorder.finish(options.steps, positions) };
+}
+
+/** The O step of BAOAB: v ← c v + √(1 − c²) √(kT/m) ξ, with c = exp(−γ dt); held coordinates stay held. */
+function langevin(masses: readonly number[], options: MdOptions, project: Projector): (v: readonly Vec3[]) => Vec3[] {
+  const random = seededRandom(options.seed + 1);
+  const c = Math.exp(-LANGEVIN_FRICTION * options.timestep);
+  const spread = masses.map((m) => Math.sqrt(((1 - c * c) * BOLTZMANN * options.temperature * ACCELERATION) / m));
+  return (v) => project(v.map((vi, i): Vec3 => vi.map((x) => c * x + spread[i] * gaussian(random)) as Vec3));
 }
 
 /** Maxwell-Boltzmann: each component normal with variance kT/m. */

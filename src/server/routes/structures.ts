@@ -5,6 +5,7 @@
 import { parsePoscar } from '../../core/poscar/index';
 import { FIELDS, MAX_ATOMS, structureOf, type Field, type Structure } from '../physics/answers';
 import type { Job, JobOutcome } from '../compute';
+import type { Ensemble } from '../physics/md';
 import { JobTimeout, type WorkerPool } from '../pool';
 import { HttpError, lineCount, num, str, type Handler, type Json } from '../body';
 
@@ -73,6 +74,7 @@ export function structureRoutes(pool: WorkerPool): Record<'singlePoint' | 'relax
       timestep: option(body, 'timestep'),
       steps: option(body, 'steps'),
       seed: option(body, 'seed'),
+      ensemble: ensembleOf(body),
     };
     return compute({ kind: 'md', structure, options }, signal);
   };
@@ -82,4 +84,12 @@ export function structureRoutes(pool: WorkerPool): Record<'singlePoint' | 'relax
     return compute({ kind: 'tightbinding', structure, density: option(body, 'kpath_density') }, signal);
   };
   return { singlePoint: singlePointHandler, relax, md, tightbinding };
+}
+
+/** `ensemble`: nve (the default, as the service) or nvt (a Langevin thermostat at `temperature`). */
+function ensembleOf(body: Json): Ensemble {
+  const given = str(body, 'ensemble', false)?.trim().toLowerCase() ?? 'nve';
+  if (given !== 'nve' && given !== 'nvt')
+    throw new HttpError(400, `Field "ensemble" must be "nve" or "nvt", not ${JSON.stringify(given.slice(0, 40))}.`);
+  return given;
 }
