@@ -8,7 +8,7 @@ import { runToEnd } from './physics/schedule';
 
 export type Job =
   | { kind: 'singlePoint'; structure: Structure }
-  | { kind: 'relax'; structure: Structure; options: { fmax: number; maxSteps: number } }
+  | { kind: 'relax'; structure: Structure; options: { fmax: number; maxSteps: number; relaxCell: boolean } }
   | {
       kind: 'md';
       structure: Structure;

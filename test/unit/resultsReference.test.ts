@@ -27,7 +27,8 @@ test('reference single point', () => {
 test('reference relaxation', () => {
   const m = viaJson<RelaxModel>('relax', runToEnd(relaxation(structure, { fmax: 0.05, maxSteps: 100 })));
   assert.deepEqual(m.warnings, []);
-  assert.deepEqual(Object.keys(m.extra), ['lattice']);
+  // Shown under Other fields: the cell before and after, and how it was relaxed.
+  assert.deepEqual(Object.keys(m.extra).sort(), ['initial_lattice', 'lattice', 'optimizer', 'relax_cell']);
   assert.equal(m.energies.length, m.steps! + 1);
   assert.equal(m.fmax, 0.05);
   assert.equal(m.maxSteps, 100);

@@ -276,6 +276,23 @@ test('md: ensemble nvt runs a named Langevin thermostat and says so; nve (the de
   assert.notDeepEqual(nvt.temperatures, nve.temperatures);
 });
 
+test('relax with relax_cell: silicon started 3 % too large comes back to 5.431 Å, cell and positions together', async () => {
+  const start = rattle(diamond(1, 5.431 * 1.03), 0.05, 2);
+  const b = (await post(RELAX, { poscar: poscarText(start), relax_cell: true, fmax: 0.01, steps: 500, optimizer: 'fire' })).body;
+  assert.equal(b.converged, true);
+  assert.equal(b.relax_cell, true);
+  assert.equal(b.max_steps, 500, "steps is agapi's name for max_steps");
+  for (let i = 0; i < 3; i++) assert.ok(Math.abs(b.lattice[i][i] - 5.431) < 0.003, `a${i} = ${b.lattice[i][i]}`);
+  assert.ok(b.stress_max_GPa.at(-1) < b.stress_threshold_GPa);
+  assert.ok(Math.abs(b.final_energy / 8 + 4.3366) < 1e-3, `${b.final_energy / 8} eV/atom`);
+  assert.match(b.method, /Stillinger–Weber .*UnitCellFilter/);
+  const written = parsePoscar(b.final_poscar).poscar!;
+  assert.ok(Math.abs(written.lattice[0]![0]! - b.lattice[0][0]) < 1e-9, 'the POSCAR holds the relaxed cell');
+  const fixed = (await post(RELAX, { poscar: poscarText(start) })).body;
+  assert.deepEqual(fixed.lattice, start.lattice, 'without relax_cell the cell stays');
+  assert.equal(fixed.relax_cell, false);
+});
+
 test('400s: field types and ranges', async () => {
   const poscar = poscarText(diamond(1));
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
@@ -296,6 +313,9 @@ test('400s: field types and ranges', async () => {
     [TB, { kpath_density: 1001 }, /"kpath_density" must be between 1 and 1000/],
     [TB, { kpath_density: '20' }, /"kpath_density" must be an integer/],
     [MD, { ensemble: 'npt' }, /"ensemble" must be "nve" or "nvt", not "npt"/],
+    [RELAX, { relax_cell: 'yes' }, /"relax_cell" must be true or false/],
+    [RELAX, { optimizer: 'BFGS' }, /runs FIRE, not "BFGS"/],
+    [RELAX, { steps: 0 }, /"steps" must be at least 1/],
     [MD, { ensemble: 3 }, /"ensemble" must be a string/],
   ];
   for (const [path, fields, detail] of cases) {

@@ -5,13 +5,14 @@
  */
 import { toPoscarText } from '../../core/poscar/index';
 import type { Poscar } from '../../core/poscar/types';
-import { dualBasis, InputError, norm, toFractional, type Cell, type Vec3 } from './cell';
+import { dualBasis, InputError, norm, toFractional, type Cell, type Mat3, type Vec3 } from './cell';
 import type { Flags } from './constraints';
 import type { Frame } from './frames';
 import { kPath } from './kpath';
 import { LANGEVIN_FRICTION, md, type Ensemble } from './md';
 import { forceFieldFor } from './forceField';
 import { stressGPa } from './potential';
+import { relaxCell, STRESS_THRESHOLD_GPA } from './cellRelax';
 import { relax } from './relax';
 import type { Steps } from './schedule';
 import { CUTOFF_FACTOR, SWITCH_ON, unknownSymbols } from './species';
@@ -82,12 +83,17 @@ export function singlePoint(s: Structure): Record<string, unknown> {
   };
 }
 
-export function* relaxation(s: Structure, options: { fmax: number; maxSteps: number }): Steps<Record<string, unknown>> {
+export function* relaxation(
+  s: Structure,
+  options: { fmax: number; maxSteps: number; relaxCell?: boolean },
+): Steps<Record<string, unknown>> {
   check(s, MAX_ATOMS.relax);
-  const result = yield* relax(s.cell, { ...options, flags: s.flags });
+  const result = options.relaxCell
+    ? yield* relaxCell(s.cell, { ...options, flags: s.flags })
+    : { ...(yield* relax(s.cell, { ...options, flags: s.flags })), lattice: s.cell.lattice, stressMax: undefined };
   return {
     converged: result.converged,
-    final_poscar: movedPoscar(s, result.positions, 'relaxed by the reference server'),
+    final_poscar: movedPoscar(s, result.positions, 'relaxed by the reference server', result.lattice),
     initial_energy: result.energies[0],
     final_energy: result.energies.at(-1),
     energies: result.energies,
@@ -99,8 +105,16 @@ export function* relaxation(s: Structure, options: { fmax: number; maxSteps: num
     fmax: options.fmax,
     natoms: s.cell.symbols.length,
     species: s.cell.symbols,
-    lattice: s.cell.lattice,
-    method: `${forceFieldFor(s.cell.symbols).method}; FIRE on the positions in the fixed cell.`,
+    lattice: result.lattice,
+    initial_lattice: s.cell.lattice,
+    relax_cell: options.relaxCell ?? false,
+    ...(result.stressMax ? { stress_max_GPa: result.stressMax, stress_threshold_GPa: STRESS_THRESHOLD_GPA } : {}),
+    optimizer: 'FIRE',
+    method: `${forceFieldFor(s.cell.symbols).method}; FIRE (Bitzek et al., PRL 97, 170201, 2006) ${
+      options.relaxCell
+        ? `on the positions and the cell together (ASE's UnitCellFilter), to fmax and every stress component below ${STRESS_THRESHOLD_GPA} GPa`
+        : 'on the positions in the fixed cell'
+    }.`,
   };
 }
 
@@ -209,9 +223,9 @@ function frames(list: Frame[]): Frame[] {
  * The input POSCAR with the atoms at new positions and a note on the comment line, in the file's own
  * coordinate mode; velocities and predictor-corrector data of the input no longer apply and are dropped.
  */
-function movedPoscar(s: Structure, positions: readonly Vec3[], note: string): string {
-  const dual = dualBasis(s.poscar.lattice);
+function movedPoscar(s: Structure, positions: readonly Vec3[], note: string, lattice: Mat3 = s.poscar.lattice): string {
+  const dual = dualBasis(lattice);
   const sites = s.poscar.sites.map((site, i) => ({ ...site, cart: positions[i], frac: toFractional(positions[i], dual) }));
   const { velocities, velocityMode, predictorCorrector, ...rest } = s.poscar;
-  return toPoscarText({ ...rest, comment: `${s.poscar.comment.trim()} (${note})`.trim(), sites });
+  return toPoscarText({ ...rest, lattice, comment: `${s.poscar.comment.trim()} (${note})`.trim(), sites });
 }

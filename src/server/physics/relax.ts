@@ -61,7 +61,8 @@ export function* relax(cell: Cell, options: RelaxOptions): Steps<RelaxResult> {
 
 const sumDot = (a: readonly Vec3[], b: readonly Vec3[]): number => a.reduce((s, v, i) => s + dot(v, b[i]), 0);
 
-class Fire {
+/** FIRE's state over a run: a step from the forces on every degree of freedom (here rows of three). */
+export class Fire {
   private v: Vec3[] | undefined;
   private dt = FIRE.dt;
   private alpha = FIRE.alphaStart;

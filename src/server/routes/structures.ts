@@ -27,8 +27,8 @@ export const readStructure = (body: Json, maxAtoms: number): Structure => {
 };
 
 /** A numeric field: its default when absent, a 400 out of range, cut to the maximum where it clamps. */
-export const option = (body: Json, name: keyof typeof FIELDS): number => {
-  const field: Field = FIELDS[name];
+export const option = (body: Json, name: string & keyof typeof FIELDS, limits: keyof typeof FIELDS = name): number => {
+  const field: Field = FIELDS[limits];
   const value = num(body, name, field.integer) ?? field.default;
   if (field.clamp && value > field.max) return field.max;
   if (value < field.min || value > field.max) {
@@ -64,7 +64,15 @@ export function structureRoutes(pool: WorkerPool): Record<'singlePoint' | 'relax
 
   const relax: Handler = (body, signal) => {
     const structure = readStructure(body, MAX_ATOMS.relax);
-    return compute({ kind: 'relax', structure, options: { fmax: option(body, 'fmax'), maxSteps: option(body, 'max_steps') } }, signal);
+    // agapi's names: steps for max_steps, optimizer (FIRE is the one the reference server runs), relax_cell.
+    const maxSteps =
+      body.steps !== undefined && body.max_steps === undefined ? option(body, 'steps', 'max_steps') : option(body, 'max_steps');
+    const optimizer = str(body, 'optimizer', false);
+    if (optimizer !== undefined && optimizer.trim().toUpperCase() !== 'FIRE')
+      throw new HttpError(400, `Field "optimizer": the reference server runs FIRE, not ${JSON.stringify(optimizer.slice(0, 40))}.`);
+    const relaxCell = body.relax_cell ?? false;
+    if (typeof relaxCell !== 'boolean') throw new HttpError(400, 'Field "relax_cell" must be true or false.');
+    return compute({ kind: 'relax', structure, options: { fmax: option(body, 'fmax'), maxSteps, relaxCell } }, signal);
   };
 
   const md: Handler = (body, signal) => {
