@@ -14,6 +14,8 @@ export const SETTING_DEFAULTS = {
   'service.maxResponseMegabytes': 64,
   'service.builtin': false,
   'tightbinding.kpathDensity': 20,
+  'relax.relaxCell': false,
+  'md.ensemble': 'nve',
   'contextWindow.size': 0,
   'contextWindow.reserve': 0,
   'contextWindow.warningPercent': 80,

@@ -59,6 +59,14 @@ export const config = {
     return Math.min(4096, Math.max(1, Number.isFinite(mb) ? mb : SETTING_DEFAULTS['service.maxResponseMegabytes'])) * 1024 * 1024;
   },
   /** Checked where it is used: a wrong value is refused with a message, not replaced silently. */
+  /** Relax the cell too (relax_cell). */
+  get relaxCell(): boolean {
+    return read('relax.relaxCell') === true;
+  },
+  /** nve, or nvt (a thermostat): anything else reads as nve. */
+  get mdEnsemble(): 'nve' | 'nvt' {
+    return read('md.ensemble') === 'nvt' ? 'nvt' : 'nve';
+  },
   get kpathDensity(): number {
     return read('tightbinding.kpathDensity');
   },

@@ -98,11 +98,11 @@ export class StructureRuns extends Disposable {
     const request = (client: ServiceClient, signal: AbortSignal): Promise<ServiceResponse> => {
       switch (kind) {
         case 'relax':
-          return client.relax(body, { signal });
+          return client.relax(config.relaxCell ? { ...body, relax_cell: true } : body, { signal });
         case 'singlePoint':
           return client.singlePoint(body, { signal });
         case 'md':
-          return client.md(body, { signal });
+          return client.md(config.mdEnsemble === 'nvt' ? { ...body, ensemble: 'nvt' } : body, { signal });
         case 'tightbinding':
           return client.tightbindingCompute({ ...body, kpath_density: density! }, { signal });
       }

@@ -291,6 +291,27 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await screenshotThemes(outcome.runId!, 'result-md');
     await playTrajectory(outcome.runId!, 'trajectory-md');
     await vscode.commands.executeCommand('tokenLens.structure.test', 'closeAll');
+    assert.equal(outcome.response!.body.value!.ensemble, 'nve', 'NVE unless the setting asks for a thermostat');
+  });
+
+  test("Settings send the scientist's options: md.ensemble nvt asks for a thermostat, relax.relaxCell relaxes the cell too", async function () {
+    this.timeout(60_000);
+    await openWorkspaceFile('Si.vasp');
+    await settings().update('md.ensemble', 'nvt', vscode.ConfigurationTarget.Global);
+    await settings().update('relax.relaxCell', true, vscode.ConfigurationTarget.Global);
+    try {
+      const md = (await run('md'))!;
+      assert.equal(md.status, 'ok', md.message?.text);
+      assert.equal(md.response!.body.value!.ensemble, 'nvt');
+      assert.match(String(md.response!.body.value!.method), /Langevin thermostat/);
+      const relaxed = (await run('relax'))!;
+      assert.equal(relaxed.status, 'ok', relaxed.message?.text);
+      assert.equal(relaxed.response!.body.value!.relax_cell, true);
+      assert.match(String(relaxed.response!.body.value!.method), /UnitCellFilter/);
+    } finally {
+      await settings().update('md.ensemble', undefined, vscode.ConfigurationTarget.Global);
+      await settings().update('relax.relaxCell', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   test('Band structure: bands along the k-path with labels and the gap stated; the k-path density is checked first', async () => {

@@ -81,6 +81,10 @@ export interface GnnPredictRequest {
 }
 export interface PoscarRequest {
   poscar: string;
+  /** Relax: the cell too (agapi's name). */
+  relax_cell?: boolean;
+  /** MD: nvt for a thermostat; absent is the service's default, nve. */
+  ensemble?: 'nvt';
 }
 export interface TightbindingRequest {
   poscar: string;
