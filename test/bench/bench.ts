@@ -2,7 +2,7 @@
  * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--no-webview] [--encodings=a,b] [--only=SECTIONS]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, incremental, inspector, poscar,
- * server, views, prompts, package, host (default: all). Their goal lines follow; the others are left out.
+ * server, physics, views, prompts, package, host (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE) and on generated hostile and non-Latin inputs; measures countAsync's longest blocking
@@ -29,6 +29,7 @@ import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { benchPackage } from './packageSize';
+import { benchPhysics } from './physics';
 import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
 import {
   benchAgainstAse,
@@ -53,7 +54,19 @@ const HOSTILE = !args.includes('--no-hostile');
 const WEBVIEW = !args.includes('--no-webview');
 const BUDGET_MS = Number(flag('budget') ?? 5) * 1000;
 const ENCODINGS = (flag('encodings') ?? 'cl100k_base,o200k_base').split(',');
-const SECTIONS = ['load', 'count', 'incremental', 'inspector', 'poscar', 'server', 'views', 'prompts', 'package', 'host'] as const;
+const SECTIONS = [
+  'load',
+  'count',
+  'incremental',
+  'inspector',
+  'poscar',
+  'server',
+  'physics',
+  'views',
+  'prompts',
+  'package',
+  'host',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
 const ONLY_ARG = flag('only') ?? (onlyAt >= 0 ? args[onlyAt + 1] : undefined);
@@ -759,6 +772,10 @@ async function main(): Promise<void> {
   // 5-7. Structures: POSCAR parsing, the reference server's runs, the views in a webview.
   const poscar = runs('poscar') ? await benchPoscarSection() : undefined;
   const server = runs('server') ? await benchServerSection() : undefined;
+  if (runs('physics')) {
+    console.log('\n## Physics: the literature models next to the reference models they replace (this process, one run each)');
+    for (const r of benchPhysics()) console.log(`${pad(r.name, 52)}${lpad(ms(r.ms), 10)} ms   ${r.detail}`);
+  }
   const views = runs('views') ? benchViewsSection() : undefined;
   const host = runs('host') ? benchHostSection() : undefined;
 
