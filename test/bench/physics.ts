@@ -5,14 +5,13 @@
  * published potential here yet), and the band structure of 64-atom Si (sp3s*, 640 orbitals, vs one s orbital).
  */
 import { relaxCell } from '../../src/server/physics/cellRelax';
-import type { Cell, Vec3 } from '../../src/server/physics/cell';
 import { kPath } from '../../src/server/physics/kpath';
 import { md } from '../../src/server/physics/md';
 import { relax } from '../../src/server/physics/relax';
 import { runToEnd } from '../../src/server/physics/schedule';
 import { sp3sBands, sp3sElectrons } from '../../src/server/physics/sp3s';
 import { bandEdges, bands } from '../../src/server/physics/tightbinding';
-import { diamond, rattle } from '../unit/physicsFixtures';
+import { diamond, fccCopper, rattle } from '../unit/physicsFixtures';
 
 export interface PhysicsRow {
   name: string;
@@ -26,33 +25,9 @@ function timed(name: string, run: () => string): PhysicsRow {
   return { name, ms: performance.now() - started, detail };
 }
 
-function copper(n: number): Cell {
-  const a = 3.615;
-  const basis: Vec3[] = [
-    [0, 0, 0],
-    [0, 0.5, 0.5],
-    [0.5, 0, 0.5],
-    [0.5, 0.5, 0],
-  ];
-  const positions: Vec3[] = [];
-  for (let x = 0; x < n; x++)
-    for (let y = 0; y < n; y++)
-      for (let z = 0; z < n; z++) for (const b of basis) positions.push([(x + b[0]) * a, (y + b[1]) * a, (z + b[2]) * a]);
-  const side = n * a;
-  return {
-    lattice: [
-      [side, 0, 0],
-      [0, side, 0],
-      [0, 0, side],
-    ],
-    symbols: positions.map(() => 'Cu'),
-    positions,
-  };
-}
-
 export function benchPhysics(): PhysicsRow[] {
   const si = rattle(diamond(2, 5.431 * 1.03), 0.05, 2);
-  const cu = copper(4);
+  const cu = fccCopper(4);
   const path = kPath(diamond(2).lattice, 1).kpoints.slice(0, 6);
   return [
     timed('relax Si64 with the cell (SW, UnitCellFilter)', () => {

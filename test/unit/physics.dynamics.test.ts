@@ -9,7 +9,7 @@ import { forceFieldFor } from '../../src/server/physics/forceField';
 import type { Cell } from '../../src/server/physics/cell';
 import { relax } from '../../src/server/physics/relax';
 import { runSliced, runToEnd } from '../../src/server/physics/schedule';
-import { diamond, rattle, skewedNaCl } from './physicsFixtures';
+import { diamond, fccCopper, rattle, skewedNaCl } from './physicsFixtures';
 
 /** The energy and forces the relax and MD of a cell use (Stillinger–Weber for silicon, Morse otherwise). */
 const evaluate = (cell: Cell) => forceFieldFor(cell.symbols).evaluate(cell);
@@ -128,30 +128,6 @@ test('runSliced gives the event loop turns and stops when aborted; runToEnd give
   setTimeout(() => controller.abort(), 15);
   await assert.rejects(runSliced(slow(), controller.signal), { name: 'AbortError' });
 });
-
-/** Face-centred cubic copper, n×n×n conventional cells (4n³ atoms) at a = 3.615 Å. */
-function fccCopper(n: number): Cell {
-  const a = 3.615;
-  const basis: Vec3[] = [
-    [0, 0, 0],
-    [0, 0.5, 0.5],
-    [0.5, 0, 0.5],
-    [0.5, 0.5, 0],
-  ];
-  const positions: Vec3[] = [];
-  for (let x = 0; x < n; x++)
-    for (let y = 0; y < n; y++)
-      for (let z = 0; z < n; z++) for (const b of basis) positions.push([(x + b[0]) * a, (y + b[1]) * a, (z + b[2]) * a]);
-  return {
-    lattice: [
-      [n * a, 0, 0],
-      [0, n * a, 0],
-      [0, 0, n * a],
-    ],
-    symbols: positions.map(() => 'Cu'),
-    positions,
-  };
-}
 
 test('NVT: the Langevin thermostat holds 32 Cu atoms at the target (second-half mean within 15 %), where NVE drifts to about half', () => {
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -8,7 +8,7 @@ import { combine, volume, type Cell, type Mat3, type Vec3 } from '../../src/serv
 import { neighborList } from '../../src/server/physics/neighbors';
 import { evaluate, EV_PER_A3_IN_GPA, morsePair, pairEnergy, stressGPa } from '../../src/server/physics/potential';
 import { bondLength, CUTOFF_FACTOR, SWITCH_ON } from '../../src/server/physics/species';
-import { diamond, primitiveSi, rattle, SI_A, skewedNaCl } from './physicsFixtures';
+import { diamond, primitiveSi, rattle, SI_A, skewedNaCl, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
 
 const energy = (cell: Cell): number => evaluate(cell).energy;
 const SI_BOND = (SI_A * Math.sqrt(3)) / 4;
@@ -85,11 +85,7 @@ test('forces are minus the numerical gradient of the energy (skewed two-species 
     const { forces } = evaluate(cell);
     cell.positions.forEach((_, i) => {
       for (let k = 0; k < 3; k++) {
-        const shifted = (dx: number): Cell => ({
-          ...cell,
-          positions: cell.positions.map((p, j) => (j === i ? (p.map((x, c) => (c === k ? x + dx : x)) as Vec3) : p)),
-        });
-        const numerical = -(energy(shifted(h)) - energy(shifted(-h))) / (2 * h);
+        const numerical = -(energy(shifted(cell, i, k, h)) - energy(shifted(cell, i, k, -h))) / (2 * h);
         assert.ok(Math.abs(numerical - forces[i]![k]!) < 1e-6, `atom ${i} component ${k}: ${numerical} vs ${forces[i]![k]}`);
       }
     });
@@ -98,33 +94,14 @@ test('forces are minus the numerical gradient of the energy (skewed two-species 
   }
 });
 
-/** The cell and positions under the deformation F = 1 + ε (ε symmetric): rows times F. */
-function strained(cell: Cell, eps: number[][]): Cell {
-  const apply = (r: Vec3): Vec3 =>
-    [0, 1, 2].map(
-      (c) => r[0] * (Number(c === 0) + eps[0]![c]!) + r[1] * (Number(c === 1) + eps[1]![c]!) + r[2] * (Number(c === 2) + eps[2]![c]!),
-    ) as Vec3;
-  return { ...cell, lattice: cell.lattice.map(apply) as Mat3, positions: cell.positions.map(apply) };
-}
-
 test('stress is the numerical strain derivative of the energy over the volume, in GPa, in Voigt order', () => {
-  const voigt: [number, number][] = [
-    [0, 0],
-    [1, 1],
-    [2, 2],
-    [1, 2],
-    [0, 2],
-    [0, 1],
-  ];
   const h = 1e-6;
   for (const cell of [skewedNaCl(7), rattle(diamond(1), 0.2, 3)]) {
     const { virial } = evaluate(cell);
     const stress = stressGPa(virial, cell);
     const v0 = volume(cell.lattice);
-    voigt.forEach(([a, b], v) => {
-      const eps = (d: number): number[][] =>
-        [0, 1, 2].map((i) => [0, 1, 2].map((j) => ((i === a && j === b) || (i === b && j === a) ? (a === b ? d : d / 2) : 0)));
-      const derivative = (energy(strained(cell, eps(h))) - energy(strained(cell, eps(-h)))) / (2 * h);
+    VOIGT.forEach((component, v) => {
+      const derivative = (energy(strained(cell, voigtStrain(component, h))) - energy(strained(cell, voigtStrain(component, -h)))) / (2 * h);
       assert.ok(
         Math.abs((derivative / v0) * EV_PER_A3_IN_GPA - stress[v]!) < 1e-4,
         `component ${v}: ${(derivative / v0) * EV_PER_A3_IN_GPA} vs ${stress[v]}`,

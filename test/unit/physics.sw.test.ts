@@ -7,11 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { volume, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
+import { volume, type Cell, type Vec3 } from '../../src/server/physics/cell';
 import { forceFieldFor } from '../../src/server/physics/forceField';
 import { EV_PER_A3_IN_GPA, stressGPa } from '../../src/server/physics/potential';
 import { evaluateSw, SW_METHOD } from '../../src/server/physics/stillingerWeber';
-import { diamond, primitiveSi, rattle } from './physicsFixtures';
+import { diamond, primitiveSi, rattle, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
 
 const energy = (cell: Cell): number => evaluateSw(cell).energy;
 const perAtom = (a: number): number => energy(primitiveSi(a)) / 2;
@@ -49,11 +49,7 @@ test('forces are minus the numerical gradient, and sum to zero (rattled 64-atom 
     const atoms = cell.positions.length > 8 ? [0, 17, 63] : [0, 1, 2, 3, 4, 5, 6, 7];
     for (const i of atoms) {
       for (let k = 0; k < 3; k++) {
-        const shifted = (dx: number): Cell => ({
-          ...cell,
-          positions: cell.positions.map((p, j) => (j === i ? (p.map((x, c) => (c === k ? x + dx : x)) as Vec3) : p)),
-        });
-        const numerical = -(energy(shifted(h)) - energy(shifted(-h))) / (2 * h);
+        const numerical = -(energy(shifted(cell, i, k, h)) - energy(shifted(cell, i, k, -h))) / (2 * h);
         assert.ok(Math.abs(numerical - forces[i]![k]!) < 1e-6, `atom ${i} component ${k}: ${numerical} vs ${forces[i]![k]}`);
       }
     }
@@ -62,29 +58,13 @@ test('forces are minus the numerical gradient, and sum to zero (rattled 64-atom 
   }
 });
 
-function strained(cell: Cell, eps: number[][]): Cell {
-  const apply = (r: Vec3): Vec3 =>
-    [0, 1, 2].map((c) => r[0] * (+(c === 0) + eps[0]![c]!) + r[1] * (+(c === 1) + eps[1]![c]!) + r[2] * (+(c === 2) + eps[2]![c]!)) as Vec3;
-  return { ...cell, lattice: cell.lattice.map(apply) as Mat3, positions: cell.positions.map(apply) };
-}
-
 test('stress is the numerical strain derivative of the energy, shears included', () => {
-  const voigt: [number, number][] = [
-    [0, 0],
-    [1, 1],
-    [2, 2],
-    [1, 2],
-    [0, 2],
-    [0, 1],
-  ];
   const h = 1e-6;
   const cell = rattle(diamond(1), 0.2, 5);
   const stress = stressGPa(evaluateSw(cell).virial, cell);
   const v0 = volume(cell.lattice);
-  voigt.forEach(([a, b], v) => {
-    const eps = (d: number): number[][] =>
-      [0, 1, 2].map((i) => [0, 1, 2].map((j) => ((i === a && j === b) || (i === b && j === a) ? (a === b ? d : d / 2) : 0)));
-    const derivative = (energy(strained(cell, eps(h))) - energy(strained(cell, eps(-h)))) / (2 * h);
+  VOIGT.forEach((component, v) => {
+    const derivative = (energy(strained(cell, voigtStrain(component, h))) - energy(strained(cell, voigtStrain(component, -h)))) / (2 * h);
     assert.ok(
       Math.abs((derivative / v0) * EV_PER_A3_IN_GPA - stress[v]!) < 1e-3,
       `component ${v}: ${(derivative / v0) * EV_PER_A3_IN_GPA} vs ${stress[v]}`,

@@ -99,3 +99,53 @@ export function poscarText(cell: Cell, flags?: [boolean, boolean, boolean][]): s
   cell.positions.forEach((p, i) => lines.push(`${p.join(' ')}${flags ? ` ${flags[i]!.map((f) => (f ? 'T' : 'F')).join(' ')}` : ''}`));
   return `${lines.join('\n')}\n`;
 }
+
+/** Face-centred cubic copper, n×n×n conventional cells (4n³ atoms) at a = 3.615 Å. */
+export function fccCopper(n: number): Cell {
+  const a = 3.615;
+  const basis: Vec3[] = [
+    [0, 0, 0],
+    [0, 0.5, 0.5],
+    [0.5, 0, 0.5],
+    [0.5, 0.5, 0],
+  ];
+  const positions: Vec3[] = [];
+  for (let x = 0; x < n; x++)
+    for (let y = 0; y < n; y++)
+      for (let z = 0; z < n; z++) for (const b of basis) positions.push([(x + b[0]) * a, (y + b[1]) * a, (z + b[2]) * a]);
+  const side = n * a;
+  return {
+    lattice: [
+      [side, 0, 0],
+      [0, side, 0],
+      [0, 0, side],
+    ],
+    symbols: positions.map(() => 'Cu'),
+    positions,
+  };
+}
+
+/** The cell and positions under the deformation F = 1 + ε (ε symmetric): rows times F. */
+export function strained(cell: Cell, eps: number[][]): Cell {
+  const apply = (r: Vec3): Vec3 =>
+    [0, 1, 2].map((c) => r[0] * (+(c === 0) + eps[0]![c]!) + r[1] * (+(c === 1) + eps[1]![c]!) + r[2] * (+(c === 2) + eps[2]![c]!)) as Vec3;
+  return { ...cell, lattice: cell.lattice.map(apply) as Mat3, positions: cell.positions.map(apply) };
+}
+
+/** The symmetric strain that moves one Voigt component (xx yy zz yz xz xy) by d. */
+export const VOIGT: [number, number][] = [
+  [0, 0],
+  [1, 1],
+  [2, 2],
+  [1, 2],
+  [0, 2],
+  [0, 1],
+];
+export const voigtStrain = ([a, b]: [number, number], d: number): number[][] =>
+  [0, 1, 2].map((i) => [0, 1, 2].map((j) => ((i === a && j === b) || (i === b && j === a) ? (a === b ? d : d / 2) : 0)));
+
+/** The first position of atom i moved by dx along axis k. */
+export const shifted = (cell: Cell, i: number, k: number, dx: number): Cell => ({
+  ...cell,
+  positions: cell.positions.map((p, j) => (j === i ? (p.map((x, c) => (c === k ? x + dx : x)) as Vec3) : p)),
+});

@@ -12,7 +12,7 @@
 import { combine, dot, InputError, reciprocal, type Cell, type Vec3 } from './cell';
 import { neighborList } from './neighbors';
 import type { Steps } from './schedule';
-import { addHermitian, embeddedEigenvalues } from './tightbinding';
+import { addHermitian, eigenvaluesAlong } from './tightbinding';
 
 export const SP3S_METHOD =
   'sp3s* tight binding of Vogl, Hjalmarson and Dow, J. Phys. Chem. Solids 44, 365 (1983), Table 1: s, p and s* orbitals, nearest neighbours, bond-length scaling d⁻² (Harrison 1980); electrons counted from valence';
@@ -220,12 +220,6 @@ function addBond(m: number[][], n: number, i: number, j: number, block: number[]
 }
 
 /** Eigenvalues (eV, ascending, 5 per atom) at each k-point, yielding after each. */
-export function* sp3sBands(cell: Cell, kpoints: readonly Vec3[]): Steps<number[][]> {
-  const hamiltonian = sp3sHamiltonian(cell);
-  const eigenvalues: number[][] = [];
-  for (const f of kpoints) {
-    eigenvalues.push(embeddedEigenvalues(hamiltonian(f)));
-    yield;
-  }
-  return eigenvalues;
+export function sp3sBands(cell: Cell, kpoints: readonly Vec3[]): Steps<number[][]> {
+  return eigenvaluesAlong(sp3sHamiltonian(cell), kpoints);
 }

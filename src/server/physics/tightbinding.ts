@@ -68,8 +68,12 @@ export function blochHamiltonian(cell: Cell): (kFrac: Vec3) => number[][] {
 }
 
 /** Eigenvalues (eV, ascending) at each k-point (fractional coordinates of the reciprocal lattice). */
-export function* bands(cell: Cell, kpoints: readonly Vec3[]): Steps<number[][]> {
-  const hamiltonian = blochHamiltonian(cell);
+export function bands(cell: Cell, kpoints: readonly Vec3[]): Steps<number[][]> {
+  return eigenvaluesAlong(blochHamiltonian(cell), kpoints);
+}
+
+/** The eigenvalues of an embedded Hermitian H(k) at each k-point, yielding after each (any band model's loop). */
+export function* eigenvaluesAlong(hamiltonian: (kFrac: Vec3) => number[][], kpoints: readonly Vec3[]): Steps<number[][]> {
   const eigenvalues: number[][] = [];
   for (const f of kpoints) {
     eigenvalues.push(embeddedEigenvalues(hamiltonian(f)));

@@ -23,6 +23,7 @@ import type { PageMessage } from '../../../core/inspector/strings';
 import { substitute } from '../../../core/util/locale';
 import { connect, el } from '../bridge';
 import { EMPTY_TABLE, PaneView, type PaneHost } from './pane';
+import { rowAt } from './rows';
 
 const bridge = connect<ToWebview, FromWebview>(isToWebview, (message) => handle(message));
 const REPORT_SEGMENTS = 200;
@@ -203,13 +204,7 @@ function position(offset: number): string {
     lineStarts = [0];
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   }
-  let lo = 0;
-  let hi = lineStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lineStarts[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
+  const lo = rowAt(lineStarts, offset);
   const [line, character] = current.origin;
   const column = (lo === 0 ? character : 0) + offset - lineStarts[lo];
   return `${line + lo + 1}:${column + 1}`;

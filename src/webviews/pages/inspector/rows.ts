@@ -90,7 +90,7 @@ export function cutRows(text: string, table: TableView, cols: number, showIds: b
   return { rowStarts, rowSegs };
 }
 
-/** The row holding text offset `offset` (binary search). */
+/** The row (or line) holding text offset `offset`, given where each starts (binary search). */
 export function rowAt(rowStarts: readonly number[], offset: number): number {
   let lo = 0;
   let hi = rowStarts.length - 1;
