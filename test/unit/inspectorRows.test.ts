@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { TableView } from '../../src/core/inspector/segments';
+import { keyMove } from '../../src/webviews/pages/inspector/keys';
 import { charWidth, cutRows, rowAt } from '../../src/webviews/pages/inspector/rows';
 
 /** One segment per word, space run or newline, one token each (id = its index). */
@@ -73,4 +74,24 @@ test('rowAt finds the row of every offset, as a linear search does', () => {
       },
     ),
   );
+});
+
+test('keys: along the tokens, across rows at the same column, a screen at a time, to the ends; Enter selects, Escape hides', () => {
+  const text = 'aa bb cc\ndd ee ff\ngg hh ii';
+  const t = table(text);
+  const { rowStarts } = cutRows(text, t, 80, false);
+  const state = (active: number) => ({ active, table: t, rowStarts, textLength: text.length, page: 2 });
+  const segmentOfText = (offset: number) => Array.from(t.bounds).findIndex((b, i) => b <= offset && offset < t.bounds[i + 1]!);
+  assert.equal(keyMove('ArrowRight', state(-1)), 0, 'the first press lands on the first token');
+  assert.equal(keyMove('ArrowRight', state(0)), 1);
+  assert.equal(keyMove('ArrowLeft', state(0)), 0);
+  assert.equal(keyMove('ArrowDown', state(segmentOfText(3))), segmentOfText(12), '"bb" → "ee", the same column a row down');
+  assert.equal(keyMove('ArrowUp', state(segmentOfText(12))), segmentOfText(3));
+  assert.equal(keyMove('PageDown', state(0)), segmentOfText(18), 'two rows down');
+  assert.equal(keyMove('Home', state(7)), 0);
+  assert.equal(keyMove('End', state(0)), t.bounds.length - 2);
+  assert.equal(keyMove('Enter', state(3)), 'select');
+  assert.equal(keyMove(' ', state(3)), 'select');
+  assert.equal(keyMove('Escape', state(3)), 'hide');
+  assert.equal(keyMove('a', state(3)), undefined);
 });

@@ -23,6 +23,7 @@ import type { PageMessage } from '../../../core/inspector/strings';
 import { substitute } from '../../../core/util/locale';
 import { connect, el } from '../bridge';
 import { EMPTY_TABLE, PaneView, type PaneHost } from './pane';
+import { scrollBench } from './paneBench';
 import { rowAt } from './rows';
 
 const bridge = connect<ToWebview, FromWebview>(isToWebview, (message) => handle(message));
@@ -430,7 +431,7 @@ function test(message: TestMessage): void {
       return;
     case 'scroll':
       if (!pane) return;
-      void pane.scrollBench(message.segment ?? 120).then((result) => {
+      void scrollBench(pane, message.segment ?? 120).then((result) => {
         lastScroll = result;
         report();
       });

@@ -4,9 +4,10 @@
  * options, the render on screen, the tooltip) comes through PaneHost.
  */
 import type { FromWebview, InspectorOptions, PaneData, PaneLayout, RenderMessage } from '../../inspector/protocol';
-import { segmentAt, segmentsInRange, type TableView } from '../../../core/inspector/segments';
+import { segmentsInRange, type TableView } from '../../../core/inspector/segments';
 import type { PageMessage } from '../../../core/inspector/strings';
 import { el } from '../bridge';
+import { keyMove } from './keys';
 import { cutRows, rowAt } from './rows';
 
 export interface PaneHost {
@@ -328,64 +329,14 @@ export class PaneView {
   }
 
   /** Test seam: scrolls through the pane frame by frame; returns the slowest and mean frame work. */
-  async scrollBench(frames: number): Promise<{ frames: number; maxMs: number; meanMs: number; p95Ms: number; rebuilt: number }> {
-    const times: number[] = [];
-    let maxMs = 0;
-    let total = 0;
-    let rebuilt = 0;
-    const step = Math.max(1, Math.floor(this.scroller.clientHeight / 3));
-    for (let i = 0; i < frames; i++) {
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-      const started = performance.now();
-      const before = this.first;
-      this.scroller.scrollTop += step;
-      this.renderVisible();
-      void this.rowsBox.offsetHeight;
-      const spent = performance.now() - started;
-      if (this.first !== before) rebuilt++;
-      maxMs = Math.max(maxMs, spent);
-      total += spent;
-      times.push(spent);
-    }
-    times.sort((a, b) => a - b);
-    const round = (x: number) => Math.round(x * 100) / 100;
-    const p95Ms = times[Math.min(times.length - 1, Math.floor(times.length * 0.95))] ?? 0;
-    return { frames, maxMs: round(maxMs), meanMs: round(total / frames), p95Ms: round(p95Ms), rebuilt };
+  /** The first row in the DOM (−1 before any): a scroll that changes it rebuilt the rows. */
+  get firstRendered(): number {
+    return this.first;
   }
 
   private renderRow(r: number): HTMLElement {
-    const text = this.text;
-    const { bounds, tokenIndex, ids } = this.table;
-    const rowStart = this.rowStarts[r];
-    const rowEnd = r + 1 < this.rowStarts.length ? this.rowStarts[r + 1] : text.length;
-    const row = el('div', 'row');
-    const n = bounds.length - 1;
-    const marked = this.marked;
-    for (let s = this.rowSegs[r]; s < n && bounds[s] < rowEnd; s++) {
-      const from = Math.max(bounds[s], rowStart);
-      const to = Math.min(bounds[s + 1], rowEnd);
-      if (to <= from) continue;
-      const raw = text.slice(from, to);
-      const hasIds = tokenIndex[s + 1] > tokenIndex[s];
-      const piece = el('span', hasIds ? `t c${s % PALETTE}` : 't gap');
-      piece.dataset.s = String(s);
-      if (marked && s >= marked[0] && s <= marked[1]) piece.classList.add('marked');
-      if (from === bounds[s]) piece.id = `p${this.index}-s${s}`;
-      piece.setAttribute('role', 'option');
-      const endsLine = raw.endsWith('\n');
-      const shown = visible(endsLine && !this.host.options().showWhitespace ? raw.slice(0, -1) : raw, this.host.options().showWhitespace);
-      if (shown) piece.append(document.createTextNode(shown));
-      if (endsLine && !this.host.options().showWhitespace) piece.classList.add('eol');
-      if (this.host.options().showIds && hasIds && to === bounds[s + 1]) {
-        const badge = el('span', 'id');
-        const list: string[] = [];
-        for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) list.push(String(ids[t]));
-        badge.textContent = list.join(',');
-        piece.append(badge);
-      }
-      row.append(piece);
-    }
-    return row;
+    const rowEnd = r + 1 < this.rowStarts.length ? this.rowStarts[r + 1] : this.text.length;
+    return rowElement(this.text, this.table, [this.rowStarts[r], rowEnd, this.rowSegs[r]], this.marked, this.index, this.host.options());
   }
 
   /** Active (keyboard) and hovered segment: every piece of it, in every row. */
@@ -421,55 +372,58 @@ export class PaneView {
   }
 
   private key(event: KeyboardEvent): void {
-    const n = this.segmentCount;
-    if (n === 0) return;
-    const at = this.active < 0 ? 0 : this.active;
-    let next: number;
-    const rowMove = (delta: number) => {
-      const offset = this.table.bounds[at];
-      const row = this.rowOf(offset);
-      const target = Math.min(this.rowStarts.length - 1, Math.max(0, row + delta));
-      const column = offset - this.rowStarts[row];
-      const end = target + 1 < this.rowStarts.length ? this.rowStarts[target + 1] - 1 : this.text.length;
-      return segmentAt(this.table, Math.min(this.rowStarts[target] + column, Math.max(this.rowStarts[target], end)));
-    };
-    switch (event.key) {
-      case 'ArrowRight':
-        next = Math.min(n - 1, at + (this.active < 0 ? 0 : 1));
-        break;
-      case 'ArrowLeft':
-        next = Math.max(0, at - 1);
-        break;
-      case 'ArrowDown':
-        next = rowMove(1);
-        break;
-      case 'ArrowUp':
-        next = rowMove(-1);
-        break;
-      case 'PageDown':
-        next = rowMove(Math.floor(this.scroller.clientHeight / this.rowHeight));
-        break;
-      case 'PageUp':
-        next = rowMove(-Math.floor(this.scroller.clientHeight / this.rowHeight));
-        break;
-      case 'Home':
-        next = 0;
-        break;
-      case 'End':
-        next = n - 1;
-        break;
-      case 'Enter':
-      case ' ':
-        if (this.active >= 0) this.selectInEditor(this.active);
-        event.preventDefault();
-        return;
-      case 'Escape':
-        this.host.hideTooltip();
-        return;
-      default:
-        return;
-    }
+    if (this.segmentCount === 0) return;
+    const page = Math.floor(this.scroller.clientHeight / this.rowHeight);
+    const move = keyMove(event.key, {
+      active: this.active,
+      table: this.table,
+      rowStarts: this.rowStarts,
+      textLength: this.text.length,
+      page,
+    });
+    if (move === undefined) return;
+    if (move === 'hide') return this.host.hideTooltip();
     event.preventDefault();
-    if (next >= 0) this.setActive(next, true);
+    if (move === 'select') {
+      if (this.active >= 0) this.selectInEditor(this.active);
+      return;
+    }
+    if (move >= 0) this.setActive(move, true);
   }
+}
+
+/** One row's pieces: a span per segment part (coloured, with its ids after the segment's last part), as text only. */
+function rowElement(
+  text: string,
+  { bounds, tokenIndex, ids }: TableView,
+  [rowStart, rowEnd, firstSegment]: [number, number, number],
+  marked: [number, number] | undefined,
+  pane: number,
+  options: InspectorOptions,
+): HTMLElement {
+  const row = el('div', 'row');
+  const n = bounds.length - 1;
+  for (let s = firstSegment; s < n && bounds[s] < rowEnd; s++) {
+    const from = Math.max(bounds[s], rowStart);
+    const to = Math.min(bounds[s + 1], rowEnd);
+    if (to <= from) continue;
+    const raw = text.slice(from, to);
+    const hasIds = tokenIndex[s + 1] > tokenIndex[s];
+    const piece = el('span', hasIds ? `t c${s % PALETTE}` : 't gap');
+    piece.dataset.s = String(s);
+    if (marked && s >= marked[0] && s <= marked[1]) piece.classList.add('marked');
+    if (from === bounds[s]) piece.id = `p${pane}-s${s}`;
+    piece.setAttribute('role', 'option');
+    const endsLine = raw.endsWith('\n');
+    const shown = visible(endsLine && !options.showWhitespace ? raw.slice(0, -1) : raw, options.showWhitespace);
+    if (shown) piece.append(document.createTextNode(shown));
+    if (endsLine && !options.showWhitespace) piece.classList.add('eol');
+    if (options.showIds && hasIds && to === bounds[s + 1]) {
+      const list: string[] = [];
+      for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) list.push(String(ids[t]));
+      piece.append(el('span', 'id', list.join(',')));
+    }
+    row.append(piece);
+  }
+  return row;
 }
