@@ -12,7 +12,7 @@ export type Job =
   | {
       kind: 'md';
       structure: Structure;
-      options: { temperature: number; timestep: number; steps: number; seed: number; ensemble: Ensemble };
+      options: { temperature: number; timestep: number; steps: number; seed: number; ensemble: Ensemble; interval: number };
     }
   | { kind: 'tightbinding'; structure: Structure; density: number };
 

@@ -274,6 +274,13 @@ test('md: ensemble nvt runs a named Langevin thermostat and says so; nve (the de
   assert.equal(nve.ensemble, 'nve');
   assert.match(nve.method, /NVE: velocity Verlet/);
   assert.notDeepEqual(nvt.temperatures, nve.temperatures);
+  // interval: a frame every 5 steps (agapi's name), the last step always among them.
+  const every5 = (await post(MD, { poscar, steps: 20, interval: 5 })).body;
+  assert.deepEqual(
+    every5.trajectory.map((f: { step: number }) => f.step),
+    [0, 5, 10, 15, 20],
+  );
+  assert.equal(every5.interval, 5);
 });
 
 test('relax with relax_cell: silicon started 3 % too large comes back to 5.431 Å, cell and positions together', async () => {
@@ -314,6 +321,7 @@ test('400s: field types and ranges', async () => {
     [TB, { kpath_density: '20' }, /"kpath_density" must be an integer/],
     [MD, { ensemble: 'npt' }, /"ensemble" must be "nve" or "nvt", not "npt"/],
     [RELAX, { relax_cell: 'yes' }, /"relax_cell" must be true or false/],
+    [MD, { interval: 0 }, /"interval" must be between 1 and 2000/],
     [RELAX, { optimizer: 'BFGS' }, /runs FIRE, not "BFGS"/],
     [RELAX, { steps: 0 }, /"steps" must be at least 1/],
     [MD, { ensemble: 3 }, /"ensemble" must be a string/],

@@ -60,6 +60,7 @@ export const FIELDS = {
   timestep: { default: 1, min: 0.01, max: 5 },
   steps: { default: 200, min: 1, max: 2000, integer: true, clamp: true },
   seed: { default: 42, min: 0, max: 0xffffffff, integer: true },
+  interval: { default: 1, min: 1, max: 2000, integer: true },
   kpath_density: { default: 20, min: 1, max: 1000, integer: true },
 } satisfies Record<string, Field>;
 
@@ -120,7 +121,7 @@ export function* relaxation(
 
 export function* dynamics(
   s: Structure,
-  options: { temperature: number; timestep: number; steps: number; seed: number; ensemble?: Ensemble },
+  options: { temperature: number; timestep: number; steps: number; seed: number; ensemble?: Ensemble; interval?: number },
 ): Steps<Record<string, unknown>> {
   check(s, MAX_ATOMS.md);
   const result = yield* md(s.cell, { ...options, flags: s.flags });
@@ -136,6 +137,7 @@ export function* dynamics(
     final_poscar: movedPoscar(s, result.positions, `after ${options.steps * options.timestep} fs of MD on the reference server`),
     temperature: options.temperature,
     ensemble: options.ensemble ?? 'nve',
+    interval: options.interval ?? 1,
     timestep_fs: options.timestep,
     steps: options.steps,
     seed: options.seed,

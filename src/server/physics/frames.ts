@@ -16,10 +16,13 @@ const snapshot = (positions: readonly Vec3[]): Vec3[] => positions.map((p) => [.
  * stride. The first and the last step are always among the frames, and there are at most `max` of them.
  */
 export class FrameRecorder {
-  private stride = 1;
   private readonly frames: Frame[] = [];
 
-  constructor(private readonly max = MAX_FRAMES) {}
+  /** `stride`: keep every stride-th step to begin with (MD's interval); it doubles when the frames would exceed `max`. */
+  constructor(
+    private readonly max = MAX_FRAMES,
+    private stride = 1,
+  ) {}
 
   add(step: number, positions: readonly Vec3[]): void {
     if (step % this.stride !== 0) return;

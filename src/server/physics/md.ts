@@ -28,6 +28,8 @@ export interface MdOptions {
   temperature: number;
   /** nve (default) or nvt. */
   ensemble?: Ensemble;
+  /** Keep a frame every this many steps (agapi's interval); more than MAX_FRAMES frames thin out evenly. */
+  interval?: number;
   /** fs */
   timestep: number;
   steps: number;
@@ -68,7 +70,7 @@ export function* md(cell: Cell, options: MdOptions): Steps<MdResult> {
   let positions = cell.positions;
   let { energy, forces } = forcesAt(positions);
   const series: Omit<MdResult, 'positions' | 'frames'> = { kinetic: [], potential: [], total: [], temperatures: [] };
-  const recorder = new FrameRecorder();
+  const recorder = new FrameRecorder(undefined, options.interval ?? 1);
   const record = (step: number): void => {
     const ke = kinetic(velocities);
     series.kinetic.push(ke);

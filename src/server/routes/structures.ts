@@ -83,6 +83,7 @@ export function structureRoutes(pool: WorkerPool): Record<'singlePoint' | 'relax
       steps: option(body, 'steps'),
       seed: option(body, 'seed'),
       ensemble: ensembleOf(body),
+      interval: option(body, 'interval'),
     };
     return compute({ kind: 'md', structure, options }, signal);
   };
