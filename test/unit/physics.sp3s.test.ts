@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import type { Cell, Mat3, Vec3 } from '../../src/server/physics/cell';
 import { kPath } from '../../src/server/physics/kpath';
 import { runToEnd } from '../../src/server/physics/schedule';
-import { SP3S_MATERIALS, sp3sBands, sp3sElectrons, sp3sRow } from '../../src/server/physics/sp3s';
+import { densityOfStates } from '../../src/server/physics/dos';
+import { SP3S_MATERIALS, sp3sBands, sp3sElectrons, sp3sHamiltonian, sp3sRow } from '../../src/server/physics/sp3s';
 import { bandEdges } from '../../src/server/physics/tightbinding';
 import { diamond } from './physicsFixtures';
 
@@ -90,4 +91,21 @@ test('the table covers its elements and compounds, in either order of the specie
   assert.equal(sp3sRow(['Na', 'Cl']), undefined);
   assert.equal(sp3sRow(['Ga', 'As', 'Si']), undefined);
   assert.equal(sp3sElectrons(['Ga', 'As']), 8);
+});
+
+test('density of states: two states per band per cell in all, the valence electrons below the gap, nothing inside it', () => {
+  const cell = zincblende('Si', 'Si', 5.431);
+  const dos = runToEnd(densityOfStates(sp3sHamiltonian(cell), 8));
+  const step = dos.energies[1]! - dos.energies[0]!;
+  const integral = (below: number) => dos.states.reduce((sum, s, i) => sum + (dos.energies[i]! < below ? s * step : 0), 0);
+  assert.deepEqual(dos.kmesh, [8, 8, 8]);
+  assert.ok(Math.abs(integral(Infinity) - 20) < 0.05, `total ${integral(Infinity)}`);
+  const e = edges(cell);
+  const midGap = (e.vbm! + e.cbm!) / 2;
+  assert.ok(Math.abs(integral(midGap) - sp3sElectrons(cell.symbols)) < 0.2, `valence ${integral(midGap)}`);
+  const inGap = dos.states.filter((_, i) => Math.abs(dos.energies[i]! - midGap) < 0.1);
+  assert.ok(
+    inGap.every((s) => s < 0.01),
+    'no states in the middle of the gap',
+  );
 });

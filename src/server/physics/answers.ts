@@ -16,8 +16,9 @@ import { relaxCell, STRESS_THRESHOLD_GPA } from './cellRelax';
 import { relax } from './relax';
 import type { Steps } from './schedule';
 import { CUTOFF_FACTOR, SWITCH_ON, unknownSymbols } from './species';
-import { bandEdges, bands, ELECTRONS_PER_ATOM, HOPPING, HOPPING_DECAY, ONSITE_SCALE } from './tightbinding';
-import { SP3S_METHOD, sp3sBands, sp3sElectrons, sp3sRow } from './sp3s';
+import { bandEdges, bands, blochHamiltonian, ELECTRONS_PER_ATOM, HOPPING, HOPPING_DECAY, ONSITE_SCALE } from './tightbinding';
+import { densityOfStates, meshFor } from './dos';
+import { SP3S_METHOD, sp3sBands, sp3sElectrons, sp3sHamiltonian, sp3sRow } from './sp3s';
 
 export interface Structure {
   /** As read, so that results are written back in the file's own form. */
@@ -158,11 +159,12 @@ function bandModel(cell: Cell) {
     return {
       orbitals: 5,
       bands: sp3sBands,
+      hamiltonian: sp3sHamiltonian,
       electrons: sp3sElectrons(cell.symbols),
       method: `${SP3S_METHOD}, along the Setyawan-Curtarolo k-path.`,
     };
   }
-  return { orbitals: 1, bands, electrons: ELECTRONS_PER_ATOM * cell.symbols.length, method: TIGHT_BINDING };
+  return { orbitals: 1, bands, hamiltonian: blochHamiltonian, electrons: ELECTRONS_PER_ATOM * cell.symbols.length, method: TIGHT_BINDING };
 }
 
 export function* bandStructure(s: Structure, density: number): Steps<Record<string, unknown>> {
@@ -183,6 +185,8 @@ export function* bandStructure(s: Structure, density: number): Steps<Record<stri
   }
   const eigenvalues = yield* model.bands(s.cell, path.kpoints);
   const edges = bandEdges(eigenvalues, model.electrons);
+  // The density of states on what is left of the budget, on the Fermi level's scale (the same as the bands').
+  const dos = yield* densityOfStates(model.hamiltonian(s.cell), meshFor(size, MAX_BAND_WORK - path.kpoints.length * size ** 3));
   return {
     kpoints: path.kpoints,
     kdistances: path.distances,
@@ -202,6 +206,7 @@ export function* bandStructure(s: Structure, density: number): Steps<Record<stri
     energy_unit: 'eV',
     natoms: n,
     species: s.cell.symbols,
+    dos,
     method: model.method,
   };
 }
