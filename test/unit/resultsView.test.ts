@@ -152,6 +152,27 @@ test('MD temperature: an NVE run (the default) started at the given temperature;
   }
 });
 
+test('band structure with a density of states: a second plot on the same energy zero, nothing drawn from a mismatched one', () => {
+  const base = JSON.parse(fixture('bands.reference.json')) as Record<string, unknown>;
+  const energies = Array.from({ length: 101 }, (_, i) => -10 + i * 0.2);
+  const states = energies.map((e) => Math.exp(-e * e));
+  const view = resultView(run('tightbinding', { ...base, dos: { energies, states } }), undefined)!;
+  const plots = plotsOf(view);
+  assert.deepEqual(
+    plots.map((p) => p.id),
+    ['bands', 'dos'],
+  );
+  const dosPlot = plots[1]!;
+  const zero = energies[0]! - dosPlot.x[0]!;
+  assert.equal(zero, bandsOf({ ...base }).edges.vbm ?? 0, 'the same zero as the bands (the VBM)');
+  const broken = resultView(run('tightbinding', { ...base, dos: { energies, states: states.slice(1) } }), undefined)!;
+  assert.deepEqual(
+    plotsOf(broken).map((p) => p.id),
+    ['bands'],
+  );
+  assert.ok(broken.model.warnings.some((w) => /density of states/.test(w)));
+});
+
 test('relax plots: force on a log axis with the threshold; steps as whole numbers', () => {
   const [energy, force] = plotsOf(viewOf('relax', 'relax.reference.json'));
   assert.equal(energy!.xSteps, true);

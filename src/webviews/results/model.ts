@@ -134,6 +134,8 @@ export interface BandsModel extends Common {
   path?: string;
   /** "FCC" */
   latticeType?: string;
+  /** The density of states: energies (eV, on the bands' scale) and states per eV, when the answer has one. */
+  dos?: { energies: number[]; states: Series; /** "σ 0.1 eV, 8×8×8 k-mesh" */ made?: string };
 }
 
 export type ResultModel = SinglePointModel | RelaxModel | MdModel | BandsModel | AppModel;

@@ -182,10 +182,31 @@ function bands(m: BandsModel): PlotSpec[] {
   ];
 }
 
+/** The density of states against energy, on the bands' zero (the VBM or the Fermi level), within their window. */
+function dos(m: BandsModel): PlotSpec[] {
+  if (!m.dos) return [];
+  const ref = bandReference(m);
+  const zero = ref?.value ?? 0;
+  const x = m.dos.energies.map((e) => e - zero);
+  return [
+    {
+      id: 'dos',
+      title: m.dos.made ? `Density of states (${m.dos.made})` : 'Density of states',
+      xLabel: ref ? `E − ${ref.name === 'VBM' ? 'E_VBM' : 'E_F'} (eV)` : 'E (eV)',
+      yLabel: 'States / eV per cell',
+      x,
+      legend: false,
+      series: [{ label: 'DOS', values: m.dos.states, colour: 'blue' }],
+      xRange: ref ? [Math.max(x[0]!, -BAND_WINDOW), Math.min(x.at(-1)!, BAND_WINDOW)] : undefined,
+      csv: { x: m.dos.energies, xLabel: 'E (eV)', columns: [{ label: 'States per eV per cell', values: m.dos.states }] },
+    },
+  ];
+}
+
 export function plotsOf(view: ResultView): PlotSpec[] {
   const m = view.model;
   if ('plots' in m) return m.plots;
-  return m.kind === 'relax' ? relax(m) : m.kind === 'md' ? md(m) : m.kind === 'tightbinding' ? bands(m) : [];
+  return m.kind === 'relax' ? relax(m) : m.kind === 'md' ? md(m) : m.kind === 'tightbinding' ? [...bands(m), ...dos(m)] : [];
 }
 
 const cell = (text: string): string => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);

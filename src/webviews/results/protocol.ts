@@ -190,6 +190,7 @@ const KINDS: Record<StructureKind, Record<string, Check>> = {
     nelectrons: num,
     path: text(1000),
     latticeType: text(100),
+    dos: optional(recordOf({ energies: numbers, states: series, made: text(200) })),
     edges: recordOf({
       vbm: num,
       cbm: num,

@@ -180,5 +180,26 @@ export function readBands(f: Fields, headers: Record<string, string>): Read<Band
     nelectrons,
     path: pick((s) => s.text('path', 'kpath', 'k_path')),
     latticeType: pick((s) => s.text('lattice_type', 'bravais', 'bravais_lattice')),
+    ...dosOf(f),
   };
+}
+
+/** `dos: {energies, states}` (or `dos_energies`/`dos` lists), when both are there and agree in length. */
+function dosOf(f: Fields): { dos?: BandsModel['dos'] } {
+  const nested = f.nested('dos');
+  const energies = nested?.series(['energies', 'energy', 'e'], true) ?? f.series(['dos_energies'], true);
+  const states = nested?.series(['states', 'dos', 'total'], true) ?? f.series(['dos_states'], true);
+  if (!energies || !states) return {};
+  if (energies.length !== states.length || energies.some((e) => e === null)) {
+    f.warnings.push('The density of states has energies and states of different lengths (not drawn).');
+    return {};
+  }
+  // What the curve was made with, for its title: the broadening and the k-mesh.
+  const sigma = nested?.number('sigma', 'broadening', 'smearing');
+  const mesh = nested?.series(['kmesh', 'mesh'], true);
+  nested?.text('unit', 'units');
+  const made = [sigma === undefined ? '' : `σ ${sigma} eV`, mesh?.length === 3 ? `${mesh.join('×')} k-mesh` : '']
+    .filter(Boolean)
+    .join(', ');
+  return { dos: { energies: energies as number[], states, ...(made ? { made } : {}) } };
 }
