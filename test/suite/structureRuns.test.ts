@@ -337,6 +337,10 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     assert.equal(si.status, 'ok', si.message?.text);
     const siView = await reportWhere(si.runId!, (x) => x.state === 'done', 'the silicon band-structure view');
     assert.match(siView.headline, /^Indirect gap 1\.1\d\d eV/);
+    assert.ok(
+      siView.plots.some((p) => /^Density of states \(σ 0\.1 eV, 8×8×8 k-mesh\)/.test(p.title)),
+      JSON.stringify(siView.plots),
+    );
     assert.match(String(si.response!.body.value!.method), /sp3s\* tight binding of Vogl, Hjalmarson and Dow/);
     await screenshot('result-bands-si');
   });
