@@ -1,5 +1,5 @@
 import { yieldToEventLoop } from '../util/yield';
-import { BpeTokenizer } from './bpeTokenizer';
+import { BpeTokenizer, tiktokenModel } from './bpeTokenizer';
 import { RankTable, type RankFile } from './rankTable';
 import { resolveTokenizer, type EncodingName } from './registry';
 import { CharacterTokenizer, WhitespaceTokenizer } from './simpleTokenizers';
@@ -132,7 +132,7 @@ export function loadTokenizerSync(name: string, options: EngineOptions = {}): To
     else if (info.kind === 'whitespace') tokenizer = new WhitespaceTokenizer(info, options);
     else {
       const encoding = loadEncoding(info.kind);
-      tokenizer = new BpeTokenizer(info, { specialTokens: mode }, encoding.table, encoding.file);
+      tokenizer = new BpeTokenizer(info, { specialTokens: mode }, encoding.table, tiktokenModel(encoding.file, mode));
     }
     tokenizers.set(key, tokenizer);
   }
