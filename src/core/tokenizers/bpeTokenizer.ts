@@ -38,6 +38,14 @@ const HEAVY_PIECE = 8192;
 const HEAVY_CACHE_LIMIT = 16;
 const NO_SPECIALS: ReadonlyMap<string, number> = new Map();
 const NO_IDS: number[] = [];
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function hasLoneSurrogate(piece: string): boolean {
+  LONE_SURROGATE.lastIndex = 0;
+  const found = LONE_SURROGATE.test(piece);
+  LONE_SURROGATE.lastIndex = 0;
+  return found;
+}
 
 /** A BPE tokenizer: pre-tokenizer, per-piece cache, exact byte-pair merges. */
 export class BpeTokenizer extends TokenizerBase {
@@ -84,6 +92,10 @@ export class BpeTokenizer extends TokenizerBase {
 
   override *prepare(piece: string): Generator<void, void> {
     if (this.heavyCache.has(piece)) return;
+    if (this.table.charLevel && hasLoneSurrogate(piece)) {
+      this.remember(piece, this.encodeCharacters(piece));
+      return;
+    }
     const n = this.scratch.encode(piece);
     const bytes = this.scratch.bytes.slice(0, n); // the scratch buffer may be reused while paused
     const whole = this.model.wholePieces ? this.table.get(bytes, 0, n) : -1;
@@ -205,10 +217,37 @@ export class BpeTokenizer extends TokenizerBase {
     if (ids !== undefined) return ids;
     ids = this.oldCache.get(piece);
     if (ids !== undefined) return this.remember(piece, ids);
+    if (this.table.charLevel && hasLoneSurrogate(piece)) return this.remember(piece, this.encodeCharacters(piece));
     const n = this.scratch.encode(piece);
     const bytes = this.scratch.bytes;
     const whole = this.model.wholePieces ? this.table.get(bytes, 0, n) : -1;
     return this.remember(piece, whole >= 0 ? whole : this.resolve(bytePairEncode(this.table, bytes, n)));
+  }
+
+  /**
+   * A SentencePiece-style model sees characters, and a lone surrogate (which JavaScript strings allow
+   * and Rust's do not) is one that no vocabulary holds: it merges with nothing, so the text on each
+   * side is merged apart, and it falls back to the bytes TextEncoder gives it (those of U+FFFD).
+   */
+  private encodeCharacters(piece: string): Ids {
+    const out: number[] = [];
+    const add = (ids: number[]) => out.push(...ids);
+    let from = 0;
+    for (const lone of piece.matchAll(LONE_SURROGATE)) {
+      if (lone.index > from) add(this.encodeRun(piece.slice(from, lone.index)));
+      const replacement = [0xef, 0xbf, 0xbd].map((b) => this.table.idOf(Uint8Array.of(b), 0, 1));
+      if (replacement.every((id) => id >= 0)) out.push(...replacement);
+      else out.push(-1);
+      from = lone.index + 1;
+    }
+    if (from < piece.length) add(this.encodeRun(piece.slice(from)));
+    return this.resolve(out);
+  }
+
+  /** Ids of a run, unknown parts left as -1 (no whole-piece shortcut: the piece it is part of is no token). */
+  private encodeRun(run: string): number[] {
+    const n = this.scratch.encode(run);
+    return bytePairEncode(this.table, this.scratch.bytes, n);
   }
 
   /** Parts outside the vocabulary (SentencePiece models without a byte for them) become the unknown token, or nothing. */

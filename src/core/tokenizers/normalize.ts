@@ -134,8 +134,10 @@ export function unicodeStep(form: UnicodeForm): NormalizeStep {
   };
 }
 
-/** Replace with a literal string pattern (regex patterns go through the same builder). */
-export function replaceStep(pattern: RegExp, content: string): NormalizeStep {
+/** Replace: every match of the 'g' pattern becomes content. oneForOne: the pattern only ever matches one UTF-16 unit. */
+export function replaceStep(pattern: RegExp, content: string, oneForOne = false): NormalizeStep {
+  // One UTF-16 unit for one (Gemma's " " → "▁"): offsets do not move, and String.replace is fastest.
+  if (oneForOne && content.length === 1) return (input) => ({ text: input.replace(pattern, content), map: undefined });
   return (input) => {
     pattern.lastIndex = 0;
     if (!pattern.test(input)) return { text: input, map: undefined };

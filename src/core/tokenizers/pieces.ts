@@ -55,6 +55,8 @@ export interface SplitStep {
   behavior: SplitBehavior;
   /** The pattern looks behind: it must see only the piece it splits, not the text before it. */
   lookbehind: boolean;
+  /** A match at `at` that must not cut norm[a, b) (see safeCuts in huggingFace.ts). */
+  keep?: (norm: string, at: number, a: number, b: number) => boolean;
 }
 
 interface Segment extends Normalized {
@@ -126,7 +128,7 @@ export class SplitPieces implements PieceSource {
   /** Level `level` splits norm[a, b) and hands each part to the next level; the last level emits. */
   private split(norm: string, level: number, a: number, b: number, emit: (a: number, b: number, removed?: boolean) => boolean): boolean {
     if (level === this.splits.length) return emit(a, b);
-    const { regex, behavior, lookbehind } = this.splits[level]!;
+    const { regex, behavior, lookbehind, keep } = this.splits[level]!;
     const base = lookbehind ? a : 0;
     const subject = lookbehind ? norm.slice(a, b) : b === norm.length ? norm : norm.slice(0, b);
     const next = (x: number, y: number): boolean => this.split(norm, level + 1, x, y, emit);
@@ -140,6 +142,7 @@ export class SplitPieces implements PieceSource {
         regex.lastIndex = m.index + ((subject.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
         continue;
       }
+      if (keep?.(norm, ms, a, b)) continue;
       let ok = true;
       if (behavior === 'Isolated') ok = (pending >= ms || next(pending, ms)) && next(ms, me);
       else if (behavior === 'Removed') ok = (pending >= ms || next(pending, ms)) && emit(ms, me, true);
