@@ -78,8 +78,12 @@ function compiledPattern(node: JsonObject, where: string): { regex: RegExp; look
     return { regex: new RegExp(pattern.String.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gu'), lookbehind: false };
   }
   if (typeof pattern.Regex === 'string') {
-    const { source, lookbehind } = translateOnigRegex(pattern.Regex);
-    return { regex: new RegExp(source, 'gu'), lookbehind };
+    try {
+      const { source, lookbehind } = translateOnigRegex(pattern.Regex);
+      return { regex: new RegExp(source, 'gu'), lookbehind };
+    } catch (e) {
+      throw new TokenizerJsonError(`${where}: ${(e as Error).message}`);
+    }
   }
   throw new TokenizerJsonError(`${where}.pattern must hold a String or a Regex.`);
 }

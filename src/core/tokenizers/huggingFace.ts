@@ -108,17 +108,15 @@ function checkModel(model: JsonObject): void {
   }
 }
 
-/** model.vocab as a Map, every id a distinct non-negative integer below 2^24. */
+/** model.vocab as a Map, every id a non-negative integer below 2^24 (tokenBytes refuses an id given twice). */
 function vocabulary(model: JsonObject): Map<string, number> {
   const raw = objectAt(model, 'vocab', 'model');
   const vocab = new Map<string, number>();
-  const seen = new Set<number>();
-  for (const [token, id] of Object.entries(raw)) {
+  for (const token in raw) {
+    const id = raw[token];
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= MAX_ID) {
       throw new TokenizerJsonError(`model.vocab[${JSON.stringify(token)}] must be an id from 0 to ${MAX_ID - 1}.`);
     }
-    if (seen.has(id)) throw new TokenizerJsonError(`model.vocab gives id ${id} to more than one token.`);
-    seen.add(id);
     vocab.set(token, id);
   }
   if (!vocab.size) throw new TokenizerJsonError('model.vocab is empty.');
@@ -175,6 +173,7 @@ function tokenBytes(vocab: Map<string, number>, byteLevel: boolean, byteFallback
   const encoder = new TextEncoder();
   const out = new Map<number, Uint8Array>();
   for (const [token, id] of vocab) {
+    if (out.has(id)) throw new TokenizerJsonError(`model.vocab gives id ${id} to more than one token.`);
     const fallback = byteFallback && BYTE_TOKEN.exec(token);
     if (fallback) {
       const b = Number.parseInt(fallback[1]!, 16);

@@ -97,7 +97,7 @@ export class SplitPieces implements PieceSource {
 
   private segment(text: string, start: number, end: number, atStart: boolean): Segment {
     const last = this.last;
-    if (last && last.source === text && last.end === end && start >= last.start && (start > last.start || last.atStart === atStart)) {
+    if (last && last.end === end && start >= last.start && (start > last.start || last.atStart === atStart) && last.source === text) {
       if (this.normalizedOffset(last, start) >= 0) return last;
     }
     const normalized = normalizeAll(this.normalizers, text.slice(start, end), atStart, start === 0);
