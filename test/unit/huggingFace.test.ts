@@ -69,7 +69,9 @@ function assertSame(model: Model, text: string, what: string): void {
   if (got.length === want.length && got.every((id, i) => id === want[i])) return;
   let i = 0;
   while (got[i] === want[i]) i++;
-  assert.fail(`${model}, ${what}: ids differ from token ${i}: ours ${got.slice(i, i + 6)} vs ${want.slice(i, i + 6)} in ${JSON.stringify(text.slice(0, 120))}`);
+  assert.fail(
+    `${model}, ${what}: ids differ from token ${i}: ours ${got.slice(i, i + 6)} vs ${want.slice(i, i + 6)} in ${JSON.stringify(text.slice(0, 120))}`,
+  );
 }
 
 const corpus = readCorpus() ?? '';
@@ -88,20 +90,123 @@ for (const model of MODELS) {
 
 /** Hostile pieces: digit and whitespace runs, emoji and ZWJ sequences, combining marks, CJK, lone surrogates, tokens' own text. */
 const ATOMS: string[] = [
-  ' ', '  ', '\t', '\n', '\r\n', '\n\n\n', '\u00a0', '\u3000', '\u2028', '\u0085', '\u200b', '\ufeff', '\u000b', '\u0000',
-  "'s", "'S", "'ll", "'LL", "'re", "'ve", "'d", "'m", "'t", '’s', "don't", "'", '"',
-  'e\u0301', 'a\u0308\u0323', '\u0301', '\u0323\u0308', '\u1100\u1161\u11a8', '\u1161', '가', '각\u11a8', 'ﬁ', '\u212b', 'Å', 'K', '①', '²', 'Ⅻ',
-  '👍', '👍🏽', '👨‍👩‍👧', '🇺🇸', '\u200d', '🏳️‍🌈', '❤️',
-  '中文', '日本語', 'ひらがな', 'カタカナ', '한국어', '龥', '一', '\u3005', 'Ω', 'Привет', 'مرحبا', 'नमस्ते', '١٢٣', '٣',
-  '\ud800', '\udc00', '\udbff\udfff', '𝟘𝟙',
-  '<|im_start|>', '<|endoftext|>', '<think>', '<table>', '</td>', '<unused0>', '<｜User｜>', '<|begin_of_text|>', '<0x41>', '▁', '▁▁', '>▁</', '> </',
-  'Hello', 'world', 'The', 'quick', 'ABC', 'camelCase', 'snake_case', 'x', 'IJ', 'ǅ',
-  '.', ',', '!', '?', '...', '/', '//', '{', '}', '()', '=>', '<', '>', '-', '_', '#', '@', '$', '%',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\n\n\n',
+  '\u00a0',
+  '\u3000',
+  '\u2028',
+  '\u0085',
+  '\u200b',
+  '\ufeff',
+  '\u000b',
+  '\u0000',
+  "'s",
+  "'S",
+  "'ll",
+  "'LL",
+  "'re",
+  "'ve",
+  "'d",
+  "'m",
+  "'t",
+  '’s',
+  "don't",
+  "'",
+  '"',
+  'e\u0301',
+  'a\u0308\u0323',
+  '\u0301',
+  '\u0323\u0308',
+  '\u1100\u1161\u11a8',
+  '\u1161',
+  '가',
+  '각\u11a8',
+  'ﬁ',
+  '\u212b',
+  'Å',
+  'K',
+  '①',
+  '²',
+  'Ⅻ',
+  '👍',
+  '👍🏽',
+  '👨‍👩‍👧',
+  '🇺🇸',
+  '\u200d',
+  '🏳️‍🌈',
+  '❤️',
+  '中文',
+  '日本語',
+  'ひらがな',
+  'カタカナ',
+  '한국어',
+  '龥',
+  '一',
+  '\u3005',
+  'Ω',
+  'Привет',
+  'مرحبا',
+  'नमस्ते',
+  '١٢٣',
+  '٣',
+  '\ud800',
+  '\udc00',
+  '\udbff\udfff',
+  '𝟘𝟙',
+  '<|im_start|>',
+  '<|endoftext|>',
+  '<think>',
+  '<table>',
+  '</td>',
+  '<unused0>',
+  '<｜User｜>',
+  '<|begin_of_text|>',
+  '<0x41>',
+  '▁',
+  '▁▁',
+  '>▁</',
+  '> </',
+  'Hello',
+  'world',
+  'The',
+  'quick',
+  'ABC',
+  'camelCase',
+  'snake_case',
+  'x',
+  'IJ',
+  'ǅ',
+  '.',
+  ',',
+  '!',
+  '?',
+  '...',
+  '/',
+  '//',
+  '{',
+  '}',
+  '()',
+  '=>',
+  '<',
+  '>',
+  '-',
+  '_',
+  '#',
+  '@',
+  '$',
+  '%',
 ];
 const atom = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...ATOMS) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 40 }).map((n) => '1234567890'.repeat(5).slice(0, n)) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(' ', '\t', '\n', '\u3000', '\r'), fc.integer({ min: 2, max: 70 })).map(([c, n]) => c.repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom(' ', '\t', '\n', '\u3000', '\r'), fc.integer({ min: 2, max: 70 })).map(([c, n]) => c.repeat(n)),
+  },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme-composite', maxLength: 4 }) },
 );
@@ -149,7 +254,11 @@ test('special mode honours every added token, as tokenizers.js does by default',
 });
 
 test('scans restart exactly at every piece end they report, and spans give the ids of encode', () => {
-  const texts = ['Hello  world, e\u0301te\u0301 à la café\u0301\u0323!\n\n  12345 中文 ＡＢ', 'x\u0308\u0323 y', '<think>a</think> ▁b >▁</ c\u11a8가\u11a8'];
+  const texts = [
+    'Hello  world, e\u0301te\u0301 à la café\u0301\u0323!\n\n  12345 中文 ＡＢ',
+    'x\u0308\u0323 y',
+    '<think>a</think> ▁b >▁</ c\u11a8가\u11a8',
+  ];
   for (const model of MODELS) {
     const { ours } = pair(model);
     for (const text of texts) {
@@ -174,7 +283,10 @@ test('scans restart exactly at every piece end they report, and spans give the i
 });
 
 test('Unicode normalization chunk by chunk equals the whole, and its map points at matching prefixes', () => {
-  const piece = fc.oneof(fc.constantFrom(...ATOMS, '\u0344', '\u0958', '\u3131\u314f', 'ﾊﾟ', '\u0f73', '\u1e9b\u0323'), fc.string({ unit: 'binary', maxLength: 3 }));
+  const piece = fc.oneof(
+    fc.constantFrom(...ATOMS, '\u0344', '\u0958', '\u3131\u314f', 'ﾊﾟ', '\u0f73', '\u1e9b\u0323'),
+    fc.string({ unit: 'binary', maxLength: 3 }),
+  );
   const texts = fc.array(piece, { maxLength: 20 }).map((p) => p.join(''));
   for (const form of ['NFC', 'NFD', 'NFKC', 'NFKD'] as UnicodeForm[]) {
     const step = unicodeStep(form);
@@ -194,13 +306,19 @@ test('Unicode normalization chunk by chunk equals the whole, and its map points 
 
 /** A small SentencePiece-style file: characters, merges ranked by pair, byte fallback or <unk>. */
 function sentencePiece(overrides: Json = {}): Json {
-  const vocab: Record<string, number> = { '<unk>': 0, '▁': 1, a: 2, b: 3, c: 4, ab: 5, bc: 6, abc: 7, '▁a': 8, '▁ab': 9, 'é': 10 };
+  const vocab: Record<string, number> = { '<unk>': 0, '▁': 1, a: 2, b: 3, c: 4, ab: 5, bc: 6, abc: 7, '▁a': 8, '▁ab': 9, é: 10 };
   for (let b = 0; b < 256; b++) vocab[`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`] = 11 + b;
   return {
     added_tokens: [{ id: 0, content: '<unk>', special: true }],
     post_processor: null,
     decoder: null,
-    normalizer: { type: 'Sequence', normalizers: [{ type: 'Prepend', prepend: '▁' }, { type: 'Replace', pattern: { String: ' ' }, content: '▁' }] },
+    normalizer: {
+      type: 'Sequence',
+      normalizers: [
+        { type: 'Prepend', prepend: '▁' },
+        { type: 'Replace', pattern: { String: ' ' }, content: '▁' },
+      ],
+    },
     pre_tokenizer: null,
     model: { type: 'BPE', vocab, merges: ['b c', 'a b', '▁ a', '▁a b', 'a bc'], unk_token: '<unk>', byte_fallback: true, fuse_unk: true },
     ...overrides,
@@ -230,7 +348,10 @@ test('Metaspace pre-tokenizers split before ▁ and prepend it as their scheme s
     const reference = new Reference(json, {});
     for (const text of ['abc ab', ' a b', 'bc']) assert.deepEqual(ours.encode(text), referenceIds(reference, text), `${scheme}: ${text}`);
   }
-  const split = loadHuggingFaceTokenizer({ ...base, pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true } } as never);
+  const split = loadHuggingFaceTokenizer({
+    ...base,
+    pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
+  } as never);
   const ends: number[] = [];
   split.scan('ab  ab', 0, (end) => (ends.push(end), true));
   assert.deepEqual(ends, [2, 3, 6], 'pieces ▁ab | ▁ | ▁ab');
@@ -245,19 +366,55 @@ const MALFORMED: [string, string | (() => unknown), RegExp][] = [
   ['WordPiece', JSON.stringify({ model: { type: 'WordPiece', vocab: {} } }), /WordPiece.*not supported/],
   ['no vocab', JSON.stringify({ model: { type: 'BPE', merges: [] } }), /model\.vocab must be an object/],
   ['a fractional id', JSON.stringify({ model: { type: 'BPE', vocab: { a: 1.5 }, merges: [] } }), /model\.vocab\["a"\] must be an id/],
-  ['a merge of unknown tokens', JSON.stringify(sentencePiece({ model: { ...(sentencePiece().model as Json), merges: ['q r'] } })), /merges\[0\] uses a token/],
-  ['a merge making no token', JSON.stringify(sentencePiece({ model: { ...(sentencePiece().model as Json), merges: ['c a'] } })), /makes "ca"/],
-  ['a bad merge entry', JSON.stringify(sentencePiece({ model: { ...(sentencePiece().model as Json), merges: [42] } })), /merges\[0\] must be/],
+  [
+    'a merge of unknown tokens',
+    JSON.stringify(sentencePiece({ model: { ...(sentencePiece().model as Json), merges: ['q r'] } })),
+    /merges\[0\] uses a token/,
+  ],
+  [
+    'a merge making no token',
+    JSON.stringify(sentencePiece({ model: { ...(sentencePiece().model as Json), merges: ['c a'] } })),
+    /makes "ca"/,
+  ],
+  [
+    'a bad merge entry',
+    JSON.stringify(sentencePiece({ model: { ...(sentencePiece().model as Json), merges: [42] } })),
+    /merges\[0\] must be/,
+  ],
   ['dropout', JSON.stringify(sentencePiece({ model: { ...(sentencePiece().model as Json), dropout: 0.1 } })), /dropout/],
   ['Lowercase', JSON.stringify(sentencePiece({ normalizer: { type: 'Lowercase' } })), /normalizer "Lowercase" is not supported/],
   ['Whitespace', JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Whitespace' } })), /pre-tokenizer "Whitespace" is not supported/],
-  ['\\b', JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { Regex: '\\bx' }, behavior: 'Isolated' } })), /word boundaries/],
-  ['atomic', JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { Regex: '(?>a+)' }, behavior: 'Isolated' } })), /atomic groups/],
-  ['possessive', JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { Regex: 'a++' }, behavior: 'Isolated' } })), /possessive/],
-  ['a broken class', JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { Regex: '[a-' }, behavior: 'Isolated' } })), /unclosed character class/],
-  ['Contiguous', JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { String: 'a' }, behavior: 'Contiguous' } })), /behavior "Contiguous"/],
+  [
+    '\\b',
+    JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { Regex: '\\bx' }, behavior: 'Isolated' } })),
+    /word boundaries/,
+  ],
+  [
+    'atomic',
+    JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { Regex: '(?>a+)' }, behavior: 'Isolated' } })),
+    /atomic groups/,
+  ],
+  [
+    'possessive',
+    JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { Regex: 'a++' }, behavior: 'Isolated' } })),
+    /possessive/,
+  ],
+  [
+    'a broken class',
+    JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { Regex: '[a-' }, behavior: 'Isolated' } })),
+    /unclosed character class/,
+  ],
+  [
+    'Contiguous',
+    JSON.stringify(sentencePiece({ pre_tokenizer: { type: 'Split', pattern: { String: 'a' }, behavior: 'Contiguous' } })),
+    /behavior "Contiguous"/,
+  ],
   ['lstrip', JSON.stringify(sentencePiece({ added_tokens: [{ id: 5, content: 'ab', lstrip: true }] })), /uses lstrip/],
-  ['a byte-level vocabulary without all bytes', JSON.stringify({ pre_tokenizer: { type: 'ByteLevel', use_regex: false }, model: { type: 'BPE', vocab: { a: 0 }, merges: [] } }), /all 256 bytes/],
+  [
+    'a byte-level vocabulary without all bytes',
+    JSON.stringify({ pre_tokenizer: { type: 'ByteLevel', use_regex: false }, model: { type: 'BPE', vocab: { a: 0 }, merges: [] } }),
+    /all 256 bytes/,
+  ],
   ['too long', () => parseTokenizerJson('{"model": {}}', 5), /more than the 5 allowed/],
 ];
 

@@ -49,7 +49,7 @@ function initialParts(table: RankTable, bytes: Uint8Array, n: number, part: (sta
     for (let i = 0; i < n; i++) part(i);
     return;
   }
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const end = Math.min(n, i + charLength(bytes[i]!));
     if (end - i === 1 || !table.hasByteFallback || table.get(bytes, i, end) >= 0) part(i);
     else for (let b = i; b < end; b++) part(b);

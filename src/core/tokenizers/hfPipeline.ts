@@ -141,7 +141,8 @@ function addStep(out: PreTokenization, step: JsonObject, where: string, first: b
       out.normalizers.push(prependStep(' ', 'segment', true));
       out.usesSegmentStart = true;
     }
-    if (step.use_regex !== false) out.splits.push({ regex: new RegExp(translateOnigRegex(GPT2_PATTERN).source, 'gu'), behavior: 'Isolated', lookbehind: false });
+    if (step.use_regex !== false)
+      out.splits.push({ regex: new RegExp(translateOnigRegex(GPT2_PATTERN).source, 'gu'), behavior: 'Isolated', lookbehind: false });
   } else if (type === 'Metaspace') {
     requireFirst(first, 'Metaspace');
     metaspace(out, step, where);
@@ -153,7 +154,8 @@ function metaspace(out: PreTokenization, step: JsonObject, where: string): void 
   const replacement = typeof step.replacement === 'string' ? step.replacement : '\u2581';
   if ([...replacement].length !== 1) throw new TokenizerJsonError(`${where}.replacement must be one character.`);
   const scheme = typeof step.prepend_scheme === 'string' ? step.prepend_scheme : step.add_prefix_space === false ? 'never' : 'always';
-  if (!['always', 'first', 'never'].includes(scheme)) throw new TokenizerJsonError(`${where}.prepend_scheme ${JSON.stringify(scheme)} is not supported.`);
+  if (!['always', 'first', 'never'].includes(scheme))
+    throw new TokenizerJsonError(`${where}.prepend_scheme ${JSON.stringify(scheme)} is not supported.`);
   out.normalizers.push(replaceStep(/ /g, replacement, true));
   if (scheme !== 'never') out.normalizers.push(prependStep(replacement, scheme === 'first' ? 'text' : 'segment', true));
   out.usesSegmentStart ||= scheme === 'always';

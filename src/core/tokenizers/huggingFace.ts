@@ -101,7 +101,8 @@ function checkModel(model: JsonObject): void {
   if (model.type !== 'BPE' && !(model.type === undefined && 'merges' in model)) {
     throw new TokenizerJsonError(`model.type ${JSON.stringify(model.type)} is not supported: only BPE models are.`);
   }
-  if (typeof model.dropout === 'number' && model.dropout > 0) throw new TokenizerJsonError('BPE dropout makes counts random: not supported.');
+  if (typeof model.dropout === 'number' && model.dropout > 0)
+    throw new TokenizerJsonError('BPE dropout makes counts random: not supported.');
   for (const key of ['continuing_subword_prefix', 'end_of_word_suffix']) {
     const value = model[key];
     if (value !== undefined && value !== null && value !== '') throw new TokenizerJsonError(`model.${key} is not supported.`);
@@ -209,7 +210,8 @@ function packTokens(bytesOf: Map<number, Uint8Array>): TokenBytes {
 
 /** "a b" strings or [a, b] pairs, as tokenizers reads both. */
 function mergePair(entry: Json, index: number): [string, string] {
-  if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && typeof entry[1] === 'string') return [entry[0], entry[1]];
+  if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && typeof entry[1] === 'string')
+    return [entry[0], entry[1]];
   if (typeof entry === 'string') {
     const space = entry.indexOf(' ', 1);
     if (space > 0 && entry.indexOf(' ', space + 1) < 0) return [entry.slice(0, space), entry.slice(space + 1)];
@@ -228,8 +230,10 @@ function mergeRanks(raw: Json | undefined, vocab: Map<string, number>, tokens: T
     const left = vocab.get(a);
     const right = vocab.get(b);
     const result = vocab.get(a + b);
-    if (left === undefined || right === undefined) throw new TokenizerJsonError(`model.merges[${i}] uses a token that is not in model.vocab.`);
-    if (result === undefined) throw new TokenizerJsonError(`model.merges[${i}] makes ${JSON.stringify(a + b)}, which is not in model.vocab.`);
+    if (left === undefined || right === undefined)
+      throw new TokenizerJsonError(`model.merges[${i}] uses a token that is not in model.vocab.`);
+    if (result === undefined)
+      throw new TokenizerJsonError(`model.merges[${i}] makes ${JSON.stringify(a + b)}, which is not in model.vocab.`);
     if (tokens.length[left]! < 0 || tokens.length[right]! < 0 || result >= tokens.length.length || tokens.length[result]! < 0) {
       throw new TokenizerJsonError(`model.merges[${i}] merges tokens that the model cannot produce from text.`);
     }
@@ -280,7 +284,13 @@ function addedTokens(raw: Json | undefined, mode: SpecialTokenMode, normalize: (
 }
 
 function addedToken(entry: Json, i: number): AddedToken | undefined {
-  if (!isObject(entry) || typeof entry.content !== 'string' || typeof entry.id !== 'number' || !Number.isInteger(entry.id) || entry.id < 0) {
+  if (
+    !isObject(entry) ||
+    typeof entry.content !== 'string' ||
+    typeof entry.id !== 'number' ||
+    !Number.isInteger(entry.id) ||
+    entry.id < 0
+  ) {
     throw new TokenizerJsonError(`added_tokens[${i}] must have a string content and a non-negative integer id.`);
   }
   if (!entry.content) return undefined;

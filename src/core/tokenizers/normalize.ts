@@ -51,7 +51,7 @@ export function unstableRuns(form: UnicodeForm): RegExp {
 function toRanges(codes: number[]): string {
   const sorted = [...new Set(codes)].sort((a, b) => a - b);
   let out = '';
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
     out += `\\u{${sorted[i]!.toString(16)}}` + (j > i ? `-\\u{${sorted[j]!.toString(16)}}` : '');

@@ -37,15 +37,52 @@ const UNSUPPORTED_ESCAPES: Readonly<Record<string, string>> = {
 
 /** Characters related by simple case folding in ways toLowerCase/toUpperCase of an ASCII letter do not show. */
 const FOLD_CANDIDATES = [
-  '\u017f', '\u212a', '\u212b', '\u00b5', '\u0345', '\u03c2', '\u03d0', '\u03d1', '\u03d5', '\u03d6', '\u03f0', '\u03f1',
-  '\u03f4', '\u03f5', '\u1e9b', '\u1e9e', '\u1fbe', '\u2126', '\u1c80', '\u1c81', '\u1c82', '\u1c83', '\u1c84', '\u1c85',
-  '\u1c86', '\u1c87', '\u1c88', '\u01c4', '\u01c5', '\u01c6', '\u01c7', '\u01c8', '\u01c9', '\u01ca', '\u01cb', '\u01cc',
-  '\u01f1', '\u01f2', '\u01f3',
+  '\u017f',
+  '\u212a',
+  '\u212b',
+  '\u00b5',
+  '\u0345',
+  '\u03c2',
+  '\u03d0',
+  '\u03d1',
+  '\u03d5',
+  '\u03d6',
+  '\u03f0',
+  '\u03f1',
+  '\u03f4',
+  '\u03f5',
+  '\u1e9b',
+  '\u1e9e',
+  '\u1fbe',
+  '\u2126',
+  '\u1c80',
+  '\u1c81',
+  '\u1c82',
+  '\u1c83',
+  '\u1c84',
+  '\u1c85',
+  '\u1c86',
+  '\u1c87',
+  '\u1c88',
+  '\u01c4',
+  '\u01c5',
+  '\u01c6',
+  '\u01c7',
+  '\u01c8',
+  '\u01c9',
+  '\u01ca',
+  '\u01cb',
+  '\u01cc',
+  '\u01f1',
+  '\u01f2',
+  '\u01f3',
 ];
 
 export class PatternError extends Error {
   constructor(pattern: string, reason: string) {
-    super(`Cannot translate the pre-tokenizer pattern ${JSON.stringify(pattern.length > 200 ? pattern.slice(0, 200) + '…' : pattern)}: ${reason}.`);
+    super(
+      `Cannot translate the pre-tokenizer pattern ${JSON.stringify(pattern.length > 200 ? pattern.slice(0, 200) + '…' : pattern)}: ${reason}.`,
+    );
     this.name = 'PatternError';
   }
 }
@@ -256,7 +293,23 @@ function codePoint(hex: string, fail: (reason: string) => never): string {
 /** Oniguruma accepts general categories, scripts and binary properties by their short or long names. */
 function propertyName(name: string, fail: (reason: string) => never): string {
   const bare = name.replace(/[\s_-]/g, '').toLowerCase();
-  const aliases: Record<string, string> = { l: 'L', letter: 'L', n: 'N', number: 'N', p: 'P', punct: 'P', punctuation: 'P', s: 'S', symbol: 'S', m: 'M', mark: 'M', z: 'Z', separator: 'Z', c: 'C', other: 'C' };
+  const aliases: Record<string, string> = {
+    l: 'L',
+    letter: 'L',
+    n: 'N',
+    number: 'N',
+    p: 'P',
+    punct: 'P',
+    punctuation: 'P',
+    s: 'S',
+    symbol: 'S',
+    m: 'M',
+    mark: 'M',
+    z: 'Z',
+    separator: 'Z',
+    c: 'C',
+    other: 'C',
+  };
   const candidates = [name, aliases[bare], `Script=${name}`].filter((x): x is string => !!x);
   for (const candidate of candidates) {
     if (!/^[A-Za-z_=]+$/.test(candidate)) continue;
