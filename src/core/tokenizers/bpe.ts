@@ -30,7 +30,7 @@ export function bytePairEncodeSteps(table: RankTable, bytes: Uint8Array, n: numb
 }
 
 function rankOf(table: RankTable, bytes: Uint8Array, start: number, mid: number, end: number): number {
-  const rank = table.pairRank(bytes, start, mid, end);
+  const rank = table.pairRanked ? table.pairRank(bytes, start, mid, end) : table.get(bytes, start, end);
   return rank < 0 ? NONE : rank;
 }
 
@@ -40,15 +40,11 @@ function charLength(b: number): number {
 }
 
 /**
- * Calls part(start) for each initial part of bytes[0, n): every byte for byte-level BPE; for a
- * SentencePiece-style table every character, and each byte of a character the vocabulary lacks
+ * Calls part(start) for each initial part of bytes[0, n) for a SentencePiece-style table (byte-level
+ * BPE starts from every byte): every character, and each byte of a character the vocabulary lacks
  * when the model falls back to bytes (else the character stays whole and becomes the unknown token).
  */
 function initialParts(table: RankTable, bytes: Uint8Array, n: number, part: (start: number) => void): void {
-  if (!table.charLevel) {
-    for (let i = 0; i < n; i++) part(i);
-    return;
-  }
   for (let i = 0; i < n;) {
     const end = Math.min(n, i + charLength(bytes[i]!));
     if (end - i === 1 || !table.hasByteFallback || table.get(bytes, i, end) >= 0) part(i);
@@ -61,7 +57,8 @@ function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
   const pos = positions;
   const rk = pairRanks;
   let m = 0; // boundaries; part i is bytes[pos[i], pos[i+1]), pair i joins parts i and i+1
-  initialParts(table, bytes, n, (start) => (pos[m++] = start));
+  if (table.charLevel) initialParts(table, bytes, n, (start) => (pos[m++] = start));
+  else for (; m < n; m++) pos[m] = m;
   pos[m++] = n;
   for (let i = 0; i < m - 2; i++) rk[i] = rankOf(table, bytes, pos[i]!, pos[i + 1]!, pos[i + 2]!);
   for (;;) {
@@ -93,15 +90,20 @@ function* mergeLong(table: RankTable, bytes: Uint8Array, n: number): Generator<v
   const prev = new Int32Array(n + 1);
   const pairRank = new Int32Array(n + 1).fill(NONE);
   const heap = new PairHeap(n);
-  let last = -1;
-  initialParts(table, bytes, n, (start) => {
-    if (last >= 0) next[last] = start;
-    prev[start] = last;
-    last = start;
-  });
-  next[last] = n;
-  prev[n] = last;
-  next[n] = n + 1;
+  for (let i = 0; i <= n; i++) {
+    next[i] = i + 1;
+    prev[i] = i - 1;
+  }
+  if (table.charLevel) {
+    let last = -1;
+    initialParts(table, bytes, n, (start) => {
+      if (last >= 0) next[last] = start;
+      prev[start] = last;
+      last = start;
+    });
+    next[last] = n;
+    prev[n] = last;
+  }
   const rankPair = (start: number): number => {
     const mid = next[start]!;
     const end = mid < n ? next[mid]! : n + 1;

@@ -62,6 +62,8 @@ export class RankTable {
   readonly size: number;
   private readonly merges: MergeRanks | undefined;
   readonly charLevel: boolean;
+  /** Merges rank pairs (a Hugging Face model) rather than the token they make (tiktoken). */
+  readonly pairRanked: boolean;
   private readonly byteFallback: Int32Array | undefined;
 
   constructor(bpeRanks: string | TokenBytes, merges?: MergeRanks, symbols?: ModelSymbols) {
@@ -71,6 +73,7 @@ export class RankTable {
     this.length = parsed.length;
     this.size = parsed.count;
     this.merges = merges;
+    this.pairRanked = merges !== undefined;
     this.charLevel = symbols?.charLevel ?? false;
     this.byteFallback = symbols?.byteFallback;
     let capacity = 1;
