@@ -29,17 +29,38 @@ export function bytePairEncodeSteps(table: RankTable, bytes: Uint8Array, n: numb
   return mergeLong(table, bytes, n);
 }
 
-function rankOf(table: RankTable, bytes: Uint8Array, start: number, end: number): number {
-  const rank = table.get(bytes, start, end);
+function rankOf(table: RankTable, bytes: Uint8Array, start: number, mid: number, end: number): number {
+  const rank = table.pairRanked ? table.pairRank(bytes, start, mid, end) : table.get(bytes, start, end);
   return rank < 0 ? NONE : rank;
+}
+
+/** UTF-8 length of the character whose lead byte is b (1 for a stray continuation byte). */
+function charLength(b: number): number {
+  return b < 0xc0 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
+}
+
+/**
+ * Calls part(start) for each initial part of bytes[0, n) for a SentencePiece-style table (byte-level
+ * BPE starts from every byte): every character, and each byte of a character the vocabulary lacks
+ * when the model falls back to bytes (else the character stays whole and becomes the unknown token).
+ */
+function initialParts(table: RankTable, bytes: Uint8Array, n: number, part: (start: number) => void): void {
+  for (let i = 0; i < n;) {
+    const end = Math.min(n, i + charLength(bytes[i]!));
+    if (end - i === 1 || !table.hasByteFallback || table.get(bytes, i, end) >= 0) part(i);
+    else for (let b = i; b < end; b++) part(b);
+    i = end;
+  }
 }
 
 function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
   const pos = positions;
   const rk = pairRanks;
-  let m = n + 1; // boundaries; part i is bytes[pos[i], pos[i+1]), pair i joins parts i and i+1
-  for (let i = 0; i <= n; i++) pos[i] = i;
-  for (let i = 0; i < n - 1; i++) rk[i] = rankOf(table, bytes, i, i + 2);
+  let m = 0; // boundaries; part i is bytes[pos[i], pos[i+1]), pair i joins parts i and i+1
+  if (table.charLevel) initialParts(table, bytes, n, (start) => (pos[m++] = start));
+  else for (; m < n; m++) pos[m] = m;
+  pos[m++] = n;
+  for (let i = 0; i < m - 2; i++) rk[i] = rankOf(table, bytes, pos[i]!, pos[i + 1]!, pos[i + 2]!);
   for (;;) {
     let min = NONE;
     let at = -1;
@@ -55,11 +76,11 @@ function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
       rk[j] = rk[j + 1]!;
     }
     m--;
-    rk[at] = at + 2 < m ? rankOf(table, bytes, pos[at]!, pos[at + 2]!) : NONE;
-    if (at > 0) rk[at - 1] = rankOf(table, bytes, pos[at - 1]!, pos[at + 1]!);
+    rk[at] = at + 2 < m ? rankOf(table, bytes, pos[at]!, pos[at + 1]!, pos[at + 2]!) : NONE;
+    if (at > 0) rk[at - 1] = rankOf(table, bytes, pos[at - 1]!, pos[at]!, pos[at + 1]!);
   }
   const ids = new Array<number>(m - 1);
-  for (let i = 0; i < m - 1; i++) ids[i] = table.get(bytes, pos[i]!, pos[i + 1]!);
+  for (let i = 0; i < m - 1; i++) ids[i] = table.idOf(bytes, pos[i]!, pos[i + 1]!);
   return ids;
 }
 
@@ -73,14 +94,25 @@ function* mergeLong(table: RankTable, bytes: Uint8Array, n: number): Generator<v
     next[i] = i + 1;
     prev[i] = i - 1;
   }
+  if (table.charLevel) {
+    let last = -1;
+    initialParts(table, bytes, n, (start) => {
+      if (last >= 0) next[last] = start;
+      prev[start] = last;
+      last = start;
+    });
+    next[last] = n;
+    prev[n] = last;
+  }
   const rankPair = (start: number): number => {
-    const end = next[next[start]!]!;
-    return (pairRank[start] = end <= n ? rankOf(table, bytes, start, end) : NONE);
+    const mid = next[start]!;
+    const end = mid < n ? next[mid]! : n + 1;
+    return (pairRank[start] = end <= n ? rankOf(table, bytes, start, mid, end) : NONE);
   };
-  for (let i = 0; i < n - 1; i++) {
+  for (let i = 0, seen = 0; i < n; i = next[i]!) {
     const rank = rankPair(i);
     if (rank !== NONE) heap.add(rank, i);
-    if (i % STEP === 0) yield;
+    if (++seen % STEP === 0) yield;
   }
   for (let i = (heap.size >> 1) - 1; i >= 0; i--) {
     heap.siftDownAt(i);
@@ -107,7 +139,7 @@ function* mergeLong(table: RankTable, bytes: Uint8Array, n: number): Generator<v
   }
   const ids: number[] = [];
   for (let s = 0; s < n; s = next[s]!) {
-    ids.push(table.get(bytes, s, next[s]!));
+    ids.push(table.idOf(bytes, s, next[s]!));
     if (ids.length % STEP === 0) yield;
   }
   return ids;

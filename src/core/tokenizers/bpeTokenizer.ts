@@ -1,26 +1,58 @@
+import { TokenMatcher } from './addedTokens';
 import { TokenizerBase } from './base';
 import { bytePairEncode, bytePairEncodeSteps } from './bpe';
-import { compilePattern } from './pattern';
+import { PatternPieces, type PieceSource } from './pieces';
 import type { RankFile, RankTable } from './rankTable';
 import type { TokenizerInfo } from './registry';
-import type { EngineOptions, TokenSpan } from './types';
+import type { EngineOptions, SpecialTokenMode, TokenSpan } from './types';
 import { ByteBuffer, codePointAt } from './utf8';
 
 type Ids = number | number[];
-type Visit = (start: number, end: number, ids: Ids) => boolean;
+/** piece: the string the ids encode, when it lines up with text[start, end) unit for unit. */
+type Visit = (start: number, end: number, ids: Ids, piece: string | undefined) => boolean;
+
+/** What a BPE tokenizer is made of besides its table: tiktoken's encodings and Hugging Face models alike. */
+export interface BpeModel {
+  /** Cuts ordinary text into the pieces encoded one by one. */
+  pieces: PieceSource;
+  /** Strings that are one token wherever they appear, matched before the pieces. */
+  specials: ReadonlyMap<string, number>;
+  /** A piece that is one token whole is that token, whatever the merges (tiktoken; Hugging Face's ignore_merges). */
+  wholePieces: boolean;
+  /** Characters outside the vocabulary without a byte fallback: their id, and whether a run of them is one token. */
+  unknown?: { id: number; fuse: boolean };
+}
+
+/** A tiktoken encoding as a BpeModel: its pattern, and its special tokens in 'special' mode. */
+export function tiktokenModel(file: Omit<RankFile, 'bpe_ranks'>, mode: SpecialTokenMode): BpeModel {
+  return {
+    pieces: new PatternPieces(file.pat_str),
+    specials: mode === 'special' ? new Map(Object.entries(file.special_tokens)) : NO_SPECIALS,
+    wholePieces: true,
+  };
+}
 
 const CACHE_LIMIT = 100_000;
 /** Pieces longer than this (UTF-16 units) may take milliseconds to merge; sliced scans prepare them in steps. */
 const HEAVY_PIECE = 8192;
 const HEAVY_CACHE_LIMIT = 16;
 const NO_SPECIALS: ReadonlyMap<string, number> = new Map();
+const NO_IDS: number[] = [];
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** A tiktoken encoding: regex pre-tokenizer, per-piece cache, exact byte-pair merges. */
+function hasLoneSurrogate(piece: string): boolean {
+  LONE_SURROGATE.lastIndex = 0;
+  const found = LONE_SURROGATE.test(piece);
+  LONE_SURROGATE.lastIndex = 0;
+  return found;
+}
+
+/** A BPE tokenizer: pre-tokenizer, per-piece cache, exact byte-pair merges. */
 export class BpeTokenizer extends TokenizerBase {
   readonly lookbehind: number;
-  private readonly pattern: RegExp;
+  private readonly pieces: PieceSource;
   private readonly specials: ReadonlyMap<string, number>;
-  private readonly specialPattern: RegExp | undefined;
+  private readonly matcher: TokenMatcher | undefined;
   /** Two generations: when the young map fills it becomes the old one, whose hits move back; eviction is O(1). */
   private cache = new Map<string, Ids>();
   private oldCache = new Map<string, Ids>();
@@ -32,14 +64,13 @@ export class BpeTokenizer extends TokenizerBase {
     info: TokenizerInfo,
     options: EngineOptions,
     private readonly table: RankTable,
-    file: Omit<RankFile, 'bpe_ranks'>,
+    private readonly model: BpeModel,
   ) {
     super(info, options);
-    this.pattern = compilePattern(file.pat_str);
-    this.specials = this.options.specialTokens === 'special' ? new Map(Object.entries(file.special_tokens)) : NO_SPECIALS;
-    const names = [...this.specials.keys()];
-    this.specialPattern = names.length ? new RegExp(names.map((s) => s.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g') : undefined;
-    this.lookbehind = Math.max(0, ...names.map((s) => s.length));
+    this.pieces = model.pieces;
+    this.specials = model.specials;
+    this.matcher = this.specials.size ? new TokenMatcher(this.specials) : undefined;
+    this.lookbehind = this.matcher?.longest ?? 0;
   }
 
   scan(text: string, from: number, emit: (end: number, count: number) => boolean): void {
@@ -61,10 +92,14 @@ export class BpeTokenizer extends TokenizerBase {
 
   override *prepare(piece: string): Generator<void, void> {
     if (this.heavyCache.has(piece)) return;
+    if (this.table.charLevel && hasLoneSurrogate(piece)) {
+      this.remember(piece, this.encodeCharacters(piece));
+      return;
+    }
     const n = this.scratch.encode(piece);
     const bytes = this.scratch.bytes.slice(0, n); // the scratch buffer may be reused while paused
-    const whole = this.table.get(bytes, 0, n);
-    this.remember(piece, whole >= 0 ? whole : yield* bytePairEncodeSteps(this.table, bytes, n));
+    const whole = this.model.wholePieces ? this.table.get(bytes, 0, n) : -1;
+    this.remember(piece, whole >= 0 ? whole : this.resolve(yield* bytePairEncodeSteps(this.table, bytes, n)));
   }
 
   override encode(text: string): number[] {
@@ -79,9 +114,10 @@ export class BpeTokenizer extends TokenizerBase {
 
   spans(text: string): TokenSpan[] {
     const out: TokenSpan[] = [];
-    this.walk(text, 0, (start, end, ids) => {
+    this.walk(text, 0, (start, end, ids, piece) => {
       if (typeof ids === 'number') out.push({ id: ids, bytes: this.bytesOf(ids), start, end, partial: false });
-      else this.splitPiece(text, start, ids, out);
+      else if (piece !== undefined && piece.length === end - start) this.splitPiece(piece, start, ids, out);
+      else for (const id of ids) out.push({ id, bytes: this.bytesOf(id), start, end, partial: true }); // normalized: no finer mapping
       return true;
     });
     return out;
@@ -94,9 +130,10 @@ export class BpeTokenizer extends TokenizerBase {
     return new TextEncoder().encode(special);
   }
 
-  /** Gives each token of a piece its bytes and the whole characters they touch. */
-  private splitPiece(text: string, pieceStart: number, ids: number[], out: TokenSpan[]): void {
-    let char = pieceStart; // UTF-16 offset of the character holding byte `charByte`
+  /** Gives each token of a piece its bytes and the whole characters they touch (the piece lines up with the text at pieceStart). */
+  private splitPiece(piece: string, pieceStart: number, ids: number[], out: TokenSpan[]): void {
+    const text = piece;
+    let char = 0; // offset in the piece of the character holding byte `charByte`
     let charByte = 0;
     let cp = codePointAt(text, char);
     let byte = 0;
@@ -119,56 +156,112 @@ export class BpeTokenizer extends TokenizerBase {
         endCp = codePointAt(text, endChar);
       }
       const endsClean = endByte + endCp.bytes === tokenEnd;
-      out.push({ id, bytes, start, end: endChar + endCp.units, partial: !startsClean || !endsClean });
+      out.push({ id, bytes, start: pieceStart + start, end: pieceStart + endChar + endCp.units, partial: !startsClean || !endsClean });
       byte = tokenEnd;
     }
   }
 
   /** Calls visit for every piece from `from` (a piece boundary) on, special tokens included, until it returns false. */
   private walk(text: string, from: number, visit: Visit, stopAtHeavy?: (piece: string) => void): void {
-    const specialPattern = this.specialPattern;
-    if (!specialPattern) {
-      this.walkOrdinary(text, from, text.length, visit, stopAtHeavy);
+    const matcher = this.matcher;
+    let atStart = from === 0 || (this.pieces.usesSegmentStart && !!matcher?.endsAt(text, from));
+    if (!matcher) {
+      this.walkOrdinary(text, from, text.length, atStart, visit, stopAtHeavy);
       return;
     }
     let pos = from;
     while (pos < text.length) {
-      specialPattern.lastIndex = pos;
-      const special = specialPattern.exec(text);
-      const segmentEnd = special ? special.index : text.length;
-      if (segmentEnd > pos && !this.walkOrdinary(text, pos, segmentEnd, visit, stopAtHeavy)) return;
+      const special = matcher.find(text, pos);
+      const segmentEnd = special ? special.start : text.length;
+      if (segmentEnd > pos && !this.walkOrdinary(text, pos, segmentEnd, atStart, visit, stopAtHeavy)) return;
       if (!special) return;
-      pos = special.index + special[0].length;
-      if (!visit(special.index, pos, this.specials.get(special[0])!)) return;
+      pos = special.end;
+      if (!visit(special.start, pos, special.id, undefined)) return;
+      atStart = true;
     }
   }
 
-  private walkOrdinary(text: string, start: number, end: number, visit: Visit, stopAtHeavy?: (piece: string) => void): boolean {
-    // A prefix keeps offsets intact and is O(1) in V8 (a sliced string).
-    const subject = end === text.length ? text : text.slice(0, end);
-    const pattern = this.pattern;
-    pattern.lastIndex = start;
-    let match: RegExpExecArray | null;
-    while ((match = pattern.exec(subject)) !== null) {
-      const piece = match[0];
+  /** Pieces that end where the text has no offset (inside a normalized character) are reported with the ones after them. */
+  private walkOrdinary(
+    text: string,
+    start: number,
+    end: number,
+    atStart: boolean,
+    visit: Visit,
+    stopAtHeavy?: (piece: string) => void,
+  ): boolean {
+    let groupStart = -1;
+    let group: number[] = [];
+    return this.pieces.walk(text, start, end, atStart, (pieceStart, pieceEnd, piece, final) => {
       if (stopAtHeavy && piece.length > HEAVY_PIECE && !this.heavyCache.has(piece)) {
         stopAtHeavy(piece);
         return false;
       }
-      if (!visit(match.index, match.index + piece.length, this.idsOf(piece))) return false;
-    }
-    return true;
+      const ids = this.idsOf(piece);
+      if (final && groupStart < 0) return visit(pieceStart, pieceEnd, ids, piece);
+      if (groupStart < 0) groupStart = pieceStart;
+      if (typeof ids === 'number') group.push(ids);
+      else for (const id of ids) group.push(id);
+      if (!final) return true;
+      const all = group;
+      const from = groupStart;
+      group = [];
+      groupStart = -1;
+      return visit(from, pieceEnd, all, undefined);
+    });
   }
 
   private idsOf(piece: string): Ids {
+    if (!piece) return NO_IDS;
     let ids = piece.length > HEAVY_PIECE ? this.heavyCache.get(piece) : this.cache.get(piece);
     if (ids !== undefined) return ids;
     ids = this.oldCache.get(piece);
     if (ids !== undefined) return this.remember(piece, ids);
+    if (this.table.charLevel && hasLoneSurrogate(piece)) return this.remember(piece, this.encodeCharacters(piece));
     const n = this.scratch.encode(piece);
     const bytes = this.scratch.bytes;
-    const whole = this.table.get(bytes, 0, n);
-    return this.remember(piece, whole >= 0 ? whole : bytePairEncode(this.table, bytes, n));
+    const whole = this.model.wholePieces ? this.table.get(bytes, 0, n) : -1;
+    return this.remember(piece, whole >= 0 ? whole : this.resolve(bytePairEncode(this.table, bytes, n)));
+  }
+
+  /**
+   * A SentencePiece-style model sees characters, and a lone surrogate (which JavaScript strings allow
+   * and Rust's do not) is one that no vocabulary holds: it merges with nothing, so the text on each
+   * side is merged apart, and it falls back to the bytes TextEncoder gives it (those of U+FFFD).
+   */
+  private encodeCharacters(piece: string): Ids {
+    const out: number[] = [];
+    const add = (ids: number[]) => out.push(...ids);
+    let from = 0;
+    for (const lone of piece.matchAll(LONE_SURROGATE)) {
+      if (lone.index > from) add(this.encodeRun(piece.slice(from, lone.index)));
+      const replacement = [0xef, 0xbf, 0xbd].map((b) => this.table.idOf(Uint8Array.of(b), 0, 1));
+      if (replacement.every((id) => id >= 0)) out.push(...replacement);
+      else out.push(-1);
+      from = lone.index + 1;
+    }
+    if (from < piece.length) add(this.encodeRun(piece.slice(from)));
+    return this.resolve(out);
+  }
+
+  /** Ids of a run, unknown parts left as -1 (no whole-piece shortcut: the piece it is part of is no token). */
+  private encodeRun(run: string): number[] {
+    const n = this.scratch.encode(run);
+    return bytePairEncode(this.table, this.scratch.bytes, n);
+  }
+
+  /** Parts outside the vocabulary (SentencePiece models without a byte for them) become the unknown token, or nothing. */
+  private resolve(ids: number[]): Ids {
+    if (!this.table.charLevel || !ids.includes(-1)) return ids;
+    const unknown = this.model.unknown;
+    const out: number[] = [];
+    let previousUnknown = false;
+    for (const id of ids) {
+      if (id >= 0) out.push(id);
+      else if (unknown && !(unknown.fuse && previousUnknown)) out.push(unknown.id);
+      previousUnknown = id < 0;
+    }
+    return out;
   }
 
   private remember(piece: string, ids: Ids): Ids {

@@ -1,7 +1,14 @@
-/** The token engine: exact tiktoken encodings and the comparison tokenizers, with no dependency on VS Code. */
+/** The token engine: exact tiktoken encodings, Hugging Face tokenizer.json BPE models and the comparison tokenizers, with no dependency on VS Code. */
 export * from './registry';
 export type { EngineOptions, SpecialTokenMode, TokenizeResult, Tokenizer, TokenSpan } from './types';
 export { countChars } from './utf8';
 export { loadTokenizer, loadTokenizerSync, isLoaded, getEncodingStats, type EncodingStats } from './load';
 export { countAsync, CancelledError, SLICE_MS } from './sliced';
 export { DocumentIndex, mergeChanges, type TextChange, type EditEnvelope } from './documentIndex';
+export {
+  loadHuggingFaceTokenizer,
+  parseTokenizerJson,
+  TokenizerJsonError,
+  MAX_TOKENIZER_JSON_CHARS,
+  type HuggingFaceOptions,
+} from './huggingFace';

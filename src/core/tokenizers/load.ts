@@ -1,7 +1,7 @@
 import { yieldToEventLoop } from '../util/yield';
-import { BpeTokenizer } from './bpeTokenizer';
+import { BpeTokenizer, tiktokenModel } from './bpeTokenizer';
 import { RankTable, type RankFile } from './rankTable';
-import { resolveTokenizer, type EncodingName } from './registry';
+import { resolveTokenizer, type EncodingName, type TokenizerInfo } from './registry';
 import { CharacterTokenizer, WhitespaceTokenizer } from './simpleTokenizers';
 import type { EngineOptions, Tokenizer } from './types';
 
@@ -121,6 +121,11 @@ function loadEncoding(name: EncodingName, fetched?: RankFile): Encoding {
   return encoding;
 }
 
+/** The tiktoken encoding a listed tokenizer reads, if any (the listed names never resolve to a tokenizer.json). */
+function encodingOf(info: TokenizerInfo): EncodingName | undefined {
+  return info.kind === 'character' || info.kind === 'whitespace' || info.kind === 'huggingface' ? undefined : info.kind;
+}
+
 /** Returns the tokenizer for a listed name (aliases included), loading only the encoding it needs. Throws UnknownTokenizerError. */
 export function loadTokenizerSync(name: string, options: EngineOptions = {}): Tokenizer {
   const info = resolveTokenizer(name);
@@ -131,8 +136,8 @@ export function loadTokenizerSync(name: string, options: EngineOptions = {}): To
     if (info.kind === 'character') tokenizer = new CharacterTokenizer(info, options);
     else if (info.kind === 'whitespace') tokenizer = new WhitespaceTokenizer(info, options);
     else {
-      const encoding = loadEncoding(info.kind);
-      tokenizer = new BpeTokenizer(info, { specialTokens: mode }, encoding.table, encoding.file);
+      const encoding = loadEncoding(encodingOf(info)!);
+      tokenizer = new BpeTokenizer(info, { specialTokens: mode }, encoding.table, tiktokenModel(encoding.file, mode));
     }
     tokenizers.set(key, tokenizer);
   }
@@ -142,8 +147,8 @@ export function loadTokenizerSync(name: string, options: EngineOptions = {}): To
 /** As loadTokenizerSync, but lets the event loop run first, so a first load never stacks on other work. */
 export async function loadTokenizer(name: string, options: EngineOptions = {}): Promise<Tokenizer> {
   const info = resolveTokenizer(name);
-  if (info.kind !== 'character' && info.kind !== 'whitespace' && !encodings.has(info.kind)) {
-    const kind = info.kind;
+  const kind = encodingOf(info);
+  if (kind && !encodings.has(kind)) {
     if (rankSource) loadEncoding(kind, await fetchRankFile(rankSource, kind));
     else await yieldToEventLoop();
   }
@@ -152,7 +157,8 @@ export async function loadTokenizer(name: string, options: EngineOptions = {}): 
 
 export function isLoaded(name: string): boolean {
   const info = resolveTokenizer(name);
-  return info.kind === 'character' || info.kind === 'whitespace' || encodings.has(info.kind);
+  const kind = encodingOf(info);
+  return !kind || encodings.has(kind);
 }
 
 export function getEncodingStats(): EncodingStats[] {

@@ -24,6 +24,34 @@ function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   return h >>> 0;
 }
 
+/** Token bytes back to back, as RankTable stores them; token `id` is data[start[id], start[id] + length[id]), length -1 for a gap. */
+export interface TokenBytes {
+  data: Uint8Array;
+  start: Int32Array;
+  length: Int32Array;
+  count: number;
+}
+
+/**
+ * What a Hugging Face BPE model adds to a table of tokens: merges rank pairs, not tokens (see pairRank),
+ * and a SentencePiece-style model starts from characters and falls back to <0xXX> byte tokens.
+ */
+export interface MergeRanks {
+  /** The merges producing token id are entries first[id] .. first[id + 1] - 1. */
+  first: Int32Array;
+  /** Byte length of the left part of each merge. */
+  split: Int32Array;
+  /** The merge's index in model.merges: lower merges first. */
+  rank: Int32Array;
+}
+
+export interface ModelSymbols {
+  /** Initial symbols are whole characters (SentencePiece) rather than bytes (byte-level BPE). */
+  charLevel: boolean;
+  /** For a character not in the vocabulary: the id of each of its UTF-8 bytes, or -1. */
+  byteFallback?: Int32Array;
+}
+
 export class RankTable {
   /** Token bytes, back to back; token `rank` is bytes[start[rank], start[rank] + length[rank]). */
   private readonly data: Uint8Array;
@@ -32,19 +60,29 @@ export class RankTable {
   private readonly slots: Int32Array;
   private readonly mask: number;
   readonly size: number;
+  private readonly merges: MergeRanks | undefined;
+  readonly charLevel: boolean;
+  /** Merges rank pairs (a Hugging Face model) rather than the token they make (tiktoken). */
+  readonly pairRanked: boolean;
+  private readonly byteFallback: Int32Array | undefined;
 
-  constructor(bpeRanks: string) {
-    const parsed = RankTable.decode(bpeRanks);
+  constructor(bpeRanks: string | TokenBytes, merges?: MergeRanks, symbols?: ModelSymbols) {
+    const parsed = typeof bpeRanks === 'string' ? RankTable.decode(bpeRanks) : bpeRanks;
     this.data = parsed.data;
     this.start = parsed.start;
     this.length = parsed.length;
     this.size = parsed.count;
+    this.merges = merges;
+    this.pairRanked = merges !== undefined;
+    this.charLevel = symbols?.charLevel ?? false;
+    this.byteFallback = symbols?.byteFallback;
     let capacity = 1;
     while (capacity < parsed.count * 2) capacity <<= 1;
     this.slots = new Int32Array(capacity).fill(EMPTY);
     this.mask = capacity - 1;
+    const fallback = new Set(this.byteFallback ?? []);
     for (let rank = 0; rank < this.start.length; rank++) {
-      if (this.length[rank]! < 0) continue;
+      if (this.length[rank]! < 0 || fallback.has(rank)) continue; // a byte-fallback token has bytes but is never looked up
       const s = this.start[rank]!;
       let slot = hashBytes(this.data, s, s + this.length[rank]!) & this.mask;
       while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
@@ -111,6 +149,31 @@ export class RankTable {
     }
   }
 
+  /**
+   * The priority of merging the part bytes[start, mid) with bytes[mid, end), lower first, or -1.
+   * tiktoken ranks the merged token, whatever the split; a Hugging Face model ranks the pair, so the
+   * same token may be reachable from one split and not another.
+   */
+  pairRank(bytes: Uint8Array, start: number, mid: number, end: number): number {
+    const id = this.get(bytes, start, end);
+    const merges = this.merges;
+    if (id < 0 || !merges) return id;
+    const k = mid - start;
+    for (let j = merges.first[id]!, last = merges.first[id + 1]!; j < last; j++) if (merges.split[j] === k) return merges.rank[j]!;
+    return -1;
+  }
+
+  get hasByteFallback(): boolean {
+    return this.byteFallback !== undefined;
+  }
+
+  /** The id of a final part: its token, or for a lone byte of a character outside the vocabulary its byte-fallback token; -1 if none. */
+  idOf(bytes: Uint8Array, start: number, end: number): number {
+    const id = this.get(bytes, start, end);
+    if (id >= 0 || !this.byteFallback || end - start !== 1) return id;
+    return this.byteFallback[bytes[start]!]!;
+  }
+
   /** The bytes of a rank (a view; do not modify). */
   bytesOf(rank: number): Uint8Array | undefined {
     const n = this.length[rank];
@@ -121,6 +184,7 @@ export class RankTable {
 
   /** Approximate memory held, in bytes. */
   get byteSize(): number {
-    return this.data.byteLength + this.start.byteLength + this.length.byteLength + this.slots.byteLength;
+    const merges = this.merges ? this.merges.first.byteLength + this.merges.split.byteLength + this.merges.rank.byteLength : 0;
+    return this.data.byteLength + this.start.byteLength + this.length.byteLength + this.slots.byteLength + merges;
   }
 }

@@ -1,6 +1,7 @@
 /** The one place that knows tokenizer names: the service's list (spec 4.1) and what each resolves to. */
 export type EncodingName = 'cl100k_base' | 'o200k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2';
-export type TokenizerKind = EncodingName | 'character' | 'whitespace';
+/** 'huggingface': built from a tokenizer.json (huggingFace.ts), never listed here. */
+export type TokenizerKind = EncodingName | 'character' | 'whitespace' | 'huggingface';
 
 export interface TokenizerInfo {
   /** The name as the user and the service spell it. */

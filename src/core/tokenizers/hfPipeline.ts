@@ -1,0 +1,166 @@
+/**
+ * A tokenizer.json's normalizer and pre_tokenizer, as normalize steps and Split steps for SplitPieces.
+ * Supported: normalizers NFC, NFD, NFKC, NFKD, Replace, Prepend and Sequence; pre-tokenizers Split
+ * (Isolated, Removed, MergedWithPrevious, MergedWithNext), ByteLevel, Metaspace and Sequence.
+ * Anything else is refused by name, never silently approximated.
+ */
+import { prependStep, replaceStep, unicodeStep, type NormalizeStep, type UnicodeForm } from './normalize';
+import { translateOnigRegex } from './onigRegex';
+import type { SplitBehavior, SplitStep } from './pieces';
+
+export class TokenizerJsonError extends Error {
+  constructor(message: string) {
+    super(`tokenizer.json: ${message}`);
+    this.name = 'TokenizerJsonError';
+  }
+}
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function objectAt(parent: JsonObject, key: string, where: string): JsonObject {
+  const value = parent[key];
+  if (!isObject(value)) throw new TokenizerJsonError(`${where}.${key} must be an object.`);
+  return value;
+}
+
+export function stringAt(parent: JsonObject, key: string, where: string): string {
+  const value = parent[key];
+  if (typeof value !== 'string') throw new TokenizerJsonError(`${where}.${key} must be a string.`);
+  return value;
+}
+
+function typeOf(node: JsonObject, where: string): string {
+  return stringAt(node, 'type', where);
+}
+
+/** GPT-2's pattern, which ByteLevel applies when use_regex is true (tokenizers' byte_level.rs). */
+const GPT2_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+
+const UNICODE_FORMS: readonly string[] = ['NFC', 'NFD', 'NFKC', 'NFKD'];
+
+export function normalizerSteps(node: Json | undefined, where = 'normalizer'): NormalizeStep[] {
+  if (node === null || node === undefined) return [];
+  if (!isObject(node)) throw new TokenizerJsonError(`${where} must be an object or null.`);
+  const type = typeOf(node, where);
+  if (UNICODE_FORMS.includes(type)) return [unicodeStep(type as UnicodeForm)];
+  switch (type) {
+    case 'Sequence': {
+      const list = node.normalizers;
+      if (!Array.isArray(list)) throw new TokenizerJsonError(`${where}.normalizers must be an array.`);
+      return list.flatMap((child, i) => normalizerSteps(child, `${where}.normalizers[${i}]`));
+    }
+    case 'Replace': {
+      const pattern = objectAt(node, 'pattern', where);
+      const oneUnit = typeof pattern.String === 'string' && pattern.String.length === 1;
+      return [replaceStep(patternOf(node, where), stringAt(node, 'content', where), oneUnit)];
+    }
+    case 'Prepend':
+      return [prependStep(stringAt(node, 'prepend', where), 'segment', false)];
+    default:
+      throw new TokenizerJsonError(`the normalizer ${JSON.stringify(type)} is not supported.`);
+  }
+}
+
+/** A Split or Replace pattern: {"String": literal} or {"Regex": Oniguruma source}, as a 'gu' RegExp. */
+function patternOf(node: JsonObject, where: string): RegExp {
+  return compiledPattern(node, where).regex;
+}
+
+function compiledPattern(node: JsonObject, where: string): { regex: RegExp; lookbehind: boolean } {
+  const pattern = objectAt(node, 'pattern', where);
+  if (typeof pattern.String === 'string') {
+    if (!pattern.String) throw new TokenizerJsonError(`${where}.pattern.String is empty.`);
+    return { regex: new RegExp(pattern.String.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gu'), lookbehind: false };
+  }
+  if (typeof pattern.Regex === 'string') {
+    try {
+      const { source, lookbehind } = translateOnigRegex(pattern.Regex);
+      return { regex: new RegExp(source, 'gu'), lookbehind };
+    } catch (e) {
+      throw new TokenizerJsonError(`${where}: ${(e as Error).message}`);
+    }
+  }
+  throw new TokenizerJsonError(`${where}.pattern must hold a String or a Regex.`);
+}
+
+export interface PreTokenization {
+  /** Steps that belong to the pre-tokenizer but act like normalizers (Metaspace's replacement, prefixes). */
+  normalizers: NormalizeStep[];
+  splits: SplitStep[];
+  /** Whether a ByteLevel step maps bytes to characters (then the vocabulary is byte-level). */
+  byteLevel: boolean;
+  usesSegmentStart: boolean;
+}
+
+const BEHAVIORS: readonly string[] = ['Isolated', 'Removed', 'MergedWithPrevious', 'MergedWithNext'];
+
+export function preTokenization(node: Json | undefined): PreTokenization {
+  const out: PreTokenization = { normalizers: [], splits: [], byteLevel: false, usesSegmentStart: false };
+  if (node === null || node === undefined) return out;
+  if (!isObject(node)) throw new TokenizerJsonError('pre_tokenizer must be an object or null.');
+  const flat: [JsonObject, string][] = [];
+  flatten(node, 'pre_tokenizer', flat);
+  flat.forEach(([step, where], i) => addStep(out, step, where, i === 0));
+  return out;
+}
+
+function flatten(node: JsonObject, where: string, out: [JsonObject, string][]): void {
+  if (typeOf(node, where) !== 'Sequence') {
+    out.push([node, where]);
+    return;
+  }
+  const list = node.pretokenizers;
+  if (!Array.isArray(list)) throw new TokenizerJsonError(`${where}.pretokenizers must be an array.`);
+  list.forEach((child, i) => {
+    if (!isObject(child)) throw new TokenizerJsonError(`${where}.pretokenizers[${i}] must be an object.`);
+    flatten(child, `${where}.pretokenizers[${i}]`, out);
+  });
+}
+
+/** A prefix or a replacement acts on each piece the steps before made: exact here only as the first step. */
+function requireFirst(first: boolean, what: string): void {
+  if (!first) throw new TokenizerJsonError(`${what} after another pre-tokenizer is not supported.`);
+}
+
+function addStep(out: PreTokenization, step: JsonObject, where: string, first: boolean): void {
+  const type = typeOf(step, where);
+  if (type === 'Split') {
+    const behavior = stringAt(step, 'behavior', where);
+    if (!BEHAVIORS.includes(behavior)) throw new TokenizerJsonError(`the Split behavior ${JSON.stringify(behavior)} is not supported.`);
+    if (step.invert === true) throw new TokenizerJsonError('inverted Split patterns are not supported.');
+    out.splits.push({ ...compiledPattern(step, where), behavior: behavior as SplitBehavior });
+  } else if (type === 'ByteLevel') {
+    out.byteLevel = true;
+    if (step.add_prefix_space === true) {
+      requireFirst(first, 'ByteLevel with add_prefix_space');
+      out.normalizers.push(prependStep(' ', 'segment', true));
+      out.usesSegmentStart = true;
+    }
+    if (step.use_regex !== false)
+      out.splits.push({ regex: new RegExp(translateOnigRegex(GPT2_PATTERN).source, 'gu'), behavior: 'Isolated', lookbehind: false });
+  } else if (type === 'Metaspace') {
+    requireFirst(first, 'Metaspace');
+    metaspace(out, step, where);
+  } else throw new TokenizerJsonError(`the pre-tokenizer ${JSON.stringify(type)} is not supported.`);
+}
+
+/** Spaces become the replacement, which is prepended as the scheme says and, with split, starts each piece. */
+function metaspace(out: PreTokenization, step: JsonObject, where: string): void {
+  const replacement = typeof step.replacement === 'string' ? step.replacement : '\u2581';
+  if ([...replacement].length !== 1) throw new TokenizerJsonError(`${where}.replacement must be one character.`);
+  const scheme = typeof step.prepend_scheme === 'string' ? step.prepend_scheme : step.add_prefix_space === false ? 'never' : 'always';
+  if (!['always', 'first', 'never'].includes(scheme))
+    throw new TokenizerJsonError(`${where}.prepend_scheme ${JSON.stringify(scheme)} is not supported.`);
+  out.normalizers.push(replaceStep(/ /g, replacement, true));
+  if (scheme !== 'never') out.normalizers.push(prependStep(replacement, scheme === 'first' ? 'text' : 'segment', true));
+  out.usesSegmentStart ||= scheme === 'always';
+  if (step.split !== false) {
+    const literal = replacement.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    out.splits.push({ regex: new RegExp(literal, 'gu'), behavior: 'MergedWithNext', lookbehind: false });
+  }
+}

@@ -1,0 +1,298 @@
+/**
+ * Exact token counts for open models from their Hugging Face tokenizer.json, on the same engine as
+ * the tiktoken encodings (BpeTokenizer, bpe.ts, RankTable): no second BPE implementation.
+ *
+ * Byte-level BPE (Llama 3, Qwen 2.5/3, DeepSeek V3, gpt-oss, Phi-4): vocabulary strings are mapped
+ * back from GPT-2's byte-to-character alphabet to bytes, so text is merged as UTF-8 bytes, as
+ * tiktoken does. SentencePiece-style BPE (Gemma, Llama 2, Mistral): merges start from characters, and
+ * a character outside the vocabulary becomes its <0xXX> byte tokens. In both, a merge's priority is
+ * its index in model.merges and belongs to the pair (tokenizers' bpe/word.rs), not to the merged
+ * token as in tiktoken: RankTable.pairRank looks it up by the merged token and the split point.
+ *
+ * Added tokens: in 'text' mode the special ones are ordinary text, as the built-in encodings treat
+ * their special tokens (tokenizers' encode_special_tokens); the others are always one token, as in
+ * every Hugging Face tokenizer. In 'special' mode all are.
+ */
+import { BpeTokenizer, type BpeModel } from './bpeTokenizer';
+import { isObject, normalizerSteps, objectAt, preTokenization, TokenizerJsonError, type Json, type JsonObject } from './hfPipeline';
+import { normalizeAll } from './normalize';
+import { SplitPieces, type SplitStep } from './pieces';
+import { RankTable, type MergeRanks, type TokenBytes } from './rankTable';
+import type { TokenizerInfo } from './registry';
+import type { SpecialTokenMode, Tokenizer } from './types';
+
+export { TokenizerJsonError } from './hfPipeline';
+
+/** Larger than any published tokenizer.json (Gemma 3's is 33 MB), small enough to refuse a runaway file at once. */
+export const MAX_TOKENIZER_JSON_CHARS = 128 * 1024 * 1024;
+const MAX_ID = 1 << 24;
+
+export interface HuggingFaceOptions {
+  /** How the tokenizer is listed; default "tokenizer.json". */
+  name?: string;
+  description?: string;
+  specialTokens?: SpecialTokenMode;
+}
+
+/** Reads tokenizer.json text; every problem is a TokenizerJsonError that says what and where. */
+export function parseTokenizerJson(text: string, maxChars = MAX_TOKENIZER_JSON_CHARS): JsonObject {
+  if (typeof text !== 'string') throw new TokenizerJsonError('expected the text of the file.');
+  if (text.length > maxChars) throw new TokenizerJsonError(`the file has ${text.length} characters, more than the ${maxChars} allowed.`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new TokenizerJsonError(`not valid JSON (${(e as Error).message}).`);
+  }
+  if (!isObject(parsed)) throw new TokenizerJsonError('the top level must be an object.');
+  return parsed;
+}
+
+/** A tokenizer usable wherever a built-in one is, from tokenizer.json text or its parsed object. */
+export function loadHuggingFaceTokenizer(source: string | JsonObject, options: HuggingFaceOptions = {}): Tokenizer {
+  const json = typeof source === 'string' ? parseTokenizerJson(source) : source;
+  if (!isObject(json)) throw new TokenizerJsonError('the top level must be an object.');
+  const model = objectAt(json, 'model', 'tokenizer.json');
+  checkModel(model);
+  const normalizers = normalizerSteps(json.normalizer);
+  const pre = preTokenization(json.pre_tokenizer);
+  const vocab = vocabulary(model);
+  const table = buildTable(model, vocab, pre.byteLevel);
+  const mode = options.specialTokens ?? 'text';
+  const steps = [...normalizers, ...pre.normalizers];
+  const info: TokenizerInfo = {
+    name: options.name ?? 'tokenizer.json',
+    kind: 'huggingface',
+    description: options.description ?? 'Hugging Face BPE tokenizer (tokenizer.json)',
+  };
+  const splits = pre.byteLevel ? pre.splits : [...pre.splits, ...safeCuts(vocab)];
+  const bpe: BpeModel = {
+    pieces: new SplitPieces(steps, splits, pre.usesSegmentStart),
+    specials: addedTokens(json.added_tokens, mode, (content) => normalizeAll(steps, content, false, false).text),
+    wholePieces: model.ignore_merges === true,
+    unknown: unknownToken(model, vocab),
+  };
+  return new BpeTokenizer(info, { specialTokens: mode }, table, bpe);
+}
+
+const SPACE_MARK = '\u2581';
+const MAX_CROSSING = 256;
+
+/**
+ * A SentencePiece-style model often merges a whole line as one word (Gemma's pre-tokenizer splits on
+ * spaces after they became ▁, so never). Merges cannot cross a place that no token spans, so cutting
+ * there changes nothing but lets the piece cache work: cut before each run of ▁ that follows another
+ * character, unless a token holding "x▁" (Gemma has one, ">▁</") occurs across the cut.
+ */
+function safeCuts(vocab: Map<string, number>): SplitStep[] {
+  const crossing: [token: string, at: number][] = [];
+  for (const token of vocab.keys()) {
+    for (let i = token.indexOf(SPACE_MARK, 1); i > 0; i = token.indexOf(SPACE_MARK, i + 1)) {
+      if (token[i - 1] !== SPACE_MARK) crossing.push([token, i]);
+    }
+    if (crossing.length > MAX_CROSSING) return [];
+  }
+  const keep = (norm: string, at: number, a: number, b: number): boolean =>
+    crossing.some(([token, i]) => at - i >= a && at - i + token.length <= b && norm.startsWith(token, at - i));
+  return [{ regex: new RegExp(`${SPACE_MARK}+`, 'gu'), behavior: 'MergedWithNext', lookbehind: false, keep }];
+}
+
+function checkModel(model: JsonObject): void {
+  if (model.type !== 'BPE' && !(model.type === undefined && 'merges' in model)) {
+    throw new TokenizerJsonError(`model.type ${JSON.stringify(model.type)} is not supported: only BPE models are.`);
+  }
+  if (typeof model.dropout === 'number' && model.dropout > 0)
+    throw new TokenizerJsonError('BPE dropout makes counts random: not supported.');
+  for (const key of ['continuing_subword_prefix', 'end_of_word_suffix']) {
+    const value = model[key];
+    if (value !== undefined && value !== null && value !== '') throw new TokenizerJsonError(`model.${key} is not supported.`);
+  }
+}
+
+/** model.vocab as a Map, every id a non-negative integer below 2^24 (tokenBytes refuses an id given twice). */
+function vocabulary(model: JsonObject): Map<string, number> {
+  const raw = objectAt(model, 'vocab', 'model');
+  const vocab = new Map<string, number>();
+  for (const token in raw) {
+    const id = raw[token];
+    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= MAX_ID) {
+      throw new TokenizerJsonError(`model.vocab[${JSON.stringify(token)}] must be an id from 0 to ${MAX_ID - 1}.`);
+    }
+    vocab.set(token, id);
+  }
+  if (!vocab.size) throw new TokenizerJsonError('model.vocab is empty.');
+  return vocab;
+}
+
+function unknownToken(model: JsonObject, vocab: Map<string, number>): BpeModel['unknown'] {
+  if (typeof model.unk_token !== 'string') return undefined;
+  const id = vocab.get(model.unk_token);
+  if (id === undefined) throw new TokenizerJsonError(`model.unk_token ${JSON.stringify(model.unk_token)} is not in model.vocab.`);
+  return { id, fuse: model.fuse_unk === true };
+}
+
+/** GPT-2's alphabet: printable Latin-1 bytes stand for themselves, the other bytes for U+0100 on. */
+function byteLevelAlphabet(): Int16Array {
+  const byteOf = new Int16Array(0x144).fill(-1);
+  let extra = 0;
+  for (let b = 0; b < 256; b++) {
+    const printable = (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
+    byteOf[printable ? b : 0x100 + extra++] = b;
+  }
+  return byteOf;
+}
+
+/** The bytes a byte-level vocabulary string stands for, or undefined if it is not made of the alphabet. */
+function byteLevelBytes(token: string, byteOf: Int16Array): Uint8Array | undefined {
+  const out = new Uint8Array(token.length);
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    const b = c < byteOf.length ? byteOf[c]! : -1;
+    if (b < 0) return undefined;
+    out[i] = b;
+  }
+  return out;
+}
+
+const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/;
+
+function buildTable(model: JsonObject, vocab: Map<string, number>, byteLevel: boolean): RankTable {
+  const byteFallback = !byteLevel && model.byte_fallback === true ? new Int32Array(256).fill(-1) : undefined;
+  const bytesOf = tokenBytes(vocab, byteLevel, byteFallback);
+  if (byteLevel) {
+    const single = new Set([...bytesOf.values()].filter((b) => b.length === 1).map((b) => b[0]!));
+    if (single.size < 256) throw new TokenizerJsonError('a byte-level vocabulary must hold all 256 bytes.');
+  }
+  const tokens = packTokens(bytesOf);
+  const merges = mergeRanks(model.merges, vocab, tokens);
+  return new RankTable(tokens, merges, { charLevel: !byteLevel, ...(byteFallback ? { byteFallback } : {}) });
+}
+
+/** Each vocabulary id's bytes; tokens that cannot come out of the model (an added token's text in a byte-level vocabulary) have none. */
+function tokenBytes(vocab: Map<string, number>, byteLevel: boolean, byteFallback: Int32Array | undefined): Map<number, Uint8Array> {
+  const byteOf = byteLevelAlphabet();
+  const encoder = new TextEncoder();
+  const out = new Map<number, Uint8Array>();
+  for (const [token, id] of vocab) {
+    if (out.has(id)) throw new TokenizerJsonError(`model.vocab gives id ${id} to more than one token.`);
+    const fallback = byteFallback && BYTE_TOKEN.exec(token);
+    if (fallback) {
+      const b = Number.parseInt(fallback[1]!, 16);
+      byteFallback[b] = id;
+      out.set(id, Uint8Array.of(b));
+      continue;
+    }
+    const bytes = byteLevel ? byteLevelBytes(token, byteOf) : encoder.encode(token);
+    if (bytes) out.set(id, bytes);
+  }
+  return out;
+}
+
+function packTokens(bytesOf: Map<number, Uint8Array>): TokenBytes {
+  let total = 0;
+  let maxId = -1;
+  for (const [id, bytes] of bytesOf) {
+    total += bytes.length;
+    maxId = Math.max(maxId, id);
+  }
+  const data = new Uint8Array(total);
+  const start = new Int32Array(maxId + 1);
+  const length = new Int32Array(maxId + 1).fill(-1);
+  let o = 0;
+  for (const [id, bytes] of bytesOf) {
+    data.set(bytes, o);
+    start[id] = o;
+    length[id] = bytes.length;
+    o += bytes.length;
+  }
+  return { data, start, length, count: bytesOf.size };
+}
+
+/** "a b" strings or [a, b] pairs, as tokenizers reads both. */
+function mergePair(entry: Json, index: number): [string, string] {
+  if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && typeof entry[1] === 'string')
+    return [entry[0], entry[1]];
+  if (typeof entry === 'string') {
+    const space = entry.indexOf(' ', 1);
+    if (space > 0 && entry.indexOf(' ', space + 1) < 0) return [entry.slice(0, space), entry.slice(space + 1)];
+  }
+  throw new TokenizerJsonError(`model.merges[${index}] must be "a b" or ["a", "b"].`);
+}
+
+/** For each merged token, the byte length of the left part and the merge's index; a repeated pair keeps its last index. */
+function mergeRanks(raw: Json | undefined, vocab: Map<string, number>, tokens: TokenBytes): MergeRanks {
+  if (!Array.isArray(raw)) throw new TokenizerJsonError('model.merges must be an array.');
+  const merged = new Int32Array(raw.length);
+  const splitAt = new Int32Array(raw.length);
+  const first = new Int32Array(tokens.start.length + 1);
+  raw.forEach((entry, i) => {
+    const [a, b] = mergePair(entry, i);
+    const left = vocab.get(a);
+    const right = vocab.get(b);
+    const result = vocab.get(a + b);
+    if (left === undefined || right === undefined)
+      throw new TokenizerJsonError(`model.merges[${i}] uses a token that is not in model.vocab.`);
+    if (result === undefined)
+      throw new TokenizerJsonError(`model.merges[${i}] makes ${JSON.stringify(a + b)}, which is not in model.vocab.`);
+    if (tokens.length[left]! < 0 || tokens.length[right]! < 0 || result >= tokens.length.length || tokens.length[result]! < 0) {
+      throw new TokenizerJsonError(`model.merges[${i}] merges tokens that the model cannot produce from text.`);
+    }
+    merged[i] = result;
+    splitAt[i] = tokens.length[left]!;
+    first[result + 1]!++;
+  });
+  for (let id = 0; id < tokens.start.length; id++) first[id + 1]! += first[id]!;
+  const split = new Int32Array(raw.length).fill(-1);
+  const rank = new Int32Array(raw.length);
+  const filled = first.slice(0, -1);
+  for (let i = 0; i < raw.length; i++) {
+    const id = merged[i]!;
+    let j = first[id]!;
+    while (j < filled[id]! && split[j] !== splitAt[i]) j++;
+    split[j] = splitAt[i]!;
+    rank[j] = i;
+    if (j === filled[id]) filled[id]!++;
+  }
+  return { first, split, rank };
+}
+
+interface AddedToken {
+  id: number;
+  content: string;
+  special: boolean;
+}
+
+/** The added tokens that are one token in this mode; lstrip, rstrip and single_word are refused rather than ignored. */
+function addedTokens(raw: Json | undefined, mode: SpecialTokenMode, normalize: (s: string) => string): Map<string, number> {
+  if (raw === undefined || raw === null) return new Map();
+  if (!Array.isArray(raw)) throw new TokenizerJsonError('added_tokens must be an array.');
+  const out = new Map<string, number>();
+  raw.forEach((entry, i) => {
+    const token = addedToken(entry, i);
+    if (!token || (token.special && mode === 'text')) return;
+    for (const flag of ['lstrip', 'rstrip', 'single_word']) {
+      if (isObject(entry) && entry[flag] === true) {
+        throw new TokenizerJsonError(`added_tokens[${i}] (${JSON.stringify(token.content)}) uses ${flag}, which is not supported.`);
+      }
+    }
+    out.set(token.content, token.id);
+    if (isObject(entry) && entry.normalized === true && normalize(token.content) !== token.content) {
+      throw new TokenizerJsonError(`added_tokens[${i}] is matched after normalization, which changes it: not supported.`);
+    }
+  });
+  return out;
+}
+
+function addedToken(entry: Json, i: number): AddedToken | undefined {
+  if (
+    !isObject(entry) ||
+    typeof entry.content !== 'string' ||
+    typeof entry.id !== 'number' ||
+    !Number.isInteger(entry.id) ||
+    entry.id < 0
+  ) {
+    throw new TokenizerJsonError(`added_tokens[${i}] must have a string content and a non-negative integer id.`);
+  }
+  if (!entry.content) return undefined;
+  return { id: entry.id, content: entry.content, special: entry.special === true };
+}

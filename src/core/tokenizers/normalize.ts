@@ -1,0 +1,188 @@
+/**
+ * Hugging Face normalizers that keep track of where each piece of the normalized text came from, so
+ * that a tokenizer can report piece ends as offsets into the text the user wrote.
+ *
+ * A map gives, for each offset of the normalized text, the offset of the input it corresponds to, or
+ * -1 inside a change (a composed character, a replacement longer than one unit, a prepended mark):
+ * no piece may end there. `undefined` means the identity.
+ *
+ * Unicode normalization is done chunk by chunk: text may be cut before any character that is not a
+ * mark, not the second half of a canonical composition (Hangul vowels and trailing consonants) and
+ * that the form leaves alone; normalizing the chunks apart then equals normalizing the whole
+ * (the "boundary before" property of UAX #15), so ASCII and most other text is never copied.
+ */
+export interface Normalized {
+  text: string;
+  map: Int32Array | undefined;
+}
+
+/** One step; atStart: this is the start of a segment the model sees on its own (text start, or after an added token). */
+export type NormalizeStep = (input: string, atStart: boolean, atTextStart: boolean) => Normalized;
+
+export type UnicodeForm = 'NFC' | 'NFD' | 'NFKC' | 'NFKD';
+
+const unstableCache = new Map<UnicodeForm, RegExp>();
+
+/**
+ * Runs of characters before which text may not be cut for `form`, found with the runtime's own
+ * Unicode data: marks, characters that occur after the first place of a canonical decomposition,
+ * and characters the form changes. Planes 4-13 and 15-16 hold no such characters.
+ */
+export function unstableRuns(form: UnicodeForm): RegExp {
+  let re = unstableCache.get(form);
+  if (re) return re;
+  const codes: number[] = [];
+  const visit = (from: number, to: number) => {
+    for (let c = from; c <= to; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const s = String.fromCodePoint(c);
+      if (s.normalize(form) !== s) codes.push(c);
+      const d = s.normalize('NFD');
+      if (d.length > s.length) for (const x of [...d].slice(1)) if (!/\p{M}/u.test(x)) codes.push(x.codePointAt(0)!);
+    }
+  };
+  visit(0xa0, 0x3ffff);
+  visit(0xe0000, 0xe0fff);
+  re = new RegExp(`[\\p{M}${toRanges(codes)}]+`, 'gu');
+  unstableCache.set(form, re);
+  return re;
+}
+
+function toRanges(codes: number[]): string {
+  const sorted = [...new Set(codes)].sort((a, b) => a - b);
+  let out = '';
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    out += `\\u{${sorted[i]!.toString(16)}}` + (j > i ? `-\\u{${sorted[j]!.toString(16)}}` : '');
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Start of the code point that ends just before offset i. */
+function previousCodePoint(text: string, i: number): number {
+  if (i >= 2) {
+    const lo = text.charCodeAt(i - 1);
+    const hi = text.charCodeAt(i - 2);
+    if (lo >= 0xdc00 && lo <= 0xdfff && hi >= 0xd800 && hi <= 0xdbff) return i - 2;
+  }
+  return i - 1;
+}
+
+/** Builds the normalized text from unchanged stretches and replaced ones, with the map. */
+class Builder {
+  private readonly parts: string[] = [];
+  private readonly spans: [outStart: number, inStart: number, length: number, replaced: boolean][] = [];
+  private out = 0;
+  private copied = 0;
+  private changed = false;
+
+  constructor(private readonly input: string) {}
+
+  /** input[from, to) becomes `by`. */
+  replace(from: number, to: number, by: string): void {
+    this.copyTo(from);
+    const sameShape = by.length === to - from && by.length === 1;
+    this.spans.push([this.out, from, to - from, !sameShape]);
+    this.parts.push(by);
+    this.out += by.length;
+    this.copied = to;
+    this.changed = true;
+  }
+
+  private copyTo(to: number): void {
+    if (to <= this.copied) return;
+    this.spans.push([this.out, this.copied, to - this.copied, false]);
+    this.parts.push(this.input.slice(this.copied, to));
+    this.out += to - this.copied;
+    this.copied = to;
+  }
+
+  finish(): Normalized {
+    if (!this.changed) return { text: this.input, map: undefined };
+    this.copyTo(this.input.length);
+    const text = this.parts.join('');
+    if (this.spans.every(([, , , replaced]) => !replaced)) return { text, map: undefined };
+    const map = new Int32Array(text.length + 1).fill(-1);
+    for (const [outStart, inStart, length, replaced] of this.spans) {
+      map[outStart] = inStart;
+      if (!replaced) for (let k = 1; k < length; k++) map[outStart + k] = inStart + k;
+    }
+    map[text.length] = this.input.length;
+    return { text, map };
+  }
+}
+
+export function unicodeStep(form: UnicodeForm): NormalizeStep {
+  return (input) => {
+    const runs = unstableRuns(form);
+    runs.lastIndex = 0;
+    let match = runs.exec(input);
+    if (!match) return { text: input, map: undefined };
+    const builder = new Builder(input);
+    let done = 0;
+    for (; match; match = runs.exec(input)) {
+      const from = Math.max(done, match.index > 0 ? previousCodePoint(input, match.index) : 0);
+      const to = match.index + match[0].length;
+      const chunk = input.slice(from, to);
+      const normalized = chunk.normalize(form);
+      if (normalized !== chunk) builder.replace(from, to, normalized);
+      done = to;
+    }
+    return builder.finish();
+  };
+}
+
+/** Replace: every match of the 'g' pattern becomes content. oneForOne: the pattern only ever matches one UTF-16 unit. */
+export function replaceStep(pattern: RegExp, content: string, oneForOne = false): NormalizeStep {
+  // One UTF-16 unit for one (Gemma's " " → "▁"): offsets do not move, and String.replace is fastest.
+  if (oneForOne && content.length === 1) return (input) => ({ text: input.replace(pattern, content), map: undefined });
+  return (input) => {
+    pattern.lastIndex = 0;
+    if (!pattern.test(input)) return { text: input, map: undefined };
+    const builder = new Builder(input);
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(input); m; m = pattern.exec(input)) {
+      if (m[0].length === 0) {
+        pattern.lastIndex = m.index + 1;
+        continue;
+      }
+      builder.replace(m.index, m.index + m[0].length, content);
+    }
+    return builder.finish();
+  };
+}
+
+/**
+ * Prepend (a normalizer) and the prefix of Metaspace and ByteLevel: adds `prefix` in front of a
+ * non-empty segment, at every segment start or only at the text's start, unless already there.
+ */
+export function prependStep(prefix: string, where: 'segment' | 'text', unlessPresent: boolean): NormalizeStep {
+  return (input, atStart, atTextStart) => {
+    if (!input || !(where === 'segment' ? atStart : atTextStart)) return { text: input, map: undefined };
+    if (unlessPresent && input.startsWith(prefix)) return { text: input, map: undefined };
+    const builder = new Builder(input);
+    const first = input.codePointAt(0)! > 0xffff ? 2 : 1;
+    builder.replace(0, first, prefix + input.slice(0, first));
+    return builder.finish();
+  };
+}
+
+/** Runs the steps in order and composes their maps. */
+export function normalizeAll(steps: readonly NormalizeStep[], input: string, atStart: boolean, atTextStart: boolean): Normalized {
+  let text = input;
+  let map: Int32Array | undefined;
+  for (const step of steps) {
+    const next = step(text, atStart, atTextStart);
+    if (next.map) {
+      if (map) {
+        const inner = map;
+        next.map = next.map.map((m) => (m < 0 ? -1 : inner[m]!));
+      }
+      map = next.map;
+    }
+    text = next.text;
+  }
+  return { text, map };
+}

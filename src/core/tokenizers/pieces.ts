@@ -1,0 +1,161 @@
+/**
+ * Pre-tokenization: how a BPE tokenizer cuts ordinary text (between special or added tokens) into
+ * the pieces it encodes one by one. tiktoken: one pattern, every match a piece. Hugging Face:
+ * normalizers, then a sequence of Split steps each cutting the pieces of the one before.
+ */
+import { compilePattern } from './pattern';
+import { normalizeAll, type NormalizeStep, type Normalized } from './normalize';
+
+/**
+ * A piece of text[start, end) and the string the model encodes (the normalized text). `final` is false
+ * when the piece ends where no offset of the original text corresponds (inside a composed character):
+ * the tokenizer then reports it together with the pieces after it, up to the next final one, whose
+ * start and end are then the only offsets that matter (start is -1 in between).
+ */
+export type PieceVisit = (start: number, end: number, piece: string, final: boolean) => boolean;
+
+export interface PieceSource {
+  /**
+   * Visits the pieces of text[start, end) in order until visit returns false (then returns false).
+   * atStart: `start` begins a segment (the text's start or just after an added token).
+   */
+  walk(text: string, start: number, end: number, atStart: boolean, visit: PieceVisit): boolean;
+  /** Whether walk needs atStart (a prefix is added at segment starts). */
+  readonly usesSegmentStart: boolean;
+}
+
+/** tiktoken: pieces are the pattern's matches (its patterns match every character, so nothing falls between). */
+export class PatternPieces implements PieceSource {
+  readonly usesSegmentStart = false;
+  private readonly pattern: RegExp;
+
+  constructor(patStr: string) {
+    this.pattern = compilePattern(patStr);
+  }
+
+  walk(text: string, start: number, end: number, _atStart: boolean, visit: PieceVisit): boolean {
+    // A prefix keeps offsets intact and is O(1) in V8 (a sliced string).
+    const subject = end === text.length ? text : text.slice(0, end);
+    const pattern = this.pattern;
+    pattern.lastIndex = start;
+    let match: RegExpExecArray | null;
+    while ((match = pattern.exec(subject)) !== null) {
+      const piece = match[0];
+      if (!visit(match.index, match.index + piece.length, piece, true)) return false;
+    }
+    return true;
+  }
+}
+
+export type SplitBehavior = 'Isolated' | 'Removed' | 'MergedWithPrevious' | 'MergedWithNext';
+
+export interface SplitStep {
+  /** Flags 'gu'. */
+  regex: RegExp;
+  behavior: SplitBehavior;
+  /** The pattern looks behind: it must see only the piece it splits, not the text before it. */
+  lookbehind: boolean;
+  /** A match at `at` that must not cut norm[a, b) (see safeCuts in huggingFace.ts). */
+  keep?: (norm: string, at: number, a: number, b: number) => boolean;
+}
+
+interface Segment extends Normalized {
+  source: string;
+  start: number;
+  end: number;
+  atStart: boolean;
+}
+
+/** Hugging Face: normalizers, then Split steps (Sequence pre-tokenizers applied one after another). */
+export class SplitPieces implements PieceSource {
+  readonly usesSegmentStart: boolean;
+  /** The last segment normalized: a sliced scan asks for the same segment from later and later starts. */
+  private last: Segment | undefined;
+
+  constructor(
+    private readonly normalizers: readonly NormalizeStep[],
+    private readonly splits: readonly SplitStep[],
+    usesSegmentStart: boolean,
+  ) {
+    this.usesSegmentStart = usesSegmentStart;
+  }
+
+  walk(text: string, start: number, end: number, atStart: boolean, visit: PieceVisit): boolean {
+    const segment = this.segment(text, start, end, atStart);
+    const from = this.normalizedOffset(segment, start);
+    const norm = segment.text;
+    const toOriginal = (i: number): number => {
+      const m = segment.map ? segment.map[i]! : i;
+      return m < 0 ? -1 : segment.start + m;
+    };
+    const emit = (a: number, b: number, removed?: boolean): boolean => {
+      const pieceEnd = toOriginal(b);
+      return visit(toOriginal(a), pieceEnd, removed ? '' : norm.slice(a, b), pieceEnd >= 0);
+    };
+    return this.split(norm, 0, from, norm.length, emit);
+  }
+
+  private segment(text: string, start: number, end: number, atStart: boolean): Segment {
+    const last = this.last;
+    if (last && last.end === end && start >= last.start && (start > last.start || last.atStart === atStart) && last.source === text) {
+      if (this.normalizedOffset(last, start) >= 0) return last;
+    }
+    const normalized = normalizeAll(this.normalizers, text.slice(start, end), atStart, start === 0);
+    return (this.last = { ...normalized, source: text, start, end, atStart });
+  }
+
+  /** The offset in the normalized segment that corresponds to `offset` in the text, or -1. */
+  private normalizedOffset(segment: Segment, offset: number): number {
+    const target = offset - segment.start;
+    const map = segment.map;
+    if (!map) return target;
+    // Defined entries increase; a -1 entry is ranked as the next defined one.
+    const at = (i: number): number => {
+      while (map[i]! < 0) i++;
+      return i;
+    };
+    let lo = 0;
+    let hi = map.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (map[at(mid)]! < target) lo = mid + 1;
+      else hi = mid;
+    }
+    const found = at(lo);
+    return map[found] === target ? found : -1;
+  }
+
+  /** Level `level` splits norm[a, b) and hands each part to the next level; the last level emits. */
+  private split(norm: string, level: number, a: number, b: number, emit: (a: number, b: number, removed?: boolean) => boolean): boolean {
+    if (level === this.splits.length) return emit(a, b);
+    const { regex, behavior, lookbehind, keep } = this.splits[level]!;
+    const base = lookbehind ? a : 0;
+    const subject = lookbehind ? norm.slice(a, b) : b === norm.length ? norm : norm.slice(0, b);
+    const next = (x: number, y: number): boolean => this.split(norm, level + 1, x, y, emit);
+    let pending = a; // start of the text not yet handed on
+    let carry = -1; // MergedWithNext: start of a delimiter waiting for the text after it
+    regex.lastIndex = a - base;
+    for (let m = regex.exec(subject); m; m = regex.exec(subject)) {
+      const ms = m.index + base;
+      const me = ms + m[0].length;
+      if (me === ms) {
+        regex.lastIndex = m.index + ((subject.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
+        continue;
+      }
+      if (keep?.(norm, ms, a, b)) continue;
+      let ok = true;
+      if (behavior === 'Isolated') ok = (pending >= ms || next(pending, ms)) && next(ms, me);
+      else if (behavior === 'Removed') ok = (pending >= ms || next(pending, ms)) && emit(ms, me, true);
+      else if (behavior === 'MergedWithPrevious') ok = next(pending < ms ? pending : ms, me);
+      else {
+        if (carry >= 0) ok = next(carry, ms > pending ? ms : pending);
+        else if (pending < ms) ok = next(pending, ms);
+        carry = ms;
+      }
+      if (!ok) return false;
+      pending = me;
+    }
+    if (carry >= 0) return next(carry, b);
+    return pending >= b || next(pending, b);
+  }
+}
