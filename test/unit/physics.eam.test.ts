@@ -3,7 +3,8 @@
  * R. A. Johnson and H. N. G. Wadley, Phys. Rev. B 69, 144113 (2004), Table I as LAMMPS's
  * tools/eam_database/EAM_code carries it:
  * - the equilibrium lattice of each of the sixteen metals, found by minimising the energy, has the table's
- *   nearest-neighbour distance re and its host density ρe (the table is built so that both hold at equilibrium);
+ *   nearest-neighbour distance re and its host density ρe (the table is built so that both hold at equilibrium,
+ *   for hcp at the ideal c/a; relaxing c/a moves a by 0.1-0.3 %);
  * - the embedding function F is continuous where its three branches meet and vanishes at ρ = 0, as the
  *   paper's construction requires, to the rounding of the table's six digits (a mistyped parameter breaks this);
  * - cohesive energy and bulk modulus against the measured values the fits reproduce (references at REFERENCE);
@@ -77,25 +78,26 @@ interface Equilibrium {
   bulkModulus: number;
 }
 
-/** E per atom at this volume, c/a relaxed for hcp, and that c/a. */
-function relaxed(symbol: string, volume: number): [number, number] {
+/** E per atom at this volume, c/a relaxed for hcp (unless `ideal`), and that c/a. */
+function relaxed(symbol: string, volume: number, ideal = false): [number, number] {
   const perAtom = (q: number) => {
     const cell = bulk(symbol, volume, q);
     return evaluateEam(cell).energy / cell.symbols.length;
   };
-  if (ZHOU_2004[symbol]!.lattice !== 'hcp') return [perAtom(IDEAL_C_OVER_A), IDEAL_C_OVER_A];
+  if (ideal || ZHOU_2004[symbol]!.lattice !== 'hcp') return [perAtom(IDEAL_C_OVER_A), IDEAL_C_OVER_A];
   const q = minimum(perAtom, 1.5, 1.75, 1e-8);
   return [perAtom(q), q];
 }
 
-function equilibrium(symbol: string): Equilibrium {
+function equilibrium(symbol: string, ideal = false): Equilibrium {
   const el = ZHOU_2004[symbol]!;
   // The volume per atom with nearest neighbours at re: a³/2 with a = 2re/√3 for bcc, re³/√2 for fcc and ideal hcp.
   const guess = el.lattice === 'bcc' ? (4 * el.re ** 3) / (3 * Math.sqrt(3)) : el.re ** 3 / Math.SQRT2;
-  const volume = minimum((v) => relaxed(symbol, v)[0], 0.9 * guess, 1.1 * guess);
-  const [energy, cOverA] = relaxed(symbol, volume);
+  const at = (v: number) => relaxed(symbol, v, ideal);
+  const volume = minimum((v) => at(v)[0], 0.9 * guess, 1.1 * guess);
+  const [energy, cOverA] = at(volume);
   const dv = 1e-3 * volume;
-  const curvature = (relaxed(symbol, volume + dv)[0] - 2 * energy + relaxed(symbol, volume - dv)[0]) / (dv * dv);
+  const curvature = (at(volume + dv)[0] - 2 * energy + at(volume - dv)[0]) / (dv * dv);
   return { volume, cOverA, energy, bulkModulus: volume * curvature * EV_PER_A3_IN_GPA };
 }
 
@@ -115,25 +117,28 @@ function aFromTable(el: ZhouElement): number {
 
 const found = new Map(EAM_ELEMENTS.map((s) => [s, equilibrium(s)]));
 
-test('every element: the energy minimum sits at the table’s re and host density ρe (0.01 % cubic, 0.5 % hcp with c/a relaxed)', () => {
+test('every element minimises at the table’s re with host density ρe (hcp at the ideal c/a the table assumes)', () => {
   assert.equal(EAM_ELEMENTS.length, 16);
-  for (const [symbol, e] of found) {
+  for (const symbol of EAM_ELEMENTS) {
     const el = ZHOU_2004[symbol]!;
+    const e = el.lattice === 'hcp' ? equilibrium(symbol, true) : found.get(symbol)!;
     const a = latticeConstant(el, e);
-    const tolerance = el.lattice === 'hcp' ? 5e-3 : 1e-4;
-    assert.ok(Math.abs(a / aFromTable(el) - 1) < tolerance, `${symbol} (${el.lattice}): a = ${a} Å, table ${aFromTable(el)} Å`);
+    assert.ok(Math.abs(a / aFromTable(el) - 1) < 1e-4, `${symbol} (${el.lattice}): a = ${a} Å, table ${aFromTable(el)} Å`);
+    // hcp: the table's ρe counts a few neighbours beyond LAMMPS's cutoff √5·re (4e-4 of it).
+    const tolerance = el.lattice === 'hcp' ? 1e-3 : 1e-4;
     for (const rho of hostDensities(bulk(symbol, e.volume, e.cOverA))) {
       assert.ok(Math.abs(rho / el.rhoe - 1) < tolerance, `${symbol}: ρ = ${rho}, table ρe = ${el.rhoe}`);
     }
   }
 });
 
-test('hcp Mg, Co, Ti, Zr relax to c/a within 1 % of ideal and to the close-packed volume re³/√2 within 0.5 %', () => {
+test('hcp Mg, Co, Ti, Zr with c/a relaxed: c/a within 1 % of ideal, a within 0.5 % of re, volume within 0.5 % of re³/√2', () => {
   for (const symbol of ['Mg', 'Co', 'Ti', 'Zr']) {
     const e = found.get(symbol)!;
-    const re = ZHOU_2004[symbol]!.re;
+    const el = ZHOU_2004[symbol]!;
     assert.ok(Math.abs(e.cOverA / IDEAL_C_OVER_A - 1) < 0.01, `${symbol}: c/a = ${e.cOverA}`);
-    assert.ok(Math.abs(e.volume / (re ** 3 / Math.SQRT2) - 1) < 5e-3, `${symbol}: V = ${e.volume} Å³/atom`);
+    assert.ok(Math.abs(latticeConstant(el, e) / el.re - 1) < 5e-3, `${symbol}: a = ${latticeConstant(el, e)} Å`);
+    assert.ok(Math.abs(e.volume / (el.re ** 3 / Math.SQRT2) - 1) < 5e-3, `${symbol}: V = ${e.volume} Å³/atom`);
   }
 });
 

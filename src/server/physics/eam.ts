@@ -11,11 +11,13 @@
  *   F(ρ): the three branches below ρn, between ρn and ρ0, above ρ0 (eamParameters.ts),
  * as LAMMPS's tools/eam_database/create.f evaluates them.
  *
- * Cutoff: LAMMPS's tabulation ends at rc = (√10/2)·√2·re = √5·re of the largest re present. The functions are
- * evaluated analytically (no table) and multiplied by a quintic switch from 2.1·re to rc, which lies between the
- * 2·re and the √5·re neighbour shells of fcc, bcc and ideal hcp, where f and φ are 10⁻⁵ to 10⁻⁹ of their values at
- * re: the energy, forces and virial stay continuous (LAMMPS's truncation at rc jumps by about 10⁻⁶ eV per pair),
- * and the equilibrium properties do not change in their sixth digit.
+ * Cutoff: LAMMPS's tabulation ends at rc = (√10/2)·√2·re = √5·re of the largest re present; the functions are
+ * evaluated analytically (no table) and multiplied by a quintic switch from 2.1·re to rc. The window lies between
+ * the 2·re and √5·re neighbour shells of fcc, bcc and ideal hcp, where f and φ have fallen below 10⁻³ of their
+ * values at re (10⁻⁴ for fcc, 10⁻⁷ for bcc). A hard cut would not do: the √5·re shell of fcc and ideal hcp
+ * sits exactly on rc at equilibrium, so E(V) would jump there (finite-difference bulk moduli come out up to 16 times
+ * too large) and relaxed hcp cells would stick to the jump. With the switch, a, Ec and B of the cubic metals equal
+ * those of the untruncated functions to five digits; hcp a to 0.02 % and B to 0.5 %.
  */
 import { InputError, type Cell, type Vec3 } from './cell';
 import { neighborList, type NeighborList } from './neighbors';
