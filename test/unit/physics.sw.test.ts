@@ -72,8 +72,9 @@ test('stress is the numerical strain derivative of the energy, shears included',
   });
 });
 
-test('silicon alone is computed with Stillinger–Weber; anything else keeps the labelled Morse fallback', () => {
+test('silicon alone is computed with Stillinger–Weber, the EAM metals with EAM, anything else with the labelled Morse fallback', () => {
   assert.equal(forceFieldFor(['Si', 'Si']).method, SW_METHOD);
   assert.match(forceFieldFor(['Si', 'O']).method, /^Rough reference model/);
-  assert.match(forceFieldFor(['Cu']).method, /Morse/);
+  assert.match(forceFieldFor(['Cu', 'Ni']).method, /Zhou, Johnson and Wadley|Zhou/);
+  assert.match(forceFieldFor(['Na', 'Cl']).method, /Morse/);
 });

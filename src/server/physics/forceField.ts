@@ -4,6 +4,7 @@
  */
 import type { Cell } from './cell';
 import { evaluate as morse, MORSE_METHOD, type Evaluation } from './potential';
+import { EAM_METHOD, eamCovers, evaluateEam } from './eam';
 import { evaluateSw, swCovers, SW_METHOD } from './stillingerWeber';
 
 export interface ForceField {
@@ -14,5 +15,6 @@ export interface ForceField {
 
 export function forceFieldFor(symbols: readonly string[]): ForceField {
   if (swCovers(symbols)) return { evaluate: evaluateSw, method: SW_METHOD };
+  if (eamCovers(symbols)) return { evaluate: evaluateEam, method: EAM_METHOD };
   return { evaluate: morse, method: MORSE_METHOD };
 }
