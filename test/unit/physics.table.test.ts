@@ -1,0 +1,36 @@
+/**
+ * README's table of lattice constants, cohesive energies and band gaps is what the built-in service computes today:
+ * each row is recomputed (physicsTable.ts) and must appear in README verbatim, so a change to a model that moves a
+ * number fails here until the table is updated (`node out/test/unit/physicsTable.js` prints it).
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { compute, HEADER, MATERIALS, row } from './physicsTable';
+
+const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+
+test('README has the table header', () => {
+  for (const line of HEADER) assert.ok(readme.includes(line), `README lacks the line\n${line}`);
+});
+
+for (const material of MATERIALS) {
+  test(`README's row for ${material.name} is what the service computes`, () => {
+    const line = row(material, compute(material));
+    assert.ok(readme.includes(`${line}\n`), `README lacks the row\n${line}\n(print the table with node out/test/unit/physicsTable.js)`);
+  });
+}
+
+test('the rows agree with the measurements they stand beside: a within 1 %, Ec within 6 %, gaps within 0.2 eV and of the same character', () => {
+  for (const m of MATERIALS) {
+    const c = compute(m);
+    if (m.model) assert.ok(Math.abs(c.a / m.a - 1) < 0.01, `${m.name}: a = ${c.a} Å against ${m.a}`);
+    if (m.model && m.ec) assert.ok(Math.abs(c.ec / m.ec - 1) < 0.07, `${m.name}: Ec = ${c.ec} eV against ${m.ec}`);
+    if (m.gap && c.gap) {
+      const [value, character] = m.gap.split(', ');
+      assert.ok(Math.abs(c.gap.value - Number(value)) < 0.2, `${m.name}: gap ${c.gap.value} eV against ${value}`);
+      assert.equal(c.gap.direct ? 'direct' : 'indirect', character, `${m.name}: character`);
+    }
+  }
+});

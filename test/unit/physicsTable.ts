@@ -1,0 +1,127 @@
+/**
+ * The README's table of what the built-in service computes for well-known crystals, next to the published values.
+ * Every number of ours comes from the service's own calculations, run as the service runs them: a POSCAR read by the
+ * editor's parser, relaxed with relax_cell (positions and cell, to fmax 0.001 eV/Å and 0.1 GPa) from a cell 2 % too
+ * large, the cohesive energy as −E/atom of the relaxed cell (isolated atoms are the potentials' zero), and the band gap
+ * of the primitive cell at our lattice constant. `physics.table.test.ts` checks README holds these rows verbatim;
+ * `node out/test/unit/physicsTable.js` prints them.
+ */
+import { parsePoscar } from '../../src/core/poscar/parse';
+import { bandStructure, relaxation, structureOf } from '../../src/server/physics/answers';
+import { forceFieldFor } from '../../src/server/physics/forceField';
+import { runToEnd } from '../../src/server/physics/schedule';
+
+type Lattice = 'diamond' | 'zincblende' | 'fcc' | 'bcc';
+
+interface Material {
+  name: string;
+  lattice: Lattice;
+  species: [string, string] | [string];
+  /** Å and eV/atom: experiment (C. Kittel, Introduction to Solid State Physics, 8th ed., ch. 1 and 3), or the paper's where said. */
+  a: number;
+  ec?: number;
+  /** eV: the measured gap and its character, for the semiconductors. */
+  gap?: string;
+  /** The potential's name in the table (the answer's method cites its paper). */
+  model?: string;
+}
+
+export const MATERIALS: readonly Material[] = [
+  { name: 'Si', lattice: 'diamond', species: ['Si'], a: 5.431, ec: 4.63, gap: '1.17, indirect', model: 'Stillinger–Weber 1985' },
+  {
+    name: 'Ge',
+    lattice: 'diamond',
+    species: ['Ge'],
+    a: 5.658,
+    ec: 3.85,
+    gap: '0.74, indirect',
+    model: 'Stillinger–Weber (Ding–Andersen 1986)',
+  },
+  { name: 'C (diamond)', lattice: 'diamond', species: ['C'], a: 3.567, ec: 7.37, gap: '5.48, indirect', model: 'Tersoff 1989' },
+  { name: 'SiC (3C)', lattice: 'zincblende', species: ['Si', 'C'], a: 4.36, ec: 6.34, gap: '2.39, indirect', model: 'Tersoff 1989' },
+  { name: 'GaAs', lattice: 'zincblende', species: ['Ga', 'As'], a: 5.653, gap: '1.52, direct' },
+  { name: 'Cu', lattice: 'fcc', species: ['Cu'], a: 3.615, ec: 3.49, model: 'EAM, Zhou–Johnson–Wadley 2004' },
+  { name: 'Ag', lattice: 'fcc', species: ['Ag'], a: 4.086, ec: 2.95, model: 'EAM, Zhou–Johnson–Wadley 2004' },
+  { name: 'Au', lattice: 'fcc', species: ['Au'], a: 4.078, ec: 3.81, model: 'EAM, Zhou–Johnson–Wadley 2004' },
+  { name: 'Ni', lattice: 'fcc', species: ['Ni'], a: 3.524, ec: 4.44, model: 'EAM, Zhou–Johnson–Wadley 2004' },
+  { name: 'Al', lattice: 'fcc', species: ['Al'], a: 4.05, ec: 3.39, model: 'EAM, Zhou–Johnson–Wadley 2004' },
+  { name: 'Fe (bcc)', lattice: 'bcc', species: ['Fe'], a: 2.867, ec: 4.28, model: 'EAM, Zhou–Johnson–Wadley 2004' },
+  { name: 'W (bcc)', lattice: 'bcc', species: ['W'], a: 3.165, ec: 8.9, model: 'EAM, Zhou–Johnson–Wadley 2004' },
+];
+
+const BASIS: Record<Lattice, number[][]> = {
+  fcc: [
+    [0, 0, 0],
+    [0, 0.5, 0.5],
+    [0.5, 0, 0.5],
+    [0.5, 0.5, 0],
+  ],
+  bcc: [
+    [0, 0, 0],
+    [0.5, 0.5, 0.5],
+  ],
+  diamond: [],
+  zincblende: [],
+};
+
+/** The conventional cubic cell as a POSCAR (for the two-species lattices the fcc sites, then the shifted ones). */
+function cubicPoscar(m: Material, a: number): string {
+  const fcc = BASIS.fcc;
+  const twoSite = m.lattice === 'diamond' || m.lattice === 'zincblende';
+  const sites = twoSite ? [...fcc, ...fcc.map((f) => f.map((x) => x + 0.25))] : BASIS[m.lattice];
+  const counts = m.species.length === 2 ? `${sites.length / 2} ${sites.length / 2}` : `${sites.length}`;
+  const lattice = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (i === j ? a : 0)).join(' '));
+  return [m.name, '1.0', ...lattice, m.species.join(' '), counts, 'Direct', ...sites.map((s) => s.join(' '))].join('\n');
+}
+
+/** The two-atom primitive cell (diamond and zincblende), for the band structure. */
+function primitivePoscar(m: Material, a: number): string {
+  const h = a / 2;
+  const lattice = [`0 ${h} ${h}`, `${h} 0 ${h}`, `${h} ${h} 0`];
+  const counts = m.species.length === 2 ? '1 1' : '2';
+  return [m.name, '1.0', ...lattice, m.species.join(' '), counts, 'Direct', '0 0 0', '0.25 0.25 0.25'].join('\n');
+}
+
+function structure(text: string): ReturnType<typeof structureOf> {
+  const parsed = parsePoscar(text);
+  if (!parsed.poscar) throw new Error(`the table's POSCAR does not read: ${parsed.diagnostics[0]?.message}`);
+  return structureOf(parsed.poscar);
+}
+
+export interface Computed {
+  a: number;
+  ec: number;
+  gap?: { value: number; direct: boolean };
+}
+
+export function compute(m: Material): Computed {
+  const start = structure(cubicPoscar(m, m.a * 1.02));
+  const relaxed = runToEnd(relaxation(start, { fmax: 0.001, maxSteps: 1000, relaxCell: true }));
+  if (!relaxed.converged) throw new Error(`${m.name}: the cell relaxation did not converge`);
+  const a = (relaxed.lattice as number[][])[0]![0]!;
+  const ec = -(relaxed.final_energy as number) / start.cell.symbols.length;
+  if (!m.gap) return { a, ec };
+  const bands = runToEnd(bandStructure(structure(primitivePoscar(m, m.model ? a : m.a)), 20));
+  return { a, ec, gap: { value: bands.band_gap as number, direct: bands.direct_gap as boolean } };
+}
+
+const fixed = (x: number, digits: number): string => x.toFixed(digits);
+
+/** One row of the README table; a material without a potential of its own shows its gap only. */
+export function row(m: Material, c: Computed): string {
+  const hasPotential = m.model !== undefined && !forceFieldFor(m.species).method.startsWith('Rough');
+  const model = hasPotential ? m.model! : 'none (rough fallback; gap at the measured a)';
+  const a = hasPotential ? `${fixed(c.a, 3)} / ${fixed(m.a, 3)}` : `— / ${fixed(m.a, 3)}`;
+  const ec = hasPotential && m.ec ? `${fixed(c.ec, 2)} / ${fixed(m.ec, 2)}` : '—';
+  const gap = c.gap && m.gap ? `${fixed(c.gap.value, 2)}, ${c.gap.direct ? 'direct' : 'indirect'} / ${m.gap}` : '—';
+  return `| ${m.name} | ${model} | ${a} | ${ec} | ${gap} |`;
+}
+
+export const HEADER = [
+  '| Material | Potential | a (Å), ours / measured | Cohesive energy (eV/atom), ours / measured | Band gap (eV), ours (sp3s*) / measured |',
+  '|---|---|---|---|---|',
+];
+
+if (require.main === module) {
+  console.log([...HEADER, ...MATERIALS.map((m) => row(m, compute(m)))].join('\n'));
+}
