@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Rng, charBoundary } from './textgen';
 import { withHeartbeat } from './heartbeat';
 
-export type Lib = 'tokenlens' | 'gpt-tokenizer' | 'js-tiktoken' | 'tiktoken';
+export type Lib = 'tokenlens' | 'gpt-tokenizer' | 'ai-tokenizer' | 'js-tiktoken' | 'tiktoken';
 
 export type Job =
   | { op: 'count'; text: string; warmRuns: number; warmBudgetMs: number }
@@ -49,6 +49,12 @@ export function makeCounter(lib: Lib, encoding: string): Counter {
       // Special-token text counts as ordinary text (its default throws on it).
       const options = { disallowedSpecial: new Set<string>() };
       return { count: (text) => gpt.countTokens(text, options) };
+    }
+    case 'ai-tokenizer': {
+      // A CommonJS build with an encoding module per name; typed here by hand (its types are for ES modules).
+      type AiTokenizer = { count(text: string): number };
+      const { Tokenizer } = require('ai-tokenizer') as { Tokenizer: new (encoding: unknown) => AiTokenizer };
+      return new Tokenizer(require(`ai-tokenizer/encoding/${encoding}`));
     }
     case 'js-tiktoken': {
       // js-tiktoken is an ES module package with a CommonJS build; typed here by hand.

@@ -83,6 +83,30 @@ export function installedCorpus(maxChars = 1_000_000): { text: string; files: nu
   return { text: parts.join('\n\n'), files: parts.length };
 }
 
+/**
+ * Large real files a Debian machine with Node has, for the counting benchmark beside the corpus: TypeScript's DOM
+ * declarations (code and comments), vim's version8.txt (English prose and lists), perl's allkeys.txt (the Unicode
+ * collation table: hex, punctuation and long lines). Each is listed with its path, or with why it is missing.
+ */
+export function installedFiles(): { name: string; path: string; text?: string }[] {
+  const found = (dir: string, pattern: RegExp, rest: string): string => {
+    const entry = fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .sort()
+          .reverse()
+          .find((d) => pattern.test(d))
+      : undefined;
+    return entry ? path.join(dir, entry, rest) : path.join(dir, '*', rest);
+  };
+  const files = [
+    { name: 'lib.dom.d.ts', path: path.join(REPO_ROOT, 'node_modules', 'typescript', 'lib', 'lib.dom.d.ts') },
+    { name: 'version8.txt', path: found('/usr/share/vim', /^vim\d+$/, path.join('doc', 'version8.txt')) },
+    { name: 'allkeys.txt', path: found('/usr/share/perl', /^5\.\d+\.\d+$/, path.join('Unicode', 'Collate', 'allkeys.txt')) },
+  ];
+  return files.map((f) => (fs.existsSync(f.path) ? { ...f, text: fs.readFileSync(f.path, 'utf8') } : f));
+}
+
 /** The corpora the differential tests compare on: the installed text always, the shared corpus when present. */
 export function corpora(): { name: string; text: string }[] {
   const installed = installedCorpus();
