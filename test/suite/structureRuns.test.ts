@@ -90,7 +90,7 @@ async function playTrajectory(runId: string, name: string): Promise<StructureRep
   await structureView('setFrame', { uri, frame: 0 });
   const playing = (await structureView('play', { uri }))!;
   assert.equal(playing.playing, true);
-  await waitFor(async () => ((await structureView('report', { uri }))?.frame ?? 0) > 1, 5000, 'frames advance while playing');
+  await waitFor(async () => ((await structureView('report', { uri }))?.frame ?? 0) > 1, 15_000, 'frames advance while playing');
   await structureView('pause', { uri });
   await sleep(300);
   await screenshot(name);
