@@ -1,7 +1,7 @@
 /**
  * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--no-webview] [--encodings=a,b] [--only=SECTIONS]`.
  *
- * --only=a,b (or --only a,b) runs only those sections, of: load, count, incremental, inspector, poscar,
+ * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
  * server, physics, views, prompts, package, host (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer 4, ai-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
@@ -29,6 +29,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
+import { MODEL_LIBS, MODELS, measureModel, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
 import { benchPhysics } from './physics';
 import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
@@ -58,6 +59,7 @@ const ENCODINGS = (flag('encodings') ?? 'cl100k_base,o200k_base').split(',');
 const SECTIONS = [
   'load',
   'count',
+  'models',
   'incremental',
   'inspector',
   'poscar',
@@ -588,6 +590,44 @@ interface ViewBenchResult {
   headline?: string;
 }
 
+interface ModelReport {
+  model: string;
+  results: Map<ModelLib, ModelTimes | { error: string }>;
+}
+
+function benchModelsSection(corpusPath: string): ModelReport[] {
+  console.log(`\n## Model tokenizers (tokenizer.json) on ${path.basename(corpusPath)}: a fresh process per library and model`);
+  console.log(
+    `${pad('model', 13)}${pad('library', 20)}${lpad('load ms', 9)}${lpad('MB', 7)}${lpad('cold ms', 9)}${lpad('warm ms', 9)}${lpad('tokens', 10)}`,
+  );
+  return MODELS.map((model) => {
+    const results = new Map(MODEL_LIBS.map((lib) => [lib, measureModel(lib, model, corpusPath)] as const));
+    for (const [lib, r] of results) {
+      const cells =
+        'error' in r
+          ? `error: ${r.error}`
+          : `${lpad(ms(r.loadMs), 9)}${lpad(r.memoryMB.toFixed(0), 7)}${lpad(ms(r.coldMs), 9)}${lpad(ms(r.warmMs), 9)}${lpad(fmtInt(r.tokens), 10)}`;
+      console.log(`${pad(model, 13)}${pad(lib, 20)}${cells}`);
+    }
+    return { model, results };
+  });
+}
+
+function modelGoals(m: ModelReport, goal: (ok: boolean | undefined, text: string) => void): void {
+  const ours = m.results.get('tokenlens')!;
+  const ref = m.results.get('tokenizers.js')!;
+  if ('error' in ours || 'error' in ref) {
+    goal(undefined, `${m.model}: ${'error' in ours ? `Token Lens: ${ours.error}` : `tokenizers.js: ${'error' in ref ? ref.error : ''}`}`);
+    return;
+  }
+  const cold = ref.coldMs / ours.coldMs;
+  const warm = ref.warmMs / ours.warmMs;
+  goal(
+    ours.tokens === ref.tokens && cold >= 10 && warm >= 10,
+    `${m.model}: at least 10x tokenizers.js cold and warm, the same count: cold ${ms(ours.coldMs)} vs ${ms(ref.coldMs)} ms (${cold.toFixed(1)}x), warm ${ms(ours.warmMs)} vs ${ms(ref.warmMs)} ms (${warm.toFixed(1)}x), ${fmtInt(ours.tokens)}${ours.tokens === ref.tokens ? '' : ` ≠ ${fmtInt(ref.tokens)}`} tokens; memory after load ${ours.memoryMB.toFixed(0)} MB vs ${ref.memoryMB.toFixed(0)} MB`,
+  );
+}
+
 function benchViewsSection(): { results: ViewBenchResult[]; error?: string } {
   console.log('\n## Structure and result views in a real webview (headless VS Code)');
   console.log(
@@ -768,6 +808,9 @@ async function main(): Promise<void> {
       for (const [input, isCorpus] of inputs) reports.push(await benchInput(encoding, input, isCorpus));
     }
 
+  // Model tokenizers (tokenizer.json).
+  const models = runs('models') && corpusText !== undefined ? benchModelsSection(corpusPath) : [];
+
   // 3. Incremental.
   const incremental: IncrementalReport[] = [];
   if (corpusText !== undefined && runs('incremental')) {
@@ -852,6 +895,7 @@ async function main(): Promise<void> {
         `${incGaps.length ? `; index build ${incGaps.map(ms).join(' / ')} ms` : ''}${failedAsync.length ? `; did not finish: ${failedAsync.join('; ')}` : ''}`,
     );
   }
+  for (const m of models) modelGoals(m, goal);
   if (runs('incremental') && incremental.length) {
     const all = incremental.flatMap((i) => i.updates);
     // p99, not max: one update in a few hundred can meet a garbage-collection pause, which is the runtime's, not the index's.

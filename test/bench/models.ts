@@ -1,0 +1,86 @@
+/**
+ * The bench's models section: Hugging Face tokenizer.json counting, Token Lens against tokenizers.js
+ * (@huggingface/tokenizers, the reference) and @lenml/tokenizers (transformers.js's tokenizers), on the files the
+ * @lenml/tokenizer-* packages ship. Each library and model runs in a fresh process (node --expose-gc): load (read,
+ * parse, build), memory after load (heap + external after a full collection, the parsed JSON dropped), a cold count
+ * of the corpus (fresh caches and JIT), then a warm one. Ratios are between numbers of the same run.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace';
+
+export const MODELS = ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3'];
+export type ModelLib = 'tokenlens' | 'tokenizers.js' | '@lenml/tokenizers';
+export const MODEL_LIBS: readonly ModelLib[] = ['tokenlens', 'tokenizers.js', '@lenml/tokenizers'];
+
+export interface ModelTimes {
+  loadMs: number;
+  memoryMB: number;
+  coldMs: number;
+  warmMs: number;
+  tokens: number;
+}
+
+type Json = { added_tokens: { special?: boolean }[] };
+type Count = (text: string) => number;
+
+function counter(lib: ModelLib, model: string, json: Json): Count {
+  if (lib === 'tokenlens') {
+    const tokenizer = loadHuggingFaceTokenizer(json as never);
+    return (text) => tokenizer.count(text);
+  }
+  // Both libraries get the file without its special added tokens: ours counts special-token text as text too.
+  const plain = { ...json, added_tokens: json.added_tokens.filter((a) => !a.special) };
+  type Encoder = { encode(s: string, o: { add_special_tokens: boolean }): { ids: number[] } | number[] };
+  let encoder: Encoder;
+  if (lib === 'tokenizers.js') {
+    const { Tokenizer } = require('@huggingface/tokenizers') as { Tokenizer: new (j: unknown, c: unknown) => Encoder };
+    encoder = new Tokenizer(plain, {});
+  } else {
+    const { TokenizerLoader } = require('@lenml/tokenizers') as {
+      TokenizerLoader: { fromPreTrained(o: { tokenizerJSON: unknown; tokenizerConfig: unknown }): Encoder };
+    };
+    const config = JSON.parse(fs.readFileSync(require.resolve(`@lenml/tokenizer-${model}/models/tokenizer_config.json`), 'utf8'));
+    encoder = TokenizerLoader.fromPreTrained({ tokenizerJSON: plain, tokenizerConfig: config });
+  }
+  return (text) => {
+    const out = encoder.encode(text, { add_special_tokens: false });
+    return Array.isArray(out) ? out.length : out.ids.length;
+  };
+}
+
+function measure(lib: ModelLib, model: string, corpusPath: string): ModelTimes {
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+  const corpus = fs.readFileSync(corpusPath, 'utf8');
+  const path = require.resolve(`@lenml/tokenizer-${model}/models/tokenizer.json`);
+  gc();
+  const before = process.memoryUsage();
+  let t = performance.now();
+  const count = counter(lib, model, JSON.parse(fs.readFileSync(path, 'utf8')) as Json);
+  const loadMs = performance.now() - t;
+  gc();
+  const after = process.memoryUsage();
+  const memoryMB = (after.heapUsed + after.external - before.heapUsed - before.external) / (1 << 20);
+  t = performance.now();
+  const tokens = count(corpus);
+  const coldMs = performance.now() - t;
+  t = performance.now();
+  count(corpus);
+  return { loadMs, memoryMB, coldMs, warmMs: performance.now() - t, tokens };
+}
+
+/** One library on one model in a fresh process; an error (a library that does not load the file) is reported, not thrown. */
+export function measureModel(lib: ModelLib, model: string, corpusPath: string): ModelTimes | { error: string } {
+  const run = spawnSync(process.execPath, ['--expose-gc', __filename, '--one', lib, model, corpusPath], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+    timeout: 300_000,
+  });
+  if (run.status !== 0) return { error: (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n').at(-1)! };
+  return JSON.parse(run.stdout) as ModelTimes;
+}
+
+if (require.main === module && process.argv[2] === '--one') {
+  const [lib, model, corpusPath] = process.argv.slice(3) as [ModelLib, string, string];
+  process.stdout.write(JSON.stringify(measure(lib, model, corpusPath)));
+}
