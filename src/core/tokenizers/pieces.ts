@@ -78,11 +78,14 @@ export class SplitPieces implements PieceSource {
     usesSegmentStart: boolean,
   ) {
     this.usesSegmentStart = usesSegmentStart;
+    const only = splits.length === 1 ? splits[0]! : undefined;
+    this.isolatedOnly = only?.behavior === 'Isolated' && !only.lookbehind && !only.keep;
   }
 
   walk(text: string, start: number, end: number, atStart: boolean, visit: PieceVisit): boolean {
     const segment = this.segment(text, start, end, atStart);
     const from = this.normalizedOffset(segment, start);
+    if (this.isolatedOnly && !segment.map) return this.walkIsolated(segment, from, visit);
     const norm = segment.text;
     const toOriginal = (i: number): number => {
       const m = segment.map ? segment.map[i]! : i;
@@ -93,6 +96,32 @@ export class SplitPieces implements PieceSource {
       return visit(toOriginal(a), pieceEnd, removed ? '' : norm.slice(a, b), pieceEnd >= 0);
     };
     return this.split(norm, 0, from, norm.length, emit);
+  }
+
+  /**
+   * One Isolated split (Llama 3, Qwen, DeepSeek, gpt-oss) on a segment whose offsets normalizing left alone (no map):
+   * each match is a piece and so is each gap between matches, with no offset to translate.
+   */
+  private readonly isolatedOnly: boolean;
+
+  private walkIsolated(segment: Segment, from: number, visit: PieceVisit): boolean {
+    const regex = this.splits[0]!.regex;
+    const norm = segment.text;
+    const base = segment.start;
+    let pending = from;
+    regex.lastIndex = from;
+    for (let m = regex.exec(norm); m; m = regex.exec(norm)) {
+      const piece = m[0];
+      const ms = m.index;
+      if (piece.length === 0) {
+        regex.lastIndex = ms + ((norm.codePointAt(ms) ?? 0) > 0xffff ? 2 : 1);
+        continue;
+      }
+      if (pending < ms && !visit(base + pending, base + ms, norm.slice(pending, ms), true)) return false;
+      pending = ms + piece.length;
+      if (!visit(base + ms, base + pending, piece, true)) return false;
+    }
+    return pending >= norm.length || visit(base + pending, base + norm.length, norm.slice(pending), true);
   }
 
   private segment(text: string, start: number, end: number, atStart: boolean): Segment {
