@@ -203,7 +203,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const listed = (await items()).find((i) => i.id === outcome.runId)!;
     assert.equal(listed.label, 'Relax · Si.vasp');
     assert.match(listed.description, /^done · \d+\.\d s · /);
-    assert.equal(listed.contextValue, 'run.done.answered');
+    assert.equal(listed.contextValue, 'run.done.answered.options');
     await screenshotThemes(outcome.runId!, 'result-relax');
     const trajectory = await playTrajectory(outcome.runId!, 'trajectory-relax');
     assert.match(trajectory.caption, /^Step 0 · -?\d+\.\d{4} eV/, 'each relax frame is captioned with its energy');
@@ -278,7 +278,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const cancelled = (await pending)!;
     assert.equal(cancelled.status, 'cancelled');
     assert.ok(Date.now() - started < 2000, 'cancel aborts the request at once');
-    assert.equal((await items()).find((i) => i.id === running.id)!.contextValue, 'run.cancelled');
+    assert.equal((await items()).find((i) => i.id === running.id)!.contextValue, 'run.cancelled.options');
 
     const outcome = (await run('md'))!;
     assert.equal(outcome.status, 'ok', outcome.message?.text);
