@@ -57,7 +57,6 @@ function items(kind: ParameterKind, values: ParameterValues): Item[] {
     label: `$(play) Run`,
     description: kind === 'relax' ? 'relax with these values' : 'run MD with these values',
     action: 'run',
-    alwaysShow: true,
   };
   const rows: Item[] = PARAMETERS[kind].map((p) => ({
     label: p.name,

@@ -352,8 +352,8 @@ test('Parameters: a relax or MD view lists what the run record says the request 
     [
       ['fmax', '0.02 eV/Å', 'said'],
       ['steps', '50 steps', 'said'],
-      ['optimizer', "not sent (the service's default)", answer.optimizer === undefined ? '' : 'said'],
-      ['relax_cell', "not sent (the service's default)", answer.relax_cell === undefined ? '' : 'said'],
+      ['optimizer', 'not sent (default)', answer.optimizer === undefined ? '' : 'said'],
+      ['relax_cell', 'not sent (default)', answer.relax_cell === undefined ? '' : 'said'],
     ],
   );
   assert.equal(info.parameters![0]!.answer, '0.02 eV/Å');
@@ -363,9 +363,9 @@ test('Parameters: a relax or MD view lists what the run record says the request 
     running.parameters!.map((r) => [r.name, r.sent, r.answer]),
     [
       ['temperature', '600 K', ''],
-      ['timestep', "not sent (the service's default)", ''],
-      ['steps', "not sent (the service's default)", ''],
-      ['interval', "not sent (the service's default)", ''],
+      ['timestep', 'not sent (default)', ''],
+      ['steps', 'not sent (default)', ''],
+      ['interval', 'not sent (default)', ''],
       ['ensemble', 'nvt', ''],
     ],
   );

@@ -238,13 +238,13 @@ const ECHOES: Record<ParameterKind, Record<string, readonly string[]>> = {
 
 export interface ParameterRow {
   name: string;
-  /** What the request carried: "0.02 eV/Å", or "not sent (the service's default)". */
+  /** What the request carried: "0.02 eV/Å", or "not sent (default)": the service applies its own. */
   sent: string;
   /** What the answer says it used, or "" when it does not say (or there is no answer yet). */
   answer: string;
 }
 
-export const NOT_SENT = "not sent (the service's default)";
+export const NOT_SENT = 'not sent (default)';
 
 /** The Parameters table of a result view: every parameter of the kind, as sent and as the answer states it. */
 export function parameterRows(kind: ParameterKind, sent: ParameterValues, answer: unknown): ParameterRow[] {

@@ -50,8 +50,9 @@ function render({ run, view }: ShowMessage): void {
     parts.push(el('p', 'hint', 'Waiting for the service. Band structures and molecular dynamics can take a minute.'));
   if (run.state === 'failed') parts.push(problem('error', run.error || 'The run failed.', 'Retry'));
   if (run.state === 'cancelled') parts.push(problem('note', 'The run was cancelled.', 'Run Again'));
-  if (view && run.state === 'done') parts.push(...done(view));
-  if (run.parameters?.length) parts.push(parametersTable(run.parameters));
+  const parameters = run.parameters?.length ? [parametersTable(run.parameters)] : [];
+  if (view && run.state === 'done') parts.push(...done(view, parameters));
+  else parts.push(...parameters);
   if (view && Object.keys(view.model.extra).length) parts.push(otherFields(view.model.extra));
   app.replaceChildren(...parts);
   drawPlots();
@@ -98,7 +99,8 @@ function problem(kind: 'error' | 'note', text: string, again: string): HTMLEleme
   return node;
 }
 
-function done(view: ResultView): HTMLElement[] {
+/** The answer; `parameters` (what was sent) right after the summary and its actions, before warnings and plots. */
+function done(view: ResultView, parameters: HTMLElement[]): HTMLElement[] {
   const summary = describe(view);
   const top = el('section', 'summary');
   const facts = el('ul', 'facts');
@@ -111,6 +113,7 @@ function done(view: ResultView): HTMLElement[] {
     bar.append(...buttons);
     parts.push(bar);
   }
+  parts.push(...parameters);
   if (view.model.warnings.length) {
     const list = el('ul', 'warnings');
     list.setAttribute('aria-label', 'Warnings');
