@@ -106,6 +106,8 @@ export class StructureRuns extends Disposable {
 
   /** The quick form, then the run with its values; nothing is sent when the form is closed. */
   async runWithOptions(kind: ParameterKind, args: StructureRunArgs = {}, start?: ParameterValues): Promise<StructureRunOutcome> {
+    const refused = this.service.refuseInRestrictedMode();
+    if (refused) return { status: 'untrusted', kind, message: refused }; // before the form: nothing to fill in for nothing
     const input = await this.input(args);
     if (!input) return this.run(kind, args); // says what to open
     const title = `${kind === 'relax' ? 'Relax' : 'Molecular Dynamics'} with Options: ${input.name}`;

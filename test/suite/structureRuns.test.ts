@@ -405,6 +405,49 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     assert.equal(repeated.response!.body.value!.max_steps, 3);
   });
 
+  test('Molecular Dynamics with Options…: a temperature, steps and the ensemble from its pick list; Run Again with Options… starts from what the run sent', async function () {
+    if (!screenshotsSupported()) this.skip(); // needs the headless runner to type into the form
+    this.timeout(90_000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await openWorkspaceFile('Si.vasp');
+    const type = async (text: string) => {
+      await sleep(600);
+      await ui({ op: 'type', text, enter: true, inputBox: true });
+    };
+    const pending = vscode.commands.executeCommand<Outcome>('tokenLens.mdWithOptions');
+    await type('temperature');
+    await type('600');
+    await type('steps');
+    await type('20');
+    await type('ensemble');
+    await type('nvt'); // the pick list of nve and nvt
+    await type('Run');
+    const outcome = (await pending)!;
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    const answer = outcome.response!.body.value!;
+    assert.deepEqual([answer.temperature, answer.steps, answer.ensemble, answer.timestep_fs], [600, 20, 'nvt', 1]);
+    const shown = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the MD view');
+    assert.deepEqual(shown.tables.find((t) => t.title === 'Parameters')?.rows, [
+      'temperature | 600 K | 600 K',
+      'timestep | not sent (default) | 1 fs',
+      'steps | 20 steps | 20 steps',
+      'interval | not sent (default) | 1 step',
+      'ensemble | nvt | nvt',
+    ]);
+    await sleep(400);
+    await screenshot('result-md-parameters');
+
+    // From the Runs view: the form opens on the run's own values; one change, and the rest is sent as before.
+    const again = vscode.commands.executeCommand<Outcome>('tokenLens.runs.againWithOptions', { id: outcome.runId });
+    await type('steps');
+    await type('10');
+    await type('Run');
+    const second = (await again)!;
+    assert.equal(second.status, 'ok', second.message?.text);
+    const value = second.response!.body.value!;
+    assert.deepEqual([value.temperature, value.steps, value.ensemble], [600, 10, 'nvt']);
+  });
+
   test('Band structure: bands along the k-path with labels and the gap stated; the k-path density is checked first', async () => {
     await openWorkspaceFile('NaCl.vasp');
     await settings().update('tightbinding.kpathDensity', 0, vscode.ConfigurationTarget.Global);
