@@ -6,7 +6,7 @@
 import { diffractionDiagnostics } from './features/diffraction/language';
 import { PoscarLanguageFeature } from './features/poscar/language';
 import { materialsRuns } from './runs';
-import { RUN_COMMANDS } from './runs/structureRunner';
+import { OPTIONS_COMMANDS, RUN_COMMANDS } from './runs/structureRunner';
 import { SHOW_STRUCTURE } from './webviews/structure/feature';
 import type { RunsTree } from './runs/tree';
 import type { Wiring } from './wiring';
@@ -26,8 +26,10 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
       new PoscarLanguageFeature(log, [
         { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
         { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
+        { title: '$(settings) Relax with Options…', command: OPTIONS_COMMANDS.relax },
         { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
         { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
+        { title: '$(settings) MD with Options…', command: OPTIONS_COMMANDS.md },
         { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
       ]),
   );

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { SETTING_DEFAULTS, type SettingKey } from '../core/settings';
+import { PARAMETERS, type ParameterKind, type ParameterValue, type ParameterValues } from '../core/runs/parameters';
 
 /** The one typed place that reads tokenLens.* settings. Getters read live, so nothing caches a stale value. */
 export type SpecialTokenMode = 'text' | 'special';
@@ -58,15 +59,14 @@ export const config = {
     const mb = read('service.maxResponseMegabytes');
     return Math.min(4096, Math.max(1, Number.isFinite(mb) ? mb : SETTING_DEFAULTS['service.maxResponseMegabytes'])) * 1024 * 1024;
   },
+  /**
+   * The relax or MD parameters as the settings hold them, by request field name (core/runs/parameters.ts).
+   * Checked where they are used (firstProblem): a wrong value is refused with a message, not replaced silently.
+   */
+  parameters(kind: ParameterKind): ParameterValues {
+    return Object.fromEntries(PARAMETERS[kind].map((p) => [p.name, read(p.setting) as ParameterValue]));
+  },
   /** Checked where it is used: a wrong value is refused with a message, not replaced silently. */
-  /** Relax the cell too (relax_cell). */
-  get relaxCell(): boolean {
-    return read('relax.relaxCell') === true;
-  },
-  /** nve, or nvt (a thermostat): anything else reads as nve. */
-  get mdEnsemble(): 'nve' | 'nvt' {
-    return read('md.ensemble') === 'nvt' ? 'nvt' : 'nve';
-  },
   get kpathDensity(): number {
     return read('tightbinding.kpathDensity');
   },

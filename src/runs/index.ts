@@ -25,6 +25,7 @@ export function materialsRuns(
   const control: RunControl = {
     cancel: (id) => runnerOf(id).cancel(id),
     again: (id) => runnerOf(id).again(id),
+    againWithOptions: (id) => runs.againWithOptions(id),
   };
   const structures = new StructureFeature(context, log, (id) => store.get(id), testMode);
   const results = new ResultViews(
@@ -40,7 +41,7 @@ export function materialsRuns(
     testMode,
   );
   const recorder = new RunRecorder(service, store, results);
-  const runs = new StructureRuns(service, store, recorder);
+  const runs = new StructureRuns(service, store, recorder, context.workspaceState);
   const applications = new ApplicationRuns(context, service, store, recorder);
   const runnerOf = (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs);
   const tree = new RunsTree(store, control, results, testMode);

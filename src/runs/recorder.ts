@@ -67,7 +67,7 @@ export class RunRecorder extends Disposable {
 
   /** Records the run, sends the request, and records how it ended. */
   async record(
-    input: Pick<RunRecord, 'kind' | 'inputUri' | 'inputName' | 'inputText'>,
+    input: Pick<RunRecord, 'kind' | 'inputUri' | 'inputName' | 'inputText' | 'params'>,
     request: (client: ServiceClient, signal: AbortSignal) => Promise<ServiceResponse>,
     options: RecordOptions,
   ): Promise<RecordedOutcome> {

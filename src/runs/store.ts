@@ -5,6 +5,7 @@
 import type { ResponseBody } from '../core/service/response';
 import { RUN_KINDS, RUN_STATES, type RunRecord } from '../core/runs/run';
 import { isInt, isRecord, isString } from '../core/util/guards';
+import { isParameterKind, sentParameters } from '../core/runs/parameters';
 
 export interface Storage {
   get<T>(key: string): T | undefined;
@@ -96,6 +97,7 @@ function revive(value: unknown): RunRecord | undefined {
   };
   if (isInt(value.durationMs)) run.durationMs = value.durationMs;
   if (value.builtin === true) run.builtin = true;
+  if (isRecord(value.params) && isParameterKind(run.kind)) run.params = sentParameters(run.kind, value.params);
   if (isString(value.error, 100_000)) run.error = value.error;
   const response = value.response;
   if (isRecord(response) && isInt(response.status) && isRecord(response.headers)) {

@@ -11,6 +11,17 @@ import { POSCAR_LANGUAGE } from '../platform/poscarDocuments';
 import { isAppKind, KIND_LABELS, type StructureKind } from '../core/runs/run';
 import { Disposable } from '../platform/disposable';
 import { quantity } from '../core/util/quantity';
+import {
+  defaultValues,
+  firstProblem,
+  isParameterKind,
+  PARAMETER_KINDS,
+  requestFields,
+  reviveValues,
+  type ParameterKind,
+  type ParameterValues,
+} from '../core/runs/parameters';
+import { askParameters } from './optionsForm';
 import type { ServiceClient } from '../features/service/client';
 import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
@@ -25,8 +36,16 @@ export const RUN_COMMANDS: Record<StructureKind, string> = {
   tightbinding: 'tokenLens.tightbinding',
 };
 
+/** Run with Options…: the quick form of the parameters, then the run. */
+export const OPTIONS_COMMANDS: Record<ParameterKind, string> = {
+  relax: 'tokenLens.relaxWithOptions',
+  md: 'tokenLens.mdWithOptions',
+};
+
 export interface StructureRunArgs {
   uri?: vscode.Uri | string;
+  /** Relax and MD: the parameter values to use instead of the settings' (core/runs/parameters.ts). */
+  params?: ParameterValues;
   /** POSCAR text to send instead of a document's. */
   text?: string;
   kpathDensity?: number;
@@ -54,10 +73,15 @@ export class StructureRuns extends Disposable {
     private readonly service: ServiceFeature,
     private readonly store: RunStore,
     private readonly recorder: RunRecorder,
+    /** Where the options form remembers its values: the workspace's state. */
+    private readonly memory: vscode.Memento,
   ) {
     super();
     for (const kind of Object.keys(RUN_COMMANDS) as StructureKind[]) {
       this.register(vscode.commands.registerCommand(RUN_COMMANDS[kind], (arg?: unknown) => this.run(kind, asArgs(arg))));
+    }
+    for (const kind of PARAMETER_KINDS) {
+      this.register(vscode.commands.registerCommand(OPTIONS_COMMANDS[kind], (arg?: unknown) => this.runWithOptions(kind, asArgs(arg))));
     }
   }
 
@@ -65,10 +89,31 @@ export class StructureRuns extends Disposable {
     this.recorder.cancel(runId);
   }
 
-  /** Runs the same kind on the same input again, as sent then. */
+  /** Runs the same kind on the same input again, as sent then (parameters too; a run recorded without them: the settings'). */
   again(runId: string): Thenable<StructureRunOutcome> | undefined {
     const run = this.store.get(runId);
-    return run && !isAppKind(run.kind) ? this.run(run.kind, { uri: run.inputUri, text: run.inputText }) : undefined;
+    if (!run || isAppKind(run.kind)) return undefined;
+    return this.run(run.kind, { uri: run.inputUri, text: run.inputText, ...(run.params ? { params: run.params } : {}) });
+  }
+
+  /** Run Again with Options…: the form, starting from what the run sent, then the same input again. */
+  againWithOptions(runId: string): Thenable<StructureRunOutcome> | undefined {
+    const run = this.store.get(runId);
+    if (!run || !isParameterKind(run.kind)) return undefined;
+    const start = run.params ? reviveValues(run.kind, run.params, defaultValues(run.kind)) : undefined;
+    return this.runWithOptions(run.kind, { uri: run.inputUri, text: run.inputText }, start);
+  }
+
+  /** The quick form, then the run with its values; nothing is sent when the form is closed. */
+  async runWithOptions(kind: ParameterKind, args: StructureRunArgs = {}, start?: ParameterValues): Promise<StructureRunOutcome> {
+    const refused = this.service.refuseInRestrictedMode();
+    if (refused) return { status: 'untrusted', kind, message: refused }; // before the form: nothing to fill in for nothing
+    const input = await this.input(args);
+    if (!input) return this.run(kind, args); // says what to open
+    const title = `${kind === 'relax' ? 'Relax' : 'Molecular Dynamics'} with Options: ${input.name}`;
+    const params = await askParameters(this.memory, kind, title, start);
+    if (!params) return { status: 'cancelled', kind };
+    return this.run(kind, { ...args, uri: input.uri, text: input.text, params });
   }
 
   async run(kind: StructureKind, args: StructureRunArgs = {}): Promise<StructureRunOutcome> {
@@ -90,30 +135,48 @@ export class StructureRuns extends Disposable {
       );
       return { status: 'invalid', kind, message };
     }
-    return this.send(kind, input, density, args.show !== false);
+    let fields: ParameterValues | undefined;
+    if (isParameterKind(kind)) {
+      const values = args.params ?? config.parameters(kind);
+      const problem = firstProblem(kind, values, args.params === undefined);
+      if (problem) return { status: 'invalid', kind, message: this.service.show('error', `${problem}. Nothing was sent.`) };
+      fields = requestFields(kind, values);
+    }
+    return this.send(kind, input, { density, fields }, args.show !== false);
   }
 
-  private async send(kind: StructureKind, input: Input, density: number | undefined, show: boolean): Promise<StructureRunOutcome> {
+  private async send(
+    kind: StructureKind,
+    input: Input,
+    { density, fields }: { density?: number; fields?: ParameterValues },
+    show: boolean,
+  ): Promise<StructureRunOutcome> {
     const body = { poscar: input.text };
     const request = (client: ServiceClient, signal: AbortSignal): Promise<ServiceResponse> => {
       switch (kind) {
         case 'relax':
-          return client.relax(config.relaxCell ? { ...body, relax_cell: true } : body, { signal });
+          return client.relax({ ...fields, ...body }, { signal });
         case 'singlePoint':
           return client.singlePoint(body, { signal });
         case 'md':
-          return client.md(config.mdEnsemble === 'nvt' ? { ...body, ensemble: 'nvt' } : body, { signal });
+          return client.md({ ...fields, ...body }, { signal });
         case 'tightbinding':
           return client.tightbindingCompute({ ...body, kpath_density: density! }, { signal });
       }
     };
     const outcome = await this.recorder.record(
-      { kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text },
+      { kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text, ...(fields ? { params: fields } : {}) },
       request,
       {
         title: `${KIND_LABELS[kind]} of ${input.name}`,
         show,
-        again: () => this.run(kind, { uri: input.uri, text: input.text, kpathDensity: density }),
+        again: () =>
+          this.run(kind, {
+            uri: input.uri,
+            text: input.text,
+            ...(density === undefined ? {} : { kpathDensity: density }),
+            ...(fields ? { params: fields } : {}),
+          }),
       },
     );
     return { ...outcome, kind };

@@ -10,11 +10,13 @@ import type { ResultViews } from '../webviews/results/feature';
 import { saveResult } from '../webviews/results/saveResult';
 import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
 import { notify } from '../platform/notify';
+import { isParameterKind } from '../core/runs/parameters';
 
-/** What the list asks of whoever runs a kind: cancel a run, run it again. */
+/** What the list asks of whoever runs a kind: cancel a run, run it again (relax and MD: with the options form too). */
 export interface RunControl {
   cancel(runId: string): void;
   again(runId: string): unknown;
+  againWithOptions(runId: string): unknown;
 }
 
 const ICONS: Record<RunRecord['state'], vscode.ThemeIcon> = {
@@ -65,6 +67,7 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
     command('open', (run) => this.views.show(run, false));
     command('cancel', (run) => this.runs.cancel(run.id));
     command('again', (run) => this.runs.again(run.id));
+    command('againWithOptions', (run) => this.runs.againWithOptions(run.id));
     command('reveal', (run) => revealInput(run));
     command('save', (run) => saveResult(run));
     command('remove', (run) => this.store.remove((r) => r.id === run.id && r.state !== 'running'));
@@ -76,7 +79,9 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
     item.id = run.id;
     item.description = runDescription(run);
     item.iconPath = ICONS[run.state];
-    item.contextValue = `run.${run.state}${run.response ? '.answered' : ''}`;
+    // ".options": a relax or MD run that has ended, which Run Again with Options… can send again.
+    const options = isParameterKind(run.kind) && run.state !== 'running' ? '.options' : '';
+    item.contextValue = `run.${run.state}${run.response ? '.answered' : ''}${options}`;
     item.tooltip = new vscode.MarkdownString().appendText(
       `${KIND_LABELS[run.kind]} of ${run.inputUri}\n\nStarted ${new Date(run.startedAt).toLocaleString()}` +
         `${run.durationMs !== undefined ? `, took ${duration(run.durationMs)}` : ''}\n\n${run.error ?? run.state}`,

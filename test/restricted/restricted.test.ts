@@ -81,6 +81,9 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
     for (const kind of ['relax', 'singlePoint', 'md', 'tightbinding']) {
       refused(await vscode.commands.executeCommand<Outcome>(`tokenLens.${kind}`, { text: poscar, show: false }), kind);
     }
+    // Run with Options… refuses before its form opens: nothing to fill in for a run that cannot be sent.
+    for (const command of ['relaxWithOptions', 'mdWithOptions'])
+      refused(await vscode.commands.executeCommand<Outcome>(`tokenLens.${command}`, { text: poscar, show: false }), command);
     const listed = await vscode.commands.executeCommand<unknown[]>('tokenLens.runs.test', 'items');
     assert.deepEqual(listed, [], 'a run refused before anything was sent is not listed as a failed run');
     const setUrl = await vscode.commands.executeCommand<{ status: string; message: string }>(

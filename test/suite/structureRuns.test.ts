@@ -203,7 +203,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const listed = (await items()).find((i) => i.id === outcome.runId)!;
     assert.equal(listed.label, 'Relax · Si.vasp');
     assert.match(listed.description, /^done · \d+\.\d s · /);
-    assert.equal(listed.contextValue, 'run.done.answered');
+    assert.equal(listed.contextValue, 'run.done.answered.options');
     await screenshotThemes(outcome.runId!, 'result-relax');
     const trajectory = await playTrajectory(outcome.runId!, 'trajectory-relax');
     assert.match(trajectory.caption, /^Step 0 · -?\d+\.\d{4} eV/, 'each relax frame is captioned with its energy');
@@ -278,7 +278,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const cancelled = (await pending)!;
     assert.equal(cancelled.status, 'cancelled');
     assert.ok(Date.now() - started < 2000, 'cancel aborts the request at once');
-    assert.equal((await items()).find((i) => i.id === running.id)!.contextValue, 'run.cancelled');
+    assert.equal((await items()).find((i) => i.id === running.id)!.contextValue, 'run.cancelled.options');
 
     const outcome = (await run('md'))!;
     assert.equal(outcome.status, 'ok', outcome.message?.text);
@@ -312,6 +312,140 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
       await settings().update('md.ensemble', undefined, vscode.ConfigurationTarget.Global);
       await settings().update('relax.relaxCell', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  test('Parameter settings: sent when set, refused out of range before anything is sent; Run Again sends what the run sent', async function () {
+    this.timeout(60_000);
+    await openWorkspaceFile('Si.vasp');
+    try {
+      await settings().update('relax.fmax', 0.1, vscode.ConfigurationTarget.Global);
+      await settings().update('relax.steps', 30, vscode.ConfigurationTarget.Global);
+      const relaxed = (await run('relax'))!;
+      assert.equal(relaxed.status, 'ok', relaxed.message?.text);
+      assert.equal(relaxed.response!.body.value!.fmax, 0.1);
+      assert.equal(relaxed.response!.body.value!.max_steps, 30);
+      const shown = await reportWhere(relaxed.runId!, (x) => x.state === 'done', 'the relax view');
+      assert.deepEqual(shown.tables.find((t) => t.title === 'Parameters')?.rows.slice(0, 2), [
+        'fmax | 0.1 eV/Å | 0.1 eV/Å',
+        'steps | 30 steps | 30 steps',
+      ]);
+
+      // Run Again repeats the request as it was, whatever the settings say now.
+      await settings().update('relax.fmax', undefined, vscode.ConfigurationTarget.Global);
+      const again = (await vscode.commands.executeCommand<Outcome>('tokenLens.runs.again', { id: relaxed.runId }))!;
+      assert.equal(again.status, 'ok', again.message?.text);
+      assert.equal(again.response!.body.value!.fmax, 0.1, 'the fmax the first run sent');
+
+      await settings().update('md.steps', 20, vscode.ConfigurationTarget.Global);
+      await settings().update('md.interval', 5, vscode.ConfigurationTarget.Global);
+      const md = (await run('md'))!;
+      assert.equal(md.status, 'ok', md.message?.text);
+      assert.equal(md.response!.body.value!.steps, 20);
+      assert.equal(md.response!.body.value!.interval, 5);
+
+      const before = server.hits('/gnn_ff_dynamics/relax');
+      await settings().update('relax.fmax', 50, vscode.ConfigurationTarget.Global);
+      const refused = (await run('relax'))!;
+      assert.equal(refused.status, 'invalid');
+      assert.match(refused.message!.text, /fmax must be a number from 0\.001 to 10 eV\/Å\. \(the setting tokenLens\.relax\.fmax is 50\)/);
+      assert.equal(server.hits('/gnn_ff_dynamics/relax'), before, 'nothing was sent');
+    } finally {
+      for (const key of ['relax.fmax', 'relax.steps', 'md.steps', 'md.interval'])
+        await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test('Relax with Options…: the quick form edits fmax and steps, refuses a bad value, sends them, remembers them; the view lists them', async function () {
+    if (!screenshotsSupported()) this.skip(); // needs the headless runner to type into the form
+    this.timeout(90_000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const si = (await openWorkspaceFile('Si.vasp')).document;
+    // One atom pushed off its site, so that the relaxation has work to do and the step limit shows.
+    const rattled = { uri: si.uri, text: si.getText().replace(/^(\s*)0\.0+(\s+)0\.0+(\s+)0\.0+\s*$/m, '$10.03$20.02$30.01') };
+    assert.notEqual(rattled.text, si.getText());
+    const type = async (text: string) => {
+      await sleep(600); // the list closes and the input box opens in the same widget: let it change over
+      await ui({ op: 'type', text, enter: true, inputBox: true });
+    };
+    const pending = vscode.commands.executeCommand<Outcome>('tokenLens.relaxWithOptions', rattled);
+    await type('fmax');
+    await type('20'); // out of range (0.001 to 10): the box stays open with its message, nothing is sent
+    await sleep(400);
+    await screenshot('relax-with-options-invalid');
+    await ui({ op: 'type', text: 'e-3', enter: true, inputBox: true }); // typed on: 20e-3, i.e. 0.02 eV/Å
+    await type('steps');
+    await type('3');
+    await sleep(600);
+    await screenshot('relax-with-options-form');
+    await type('Run');
+    const outcome = (await pending)!;
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    const answer = outcome.response!.body.value!;
+    assert.equal(answer.fmax, 0.02, 'the request carried fmax 0.02 (the server echoes it)');
+    assert.equal(answer.max_steps, 3, 'the request carried steps 3');
+    assert.equal(answer.steps_taken, 3, 'stopped at the step limit sent');
+    assert.equal(answer.converged, false);
+    const shown = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the relax view');
+    assert.match(shown.headline, /^Not converged after 3 steps \(the step limit\)/);
+    assert.deepEqual(shown.tables.find((t) => t.title === 'Parameters')?.rows, [
+      'fmax | 0.02 eV/Å | 0.02 eV/Å',
+      'steps | 3 steps | 3 steps',
+      'optimizer | not sent (default) | FIRE',
+      'relax_cell | not sent (default) | false',
+    ]);
+    await sleep(400);
+    await screenshot('result-relax-parameters');
+
+    // The form remembers this workspace's values: Run at once sends the same.
+    const second = vscode.commands.executeCommand<Outcome>('tokenLens.relaxWithOptions', rattled);
+    await type('Run');
+    const repeated = (await second)!;
+    assert.equal(repeated.status, 'ok', repeated.message?.text);
+    assert.equal(repeated.response!.body.value!.fmax, 0.02);
+    assert.equal(repeated.response!.body.value!.max_steps, 3);
+  });
+
+  test('Molecular Dynamics with Options…: a temperature, steps and the ensemble from its pick list; Run Again with Options… starts from what the run sent', async function () {
+    if (!screenshotsSupported()) this.skip(); // needs the headless runner to type into the form
+    this.timeout(90_000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await openWorkspaceFile('Si.vasp');
+    const type = async (text: string) => {
+      await sleep(600);
+      await ui({ op: 'type', text, enter: true, inputBox: true });
+    };
+    const pending = vscode.commands.executeCommand<Outcome>('tokenLens.mdWithOptions');
+    await type('temperature');
+    await type('600');
+    await type('steps');
+    await type('20');
+    await type('ensemble');
+    await type('nvt'); // the pick list of nve and nvt
+    await type('Run');
+    const outcome = (await pending)!;
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    const answer = outcome.response!.body.value!;
+    assert.deepEqual([answer.temperature, answer.steps, answer.ensemble, answer.timestep_fs], [600, 20, 'nvt', 1]);
+    const shown = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the MD view');
+    assert.deepEqual(shown.tables.find((t) => t.title === 'Parameters')?.rows, [
+      'temperature | 600 K | 600 K',
+      'timestep | not sent (default) | 1 fs',
+      'steps | 20 steps | 20 steps',
+      'interval | not sent (default) | 1 step',
+      'ensemble | nvt | nvt',
+    ]);
+    await sleep(400);
+    await screenshot('result-md-parameters');
+
+    // From the Runs view: the form opens on the run's own values; one change, and the rest is sent as before.
+    const again = vscode.commands.executeCommand<Outcome>('tokenLens.runs.againWithOptions', { id: outcome.runId });
+    await type('steps');
+    await type('10');
+    await type('Run');
+    const second = (await again)!;
+    assert.equal(second.status, 'ok', second.message?.text);
+    const value = second.response!.body.value!;
+    assert.deepEqual([value.temperature, value.steps, value.ensemble], [600, 10, 'nvt']);
   });
 
   test('Band structure: bands along the k-path with labels and the gap stated; the k-path density is checked first', async () => {

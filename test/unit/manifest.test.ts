@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { SETTING_DEFAULTS } from '../../src/core/settings';
 import { TOKENIZERS } from '../../src/core/tokenizers/index';
+import { PARAMETERS, type Parameter } from '../../src/core/runs/parameters';
+
+const PARAMETER_SETTINGS = new Map<string, Parameter>([...PARAMETERS.relax, ...PARAMETERS.md].map((p) => [p.setting, p]));
 
 const root = join(__dirname, '..', '..', '..');
 const manifestText = readFileSync(join(root, 'package.json'), 'utf8');
@@ -62,8 +65,15 @@ test('every setting is described through package.nls.json, ordered, integers typ
   for (const [name, property] of properties) {
     const description = (property.markdownDescription ?? property.description) as string | undefined;
     assert.ok(description && text(description).length > 10, `${name} has a description`);
-    if (typeof property.default === 'number') assert.equal(property.type, 'integer', `${name} holds a whole number`);
+    const parameter = PARAMETER_SETTINGS.get(name.replace(/^tokenLens\./, ''));
+    if (parameter?.type === 'number') {
+      // A relax or MD parameter: typed and bounded as core/runs/parameters.ts checks it (the reference server's ranges).
+      assert.equal(property.type, parameter.integer ? 'integer' : 'number', `${name} type`);
+      assert.deepEqual([property.minimum, property.maximum], [parameter.min, parameter.max], `${name} range`);
+    } else if (parameter?.type === 'choice') assert.deepEqual(property.enum, parameter.choices, `${name} choices`);
+    else if (typeof property.default === 'number') assert.equal(property.type, 'integer', `${name} holds a whole number`);
   }
+  assert.equal(PARAMETER_SETTINGS.size, 9, 'every parameter has its setting');
 });
 
 test('every command title and category is a %key% with English text, and package.nls.json has no unused key', () => {
@@ -101,4 +111,27 @@ test('count and inspector: hidden from the palette without an editor, in the con
   assert.match(title?.group ?? '', /^navigation/, 'a button on the editor title');
   const inspector = manifest.contributes.commands.find((c: { command: string }) => c.command === 'tokenLens.openInspector');
   assert.match(inspector.icon, /^\$\([a-z-]+\)$/, 'the button has a codicon');
+});
+
+test('Relax and MD with Options… sit wherever their plain commands do, right after them; Run Again with Options… beside Run Again', () => {
+  const menus = manifest.contributes.menus as Record<string, { command: string; when?: string; group?: string }[]>;
+  for (const [plain, options] of [
+    ['tokenLens.relax', 'tokenLens.relaxWithOptions'],
+    ['tokenLens.md', 'tokenLens.mdWithOptions'],
+  ]) {
+    for (const [menu, entries] of Object.entries(menus)) {
+      const base = entries.find((m) => m.command === plain);
+      const added = entries.find((m) => m.command === options);
+      assert.equal(Boolean(added), Boolean(base), `${options} in ${menu} exactly when ${plain} is`);
+      if (!base || !added) continue;
+      assert.equal(added.when, base.when, `${menu}: shown when the plain command is`);
+      if (base.group) assert.equal(added.group!.split('@')[0], base.group.split('@')[0], `${menu}: the same group`);
+      if (base.group) assert.ok(Number(added.group!.split('@')[1]) > Number(base.group.split('@')[1]), `${menu}: after it`);
+      assert.ok(entries.indexOf(added) > entries.indexOf(base));
+    }
+  }
+  const again = menus['view/item/context']!.filter((m) => m.command === 'tokenLens.runs.againWithOptions');
+  assert.equal(again.length, 1);
+  assert.match(again[0]!.when!, /viewItem =~ .*\\\.options\$/, 'only on relax and MD runs that have ended');
+  assert.equal(menus.commandPalette!.find((m) => m.command === 'tokenLens.runs.againWithOptions')?.when, 'false');
 });

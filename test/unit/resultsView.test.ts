@@ -343,3 +343,37 @@ test('views degrade, never blank: an answer with a 300-character species name an
   assert.deepEqual(longestString(message).length > 100, true);
   assert.match(JSON.stringify(fitted), /x{10,}…/, 'the long name is cut and marked');
 });
+
+test('Parameters: a relax or MD view lists what the run record says the request carried, with what the answer says', () => {
+  const answer = JSON.parse(fixture('relax.reference.json')) as Record<string, unknown>;
+  const info = runInfo(run('relax', { ...answer, fmax: 0.02, max_steps: 50 }, { params: { fmax: 0.02, steps: 50 } }));
+  assert.deepEqual(
+    info.parameters!.map((r) => [r.name, r.sent, r.answer === '' ? '' : 'said']),
+    [
+      ['fmax', '0.02 eV/Å', 'said'],
+      ['steps', '50 steps', 'said'],
+      ['optimizer', 'not sent (default)', answer.optimizer === undefined ? '' : 'said'],
+      ['relax_cell', 'not sent (default)', answer.relax_cell === undefined ? '' : 'said'],
+    ],
+  );
+  assert.equal(info.parameters![0]!.answer, '0.02 eV/Å');
+  // While it runs there is no answer yet, and the rows say only what was sent.
+  const running = runInfo(run('md', null, { state: 'running', response: undefined, params: { ensemble: 'nvt', temperature: 600 } }));
+  assert.deepEqual(
+    running.parameters!.map((r) => [r.name, r.sent, r.answer]),
+    [
+      ['temperature', '600 K', ''],
+      ['timestep', 'not sent (default)', ''],
+      ['steps', 'not sent (default)', ''],
+      ['interval', 'not sent (default)', ''],
+      ['ensemble', 'nvt', ''],
+    ],
+  );
+  assert.ok(isToResultPage(JSON.parse(JSON.stringify({ type: 'show', seq: 3, run: running, view: null }))));
+  // Runs recorded before parameters were kept, and kinds without them: no Parameters table.
+  assert.equal(runInfo(run('relax', answer)).parameters, undefined);
+  assert.equal(runInfo(run('singlePoint', {}, { params: { fmax: 1 } })).parameters, undefined);
+  // The page's guard: rows of text only.
+  const tampered = { type: 'show', seq: 4, run: { ...running, parameters: [{ name: 'fmax', sent: 1, answer: '' }] }, view: null };
+  assert.equal(isToResultPage(tampered), false);
+});

@@ -59,6 +59,21 @@ test('runs survive a reload: answers of every body type come back as they were, 
   assert.equal(reloaded.get('c')!.error, 'The window was reloaded while it ran.');
 });
 
+test('a run keeps the parameters its request carried across a reload; stored junk among them is dropped', () => {
+  const storage = memory();
+  const store = new RunStore(storage);
+  store.put(run('a', { params: { fmax: 0.02, steps: 50 } }));
+  store.put(run('b', { kind: 'md', params: {} }));
+  store.put(run('c'));
+  const stored = storage.data.get([...storage.data.keys()][0]!) as Record<string, unknown>[];
+  stored.push({ ...run('d', { kind: 'md' }), params: JSON.parse('{"steps":"many","ensemble":"nvt","poscar":"x","__proto__":{"fmax":1}}') });
+  const reloaded = new RunStore(storage);
+  assert.deepEqual(reloaded.get('a')!.params, { fmax: 0.02, steps: 50 });
+  assert.deepEqual(reloaded.get('b')!.params, {});
+  assert.equal(reloaded.get('c')!.params, undefined, 'recorded before parameters were kept');
+  assert.deepEqual(reloaded.get('d')?.params, { ensemble: 'nvt' });
+});
+
 test('the list keeps the newest runs; replacing a run keeps its place; listeners hear each change', () => {
   const store = new RunStore(memory());
   const heard: (string | undefined)[] = [];

@@ -34,6 +34,11 @@ export interface RunRecord {
   startedAt: number;
   /** Sent to the built-in local service (its reference models), not to a service of the user's. */
   builtin?: boolean;
+  /**
+   * Relax and MD: the parameter fields the request carried besides the POSCAR (core/runs/parameters.ts), by
+   * request field name; {} when it carried none. Absent in runs recorded before parameters were sent.
+   */
+  params?: Record<string, number | string | boolean>;
   durationMs?: number;
   state: RunState;
   /** Why it failed, written for the user. */

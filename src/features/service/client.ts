@@ -81,10 +81,27 @@ export interface GnnPredictRequest {
 }
 export interface PoscarRequest {
   poscar: string;
-  /** Relax: the cell too (agapi's name). */
+}
+/** Relax's optional fields, as agapi names them (core/runs/parameters.ts): absent is the service's default. */
+export interface RelaxRequest extends PoscarRequest {
+  /** eV/Å */
+  fmax?: number;
+  steps?: number;
+  optimizer?: string;
+  /** The cell too. */
   relax_cell?: boolean;
-  /** MD: nvt for a thermostat; absent is the service's default, nve. */
-  ensemble?: 'nvt';
+}
+/** MD's optional fields, as agapi names them: absent is the service's default. */
+export interface MdRequest extends PoscarRequest {
+  /** K */
+  temperature?: number;
+  /** fs */
+  timestep?: number;
+  steps?: number;
+  /** A trajectory frame kept every so many steps. */
+  interval?: number;
+  /** nve (constant energy) or nvt (a thermostat). */
+  ensemble?: string;
 }
 export interface TightbindingRequest {
   poscar: string;
@@ -185,13 +202,13 @@ export class ServiceClient {
   gnnPredict(body: GnnPredictRequest, options?: CallOptions): Promise<ServiceResponse> {
     return this.request('POST', '/gnn_predictor/predict', body, options);
   }
-  relax(body: PoscarRequest, options?: CallOptions): Promise<ServiceResponse> {
+  relax(body: RelaxRequest, options?: CallOptions): Promise<ServiceResponse> {
     return this.request('POST', '/gnn_ff_dynamics/relax', body, options);
   }
   singlePoint(body: PoscarRequest, options?: CallOptions): Promise<ServiceResponse> {
     return this.request('POST', '/gnn_ff_dynamics/single_point', body, options);
   }
-  md(body: PoscarRequest, options?: CallOptions): Promise<ServiceResponse> {
+  md(body: MdRequest, options?: CallOptions): Promise<ServiceResponse> {
     return this.request('POST', '/gnn_ff_dynamics/md', body, options);
   }
   tightbindingCompute(body: TightbindingRequest, options?: CallOptions): Promise<ServiceResponse> {

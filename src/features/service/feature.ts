@@ -559,8 +559,11 @@ export class ServiceFeature extends Disposable {
     return { url, origin };
   }
 
-  /** The one Restricted Mode check: shows why service commands do not run there, or returns undefined when trusted. */
-  private refuseInRestrictedMode(): ShownMessage | undefined {
+  /**
+   * The one Restricted Mode check: shows why service commands do not run there, or returns undefined when trusted.
+   * Public for commands that ask the user something first (Run with Options…), so that they refuse before asking.
+   */
+  refuseInRestrictedMode(): ShownMessage | undefined {
     if (vscode.workspace.isTrusted) return undefined;
     return this.show(
       'error',

@@ -6,6 +6,7 @@ import { isArrayOf, isFiniteNumber, isInt, isRecord, isString, isVec3 } from '..
 import type { ResultModel } from './model';
 import { isAppModel } from './apps/guard';
 import { isAppKind, RUN_KINDS, RUN_STATES, type RunKind, type RunState, type StructureKind } from '../../core/runs/run';
+import type { ParameterRow } from '../../core/runs/parameters';
 
 export const RESULT_VIEW_TYPE = 'tokenLens.result';
 
@@ -25,6 +26,8 @@ export interface RunInfo {
   status?: number;
   /** Answered by the built-in local service (the reference models on this machine). */
   builtin?: boolean;
+  /** Relax and MD: each parameter as the request carried it and as the answer states it (core/runs/parameters.ts). */
+  parameters?: ParameterRow[];
 }
 
 /** One row of the cell before and after relaxation. */
@@ -223,6 +226,14 @@ const isRunInfo = recordOf({
   error: text(20_000),
   status: optional(isInt),
   builtin: bool,
+  parameters: optional((v) =>
+    isArrayOf(
+      v,
+      (r): r is ParameterRow =>
+        recordOf({ name: (x) => isString(x, 100), sent: (x) => isString(x, 200), answer: (x) => isString(x, 200) })(r),
+      20,
+    ),
+  ),
 });
 
 const isLatticeRow = recordOf({ name: (v) => isString(v, 20), unit: (v) => isString(v, 20), before: num, after: num });

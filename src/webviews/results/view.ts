@@ -9,6 +9,7 @@ import type { LatticeRow, ResultView, RunInfo } from './protocol';
 import { readResult } from './read';
 import { isAppKind, runTitle, type RunRecord } from '../../core/runs/run';
 import { isRecord, type Rec } from '../../core/util/guards';
+import { isParameterKind, parameterRows } from '../../core/runs/parameters';
 
 export function runInfo(run: RunRecord): RunInfo {
   return {
@@ -22,7 +23,14 @@ export function runInfo(run: RunRecord): RunInfo {
     error: run.error,
     status: run.response?.status,
     ...(run.builtin ? { builtin: true } : {}),
+    ...(run.params && isParameterKind(run.kind) ? { parameters: parameterRows(run.kind, run.params, answerOf(run)) } : {}),
   };
+}
+
+/** The answer's JSON object, if it is one. */
+function answerOf(run: RunRecord): unknown {
+  const body = run.response?.body;
+  return body?.type === 'json' ? body.value : undefined;
 }
 
 const ROWS: [name: string, unit: string, of: (p: Poscar) => number][] = [

@@ -17,7 +17,8 @@ import {
   type ToResultPage,
 } from '../../results/protocol';
 import { describe } from '../../results/summary';
-import { button, tableTexts } from './dom';
+import { button, table, tableTexts } from './dom';
+import type { ParameterRow } from '../../../core/runs/parameters';
 import { drawPlot, type Plot } from './plot';
 import { actions, images, tables } from './sections';
 
@@ -49,7 +50,9 @@ function render({ run, view }: ShowMessage): void {
     parts.push(el('p', 'hint', 'Waiting for the service. Band structures and molecular dynamics can take a minute.'));
   if (run.state === 'failed') parts.push(problem('error', run.error || 'The run failed.', 'Retry'));
   if (run.state === 'cancelled') parts.push(problem('note', 'The run was cancelled.', 'Run Again'));
-  if (view && run.state === 'done') parts.push(...done(view));
+  const parameters = run.parameters?.length ? [parametersTable(run.parameters)] : [];
+  if (view && run.state === 'done') parts.push(...done(view, parameters));
+  else parts.push(...parameters);
   if (view && Object.keys(view.model.extra).length) parts.push(otherFields(view.model.extra));
   app.replaceChildren(...parts);
   drawPlots();
@@ -96,7 +99,8 @@ function problem(kind: 'error' | 'note', text: string, again: string): HTMLEleme
   return node;
 }
 
-function done(view: ResultView): HTMLElement[] {
+/** The answer; `parameters` (what was sent) right after the summary and its actions, before warnings and plots. */
+function done(view: ResultView, parameters: HTMLElement[]): HTMLElement[] {
   const summary = describe(view);
   const top = el('section', 'summary');
   const facts = el('ul', 'facts');
@@ -109,6 +113,7 @@ function done(view: ResultView): HTMLElement[] {
     bar.append(...buttons);
     parts.push(bar);
   }
+  parts.push(...parameters);
   if (view.model.warnings.length) {
     const list = el('ul', 'warnings');
     list.setAttribute('aria-label', 'Warnings');
@@ -142,6 +147,16 @@ function plotFigure(spec: PlotSpec): HTMLElement {
   figure.append(caption, container);
   slots.push({ container, spec });
   return figure;
+}
+
+/** What the request carried besides the structure (from the run's record, not today's settings), and what the answer says it used. */
+function parametersTable(rows: ParameterRow[]): HTMLElement {
+  return table(
+    'Parameters',
+    ['Parameter', 'Sent', 'The answer says'],
+    rows.map((r) => ({ cells: [r.name, r.sent, r.answer || '–'] })),
+    'A parameter at its default is not sent: the service uses its own default, which its answer may state.',
+  );
 }
 
 /** The fields the view does not show, as JSON, written out only when opened (they can be large). */
