@@ -1,8 +1,8 @@
 /**
  * The built-in service's models from the literature next to the reference models they replace, timed in the
  * same run: relax of 64-atom Si started 3 % too large with the cell (Stillinger–Weber + UnitCellFilter) and in the
- * fixed cell as before, 1,000 NVT MD steps of 256 Cu atoms (the thermostat vs NVE, both on the Morse fallback: copper has no
- * published potential here yet), and the band structure of 64-atom Si (sp3s*, 640 orbitals, vs one s orbital).
+ * fixed cell as before, 1,000 NVT MD steps of 256 Cu atoms (the thermostat vs NVE, both on the Zhou-Johnson-Wadley EAM),
+ * and the band structure of 64-atom Si (sp3s*, 640 orbitals, vs one s orbital).
  */
 import { relaxCell } from '../../src/server/physics/cellRelax';
 import { kPath } from '../../src/server/physics/kpath';

@@ -11,7 +11,7 @@ import { relax } from '../../src/server/physics/relax';
 import { runSliced, runToEnd } from '../../src/server/physics/schedule';
 import { diamond, fccCopper, rattle, skewedNaCl } from './physicsFixtures';
 
-/** The energy and forces the relax and MD of a cell use (Stillinger–Weber for silicon, Morse otherwise). */
+/** The energy and forces the relax and MD of a cell use (the force field forceFieldFor picks). */
 const evaluate = (cell: Cell) => forceFieldFor(cell.symbols).evaluate(cell);
 
 test('relax: a rattled Si supercell goes back down under the force threshold, every step recorded', () => {
