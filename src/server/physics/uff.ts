@@ -69,18 +69,22 @@ export function evaluateUff(cell: Cell): Evaluation {
     const r = list.r[n];
     const [e, de] = ljEnergy(pair(i, j), r);
     energy += e;
-    const d = [list.d[3 * n], list.d[3 * n + 1], list.d[3 * n + 2]];
+    const dx = list.d[3 * n];
+    const dy = list.d[3 * n + 1];
+    const dz = list.d[3 * n + 2];
     const g = de / r;
-    for (let k = 0; k < 3; k++) {
-      forces[i][k] += g * d[k];
-      forces[j][k] -= g * d[k];
-    }
-    virial[0] += g * d[0] * d[0];
-    virial[1] += g * d[1] * d[1];
-    virial[2] += g * d[2] * d[2];
-    virial[3] += g * d[1] * d[2];
-    virial[4] += g * d[0] * d[2];
-    virial[5] += g * d[0] * d[1];
+    forces[i][0] += g * dx;
+    forces[i][1] += g * dy;
+    forces[i][2] += g * dz;
+    forces[j][0] -= g * dx;
+    forces[j][1] -= g * dy;
+    forces[j][2] -= g * dz;
+    virial[0] += g * dx * dx;
+    virial[1] += g * dy * dy;
+    virial[2] += g * dz * dz;
+    virial[3] += g * dy * dz;
+    virial[4] += g * dx * dz;
+    virial[5] += g * dx * dy;
   }
   return { energy, forces, virial };
 }
