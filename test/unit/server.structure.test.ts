@@ -205,6 +205,16 @@ test('tight binding: bands along the FCC path for primitive Si, gap fields consi
   assert.ok(close(ionic.band_gap, ionic.cbm - ionic.vbm) && ionic.band_gap > 0);
   assert.ok(ionic.fermi_level > ionic.vbm && ionic.fermi_level < ionic.cbm);
   assert.equal(typeof ionic.direct_gap, 'boolean');
+  assert.match(ionic.method, /^Rough fallback model/, "Na has no p term value in Harrison's table: the s-orbital fallback");
+
+  // Zincblende BN is outside Vogl's table: Harrison's sp3 parameters, four orbitals and the s + p electrons per atom.
+  const bn: Cell = { ...primitiveSi(3.615), symbols: ['B', 'N'] };
+  const harrison = (await post(TB, { poscar: poscarText(bn), kpath_density: 5 })).body;
+  assert.match(harrison.method, /^Rough estimate: Harrison's universal tight-binding parameters/);
+  assert.equal(harrison.nbands, 8);
+  assert.equal(harrison.nelectrons, 8);
+  assert.equal(harrison.is_metal, false);
+  assert.ok(harrison.band_gap > 5, `BN gap ${harrison.band_gap}`);
 });
 
 /** n atoms of an element on a simple cubic grid 2.5 Å apart. */
