@@ -125,6 +125,18 @@ test("wide-gap compounds outside Vogl's table come out insulating: wurtzite AlN,
   }
 });
 
+test('zincblende BN: the gap is the bonding–antibonding p splitting at Γ, in closed form for two unlike atoms', () => {
+  const a = 3.615;
+  const v = harrisonIntegrals((a * Math.sqrt(3)) / 4);
+  const [pB, pN] = [TERM_VALUES.B![1]!, TERM_VALUES.N![1]!];
+  // At Γ the p Bloch sums of B and N couple by (4/3)(V_ppσ + 2V_ppπ): levels (ε_B + ε_N)/2 ± √(((ε_B − ε_N)/2)² + V²).
+  const coupling = (4 / 3) * (v.ppSigma + 2 * v.ppPi);
+  const half = Math.hypot((pB - pN) / 2, coupling);
+  const e = edges(zincblende('B', 'N', a));
+  assert.ok(near(e.vbm!, (pB + pN) / 2 - half, 1e-9) && near(e.cbm!, (pB + pN) / 2 + half, 1e-9), `${e.vbm} ${e.cbm}`);
+  assert.ok(near(e.bandGap, 2 * half, 1e-9) && e.directGap);
+});
+
 test('electrons from the valence s and p shells; the table covers sp elements only', () => {
   assert.equal(harrisonElectrons(['Al', 'N']), 8);
   assert.equal(harrisonElectrons(['Zn', 'O']), 8);
