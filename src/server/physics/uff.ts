@@ -35,7 +35,7 @@ export interface LjPair {
 }
 
 function nonbond(symbol: string): readonly [number, number] {
-  const p = UFF_NONBOND[symbol];
+  const p = Object.hasOwn(UFF_NONBOND, symbol) ? UFF_NONBOND[symbol] : undefined;
   if (!p) throw new InputError(`UFF (Rappé et al. 1992) has no nonbond parameters for ${symbol}; its table ends at Lr.`);
   return p;
 }
