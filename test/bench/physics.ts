@@ -1,8 +1,8 @@
 /**
  * The built-in service's models from the literature next to the reference models they replace, timed in the
  * same run: relax of 64-atom Si started 3 % too large with the cell (Stillinger–Weber + UnitCellFilter) and in the
- * fixed cell as before, 1,000 NVT MD steps of 256 Cu atoms (the thermostat vs NVE, both on the Morse fallback: copper has no
- * published potential here yet), and the band structure of 64-atom Si (sp3s*, 640 orbitals, vs one s orbital).
+ * fixed cell as before, 1,000 NVT MD steps of 256 Cu atoms (the thermostat vs NVE, both on the Zhou-Johnson-Wadley EAM),
+ * and the band structure of 64-atom Si (sp3s*, 640 orbitals, vs one s orbital).
  */
 import { relaxCell } from '../../src/server/physics/cellRelax';
 import { kPath } from '../../src/server/physics/kpath';
@@ -38,12 +38,12 @@ export function benchPhysics(): PhysicsRow[] {
       const r = runToEnd(relax(si, { fmax: 0.05, maxSteps: 1000 }));
       return `${r.converged ? 'converged' : 'not converged'} in ${r.steps} steps, a stays ${(si.lattice[0][0] / 2).toFixed(4)} Å, ${(r.energies.at(-1)! / 64).toFixed(4)} eV/atom`;
     }),
-    timed('MD Cu256, 1,000 steps NVT (Langevin)', () => {
+    timed('MD Cu256 EAM, 1,000 steps NVT (Langevin)', () => {
       const r = runToEnd(md(cu, { temperature: 300, timestep: 2, steps: 1000, seed: 1, ensemble: 'nvt' }));
       const half = r.temperatures.slice(500);
       return `second-half mean ${(half.reduce((a, b) => a + b, 0) / half.length).toFixed(1)} K (target 300 K)`;
     }),
-    timed('MD Cu256, 1,000 steps NVE (old)', () => {
+    timed('MD Cu256 EAM, 1,000 steps NVE (as before)', () => {
       const r = runToEnd(md(cu, { temperature: 300, timestep: 2, steps: 1000, seed: 1, ensemble: 'nve' }));
       const half = r.temperatures.slice(500);
       return `second-half mean ${(half.reduce((a, b) => a + b, 0) / half.length).toFixed(1)} K (started at 300 K)`;

@@ -27,6 +27,7 @@ import { EV_PER_A3_IN_GPA, stressGPa, type Evaluation } from '../../src/server/p
 import { seededRandom } from '../../src/server/physics/rng';
 import { evaluateSw, swCovers, SW_METHOD, type SwParameters } from '../../src/server/physics/stillingerWeber';
 import { evaluateTersoff, tersoffCovers, TERSOFF_1989, TERSOFF_CHI, TERSOFF_METHOD } from '../../src/server/physics/tersoff';
+import { UFF_METHOD } from '../../src/server/physics/uff';
 import { diamond, primitiveSi, rattle, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
 
 type Potential = (cell: Cell) => Evaluation;
@@ -294,7 +295,7 @@ test('what each potential covers: SW one element (Si or Ge); Tersoff C, Si, Ge, 
   assert.throws(() => evaluateSw(cubic(1, 5.5, ['Si', 'Ge'])), InputError);
 });
 
-test('the force field: Stillinger–Weber for pure Si and Ge, Tersoff for C, SiC and SiGe, EAM for metals, else the labelled Morse fallback', () => {
+test('the force field: Stillinger–Weber for pure Si and Ge, Tersoff for C, SiC and SiGe, EAM for metals, else the labelled UFF Lennard-Jones fallback', () => {
   assert.equal(forceFieldFor(['Si', 'Si']).method, SW_METHOD);
   assert.equal(forceFieldFor(['Ge']).method, SW_METHOD);
   assert.equal(forceFieldFor(['C']).method, TERSOFF_METHOD);
@@ -303,4 +304,9 @@ test('the force field: Stillinger–Weber for pure Si and Ge, Tersoff for C, SiC
   assert.match(forceFieldFor(['Cu']).method, /Zhou/);
   assert.match(forceFieldFor(['Si', 'O']).method, /^Rough reference model/);
   assert.match(forceFieldFor(['Na', 'Cl']).method, /^Rough reference model/);
+  assert.equal(forceFieldFor(['Ar']).method, UFF_METHOD);
+  assert.match(
+    UFF_METHOD,
+    /UFF.*Rappé, Casewit, Colwell, Goddard and Skiff, J\. Am\. Chem\. Soc\. 114, 10024 \(1992\).*no Coulomb and no bonded terms/,
+  );
 });

@@ -9,9 +9,9 @@ import { forceFieldFor } from '../../src/server/physics/forceField';
 import type { Cell } from '../../src/server/physics/cell';
 import { relax } from '../../src/server/physics/relax';
 import { runSliced, runToEnd } from '../../src/server/physics/schedule';
-import { diamond, fccCopper, rattle, skewedNaCl } from './physicsFixtures';
+import { diamond, fcc, fccCopper, rattle, skewedNaCl } from './physicsFixtures';
 
-/** The energy and forces the relax and MD of a cell use (Stillinger–Weber for silicon, Morse otherwise). */
+/** The energy and forces the relax and MD of a cell use (the force field forceFieldFor picks). */
 const evaluate = (cell: Cell) => forceFieldFor(cell.symbols).evaluate(cell);
 
 test('relax: a rattled Si supercell goes back down under the force threshold, every step recorded', () => {
@@ -72,6 +72,14 @@ test('MD: NVE conserves the total energy to 1e-4 eV/atom over 200 steps of 1 fs 
   const mean = late.reduce((a, b) => a + b) / late.length;
   assert.ok(mean > 100 && mean < 200, `mean temperature ${mean}`);
   result.total.forEach((e, i) => assert.ok(Math.abs(e - result.kinetic[i]! - result.potential[i]!) < 1e-9));
+});
+
+test('MD on the UFF fallback: NVE fcc argon at 80 K conserves the total energy to 1e-5 eV/atom over 500 steps of 2 fs', () => {
+  // 32 atoms at UFF's own lattice constant (5.327 Å); pairs cross the 2x-2.5x switch all the time, and no jump shows.
+  const result = runToEnd(md(fcc(2, 5.327, 'Ar'), { temperature: 80, timestep: 2, steps: 500, seed: 3 }));
+  const e0 = result.total[0]!;
+  const worst = Math.max(...result.total.map((e) => Math.abs(e - e0))) / 32;
+  assert.ok(worst < 1e-5, `largest deviation ${worst} eV/atom`);
 });
 
 test('MD: same seed, same run; another seed, another run; no net momentum', () => {

@@ -102,7 +102,11 @@ export function poscarText(cell: Cell, flags?: [boolean, boolean, boolean][]): s
 
 /** Face-centred cubic copper, n×n×n conventional cells (4n³ atoms) at a = 3.615 Å. */
 export function fccCopper(n: number): Cell {
-  const a = 3.615;
+  return fcc(n, 3.615, 'Cu');
+}
+
+/** A face-centred cubic crystal of one element, n×n×n conventional cells (4n³ atoms) of side a. */
+export function fcc(n: number, a: number, symbol: string): Cell {
   const basis: Vec3[] = [
     [0, 0, 0],
     [0, 0.5, 0.5],
@@ -120,7 +124,7 @@ export function fccCopper(n: number): Cell {
       [0, side, 0],
       [0, 0, side],
     ],
-    symbols: positions.map(() => 'Cu'),
+    symbols: positions.map(() => symbol),
     positions,
   };
 }

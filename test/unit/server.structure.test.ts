@@ -21,7 +21,7 @@ const TB = '/tightbinding/compute';
 const sites = (text: string): Vec3[] => parsePoscar(text).poscar!.sites.map((s) => s.cart);
 const close = (a: number, b: number, tolerance = 1e-9): boolean => Math.abs(a - b) <= tolerance * Math.max(1, Math.abs(b));
 
-/** The energy and forces the server computes for a cell (Stillinger–Weber for silicon, Morse otherwise). */
+/** The energy and forces the server computes for a cell (the force field forceFieldFor picks). */
 const evaluate = (cell: Cell) => forceFieldFor(cell.symbols).evaluate(cell);
 
 test('single point: energy, forces and stress of the structure sent, in the units named', async () => {
@@ -43,7 +43,7 @@ test('single point: energy, forces and stress of the structure sent, in the unit
   assert.ok(close(b.max_force, Math.max(...expected.forces.map((f) => Math.hypot(...f)))));
   assert.equal(b.stress.length, 6);
   assert.equal(b.stress_unit, 'GPa');
-  assert.match(b.method, /Morse/);
+  assert.match(b.method, /^Rough reference model.*UFF.*J. Am. Chem. Soc. 114, 10024 \(1992\).*no Coulomb/);
   const compute = await post('/gnn_ff_dynamics/compute', { poscar: poscarText(cell) });
   assert.deepEqual(compute.body, b, 'compute is single point');
 });
@@ -205,6 +205,16 @@ test('tight binding: bands along the FCC path for primitive Si, gap fields consi
   assert.ok(close(ionic.band_gap, ionic.cbm - ionic.vbm) && ionic.band_gap > 0);
   assert.ok(ionic.fermi_level > ionic.vbm && ionic.fermi_level < ionic.cbm);
   assert.equal(typeof ionic.direct_gap, 'boolean');
+  assert.match(ionic.method, /^Rough fallback model/, "Na has no p term value in Harrison's table: the s-orbital fallback");
+
+  // Zincblende BN is outside Vogl's table: Harrison's sp3 parameters, four orbitals and the s + p electrons per atom.
+  const bn: Cell = { ...primitiveSi(3.615), symbols: ['B', 'N'] };
+  const harrison = (await post(TB, { poscar: poscarText(bn), kpath_density: 5 })).body;
+  assert.match(harrison.method, /^Rough estimate: Harrison's universal tight-binding parameters/);
+  assert.equal(harrison.nbands, 8);
+  assert.equal(harrison.nelectrons, 8);
+  assert.equal(harrison.is_metal, false);
+  assert.ok(harrison.band_gap > 5, `BN gap ${harrison.band_gap}`);
 });
 
 /** n atoms of an element on a simple cubic grid 2.5 Å apart. */

@@ -19,6 +19,7 @@ import { CUTOFF_FACTOR, SWITCH_ON, unknownSymbols } from './species';
 import { bandEdges, bands, blochHamiltonian, ELECTRONS_PER_ATOM, HOPPING, HOPPING_DECAY, ONSITE_SCALE } from './tightbinding';
 import { densityOfStates, meshFor } from './dos';
 import { SP3S_METHOD, sp3sBands, sp3sElectrons, sp3sHamiltonian, sp3sRow } from './sp3s';
+import { HARRISON_METHOD, harrisonBands, harrisonCovers, harrisonElectrons, harrisonHamiltonian } from './harrison';
 
 export interface Structure {
   /** As read, so that results are written back in the file's own form. */
@@ -65,7 +66,7 @@ export const FIELDS = {
   kpath_density: { default: 20, min: 1, max: 1000, integer: true },
 } satisfies Record<string, Field>;
 
-const TIGHT_BINDING = `Rough fallback model (no sp3s* parameters for these elements; not for research): orthogonal tight binding with one s orbital per atom, on-site energy −${ONSITE_SCALE} eV·Å / r_cov, hopping t(r) = ${HOPPING} eV·exp(−${HOPPING_DECAY}(r/r0 − 1)) switched to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0 (r0 = r_cov(A) + r_cov(B)), ${ELECTRONS_PER_ATOM} electron per atom, along the Setyawan-Curtarolo k-path.`;
+const TIGHT_BINDING = `Rough fallback model (no sp3s* parameters or Harrison s and p term values for these elements; not for research): orthogonal tight binding with one s orbital per atom, on-site energy −${ONSITE_SCALE} eV·Å / r_cov, hopping t(r) = ${HOPPING} eV·exp(−${HOPPING_DECAY}(r/r0 − 1)) switched to zero between ${SWITCH_ON}·r0 and ${CUTOFF_FACTOR}·r0 (r0 = r_cov(A) + r_cov(B)), ${ELECTRONS_PER_ATOM} electron per atom, along the Setyawan-Curtarolo k-path.`;
 
 export function singlePoint(s: Structure): Record<string, unknown> {
   check(s, MAX_ATOMS.singlePoint);
@@ -153,10 +154,14 @@ export function* dynamics(
   };
 }
 
-/** The band model for these elements: Vogl's sp3s* where its table covers them, else the rough s-orbital fallback. */
-function bandModel(cell: Cell) {
+/**
+ * The band model for these elements: Vogl's sp3s* where its table covers them, else Harrison's universal sp3
+ * parameters where every element has s and p term values, else the rough s-orbital fallback.
+ */
+export function bandModel(cell: Cell) {
   if (sp3sRow(cell.symbols)) {
     return {
+      name: 'sp3s*',
       orbitals: 5,
       bands: sp3sBands,
       hamiltonian: sp3sHamiltonian,
@@ -164,7 +169,24 @@ function bandModel(cell: Cell) {
       method: `${SP3S_METHOD}, along the Setyawan-Curtarolo k-path.`,
     };
   }
-  return { orbitals: 1, bands, hamiltonian: blochHamiltonian, electrons: ELECTRONS_PER_ATOM * cell.symbols.length, method: TIGHT_BINDING };
+  if (harrisonCovers(cell.symbols)) {
+    return {
+      name: "Harrison's sp3",
+      orbitals: 4,
+      bands: harrisonBands,
+      hamiltonian: harrisonHamiltonian,
+      electrons: harrisonElectrons(cell.symbols),
+      method: `${HARRISON_METHOD}, along the Setyawan-Curtarolo k-path.`,
+    };
+  }
+  return {
+    name: 'reference',
+    orbitals: 1,
+    bands,
+    hamiltonian: blochHamiltonian,
+    electrons: ELECTRONS_PER_ATOM * cell.symbols.length,
+    method: TIGHT_BINDING,
+  };
 }
 
 export function* bandStructure(s: Structure, density: number): Steps<Record<string, unknown>> {
@@ -177,7 +199,7 @@ export function* bandStructure(s: Structure, density: number): Steps<Record<stri
     const most = Math.floor(MAX_BAND_WORK / size ** 3);
     if (most < 1)
       throw new InputError(
-        `The ${n}-atom cell is too large for the ${model.orbitals === 5 ? 'sp3s*' : 'reference'} band model here: at most ${Math.floor(Math.cbrt(MAX_BAND_WORK) / (2 * model.orbitals))} atoms.`,
+        `The ${n}-atom cell is too large for the ${model.name} band model here: at most ${Math.floor(Math.cbrt(MAX_BAND_WORK) / (2 * model.orbitals))} atoms.`,
       );
     throw new InputError(
       `kpath_density ${density} gives ${path.kpoints.length} k-points; for ${n} atoms the reference server computes at most ${most}: lower kpath_density.`,

@@ -1,12 +1,13 @@
 /**
  * Which potential computes a structure's energy and forces: a published one where one covers its elements,
- * else the Morse reference potential, which the answer's method labels as the rough model it is. Pure.
+ * else UFF's Lennard-Jones nonbond term (uff.ts), which the answer's method labels as the rough model it is. Pure.
  */
 import type { Cell } from './cell';
-import { evaluate as morse, MORSE_METHOD, type Evaluation } from './potential';
+import type { Evaluation } from './potential';
 import { EAM_METHOD, eamCovers, evaluateEam } from './eam';
 import { evaluateSw, swCovers, SW_METHOD } from './stillingerWeber';
 import { evaluateTersoff, tersoffCovers, TERSOFF_METHOD } from './tersoff';
+import { evaluateUff, UFF_METHOD } from './uff';
 
 export interface ForceField {
   evaluate(cell: Cell): Evaluation;
@@ -18,5 +19,5 @@ export function forceFieldFor(symbols: readonly string[]): ForceField {
   if (swCovers(symbols)) return { evaluate: evaluateSw, method: SW_METHOD };
   if (tersoffCovers(symbols)) return { evaluate: evaluateTersoff, method: TERSOFF_METHOD };
   if (eamCovers(symbols)) return { evaluate: evaluateEam, method: EAM_METHOD };
-  return { evaluate: morse, method: MORSE_METHOD };
+  return { evaluate: evaluateUff, method: UFF_METHOD };
 }

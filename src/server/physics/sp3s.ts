@@ -9,10 +9,11 @@
  * Table 1's parameters as reproduced in R. P. Muller's public tight-binding notebooks (pytb), checked against
  * the paper: V(s,s) = 4 Vssσ, V(x,x) = 4(Vppσ + 2Vppπ)/3, V(x,y) = 4(Vppσ − Vppπ)/3, V(sa,pc) = 4Vspσ/√3.
  */
-import { combine, dot, InputError, reciprocal, type Cell, type Vec3 } from './cell';
+import { InputError, type Cell, type Vec3 } from './cell';
 import { neighborList } from './neighbors';
 import type { Steps } from './schedule';
-import { addHermitian, eigenvaluesAlong } from './tightbinding';
+import { slaterKosterBlock, slaterKosterHamiltonian, type Bond, type TwoCentre } from './slaterKoster';
+import { eigenvaluesAlong } from './tightbinding';
 
 export const SP3S_METHOD =
   'sp3s* tight binding of Vogl, Hjalmarson and Dow, J. Phys. Chem. Solids 44, 365 (1983), Table 1: s, p and s* orbitals, nearest neighbours, bond-length scaling d⁻² (Harrison 1980); electrons counted from valence';
@@ -147,23 +148,17 @@ function twoCentre(row: Row) {
 
 type Couplings = ReturnType<typeof twoCentre>;
 
-/** The 5×5 block ⟨iα|H|jβ⟩ for a bond from i to j along unit vector (l, m, n), i the anion when `fromAnion`. */
-function bondBlock(c: Couplings, [l, m, n]: Vec3, fromAnion: boolean, scale: number): number[][] {
-  const dir = [l, m, n];
-  const spOut = fromAnion ? c.sApC : c.sCpA; // s on i, p on j
-  const spIn = fromAnion ? c.sCpA : c.sApC; // p on i, s on j
-  const xpOut = fromAnion ? c.xApC : c.xCpA;
-  const xpIn = fromAnion ? c.xCpA : c.xApC;
-  const b = Array.from({ length: ORBITALS }, () => new Array<number>(ORBITALS).fill(0));
-  b[0][0] = c.ss;
-  for (let a = 0; a < 3; a++) {
-    b[0][1 + a] = dir[a] * spOut;
-    b[1 + a][0] = -dir[a] * spIn;
-    b[4][1 + a] = dir[a] * xpOut;
-    b[1 + a][4] = -dir[a] * xpIn;
-    for (let q = 0; q < 3; q++) b[1 + a][1 + q] = dir[a] * dir[q] * (c.ppSigma - c.ppPi) + (a === q ? c.ppPi : 0);
-  }
-  return b.map((row) => row.map((x) => x * scale));
+/** The two-centre integrals of a bond from i to j, i the anion when `fromAnion`, scaled by `scale`. */
+function bondIntegrals(c: Couplings, fromAnion: boolean, scale: number): TwoCentre {
+  return {
+    ss: c.ss * scale,
+    spOut: (fromAnion ? c.sApC : c.sCpA) * scale, // s on i, p on j
+    spIn: (fromAnion ? c.sCpA : c.sApC) * scale, // p on i, s on j
+    ppSigma: c.ppSigma * scale,
+    ppPi: c.ppPi * scale,
+    xpOut: (fromAnion ? c.xApC : c.xCpA) * scale,
+    xpIn: (fromAnion ? c.xCpA : c.xApC) * scale,
+  };
 }
 
 /**
@@ -178,45 +173,20 @@ export function sp3sHamiltonian(cell: Cell): (kFrac: Vec3) => number[][] {
   const bond = (row.a * Math.sqrt(3)) / 4;
   const list = neighborList(cell.lattice, cell.positions, 1.25 * bond);
   const isAnion = cell.symbols.map((s) => s === row.anion);
-  const n = cell.symbols.length * ORBITALS;
-  const onsite = (anion: boolean) =>
-    anion ? [row.v[0], row.v[1], row.v[1], row.v[1], row.v[4]] : [row.v[2], row.v[3], row.v[3], row.v[3], row.v[5]];
-  const blocks = list.i.map((i, p) => {
+  const onsite = cell.symbols.map((_, i) =>
+    isAnion[i] ? [row.v[0], row.v[1], row.v[1], row.v[1], row.v[4]] : [row.v[2], row.v[3], row.v[3], row.v[3], row.v[5]],
+  );
+  const bonds: Bond[] = [];
+  list.i.forEach((i, p) => {
+    const j = list.j[p];
+    if (row.cation !== row.anion && isAnion[i] === isAnion[j]) return;
+    if (i === j) throw new InputError('The cell is too small: an atom is bonded to its own periodic image. Use a larger cell.');
     const d: Vec3 = [list.d[3 * p], list.d[3 * p + 1], list.d[3 * p + 2]];
     const r = list.r[p];
-    const unit = d.map((x) => x / r) as Vec3;
-    const bonded = row.cation === row.anion || isAnion[i] !== isAnion[list.j[p]];
-    if (bonded && i === list.j[p])
-      throw new InputError('The cell is too small: an atom is bonded to its own periodic image. Use a larger cell.');
-    return bonded ? bondBlock(couplings, unit, isAnion[i], (bond / r) ** 2) : undefined;
+    const integrals = bondIntegrals(couplings, isAnion[i], (bond / r) ** 2);
+    bonds.push({ i, j, d, block: slaterKosterBlock(integrals, d.map((x) => x / r) as Vec3, ORBITALS) });
   });
-  const recip = reciprocal(cell.lattice);
-  return (f) => {
-    const m = Array.from({ length: 2 * n }, () => new Array<number>(2 * n).fill(0));
-    cell.symbols.forEach((_, i) =>
-      onsite(isAnion[i]).forEach((e, o) => {
-        m[i * ORBITALS + o][i * ORBITALS + o] = e;
-        m[n + i * ORBITALS + o][n + i * ORBITALS + o] = e;
-      }),
-    );
-    const k = combine(f, recip);
-    blocks.forEach(
-      (block, p) => block && addBond(m, n, list.i[p], list.j[p], block, dot(k, [list.d[3 * p], list.d[3 * p + 1], list.d[3 * p + 2]])),
-    );
-    return m;
-  };
-}
-
-/** Adds one bond's block times e^{iφ}, with its Hermitian partner, to the embedding. */
-function addBond(m: number[][], n: number, i: number, j: number, block: number[][], phase: number): void {
-  const cos = Math.cos(phase);
-  const sin = Math.sin(phase);
-  for (let a = 0; a < ORBITALS; a++) {
-    for (let b = 0; b < ORBITALS; b++) {
-      const t = block[a][b];
-      if (t !== 0) addHermitian(m, n, i * ORBITALS + a, j * ORBITALS + b, t * cos, t * sin);
-    }
-  }
+  return slaterKosterHamiltonian(cell, ORBITALS, onsite, bonds);
 }
 
 /** Eigenvalues (eV, ascending, 5 per atom) at each k-point, yielding after each. */

@@ -7,9 +7,9 @@ import { element } from '../../core/poscar/elements';
 /** Å: for the heavy elements that have no tabulated covalent radius (Bk onwards). */
 export const FALLBACK_RADIUS = 1.5;
 /**
- * Every pair interaction (potential and hopping) is switched off smoothly between these multiples of the
+ * The s-orbital fallback's hopping (tightbinding.ts) is switched off smoothly between these multiples of the
  * pair's bond length r0. 1.5 lies between the first and second neighbours of the tetrahedral semiconductors
- * (second neighbours at 1.63-1.73 r0), which a pair potential would otherwise pull out of the diamond structure.
+ * (second neighbours at 1.63-1.73 r0), so a tetrahedral crystal's bands come from its bonds only.
  */
 export const SWITCH_ON = 1.25;
 export const CUTOFF_FACTOR = 1.5;
@@ -40,8 +40,13 @@ export function bondLength(a: string, b: string): number {
  * smoothstep 1 − 10x³ + 15x⁴ − 6x⁵ between, so a switched energy and its first two derivatives are continuous.
  */
 export function switching(r: number, r0: number): [number, number] {
-  const width = (CUTOFF_FACTOR - SWITCH_ON) * r0;
-  const x = (r - SWITCH_ON * r0) / width;
+  return smoothSwitch(r, SWITCH_ON * r0, CUTOFF_FACTOR * r0);
+}
+
+/** The quintic smoothstep S(r) and dS/dr: 1 up to `on`, 0 from `off`, 1 − 10x³ + 15x⁴ − 6x⁵ with x = (r − on)/(off − on) between. */
+export function smoothSwitch(r: number, on: number, off: number): [number, number] {
+  const width = off - on;
+  const x = (r - on) / width;
   if (x <= 0) return [1, 0];
   if (x >= 1) return [0, 0];
   return [1 - x * x * x * (10 - 15 * x + 6 * x * x), (-30 * x * x * (1 - x) * (1 - x)) / width];
