@@ -147,7 +147,7 @@ export class StatusBarCommands extends Disposable {
       ...models.map((info) =>
         item(
           info,
-          [info.family, info.contextWindow ? t('{0} tokens of context', this.locale.number(info.contextWindow)) : '', info.source]
+          [info.family, info.contextWindow ? t('{0} tokens of context', this.locale.number(info.contextWindow)) : '', info.description]
             .filter(Boolean)
             .join(' · '),
         ),
