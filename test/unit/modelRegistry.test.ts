@@ -15,6 +15,8 @@ import {
   ModelLoadError,
   modelTokenizers,
   onModelsChanged,
+  prepareHuggingFaceSliced,
+  provideModel,
   registerModel,
   tokenizerNames,
   TOKENIZER_NAMES,
@@ -133,4 +135,20 @@ test('registering a name again replaces the model: its tokenizers are built from
   assert.ok(findTokenizer('swap'));
   remove2();
   assert.equal(findTokenizer('swap'), undefined);
+});
+
+test('a model built already (Add Model checks the download by building it) is handed over: its file is not read again', async () => {
+  const remove = registerModel({
+    name: 'provided',
+    description: '',
+    source: 'never read',
+    load: () => Promise.reject(new Error('read')),
+  });
+  try {
+    provideModel('provided', await prepareHuggingFaceSliced(LLAMA3));
+    assert.equal(isLoaded('provided'), true);
+    assert.deepEqual((await loadTokenizer('provided')).encode(TEXT), loadHuggingFaceTokenizer(LLAMA3).encode(TEXT));
+  } finally {
+    remove();
+  }
 });

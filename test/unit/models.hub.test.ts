@@ -134,7 +134,7 @@ test('missing, truncated, corrupted, oversized, cancelled and unreachable downlo
 
 test('an installed model is cached with its metadata, listed again from the cache, counts exactly, and can be removed', async () => {
   const cache = tempDir();
-  const model = await installFromHub(cache, options('qwen3'), { family: 'Qwen 3', contextWindow: 32_768 });
+  const { prepared, ...model } = await installFromHub(cache, options('qwen3'), { family: 'Qwen 3', contextWindow: 32_768 });
   assert.deepEqual(filesUnder(cache).sort(), ['model.json', 'tokenizer.json']);
   const file = cachedModelFile(cache, 'test-org/qwen3');
   assert.ok(fs.readFileSync(file).equals(modelBytes('qwen3').bytes));
@@ -149,7 +149,9 @@ test('an installed model is cached with its metadata, listed again from the cach
   try {
     const text = 'Qwen3 counts 中文 and emoji 🎉 exactly.';
     const ours = await loadTokenizer('test-org/qwen3');
-    assert.deepEqual(ours.encode(text), loadHuggingFaceTokenizer(fs.readFileSync(file, 'utf8')).encode(text));
+    const reference = loadHuggingFaceTokenizer(fs.readFileSync(file, 'utf8'));
+    assert.deepEqual(ours.encode(text), reference.encode(text));
+    assert.deepEqual(prepared.tokenizer().encode(text), reference.encode(text), 'the model built to check the download is the same');
   } finally {
     remove();
   }

@@ -120,7 +120,7 @@ function* prepareSteps(json: JsonObject): Generator<void, PreparedHuggingFace> {
 }
 
 /** How many entries a loop handles between two checks of the slice's time. */
-const STEP = 4096;
+const STEP = 1024;
 
 const SPACE_MARK = '\u2581';
 const MAX_CROSSING = 256;
@@ -210,10 +210,13 @@ function* buildTable(model: JsonObject, vocab: Map<string, number>, byteLevel: b
   const byteFallback = !byteLevel && model.byte_fallback === true ? new Int32Array(256).fill(-1) : undefined;
   const bytesOf = yield* tokenBytes(vocab, byteLevel, byteFallback);
   if (byteLevel) {
-    const single = new Set([...bytesOf.values()].filter((b) => b.length === 1).map((b) => b[0]!));
-    if (single.size < 256) throw new TokenizerJsonError('a byte-level vocabulary must hold all 256 bytes.');
+    const single = new Uint8Array(256);
+    let distinct = 0;
+    for (const bytes of bytesOf.values()) if (bytes.length === 1 && !single[bytes[0]!]++) distinct++;
+    if (distinct < 256) throw new TokenizerJsonError('a byte-level vocabulary must hold all 256 bytes.');
   }
-  const tokens = packTokens(bytesOf);
+  yield;
+  const tokens = yield* packTokens(bytesOf);
   yield;
   const merges = yield* mergeRanks(model.merges, vocab, tokens);
   yield;
@@ -246,10 +249,12 @@ function* tokenBytes(
   return out;
 }
 
-function packTokens(bytesOf: Map<number, Uint8Array>): TokenBytes {
+function* packTokens(bytesOf: Map<number, Uint8Array>): Generator<void, TokenBytes> {
   let total = 0;
   let maxId = -1;
+  let n = 0;
   for (const [id, bytes] of bytesOf) {
+    if (++n % STEP === 0) yield;
     total += bytes.length;
     maxId = Math.max(maxId, id);
   }
@@ -258,6 +263,7 @@ function packTokens(bytesOf: Map<number, Uint8Array>): TokenBytes {
   const length = new Int32Array(maxId + 1).fill(-1);
   let o = 0;
   for (const [id, bytes] of bytesOf) {
+    if (++n % STEP === 0) yield;
     data.set(bytes, o);
     start[id] = o;
     length[id] = bytes.length;

@@ -45,6 +45,17 @@ onModelsChanged((name) => {
   for (const key of [...tokenizers.keys()]) if (key.startsWith(`${name}\0`)) tokenizers.delete(key);
 });
 
+/**
+ * Hands a registered model the tokenizer.json already built from the same file (Add Model Tokenizer builds
+ * it to check it before saving), so the first count does not read and build it a second time.
+ */
+export function provideModel(name: string, model: PreparedHuggingFace): void {
+  const entry = modelEntry(name);
+  if (!entry || prepared.has(entry)) return;
+  prepared.set(entry, model);
+  preparing.set(entry, Promise.resolve(model));
+}
+
 function prepareModel(entry: ModelEntry): Promise<PreparedHuggingFace> {
   let pending = preparing.get(entry);
   if (!pending) {

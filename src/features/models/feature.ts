@@ -5,7 +5,7 @@
  * The registry (core) lists them everywhere; this feature only says where each tokenizer.json is.
  */
 import * as vscode from 'vscode';
-import { findTokenizer, loadTokenizer, registerModel } from '../../core/tokenizers/index';
+import { findTokenizer, loadTokenizer, provideModel, registerModel, type PreparedHuggingFace } from '../../core/tokenizers/index';
 import type { Locale } from '../../core/util/locale';
 import { config, onDidChangeConfig, updateSetting } from '../../platform/config';
 import { Disposable } from '../../platform/disposable';
@@ -162,11 +162,13 @@ export class ModelsFeature extends Disposable {
       void notify.error(t('"{0}" is not a Hugging Face repository id (owner/name).', choice.repo));
       return undefined;
     }
-    const model = choice.model ?? CATALOG.find((m) => m.repo === choice.repo);
+    const known = choice.model ?? CATALOG.find((m) => m.repo === choice.repo);
     try {
-      const cached = await this.download(choice.repo, model);
+      const cached = await this.download(choice.repo, known);
       if (!cached) return undefined;
-      this.registerDownloaded(cached);
+      const { prepared, ...model } = cached;
+      this.registerDownloaded(model);
+      provideModel(model.name, prepared);
       await updateSetting('tokenizer', cached.name);
       void notify.info(t('Token Lens counts with {0} now. Its tokenizer.json is saved, so it works offline.', cached.name));
       return cached.name;
@@ -182,7 +184,10 @@ export class ModelsFeature extends Disposable {
   }
 
   /** Downloads with a cancellable progress notification; undefined when the user cancelled. */
-  private async download(repo: string, model: CatalogModel | undefined): Promise<CachedModel | undefined> {
+  private async download(
+    repo: string,
+    model: CatalogModel | undefined,
+  ): Promise<(CachedModel & { prepared: PreparedHuggingFace }) | undefined> {
     const { t } = this.locale;
     const token = await this.context.secrets.get(TOKEN_SECRET);
     const endpoint = config.hubEndpoint;

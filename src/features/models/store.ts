@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { MAX_TOKENIZER_JSON_CHARS, prepareHuggingFaceSliced } from '../../core/tokenizers/index';
+import { MAX_TOKENIZER_JSON_CHARS, prepareHuggingFaceSliced, type PreparedHuggingFace } from '../../core/tokenizers/index';
 import { downloadTokenizerJson, HubError, type DownloadOptions } from './hub';
 
 /** The largest tokenizer.json read or downloaded (Gemma 3's, the largest published, is 33 MB). */
@@ -46,18 +46,20 @@ async function writeWhole(file: string, data: Uint8Array | string): Promise<void
 }
 
 /**
- * Downloads a repository's tokenizer.json, checks it is one the engine can use, and only then saves it
- * with its model.json. Any failure leaves the cache as it was.
+ * Downloads a repository's tokenizer.json, checks it is one the engine can use (by building it: the built
+ * model is returned too, so the first count need not build it again), and only then saves it with its
+ * model.json. Any failure leaves the cache as it was.
  */
 export async function installFromHub(
   cacheDir: string,
   download: DownloadOptions,
   about: { family?: string; contextWindow?: number } = {},
-): Promise<CachedModel> {
+): Promise<CachedModel & { prepared: PreparedHuggingFace }> {
   const got = await downloadTokenizerJson(download);
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(got.bytes);
+  const text = Buffer.from(got.bytes.buffer, got.bytes.byteOffset, got.bytes.byteLength).toString('utf8');
+  let prepared: PreparedHuggingFace;
   try {
-    await prepareHuggingFaceSliced(text);
+    prepared = await prepareHuggingFaceSliced(text);
   } catch (error) {
     throw new HubError('invalid', `The tokenizer.json of ${download.repo} cannot be used: ${(error as Error).message}`, error);
   }
@@ -77,7 +79,7 @@ export async function installFromHub(
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   await writeWhole(file, got.bytes);
   await writeWhole(path.join(path.dirname(file), 'model.json'), `${JSON.stringify(model, null, 2)}\n`);
-  return model;
+  return { ...model, prepared };
 }
 
 /** The downloaded models, read at activation (small files, synchronously); a damaged entry is reported, not fatal. */
