@@ -14,9 +14,9 @@ import type { TokenLensTestApi } from '../../src/api';
 import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace';
 import type { Tokenizer } from '../../src/core/tokenizers/types';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
-import { modelFile, startStandInHub, type StandInHub, type StandInModel } from '../unit/standInHub';
+import { HUB_TOKEN, modelFile, startStandInHub, type StandInHub, type StandInModel } from '../unit/standInHub';
 import * as inspector from './inspectorDriver';
-import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, ui, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 
 // Qwen 3 gives 36 tokens, Llama 3 31, DeepSeek V3 32, cl100k_base 33: each count tells its tokenizer apart.
 const TEXT = 'Open models count exactly: 通义千问 和 Llama 3 读 "héllo" 👋 differently, 1234567 times.\n';
@@ -125,7 +125,35 @@ suite('Open models (tokenizer.json)', () => {
     const before = api.tokenizers();
     assert.equal(await vscode.commands.executeCommand('tokenLens.addModel', 'test-org/missing'), undefined);
     assert.deepEqual(api.tokenizers(), before);
-    await toastSays(/No tokenizer\.json in test-org\/missing/);
+    await toastSays('No tokenizer.json', /No tokenizer\.json in test-org\/missing/);
+  });
+
+  test('a gated repository: refused without a token, with a message saying how; with the token set it downloads, and only the hub saw the token', async function () {
+    if (!screenshotsSupported()) this.skip(); // the token is typed into the input box, as a user would
+    this.timeout(60_000);
+    await sleep(1000); // VS Code drops toasts beyond three in 800 ms, and the test before showed two
+    assert.equal(await vscode.commands.executeCommand('tokenLens.addModel', 'test-org/gated'), undefined);
+    await toastSays('is gated or private', /test-org\/gated is gated or private \(HTTP 401\).*Set Hugging Face Access Token/);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const setting = vscode.commands.executeCommand('tokenLens.setHubToken');
+    await ui({ op: 'type', text: HUB_TOKEN, enter: true, inputBox: true });
+    await setting;
+    const from = hub.seen.length;
+    try {
+      assert.equal(await vscode.commands.executeCommand('tokenLens.addModel', 'test-org/gated'), 'test-org/gated');
+      assert.deepEqual(
+        hub.seen.slice(from).map((s) => [s.server, s.authorization]),
+        [
+          ['hub', `Bearer ${HUB_TOKEN}`],
+          ['cdn', undefined],
+        ],
+        'the token went to the hub, not to the CDN it redirected to',
+      );
+      await openDocument(TEXT, 'markdown');
+      await shows(tokens(engine('llama3').count(TEXT), 'test-org/gated'));
+    } finally {
+      await vscode.commands.executeCommand('tokenLens.clearHubToken');
+    }
   });
 
   test('a tokenizer.json in the setting: listed under its folder name, counted by the status bar, the chat tool and file counts', async function () {
@@ -160,14 +188,51 @@ suite('Open models (tokenizer.json)', () => {
     await shows('$(warning) Unknown tokenizer "Llama-3-local"', 10_000);
   });
 
+  test("a repository's .vscode/settings.json can neither add a tokenizer.json nor move the hub (machine scope)", async function () {
+    this.timeout(30_000);
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const dir = path.join(folder, '.vscode');
+    const file = path.join(dir, 'settings.json');
+    const dirExisted = fs.existsSync(dir);
+    const existed = fs.existsSync(file);
+    const before = existed ? fs.readFileSync(file, 'utf8') : undefined;
+    const planted = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-planted-')), 'planted', 'tokenizer.json');
+    fs.mkdirSync(path.dirname(planted));
+    fs.copyFileSync(modelFile('llama3'), planted);
+    const changed = new Promise<void>((resolve) => {
+      const listener = vscode.workspace.onDidChangeConfiguration(() => (listener.dispose(), resolve()));
+    });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        'tokenLens.models.tokenizerFiles': [planted],
+        'tokenLens.models.hubEndpoint': 'https://evil.example',
+        'tokenLens.statusBar.enabled': true,
+      }),
+    );
+    try {
+      await Promise.race([changed, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      const inspected = settings().inspect<string[]>('models.tokenizerFiles');
+      assert.deepEqual(inspected?.workspaceValue, undefined, 'VS Code ignores a workspace value of a machine setting');
+      assert.equal(settings().get('models.hubEndpoint'), hub.endpoint, 'the user’s hub stays in effect');
+      assert.ok(!api.tokenizers().includes('planted'), 'the planted file is not listed');
+    } finally {
+      if (before !== undefined) fs.writeFileSync(file, before);
+      else if (dirExisted) fs.rmSync(file, { force: true });
+      else fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('Use a tokenizer.json File…: a good file is added and chosen; a malformed one is a message naming it, and is not added', async function () {
     this.timeout(60_000);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-use-'));
     const broken = path.join(dir, 'broken', 'tokenizer.json');
     fs.mkdirSync(path.dirname(broken));
     fs.writeFileSync(broken, '{"model": {"type": "BPE", "vocab": ');
+    await sleep(1000); // see above: toasts shown too close together are dropped
     assert.equal(await vscode.commands.executeCommand('tokenLens.useTokenizerFile', broken), undefined);
-    const message = await toastSays(/not valid JSON/);
+    const message = await toastSays('not valid JSON', /not valid JSON/);
     if (message !== undefined) assert.ok(message.includes(broken), `the message names the file: ${message}`);
     assert.ok(!api.tokenizers().includes('broken'));
     assert.deepEqual(settings().get('models.tokenizerFiles'), []);
@@ -199,17 +264,18 @@ function blockProbe(): { stop(): number } {
   };
 }
 
-/** Waits for a notification toast whose text matches `pattern` (read from the window); returns its text. */
-async function toastSays(pattern: RegExp): Promise<string | undefined> {
+/** Waits for a notification toast holding `fragment` whose text matches `pattern` (read from the window); returns its text. */
+async function toastSays(fragment: string, pattern: RegExp): Promise<string | undefined> {
   if (!screenshotsSupported()) return undefined;
   let last = '';
   return waitFor(
     async () => {
-      last = (await ui({ op: 'read', selector: '.notifications-toasts .notification-list-item-message' }, 5000)) ?? '';
+      const selector = `.notifications-toasts .notification-list-item-message:has-text(${JSON.stringify(fragment)})`;
+      last = (await ui({ op: 'read', selector }, 5000)) ?? '';
       return pattern.test(last) ? last : undefined;
     },
-    15_000,
-    () => `a notification matching ${pattern}; it says "${last}"`,
+    20_000,
+    () => `a notification with "${fragment}" matching ${pattern}; it says "${last}"`,
     200,
   );
 }

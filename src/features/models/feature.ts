@@ -144,6 +144,7 @@ export class ModelsFeature extends Disposable {
         this.files.get(file)?.remove();
         this.files.delete(file);
       }
+      this.log.error(`Use a tokenizer.json File: ${(error as Error).message}`);
       void notify.error((error as Error).message);
       return undefined;
     }
@@ -176,8 +177,9 @@ export class ModelsFeature extends Disposable {
       const message = error instanceof Error ? error.message : String(error);
       this.log.error(`Add Model Tokenizer: ${message}`);
       if (error instanceof HubError && error.kind === 'gated') {
+        // Not awaited: the command ends now; the button, if chosen, opens Set Hugging Face Access Token.
         const set = t('Set Access Token');
-        if ((await notify.error(message, set)) === set) await vscode.commands.executeCommand('tokenLens.setHubToken');
+        void notify.error(message, set).then((chosen) => chosen === set && vscode.commands.executeCommand('tokenLens.setHubToken'));
       } else void notify.error(message);
       return undefined;
     }
