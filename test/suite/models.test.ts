@@ -156,6 +156,19 @@ suite('Open models (tokenizer.json)', () => {
     }
   });
 
+  test('Remove Model Tokenizer…: the model leaves every list, and the tokenizer setting that named it goes back to the default', async function () {
+    if (!screenshotsSupported()) this.skip(); // picked through the window
+    assert.ok(api.tokenizers().includes('test-org/gated'), 'added by the test before');
+    await settings().update('tokenizer', 'test-org/gated', vscode.ConfigurationTarget.Global);
+    const removing = vscode.commands.executeCommand('tokenLens.removeModel');
+    await ui({ op: 'type', text: 'test-org/gated', enter: true, inputBox: true });
+    await removing;
+    assert.ok(!api.tokenizers().includes('test-org/gated'));
+    assert.equal(settings().get('tokenizer'), 'cl100k_base');
+    await openDocument(TEXT, 'markdown');
+    await shows(tokens(await api.count(TEXT, 'cl100k_base'), 'cl100k_base'));
+  });
+
   test('a tokenizer.json in the setting: listed under its folder name, counted by the status bar, the chat tool and file counts', async function () {
     this.timeout(60_000);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-local-'));
