@@ -257,6 +257,11 @@ suite('Open models (tokenizer.json)', () => {
     assert.deepEqual(settings().get('models.tokenizerFiles'), [good]);
     await openDocument(TEXT, 'plaintext');
     await shows(tokens(engine('deepseek_v3').count(TEXT), 'DeepSeek-local'));
+    // Chosen again (after a fix of the file, say): read afresh, listed once, under the same name.
+    assert.equal(await vscode.commands.executeCommand('tokenLens.useTokenizerFile', good), 'DeepSeek-local');
+    assert.deepEqual(settings().get('models.tokenizerFiles'), [good]);
+    assert.equal(api.tokenizers().filter((n) => n === 'DeepSeek-local').length, 1);
+    await shows(tokens(engine('deepseek_v3').count(TEXT), 'DeepSeek-local'));
   });
 });
 

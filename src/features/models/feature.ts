@@ -132,8 +132,13 @@ export class ModelsFeature extends Disposable {
       file = picked?.[0]?.fsPath;
     }
     if (file === undefined) return undefined;
+    // A file listed already is registered afresh, so one fixed since a failed read is read again.
     const known = this.files.has(file);
-    const name = known ? this.files.get(file)!.name : this.registerFile(file);
+    if (known) {
+      this.files.get(file)!.remove();
+      this.files.delete(file);
+    }
+    const name = this.registerFile(file);
     if (!name) return undefined;
     try {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: t('Reading {0}…', file) }, () =>
