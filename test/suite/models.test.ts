@@ -201,6 +201,25 @@ suite('Open models (tokenizer.json)', () => {
     await shows('$(warning) Unknown tokenizer "Llama-3-local"', 10_000);
   });
 
+  test('a tokenizer.json the engine cannot use: the status bar says so and its tooltip names the file and why', async function () {
+    this.timeout(30_000);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-bad-')), 'WordPiece-local', 'tokenizer.json');
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, JSON.stringify({ model: { type: 'WordPiece', vocab: { a: 0 } } }));
+    try {
+      await settings().update('models.tokenizerFiles', [file], vscode.ConfigurationTarget.Global);
+      await waitFor(() => api.tokenizers().includes('WordPiece-local'), 5000, 'the file to be listed');
+      await settings().update('tokenizer', 'WordPiece-local', vscode.ConfigurationTarget.Global);
+      await openDocument(TEXT, 'markdown');
+      await shows('$(warning) Could not load "WordPiece-local"');
+      assert.ok(api.statusBar.tooltip.includes(file), api.statusBar.tooltip);
+      assert.match(api.statusBar.tooltip, /model\.type "WordPiece" is not supported: only BPE models are/);
+    } finally {
+      await settings().update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
+      await settings().update('models.tokenizerFiles', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test("a repository's .vscode/settings.json can neither add a tokenizer.json nor move the hub (machine scope)", async function () {
     this.timeout(30_000);
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;

@@ -10,7 +10,14 @@
  */
 import * as vscode from 'vscode';
 import { config } from '../../platform/config';
-import { countChars, loadTokenizer, tokenizerNames, UnknownTokenizerError, type Tokenizer } from '../../core/tokenizers/index';
+import {
+  countChars,
+  loadTokenizer,
+  ModelLoadError,
+  tokenizerNames,
+  UnknownTokenizerError,
+  type Tokenizer,
+} from '../../core/tokenizers/index';
 import { boundaryWindow } from '../../core/inspector/window';
 import { gauge, gaugeText } from '../../core/counts/summary';
 import { plural, type Locale } from '../../core/util/locale';
@@ -323,7 +330,9 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
   /** Anything unexpected: the details to the log, a sentence in the panel. */
   private failed(error: unknown): void {
     this.rendered = undefined;
-    if (error instanceof UnknownTokenizerError) {
+    if (error instanceof UnknownTokenizerError || error instanceof ModelLoadError) {
+      // Both name what is wrong (a model's message names its tokenizer.json); the page shows it as text.
+      if (error instanceof ModelLoadError) this.log.error(error.message);
       this.post(this.emptyMessage(error.message));
       return;
     }
