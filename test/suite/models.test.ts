@@ -231,20 +231,17 @@ suite('Open models (tokenizer.json)', () => {
     const planted = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-planted-')), 'planted', 'tokenizer.json');
     fs.mkdirSync(path.dirname(planted));
     fs.copyFileSync(modelFile('llama3'), planted);
-    const changed = new Promise<void>((resolve) => {
-      const listener = vscode.workspace.onDidChangeConfiguration(() => (listener.dispose(), resolve()));
-    });
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(
       file,
       JSON.stringify({
         'tokenLens.models.tokenizerFiles': [planted],
         'tokenLens.models.hubEndpoint': 'https://evil.example',
-        'tokenLens.statusBar.enabled': true,
+        'tokenLens.contextWindow.warningPercent': 81, // a window setting: shows when VS Code has read the file
       }),
     );
     try {
-      await Promise.race([changed, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      await waitFor(() => settings().inspect('contextWindow.warningPercent')?.workspaceValue === 81, 15_000, 'VS Code to read the file');
       const inspected = settings().inspect<string[]>('models.tokenizerFiles');
       assert.deepEqual(inspected?.workspaceValue, undefined, 'VS Code ignores a workspace value of a machine setting');
       assert.equal(settings().get('models.hubEndpoint'), hub.endpoint, 'the user’s hub stays in effect');
