@@ -1,12 +1,14 @@
 import { config } from './platform/config';
 import type { CountSummary } from './core/counts/summary';
-import { loadTokenizer, type TokenizeResult } from './core/tokenizers/index';
+import { loadTokenizer, tokenizerNames, type TokenizeResult } from './core/tokenizers/index';
 
 /** What activate() returns to other extensions. */
 export interface TokenLensApi {
   /** The spec 2.2 result for text, with the configured tokenizer unless one is named. */
   tokenize(text: string, tokenizer?: string): Promise<TokenizeResult>;
   count(text: string, tokenizer?: string): Promise<number>;
+  /** Every tokenizer name usable now: the built-in ones, then the model tokenizers the user added. */
+  tokenizers(): string[];
 }
 
 /** What the status bar shows now. */
@@ -55,6 +57,7 @@ export function createApi(hooks?: TestHooks): TokenLensApi {
     async count(text, tokenizer) {
       return (await load(tokenizer)).count(text);
     },
+    tokenizers: () => tokenizerNames(),
   };
   if (!hooks) return api;
   const testApi: TokenLensTestApi = {

@@ -1,9 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './core/poscar/index';
-import { DEFAULT_TOKENIZER, loadTokenizerSync, UnknownTokenizerError, type SpecialTokenMode } from './core/tokenizers/index';
+import {
+  DEFAULT_TOKENIZER,
+  loadHuggingFaceTokenizer,
+  loadTokenizerSync,
+  MAX_TOKENIZER_JSON_CHARS,
+  UnknownTokenizerError,
+  type SpecialTokenMode,
+  type Tokenizer,
+} from './core/tokenizers/index';
 
-const USAGE = `Usage: node dist/cli.js tokenize [--tokenizer NAME] [--special-tokens text|special] [FILE]
-Prints the spec 2.2 JSON for FILE, or for standard input without FILE.
+const USAGE = `Usage: node dist/cli.js tokenize [--tokenizer NAME|PATH.json] [--special-tokens text|special] [FILE]
+Prints the spec 2.2 JSON for FILE, or for standard input without FILE. A tokenizer ending in .json is a
+Hugging Face tokenizer.json file (Llama 3, Qwen 3, DeepSeek, Gemma 3, gpt-oss, ...).
 
 Usage: node dist/cli.js poscar [FILE...]
 Checks POSCAR/CONTCAR files (standard input without FILE or for -) and prints JSON: for one input an
@@ -49,9 +58,29 @@ function readInput(file: string | undefined): string {
   }
 }
 
+/** A built-in name, or a path ending in .json read as a Hugging Face tokenizer.json (size-capped; any problem names the file). */
+function tokenizerFor(args: TokenizeArgs): Tokenizer {
+  if (!/\.json$/i.test(args.tokenizer)) return loadTokenizerSync(args.tokenizer, { specialTokens: args.specialTokens });
+  const file = args.tokenizer;
+  let text: string;
+  try {
+    const { size } = statSync(file);
+    if (size > MAX_TOKENIZER_JSON_CHARS) throw new UsageError(`${file} is ${size} bytes, more than a tokenizer.json may have.`);
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+  try {
+    return loadHuggingFaceTokenizer(text, { name: file, specialTokens: args.specialTokens });
+  } catch (error) {
+    throw new UsageError(`Cannot use ${file}: ${(error as Error).message}`);
+  }
+}
+
 function tokenize(rest: string[]): number {
   const args = parseTokenizeArgs(rest);
-  const tokenizer = loadTokenizerSync(args.tokenizer, { specialTokens: args.specialTokens });
+  const tokenizer = tokenizerFor(args);
   process.stdout.write(`${JSON.stringify(tokenizer.tokenize(readInput(args.file)))}\n`);
   return 0;
 }

@@ -3,6 +3,7 @@ import './core/util/loadStart';
 import * as vscode from 'vscode';
 import type { TokenLensApi } from './api';
 import { LazyMaterials } from './materialsLoader';
+import { ModelsFeature } from './features/models/feature';
 import { activateWith, type HostHooks, type Wiring } from './wiring';
 
 /** Every module the bundle evaluates at load is evaluated by the time this line runs (the bench splits the load here). */
@@ -10,10 +11,15 @@ const EVALUATED = performance.now();
 
 export async function activate(context: vscode.ExtensionContext): Promise<TokenLensApi> {
   let materials: LazyMaterials | undefined;
-  const api = activateWith(context, (wiring) => {
-    materials = desktopFeatures(wiring);
-    return { materialsStartedBy: () => materials?.reason, evaluatedAt: EVALUATED } satisfies HostHooks;
-  });
+  const api = activateWith(
+    context,
+    (wiring) => {
+      materials = desktopFeatures(wiring);
+      return { materialsStartedBy: () => materials?.reason, evaluatedAt: EVALUATED } satisfies HostHooks;
+    },
+    // Open models (tokenizer.json files and downloads): they read files, so the desktop only.
+    ({ context, log, locale }) => new ModelsFeature(context, log, locale),
+  );
   // Resolves once the stand-ins exist, so a command that activated the extension finds one.
   await materials?.watch();
   return api;

@@ -42,16 +42,26 @@ export interface HostHooks {
   evaluatedAt?: number;
 }
 
-/** Wires the shared features, lets `addHostFeatures` add the host's own, and returns the API. */
-export function activateWith(context: vscode.ExtensionContext, addHostFeatures: (wiring: Wiring) => HostHooks | void): TokenLensApi {
+/**
+ * Wires the shared features, lets `addHostFeatures` add the host's own, and returns the API.
+ * `beforeCounting` runs first, before anything counts: the desktop registers its model tokenizers
+ * there, so a tokenizer setting naming one is known to the status bar's first count.
+ */
+export function activateWith(
+  context: vscode.ExtensionContext,
+  addHostFeatures: (wiring: Wiring) => HostHooks | void,
+  beforeCounting?: (wiring: Wiring) => vscode.Disposable,
+): TokenLensApi {
   const started = performance.now();
   // The one place that decides: test builds (TEST_HOOKS) outside production mode. Release bundles have no hooks.
   const testMode = TEST_HOOKS && context.extensionMode !== vscode.ExtensionMode.Production;
   const log = vscode.window.createOutputChannel('Token Lens', { log: true });
   const locale = makeLocale((message, ...args) => vscode.l10n.t(message, ...args), vscode.env.language);
-  const statusBar = new StatusBarFeature(log, locale);
-  context.subscriptions.push(log, statusBar);
+  context.subscriptions.push(log);
   const start = starter(context, log);
+  if (beforeCounting) start('model tokenizers', () => beforeCounting({ context, log, locale, testMode, start }));
+  const statusBar = new StatusBarFeature(log, locale);
+  context.subscriptions.push(statusBar);
   start('the token inspector', () => new InspectorFeature(context, log, locale, testMode));
   start('Count Tokens in Files', () => new FileCountsFeature(testMode));
   start('the chat tool', () => new CountTokensTool());

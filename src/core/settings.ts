@@ -26,6 +26,8 @@ export const SETTING_DEFAULTS = {
   'contextWindow.size': 0,
   'contextWindow.reserve': 0,
   'contextWindow.warningPercent': 80,
+  'models.tokenizerFiles': [] as readonly string[],
+  'models.hubEndpoint': 'https://huggingface.co',
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

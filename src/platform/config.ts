@@ -70,6 +70,15 @@ export const config = {
   get kpathDensity(): number {
     return read('tightbinding.kpathDensity');
   },
+  /** tokenizer.json files to count with (machine scope: a workspace cannot make the editor read files). Non-strings dropped. */
+  get modelFiles(): string[] {
+    const files: unknown = read('models.tokenizerFiles');
+    return Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [];
+  },
+  /** Where Add Model Tokenizer downloads from (machine scope: the access token goes there). */
+  get hubEndpoint(): string {
+    return read('models.hubEndpoint').trim().replace(/\/+$/, '') || SETTING_DEFAULTS['models.hubEndpoint'];
+  },
 };
 
 /** The service URL as the user, workspace and folder settings each have it: whose URL is in effect matters. */

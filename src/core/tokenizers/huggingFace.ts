@@ -19,7 +19,9 @@ import { normalizeAll } from './normalize';
 import { SplitPieces, type SplitStep } from './pieces';
 import { RankTable, type MergeRanks, type TokenBytes } from './rankTable';
 import type { TokenizerInfo } from './registry';
+import { SLICE_MS } from './sliced';
 import type { SpecialTokenMode, Tokenizer } from './types';
+import { yieldToEventLoop } from '../util/yield';
 
 export { TokenizerJsonError } from './hfPipeline';
 
@@ -32,6 +34,8 @@ export interface HuggingFaceOptions {
   name?: string;
   description?: string;
   specialTokens?: SpecialTokenMode;
+  /** What the registry lists for it (family, context window, source), kept on the tokenizer's info. */
+  info?: Partial<Omit<TokenizerInfo, 'kind'>>;
 }
 
 /** Reads tokenizer.json text; every problem is a TokenizerJsonError that says what and where. */
@@ -50,30 +54,73 @@ export function parseTokenizerJson(text: string, maxChars = MAX_TOKENIZER_JSON_C
 
 /** A tokenizer usable wherever a built-in one is, from tokenizer.json text or its parsed object. */
 export function loadHuggingFaceTokenizer(source: string | JsonObject, options: HuggingFaceOptions = {}): Tokenizer {
-  const json = typeof source === 'string' ? parseTokenizerJson(source) : source;
+  const steps = prepareSteps(typeof source === 'string' ? parseTokenizerJson(source) : source);
+  let next = steps.next();
+  while (!next.done) next = steps.next();
+  return next.value.tokenizer(options);
+}
+
+/**
+ * As loadHuggingFaceTokenizer, but builds in slices of about `sliceMs`, yielding to the event loop
+ * between them (JSON.parse itself is one call and cannot be cut), and returns a model that makes
+ * a tokenizer for each special-token mode from the same tables.
+ */
+export async function prepareHuggingFaceSliced(text: string, sliceMs = SLICE_MS): Promise<PreparedHuggingFace> {
+  const json = parseTokenizerJson(text);
+  await yieldToEventLoop();
+  const steps = prepareSteps(json);
+  let deadline = performance.now() + sliceMs;
+  for (let next = steps.next(); ; next = steps.next()) {
+    if (next.done) return next.value;
+    if (performance.now() >= deadline) {
+      await yieldToEventLoop();
+      deadline = performance.now() + sliceMs;
+    }
+  }
+}
+
+/** A tokenizer.json read and checked once: its tables are shared by the tokenizers of both special-token modes. */
+export interface PreparedHuggingFace {
+  tokenizer(options?: HuggingFaceOptions): Tokenizer;
+}
+
+/** Reads the model in resumable steps (each loop yields every few thousand entries); returns the prepared model. */
+function* prepareSteps(json: JsonObject): Generator<void, PreparedHuggingFace> {
   if (!isObject(json)) throw new TokenizerJsonError('the top level must be an object.');
   const model = objectAt(json, 'model', 'tokenizer.json');
   checkModel(model);
   const normalizers = normalizerSteps(json.normalizer);
   const pre = preTokenization(json.pre_tokenizer);
-  const vocab = vocabulary(model);
-  const table = buildTable(model, vocab, pre.byteLevel);
-  const mode = options.specialTokens ?? 'text';
+  const vocab = yield* vocabulary(model);
+  const table = yield* buildTable(model, vocab, pre.byteLevel);
   const steps = [...normalizers, ...pre.normalizers];
-  const info: TokenizerInfo = {
-    name: options.name ?? 'tokenizer.json',
-    kind: 'huggingface',
-    description: options.description ?? 'Hugging Face BPE tokenizer (tokenizer.json)',
+  const splits = pre.byteLevel ? pre.splits : [...pre.splits, ...(yield* safeCuts(vocab))];
+  const unknown = unknownToken(model, vocab);
+  const wholePieces = model.ignore_merges === true;
+  const added = json.added_tokens;
+  const normalize = (content: string) => normalizeAll(steps, content, false, false).text;
+  return {
+    tokenizer(options: HuggingFaceOptions = {}): Tokenizer {
+      const mode = options.specialTokens ?? 'text';
+      const info: TokenizerInfo = {
+        name: options.name ?? 'tokenizer.json',
+        kind: 'huggingface',
+        description: options.description ?? 'Hugging Face BPE tokenizer (tokenizer.json)',
+        ...options.info,
+      };
+      const bpe: BpeModel = {
+        pieces: new SplitPieces(steps, splits, pre.usesSegmentStart),
+        specials: addedTokens(added, mode, normalize),
+        wholePieces,
+        unknown,
+      };
+      return new BpeTokenizer(info, { specialTokens: mode }, table, bpe);
+    },
   };
-  const splits = pre.byteLevel ? pre.splits : [...pre.splits, ...safeCuts(vocab)];
-  const bpe: BpeModel = {
-    pieces: new SplitPieces(steps, splits, pre.usesSegmentStart),
-    specials: addedTokens(json.added_tokens, mode, (content) => normalizeAll(steps, content, false, false).text),
-    wholePieces: model.ignore_merges === true,
-    unknown: unknownToken(model, vocab),
-  };
-  return new BpeTokenizer(info, { specialTokens: mode }, table, bpe);
 }
+
+/** How many entries a loop handles between two checks of the slice's time. */
+const STEP = 1024;
 
 const SPACE_MARK = '\u2581';
 const MAX_CROSSING = 256;
@@ -84,9 +131,11 @@ const MAX_CROSSING = 256;
  * there changes nothing but lets the piece cache work: cut before each run of ▁ that follows another
  * character, unless a token holding "x▁" (Gemma has one, ">▁</") occurs across the cut.
  */
-function safeCuts(vocab: Map<string, number>): SplitStep[] {
+function* safeCuts(vocab: Map<string, number>): Generator<void, SplitStep[]> {
   const crossing: [token: string, at: number][] = [];
+  let n = 0;
   for (const token of vocab.keys()) {
+    if (++n % STEP === 0) yield;
     for (let i = token.indexOf(SPACE_MARK, 1); i > 0; i = token.indexOf(SPACE_MARK, i + 1)) {
       if (token[i - 1] !== SPACE_MARK) crossing.push([token, i]);
     }
@@ -110,10 +159,11 @@ function checkModel(model: JsonObject): void {
 }
 
 /** model.vocab as a Map, every id a non-negative integer below 2^24 (tokenBytes refuses an id given twice). */
-function vocabulary(model: JsonObject): Map<string, number> {
+function* vocabulary(model: JsonObject): Generator<void, Map<string, number>> {
   const raw = objectAt(model, 'vocab', 'model');
   const vocab = new Map<string, number>();
   for (const token in raw) {
+    if (vocab.size % STEP === 0) yield;
     const id = raw[token];
     if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= MAX_ID) {
       throw new TokenizerJsonError(`model.vocab[${JSON.stringify(token)}] must be an id from 0 to ${MAX_ID - 1}.`);
@@ -156,24 +206,35 @@ function byteLevelBytes(token: string, byteOf: Int16Array): Uint8Array | undefin
 
 const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/;
 
-function buildTable(model: JsonObject, vocab: Map<string, number>, byteLevel: boolean): RankTable {
+function* buildTable(model: JsonObject, vocab: Map<string, number>, byteLevel: boolean): Generator<void, RankTable> {
   const byteFallback = !byteLevel && model.byte_fallback === true ? new Int32Array(256).fill(-1) : undefined;
-  const bytesOf = tokenBytes(vocab, byteLevel, byteFallback);
+  const bytesOf = yield* tokenBytes(vocab, byteLevel, byteFallback);
   if (byteLevel) {
-    const single = new Set([...bytesOf.values()].filter((b) => b.length === 1).map((b) => b[0]!));
-    if (single.size < 256) throw new TokenizerJsonError('a byte-level vocabulary must hold all 256 bytes.');
+    const single = new Uint8Array(256);
+    let distinct = 0;
+    for (const bytes of bytesOf.values()) if (bytes.length === 1 && !single[bytes[0]!]++) distinct++;
+    if (distinct < 256) throw new TokenizerJsonError('a byte-level vocabulary must hold all 256 bytes.');
   }
-  const tokens = packTokens(bytesOf);
-  const merges = mergeRanks(model.merges, vocab, tokens);
+  yield;
+  const tokens = yield* packTokens(bytesOf);
+  yield;
+  const merges = yield* mergeRanks(model.merges, vocab, tokens);
+  yield;
   return new RankTable(tokens, merges, { charLevel: !byteLevel, ...(byteFallback ? { byteFallback } : {}) });
 }
 
 /** Each vocabulary id's bytes; tokens that cannot come out of the model (an added token's text in a byte-level vocabulary) have none. */
-function tokenBytes(vocab: Map<string, number>, byteLevel: boolean, byteFallback: Int32Array | undefined): Map<number, Uint8Array> {
+function* tokenBytes(
+  vocab: Map<string, number>,
+  byteLevel: boolean,
+  byteFallback: Int32Array | undefined,
+): Generator<void, Map<number, Uint8Array>> {
   const byteOf = byteLevelAlphabet();
   const encoder = new TextEncoder();
   const out = new Map<number, Uint8Array>();
+  let n = 0;
   for (const [token, id] of vocab) {
+    if (++n % STEP === 0) yield;
     if (out.has(id)) throw new TokenizerJsonError(`model.vocab gives id ${id} to more than one token.`);
     const fallback = byteFallback && BYTE_TOKEN.exec(token);
     if (fallback) {
@@ -188,10 +249,12 @@ function tokenBytes(vocab: Map<string, number>, byteLevel: boolean, byteFallback
   return out;
 }
 
-function packTokens(bytesOf: Map<number, Uint8Array>): TokenBytes {
+function* packTokens(bytesOf: Map<number, Uint8Array>): Generator<void, TokenBytes> {
   let total = 0;
   let maxId = -1;
+  let n = 0;
   for (const [id, bytes] of bytesOf) {
+    if (++n % STEP === 0) yield;
     total += bytes.length;
     maxId = Math.max(maxId, id);
   }
@@ -200,6 +263,7 @@ function packTokens(bytesOf: Map<number, Uint8Array>): TokenBytes {
   const length = new Int32Array(maxId + 1).fill(-1);
   let o = 0;
   for (const [id, bytes] of bytesOf) {
+    if (++n % STEP === 0) yield;
     data.set(bytes, o);
     start[id] = o;
     length[id] = bytes.length;
@@ -220,13 +284,14 @@ function mergePair(entry: Json, index: number): [string, string] {
 }
 
 /** For each merged token, the byte length of the left part and the merge's index; a repeated pair keeps its last index. */
-function mergeRanks(raw: Json | undefined, vocab: Map<string, number>, tokens: TokenBytes): MergeRanks {
+function* mergeRanks(raw: Json | undefined, vocab: Map<string, number>, tokens: TokenBytes): Generator<void, MergeRanks> {
   if (!Array.isArray(raw)) throw new TokenizerJsonError('model.merges must be an array.');
   const merged = new Int32Array(raw.length);
   const splitAt = new Int32Array(raw.length);
   const first = new Int32Array(tokens.start.length + 1);
-  raw.forEach((entry, i) => {
-    const [a, b] = mergePair(entry, i);
+  for (let i = 0; i < raw.length; i++) {
+    if (i % STEP === STEP - 1) yield;
+    const [a, b] = mergePair(raw[i]!, i);
     const left = vocab.get(a);
     const right = vocab.get(b);
     const result = vocab.get(a + b);
@@ -240,12 +305,13 @@ function mergeRanks(raw: Json | undefined, vocab: Map<string, number>, tokens: T
     merged[i] = result;
     splitAt[i] = tokens.length[left]!;
     first[result + 1]!++;
-  });
+  }
   for (let id = 0; id < tokens.start.length; id++) first[id + 1]! += first[id]!;
   const split = new Int32Array(raw.length).fill(-1);
   const rank = new Int32Array(raw.length);
   const filled = first.slice(0, -1);
   for (let i = 0; i < raw.length; i++) {
+    if (i % STEP === STEP - 1) yield;
     const id = merged[i]!;
     let j = first[id]!;
     while (j < filled[id]! && split[j] !== splitAt[i]) j++;

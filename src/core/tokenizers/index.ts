@@ -2,11 +2,13 @@
 export * from './registry';
 export type { EngineOptions, SpecialTokenMode, TokenizeResult, Tokenizer, TokenSpan } from './types';
 export { countChars } from './utf8';
-export { loadTokenizer, loadTokenizerSync, isLoaded, getEncodingStats, type EncodingStats } from './load';
+export { loadTokenizer, loadTokenizerSync, isLoaded, getEncodingStats, ModelLoadError, provideModel, type EncodingStats } from './load';
 export { countAsync, CancelledError, SLICE_MS } from './sliced';
 export { DocumentIndex, mergeChanges, type TextChange, type EditEnvelope } from './documentIndex';
 export {
   loadHuggingFaceTokenizer,
+  prepareHuggingFaceSliced,
+  type PreparedHuggingFace,
   parseTokenizerJson,
   TokenizerJsonError,
   MAX_TOKENIZER_JSON_CHARS,

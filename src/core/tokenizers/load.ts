@@ -1,7 +1,8 @@
 import { yieldToEventLoop } from '../util/yield';
 import { BpeTokenizer, tiktokenModel } from './bpeTokenizer';
 import { RankTable, type RankFile } from './rankTable';
-import { resolveTokenizer, type EncodingName, type TokenizerInfo } from './registry';
+import { prepareHuggingFaceSliced, type PreparedHuggingFace } from './huggingFace';
+import { modelEntry, onModelsChanged, resolveTokenizer, type EncodingName, type ModelEntry, type TokenizerInfo } from './registry';
 import { CharacterTokenizer, WhitespaceTokenizer } from './simpleTokenizers';
 import type { EngineOptions, Tokenizer } from './types';
 
@@ -22,6 +23,59 @@ interface Encoding {
 
 const encodings = new Map<EncodingName, Encoding>();
 const tokenizers = new Map<string, Tokenizer>();
+
+/** A registered model's tokenizer.json could not be read or used; the message names the model and where its file is. */
+export class ModelLoadError extends Error {
+  constructor(
+    readonly model: string,
+    readonly source: string,
+    readonly reason: string,
+  ) {
+    super(`Could not load the tokenizer "${model}" from ${source}: ${reason}`);
+    this.name = 'ModelLoadError';
+  }
+}
+
+/** One read and build per registration, shared by every caller; a failure stays until the model is registered again. */
+const preparing = new WeakMap<ModelEntry, Promise<PreparedHuggingFace>>();
+const prepared = new WeakMap<ModelEntry, PreparedHuggingFace>();
+
+// A model registered again (another file) or removed: its tokenizers were built from the old one.
+onModelsChanged((name) => {
+  for (const key of [...tokenizers.keys()]) if (key.startsWith(`${name}\0`)) tokenizers.delete(key);
+});
+
+/**
+ * Hands a registered model the tokenizer.json already built from the same file (Add Model Tokenizer builds
+ * it to check it before saving), so the first count does not read and build it a second time.
+ */
+export function provideModel(name: string, model: PreparedHuggingFace): void {
+  const entry = modelEntry(name);
+  if (!entry || prepared.has(entry)) return;
+  prepared.set(entry, model);
+  preparing.set(entry, Promise.resolve(model));
+}
+
+function prepareModel(entry: ModelEntry): Promise<PreparedHuggingFace> {
+  let pending = preparing.get(entry);
+  if (!pending) {
+    const { name, source = name } = entry.info;
+    pending = entry
+      .load()
+      .then((text) => prepareHuggingFaceSliced(text))
+      .then(
+        (model) => {
+          prepared.set(entry, model);
+          return model;
+        },
+        (error: unknown) => {
+          throw new ModelLoadError(name, source, error instanceof Error ? error.message : String(error));
+        },
+      );
+    preparing.set(entry, pending);
+  }
+  return pending;
+}
 
 /**
  * Encodings whose ranks equal another's (js-tiktoken ships them twice): the package carries each
@@ -135,6 +189,7 @@ export function loadTokenizerSync(name: string, options: EngineOptions = {}): To
   if (!tokenizer) {
     if (info.kind === 'character') tokenizer = new CharacterTokenizer(info, options);
     else if (info.kind === 'whitespace') tokenizer = new WhitespaceTokenizer(info, options);
+    else if (info.kind === 'huggingface') tokenizer = modelTokenizer(info, mode);
     else {
       const encoding = loadEncoding(encodingOf(info)!);
       tokenizer = new BpeTokenizer(info, { specialTokens: mode }, encoding.table, tiktokenModel(encoding.file, mode));
@@ -144,9 +199,26 @@ export function loadTokenizerSync(name: string, options: EngineOptions = {}): To
   return tokenizer;
 }
 
-/** As loadTokenizerSync, but lets the event loop run first, so a first load never stacks on other work. */
+/** A registered model's tokenizer, once its tokenizer.json is read (loadTokenizer reads it). */
+function modelTokenizer(info: TokenizerInfo, mode: 'text' | 'special'): Tokenizer {
+  const entry = modelEntry(info.name);
+  const model = entry && prepared.get(entry);
+  if (!model) throw new Error(`The tokenizer "${info.name}" is read from ${info.source ?? 'its file'}: load it with loadTokenizer first.`);
+  const { name, description, ...rest } = entry.info;
+  return model.tokenizer({ name, description, specialTokens: mode, info: rest });
+}
+
+/**
+ * As loadTokenizerSync, but lets the event loop run first, so a first load never stacks on other work.
+ * A registered model's tokenizer.json is read and built here, in slices (ModelLoadError when it cannot be).
+ */
 export async function loadTokenizer(name: string, options: EngineOptions = {}): Promise<Tokenizer> {
   const info = resolveTokenizer(name);
+  if (info.kind === 'huggingface') {
+    const entry = modelEntry(info.name);
+    if (entry && !prepared.has(entry)) await prepareModel(entry);
+    return loadTokenizerSync(name, options);
+  }
   const kind = encodingOf(info);
   if (kind && !encodings.has(kind)) {
     if (rankSource) loadEncoding(kind, await fetchRankFile(rankSource, kind));
@@ -157,6 +229,10 @@ export async function loadTokenizer(name: string, options: EngineOptions = {}): 
 
 export function isLoaded(name: string): boolean {
   const info = resolveTokenizer(name);
+  if (info.kind === 'huggingface') {
+    const entry = modelEntry(info.name);
+    return entry !== undefined && prepared.has(entry);
+  }
   const kind = encodingOf(info);
   return !kind || encodings.has(kind);
 }

@@ -1,6 +1,6 @@
 /** The one place that knows tokenizer names: the service's list (spec 4.1) and what each resolves to. */
 export type EncodingName = 'cl100k_base' | 'o200k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2';
-/** 'huggingface': built from a tokenizer.json (huggingFace.ts), never listed here. */
+/** 'huggingface': built from a tokenizer.json (huggingFace.ts): a model registered at run time (registerModel), never a built-in. */
 export type TokenizerKind = EncodingName | 'character' | 'whitespace' | 'huggingface';
 
 export interface TokenizerInfo {
@@ -9,6 +9,10 @@ export interface TokenizerInfo {
   /** What it resolves to: a BPE encoding, or one of the two comparison tokenizers. */
   readonly kind: TokenizerKind;
   readonly description: string;
+  /** A registered model's family ("Llama 3"), context window in tokens, and where its tokenizer.json comes from (a path, a repository id). */
+  readonly family?: string;
+  readonly contextWindow?: number;
+  readonly source?: string;
 }
 
 export const TOKENIZERS: readonly TokenizerInfo[] = [
@@ -36,6 +40,7 @@ export const TOKENIZERS: readonly TokenizerInfo[] = [
   },
 ];
 
+/** The built-in names (what the service and the manifest list); with the registered models: tokenizerNames(). */
 export const TOKENIZER_NAMES: readonly string[] = TOKENIZERS.map((t) => t.name);
 
 export const DEFAULT_TOKENIZER = 'cl100k_base';
@@ -45,20 +50,99 @@ export const ENCODING_NAMES: readonly EncodingName[] = ['cl100k_base', 'o200k_ba
 
 export class UnknownTokenizerError extends Error {
   constructor(readonly requested: string) {
-    super(`Unknown tokenizer "${requested}". Valid tokenizers: ${TOKENIZER_NAMES.join(', ')}.`);
+    super(`Unknown tokenizer "${requested}". Valid tokenizers: ${tokenizerNames().join(', ')}.`);
     this.name = 'UnknownTokenizerError';
   }
 }
 
 const byName = new Map(TOKENIZERS.map((t) => [t.name, t]));
 
+/**
+ * A model tokenizer registered at run time: what the lists show, and a loader that yields its
+ * tokenizer.json text. The core never reads files or the network; the editor side injects `load`.
+ */
+export interface ModelTokenizer {
+  readonly name: string;
+  readonly description: string;
+  readonly family?: string;
+  readonly contextWindow?: number;
+  /** Where the tokenizer.json comes from, as messages name it (a file path, a repository id). */
+  readonly source: string;
+  load(): Promise<string>;
+}
+
+/** One registration: a new one under the same name is a new entry, so nothing loaded from the old one is reused. */
+export interface ModelEntry {
+  readonly info: TokenizerInfo;
+  readonly load: () => Promise<string>;
+}
+
+const models = new Map<string, ModelEntry>();
+const listeners = new Set<(name: string) => void>();
+
+/**
+ * Adds (or replaces) a model tokenizer under its name; returns what removes it again. A built-in
+ * name cannot be taken. Listeners hear of every change (the loaded-tokenizer cache drops the name).
+ */
+export function registerModel(model: ModelTokenizer): () => void {
+  const name = model.name.trim();
+  if (!name) throw new Error('A model tokenizer needs a name.');
+  if (byName.has(name)) throw new Error(`"${name}" is the name of a built-in tokenizer.`);
+  const info: TokenizerInfo = {
+    name,
+    kind: 'huggingface',
+    description: model.description,
+    ...(model.family ? { family: model.family } : {}),
+    ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
+    source: model.source,
+  };
+  const entry: ModelEntry = { info, load: () => model.load() };
+  models.set(name, entry);
+  changed(name);
+  return () => {
+    if (models.get(name) !== entry) return;
+    models.delete(name);
+    changed(name);
+  };
+}
+
+function changed(name: string): void {
+  for (const listener of [...listeners]) listener(name);
+}
+
+/** Calls `listener(name)` whenever a model is registered, replaced or removed; returns what stops it. */
+export function onModelsChanged(listener: (name: string) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The registered models, in the order they were registered. */
+export function modelTokenizers(): TokenizerInfo[] {
+  return [...models.values()].map((m) => m.info);
+}
+
+/** The registration behind a model name (load.ts reads it), if any. */
+export function modelEntry(name: string): ModelEntry | undefined {
+  return models.get(name);
+}
+
+/** Every tokenizer a user can choose now: the built-in ones, then the registered models. */
+export function allTokenizers(): TokenizerInfo[] {
+  return [...TOKENIZERS, ...modelTokenizers()];
+}
+
+/** Every name a user can choose now, for lists and messages. */
+export function tokenizerNames(): string[] {
+  return allTokenizers().map((t) => t.name);
+}
+
 export function findTokenizer(name: string): TokenizerInfo | undefined {
-  return byName.get(name);
+  return byName.get(name) ?? models.get(name)?.info;
 }
 
 /** Resolves a name exactly as listed (case and spaces matter, as they do for the service). */
 export function resolveTokenizer(name: string | undefined): TokenizerInfo {
-  const info = byName.get(name ?? DEFAULT_TOKENIZER);
+  const info = findTokenizer(name ?? DEFAULT_TOKENIZER);
   if (!info) throw new UnknownTokenizerError(String(name));
   return info;
 }

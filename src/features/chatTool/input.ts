@@ -2,7 +2,7 @@
  * The count-tokens tool's input, checked before anything is read, and its answer as text for a model.
  * Pure.
  */
-import { findTokenizer, TOKENIZER_NAMES } from '../../core/tokenizers/registry';
+import { findTokenizer, tokenizerNames } from '../../core/tokenizers/registry';
 
 export const TOOL_NAME = 'tokenLens_countTokens';
 /** More paths than this in one call are refused: a model should ask for a folder's files in batches. */
@@ -38,7 +38,7 @@ export function checkInput(input: unknown, defaultTokenizer: string): CheckedInp
     return 'Give "text", "paths" or "activeSelection": true: there is nothing to count.';
   const name = tokenizer === undefined ? defaultTokenizer : tokenizer;
   if (typeof name !== 'string' || !findTokenizer(name))
-    return `Unknown tokenizer ${JSON.stringify(name)}. Valid tokenizers: ${TOKENIZER_NAMES.join(', ')}.`;
+    return `Unknown tokenizer ${JSON.stringify(name)}. Valid tokenizers: ${tokenizerNames().join(', ')}.`;
   if (contextWindow !== undefined && !(typeof contextWindow === 'number' && Number.isInteger(contextWindow) && contextWindow > 0))
     return '"contextWindow" must be a positive whole number of tokens.';
   return {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { config, updateSetting } from '../../platform/config';
-import { findTokenizer, TOKENIZERS, UnknownTokenizerError } from '../../core/tokenizers/index';
+import { findTokenizer, modelTokenizers, TOKENIZERS, UnknownTokenizerError, type TokenizerInfo } from '../../core/tokenizers/index';
 import { Disposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
 import type { EditorCount, StatusBarFeature } from './feature';
@@ -17,6 +17,24 @@ const TYPICAL_WINDOWS: Partial<Record<string, number[]>> = {
   r50k_base: [4_096],
   gpt2: [4_096],
 };
+
+/** A command offered at the end of the tokenizer pick (the desktop adds Add Model Tokenizer… and Use a tokenizer.json File…). */
+export interface PickerAction {
+  label: string;
+  description?: string;
+  command: string;
+}
+const pickerActions: PickerAction[] = [];
+
+/** Offers `actions` at the end of Select Tokenizer's list; returns what takes them away again. */
+export function addTokenizerPickerActions(actions: readonly PickerAction[]): vscode.Disposable {
+  pickerActions.push(...actions);
+  return new vscode.Disposable(() => {
+    for (const action of actions) pickerActions.splice(pickerActions.indexOf(action), 1);
+  });
+}
+
+type TokenizerPickItem = vscode.QuickPickItem & { name?: string; command?: string };
 
 /** Token Lens: Select Tokenizer, Count Tokens in Selection and Set Context Window. */
 export class StatusBarCommands extends Disposable {
@@ -37,16 +55,19 @@ export class StatusBarCommands extends Disposable {
     let size = typeof requested === 'number' ? requested : undefined;
     if (size === undefined) {
       const current = config.contextWindow.size;
-      const typical = TYPICAL_WINDOWS[findTokenizer(config.tokenizer)?.kind ?? ''] ?? [];
+      const info = findTokenizer(config.tokenizer);
+      const typical = info?.contextWindow ? [info.contextWindow] : (TYPICAL_WINDOWS[info?.kind ?? ''] ?? []);
       const items = [
         { label: t('No gauge'), description: t('count tokens only'), size: 0 },
-        ...WINDOW_PRESETS.map((n) => ({
-          label: this.locale.number(n),
-          size: n,
-          description: [typical.includes(n) ? t('typical for {0}', config.tokenizer) : '', n === current ? t('current') : '']
-            .filter(Boolean)
-            .join(' · '),
-        })),
+        ...[...new Set([...WINDOW_PRESETS, ...typical])]
+          .sort((a, b) => a - b)
+          .map((n) => ({
+            label: this.locale.number(n),
+            size: n,
+            description: [typical.includes(n) ? t('typical for {0}', config.tokenizer) : '', n === current ? t('current') : '']
+              .filter(Boolean)
+              .join(' · '),
+          })),
         { label: t('Other…'), description: t('a number of tokens of your own'), size: -1 },
       ];
       const picked = await vscode.window.showQuickPick(items, {
@@ -81,16 +102,16 @@ export class StatusBarCommands extends Disposable {
     let name = typeof requested === 'string' ? requested : undefined;
     if (name === undefined) {
       const currentName = config.tokenizer;
-      const picked = await vscode.window.showQuickPick(
-        TOKENIZERS.map((info) => ({
-          label: info.name,
-          description: t(info.description),
-          picked: info.name === currentName,
-          detail: info.name === currentName ? t('current') : undefined,
-        })),
-        { title: t('Token Lens: choose the tokenizer'), placeHolder: t('Current: {0}', currentName) },
-      );
-      name = picked?.label;
+      const picked = await vscode.window.showQuickPick(this.pickItems(currentName), {
+        title: t('Token Lens: choose the tokenizer'),
+        placeHolder: t('Current: {0}', currentName),
+        matchOnDescription: true,
+      });
+      if (picked?.command) {
+        await vscode.commands.executeCommand(picked.command);
+        return undefined;
+      }
+      name = picked?.name;
     }
     if (name === undefined) return undefined;
     if (!findTokenizer(name)) {
@@ -106,6 +127,34 @@ export class StatusBarCommands extends Disposable {
       return undefined;
     }
     return name;
+  }
+
+  /** The built-in tokenizers, then the models (under a separator), then the desktop's model commands. */
+  private pickItems(currentName: string): TokenizerPickItem[] {
+    const { t } = this.locale;
+    const item = (info: TokenizerInfo, description: string): TokenizerPickItem => ({
+      label: info.name,
+      name: info.name,
+      description,
+      picked: info.name === currentName,
+      detail: info.name === currentName ? t('current') : undefined,
+    });
+    const models = modelTokenizers();
+    const separator = (label: string): TokenizerPickItem => ({ label, kind: vscode.QuickPickItemKind.Separator });
+    return [
+      ...TOKENIZERS.map((info) => item(info, t(info.description))),
+      ...(models.length ? [separator(t('Open models (tokenizer.json)'))] : []),
+      ...models.map((info) =>
+        item(
+          info,
+          [info.family, info.contextWindow ? t('{0} tokens of context', this.locale.number(info.contextWindow)) : '', info.description]
+            .filter(Boolean)
+            .join(' · '),
+        ),
+      ),
+      ...(pickerActions.length ? [separator('')] : []),
+      ...pickerActions.map((a) => ({ label: a.label, description: a.description, command: a.command })),
+    ];
   }
 
   /**

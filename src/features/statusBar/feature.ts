@@ -1,6 +1,15 @@
 import * as vscode from 'vscode';
 import { config, onDidChangeConfig } from '../../platform/config';
-import { CancelledError, countAsync, loadTokenizer, UnknownTokenizerError, type Tokenizer } from '../../core/tokenizers/index';
+import {
+  CancelledError,
+  countAsync,
+  isLoaded,
+  loadTokenizer,
+  ModelLoadError,
+  onModelsChanged,
+  UnknownTokenizerError,
+  type Tokenizer,
+} from '../../core/tokenizers/index';
 import { Debouncer } from '../../core/util/debounce';
 import { Disposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
@@ -70,6 +79,16 @@ export class StatusBarFeature extends Disposable {
         }
       }),
     );
+    // A model added, replaced or removed under the configured name: what was counted with it is stale.
+    this.register({
+      dispose: onModelsChanged((name) => {
+        if (name !== config.tokenizer) return;
+        this.counts.clear();
+        this.comparisons.clear();
+        this.current = undefined;
+        void this.refresh();
+      }),
+    });
     void this.refresh();
   }
 
@@ -97,15 +116,32 @@ export class StatusBarFeature extends Disposable {
 
   /** The configured tokenizer; an unknown name shows a warning in the status bar and gives undefined. */
   async tokenizer(): Promise<Tokenizer | undefined> {
+    const name = config.tokenizer;
+    const { t } = this.locale;
+    // A model's tokenizer.json is read and built on first use (a second or more for the largest).
+    const loading = setTimeout(() => {
+      if (!isLoadedSafe(name)) this.showLoading(name);
+    }, COUNTING_STATE_AFTER_MS);
     try {
-      return await loadTokenizer(config.tokenizer, { specialTokens: config.specialTokens });
+      return await loadTokenizer(name, { specialTokens: config.specialTokens });
     } catch (error) {
-      if (!(error instanceof UnknownTokenizerError)) throw error;
       this.current = undefined;
-      const { t } = this.locale;
-      this.showError(`${error.message} ${t('Click to choose one.')}`, `$(warning) ${t('Unknown tokenizer "{0}"', error.requested)}`);
+      if (error instanceof UnknownTokenizerError) {
+        this.showError(`${error.message} ${t('Click to choose one.')}`, `$(warning) ${t('Unknown tokenizer "{0}"', error.requested)}`);
+      } else if (error instanceof ModelLoadError) {
+        this.log.error(error.message);
+        this.showError(`${error.message} ${t('Click to choose another tokenizer.')}`, `$(warning) ${t('Could not load "{0}"', name)}`);
+      } else throw error;
       return undefined;
+    } finally {
+      clearTimeout(loading);
     }
+  }
+
+  private showLoading(name: string): void {
+    this.item.text = `$(loading~spin) ${this.locale.t('Loading {0}…', name)}`;
+    this.item.tooltip = this.locale.t("Token Lens is reading this model's tokenizer.json; the editor stays responsive.");
+    this.setVisible(true);
   }
 
   /** Counts the selections (their sum), or the whole document when nothing is selected. */
@@ -244,5 +280,13 @@ export class StatusBarFeature extends Disposable {
     this.item.tooltip = message;
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.setVisible(true);
+  }
+}
+
+function isLoadedSafe(name: string): boolean {
+  try {
+    return isLoaded(name);
+  } catch {
+    return true; // an unknown name: nothing is loading
   }
 }

@@ -10,7 +10,14 @@
  */
 import * as vscode from 'vscode';
 import { config } from '../../platform/config';
-import { countChars, loadTokenizer, TOKENIZER_NAMES, UnknownTokenizerError, type Tokenizer } from '../../core/tokenizers/index';
+import {
+  countChars,
+  loadTokenizer,
+  ModelLoadError,
+  tokenizerNames,
+  UnknownTokenizerError,
+  type Tokenizer,
+} from '../../core/tokenizers/index';
 import { boundaryWindow } from '../../core/inspector/window';
 import { gauge, gaugeText } from '../../core/counts/summary';
 import { plural, type Locale } from '../../core/util/locale';
@@ -133,7 +140,7 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
     );
     this.locale = environment.locale;
     this.firstPaint = environment.firstPaint ?? true;
-    this.options = sanitizeOptions(options, TOKENIZER_NAMES);
+    this.options = sanitizeOptions(options, tokenizerNames());
     panel.title = title;
     this.followEditors();
     this.register({
@@ -323,7 +330,9 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
   /** Anything unexpected: the details to the log, a sentence in the panel. */
   private failed(error: unknown): void {
     this.rendered = undefined;
-    if (error instanceof UnknownTokenizerError) {
+    if (error instanceof UnknownTokenizerError || error instanceof ModelLoadError) {
+      // Both name what is wrong (a model's message names its tokenizer.json); the page shows it as text.
+      if (error instanceof ModelLoadError) this.log.error(error.message);
       this.post(this.emptyMessage(error.message));
       return;
     }
@@ -333,7 +342,7 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
   }
 
   private emptyMessage(reason: string): ToWebview {
-    return { type: 'empty', seq: ++this.seq, reason, tokenizers: [...TOKENIZER_NAMES], tokenizer: config.tokenizer, options: this.options };
+    return { type: 'empty', seq: ++this.seq, reason, tokenizers: tokenizerNames(), tokenizer: config.tokenizer, options: this.options };
   }
 
   /** Only a slow update says so: an edit in a big document usually re-tokenizes a few lines. */
@@ -471,7 +480,7 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
       scope,
       text,
       truncatedFrom,
-      tokenizers: [...TOKENIZER_NAMES],
+      tokenizers: tokenizerNames(),
       primary,
       compare,
       options: this.options,
@@ -529,7 +538,7 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
   protected onReady(state: unknown): void {
     this.post({ type: 'strings', strings: translatePage(this.locale.t) });
     const persisted = (state as { options?: unknown } | undefined)?.options;
-    if (persisted !== undefined) this.options = sanitizeOptions(persisted, TOKENIZER_NAMES);
+    if (persisted !== undefined) this.options = sanitizeOptions(persisted, tokenizerNames());
     this.schedule(0);
   }
 
@@ -538,14 +547,14 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
       case 'ready':
         return; // the base's: onReady()
       case 'options': {
-        const next = sanitizeOptions(message.options, TOKENIZER_NAMES);
+        const next = sanitizeOptions(message.options, tokenizerNames());
         const recompute = next.compare !== this.options.compare;
         this.options = next;
         if (recompute) this.schedule(0);
         return;
       }
       case 'setTokenizer':
-        if (TOKENIZER_NAMES.includes(message.tokenizer) && message.tokenizer !== config.tokenizer) {
+        if (tokenizerNames().includes(message.tokenizer) && message.tokenizer !== config.tokenizer) {
           // The status bar's command writes the setting and reports a failure.
           void vscode.commands.executeCommand('tokenLens.selectTokenizer', message.tokenizer);
         }

