@@ -21,6 +21,7 @@ import { RankTable, type MergeRanks, type TokenBytes } from './rankTable';
 import type { TokenizerInfo } from './registry';
 import { SLICE_MS } from './sliced';
 import type { SpecialTokenMode, Tokenizer } from './types';
+import { parseJsonSteps } from '../util/slicedJson';
 import { yieldToEventLoop } from '../util/yield';
 
 export { TokenizerJsonError } from './hfPipeline';
@@ -40,11 +41,16 @@ export interface HuggingFaceOptions {
 
 /** Reads tokenizer.json text; every problem is a TokenizerJsonError that says what and where. */
 export function parseTokenizerJson(text: string, maxChars = MAX_TOKENIZER_JSON_CHARS): JsonObject {
+  return runToEnd(tokenizerJsonSteps(text, maxChars));
+}
+
+/** parseTokenizerJson in resumable steps, so that a 30 MB file is read in time slices too. */
+function* tokenizerJsonSteps(text: string, maxChars = MAX_TOKENIZER_JSON_CHARS): Generator<void, JsonObject> {
   if (typeof text !== 'string') throw new TokenizerJsonError('expected the text of the file.');
   if (text.length > maxChars) throw new TokenizerJsonError(`the file has ${text.length} characters, more than the ${maxChars} allowed.`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = yield* parseJsonSteps(text);
   } catch (e) {
     throw new TokenizerJsonError(`not valid JSON (${(e as Error).message}).`);
   }
@@ -52,23 +58,24 @@ export function parseTokenizerJson(text: string, maxChars = MAX_TOKENIZER_JSON_C
   return parsed;
 }
 
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (let next = steps.next(); ; next = steps.next()) if (next.done) return next.value;
+}
+
 /** A tokenizer usable wherever a built-in one is, from tokenizer.json text or its parsed object. */
 export function loadHuggingFaceTokenizer(source: string | JsonObject, options: HuggingFaceOptions = {}): Tokenizer {
-  const steps = prepareSteps(typeof source === 'string' ? parseTokenizerJson(source) : source);
-  let next = steps.next();
-  while (!next.done) next = steps.next();
-  return next.value.tokenizer(options);
+  return runToEnd(prepareSteps(typeof source === 'string' ? parseTokenizerJson(source) : source)).tokenizer(options);
 }
 
 /**
- * As loadHuggingFaceTokenizer, but builds in slices of about `sliceMs`, yielding to the event loop
- * between them (JSON.parse itself is one call and cannot be cut), and returns a model that makes
+ * As loadHuggingFaceTokenizer, but reads and builds in slices of about `sliceMs`, yielding to the event loop
+ * between them (the JSON too, with slicedJson.ts), and returns a model that makes
  * a tokenizer for each special-token mode from the same tables.
  */
 export async function prepareHuggingFaceSliced(text: string, sliceMs = SLICE_MS): Promise<PreparedHuggingFace> {
-  const json = parseTokenizerJson(text);
-  await yieldToEventLoop();
-  const steps = prepareSteps(json);
+  const steps = (function* () {
+    return yield* prepareSteps(yield* tokenizerJsonSteps(text));
+  })();
   let deadline = performance.now() + sliceMs;
   for (let next = steps.next(); ; next = steps.next()) {
     if (next.done) return next.value;

@@ -1,0 +1,120 @@
+/**
+ * parseJsonSteps against JSON.parse: the same values for every JSON text fast-check makes (with any whitespace
+ * between tokens), the same refusals for arbitrary strings and cut-off texts, "__proto__" as an own member, a
+ * million levels of nesting without a stack overflow, and yields that come about every `every` characters.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { parseJson, parseJsonSteps, JsonSyntaxError } from '../../src/core/util/slicedJson';
+
+const outcome = (parse: (text: string) => unknown, text: string): { value?: unknown; threw?: boolean } => {
+  try {
+    return { value: parse(text) };
+  } catch (e) {
+    assert.ok(e instanceof SyntaxError, `a SyntaxError, not ${String(e)}`);
+    return { threw: true };
+  }
+};
+
+test('every JSON text gives JSON.parse value, whatever the whitespace', () => {
+  const space = fc.constantFrom('', ' ', '\n', '\t', '\r\n  ');
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.constantFrom(undefined, 1, '\t'), space, (value, indent, pad) => {
+      const text = pad + JSON.stringify(value, null, indent) + pad;
+      assert.deepStrictEqual(parseJson(text), JSON.parse(text));
+    }),
+    { numRuns: 2000, seed: 2026 },
+  );
+});
+
+test('strings with escapes, control characters, lone surrogates and unicode read as JSON.parse reads them', () => {
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary' }), (s) => {
+      const text = JSON.stringify({ [s]: [s, s.length] });
+      assert.deepStrictEqual(parseJson(text), JSON.parse(text));
+    }),
+    { numRuns: 2000, seed: 7 },
+  );
+});
+
+test('any text: refused exactly when JSON.parse refuses it, else the same value', () => {
+  const pieces = fc.constantFrom(
+    '{',
+    '}',
+    '[',
+    ']',
+    ',',
+    ':',
+    '"',
+    '\\',
+    'a',
+    '1',
+    '-',
+    '.',
+    'e',
+    ' ',
+    'true',
+    'nul',
+    'null',
+    '"x"',
+    '0',
+    '\n',
+    '\u0001',
+  );
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.string(),
+        fc.array(pieces, { maxLength: 30 }).map((p) => p.join('')),
+      ),
+      (text) => {
+        assert.deepStrictEqual(outcome(parseJson, text), outcome(JSON.parse, text), JSON.stringify(text));
+      },
+    ),
+    { numRuns: 5000, seed: 11 },
+  );
+});
+
+test('every prefix of a valid text is refused like JSON.parse refuses it', () => {
+  const text = JSON.stringify({ model: { vocab: { a: 1, 'b\\n': 2 }, merges: ['a b', ['c', 'd']], n: -1.5e3 }, ok: [true, false, null] });
+  for (let i = 0; i <= text.length; i++) {
+    const cut = text.slice(0, i);
+    assert.deepStrictEqual(outcome(parseJson, cut), outcome(JSON.parse, cut), cut);
+  }
+});
+
+test('"__proto__" is an own member, as JSON.parse makes it, and sets no prototype', () => {
+  const parsed = parseJson('{"__proto__": {"polluted": 1}, "a": 2}') as Record<string, unknown>;
+  assert.deepStrictEqual(parsed, JSON.parse('{"__proto__": {"polluted": 1}, "a": 2}'));
+  assert.equal(Object.getPrototypeOf(parsed), Object.prototype);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.ok(Object.prototype.hasOwnProperty.call(parsed, '__proto__'));
+});
+
+test('a million levels of nesting parse without a stack overflow; the error names its position', () => {
+  const depth = 1_000_000;
+  let value = parseJson('['.repeat(depth) + ']'.repeat(depth)) as unknown[];
+  for (let i = 1; i < depth; i++) value = value[0] as unknown[];
+  assert.deepStrictEqual(value, []);
+  assert.throws(
+    () => parseJson('[1, 2,, 3]'),
+    (e: unknown) => e instanceof JsonSyntaxError && e.position === 6,
+  );
+});
+
+test('it yields about every `every` characters, and gives the same value as in one go', () => {
+  const text = JSON.stringify({
+    vocab: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`t${i}`, i])),
+    merges: Array.from({ length: 20_000 }, (_, i) => `t${i} t${i + 1}`),
+  });
+  const steps = parseJsonSteps(text, 10_000);
+  let yields = 0;
+  let next = steps.next();
+  for (; !next.done; next = steps.next()) yields++;
+  assert.deepStrictEqual(next.value, JSON.parse(text));
+  assert.ok(
+    yields >= Math.floor(text.length / 10_000) - 1 && yields <= text.length / 10_000 + 1,
+    `${yields} yields for ${text.length} characters`,
+  );
+});
