@@ -22,26 +22,9 @@ import { kPath } from '../../src/server/physics/kpath';
 import { runToEnd } from '../../src/server/physics/schedule';
 import { SP3S_METHOD } from '../../src/server/physics/sp3s';
 import { bandEdges, embeddedEigenvalues } from '../../src/server/physics/tightbinding';
-import { fcc } from './physicsFixtures';
+import { fcc, zincblende } from './physicsFixtures';
 
 const near = (a: number, b: number, tolerance: number): boolean => Math.abs(a - b) <= tolerance;
-
-/** Zincblende (or diamond) in its two-atom primitive cell: the anion at the origin, the cation at a/4 (1,1,1). */
-function zincblende(cation: string, anion: string, a: number): Cell {
-  const lattice: Mat3 = [
-    [0, a / 2, a / 2],
-    [a / 2, 0, a / 2],
-    [a / 2, a / 2, 0],
-  ];
-  return {
-    lattice,
-    symbols: [anion, cation],
-    positions: [
-      [0, 0, 0],
-      [a / 4, a / 4, a / 4],
-    ],
-  };
-}
 
 /** Wurtzite: cations at (1/3, 2/3, 0) and (2/3, 1/3, 1/2), anions u·c above them. */
 function wurtzite(cation: string, anion: string, a: number, c: number, u: number): Cell {

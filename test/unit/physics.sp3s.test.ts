@@ -5,30 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Cell, Mat3, Vec3 } from '../../src/server/physics/cell';
+import type { Cell, Vec3 } from '../../src/server/physics/cell';
 import { kPath } from '../../src/server/physics/kpath';
 import { runToEnd } from '../../src/server/physics/schedule';
 import { densityOfStates } from '../../src/server/physics/dos';
 import { SP3S_MATERIALS, sp3sBands, sp3sElectrons, sp3sHamiltonian, sp3sRow } from '../../src/server/physics/sp3s';
 import { bandEdges } from '../../src/server/physics/tightbinding';
-import { diamond } from './physicsFixtures';
-
-/** Zincblende (or diamond) in its two-atom primitive cell: the anion at the origin, the cation at a/4 (1,1,1). */
-function zincblende(cation: string, anion: string, a: number): Cell {
-  const lattice: Mat3 = [
-    [0, a / 2, a / 2],
-    [a / 2, 0, a / 2],
-    [a / 2, a / 2, 0],
-  ];
-  return {
-    lattice,
-    symbols: [anion, cation],
-    positions: [
-      [0, 0, 0],
-      [a / 4, a / 4, a / 4],
-    ],
-  };
-}
+import { diamond, zincblende } from './physicsFixtures';
 
 function edges(cell: Cell, density = 30) {
   const path = kPath(cell.lattice, density);

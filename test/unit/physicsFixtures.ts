@@ -153,3 +153,20 @@ export const shifted = (cell: Cell, i: number, k: number, dx: number): Cell => (
   ...cell,
   positions: cell.positions.map((p, j) => (j === i ? (p.map((x, c) => (c === k ? x + dx : x)) as Vec3) : p)),
 });
+
+/** Zincblende (or diamond) in its two-atom primitive cell: the anion at the origin, the cation at a/4 (1,1,1). */
+export function zincblende(cation: string, anion: string, a: number): Cell {
+  const lattice: Mat3 = [
+    [0, a / 2, a / 2],
+    [a / 2, 0, a / 2],
+    [a / 2, a / 2, 0],
+  ];
+  return {
+    lattice,
+    symbols: [anion, cation],
+    positions: [
+      [0, 0, 0],
+      [a / 4, a / 4, a / 4],
+    ],
+  };
+}

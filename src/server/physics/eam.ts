@@ -21,7 +21,7 @@
  */
 import { InputError, type Cell, type Vec3 } from './cell';
 import { neighborList, type NeighborList } from './neighbors';
-import type { Evaluation } from './potential';
+import { addPairTerm, type Evaluation } from './potential';
 import { ZHOU_2004, type ZhouElement } from './eamParameters';
 
 export const EAM_ELEMENTS: readonly string[] = Object.keys(ZHOU_2004);
@@ -166,21 +166,7 @@ function pairForces(list: NeighborList, terms: readonly PairTerms[], slope: read
     const j = list.j[n];
     const t = terms[n];
     const g = (t.phi[1] + slope[i] * t.toI[1] + slope[j] * t.toJ[1]) / list.r[n];
-    const dx = list.d[3 * n];
-    const dy = list.d[3 * n + 1];
-    const dz = list.d[3 * n + 2];
-    forces[i][0] += g * dx;
-    forces[i][1] += g * dy;
-    forces[i][2] += g * dz;
-    forces[j][0] -= g * dx;
-    forces[j][1] -= g * dy;
-    forces[j][2] -= g * dz;
-    virial[0] += g * dx * dx;
-    virial[1] += g * dy * dy;
-    virial[2] += g * dz * dz;
-    virial[3] += g * dy * dz;
-    virial[4] += g * dx * dz;
-    virial[5] += g * dx * dy;
+    addPairTerm(forces, virial, list, n, g);
   }
   return { forces, virial };
 }

@@ -14,7 +14,7 @@
  */
 import { InputError, type Cell, type Vec3 } from './cell';
 import { neighborList } from './neighbors';
-import type { Evaluation } from './potential';
+import { addPairTerm, type Evaluation } from './potential';
 import { pairTable, smoothSwitch } from './species';
 import { UFF_NONBOND } from './uffParameters';
 
@@ -69,22 +69,7 @@ export function evaluateUff(cell: Cell): Evaluation {
     const r = list.r[n];
     const [e, de] = ljEnergy(pair(i, j), r);
     energy += e;
-    const dx = list.d[3 * n];
-    const dy = list.d[3 * n + 1];
-    const dz = list.d[3 * n + 2];
-    const g = de / r;
-    forces[i][0] += g * dx;
-    forces[i][1] += g * dy;
-    forces[i][2] += g * dz;
-    forces[j][0] -= g * dx;
-    forces[j][1] -= g * dy;
-    forces[j][2] -= g * dz;
-    virial[0] += g * dx * dx;
-    virial[1] += g * dy * dy;
-    virial[2] += g * dz * dz;
-    virial[3] += g * dy * dz;
-    virial[4] += g * dx * dz;
-    virial[5] += g * dx * dy;
+    addPairTerm(forces, virial, list, n, de / r);
   }
   return { energy, forces, virial };
 }
