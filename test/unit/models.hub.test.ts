@@ -87,6 +87,15 @@ test('a file the hub serves itself is checked against its ETag', async () => {
   assert.equal(tokenizerUrl('https://hf.example/', 'a/b'), 'https://hf.example/a/b/resolve/main/tokenizer.json');
 });
 
+test('a mirror that compresses the file anyway: the inflated bytes are checked against the sha256, not the compressed length', async () => {
+  const got = await downloadTokenizerJson(options('gzipped'));
+  const expected = modelBytes('llama3');
+  assert.equal(got.sha256, expected.sha256);
+  assert.ok(Buffer.from(got.bytes).equals(expected.bytes));
+  const seen = hub.seen.at(-1)!;
+  assert.equal(seen.path, '/test-org/gzipped/resolve/main/tokenizer.json');
+});
+
 test('a gated repository: without a token the message says how to set one; with the token it downloads', async () => {
   await failsWith(
     downloadTokenizerJson(options('gated')),

