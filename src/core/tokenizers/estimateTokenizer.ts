@@ -5,7 +5,7 @@ import type { EngineOptions, TokenizeResult, Tokenizer, TokenSpan } from './type
 export class NotExactError extends Error {
   constructor(readonly tokenizer: string) {
     super(
-      `Token boundaries need an exact tokenizer; "${tokenizer}" is an estimate (a scaled count of another vocabulary), ` +
+      `Showing tokens (the inspector, token boundaries, ids) needs an exact tokenizer; "${tokenizer}" is an estimate (a scaled count of another vocabulary), ` +
         'so it has no tokens of its own to show. Choose an exact tokenizer for this.',
     );
     this.name = 'NotExactError';
