@@ -45,6 +45,11 @@ suite('Closed models (estimates)', () => {
     assert.match(api.statusBar.tooltip, /o200k_base count × 1\.08/);
     assert.match(api.statusBar.tooltip, /98\.37 %/);
     assert.match(api.statusBar.tooltip, /ai-tokenizer/);
+    await waitFor(
+      () => api.statusBar.tooltip.includes(`| o200k_base | ${base.toLocaleString('en-US')} |`),
+      10_000,
+      () => `the exact o200k_base count among the other encodings: ${api.statusBar.tooltip}`,
+    );
     await assert.rejects(api.tokenize(TEXT, GEMINI), /needs? an exact tokenizer/);
   });
 

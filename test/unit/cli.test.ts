@@ -47,7 +47,7 @@ test('a bad tokenizer name or unreadable file: a message on stderr and exit code
   const estimate = run(['tokenize', '--tokenizer', 'gemini (estimate)'], 'x');
   assert.equal(estimate.status, 2);
   assert.match(estimate.stderr, /needs an exact tokenizer; "gemini \(estimate\)" is an estimate/);
-  assert.doesNotMatch(estimate.stderr, /    at /);
+  assert.doesNotMatch(estimate.stderr, /^\s+at /m);
   const missing = run(['tokenize', '/no/such/file']);
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /Cannot read \/no\/such\/file: ENOENT/);
