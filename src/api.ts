@@ -1,6 +1,6 @@
 import { config } from './platform/config';
 import type { CountSummary } from './core/counts/summary';
-import { loadTokenizer, tokenizerNames, type TokenizeResult } from './core/tokenizers/index';
+import { loadTokenizer, scaleCount, tokenizerNames, type TokenizeResult } from './core/tokenizers/index';
 
 /** What activate() returns to other extensions. */
 export interface TokenLensApi {
@@ -55,7 +55,10 @@ export function createApi(hooks?: TestHooks): TokenLensApi {
       return (await load(tokenizer)).tokenize(text);
     },
     async count(text, tokenizer) {
-      return (await load(tokenizer)).count(text);
+      // An estimate's tokenizer counts its base encoding; the API answers with the estimate (round(base × factor)).
+      const engine = await load(tokenizer);
+      const estimate = engine.info.estimate;
+      return estimate ? scaleCount(estimate, engine.count(text)) : engine.count(text);
     },
     tokenizers: () => tokenizerNames(),
   };

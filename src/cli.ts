@@ -5,6 +5,7 @@ import {
   loadHuggingFaceTokenizer,
   loadTokenizerSync,
   MAX_TOKENIZER_JSON_CHARS,
+  NotExactError,
   UnknownTokenizerError,
   type SpecialTokenMode,
   type Tokenizer,
@@ -136,7 +137,7 @@ export function main(argv: string[]): number {
     if (!run) throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
     return run(rest);
   } catch (error) {
-    if (!(error instanceof UsageError || error instanceof UnknownTokenizerError)) throw error;
+    if (!(error instanceof UsageError || error instanceof UnknownTokenizerError || error instanceof NotExactError)) throw error;
     process.stderr.write(`${error.message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
     return 2;
   }

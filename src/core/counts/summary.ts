@@ -1,4 +1,4 @@
-import { countChars } from '../tokenizers/index';
+import { approx, countChars, estimateOf, scaleCount, type Estimate } from '../tokenizers/index';
 import { ENGLISH, plural, type Locale } from '../util/locale';
 
 /** What the status bar and the count command show about one text: pure, so it is unit-tested. */
@@ -10,6 +10,8 @@ export interface CountSummary {
   characters: number;
   /** Counts of the same text under the other encodings, when computed. */
   comparisons: { tokenizer: string; tokens: number }[];
+  /** Set when `tokens` is a closed model's estimate (scaled from its base encoding's count): shown with ≈, never as exact. */
+  estimate?: Estimate;
 }
 
 export function charsPerToken(summary: Pick<CountSummary, 'tokens' | 'characters'>, locale: Locale = ENGLISH): string {
@@ -26,7 +28,8 @@ export function tokenQuantity(summary: Pick<CountSummary, 'tokens' | 'scope'>, l
 export function statusText(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow): string {
   const g = window && gauge(summary.tokens, window);
   const count = g ? gaugeText(summary.tokens, g, locale) : tokenQuantity(summary, locale);
-  return `$(symbol-numeric) ${count} · ${summary.tokenizer}`;
+  // An estimate starts with ≈ in place of the icon, so it is never read as an exact count.
+  return `${summary.estimate ? '≈' : '$(symbol-numeric)'} ${count} · ${summary.tokenizer}`;
 }
 
 /** "Whole document", "Selection", "3 selections". */
@@ -44,17 +47,30 @@ export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH,
     '',
     '| | |',
     '|---|---:|',
-    `| ${t('Tokens')} | ${locale.number(summary.tokens)} |`,
+    `| ${t('Tokens')} | ${approx(!!summary.estimate, locale.number(summary.tokens))} |`,
     `| ${t('Characters')} | ${locale.number(summary.characters)} |`,
     `| ${t('Characters per token')} | ${charsPerToken(summary, locale)} |`,
   ];
   if (g && window) lines.push('', gaugeLine(g, window, locale));
+  if (summary.estimate) lines.push('', ...estimateLines(summary.estimate, locale));
   if (summary.comparisons.length) {
     lines.push('', `| ${t('Other encodings')} | ${t('Tokens')} |`, '|---|---:|');
     for (const c of summary.comparisons) lines.push(`| ${c.tokenizer} | ${locale.number(c.tokens)} |`);
   }
   lines.push('', t('Click to choose the tokenizer.'));
   return lines.join('\n');
+}
+
+/** The tooltip's note on an estimate: that it is one, its method, its measured error and their source. */
+export function estimateLines(estimate: Estimate, locale: Locale = ENGLISH): string[] {
+  const { t } = locale;
+  return [
+    `**${t('Estimate, not an exact count')}** · ${t('method')}: ${estimate.method}.`,
+    '',
+    `${t('Error')}: ${estimate.error}.`,
+    '',
+    `${t('Source')}: ${estimate.source}.`,
+  ];
 }
 
 /** One row of the count result: what it measures, the number as shown, and the bare number to copy. */
@@ -69,8 +85,10 @@ export function countRows(summary: CountSummary, locale: Locale = ENGLISH): Coun
   const { t } = locale;
   const rows: CountRow[] = [
     {
-      label: `$(symbol-numeric) ${plural(locale, summary.tokens, '{0} token', '{0} tokens')}`,
-      description: t('{0} (current tokenizer)', summary.tokenizer),
+      label: `${summary.estimate ? '≈' : '$(symbol-numeric)'} ${plural(locale, summary.tokens, '{0} token', '{0} tokens')}`,
+      description: summary.estimate
+        ? t('{0} (current tokenizer; an estimate: {1})', summary.tokenizer, summary.estimate.method)
+        : t('{0} (current tokenizer)', summary.tokenizer),
       value: String(summary.tokens),
     },
     {
@@ -94,10 +112,20 @@ export function countRows(summary: CountSummary, locale: Locale = ENGLISH): Coun
   return rows;
 }
 
+/** The summary of a count; `tokens` is the tokenizer's own count, which an estimate scales here (round(base × factor)). */
 export function summarize(tokenizer: string, scope: CountSummary['scope'], texts: readonly string[], tokens: number): CountSummary {
   let characters = 0;
   for (const text of texts) characters += countChars(text);
-  return { tokenizer, scope, selections: scope === 'selection' ? texts.length : 0, tokens, characters, comparisons: [] };
+  const estimate = estimateOf(tokenizer);
+  const summary: CountSummary = {
+    tokenizer,
+    scope,
+    selections: scope === 'selection' ? texts.length : 0,
+    tokens,
+    characters,
+    comparisons: [],
+  };
+  return estimate ? { ...summary, tokens: scaleCount(estimate, tokens), estimate } : summary;
 }
 
 /** The context window the count is measured against: its size (0: no gauge), the tokens kept for the answer, and when to warn. */

@@ -4,6 +4,7 @@ import { RankTable, type RankFile } from './rankTable';
 import { prepareHuggingFaceSliced, type PreparedHuggingFace } from './huggingFace';
 import { modelEntry, onModelsChanged, resolveTokenizer, type EncodingName, type ModelEntry, type TokenizerInfo } from './registry';
 import { CharacterTokenizer, WhitespaceTokenizer } from './simpleTokenizers';
+import { EstimateTokenizer } from './estimateTokenizer';
 import type { EngineOptions, Tokenizer } from './types';
 
 export interface EncodingStats {
@@ -190,6 +191,7 @@ export function loadTokenizerSync(name: string, options: EngineOptions = {}): To
     if (info.kind === 'character') tokenizer = new CharacterTokenizer(info, options);
     else if (info.kind === 'whitespace') tokenizer = new WhitespaceTokenizer(info, options);
     else if (info.kind === 'huggingface') tokenizer = modelTokenizer(info, mode);
+    else if (info.estimate) tokenizer = new EstimateTokenizer(info, loadTokenizerSync(info.estimate.base, options));
     else {
       const encoding = loadEncoding(encodingOf(info)!);
       tokenizer = new BpeTokenizer(info, { specialTokens: mode }, encoding.table, tiktokenModel(encoding.file, mode));

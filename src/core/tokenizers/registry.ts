@@ -1,3 +1,5 @@
+import { ESTIMATES, type Estimate } from './estimates';
+
 /** The one place that knows tokenizer names: the service's list (spec 4.1) and what each resolves to. */
 export type EncodingName = 'cl100k_base' | 'o200k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2';
 /** 'huggingface': built from a tokenizer.json (huggingFace.ts): a model registered at run time (registerModel), never a built-in. */
@@ -13,6 +15,8 @@ export interface TokenizerInfo {
   readonly family?: string;
   readonly contextWindow?: number;
   readonly source?: string;
+  /** Set for a closed model's estimate (estimates.ts): the count is a scaled base count, never exact; kind is the base. */
+  readonly estimate?: Estimate;
 }
 
 export const TOKENIZERS: readonly TokenizerInfo[] = [
@@ -57,6 +61,17 @@ export class UnknownTokenizerError extends Error {
 
 const byName = new Map(TOKENIZERS.map((t) => [t.name, t]));
 
+/** The closed models' estimates: choosable everywhere a count is shown, never in TOKENIZERS (the service's list). */
+export const ESTIMATE_TOKENIZERS: readonly TokenizerInfo[] = ESTIMATES.map((e) => ({
+  name: e.name,
+  kind: e.estimate.base,
+  description: e.description,
+  family: e.family,
+  contextWindow: e.contextWindow,
+  estimate: e.estimate,
+}));
+const estimatesByName = new Map(ESTIMATE_TOKENIZERS.map((t) => [t.name, t]));
+
 /**
  * A model tokenizer registered at run time: what the lists show, and a loader that yields its
  * tokenizer.json text. The core never reads files or the network; the editor side injects `load`.
@@ -87,7 +102,7 @@ const listeners = new Set<(name: string) => void>();
 export function registerModel(model: ModelTokenizer): () => void {
   const name = model.name.trim();
   if (!name) throw new Error('A model tokenizer needs a name.');
-  if (byName.has(name)) throw new Error(`"${name}" is the name of a built-in tokenizer.`);
+  if (byName.has(name) || estimatesByName.has(name)) throw new Error(`"${name}" is the name of a built-in tokenizer.`);
   const info: TokenizerInfo = {
     name,
     kind: 'huggingface',
@@ -126,9 +141,9 @@ export function modelEntry(name: string): ModelEntry | undefined {
   return models.get(name);
 }
 
-/** Every tokenizer a user can choose now: the built-in ones, then the registered models. */
+/** Every tokenizer a user can choose now: the built-in ones, the estimates, then the registered models. */
 export function allTokenizers(): TokenizerInfo[] {
-  return [...TOKENIZERS, ...modelTokenizers()];
+  return [...TOKENIZERS, ...ESTIMATE_TOKENIZERS, ...modelTokenizers()];
 }
 
 /** Every name a user can choose now, for lists and messages. */
@@ -136,8 +151,20 @@ export function tokenizerNames(): string[] {
   return allTokenizers().map((t) => t.name);
 }
 
+/** The names of the tokenizers that show tokens (every one but the estimates): what the inspector lists. */
+export function exactTokenizerNames(): string[] {
+  return allTokenizers()
+    .filter((t) => !t.estimate)
+    .map((t) => t.name);
+}
+
+/** The estimate a name stands for, if it is one. */
+export function estimateOf(name: string): Estimate | undefined {
+  return findTokenizer(name)?.estimate;
+}
+
 export function findTokenizer(name: string): TokenizerInfo | undefined {
-  return byName.get(name) ?? models.get(name)?.info;
+  return byName.get(name) ?? estimatesByName.get(name) ?? models.get(name)?.info;
 }
 
 /** Resolves a name exactly as listed (case and spaces matter, as they do for the service). */

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { config } from '../../platform/config';
 import { getSegment, segmentAt, segmentCount } from '../../core/inspector/segments';
-import { loadTokenizer } from '../../core/tokenizers/index';
+import { loadTokenizer, NotExactError } from '../../core/tokenizers/index';
+import { notify } from '../../platform/notify';
 import { Debouncer } from '../../core/util/debounce';
 import { Disposable } from '../../platform/disposable';
 import { boundaryWindow, type BoundaryWindow } from '../../core/inspector/window';
@@ -32,6 +33,8 @@ interface Drawn {
 
 export class TokenBoundariesFeature extends Disposable {
   private enabled = false;
+  /** The estimate the user was last told cannot show boundaries (told again after an exact tokenizer drew). */
+  private refused: string | undefined;
   private readonly even = this.register(decoration('even'));
   private readonly odd = this.register(decoration('odd'));
   private readonly drawn = new WeakMap<vscode.TextEditor, Drawn>();
@@ -78,11 +81,23 @@ export class TokenBoundariesFeature extends Disposable {
     let segments = 0;
     try {
       const tokenizer = await loadTokenizer(config.tokenizer, { specialTokens: config.specialTokens });
+      if (tokenizer.info.estimate) return this.refuseEstimate(tokenizer.info.name);
+      this.refused = undefined;
       for (const editor of vscode.window.visibleTextEditors) segments += this.draw(editor, tokenizer);
     } catch (error) {
       this.log.error(`Token boundaries: ${error instanceof Error ? error.message : String(error)}`);
     }
     return segments;
+  }
+
+  /** An estimate has no tokens of its own: nothing is drawn (not the base vocabulary's tokens), and the user is told once per name. */
+  private refuseEstimate(name: string): number {
+    for (const editor of vscode.window.visibleTextEditors) this.clear(editor);
+    if (this.refused !== name) {
+      this.refused = name;
+      void notify.warning(new NotExactError(name).message);
+    }
+    return 0;
   }
 
   /** Decorates the visible ranges of one editor; returns how many segments it drew. */

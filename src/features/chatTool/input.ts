@@ -3,6 +3,7 @@
  * Pure.
  */
 import { findTokenizer, tokenizerNames } from '../../core/tokenizers/registry';
+import type { Estimate } from '../../core/tokenizers/estimates';
 
 export const TOOL_NAME = 'tokenLens_countTokens';
 /** More paths than this in one call are refused: a model should ask for a folder's files in batches. */
@@ -59,15 +60,24 @@ export interface CountedItem {
   problem?: string;
 }
 
-/** The answer: one line per item, the total, and whether it fits the context window. */
-export function answerText(items: readonly CountedItem[], tokenizer: string, contextWindow?: number): string {
+/**
+ * The answer: one line per item, the total, and whether it fits the context window. With `estimate`
+ * (a closed model's), every number is marked ≈ and a note says it is an estimate, how it is made and how far off it was measured.
+ */
+export function answerText(items: readonly CountedItem[], tokenizer: string, contextWindow?: number, estimate?: Estimate): string {
   const counted = items.filter((i) => i.tokens !== undefined);
   const total = counted.reduce((sum, i) => sum + i.tokens!, 0);
+  const approx = estimate ? '≈' : '';
   const lines = items.map((i) =>
-    i.tokens !== undefined ? `${i.label}: ${i.tokens} tokens, ${i.chars} characters` : `${i.label}: not counted (${i.problem})`,
+    i.tokens !== undefined ? `${i.label}: ${approx}${i.tokens} tokens, ${i.chars} characters` : `${i.label}: not counted (${i.problem})`,
   );
-  if (items.length > 1) lines.push(`Total: ${total} tokens in ${counted.length} of ${items.length} items`);
-  lines.unshift(`Exact token counts with ${tokenizer}:`);
+  if (items.length > 1) lines.push(`Total: ${approx}${total} tokens in ${counted.length} of ${items.length} items`);
+  if (estimate) {
+    lines.unshift(
+      `Estimated token counts with ${tokenizer} (estimate: true; not exact, no public tokenizer exists for this model):`,
+      `Method: ${estimate.method}. Error: ${estimate.error}. Source: ${estimate.source}.`,
+    );
+  } else lines.unshift(`Exact token counts with ${tokenizer}:`);
   if (contextWindow !== undefined) {
     lines.push(
       total <= contextWindow

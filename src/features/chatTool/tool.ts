@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { config } from '../../platform/config';
-import { countAsync, countChars, loadTokenizer, type Tokenizer } from '../../core/tokenizers/index';
+import { countAsync, countChars, loadTokenizer, scaleCount, type Tokenizer } from '../../core/tokenizers/index';
 import { Disposable } from '../../platform/disposable';
 import { displayPath, readForCount } from '../fileCounts/files';
 import { answerText, checkInput, TOOL_NAME, type CheckedInput, type CountedItem, type ToolInput } from './input';
@@ -17,7 +17,9 @@ function resolvePath(path: string): vscode.Uri {
 }
 
 async function countItem(label: string, text: string, tokenizer: Tokenizer, signal: AbortSignal): Promise<CountedItem> {
-  return { label, tokens: await countAsync(tokenizer, text, { signal }), chars: countChars(text) };
+  const counted = await countAsync(tokenizer, text, { signal });
+  const estimate = tokenizer.info.estimate;
+  return { label, tokens: estimate ? scaleCount(estimate, counted) : counted, chars: countChars(text) };
 }
 
 async function countPath(path: string, tokenizer: Tokenizer, signal: AbortSignal): Promise<CountedItem> {
@@ -48,7 +50,7 @@ async function count(input: CheckedInput, signal: AbortSignal): Promise<string> 
     else for (const s of selection) items.push(await countItem(s.label, s.text, tokenizer, signal));
   }
   for (const path of input.paths) items.push(await countPath(path, tokenizer, signal));
-  return answerText(items, input.tokenizer, input.contextWindow);
+  return answerText(items, input.tokenizer, input.contextWindow, tokenizer.info.estimate);
 }
 
 export class CountTokensTool extends Disposable implements vscode.LanguageModelTool<ToolInput> {

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { config } from '../../platform/config';
-import { CancelledError, loadTokenizer } from '../../core/tokenizers/index';
+import { approx, CancelledError, estimateOf, loadTokenizer } from '../../core/tokenizers/index';
 import { Disposable } from '../../platform/disposable';
 import { quantity } from '../../core/util/quantity';
 import { countTree, markdownTable, sorted, type CountNode, type FileCount, type SortOrder } from './counts';
@@ -93,7 +93,7 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
     this.tree = countTree(files);
     const skipped = this.tree.skipped ? ` · ${number(this.tree.skipped)} skipped (binary, too large or unreadable)` : '';
     this.view.message = files.length
-      ? `${quantity(this.tree.tokens, 'token')} in ${quantity(this.tree.files, 'file')} with ${tokenizer}${skipped}${cancelled ? ' · cancelled: partial' : ''}`
+      ? `${approx(this.estimated, quantity(this.tree.tokens, 'token'))} in ${quantity(this.tree.files, 'file')} with ${tokenizer}${this.estimated ? ' (an estimate, not exact)' : ''}${skipped}${cancelled ? ' · cancelled: partial' : ''}`
       : undefined;
     this.changed.fire(undefined);
     void this.setContext();
@@ -119,6 +119,11 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
     await vscode.commands.executeCommand('setContext', `${VIEW}.order`, this.order);
   }
 
+  /** Whether the counts shown are a closed model's estimate (shown with ≈). */
+  private get estimated(): boolean {
+    return estimateOf(this.tokenizer) !== undefined;
+  }
+
   getTreeItem(node: CountNode): vscode.TreeItem {
     const folder = node.children !== undefined;
     const item = new vscode.TreeItem(node.name, folder ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
@@ -126,11 +131,11 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
     item.description = node.skip
       ? `skipped: ${node.skip}`
       : folder
-        ? `${number(node.tokens)} tokens · ${quantity(node.files, 'file')}`
-        : `${number(node.tokens)} tokens`;
+        ? `${approx(this.estimated, number(node.tokens))} tokens · ${quantity(node.files, 'file')}`
+        : `${approx(this.estimated, number(node.tokens))} tokens`;
     item.tooltip = node.skip
       ? `${node.path}: not counted (${node.skip})`
-      : `${node.path}\n${quantity(node.tokens, 'token')} (${this.tokenizer}), ${quantity(node.chars, 'character')}`;
+      : `${node.path}\n${approx(this.estimated, quantity(node.tokens, 'token'))} (${this.tokenizer}${this.estimated ? ', an estimate' : ''}), ${quantity(node.chars, 'character')}`;
     const uri = this.uriOf(node.path);
     if (uri) {
       item.resourceUri = uri;

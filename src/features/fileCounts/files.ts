@@ -5,7 +5,7 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import * as vscode from 'vscode';
-import { countAsync, countChars, type Tokenizer } from '../../core/tokenizers/index';
+import { countAsync, countChars, scaleCount, type Tokenizer } from '../../core/tokenizers/index';
 import { decodeText, type FileCount } from './counts';
 
 interface IgnoreFile {
@@ -78,8 +78,15 @@ export async function countFiles(
     const read = await readForCount(uri);
     const path = displayPath(uri);
     if ('skip' in read) out.push({ path, skipped: read.skip });
-    else out.push({ path, tokens: await countAsync(tokenizer, read.text, { signal }), chars: countChars(read.text) });
+    else out.push({ path, tokens: await countFile(tokenizer, read.text, signal), chars: countChars(read.text) });
     progress(out.length);
   }
   return out;
+}
+
+/** A file's count; an estimate's is scaled per file (round(base × factor)), so the folders sum what the rows show. */
+async function countFile(tokenizer: Tokenizer, text: string, signal: AbortSignal): Promise<number> {
+  const counted = await countAsync(tokenizer, text, { signal });
+  const estimate = tokenizer.info.estimate;
+  return estimate ? scaleCount(estimate, counted) : counted;
 }

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { config, inspectServiceBaseUrl, onDidChangeConfig, updateSetting } from '../../platform/config';
-import { countChars, loadTokenizer, UnknownTokenizerError, type TokenizeResult } from '../../core/tokenizers/index';
+import { countChars, loadTokenizer, NotExactError, UnknownTokenizerError, type TokenizeResult } from '../../core/tokenizers/index';
 import { Disposable } from '../../platform/disposable';
 import { randomBytes } from 'node:crypto';
 import { ApiKeyStore, validateApiKey } from './apiKey';
@@ -375,7 +375,8 @@ export class ServiceFeature extends Disposable {
     try {
       local = (await loadTokenizer(tokenizer, { specialTokens })).tokenize(text);
     } catch (error) {
-      if (!(error instanceof UnknownTokenizerError)) throw error;
+      // An estimate has no tokens to compare with: as for a name Token Lens does not know.
+      if (!(error instanceof UnknownTokenizerError || error instanceof NotExactError)) throw error;
     }
     const comparison = local ? compareResults(tokenizer, text, result, local, specialTokens) : undefined;
     const summary = local

@@ -1,6 +1,13 @@
 import * as vscode from 'vscode';
 import { config, updateSetting } from '../../platform/config';
-import { findTokenizer, modelTokenizers, TOKENIZERS, UnknownTokenizerError, type TokenizerInfo } from '../../core/tokenizers/index';
+import {
+  ESTIMATE_TOKENIZERS,
+  findTokenizer,
+  modelTokenizers,
+  TOKENIZERS,
+  UnknownTokenizerError,
+  type TokenizerInfo,
+} from '../../core/tokenizers/index';
 import { Disposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
 import type { EditorCount, StatusBarFeature } from './feature';
@@ -129,7 +136,7 @@ export class StatusBarCommands extends Disposable {
     return name;
   }
 
-  /** The built-in tokenizers, then the models (under a separator), then the desktop's model commands. */
+  /** The built-in tokenizers, the closed models' estimates and the open models (each under a separator), then the desktop's model commands. */
   private pickItems(currentName: string): TokenizerPickItem[] {
     const { t } = this.locale;
     const item = (info: TokenizerInfo, description: string): TokenizerPickItem => ({
@@ -143,6 +150,10 @@ export class StatusBarCommands extends Disposable {
     const separator = (label: string): TokenizerPickItem => ({ label, kind: vscode.QuickPickItemKind.Separator });
     return [
       ...TOKENIZERS.map((info) => item(info, t(info.description))),
+      separator(t('Closed models (estimates)')),
+      ...ESTIMATE_TOKENIZERS.map((info) =>
+        item(info, [t('{0} tokens of context', this.locale.number(info.contextWindow ?? 0)), t(info.description)].join(' · ')),
+      ),
       ...(models.length ? [separator(t('Open models (tokenizer.json)'))] : []),
       ...models.map((info) =>
         item(

@@ -40,7 +40,9 @@ export class Comparisons {
     const hit = this.cached(key);
     if (hit) return hit;
     this.computed++;
-    const own = findTokenizer(tokenizer)?.kind;
+    const info = findTokenizer(tokenizer);
+    // An estimate's base is listed: the exact count its estimate was scaled from.
+    const own = info?.estimate ? undefined : info?.kind;
     const texts = ranges.map((r) => document.getText(r));
     const result: Comparison[] = [];
     for (const encoding of ENCODING_NAMES) {

@@ -3,7 +3,7 @@ import { Disposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
 import { createInspectorPanel, InspectorPanel, type PanelEnvironment } from './panel';
 import { sanitizeOptions, VIEW_TYPE, type RenderedReport } from './protocol';
-import { tokenizerNames } from '../../core/tokenizers/index';
+import { exactTokenizerNames } from '../../core/tokenizers/index';
 
 /** Command used by the extension-host tests (registered outside production mode only). */
 export const TEST_COMMAND = 'tokenLens.inspector.test';
@@ -45,7 +45,7 @@ export class InspectorFeature extends Disposable {
 
   /** After a window reload: the panel VS Code recreated, with the page state it persisted (untrusted). */
   private restore(webviewPanel: vscode.WebviewPanel, state: unknown): void {
-    const options = sanitizeOptions((state as { options?: unknown } | undefined)?.options, tokenizerNames());
+    const options = sanitizeOptions((state as { options?: unknown } | undefined)?.options, exactTokenizerNames());
     this.adopt(new InspectorPanel(webviewPanel, this.context.extensionUri, options, this.environment));
   }
 

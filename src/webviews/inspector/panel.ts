@@ -14,8 +14,10 @@ import {
   countChars,
   loadTokenizer,
   ModelLoadError,
-  tokenizerNames,
+  exactTokenizerNames,
+  findTokenizer,
   UnknownTokenizerError,
+  NotExactError,
   type Tokenizer,
 } from '../../core/tokenizers/index';
 import { boundaryWindow } from '../../core/inspector/window';
@@ -140,7 +142,7 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
     );
     this.locale = environment.locale;
     this.firstPaint = environment.firstPaint ?? true;
-    this.options = sanitizeOptions(options, tokenizerNames());
+    this.options = sanitizeOptions(options, exactTokenizerNames());
     panel.title = title;
     this.followEditors();
     this.register({
@@ -330,7 +332,7 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
   /** Anything unexpected: the details to the log, a sentence in the panel. */
   private failed(error: unknown): void {
     this.rendered = undefined;
-    if (error instanceof UnknownTokenizerError || error instanceof ModelLoadError) {
+    if (error instanceof UnknownTokenizerError || error instanceof ModelLoadError || error instanceof NotExactError) {
       // Both name what is wrong (a model's message names its tokenizer.json); the page shows it as text.
       if (error instanceof ModelLoadError) this.log.error(error.message);
       this.post(this.emptyMessage(error.message));
@@ -342,7 +344,14 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
   }
 
   private emptyMessage(reason: string): ToWebview {
-    return { type: 'empty', seq: ++this.seq, reason, tokenizers: tokenizerNames(), tokenizer: config.tokenizer, options: this.options };
+    return {
+      type: 'empty',
+      seq: ++this.seq,
+      reason,
+      tokenizers: exactTokenizerNames(),
+      tokenizer: config.tokenizer,
+      options: this.options,
+    };
   }
 
   /** Only a slow update says so: an edit in a big document usually re-tokenizes a few lines. */
@@ -380,6 +389,8 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
     try {
       const keyOf = (name: string): string => `${name} ${engineOptions.specialTokens}`;
       this.tables.keepOnly(compareName ? [keyOf(primaryName), keyOf(compareName)] : [keyOf(primaryName)]);
+      // An estimate has no tokens to show: the page says so rather than show the base vocabulary's tokens as the model's.
+      if (findTokenizer(primaryName)?.estimate) throw new NotExactError(primaryName);
       const primaryTokenizer = await loadTokenizer(primaryName, engineOptions);
       const compareTokenizer = compareName ? await loadTokenizer(compareName, engineOptions) : undefined;
       if (cancellation.cancelled || document.version !== version) return;
@@ -480,7 +491,7 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
       scope,
       text,
       truncatedFrom,
-      tokenizers: tokenizerNames(),
+      tokenizers: exactTokenizerNames(),
       primary,
       compare,
       options: this.options,
@@ -538,7 +549,7 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
   protected onReady(state: unknown): void {
     this.post({ type: 'strings', strings: translatePage(this.locale.t) });
     const persisted = (state as { options?: unknown } | undefined)?.options;
-    if (persisted !== undefined) this.options = sanitizeOptions(persisted, tokenizerNames());
+    if (persisted !== undefined) this.options = sanitizeOptions(persisted, exactTokenizerNames());
     this.schedule(0);
   }
 
@@ -547,14 +558,14 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
       case 'ready':
         return; // the base's: onReady()
       case 'options': {
-        const next = sanitizeOptions(message.options, tokenizerNames());
+        const next = sanitizeOptions(message.options, exactTokenizerNames());
         const recompute = next.compare !== this.options.compare;
         this.options = next;
         if (recompute) this.schedule(0);
         return;
       }
       case 'setTokenizer':
-        if (tokenizerNames().includes(message.tokenizer) && message.tokenizer !== config.tokenizer) {
+        if (exactTokenizerNames().includes(message.tokenizer) && message.tokenizer !== config.tokenizer) {
           // The status bar's command writes the setting and reports a failure.
           void vscode.commands.executeCommand('tokenLens.selectTokenizer', message.tokenizer);
         }

@@ -1,0 +1,58 @@
+/**
+ * Closed models (issue 21): no public exact tokenizer, so an estimate, clearly labelled, never shown as exact.
+ * The method is ai-tokenizer's (github.com/coder/ai-tokenizer, MIT): an open vocabulary's count × the
+ * content multiplier it measured for the model. Pure data and arithmetic; estimateTokenizer.ts counts.
+ */
+
+/** How an estimate is made and how far off it was measured to be. */
+export interface Estimate {
+  /** The open encoding whose count is scaled. */
+  readonly base: 'o200k_base';
+  /** The multiplier applied to the base count (then rounded to a whole token). */
+  readonly factor: number;
+  /** The method in words, for tooltips and the chat tool. */
+  readonly method: string;
+  /** The measured error in words. */
+  readonly error: string;
+  /** Where the method and the measurement come from. */
+  readonly source: string;
+}
+
+/** An estimate a user can choose: its name (never a built-in's), the model family and its context window. */
+export interface EstimateEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly family: string;
+  readonly contextWindow: number;
+  readonly estimate: Estimate;
+}
+
+const AI_TOKENIZER = 'ai-tokenizer 1.0.6 (github.com/coder/ai-tokenizer, MIT), its README\'s "Accuracy" table';
+
+export const ESTIMATES: readonly EstimateEntry[] = [
+  {
+    name: 'gemini (estimate)',
+    description: 'estimate for Gemini models: o200k_base count × 1.08',
+    family: 'Gemini',
+    contextWindow: 1_048_576,
+    estimate: {
+      base: 'o200k_base',
+      factor: 1.08,
+      method: "o200k_base count × 1.08, rounded (ai-tokenizer's content multiplier for Gemini)",
+      error:
+        "measured against the Gemini API by ai-tokenizer's authors: Gemini 2.5 Pro 98.37 % / 99.42 % / 99.82 % accurate " +
+        'at ~500 / 5k / 50k tokens (other Gemini models 92.5-99.9 %)',
+      source: AI_TOKENIZER,
+    },
+  },
+];
+
+/** The estimated count from the base encoding's count: round(base × factor). */
+export function scaleCount(estimate: Estimate, baseCount: number): number {
+  return Math.round(baseCount * estimate.factor);
+}
+
+/** A count as shown: "≈1,234" for an estimate, the plain number otherwise. */
+export function approx(estimated: boolean, formatted: string): string {
+  return estimated ? `≈${formatted}` : formatted;
+}

@@ -1,0 +1,102 @@
+/**
+ * Closed models (issue 21) in the editor: gemini (estimate) is chosen like any tokenizer, the status
+ * bar shows ≈ round(o200k_base × 1.08) with its method in the tooltip, Set Context Window marks Gemini's
+ * window as typical, and the inspector and token boundaries refuse it rather than show o200k_base's tokens.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TokenLensTestApi } from '../../src/api';
+import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, ui, waitFor } from './util';
+import * as inspector from './inspectorDriver';
+
+const GEMINI = 'gemini (estimate)';
+const TEXT = 'Closed models have no public tokenizer, so Token Lens estimates: ' + 'the quick brown fox, 東京, 🎉; '.repeat(30);
+
+suite('Closed models (estimates)', () => {
+  let api: TokenLensTestApi;
+
+  suiteSetup(async () => {
+    api = await activateExtension<TokenLensTestApi>();
+  });
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('tokenLens.toggleTokenBoundaries', false);
+    const settings = vscode.workspace.getConfiguration('tokenLens');
+    await settings.update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
+    await settings.update('contextWindow.size', undefined, vscode.ConfigurationTarget.Global);
+    await closeAllEditors();
+  });
+
+  test('the status bar shows ≈ round(o200k_base × 1.08) and its tooltip names the method, the error and the source', async () => {
+    assert.equal(await vscode.commands.executeCommand('tokenLens.selectTokenizer', GEMINI), GEMINI);
+    const base = await api.count(TEXT, 'o200k_base');
+    const expected = Math.round(base * 1.08);
+    assert.equal(await api.count(TEXT, GEMINI), expected, 'the API counts the estimate too');
+    await openDocument(TEXT, 'markdown');
+    const text = `≈ ${expected.toLocaleString('en-US')} tokens · ${GEMINI}`;
+    await waitFor(
+      () => api.statusBar.visible && api.statusBar.text === text,
+      10_000,
+      () => `"${text}", shown: "${api.statusBar.text}"`,
+    );
+    assert.match(api.statusBar.text, /^≈/);
+    assert.match(api.statusBar.tooltip, new RegExp(`\\| Tokens \\| ≈${expected.toLocaleString('en-US')} \\|`));
+    assert.match(api.statusBar.tooltip, /Estimate, not an exact count/);
+    assert.match(api.statusBar.tooltip, /o200k_base count × 1\.08/);
+    assert.match(api.statusBar.tooltip, /98\.37 %/);
+    assert.match(api.statusBar.tooltip, /ai-tokenizer/);
+    await waitFor(
+      () => api.statusBar.tooltip.includes(`| o200k_base | ${base.toLocaleString('en-US')} |`),
+      10_000,
+      () => `the exact o200k_base count among the other encodings: ${api.statusBar.tooltip}`,
+    );
+    await assert.rejects(api.tokenize(TEXT, GEMINI), /needs? an exact tokenizer/);
+  });
+
+  test("Set Context Window marks Gemini's 1,048,576 tokens as typical; the picker lists the estimate under its own separator", async function () {
+    if (!screenshotsSupported()) this.skip();
+    await vscode.commands.executeCommand('tokenLens.selectTokenizer', GEMINI);
+    await openDocument(TEXT, 'markdown');
+    await waitFor(() => api.statusBar.text.startsWith('≈'), 10_000, 'the estimate in the status bar');
+    void vscode.commands.executeCommand('tokenLens.setContextWindow');
+    const windows = await waitFor(
+      async () => {
+        const text = await ui({ op: 'read', selector: '.quick-input-widget .quick-input-list' });
+        return text?.includes('1,048,576') ? text : undefined;
+      },
+      20_000,
+      'the window pick to list 1,048,576',
+    );
+    assert.match(windows, /1,048,576\s*typical for gemini \(estimate\)/);
+    await screenshot('estimates-context-window');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+
+    void vscode.commands.executeCommand('tokenLens.selectTokenizer');
+    const list = await waitFor(
+      async () => {
+        const text = await ui({ op: 'read', selector: '.quick-input-widget .quick-input-list' });
+        return text?.includes(GEMINI) ? text : undefined;
+      },
+      20_000,
+      'the pick to list the estimate',
+    );
+    assert.match(list, /Closed models \(estimates\)/);
+    await screenshot('estimates-picker');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  test('the inspector and token boundaries refuse an estimate rather than show the base vocabulary as Gemini tokens', async () => {
+    await vscode.commands.executeCommand('tokenLens.selectTokenizer', GEMINI);
+    await openDocument(TEXT, 'markdown');
+    const boundaries = await vscode.commands.executeCommand<{ enabled: boolean; segments: number }>(
+      'tokenLens.toggleTokenBoundaries',
+      true,
+    );
+    assert.equal(boundaries?.segments, 0, 'no token drawn');
+    const report = await inspector.open();
+    assert.ok(report);
+    assert.equal(report.nTokens, 0);
+    assert.match(report.note, /exact tokenizer.*gemini \(estimate\)" is an estimate/s);
+    await screenshot('estimates-inspector');
+  });
+});
