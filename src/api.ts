@@ -1,6 +1,6 @@
 import { config } from './platform/config';
 import type { CountSummary } from './core/counts/summary';
-import { loadTokenizer, scaleCount, tokenizerNames, type TokenizeResult } from './core/tokenizers/index';
+import { loadTokenizer, shownCount, tokenizerNames, type TokenizeResult } from './core/tokenizers/index';
 
 /** What activate() returns to other extensions. */
 export interface TokenLensApi {
@@ -57,8 +57,7 @@ export function createApi(hooks?: TestHooks): TokenLensApi {
     async count(text, tokenizer) {
       // An estimate's tokenizer counts its base encoding; the API answers with the estimate (round(base × factor)).
       const engine = await load(tokenizer);
-      const estimate = engine.info.estimate;
-      return estimate ? scaleCount(estimate, engine.count(text)) : engine.count(text);
+      return shownCount(engine.info, engine.count(text));
     },
     tokenizers: () => tokenizerNames(),
   };

@@ -52,6 +52,11 @@ export function scaleCount(estimate: Estimate, baseCount: number): number {
   return Math.round(baseCount * estimate.factor);
 }
 
+/** The count a tokenizer's users see: an estimate's base count scaled, any other count as it is. */
+export function shownCount(info: { readonly estimate?: Estimate }, counted: number): number {
+  return info.estimate ? scaleCount(info.estimate, counted) : counted;
+}
+
 /** A count as shown: "≈1,234" for an estimate, the plain number otherwise. */
 export function approx(estimated: boolean, formatted: string): string {
   return estimated ? `≈${formatted}` : formatted;

@@ -2,7 +2,7 @@
 export * from './registry';
 export type { EngineOptions, SpecialTokenMode, TokenizeResult, Tokenizer, TokenSpan } from './types';
 export { countChars } from './utf8';
-export { ESTIMATES, scaleCount, approx, type Estimate, type EstimateEntry } from './estimates';
+export { ESTIMATES, scaleCount, shownCount, approx, type Estimate, type EstimateEntry } from './estimates';
 export { EstimateTokenizer, NotExactError } from './estimateTokenizer';
 export { loadTokenizer, loadTokenizerSync, isLoaded, getEncodingStats, ModelLoadError, provideModel, type EncodingStats } from './load';
 export { countAsync, CancelledError, SLICE_MS } from './sliced';

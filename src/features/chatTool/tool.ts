@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { config } from '../../platform/config';
-import { countAsync, countChars, loadTokenizer, scaleCount, type Tokenizer } from '../../core/tokenizers/index';
+import { countAsync, countChars, loadTokenizer, shownCount, type Tokenizer } from '../../core/tokenizers/index';
 import { Disposable } from '../../platform/disposable';
 import { displayPath, readForCount } from '../fileCounts/files';
 import { answerText, checkInput, TOOL_NAME, type CheckedInput, type CountedItem, type ToolInput } from './input';
@@ -18,8 +18,7 @@ function resolvePath(path: string): vscode.Uri {
 
 async function countItem(label: string, text: string, tokenizer: Tokenizer, signal: AbortSignal): Promise<CountedItem> {
   const counted = await countAsync(tokenizer, text, { signal });
-  const estimate = tokenizer.info.estimate;
-  return { label, tokens: estimate ? scaleCount(estimate, counted) : counted, chars: countChars(text) };
+  return { label, tokens: shownCount(tokenizer.info, counted), chars: countChars(text) };
 }
 
 async function countPath(path: string, tokenizer: Tokenizer, signal: AbortSignal): Promise<CountedItem> {

@@ -5,7 +5,7 @@
  */
 import ignore, { type Ignore } from 'ignore';
 import * as vscode from 'vscode';
-import { countAsync, countChars, scaleCount, type Tokenizer } from '../../core/tokenizers/index';
+import { countAsync, countChars, shownCount, type Tokenizer } from '../../core/tokenizers/index';
 import { decodeText, type FileCount } from './counts';
 
 interface IgnoreFile {
@@ -86,7 +86,5 @@ export async function countFiles(
 
 /** A file's count; an estimate's is scaled per file (round(base × factor)), so the folders sum what the rows show. */
 async function countFile(tokenizer: Tokenizer, text: string, signal: AbortSignal): Promise<number> {
-  const counted = await countAsync(tokenizer, text, { signal });
-  const estimate = tokenizer.info.estimate;
-  return estimate ? scaleCount(estimate, counted) : counted;
+  return shownCount(tokenizer.info, await countAsync(tokenizer, text, { signal }));
 }
