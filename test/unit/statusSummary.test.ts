@@ -81,3 +81,16 @@ test('the context-window gauge: share of the window less the reserve, warning fr
   const summary = { tokenizer: 'o200k_base', scope: 'document' as const, selections: 0, tokens: 1, characters: 4, comparisons: [] };
   assert.equal(statusText(summary, undefined, { size: 8192, reserve: 0, warnAt: 80 }), '$(symbol-numeric) 1 / 8,192 · 0.0 % · o200k_base');
 });
+
+test("a model's name from its file is text everywhere it is shown: no icon, no link, no code span to break out of", () => {
+  const name = '$(alert) `x` [run](command:workbench.action.terminal.new) **bold**';
+  const summary = summarize(name, 'document', ['x'], 1);
+  const text = statusText(summary);
+  assert.doesNotMatch(text.slice(text.indexOf('·')), /\$\(/, text);
+  assert.doesNotMatch(text, /\]\(/, text);
+  const header = tooltipMarkdown(summary).split('\n')[0]!;
+  assert.match(header, /\\\[run\\\]\(command:/, header);
+  assert.match(header, /\\`x\\`/, header);
+  assert.doesNotMatch(header, /(^|[^\\])\*\*bold/, header);
+  assert.doesNotMatch(countRows(summary)[0]!.description!, /\$\(|\]\(/);
+});

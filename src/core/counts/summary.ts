@@ -1,4 +1,5 @@
 import { approx, countChars, estimateOf, scaleCount, type Estimate } from '../tokenizers/index';
+import { markdownText, plainText } from '../util/outsideText';
 import { ENGLISH, plural, type Locale } from '../util/locale';
 
 /** What the status bar and the count command show about one text: pure, so it is unit-tested. */
@@ -29,7 +30,7 @@ export function statusText(summary: CountSummary, locale: Locale = ENGLISH, wind
   const g = window && gauge(summary.tokens, window);
   const count = g ? gaugeText(summary.tokens, g, locale) : tokenQuantity(summary, locale);
   // An estimate starts with ≈ in place of the icon, so it is never read as an exact count.
-  return `${summary.estimate ? '≈' : '$(symbol-numeric)'} ${count} · ${summary.tokenizer}`;
+  return `${summary.estimate ? '≈' : '$(symbol-numeric)'} ${count} · ${plainText(summary.tokenizer)}`;
 }
 
 /** "Whole document", "Selection", "3 selections". */
@@ -43,7 +44,7 @@ export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH,
   const { t } = locale;
   const g = window && gauge(summary.tokens, window);
   const lines = [
-    `**Token Lens** · ${scopeLabel(summary, locale)} · \`${summary.tokenizer}\``,
+    `**Token Lens** · ${scopeLabel(summary, locale)} · ${markdownText(summary.tokenizer)}`,
     '',
     '| | |',
     '|---|---:|',
@@ -87,8 +88,8 @@ export function countRows(summary: CountSummary, locale: Locale = ENGLISH): Coun
     {
       label: `${summary.estimate ? '≈' : '$(symbol-numeric)'} ${plural(locale, summary.tokens, '{0} token', '{0} tokens')}`,
       description: summary.estimate
-        ? t('{0} (current tokenizer; an estimate: {1})', summary.tokenizer, summary.estimate.method)
-        : t('{0} (current tokenizer)', summary.tokenizer),
+        ? t('{0} (current tokenizer; an estimate: {1})', plainText(summary.tokenizer), summary.estimate.method)
+        : t('{0} (current tokenizer)', plainText(summary.tokenizer)),
       value: String(summary.tokens),
     },
     {

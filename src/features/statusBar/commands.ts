@@ -13,6 +13,7 @@ import type { Locale } from '../../core/util/locale';
 import type { EditorCount, StatusBarFeature } from './feature';
 import { countRows, scopeLabel, type CountSummary } from '../../core/counts/summary';
 import { notify } from '../../platform/notify';
+import { plainText } from '../../core/util/outsideText';
 
 /** Context windows offered by Set Context Window, and the ones typical of the models behind each encoding. */
 const WINDOW_PRESETS = [4_096, 8_192, 16_384, 32_768, 128_000, 200_000, 1_000_000];
@@ -139,10 +140,11 @@ export class StatusBarCommands extends Disposable {
   /** The built-in tokenizers, the closed models' estimates and the open models (each under a separator), then the desktop's model commands. */
   private pickItems(currentName: string): TokenizerPickItem[] {
     const { t } = this.locale;
+    // A model's name and description come from its file or repository: shown as text, never as an icon or link.
     const item = (info: TokenizerInfo, description: string): TokenizerPickItem => ({
-      label: info.name,
+      label: plainText(info.name),
       name: info.name,
-      description,
+      description: plainText(description),
       picked: info.name === currentName,
       detail: info.name === currentName ? t('current') : undefined,
     });
