@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { config, onDidChangeConfig } from '../../platform/config';
+import { plainText } from '../../core/util/outsideText';
 import {
   CancelledError,
   countAsync,
@@ -127,10 +128,16 @@ export class StatusBarFeature extends Disposable {
     } catch (error) {
       this.current = undefined;
       if (error instanceof UnknownTokenizerError) {
-        this.showError(`${error.message} ${t('Click to choose one.')}`, `$(warning) ${t('Unknown tokenizer "{0}"', error.requested)}`);
+        this.showError(
+          `${error.message} ${t('Click to choose one.')}`,
+          `$(warning) ${t('Unknown tokenizer "{0}"', plainText(error.requested))}`,
+        );
       } else if (error instanceof ModelLoadError) {
         this.log.error(error.message);
-        this.showError(`${error.message} ${t('Click to choose another tokenizer.')}`, `$(warning) ${t('Could not load "{0}"', name)}`);
+        this.showError(
+          `${error.message} ${t('Click to choose another tokenizer.')}`,
+          `$(warning) ${t('Could not load "{0}"', plainText(name))}`,
+        );
       } else throw error;
       return undefined;
     } finally {
@@ -139,7 +146,7 @@ export class StatusBarFeature extends Disposable {
   }
 
   private showLoading(name: string): void {
-    this.item.text = `$(loading~spin) ${this.locale.t('Loading {0}…', name)}`;
+    this.item.text = `$(loading~spin) ${this.locale.t('Loading {0}…', plainText(name))}`;
     this.item.tooltip = this.locale.t("Token Lens is reading this model's tokenizer.json; the editor stays responsive.");
     this.setVisible(true);
   }
