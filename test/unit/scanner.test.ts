@@ -37,7 +37,8 @@ function regexMatches(regex: RegExp, text: string, start: number, end: number): 
 
 function scannerMatches(pattern: string, text: string, start: number, end: number): [number, number][] {
   const out: [number, number][] = [];
-  scannerFor(pattern)!.scan(text, start, end, (a, b) => out.push([a, b]) > 0);
+  const matchEnd = scannerFor(pattern)!;
+  for (let i = start; i < end; i = out.at(-1)![1]) out.push([i, matchEnd(text, i, end)]);
   return out;
 }
 

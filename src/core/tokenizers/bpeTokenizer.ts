@@ -1,7 +1,7 @@
 import { TokenMatcher } from './addedTokens';
 import { TokenizerBase } from './base';
 import { bytePairEncode, bytePairEncodeSteps } from './bpe';
-import { PatternPieces, type PieceSource } from './pieces';
+import { PatternPieces, type DirectPieces, type PieceSource } from './pieces';
 import type { RankFile, RankTable } from './rankTable';
 import type { TokenizerInfo } from './registry';
 import type { EngineOptions, SpecialTokenMode, TokenSpan } from './types';
@@ -102,6 +102,15 @@ export class BpeTokenizer extends TokenizerBase {
     this.remember(piece, whole >= 0 ? whole : this.resolve(yield* bytePairEncodeSteps(this.table, bytes, n)));
   }
 
+  override count(text: string): number {
+    let total = 0;
+    this.walk(text, 0, (_start, _end, ids) => {
+      total += typeof ids === 'number' ? 1 : ids.length;
+      return true;
+    });
+    return total;
+  }
+
   override encode(text: string): number[] {
     const out: number[] = [];
     this.walk(text, 0, (_start, _end, ids) => {
@@ -190,6 +199,8 @@ export class BpeTokenizer extends TokenizerBase {
     visit: Visit,
     stopAtHeavy?: (piece: string) => void,
   ): boolean {
+    const direct = this.pieces.direct(text, start, end, atStart);
+    if (direct) return this.walkDirect(direct, visit, stopAtHeavy);
     let groupStart = -1;
     let group: number[] = [];
     return this.pieces.walk(text, start, end, atStart, (pieceStart, pieceEnd, piece, final) => {
@@ -209,6 +220,22 @@ export class BpeTokenizer extends TokenizerBase {
       groupStart = -1;
       return visit(from, pieceEnd, all, undefined);
     });
+  }
+
+  /** walkOrdinary's loop where the pieces are a scanner's (nearly every model): no callback between scanner and cache. */
+  private walkDirect(d: DirectPieces, visit: Visit, stopAtHeavy?: (piece: string) => void): boolean {
+    const { subject, to, base, matchEnd } = d;
+    for (let i = d.from; i < to;) {
+      const e = matchEnd(subject, i, to);
+      const piece = subject.slice(i, e);
+      if (stopAtHeavy && piece.length > HEAVY_PIECE && !this.heavyCache.has(piece)) {
+        stopAtHeavy(piece);
+        return false;
+      }
+      if (!visit(base + i, base + e, this.idsOf(piece), piece)) return false;
+      i = e;
+    }
+    return true;
   }
 
   private idsOf(piece: string): Ids {

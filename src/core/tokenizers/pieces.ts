@@ -15,6 +15,25 @@ import { normalizeAll, type NormalizeStep, type Normalized } from './normalize';
  */
 export type PieceVisit = (start: number, end: number, piece: string, final: boolean) => boolean;
 
+/** Pieces that are a scanner's matches over subject[from, to), each at offset base + its index in the text. */
+export interface DirectPieces {
+  subject: string;
+  from: number;
+  to: number;
+  base: number;
+  matchEnd: PieceScanner;
+}
+
+/** Visits the pieces of a DirectPieces. */
+function walkDirect(d: DirectPieces, visit: PieceVisit): boolean {
+  for (let i = d.from; i < d.to;) {
+    const e = d.matchEnd(d.subject, i, d.to);
+    if (!visit(d.base + i, d.base + e, d.subject.slice(i, e), true)) return false;
+    i = e;
+  }
+  return true;
+}
+
 export interface PieceSource {
   /**
    * Visits the pieces of text[start, end) in order until visit returns false (then returns false).
@@ -23,6 +42,8 @@ export interface PieceSource {
   walk(text: string, start: number, end: number, atStart: boolean, visit: PieceVisit): boolean;
   /** Whether walk needs atStart (a prefix is added at segment starts). */
   readonly usesSegmentStart: boolean;
+  /** The same pieces as walk, as a scanner's matches, when they are (callers then loop without a callback). */
+  direct(text: string, start: number, end: number, atStart: boolean): DirectPieces | undefined;
 }
 
 /** tiktoken: pieces are the pattern's matches (its patterns match every character, so nothing falls between). */
@@ -36,8 +57,13 @@ export class PatternPieces implements PieceSource {
     this.scanner = scannerFor(patStr);
   }
 
+  direct(text: string, start: number, end: number): DirectPieces | undefined {
+    return this.scanner && { subject: text, from: start, to: end, base: 0, matchEnd: this.scanner };
+  }
+
   walk(text: string, start: number, end: number, _atStart: boolean, visit: PieceVisit): boolean {
-    if (this.scanner) return this.scanner.scan(text, start, end, (a, b) => visit(a, b, text.slice(a, b), true));
+    const direct = this.direct(text, start, end);
+    if (direct) return walkDirect(direct, visit);
     // A prefix keeps offsets intact and is O(1) in V8 (a sliced string).
     const subject = end === text.length ? text : text.slice(0, end);
     const pattern = this.pattern;
@@ -88,7 +114,18 @@ export class SplitPieces implements PieceSource {
     this.isolatedOnly = only?.behavior === 'Isolated' && !only.lookbehind && !only.keep;
   }
 
+  direct(text: string, start: number, end: number, atStart: boolean): DirectPieces | undefined {
+    const matchEnd = this.isolatedOnly ? this.splits[0]!.scanner : undefined;
+    if (!matchEnd) return undefined;
+    const segment = this.segment(text, start, end, atStart);
+    if (segment.map) return undefined;
+    const from = this.normalizedOffset(segment, start);
+    return { subject: segment.text, from, to: segment.text.length, base: segment.start, matchEnd };
+  }
+
   walk(text: string, start: number, end: number, atStart: boolean, visit: PieceVisit): boolean {
+    const direct = this.direct(text, start, end, atStart);
+    if (direct) return walkDirect(direct, visit);
     const segment = this.segment(text, start, end, atStart);
     const from = this.normalizedOffset(segment, start);
     if (this.isolatedOnly && !segment.map) return this.walkIsolated(segment, from, visit);
@@ -111,10 +148,9 @@ export class SplitPieces implements PieceSource {
   private readonly isolatedOnly: boolean;
 
   private walkIsolated(segment: Segment, from: number, visit: PieceVisit): boolean {
-    const { regex, scanner } = this.splits[0]!;
+    const regex = this.splits[0]!.regex;
     const norm = segment.text;
     const base = segment.start;
-    if (scanner) return scanner.scan(norm, from, norm.length, (a, b) => visit(base + a, base + b, norm.slice(a, b), true));
     let pending = from;
     regex.lastIndex = from;
     for (let m = regex.exec(norm); m; m = regex.exec(norm)) {

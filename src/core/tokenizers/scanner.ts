@@ -10,10 +10,8 @@
  * data (the same \p{…} the RegExp uses), each character's looked up once and kept in a table.
  */
 
-/** Calls visit(start, end) for each match in text[start, end), seen as ending at `end`, until visit returns false. */
-export interface PieceScanner {
-  scan(text: string, start: number, end: number, visit: (start: number, end: number) => boolean): boolean;
-}
+/** The end of the match at i in text seen as ending at `end` (i < end; the patterns match every character). */
+export type PieceScanner = (text: string, i: number, end: number) => number;
 
 // One bit per class; a code point has exactly one.
 const OTHER = 1;
@@ -194,19 +192,6 @@ function o200kEnd(o: Options, text: string, i: number, end: number): number {
   return e >= 0 ? e : whiteSpaceEnd(text, i, end);
 }
 
-function scanner(matchEnd: (text: string, i: number, end: number) => number): PieceScanner {
-  return {
-    scan(text, start, end, visit) {
-      for (let i = start; i < end;) {
-        const e = matchEnd(text, i, end);
-        if (!visit(i, e)) return false;
-        i = e;
-      }
-      return true;
-    },
-  };
-}
-
 const TIKTOKEN_CONTRACTIONS = "('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)";
 const FOLDED_CONTRACTIONS = "(?i:'s|'t|'re|'ve|'m|'ll|'d)";
 const WORD_UPPER = '[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]';
@@ -259,8 +244,7 @@ export function scannerFor(pattern: string): PieceScanner | undefined {
   const entry = SCANNED_PATTERNS.find((p) => p.pattern === pattern);
   if (!entry) return undefined;
   const o = entry.options;
-  found =
-    entry.kind === 'cl100k' ? scanner((text, i, end) => cl100kEnd(o, text, i, end)) : scanner((text, i, end) => o200kEnd(o, text, i, end));
+  found = entry.kind === 'cl100k' ? (text, i, end) => cl100kEnd(o, text, i, end) : (text, i, end) => o200kEnd(o, text, i, end);
   scanners.set(pattern, found);
   return found;
 }
