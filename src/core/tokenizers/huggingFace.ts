@@ -116,7 +116,7 @@ function* prepareSteps(json: JsonObject): Generator<void, PreparedHuggingFace> {
         ...options.info,
       };
       const bpe: BpeModel = {
-        pieces: new SplitPieces(steps, splits, pre.usesSegmentStart),
+        pieces: new SplitPieces(steps, splits, pre.usesSegmentStart, splits === pre.splits ? pre.scanner : undefined),
         specials: addedTokens(added, mode, normalize),
         wholePieces,
         unknown,

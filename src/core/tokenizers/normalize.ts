@@ -32,20 +32,46 @@ export function unstableRuns(form: UnicodeForm): RegExp {
   let re = unstableCache.get(form);
   if (re) return re;
   const codes: number[] = [];
-  const visit = (from: number, to: number) => {
-    for (let c = from; c <= to; c++) {
-      if (c >= 0xd800 && c <= 0xdfff) continue;
-      const s = String.fromCodePoint(c);
-      if (s.normalize(form) !== s) codes.push(c);
-      const d = s.normalize('NFD');
-      if (d.length > s.length) for (const x of [...d].slice(1)) if (!/\p{M}/u.test(x)) codes.push(x.codePointAt(0)!);
-    }
+  const visitOne = (c: number) => {
+    const s = String.fromCodePoint(c);
+    if (s.normalize(form) !== s) codes.push(c);
+    const d = s.normalize('NFD');
+    if (d.length > s.length) for (const x of [...d].slice(1)) if (!/\p{M}/u.test(x)) codes.push(x.codePointAt(0)!);
   };
-  visit(0xa0, 0x3ffff);
+  // Most ranges hold no character either form changes: one normalize call tells for thousands of them, kept
+  // apart by NUL, which composes with nothing, so that the range normalizes as each of its characters would.
+  const visit = (from: number, to: number): void => {
+    const block = nulSeparated(from, to);
+    if (block.normalize(form) === block && block.normalize('NFD') === block) return;
+    if (to - from < 16) {
+      for (let c = from; c <= to; c++) if (c < 0xd800 || c > 0xdfff) visitOne(c);
+      return;
+    }
+    const step = Math.ceil((to - from + 1) / 16);
+    for (let lo = from; lo <= to; lo += step) visit(lo, Math.min(to, lo + step - 1));
+  };
+  for (let lo = 0xa0; lo <= 0x3ffff; lo += 0x1000) visit(lo, Math.min(0x3ffff, lo + 0xfff));
   visit(0xe0000, 0xe0fff);
   re = new RegExp(`[\\p{M}${toRanges(codes)}]+`, 'gu');
   unstableCache.set(form, re);
   return re;
+}
+
+const utf16 = new TextDecoder('utf-16le');
+
+/** NUL, then each code point from `from` to `to` (surrogates skipped), each followed by NUL. */
+function nulSeparated(from: number, to: number): string {
+  const units = new Uint16Array((to - from + 1) * 3 + 1);
+  let n = 1;
+  for (let c = from; c <= to; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    if (c > 0xffff) {
+      units[n++] = 0xd800 + ((c - 0x10000) >> 10);
+      units[n++] = 0xdc00 + ((c - 0x10000) & 0x3ff);
+    } else units[n++] = c;
+    n++;
+  }
+  return utf16.decode(new Uint8Array(units.buffer, 0, n * 2));
 }
 
 function toRanges(codes: number[]): string {
@@ -114,9 +140,10 @@ class Builder {
   }
 }
 
+/** A Unicode normalization step; its table of unstable characters is built now, with the tokenizer, not at the first count. */
 export function unicodeStep(form: UnicodeForm): NormalizeStep {
+  const runs = unstableRuns(form);
   return (input) => {
-    const runs = unstableRuns(form);
     runs.lastIndex = 0;
     let match = runs.exec(input);
     if (!match) return { text: input, map: undefined };

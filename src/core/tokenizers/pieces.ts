@@ -87,8 +87,6 @@ export interface SplitStep {
   lookbehind: boolean;
   /** A match at `at` that must not cut norm[a, b) (see safeCuts in huggingFace.ts). */
   keep?: (norm: string, at: number, a: number, b: number) => boolean;
-  /** The same matches as `regex`, found faster (scanner.ts); then every character is in a match. */
-  scanner?: PieceScanner;
 }
 
 interface Segment extends Normalized {
@@ -104,10 +102,14 @@ export class SplitPieces implements PieceSource {
   /** The last segment normalized: a sliced scan asks for the same segment from later and later starts. */
   private last: Segment | undefined;
 
+  /**
+   * scanner: gives the same pieces as the splits (scanner.ts), used where normalizing kept the offsets.
+   */
   constructor(
     private readonly normalizers: readonly NormalizeStep[],
     private readonly splits: readonly SplitStep[],
     usesSegmentStart: boolean,
+    private readonly scanner?: PieceScanner,
   ) {
     this.usesSegmentStart = usesSegmentStart;
     const only = splits.length === 1 ? splits[0]! : undefined;
@@ -115,7 +117,7 @@ export class SplitPieces implements PieceSource {
   }
 
   direct(text: string, start: number, end: number, atStart: boolean): DirectPieces | undefined {
-    const matchEnd = this.isolatedOnly ? this.splits[0]!.scanner : undefined;
+    const matchEnd = this.scanner;
     if (!matchEnd) return undefined;
     const segment = this.segment(text, start, end, atStart);
     if (segment.map) return undefined;

@@ -14,7 +14,7 @@
 export type PieceScanner = (text: string, i: number, end: number) => number;
 
 // One bit per class; a code point has exactly one.
-const OTHER = 1;
+const SYMBOL = 1; // P, S
 const UPPER = 2; // Lu, Lt
 const LOWER = 4; // Ll
 const LETTER = 8; // Lm, Lo
@@ -22,24 +22,29 @@ const MARK = 16; // M
 const DIGIT = 32; // N
 const SPACE = 64; // White_Space but \r and \n
 const NEWLINE = 128; // \r, \n
+const CONTROL = 256; // C (surrogates on their own too)
+const CLASS_MASK = 0xfff;
+const WIDTH_SHIFT = 12;
+const ONE_UNIT = 1 << WIDTH_SHIFT;
+const TWO_UNITS = 2 << WIDTH_SHIFT;
 
 const L = UPPER | LOWER | LETTER;
 /** [^\r\n\p{L}\p{N}] */
-const PREFIX = OTHER | MARK | SPACE;
+const PREFIX = SYMBOL | CONTROL | MARK | SPACE;
 /** [^\s\p{L}\p{N}] */
-const PUNCT = OTHER | MARK;
+const PUNCT = SYMBOL | CONTROL | MARK;
 /** o200k's [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] and [\p{Ll}\p{Lm}\p{Lo}\p{M}] */
 const CASED_UPPER = UPPER | LETTER | MARK;
 const CASED_LOWER = LOWER | LETTER | MARK;
 
-/** Each UTF-16 unit's class, filled in as units are met (0: not yet); a surrogate on its own is OTHER. */
-const bmp = new Uint8Array(0x10000);
-const CLASS_OF = /(\p{Lu}|\p{Lt})|(\p{Ll})|(\p{Lm}|\p{Lo})|(\p{M})|(\p{N})|([\r\n])|(\p{White_Space})/u;
-const CLASS_BITS = [OTHER, UPPER, LOWER, LETTER, MARK, DIGIT, NEWLINE, SPACE];
+/** Each UTF-16 unit's class, filled in as units are met (0: not yet); a surrogate on its own is CONTROL. */
+const bmp = new Uint16Array(0x10000);
+const CLASS_OF = /(\p{Lu}|\p{Lt})|(\p{Ll})|(\p{Lm}|\p{Lo})|(\p{M})|(\p{N})|([\r\n])|(\p{White_Space})|(\p{P}|\p{S})/u;
+const CLASS_BITS = [CONTROL, UPPER, LOWER, LETTER, MARK, DIGIT, NEWLINE, SPACE, SYMBOL];
 
 function classify(codePoint: number): number {
   const m = CLASS_OF.exec(String.fromCodePoint(codePoint));
-  return m ? CLASS_BITS[m.findIndex((g, k) => k > 0 && g !== undefined)]! : OTHER;
+  return m ? CLASS_BITS[m.findIndex((g, k) => k > 0 && g !== undefined)]! : CONTROL;
 }
 
 function unitClass(c: number): number {
@@ -57,13 +62,13 @@ function astralClass(cp: number): number {
   return bit;
 }
 
-/** The class bit of the code point at i (text seen as ending at end), and its UTF-16 width times 256. */
+/** The class bit of the code point at i (text seen as ending at end), and its UTF-16 width << WIDTH_SHIFT. */
 function classAt(text: string, i: number, end: number): number {
   const c = text.charCodeAt(i);
-  if (c < 0xd800 || c > 0xdbff || i + 1 >= end) return unitClass(c) | 256;
+  if (c < 0xd800 || c > 0xdbff || i + 1 >= end) return unitClass(c) | ONE_UNIT;
   const d = text.charCodeAt(i + 1);
-  if (d < 0xdc00 || d > 0xdfff) return OTHER | 256;
-  return astralClass(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000) | 512;
+  if (d < 0xdc00 || d > 0xdfff) return CONTROL | ONE_UNIT;
+  return astralClass(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000) | TWO_UNITS;
 }
 
 /** The end of the run from i of code points whose class is in `mask`. */
@@ -71,7 +76,7 @@ function runEnd(text: string, i: number, end: number, mask: number): number {
   while (i < end) {
     const v = classAt(text, i, end);
     if ((v & mask) === 0) break;
-    i += v >> 8;
+    i += v >> WIDTH_SHIFT;
   }
   return i;
 }
@@ -93,7 +98,7 @@ function digitsEnd(text: string, i: number, end: number, max: number): number {
   for (let n = 0; n < max && i < end; n++) {
     const v = classAt(text, i, end);
     if ((v & DIGIT) === 0) break;
-    i += v >> 8;
+    i += v >> WIDTH_SHIFT;
   }
   return i;
 }
@@ -138,10 +143,10 @@ function cl100kEnd(o: Options, text: string, i: number, end: number): number {
   const n = contraction(text, i, end, o.longS);
   if (n) return i + n;
   const v = classAt(text, i, end);
-  const bit = v & 255;
-  if (bit & L) return runEnd(text, i + (v >> 8), end, L);
+  const bit = v & CLASS_MASK;
+  if (bit & L) return runEnd(text, i + (v >> WIDTH_SHIFT), end, L);
   if (bit & PREFIX) {
-    const p = i + (v >> 8);
+    const p = i + (v >> WIDTH_SHIFT);
     if (p < end && (classAt(text, p, end) & L) !== 0) return runEnd(text, p, end, L);
   }
   if (bit & DIGIT) return digitsEnd(text, i, end, o.digits);
@@ -156,7 +161,7 @@ function upperThenLowerEnd(text: string, p: number, end: number): number {
   while (q < end) {
     const v = classAt(text, q, end);
     if ((v & CASED_UPPER) === 0) break;
-    q += v >> 8;
+    q += v >> WIDTH_SHIFT;
     if ((v & (LETTER | MARK)) !== 0) lastBothEnd = q;
   }
   if (q < end && (classAt(text, q, end) & LOWER) !== 0) return runEnd(text, q, end, CASED_LOWER);
@@ -171,7 +176,7 @@ function upperRunEnd(text: string, p: number, end: number): number {
 
 /** The two word alternatives of o200k, each with its optional prefix tried first, then the contraction. */
 function o200kWordEnd(o: Options, text: string, i: number, end: number, v: number): number {
-  const prefixed = (v & PREFIX) !== 0 ? i + (v >> 8) : -1;
+  const prefixed = (v & PREFIX) !== 0 ? i + (v >> WIDTH_SHIFT) : -1;
   let e = prefixed >= 0 ? upperThenLowerEnd(text, prefixed, end) : -1;
   if (e < 0) e = upperThenLowerEnd(text, i, end);
   if (e < 0 && prefixed >= 0) e = upperRunEnd(text, prefixed, end);
@@ -182,7 +187,7 @@ function o200kWordEnd(o: Options, text: string, i: number, end: number, v: numbe
 /** `<word>|<word>|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+` */
 function o200kEnd(o: Options, text: string, i: number, end: number): number {
   const v = classAt(text, i, end);
-  const bit = v & 255;
+  const bit = v & CLASS_MASK;
   if (bit & (CASED_UPPER | CASED_LOWER | PREFIX)) {
     const e = o200kWordEnd(o, text, i, end, v);
     if (e >= 0) return e;
@@ -234,6 +239,90 @@ export const SCANNED_PATTERNS: readonly ScannedPattern[] = (() => {
   }
   return out;
 })();
+
+/** DeepSeek V3/R1: digits in threes, then runs of CJK ideographs and kana, then this pattern; each cuts what the one before left. */
+export const DEEPSEEK_SPLITS: readonly string[] = [
+  '\\p{N}{1,3}',
+  '[一-龥぀-ゟ゠-ヿ]+',
+  '[!"#$%&\'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+',
+];
+
+function isCjkOrKana(c: number): boolean {
+  return (c >= 0x4e00 && c <= 0x9fa5) || (c >= 0x3040 && c <= 0x30ff);
+}
+
+/** ASCII punctuation then ASCII letters: DeepSeek's first alternative. */
+function asciiWordEnd(text: string, i: number, end: number): number {
+  const c = text.charCodeAt(i);
+  const punct = (c >= 0x21 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) || (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
+  if (!punct) return -1;
+  let j = i + 1;
+  while (j < end && ((text.charCodeAt(j) | 0x20) - 0x61) >>> 0 < 26) j++;
+  return j > i + 1 ? j : -1;
+}
+
+/** DeepSeek's third pattern at i, in a piece ending at end, or -1 where it does not match (the gap between matches is a piece too). */
+function deepseekPatternEnd(text: string, i: number, end: number): number {
+  const ascii = asciiWordEnd(text, i, end);
+  if (ascii >= 0) return ascii;
+  const v = classAt(text, i, end);
+  const bit = v & CLASS_MASK;
+  const letterOrMark = L | MARK;
+  if (bit & (SPACE | MARK | CONTROL | DIGIT)) {
+    const p = i + (v >> WIDTH_SHIFT);
+    if (p < end && (classAt(text, p, end) & letterOrMark) !== 0) return runEnd(text, p, end, letterOrMark);
+  }
+  if (bit & letterOrMark) return runEnd(text, i, end, letterOrMark);
+  let p = -1;
+  if (text.charCodeAt(i) === 0x20 && i + 1 < end && (classAt(text, i + 1, end) & SYMBOL) !== 0) p = i + 1;
+  else if (bit & SYMBOL) p = i;
+  if (p >= 0) {
+    let j = runEnd(text, p, end, SYMBOL);
+    while (j < end && (text.charCodeAt(j) === 10 || text.charCodeAt(j) === 13)) j++;
+    return j;
+  }
+  return bit & (SPACE | NEWLINE) ? whiteSpaceEnd(text, i, end) : -1;
+}
+
+/** The three splits as one scanner. Where the third pattern ends (the next digit or CJK character) is remembered while a scan moves on. */
+function deepseekScanner(): PieceScanner {
+  let known: { text: string; end: number; from: number; at: number } | undefined;
+  const pieceEnd = (text: string, i: number, end: number): number => {
+    if (known && known.text === text && known.end === end && known.from <= i && i <= known.at) return known.at;
+    let at = i;
+    while (at < end && !isCjkOrKana(text.charCodeAt(at)) && (classAt(text, at, end) & DIGIT) === 0) at++;
+    known = { text, end, from: i, at };
+    return at;
+  };
+  return (text, i, end) => {
+    const v = classAt(text, i, end);
+    if (v & DIGIT) return digitsEnd(text, i, end, 3);
+    if (isCjkOrKana(text.charCodeAt(i))) {
+      let j = i + 1;
+      while (j < end && isCjkOrKana(text.charCodeAt(j))) j++;
+      return j;
+    }
+    const to = pieceEnd(text, i, end);
+    const e = deepseekPatternEnd(text, i, to);
+    if (e >= 0) return e;
+    let j = i + (v >> WIDTH_SHIFT);
+    while (j < to && deepseekPatternEnd(text, j, to) < 0) j += classAt(text, j, to) >> WIDTH_SHIFT;
+    return j;
+  };
+}
+
+/** A Split step as tokenizer.json gives it: a regex's source (undefined for a literal String) and its behavior. */
+export interface SplitPattern {
+  regex: string | undefined;
+  behavior: string;
+}
+
+/** One scanner that gives the pieces of these Split steps applied in order, if there is one. */
+export function scannerForSplits(splits: readonly SplitPattern[]): PieceScanner | undefined {
+  if (!splits.every((s) => s.behavior === 'Isolated' && s.regex !== undefined)) return undefined;
+  if (splits.length === 1) return scannerFor(splits[0]!.regex!);
+  return splits.length === DEEPSEEK_SPLITS.length && splits.every((s, k) => s.regex === DEEPSEEK_SPLITS[k]) ? deepseekScanner() : undefined;
+}
 
 const scanners = new Map<string, PieceScanner>();
 
