@@ -7,6 +7,7 @@
 import { prependStep, replaceStep, unicodeStep, type NormalizeStep, type UnicodeForm } from './normalize';
 import { translateOnigRegex } from './onigRegex';
 import type { SplitBehavior, SplitStep } from './pieces';
+import { scannerFor, type PieceScanner } from './scanner';
 
 export class TokenizerJsonError extends Error {
   constructor(message: string) {
@@ -71,7 +72,7 @@ function patternOf(node: JsonObject, where: string): RegExp {
   return compiledPattern(node, where).regex;
 }
 
-function compiledPattern(node: JsonObject, where: string): { regex: RegExp; lookbehind: boolean } {
+function compiledPattern(node: JsonObject, where: string): { regex: RegExp; lookbehind: boolean; scanner?: PieceScanner } {
   const pattern = objectAt(node, 'pattern', where);
   if (typeof pattern.String === 'string') {
     if (!pattern.String) throw new TokenizerJsonError(`${where}.pattern.String is empty.`);
@@ -80,7 +81,8 @@ function compiledPattern(node: JsonObject, where: string): { regex: RegExp; look
   if (typeof pattern.Regex === 'string') {
     try {
       const { source, lookbehind } = translateOnigRegex(pattern.Regex);
-      return { regex: new RegExp(source, 'gu'), lookbehind };
+      const scanner = scannerFor(pattern.Regex);
+      return { regex: new RegExp(source, 'gu'), lookbehind, ...(scanner ? { scanner } : {}) };
     } catch (e) {
       throw new TokenizerJsonError(`${where}: ${(e as Error).message}`);
     }
