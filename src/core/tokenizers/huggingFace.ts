@@ -14,7 +14,16 @@
  * every Hugging Face tokenizer. In 'special' mode all are.
  */
 import { BpeTokenizer, type BpeModel } from './bpeTokenizer';
-import { isObject, normalizerSteps, objectAt, preTokenization, TokenizerJsonError, type Json, type JsonObject } from './hfPipeline';
+import {
+  isObject,
+  normalizerSteps,
+  objectAt,
+  preTokenization,
+  TokenizerJsonError,
+  withoutDeadSplits,
+  type Json,
+  type JsonObject,
+} from './hfPipeline';
 import { normalizeAll } from './normalize';
 import { SplitPieces, type SplitStep } from './pieces';
 import { InitialSymbols, PairMerges } from './pairMerges';
@@ -102,7 +111,7 @@ function* prepareSteps(json: JsonObject): Generator<void, PreparedHuggingFace> {
   const vocab = yield* vocabulary(model);
   const table = yield* buildTable(model, vocab, pre.byteLevel);
   const steps = [...normalizers, ...pre.normalizers];
-  const splits = pre.byteLevel ? pre.splits : [...pre.splits, ...(yield* safeCuts(vocab))];
+  const splits = pre.byteLevel ? pre.splits : [...withoutDeadSplits(pre.splits, steps), ...(yield* safeCuts(vocab))];
   const unknown = unknownToken(model, vocab);
   const wholePieces = model.ignore_merges === true;
   const added = json.added_tokens;
@@ -151,7 +160,9 @@ function* safeCuts(vocab: Map<string, number>): Generator<void, SplitStep[]> {
   }
   const keep = (norm: string, at: number, a: number, b: number): boolean =>
     crossing.some(([token, i]) => at - i >= a && at - i + token.length <= b && norm.startsWith(token, at - i));
-  return [{ regex: new RegExp(`${SPACE_MARK}+`, 'gu'), behavior: 'MergedWithNext', lookbehind: false, keep }];
+  return [
+    { regex: new RegExp(`${SPACE_MARK}+`, 'gu'), behavior: 'MergedWithNext', lookbehind: false, keep, unitRun: SPACE_MARK.charCodeAt(0) },
+  ];
 }
 
 function checkModel(model: JsonObject): void {
