@@ -1,9 +1,12 @@
+import type { PairMerges } from './pairMerges';
 import type { RankTable } from './rankTable';
 
 /**
- * Byte-pair merging exactly as tiktoken does it: repeatedly merge the adjacent pair with the lowest
- * rank, the leftmost one on ties. Short pieces use tiktoken's own linear scan; long pieces (hostile
- * runs such as 100,000 identical letters) use a heap, O(n log n) instead of O(n²).
+ * Byte-pair merging: repeatedly merge the adjacent pair with the lowest rank, the leftmost one on ties.
+ * tiktoken (bytePairEncode) ranks the token a merge makes and starts from bytes; a Hugging Face model
+ * (mergeIds) ranks the pair of ids, as tokenizers' bpe/word.rs does. Short pieces use tiktoken's own
+ * linear scan; long pieces (hostile runs such as 100,000 identical letters) use a heap, O(n log n)
+ * instead of O(n²).
  */
 const NONE = 0x7fffffff;
 const HEAP_THRESHOLD = 128;
@@ -17,50 +20,58 @@ const STEP = 4096;
 /** Token ids of bytes[0, n), which is known not to be a single token. */
 export function bytePairEncode(table: RankTable, bytes: Uint8Array, n: number): number[] {
   if (n <= HEAP_THRESHOLD) return mergeShort(table, bytes, n);
-  const steps = mergeLong(table, bytes, n);
+  return runToEnd(bytePairEncodeSteps(table, bytes, n));
+}
+
+/** The same merge as a generator that pauses every few thousand steps, for callers that slice their work. */
+export function bytePairEncodeSteps(table: RankTable, bytes: Uint8Array, n: number): Generator<void, number[]> {
+  return mergeLong(
+    n,
+    (start, _mid, end) => rankOf(table, bytes, start, end),
+    undefined,
+    (start, end) => table.idOf(bytes, start, end),
+  );
+}
+
+/** A Hugging Face model's ids for a piece whose initial ids are ids[0, m) (-1 for a part outside the vocabulary); ids is overwritten. */
+export function mergeIds(pairs: PairMerges, ids: Int32Array, m: number): number[] {
+  if (m <= HEAP_THRESHOLD) return mergeIdsShort(pairs, ids, m);
+  return runToEnd(mergeIdsSteps(pairs, ids, m));
+}
+
+/** mergeIds as a generator that pauses every few thousand steps. */
+export function mergeIdsSteps(pairs: PairMerges, ids: Int32Array, m: number): Generator<void, number[]> {
+  return mergeLong(
+    m,
+    (left, right) => pairRankOf(pairs, ids[left]!, ids[right]!),
+    (left, right) => (ids[left] = pairs.mergedAt(pairs.find(ids[left]!, ids[right]!))),
+    (part) => ids[part]!,
+  );
+}
+
+function runToEnd<T>(steps: Generator<void, T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
   }
 }
 
-/** The same merge as a generator that pauses every few thousand steps, for callers that slice their work. */
-export function bytePairEncodeSteps(table: RankTable, bytes: Uint8Array, n: number): Generator<void, number[]> {
-  return mergeLong(table, bytes, n);
-}
-
-function rankOf(table: RankTable, bytes: Uint8Array, start: number, mid: number, end: number): number {
-  const rank = table.pairRanked ? table.pairRank(bytes, start, mid, end) : table.get(bytes, start, end);
+function rankOf(table: RankTable, bytes: Uint8Array, start: number, end: number): number {
+  const rank = table.get(bytes, start, end);
   return rank < 0 ? NONE : rank;
 }
 
-/** UTF-8 length of the character whose lead byte is b (1 for a stray continuation byte). */
-function charLength(b: number): number {
-  return b < 0xc0 ? 1 : b < 0xe0 ? 2 : b < 0xf0 ? 3 : 4;
-}
-
-/**
- * Calls part(start) for each initial part of bytes[0, n) for a SentencePiece-style table (byte-level
- * BPE starts from every byte): every character, and each byte of a character the vocabulary lacks
- * when the model falls back to bytes (else the character stays whole and becomes the unknown token).
- */
-function initialParts(table: RankTable, bytes: Uint8Array, n: number, part: (start: number) => void): void {
-  for (let i = 0; i < n;) {
-    const end = Math.min(n, i + charLength(bytes[i]!));
-    if (end - i === 1 || !table.hasByteFallback || table.get(bytes, i, end) >= 0) part(i);
-    else for (let b = i; b < end; b++) part(b);
-    i = end;
-  }
+function pairRankOf(pairs: PairMerges, left: number, right: number): number {
+  const at = pairs.find(left, right);
+  return at < 0 ? NONE : pairs.rankAt(at);
 }
 
 function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
   const pos = positions;
   const rk = pairRanks;
   let m = 0; // boundaries; part i is bytes[pos[i], pos[i+1]), pair i joins parts i and i+1
-  if (table.charLevel) initialParts(table, bytes, n, (start) => (pos[m++] = start));
-  else for (; m < n; m++) pos[m] = m;
-  pos[m++] = n;
-  for (let i = 0; i < m - 2; i++) rk[i] = rankOf(table, bytes, pos[i]!, pos[i + 1]!, pos[i + 2]!);
+  for (; m <= n; m++) pos[m] = m;
+  for (let i = 0; i < m - 2; i++) rk[i] = rankOf(table, bytes, pos[i]!, pos[i + 2]!);
   for (;;) {
     let min = NONE;
     let at = -1;
@@ -76,16 +87,53 @@ function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
       rk[j] = rk[j + 1]!;
     }
     m--;
-    rk[at] = at + 2 < m ? rankOf(table, bytes, pos[at]!, pos[at + 1]!, pos[at + 2]!) : NONE;
-    if (at > 0) rk[at - 1] = rankOf(table, bytes, pos[at - 1]!, pos[at]!, pos[at + 1]!);
+    rk[at] = at + 2 < m ? rankOf(table, bytes, pos[at]!, pos[at + 2]!) : NONE;
+    if (at > 0) rk[at - 1] = rankOf(table, bytes, pos[at - 1]!, pos[at + 1]!);
   }
   const ids = new Array<number>(m - 1);
   for (let i = 0; i < m - 1; i++) ids[i] = table.idOf(bytes, pos[i]!, pos[i + 1]!);
   return ids;
 }
 
-/** Parts are named by their start offset; the heap orders pairs by (rank, start), so ties merge leftmost first. */
-function* mergeLong(table: RankTable, bytes: Uint8Array, n: number): Generator<void, number[]> {
+/** mergeShort on ids: pair i joins ids[i] and ids[i + 1]; a merge puts the merged id in place of the left one. */
+function mergeIdsShort(pairs: PairMerges, ids: Int32Array, m: number): number[] {
+  const rk = pairRanks;
+  for (let i = 0; i < m - 1; i++) rk[i] = pairRankOf(pairs, ids[i]!, ids[i + 1]!);
+  for (;;) {
+    let min = NONE;
+    let at = -1;
+    for (let i = 0; i < m - 1; i++) {
+      if (rk[i]! < min) {
+        min = rk[i]!;
+        at = i;
+      }
+    }
+    if (at < 0) break;
+    ids[at] = pairs.mergedAt(pairs.find(ids[at]!, ids[at + 1]!));
+    for (let j = at + 1; j < m - 1; j++) {
+      ids[j] = ids[j + 1]!;
+      rk[j] = rk[j + 1]!;
+    }
+    m--;
+    rk[at] = at + 1 < m ? pairRankOf(pairs, ids[at]!, ids[at + 1]!) : NONE;
+    if (at > 0) rk[at - 1] = pairRankOf(pairs, ids[at - 1]!, ids[at]!);
+  }
+  const out = new Array<number>(m);
+  for (let i = 0; i < m; i++) out[i] = ids[i]!;
+  return out;
+}
+
+/**
+ * The heap merge over parts 0 .. n - 1 (n: the end), each named by where it starts. rank(start, mid, end):
+ * the rank of joining the parts [start, mid) and [mid, end), or NONE; join(start, mid): they were joined;
+ * idOf(start, end): a final part's id. The heap orders pairs by (rank, start), so ties merge leftmost first.
+ */
+function* mergeLong(
+  n: number,
+  rank: (start: number, mid: number, end: number) => number,
+  join: ((start: number, mid: number) => void) | undefined,
+  idOf: (start: number, end: number) => number,
+): Generator<void, number[]> {
   const next = new Int32Array(n + 1);
   const prev = new Int32Array(n + 1);
   const pairRank = new Int32Array(n + 1).fill(NONE);
@@ -94,25 +142,15 @@ function* mergeLong(table: RankTable, bytes: Uint8Array, n: number): Generator<v
     next[i] = i + 1;
     prev[i] = i - 1;
   }
-  if (table.charLevel) {
-    let last = -1;
-    initialParts(table, bytes, n, (start) => {
-      if (last >= 0) next[last] = start;
-      prev[start] = last;
-      last = start;
-    });
-    next[last] = n;
-    prev[n] = last;
-  }
   const rankPair = (start: number): number => {
     const mid = next[start]!;
     const end = mid < n ? next[mid]! : n + 1;
-    return (pairRank[start] = end <= n ? rankOf(table, bytes, start, mid, end) : NONE);
+    return (pairRank[start] = end <= n ? rank(start, mid, end) : NONE);
   };
-  for (let i = 0, seen = 0; i < n; i = next[i]!) {
-    const rank = rankPair(i);
-    if (rank !== NONE) heap.add(rank, i);
-    if (++seen % STEP === 0) yield;
+  for (let i = 0; i < n; i++) {
+    const r = rankPair(i);
+    if (r !== NONE) heap.add(r, i);
+    if ((i + 1) % STEP === 0) yield;
   }
   for (let i = (heap.size >> 1) - 1; i >= 0; i--) {
     heap.siftDownAt(i);
@@ -121,10 +159,11 @@ function* mergeLong(table: RankTable, bytes: Uint8Array, n: number): Generator<v
   let steps = 0;
   while (heap.size > 0) {
     if (++steps % STEP === 0) yield;
-    const rank = heap.topRank();
+    const top = heap.topRank();
     const start = heap.pop();
-    if (pairRank[start] !== rank) continue; // stale entry
+    if (pairRank[start] !== top) continue; // stale entry
     const removed = next[start]!;
+    join?.(start, removed);
     const after = next[removed]!;
     next[start] = after;
     if (after <= n) prev[after] = start;
@@ -133,13 +172,13 @@ function* mergeLong(table: RankTable, bytes: Uint8Array, n: number): Generator<v
     if (merged !== NONE) heap.push(merged, start);
     if (start > 0) {
       const before = prev[start]!;
-      const rank = rankPair(before);
-      if (rank !== NONE) heap.push(rank, before);
+      const r = rankPair(before);
+      if (r !== NONE) heap.push(r, before);
     }
   }
   const ids: number[] = [];
   for (let s = 0; s < n; s = next[s]!) {
-    ids.push(table.idOf(bytes, s, next[s]!));
+    ids.push(idOf(s, next[s]!));
     if (ids.length % STEP === 0) yield;
   }
   return ids;

@@ -1,6 +1,6 @@
 import { TokenMatcher } from './addedTokens';
 import { TokenizerBase } from './base';
-import { bytePairEncode, bytePairEncodeSteps } from './bpe';
+import { bytePairEncode, bytePairEncodeSteps, mergeIds, mergeIdsSteps } from './bpe';
 import { PatternPieces, type DirectPieces, type PieceSource } from './pieces';
 import type { RankFile, RankTable } from './rankTable';
 import type { TokenizerInfo } from './registry';
@@ -59,6 +59,8 @@ export class BpeTokenizer extends TokenizerBase {
   /** Long pieces apart, so that a full cache clearing never drops a piece that a sliced scan just prepared. */
   private readonly heavyCache = new Map<string, Ids>();
   private readonly scratch = new ByteBuffer();
+  /** A Hugging Face model's initial ids of the piece being merged. */
+  private symbols = new Int32Array(256);
 
   constructor(
     info: TokenizerInfo,
@@ -97,9 +99,18 @@ export class BpeTokenizer extends TokenizerBase {
       return;
     }
     const n = this.scratch.encode(piece);
-    const bytes = this.scratch.bytes.slice(0, n); // the scratch buffer may be reused while paused
-    const whole = this.model.wholePieces ? this.table.get(bytes, 0, n) : -1;
-    this.remember(piece, whole >= 0 ? whole : this.resolve(yield* bytePairEncodeSteps(this.table, bytes, n)));
+    const whole = this.model.wholePieces ? this.table.get(this.scratch.bytes, 0, n) : -1;
+    if (whole >= 0) {
+      this.remember(piece, whole);
+      return;
+    }
+    // Copies: the scratch buffers may be reused while paused.
+    const pairs = this.table.pairs;
+    const m = pairs ? this.initialIds(piece, n) : 0;
+    const ids = pairs
+      ? yield* mergeIdsSteps(pairs, this.symbols.slice(0, m), m)
+      : yield* bytePairEncodeSteps(this.table, this.scratch.bytes.slice(0, n), n);
+    this.remember(piece, this.resolve(ids));
   }
 
   override count(text: string): number {
@@ -244,11 +255,30 @@ export class BpeTokenizer extends TokenizerBase {
     if (ids !== undefined) return ids;
     ids = this.oldCache.get(piece);
     if (ids !== undefined) return this.remember(piece, ids);
-    if (this.table.charLevel && hasLoneSurrogate(piece)) return this.remember(piece, this.encodeCharacters(piece));
-    const n = this.scratch.encode(piece);
-    const bytes = this.scratch.bytes;
-    const whole = this.model.wholePieces ? this.table.get(bytes, 0, n) : -1;
-    return this.remember(piece, whole >= 0 ? whole : this.resolve(bytePairEncode(this.table, bytes, n)));
+    return this.remember(piece, this.encodePiece(piece));
+  }
+
+  /** The ids of a piece not in the cache: its token if the model takes whole pieces, else its merges. */
+  private encodePiece(piece: string): Ids {
+    const table = this.table;
+    if (table.charLevel && hasLoneSurrogate(piece)) return this.encodeCharacters(piece);
+    const wholePieces = this.model.wholePieces;
+    // A SentencePiece-style model merges characters: the UTF-8 bytes only serve a whole-piece lookup.
+    const n = table.charLevel && !wholePieces ? 0 : this.scratch.encode(piece);
+    const whole = wholePieces ? table.get(this.scratch.bytes, 0, n) : -1;
+    if (whole >= 0) return whole;
+    if (!table.pairs) return bytePairEncode(table, this.scratch.bytes, n);
+    const m = this.initialIds(piece, n); // before reading this.symbols, which it may replace
+    return this.resolve(mergeIds(table.pairs, this.symbols, m));
+  }
+
+  /** A Hugging Face model's initial ids of the piece (n: its UTF-8 length in the scratch bytes, for a byte-level model) in this.symbols. */
+  private initialIds(piece: string, n: number): number {
+    const charLevel = this.table.charLevel;
+    const room = charLevel ? piece.length * 4 : n;
+    if (this.symbols.length < room) this.symbols = new Int32Array(room * 2);
+    const initial = this.table.initial!;
+    return charLevel ? initial.ofCharacters(piece, this.symbols) : initial.ofBytes(this.scratch.bytes, n, this.symbols);
   }
 
   /**
@@ -273,8 +303,8 @@ export class BpeTokenizer extends TokenizerBase {
 
   /** Ids of a run, unknown parts left as -1 (no whole-piece shortcut: the piece it is part of is no token). */
   private encodeRun(run: string): number[] {
-    const n = this.scratch.encode(run);
-    return bytePairEncode(this.table, this.scratch.bytes, n);
+    const m = this.initialIds(run, 0);
+    return mergeIds(this.table.pairs!, this.symbols, m);
   }
 
   /** Parts outside the vocabulary (SentencePiece models without a byte for them) become the unknown token, or nothing. */

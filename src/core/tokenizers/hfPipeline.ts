@@ -4,7 +4,15 @@
  * (Isolated, Removed, MergedWithPrevious, MergedWithNext), ByteLevel, Metaspace and Sequence.
  * Anything else is refused by name, never silently approximated.
  */
-import { prependStep, replaceStep, unicodeStep, type NormalizeStep, type UnicodeForm } from './normalize';
+import {
+  literalPattern,
+  literalReplaceStep,
+  prependStep,
+  replaceStep,
+  unicodeStep,
+  type NormalizeStep,
+  type UnicodeForm,
+} from './normalize';
 import { translateOnigRegex } from './onigRegex';
 import type { SplitBehavior, SplitStep } from './pieces';
 import { scannerForSplits, type PieceScanner, type SplitPattern } from './scanner';
@@ -56,9 +64,10 @@ export function normalizerSteps(node: Json | undefined, where = 'normalizer'): N
       return list.flatMap((child, i) => normalizerSteps(child, `${where}.normalizers[${i}]`));
     }
     case 'Replace': {
-      const pattern = objectAt(node, 'pattern', where);
-      const oneUnit = typeof pattern.String === 'string' && pattern.String.length === 1;
-      return [replaceStep(patternOf(node, where), stringAt(node, 'content', where), oneUnit)];
+      const literal = objectAt(node, 'pattern', where).String;
+      const content = stringAt(node, 'content', where);
+      if (typeof literal === 'string' && literal) return [literalReplaceStep(literal, content)];
+      return [replaceStep(patternOf(node, where), content)];
     }
     case 'Prepend':
       return [prependStep(stringAt(node, 'prepend', where), 'segment', false)];
@@ -72,11 +81,11 @@ function patternOf(node: JsonObject, where: string): RegExp {
   return compiledPattern(node, where).regex;
 }
 
-function compiledPattern(node: JsonObject, where: string): { regex: RegExp; lookbehind: boolean } {
+function compiledPattern(node: JsonObject, where: string): Pick<SplitStep, 'regex' | 'lookbehind' | 'literal'> {
   const pattern = objectAt(node, 'pattern', where);
   if (typeof pattern.String === 'string') {
     if (!pattern.String) throw new TokenizerJsonError(`${where}.pattern.String is empty.`);
-    return { regex: new RegExp(pattern.String.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gu'), lookbehind: false };
+    return { regex: literalPattern(pattern.String), lookbehind: false, literal: pattern.String };
   }
   if (typeof pattern.Regex === 'string') {
     try {
@@ -87,6 +96,22 @@ function compiledPattern(node: JsonObject, where: string): { regex: RegExp; look
     }
   }
   throw new TokenizerJsonError(`${where}.pattern must hold a String or a Regex.`);
+}
+
+/**
+ * The Splits without those whose literal pattern cannot occur in the normalized text, as Gemma's Split on " "
+ * after its Replace of " " by "▁". Only when every step replaces one unit by another (a Prepend could add the
+ * literal, NFKC makes a space of U+00A0) and the literal holds a unit that a step replaces and none brings back.
+ */
+export function withoutDeadSplits(splits: SplitStep[], steps: readonly NormalizeStep[]): SplitStep[] {
+  if (!steps.every((step) => step.unit)) return splits;
+  const gone = new Set<number>();
+  for (const { unit } of steps) {
+    if (unit!.from !== unit!.to) gone.add(unit!.from);
+    gone.delete(unit!.to);
+  }
+  const dead = (literal: string): boolean => Array.from(literal, (c) => c.charCodeAt(0)).some((c) => gone.has(c));
+  return splits.filter(({ literal }) => literal === undefined || !dead(literal));
 }
 
 export interface PreTokenization {
@@ -167,11 +192,9 @@ function metaspace(out: PreTokenization, step: JsonObject, where: string): void 
   const scheme = typeof step.prepend_scheme === 'string' ? step.prepend_scheme : step.add_prefix_space === false ? 'never' : 'always';
   if (!['always', 'first', 'never'].includes(scheme))
     throw new TokenizerJsonError(`${where}.prepend_scheme ${JSON.stringify(scheme)} is not supported.`);
-  out.normalizers.push(replaceStep(/ /g, replacement, true));
+  out.normalizers.push(literalReplaceStep(' ', replacement));
   if (scheme !== 'never') out.normalizers.push(prependStep(replacement, scheme === 'first' ? 'text' : 'segment', true));
   out.usesSegmentStart ||= scheme === 'always';
-  if (step.split !== false) {
-    const literal = replacement.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-    out.splits.push({ regex: new RegExp(literal, 'gu'), behavior: 'MergedWithNext', lookbehind: false });
-  }
+  if (step.split !== false)
+    out.splits.push({ regex: literalPattern(replacement), behavior: 'MergedWithNext', lookbehind: false, literal: replacement });
 }

@@ -6,18 +6,28 @@
  * back from GPT-2's byte-to-character alphabet to bytes, so text is merged as UTF-8 bytes, as
  * tiktoken does. SentencePiece-style BPE (Gemma, Llama 2, Mistral): merges start from characters, and
  * a character outside the vocabulary becomes its <0xXX> byte tokens. In both, a merge's priority is
- * its index in model.merges and belongs to the pair (tokenizers' bpe/word.rs), not to the merged
- * token as in tiktoken: RankTable.pairRank looks it up by the merged token and the split point.
+ * its index in model.merges and belongs to the pair of ids (tokenizers' bpe/word.rs), not to the merged
+ * token as in tiktoken: the merge loop works on ids (pairMerges.ts, bpe.ts mergeIds).
  *
  * Added tokens: in 'text' mode the special ones are ordinary text, as the built-in encodings treat
  * their special tokens (tokenizers' encode_special_tokens); the others are always one token, as in
  * every Hugging Face tokenizer. In 'special' mode all are.
  */
 import { BpeTokenizer, type BpeModel } from './bpeTokenizer';
-import { isObject, normalizerSteps, objectAt, preTokenization, TokenizerJsonError, type Json, type JsonObject } from './hfPipeline';
+import {
+  isObject,
+  normalizerSteps,
+  objectAt,
+  preTokenization,
+  TokenizerJsonError,
+  withoutDeadSplits,
+  type Json,
+  type JsonObject,
+} from './hfPipeline';
 import { normalizeAll } from './normalize';
 import { SplitPieces, type SplitStep } from './pieces';
-import { RankTable, type MergeRanks, type TokenBytes } from './rankTable';
+import { InitialSymbols, PairMerges } from './pairMerges';
+import { RankTable, type TokenBytes } from './rankTable';
 import type { TokenizerInfo } from './registry';
 import { SLICE_MS } from './sliced';
 import type { SpecialTokenMode, Tokenizer } from './types';
@@ -101,7 +111,7 @@ function* prepareSteps(json: JsonObject): Generator<void, PreparedHuggingFace> {
   const vocab = yield* vocabulary(model);
   const table = yield* buildTable(model, vocab, pre.byteLevel);
   const steps = [...normalizers, ...pre.normalizers];
-  const splits = pre.byteLevel ? pre.splits : [...pre.splits, ...(yield* safeCuts(vocab))];
+  const splits = pre.byteLevel ? pre.splits : [...withoutDeadSplits(pre.splits, steps), ...(yield* safeCuts(vocab))];
   const unknown = unknownToken(model, vocab);
   const wholePieces = model.ignore_merges === true;
   const added = json.added_tokens;
@@ -150,7 +160,9 @@ function* safeCuts(vocab: Map<string, number>): Generator<void, SplitStep[]> {
   }
   const keep = (norm: string, at: number, a: number, b: number): boolean =>
     crossing.some(([token, i]) => at - i >= a && at - i + token.length <= b && norm.startsWith(token, at - i));
-  return [{ regex: new RegExp(`${SPACE_MARK}+`, 'gu'), behavior: 'MergedWithNext', lookbehind: false, keep }];
+  return [
+    { regex: new RegExp(`${SPACE_MARK}+`, 'gu'), behavior: 'MergedWithNext', lookbehind: false, keep, unitRun: SPACE_MARK.charCodeAt(0) },
+  ];
 }
 
 function checkModel(model: JsonObject): void {
@@ -216,18 +228,23 @@ const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/;
 function* buildTable(model: JsonObject, vocab: Map<string, number>, byteLevel: boolean): Generator<void, RankTable> {
   const byteFallback = !byteLevel && model.byte_fallback === true ? new Int32Array(256).fill(-1) : undefined;
   const bytesOf = yield* tokenBytes(vocab, byteLevel, byteFallback);
-  if (byteLevel) {
-    const single = new Uint8Array(256);
-    let distinct = 0;
-    for (const bytes of bytesOf.values()) if (bytes.length === 1 && !single[bytes[0]!]++) distinct++;
-    if (distinct < 256) throw new TokenizerJsonError('a byte-level vocabulary must hold all 256 bytes.');
-  }
+  const byteIds = byteLevel ? singleBytes(bytesOf) : undefined;
   yield;
   const tokens = yield* packTokens(bytesOf);
   yield;
-  const merges = yield* mergeRanks(model.merges, vocab, tokens);
+  const pairs = yield* pairMerges(model.merges, vocab, tokens);
   yield;
-  return new RankTable(tokens, merges, { charLevel: !byteLevel, ...(byteFallback ? { byteFallback } : {}) });
+  const initial = new InitialSymbols(vocab, byteIds, byteFallback);
+  yield;
+  return new RankTable(tokens, { charLevel: !byteLevel, pairs, initial, ...(byteFallback ? { byteFallback } : {}) });
+}
+
+/** A byte-level vocabulary's id for each byte; it must hold all 256. */
+function singleBytes(bytesOf: Map<number, Uint8Array>): Int32Array {
+  const ids = new Int32Array(256).fill(-1);
+  for (const [id, bytes] of bytesOf) if (bytes.length === 1) ids[bytes[0]!] = id;
+  if (ids.includes(-1)) throw new TokenizerJsonError('a byte-level vocabulary must hold all 256 bytes.');
+  return ids;
 }
 
 /** Each vocabulary id's bytes; tokens that cannot come out of the model (an added token's text in a byte-level vocabulary) have none. */
@@ -290,12 +307,10 @@ function mergePair(entry: Json, index: number): [string, string] {
   throw new TokenizerJsonError(`model.merges[${index}] must be "a b" or ["a", "b"].`);
 }
 
-/** For each merged token, the byte length of the left part and the merge's index; a repeated pair keeps its last index. */
-function* mergeRanks(raw: Json | undefined, vocab: Map<string, number>, tokens: TokenBytes): Generator<void, MergeRanks> {
+/** The merges by pair of ids; a repeated pair keeps its last index, as tokenizers' map does. */
+function* pairMerges(raw: Json | undefined, vocab: Map<string, number>, tokens: TokenBytes): Generator<void, PairMerges> {
   if (!Array.isArray(raw)) throw new TokenizerJsonError('model.merges must be an array.');
-  const merged = new Int32Array(raw.length);
-  const splitAt = new Int32Array(raw.length);
-  const first = new Int32Array(tokens.start.length + 1);
+  const pairs = new PairMerges(raw.length);
   for (let i = 0; i < raw.length; i++) {
     if (i % STEP === STEP - 1) yield;
     const [a, b] = mergePair(raw[i]!, i);
@@ -309,24 +324,9 @@ function* mergeRanks(raw: Json | undefined, vocab: Map<string, number>, tokens: 
     if (tokens.length[left]! < 0 || tokens.length[right]! < 0 || result >= tokens.length.length || tokens.length[result]! < 0) {
       throw new TokenizerJsonError(`model.merges[${i}] merges tokens that the model cannot produce from text.`);
     }
-    merged[i] = result;
-    splitAt[i] = tokens.length[left]!;
-    first[result + 1]!++;
+    pairs.set(left, right, i, result);
   }
-  for (let id = 0; id < tokens.start.length; id++) first[id + 1]! += first[id]!;
-  const split = new Int32Array(raw.length).fill(-1);
-  const rank = new Int32Array(raw.length);
-  const filled = first.slice(0, -1);
-  for (let i = 0; i < raw.length; i++) {
-    if (i % STEP === STEP - 1) yield;
-    const id = merged[i]!;
-    let j = first[id]!;
-    while (j < filled[id]! && split[j] !== splitAt[i]) j++;
-    split[j] = splitAt[i]!;
-    rank[j] = i;
-    if (j === filled[id]) filled[id]!++;
-  }
-  return { first, split, rank };
+  return pairs;
 }
 
 interface AddedToken {

@@ -17,7 +17,14 @@ export interface Normalized {
 }
 
 /** One step; atStart: this is the start of a segment the model sees on its own (text start, or after an added token). */
-export type NormalizeStep = (input: string, atStart: boolean, atTextStart: boolean) => Normalized;
+export interface NormalizeStep {
+  (input: string, atStart: boolean, atTextStart: boolean): Normalized;
+  /**
+   * Set when the step only replaces one UTF-16 unit (not a surrogate) by another, wherever it is: offsets
+   * never move, and normalizing a text then cutting it equals cutting it then normalizing the parts.
+   */
+  readonly unit?: { from: number; to: number };
+}
 
 export type UnicodeForm = 'NFC' | 'NFD' | 'NFKC' | 'NFKD';
 
@@ -161,10 +168,26 @@ export function unicodeStep(form: UnicodeForm): NormalizeStep {
   };
 }
 
-/** Replace: every match of the 'g' pattern becomes content. oneForOne: the pattern only ever matches one UTF-16 unit. */
-export function replaceStep(pattern: RegExp, content: string, oneForOne = false): NormalizeStep {
-  // One UTF-16 unit for one (Gemma's " " → "▁"): offsets do not move, and String.replace is fastest.
-  if (oneForOne && content.length === 1) return (input) => ({ text: input.replace(pattern, content), map: undefined });
+const isSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdfff;
+
+/** A 'gu' RegExp matching the literal text. */
+export function literalPattern(text: string): RegExp {
+  return new RegExp(text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gu');
+}
+
+/**
+ * Replace of the literal `from` by `content` (Gemma's " " → "▁", Metaspace's replacement): one UTF-16 unit for
+ * one is a unit step (see NormalizeStep.unit), else the general replaceStep.
+ */
+export function literalReplaceStep(from: string, content: string): NormalizeStep {
+  if (from.length !== 1 || content.length !== 1 || isSurrogate(from.charCodeAt(0)) || isSurrogate(content.charCodeAt(0)))
+    return replaceStep(literalPattern(from), content);
+  const step = (input: string): Normalized => ({ text: input.replaceAll(from, content), map: undefined });
+  return Object.assign(step, { unit: { from: from.charCodeAt(0), to: content.charCodeAt(0) } });
+}
+
+/** Replace: every match of the 'g' pattern becomes content. */
+export function replaceStep(pattern: RegExp, content: string): NormalizeStep {
   return (input) => {
     pattern.lastIndex = 0;
     if (!pattern.test(input)) return { text: input, map: undefined };

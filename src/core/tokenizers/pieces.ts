@@ -87,6 +87,10 @@ export interface SplitStep {
   lookbehind: boolean;
   /** A match at `at` that must not cut norm[a, b) (see safeCuts in huggingFace.ts). */
   keep?: (norm: string, at: number, a: number, b: number) => boolean;
+  /** The pattern is this literal text (a {"String": …} pattern). */
+  literal?: string;
+  /** The pattern matches exactly the runs of this UTF-16 unit (not a surrogate), as `▁+` does. */
+  unitRun?: number;
 }
 
 interface Segment extends Normalized {
@@ -96,11 +100,27 @@ interface Segment extends Normalized {
   atStart: boolean;
 }
 
+/** How much text normalizing with unit steps does at once; a scan of later and later segments reuses it. */
+const CHUNK = 1 << 16;
+
+/** source[start, end) normalized: text[i - start] stands for source[i]. */
+interface Chunk {
+  source: string;
+  start: number;
+  end: number;
+  text: string;
+}
+
 /** Hugging Face: normalizers, then Split steps (Sequence pre-tokenizers applied one after another). */
 export class SplitPieces implements PieceSource {
   readonly usesSegmentStart: boolean;
   /** The last segment normalized: a sliced scan asks for the same segment from later and later starts. */
   private last: Segment | undefined;
+  /** Every normalizer is a unit step (or there are none): text is normalized by chunks, not segment by segment. */
+  private readonly unitSteps: boolean;
+  private chunk: Chunk | undefined;
+  /** The one split is MergedWithNext on the runs of a unit (Gemma's cuts before ▁), on text normalized by unit steps. */
+  private readonly runsOnly: boolean;
 
   /**
    * scanner: gives the same pieces as the splits (scanner.ts), used where normalizing kept the offsets.
@@ -114,6 +134,8 @@ export class SplitPieces implements PieceSource {
     this.usesSegmentStart = usesSegmentStart;
     const only = splits.length === 1 ? splits[0]! : undefined;
     this.isolatedOnly = only?.behavior === 'Isolated' && !only.lookbehind && !only.keep;
+    this.unitSteps = normalizers.every((step) => step.unit);
+    this.runsOnly = this.unitSteps && only?.behavior === 'MergedWithNext' && only.unitRun !== undefined;
   }
 
   direct(text: string, start: number, end: number, atStart: boolean): DirectPieces | undefined {
@@ -128,6 +150,7 @@ export class SplitPieces implements PieceSource {
   walk(text: string, start: number, end: number, atStart: boolean, visit: PieceVisit): boolean {
     const direct = this.direct(text, start, end, atStart);
     if (direct) return walkDirect(direct, visit);
+    if (this.runsOnly) return this.walkRuns(text, start, end, visit);
     const segment = this.segment(text, start, end, atStart);
     const from = this.normalizedOffset(segment, start);
     if (this.isolatedOnly && !segment.map) return this.walkIsolated(segment, from, visit);
@@ -169,7 +192,52 @@ export class SplitPieces implements PieceSource {
     return pending >= norm.length || visit(base + pending, base + norm.length, norm.slice(pending), true);
   }
 
+  /**
+   * MergedWithNext on the runs of one unit: each run starts a piece that goes on to the next run, unless `keep`
+   * holds it; text before the first run is a piece of its own. As split() does it, without a RegExp, closures
+   * or a normalized copy of each segment.
+   */
+  private walkRuns(text: string, start: number, end: number, visit: PieceVisit): boolean {
+    const { unitRun, keep } = this.splits[0]!;
+    const chunk = this.normalizedChunk(text, start, end);
+    const norm = chunk.text;
+    const base = chunk.start;
+    const a = start - base;
+    const b = end - base;
+    const mark = String.fromCharCode(unitRun!);
+    const emit = (x: number, y: number): boolean => visit(base + x, base + y, norm.slice(x, y), true);
+    let pending = a; // start of the text not yet handed on
+    let carry = -1; // start of the run waiting for the text after it
+    for (let ms = norm.indexOf(mark, a); ms >= 0 && ms < b;) {
+      let me = ms + 1;
+      while (me < b && norm.charCodeAt(me) === unitRun) me++;
+      if (!keep?.(norm, ms, a, b)) {
+        if (carry >= 0 ? !emit(carry, ms) : pending < ms && !emit(pending, ms)) return false;
+        carry = ms;
+        pending = me;
+      }
+      ms = norm.indexOf(mark, me);
+    }
+    if (carry >= 0) return emit(carry, b);
+    return pending >= b || emit(pending, b);
+  }
+
+  /** text[start, end) normalized by unit steps, in a chunk normalized at once (with no steps, the text itself). */
+  private normalizedChunk(text: string, start: number, end: number): Chunk {
+    const chunk = this.chunk;
+    if (chunk && chunk.source === text && chunk.start <= start && end <= chunk.end) return chunk;
+    if (!this.normalizers.length) return (this.chunk = { source: text, start: 0, end: text.length, text });
+    const to = Math.max(end, Math.min(text.length, start + CHUNK));
+    const normalized = normalizeAll(this.normalizers, text.slice(start, to), false, false).text;
+    return (this.chunk = { source: text, start, end: to, text: normalized });
+  }
+
   private segment(text: string, start: number, end: number, atStart: boolean): Segment {
+    if (this.unitSteps) {
+      const chunk = this.normalizedChunk(text, start, end);
+      const norm = chunk.text.slice(start - chunk.start, end - chunk.start);
+      return { text: norm, map: undefined, source: text, start, end, atStart };
+    }
     const last = this.last;
     if (last && last.end === end && start >= last.start && (start > last.start || last.atStart === atStart) && last.source === text) {
       if (this.normalizedOffset(last, start) >= 0) return last;

@@ -3,6 +3,8 @@
  * Building a JS Map of 200,000 strings costs ~90 ms; this costs a fraction, and lookups
  * take a byte range, so the merge loop allocates no substrings.
  */
+import type { InitialSymbols, PairMerges } from './pairMerges';
+
 export interface RankFile {
   pat_str: string;
   special_tokens: Record<string, number>;
@@ -32,24 +34,14 @@ export interface TokenBytes {
   count: number;
 }
 
-/**
- * What a Hugging Face BPE model adds to a table of tokens: merges rank pairs, not tokens (see pairRank),
- * and a SentencePiece-style model starts from characters and falls back to <0xXX> byte tokens.
- */
-export interface MergeRanks {
-  /** The merges producing token id are entries first[id] .. first[id + 1] - 1. */
-  first: Int32Array;
-  /** Byte length of the left part of each merge. */
-  split: Int32Array;
-  /** The merge's index in model.merges: lower merges first. */
-  rank: Int32Array;
-}
-
+/** What a Hugging Face BPE model adds to a table of tokens: merges by pair of ids, and the ids a piece starts from. */
 export interface ModelSymbols {
   /** Initial symbols are whole characters (SentencePiece) rather than bytes (byte-level BPE). */
   charLevel: boolean;
   /** For a character not in the vocabulary: the id of each of its UTF-8 bytes, or -1. */
   byteFallback?: Int32Array;
+  pairs: PairMerges;
+  initial: InitialSymbols;
 }
 
 export class RankTable {
@@ -60,20 +52,20 @@ export class RankTable {
   private readonly slots: Int32Array;
   private readonly mask: number;
   readonly size: number;
-  private readonly merges: MergeRanks | undefined;
   readonly charLevel: boolean;
-  /** Merges rank pairs (a Hugging Face model) rather than the token they make (tiktoken). */
-  readonly pairRanked: boolean;
+  /** A Hugging Face model's merges, which rank pairs of ids (bpe.ts mergeIds); tiktoken ranks the token a merge makes. */
+  readonly pairs: PairMerges | undefined;
+  readonly initial: InitialSymbols | undefined;
   private readonly byteFallback: Int32Array | undefined;
 
-  constructor(bpeRanks: string | TokenBytes, merges?: MergeRanks, symbols?: ModelSymbols) {
+  constructor(bpeRanks: string | TokenBytes, symbols?: ModelSymbols) {
     const parsed = typeof bpeRanks === 'string' ? RankTable.decode(bpeRanks) : bpeRanks;
     this.data = parsed.data;
     this.start = parsed.start;
     this.length = parsed.length;
     this.size = parsed.count;
-    this.merges = merges;
-    this.pairRanked = merges !== undefined;
+    this.pairs = symbols?.pairs;
+    this.initial = symbols?.initial;
     this.charLevel = symbols?.charLevel ?? false;
     this.byteFallback = symbols?.byteFallback;
     let capacity = 1;
@@ -149,24 +141,6 @@ export class RankTable {
     }
   }
 
-  /**
-   * The priority of merging the part bytes[start, mid) with bytes[mid, end), lower first, or -1.
-   * tiktoken ranks the merged token, whatever the split; a Hugging Face model ranks the pair, so the
-   * same token may be reachable from one split and not another.
-   */
-  pairRank(bytes: Uint8Array, start: number, mid: number, end: number): number {
-    const id = this.get(bytes, start, end);
-    const merges = this.merges;
-    if (id < 0 || !merges) return id;
-    const k = mid - start;
-    for (let j = merges.first[id]!, last = merges.first[id + 1]!; j < last; j++) if (merges.split[j] === k) return merges.rank[j]!;
-    return -1;
-  }
-
-  get hasByteFallback(): boolean {
-    return this.byteFallback !== undefined;
-  }
-
   /** The id of a final part: its token, or for a lone byte of a character outside the vocabulary its byte-fallback token; -1 if none. */
   idOf(bytes: Uint8Array, start: number, end: number): number {
     const id = this.get(bytes, start, end);
@@ -184,7 +158,7 @@ export class RankTable {
 
   /** Approximate memory held, in bytes. */
   get byteSize(): number {
-    const merges = this.merges ? this.merges.first.byteLength + this.merges.split.byteLength + this.merges.rank.byteLength : 0;
-    return this.data.byteLength + this.start.byteLength + this.length.byteLength + this.slots.byteLength + merges;
+    const pairs = this.pairs?.byteSize ?? 0;
+    return this.data.byteLength + this.start.byteLength + this.length.byteLength + this.slots.byteLength + pairs;
   }
 }
