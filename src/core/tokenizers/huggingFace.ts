@@ -82,9 +82,12 @@ export function loadHuggingFaceTokenizer(source: string | JsonObject, options: H
  * between them (the JSON too, with slicedJson.ts), and returns a model that makes
  * a tokenizer for each special-token mode from the same tables.
  */
-export async function prepareHuggingFaceSliced(text: string, sliceMs = SLICE_MS): Promise<PreparedHuggingFace> {
+export async function prepareHuggingFaceSliced(
+  text: string,
+  { sliceMs = SLICE_MS, bases = [] }: { sliceMs?: number; bases?: readonly RankTable[] } = {},
+): Promise<PreparedHuggingFace> {
   const steps = (function* () {
-    return yield* prepareSteps(yield* tokenizerJsonSteps(text));
+    return yield* prepareSteps(yield* tokenizerJsonSteps(text), bases);
   })();
   let deadline = performance.now() + sliceMs;
   for (let next = steps.next(); ; next = steps.next()) {
@@ -102,14 +105,14 @@ export interface PreparedHuggingFace {
 }
 
 /** Reads the model in resumable steps (each loop yields every few thousand entries); returns the prepared model. */
-function* prepareSteps(json: JsonObject): Generator<void, PreparedHuggingFace> {
+function* prepareSteps(json: JsonObject, bases: readonly RankTable[] = []): Generator<void, PreparedHuggingFace> {
   if (!isObject(json)) throw new TokenizerJsonError('the top level must be an object.');
   const model = objectAt(json, 'model', 'tokenizer.json');
   checkModel(model);
   const normalizers = normalizerSteps(json.normalizer);
   const pre = preTokenization(json.pre_tokenizer);
   const vocab = yield* vocabulary(model);
-  const table = yield* buildTable(model, vocab, pre.byteLevel);
+  const table = yield* buildTable(model, vocab, pre.byteLevel, bases);
   const steps = [...normalizers, ...pre.normalizers];
   const splits = pre.byteLevel ? pre.splits : [...withoutDeadSplits(pre.splits, steps), ...(yield* safeCuts(vocab))];
   const unknown = unknownToken(model, vocab);
@@ -225,7 +228,12 @@ function byteLevelBytes(token: string, byteOf: Int16Array): Uint8Array | undefin
 
 const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/;
 
-function* buildTable(model: JsonObject, vocab: Map<string, number>, byteLevel: boolean): Generator<void, RankTable> {
+function* buildTable(
+  model: JsonObject,
+  vocab: Map<string, number>,
+  byteLevel: boolean,
+  bases: readonly RankTable[],
+): Generator<void, RankTable> {
   const byteFallback = !byteLevel && model.byte_fallback === true ? new Int32Array(256).fill(-1) : undefined;
   const bytesOf = yield* tokenBytes(vocab, byteLevel, byteFallback);
   const byteIds = byteLevel ? singleBytes(bytesOf) : undefined;
@@ -236,7 +244,53 @@ function* buildTable(model: JsonObject, vocab: Map<string, number>, byteLevel: b
   yield;
   const initial = new InitialSymbols(vocab, byteIds, byteFallback);
   yield;
-  return new RankTable(tokens, { charLevel: !byteLevel, pairs, initial, ...(byteFallback ? { byteFallback } : {}) });
+  const symbols = { charLevel: !byteLevel, pairs, initial, ...(byteFallback ? { byteFallback } : {}) };
+  const base = byteLevel ? yield* sharedBase(tokens, bases) : undefined;
+  return base ? new RankTable(tokensFrom(tokens, base.size), symbols, base) : new RankTable(tokens, symbols);
+}
+
+/**
+ * The first of `bases` (built-in encodings already loaded) whose every token is this vocabulary's token of the same
+ * id: Llama 3 begins with cl100k_base and gpt-oss with o200k_base, byte for byte. Their table then holds only the rest.
+ */
+function* sharedBase(tokens: TokenBytes, bases: readonly RankTable[]): Generator<void, RankTable | undefined> {
+  for (const base of bases) {
+    if (base.pairs || base.sharedBase || base.size > tokens.start.length) continue;
+    let id = 0;
+    for (; id < base.size; id++) {
+      if (id % (STEP * 16) === 0) yield;
+      const want = base.bytesOf(id);
+      const n = tokens.length[id]!;
+      if (!want || want.length !== n) break;
+      const s = tokens.start[id]!;
+      let i = 0;
+      while (i < n && tokens.data[s + i] === want[i]) i++;
+      if (i < n) break;
+    }
+    if (id === base.size) return base;
+  }
+  return undefined;
+}
+
+/** The tokens from id `first` on, in arrays of their own. */
+function tokensFrom(tokens: TokenBytes, first: number): TokenBytes {
+  const length = tokens.length.slice(first);
+  const start = new Int32Array(length.length);
+  let total = 0;
+  let count = 0;
+  for (let k = 0; k < length.length; k++) {
+    start[k] = total;
+    if (length[k]! >= 0) {
+      total += length[k]!;
+      count++;
+    }
+  }
+  const data = new Uint8Array(total);
+  for (let k = 0; k < length.length; k++) {
+    const from = tokens.start[first + k]!;
+    if (length[k]! > 0) data.set(tokens.data.subarray(from, from + length[k]!), start[k]!);
+  }
+  return { data, start, length, count, first };
 }
 
 /** A byte-level vocabulary's id for each byte; it must hold all 256. */

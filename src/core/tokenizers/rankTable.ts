@@ -32,6 +32,8 @@ export interface TokenBytes {
   start: Int32Array;
   length: Int32Array;
   count: number;
+  /** The id of entry 0 (0 unless the ids below belong to a shared base table). */
+  first?: number;
 }
 
 /** What a Hugging Face BPE model adds to a table of tokens: merges by pair of ids, and the ids a piece starts from. */
@@ -57,13 +59,20 @@ export class RankTable {
   readonly pairs: PairMerges | undefined;
   readonly initial: InitialSymbols | undefined;
   private readonly byteFallback: Int32Array | undefined;
+  /** Ids below `offset` are the base table's (a vocabulary that begins with a built-in one); entry k here is id offset + k. */
+  private readonly offset: number;
 
-  constructor(bpeRanks: string | TokenBytes, symbols?: ModelSymbols) {
-    const parsed = typeof bpeRanks === 'string' ? RankTable.decode(bpeRanks) : bpeRanks;
+  constructor(
+    bpeRanks: string | TokenBytes,
+    symbols?: ModelSymbols,
+    private readonly base?: RankTable,
+  ) {
+    const parsed: TokenBytes = typeof bpeRanks === 'string' ? RankTable.decode(bpeRanks) : bpeRanks;
     this.data = parsed.data;
     this.start = parsed.start;
     this.length = parsed.length;
-    this.size = parsed.count;
+    this.offset = parsed.first ?? 0;
+    this.size = parsed.count + (base?.size ?? 0);
     this.pairs = symbols?.pairs;
     this.initial = symbols?.initial;
     this.charLevel = symbols?.charLevel ?? false;
@@ -73,12 +82,12 @@ export class RankTable {
     this.slots = new Int32Array(capacity).fill(EMPTY);
     this.mask = capacity - 1;
     const fallback = new Set(this.byteFallback ?? []);
-    for (let rank = 0; rank < this.start.length; rank++) {
-      if (this.length[rank]! < 0 || fallback.has(rank)) continue; // a byte-fallback token has bytes but is never looked up
-      const s = this.start[rank]!;
-      let slot = hashBytes(this.data, s, s + this.length[rank]!) & this.mask;
+    for (let k = 0; k < this.start.length; k++) {
+      if (this.length[k]! < 0 || fallback.has(k + this.offset)) continue; // a byte-fallback token has bytes but is never looked up
+      const s = this.start[k]!;
+      let slot = hashBytes(this.data, s, s + this.length[k]!) & this.mask;
       while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
-      this.slots[slot] = rank;
+      this.slots[slot] = k;
     }
   }
 
@@ -126,16 +135,20 @@ export class RankTable {
 
   /** The rank of bytes[start, end), or -1. */
   get(bytes: Uint8Array, start: number, end: number): number {
+    if (this.base) {
+      const shared = this.base.get(bytes, start, end);
+      if (shared >= 0) return shared;
+    }
     const n = end - start;
     let slot = hashBytes(bytes, start, end) & this.mask;
     for (;;) {
-      const rank = this.slots[slot]!;
-      if (rank === EMPTY) return -1;
-      if (this.length[rank] === n) {
-        const s = this.start[rank]!;
+      const k = this.slots[slot]!;
+      if (k === EMPTY) return -1;
+      if (this.length[k] === n) {
+        const s = this.start[k]!;
         let i = 0;
         while (i < n && this.data[s + i] === bytes[start + i]) i++;
-        if (i === n) return rank;
+        if (i === n) return k + this.offset;
       }
       slot = (slot + 1) & this.mask;
     }
@@ -150,13 +163,19 @@ export class RankTable {
 
   /** The bytes of a rank (a view; do not modify). */
   bytesOf(rank: number): Uint8Array | undefined {
-    const n = this.length[rank];
+    if (rank < this.offset) return this.base?.bytesOf(rank);
+    const n = this.length[rank - this.offset];
     if (n === undefined || n < 0) return undefined;
-    const s = this.start[rank]!;
+    const s = this.start[rank - this.offset]!;
     return this.data.subarray(s, s + n);
   }
 
-  /** Approximate memory held, in bytes. */
+  /** The table this one's first ids are shared with, if any. */
+  get sharedBase(): RankTable | undefined {
+    return this.base;
+  }
+
+  /** Approximate memory held, in bytes (a shared base table's not counted: it is held anyway). */
   get byteSize(): number {
     const pairs = this.pairs?.byteSize ?? 0;
     return this.data.byteLength + this.start.byteLength + this.length.byteLength + this.slots.byteLength + pairs;
