@@ -2,7 +2,15 @@ import { yieldToEventLoop } from '../util/yield';
 import { BpeTokenizer, tiktokenModel } from './bpeTokenizer';
 import { RankTable, type RankFile } from './rankTable';
 import { prepareHuggingFaceSliced, type PreparedHuggingFace } from './huggingFace';
-import { modelEntry, onModelsChanged, resolveTokenizer, type EncodingName, type ModelEntry, type TokenizerInfo } from './registry';
+import {
+  ENCODING_NAMES,
+  modelEntry,
+  onModelsChanged,
+  resolveTokenizer,
+  type EncodingName,
+  type ModelEntry,
+  type TokenizerInfo,
+} from './registry';
 import { CharacterTokenizer, WhitespaceTokenizer } from './simpleTokenizers';
 import { EstimateTokenizer } from './estimateTokenizer';
 import type { EngineOptions, Tokenizer } from './types';
@@ -192,12 +200,19 @@ export function loadTokenizerSync(name: string, options: EngineOptions = {}): To
     if (info.kind === 'character') tokenizer = new CharacterTokenizer(info, options);
     else if (info.kind === 'whitespace') tokenizer = new WhitespaceTokenizer(info, options);
     else if (info.kind === 'huggingface') tokenizer = modelTokenizer(info, mode);
-    // An estimate's base may be a vocabulary no tokenizer name stands for (claude): built from its encoding, not its name.
-    else if (info.estimate) tokenizer = new EstimateTokenizer(info, bpeTokenizer(info, info.estimate.base, mode));
+    else if (info.estimate) tokenizer = new EstimateTokenizer(info, estimateBase(info, info.estimate.base, options));
     else tokenizer = bpeTokenizer(info, encodingOf(info)!, mode);
     tokenizers.set(key, tokenizer);
   }
   return tokenizer;
+}
+
+/**
+ * What an estimate counts with: a built-in encoding's own tokenizer (its piece cache shared with counts in that
+ * encoding), or for a vocabulary no tokenizer name stands for (claude) one built from its encoding.
+ */
+function estimateBase(info: TokenizerInfo, base: EncodingName, options: EngineOptions): Tokenizer {
+  return ENCODING_NAMES.includes(base) ? loadTokenizerSync(base, options) : bpeTokenizer(info, base, options.specialTokens ?? 'text');
 }
 
 function bpeTokenizer(info: TokenizerInfo, name: EncodingName, mode: 'text' | 'special'): Tokenizer {
