@@ -6,7 +6,10 @@
 // TEST_HOOKS is the build flag behind every test seam (src/buildFlags.d.ts): with it false, esbuild drops the
 // hidden test commands, the pages' report code and the command ids from the release bundles.
 import * as esbuild from 'esbuild';
+import { Buffer } from 'node:buffer';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const args = new Set(process.argv.slice(2));
@@ -15,8 +18,45 @@ const watch = args.has('--watch');
 const define = { TEST_HOOKS: String(!production) };
 const common = { bundle: true, define, minify: production, sourcemap: !production, logLevel: 'warning' };
 
-/** The rank files the package carries: one per distinct table (src/core/tokenizers/load.ts, SHARED_RANKS). */
+/** The rank files the package carries from js-tiktoken: one per distinct table (src/core/tokenizers/load.ts, SHARED_RANKS). */
 export const RANK_FILES = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
+
+/** The rank files the build writes itself, in the same format: the vocabularies js-tiktoken does not have. */
+export const GENERATED_RANK_FILES = { claude: claudeRankFile };
+
+/**
+ * Anthropic's published Claude vocabulary (the claude.json of @anthropic-ai/tokenizer, rank for rank) from the
+ * `claude` encoding of ai-tokenizer, a devDependency read here and never bundled. ai-tokenizer keeps the tokens that
+ * are UTF-8 text as strings and the others as bytes; a rank file lists every rank's bytes in base64, in lines of
+ * "! <first rank> <token> <token> …" over consecutive ranks (RankTable.decode).
+ */
+function claudeRankFile() {
+  const encoding = createRequire(import.meta.url)('ai-tokenizer/encoding/claude');
+  const byRank = new Map();
+  for (const [text, rank] of Object.entries(encoding.stringEncoder)) byRank.set(rank, Buffer.from(text, 'utf8').toString('base64'));
+  for (const [bytes, rank] of encoding.binaryEncoder) byRank.set(rank, Buffer.from(bytes).toString('base64'));
+  const ranks = [...byRank.keys()].sort((a, b) => a - b);
+  const lines = [];
+  for (let i = 0; i < ranks.length;) {
+    let j = i;
+    while (j + 1 < ranks.length && ranks[j + 1] === ranks[j] + 1) j++;
+    lines.push(
+      `! ${ranks[i]} ${ranks
+        .slice(i, j + 1)
+        .map((r) => byRank.get(r))
+        .join(' ')}`,
+    );
+    i = j + 1;
+  }
+  const file = { pat_str: encoding.pat_str, special_tokens: encoding.special_tokens, bpe_ranks: lines.join('\n') };
+  return `module.exports = ${JSON.stringify(file)};\n`;
+}
+
+/** Writes the generated rank files into `dir`: dist/ranks beside the bundles, or beside load.js in the test build. */
+function writeGeneratedRanks(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [name, make] of Object.entries(GENERATED_RANK_FILES)) fs.writeFileSync(path.join(dir, `${name}.js`), make());
+}
 
 /**
  * undici (the service client's HTTP library, 400 KB) is its own file, required on the first request: the
@@ -91,8 +131,12 @@ const tests = {
 };
 
 async function main() {
-  if (args.has('--tests')) return void (await esbuild.build(tests));
+  if (args.has('--tests')) {
+    writeGeneratedRanks('out/src/core/tokenizers/ranks');
+    return void (await esbuild.build(tests));
+  }
   if (production) for (const dir of ['dist', 'media/build']) fs.rmSync(dir, { recursive: true, force: true });
+  writeGeneratedRanks('dist/ranks');
   const options = Object.values(builds);
   if (!watch) return void (await Promise.all(options.map((o) => esbuild.build(o))));
   const contexts = await Promise.all(options.map((o) => esbuild.context(o)));

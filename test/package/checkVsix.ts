@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { shippedRankFiles } from '../../src/core/tokenizers/load';
-import { ENCODING_NAMES } from '../../src/core/tokenizers/registry';
+import { ALL_ENCODINGS } from '../../src/core/tokenizers/registry';
 import { checkVsix, type VsixEntry } from './vsixRules';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -53,7 +53,7 @@ function main(file: string): number {
   );
   const problems = checkVsix(
     entries,
-    { rankFiles: shippedRankFiles(ENCODING_NAMES), icon: manifest.icon, maxBytes: MAX_VSIX_BYTES },
+    { rankFiles: shippedRankFiles(ALL_ENCODINGS), icon: manifest.icon, maxBytes: MAX_VSIX_BYTES },
     bytes.length,
   );
   for (const p of problems) console.error(`  ✗ ${p}`);

@@ -2,14 +2,16 @@
  * Closed models (issue 21) in the editor: gemini (estimate) is chosen like any tokenizer, the status
  * bar shows ≈ round(o200k_base × 1.08) with its method in the tooltip, Set Context Window marks Gemini's
  * window as typical, and the inspector and token boundaries refuse it rather than show o200k_base's tokens.
+ * claude (estimate) the same, with ai-tokenizer's own Claude count (its claude encoding × 1.1) as the expected number.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
-import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, ui, waitFor } from './util';
+import { activateExtension, aiTokenizerClaude, closeAllEditors, openDocument, screenshot, screenshotsSupported, ui, waitFor } from './util';
 import * as inspector from './inspectorDriver';
 
 const GEMINI = 'gemini (estimate)';
+const CLAUDE = 'claude (estimate)';
 const TEXT = 'Closed models have no public tokenizer, so Token Lens estimates: ' + 'the quick brown fox, 東京, 🎉; '.repeat(30);
 
 suite('Closed models (estimates)', () => {
@@ -98,5 +100,56 @@ suite('Closed models (estimates)', () => {
     assert.equal(report.nTokens, 0);
     assert.match(report.note, /exact tokenizer.*gemini \(estimate\)" is an estimate/s);
     await screenshot('estimates-inspector');
+  });
+
+  test("claude (estimate): the status bar shows ai-tokenizer's Claude count with ≈, and its tooltip the method and the measured error", async () => {
+    assert.equal(await vscode.commands.executeCommand('tokenLens.selectTokenizer', CLAUDE), CLAUDE);
+    const expected = aiTokenizerClaude(TEXT);
+    assert.equal(await api.count(TEXT, CLAUDE), expected, 'the API counts the estimate too');
+    await openDocument(TEXT, 'markdown');
+    const text = `≈ ${expected.toLocaleString('en-US')} tokens · ${CLAUDE}`;
+    await waitFor(
+      () => api.statusBar.visible && api.statusBar.text === text,
+      10_000,
+      () => `"${text}", shown: "${api.statusBar.text}"`,
+    );
+    assert.match(api.statusBar.tooltip, new RegExp(`\\| Tokens \\| ≈${expected.toLocaleString('en-US')} \\|`));
+    assert.match(api.statusBar.tooltip, /Estimate, not an exact count/);
+    assert.match(api.statusBar.tooltip, /Claude vocabulary count × 1\.1, rounded/);
+    assert.match(api.statusBar.tooltip, /Claude Sonnet 4\.5 98\.48 % \/ 98\.91 % \/ 99\.70 %/);
+    assert.match(api.statusBar.tooltip, /ai-tokenizer/);
+    await assert.rejects(api.tokenize(TEXT, CLAUDE), /needs? an exact tokenizer/);
+  });
+
+  test("Set Context Window marks Claude's 200,000 tokens as typical", async function () {
+    if (!screenshotsSupported()) this.skip();
+    await vscode.commands.executeCommand('tokenLens.selectTokenizer', CLAUDE);
+    await openDocument(TEXT, 'markdown');
+    await waitFor(() => api.statusBar.text.startsWith('≈'), 10_000, 'the estimate in the status bar');
+    void vscode.commands.executeCommand('tokenLens.setContextWindow');
+    const windows = await waitFor(
+      async () => {
+        const text = await ui({ op: 'read', selector: '.quick-input-widget .quick-input-list' });
+        return text?.includes('200,000') ? text : undefined;
+      },
+      20_000,
+      'the window pick to list 200,000',
+    );
+    assert.match(windows, /200,000\s*typical for claude \(estimate\)/);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  test('the inspector and token boundaries refuse claude (estimate) rather than show the old vocabulary as Claude tokens', async () => {
+    await vscode.commands.executeCommand('tokenLens.selectTokenizer', CLAUDE);
+    await openDocument(TEXT, 'markdown');
+    const boundaries = await vscode.commands.executeCommand<{ enabled: boolean; segments: number }>(
+      'tokenLens.toggleTokenBoundaries',
+      true,
+    );
+    assert.equal(boundaries?.segments, 0, 'no token drawn');
+    const report = await inspector.open();
+    assert.ok(report);
+    assert.equal(report.nTokens, 0);
+    assert.match(report.note, /exact tokenizer.*claude \(estimate\)" is an estimate/s);
   });
 });

@@ -23,6 +23,15 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 /** Where screenshots go; the headless runner passes its --screenshots folder via the environment. */
 export const SCREENSHOT_DIR = process.env.TOKEN_LENS_SCREENSHOT_DIR || path.join(REPO_ROOT, 'test-results', 'screenshots');
 
+/**
+ * What claude (estimate) should show for `text`: ai-tokenizer's count with its claude encoding (a devDependency, read
+ * by the tests only) × its Claude multiplier, rounded.
+ */
+export function aiTokenizerClaude(text: string): number {
+  const ai = require('ai-tokenizer') as { Tokenizer: new (encoding: unknown) => { count(text: string): number } };
+  return Math.round(new ai.Tokenizer(require('ai-tokenizer/encoding/claude')).count(text) * 1.1);
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  ALL_ENCODINGS,
   allTokenizers,
+  ENCODING_NAMES,
   ESTIMATE_TOKENIZERS,
   ESTIMATES,
   exactTokenizerNames,
@@ -18,6 +20,7 @@ import {
   tokenizerNames,
   TOKENIZER_NAMES,
   TOKENIZERS,
+  UnknownTokenizerError,
 } from '../../src/core/tokenizers/index';
 import { statusText, summarize, tooltipMarkdown, countRows } from '../../src/core/counts/summary';
 import { answerText } from '../../src/features/chatTool/input';
@@ -30,6 +33,7 @@ const SAMPLES = [
   'Grüße aus Köln — 東京の天気は晴れです。 🎉🎉 ﬁne',
 ];
 const GEMINI = 'gemini (estimate)';
+const CLAUDE = 'claude (estimate)';
 
 test('gemini (estimate) counts round(o200k_base count × 1.08) on sample texts', async () => {
   const gemini = await loadTokenizer(GEMINI);
@@ -75,8 +79,34 @@ test('estimate names do not collide with built-ins, are not in the service list,
   assert.equal(new Set(allTokenizers().map((t) => t.name)).size, allTokenizers().length, 'no name twice');
 });
 
-test('context windows: Gemini 1,048,576', () => {
+test('context windows: Gemini 1,048,576, Claude 200,000', () => {
   assert.equal(findTokenizer(GEMINI)?.contextWindow, 1_048_576);
+  assert.equal(findTokenizer(CLAUDE)?.contextWindow, 200_000);
+  assert.equal(findTokenizer(CLAUDE)?.family, 'Claude');
+});
+
+test('claude (estimate) counts with a vocabulary that is no tokenizer of its own: not choosable, not among the exact encodings', async () => {
+  const claude = await loadTokenizer(CLAUDE);
+  assert.equal(claude.info.kind, 'claude');
+  assert.ok(claude.count('The quick brown fox jumps over the lazy dog.') > 5);
+  assert.throws(() => loadTokenizerSync('claude'), UnknownTokenizerError);
+  assert.ok(!tokenizerNames().includes('claude'));
+  assert.ok(!ENCODING_NAMES.includes('claude'), 'not compared with in the tooltip, not in the differential tests against tiktoken');
+  assert.deepEqual(ALL_ENCODINGS, [...ENCODING_NAMES, 'claude']);
+});
+
+test("claude (estimate): ≈ round(base × 1.1), and its tooltip names Anthropic's vocabulary, the multiplier and the measured error", () => {
+  const summary = summarize(CLAUDE, 'document', ['some text'], 1000);
+  assert.equal(summary.tokens, 1100);
+  assert.equal(summarize(CLAUDE, 'document', ['x'], 5).tokens, 6); // 5.5 rounds up, as ai-tokenizer's Math.round does
+  assert.match(statusText(summary), /^≈ 1,100 tokens · claude \(estimate\)$/);
+  const tooltip = tooltipMarkdown(summary);
+  assert.match(tooltip, /\| Tokens \| ≈1,100 \|/);
+  assert.match(tooltip, /Estimate, not an exact count/);
+  assert.match(tooltip, /Claude vocabulary count × 1\.1, rounded/);
+  assert.match(tooltip, /@anthropic-ai\/tokenizer/);
+  assert.match(tooltip, /Claude Sonnet 4\.5 98\.48 % \/ 98\.91 % \/ 99\.70 % accurate at ~500 \/ 5k \/ 50k tokens/);
+  assert.match(tooltip, /ai-tokenizer/);
 });
 
 test('the status bar text starts with ≈ and its tooltip names the method, the error and the source', () => {
@@ -111,4 +141,8 @@ test("the chat tool's answer marks an estimate", () => {
   assert.match(text, /Method: o200k_base count × 1\.08/);
   assert.doesNotMatch(text, /Exact/);
   assert.match(answerText([{ label: 'a', tokens: 1, chars: 1 }], 'o200k_base'), /^Exact token counts/);
+  const claude = answerText([{ label: 'a', tokens: 110, chars: 400 }], CLAUDE, undefined, findTokenizer(CLAUDE)!.estimate!);
+  assert.match(claude, /^Estimated token counts with claude \(estimate\) \(estimate: true;/);
+  assert.match(claude, /a: ≈110 tokens/);
+  assert.match(claude, /Method: Claude vocabulary count × 1\.1/);
 });

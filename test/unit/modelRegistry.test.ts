@@ -83,7 +83,9 @@ test('an unknown name lists the registered models too; a built-in name cannot be
       loadTokenizer('my-modle'),
       (e: unknown) =>
         e instanceof UnknownTokenizerError &&
-        /^Unknown tokenizer "my-modle"\. Valid tokenizers: cl100k_base, .*whitespace, gemini \(estimate\), my-model\.$/.test(e.message),
+        /^Unknown tokenizer "my-modle"\. Valid tokenizers: cl100k_base, .*whitespace, gemini \(estimate\), claude \(estimate\), my-model\.$/.test(
+          e.message,
+        ),
     );
     assert.throws(() => registerModel({ name: 'cl100k_base', description: '', source: 'x', load: () => Promise.resolve('') }), /built-in/);
     assert.throws(() => registerModel({ name: '  ', description: '', source: 'x', load: () => Promise.resolve('') }), /needs a name/);

@@ -156,3 +156,16 @@ for (const name of ENCODING_NAMES) {
     }
   });
 }
+
+test('claude (estimate) in a browser worker: its rank file fetched as VS Code for the Web does, and the desktop count, sliced too', async () => {
+  const { plain, lone } = texts();
+  const all = [...plain, ...lone];
+  const answer = await inWorker({ tokenizer: 'claude (estimate)', specialTokens: 'text', texts: all.map(units) });
+  assert.equal(answer.error, undefined);
+  const desktop = loadTokenizerSync('claude (estimate)');
+  answer.results!.forEach((got, i) => {
+    const where = `text #${i} ${JSON.stringify(all[i]!.slice(0, 80))}`;
+    assert.equal(got.count, desktop.count(all[i]!), where);
+    assert.equal(got.sliced, got.count, where);
+  });
+});

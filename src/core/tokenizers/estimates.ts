@@ -4,10 +4,16 @@
  * content multiplier it measured for the model. Pure data and arithmetic; estimateTokenizer.ts counts.
  */
 
+/**
+ * The vocabularies an estimate counts with: a built-in encoding, or one only estimates read (`claude`, Anthropic's
+ * published Claude tokenizer: the package carries its rank file, but it is no tokenizer of its own).
+ */
+export type EstimateBase = 'o200k_base' | 'claude';
+
 /** How an estimate is made and how far off it was measured to be. */
 export interface Estimate {
-  /** The open encoding whose count is scaled. */
-  readonly base: 'o200k_base';
+  /** The open vocabulary whose count is scaled. */
+  readonly base: EstimateBase;
   /** The multiplier applied to the base count (then rounded to a whole token). */
   readonly factor: number;
   /** The method in words, for tooltips and the chat tool. */
@@ -42,6 +48,22 @@ export const ESTIMATES: readonly EstimateEntry[] = [
       error:
         "measured against the Gemini API by ai-tokenizer's authors: Gemini 2.5 Pro 98.37 % / 99.42 % / 99.82 % accurate " +
         'at ~500 / 5k / 50k tokens (other Gemini models 92.5-99.9 %)',
+      source: AI_TOKENIZER,
+    },
+  },
+  {
+    name: 'claude (estimate)',
+    description: "estimate for Claude models: Anthropic's published Claude vocabulary count × 1.1",
+    family: 'Claude',
+    contextWindow: 200_000,
+    estimate: {
+      base: 'claude',
+      factor: 1.1,
+      method:
+        "Claude vocabulary count × 1.1, rounded (ai-tokenizer's content multiplier for Claude; the vocabulary is the one Anthropic published, @anthropic-ai/tokenizer's claude.json)",
+      error:
+        "measured against the API's counts by ai-tokenizer's authors: Claude Sonnet 4.5 98.48 % / 98.91 % / 99.70 % accurate " +
+        'at ~500 / 5k / 50k tokens (other Claude models 97.61-99.98 %)',
       source: AI_TOKENIZER,
     },
   },

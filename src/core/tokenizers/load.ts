@@ -2,7 +2,15 @@ import { yieldToEventLoop } from '../util/yield';
 import { BpeTokenizer, tiktokenModel } from './bpeTokenizer';
 import { RankTable, type RankFile } from './rankTable';
 import { prepareHuggingFaceSliced, type PreparedHuggingFace } from './huggingFace';
-import { modelEntry, onModelsChanged, resolveTokenizer, type EncodingName, type ModelEntry, type TokenizerInfo } from './registry';
+import {
+  ENCODING_NAMES,
+  modelEntry,
+  onModelsChanged,
+  resolveTokenizer,
+  type EncodingName,
+  type ModelEntry,
+  type TokenizerInfo,
+} from './registry';
 import { CharacterTokenizer, WhitespaceTokenizer } from './simpleTokenizers';
 import { EstimateTokenizer } from './estimateTokenizer';
 import type { EngineOptions, Tokenizer } from './types';
@@ -116,9 +124,10 @@ function withOwnSpecials(name: EncodingName, file: RankFile): RankFile {
 }
 
 /**
- * The packaged extension carries the rank files next to its bundle (dist/ranks, copied by the build);
- * tests and the dev server read them from js-tiktoken in node_modules. Node only: fs is required here,
- * not imported, so the browser bundle never evaluates it.
+ * The packaged extension carries the rank files next to its bundle (dist/ranks: js-tiktoken's copied by the build,
+ * the claude one written by it, esbuild.mjs GENERATED_RANK_FILES); tests and the dev server read js-tiktoken's in
+ * node_modules, and the claude one the test build writes beside this file. Node only: fs is required here, not
+ * imported, so the browser bundle never evaluates it.
  */
 export function readRankFile(name: EncodingName): RankFile {
   const fs = require('node:fs') as { existsSync(path: string): boolean };
@@ -191,14 +200,24 @@ export function loadTokenizerSync(name: string, options: EngineOptions = {}): To
     if (info.kind === 'character') tokenizer = new CharacterTokenizer(info, options);
     else if (info.kind === 'whitespace') tokenizer = new WhitespaceTokenizer(info, options);
     else if (info.kind === 'huggingface') tokenizer = modelTokenizer(info, mode);
-    else if (info.estimate) tokenizer = new EstimateTokenizer(info, loadTokenizerSync(info.estimate.base, options));
-    else {
-      const encoding = loadEncoding(encodingOf(info)!);
-      tokenizer = new BpeTokenizer(info, { specialTokens: mode }, encoding.table, tiktokenModel(encoding.file, mode));
-    }
+    else if (info.estimate) tokenizer = new EstimateTokenizer(info, estimateBase(info, info.estimate.base, options));
+    else tokenizer = bpeTokenizer(info, encodingOf(info)!, mode);
     tokenizers.set(key, tokenizer);
   }
   return tokenizer;
+}
+
+/**
+ * What an estimate counts with: a built-in encoding's own tokenizer (its piece cache shared with counts in that
+ * encoding), or for a vocabulary no tokenizer name stands for (claude) one built from its encoding.
+ */
+function estimateBase(info: TokenizerInfo, base: EncodingName, options: EngineOptions): Tokenizer {
+  return ENCODING_NAMES.includes(base) ? loadTokenizerSync(base, options) : bpeTokenizer(info, base, options.specialTokens ?? 'text');
+}
+
+function bpeTokenizer(info: TokenizerInfo, name: EncodingName, mode: 'text' | 'special'): Tokenizer {
+  const encoding = loadEncoding(name);
+  return new BpeTokenizer(info, { specialTokens: mode }, encoding.table, tiktokenModel(encoding.file, mode));
 }
 
 /** A registered model's tokenizer, once its tokenizer.json is read (loadTokenizer reads it). */

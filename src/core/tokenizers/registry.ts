@@ -1,7 +1,10 @@
-import { ESTIMATES, type Estimate } from './estimates';
+import { ESTIMATES, type Estimate, type EstimateBase } from './estimates';
 
-/** The one place that knows tokenizer names: the service's list (spec 4.1) and what each resolves to. */
-export type EncodingName = 'cl100k_base' | 'o200k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2';
+/**
+ * The one place that knows tokenizer names: the service's list (spec 4.1) and what each resolves to.
+ * An encoding is a rank file the engine reads: the tiktoken ones, and the ones only an estimate counts with.
+ */
+export type EncodingName = 'cl100k_base' | 'o200k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2' | EstimateBase;
 /** 'huggingface': built from a tokenizer.json (huggingFace.ts): a model registered at run time (registerModel), never a built-in. */
 export type TokenizerKind = EncodingName | 'character' | 'whitespace' | 'huggingface';
 
@@ -49,8 +52,11 @@ export const TOKENIZER_NAMES: readonly string[] = TOKENIZERS.map((t) => t.name);
 
 export const DEFAULT_TOKENIZER = 'cl100k_base';
 
-/** The distinct encodings, in list order: what "the other encodings" means in comparisons. */
+/** The distinct encodings a user can choose, in list order: what "the other encodings" means in comparisons. */
 export const ENCODING_NAMES: readonly EncodingName[] = ['cl100k_base', 'o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'];
+
+/** Every encoding the engine reads: ENCODING_NAMES, then the vocabularies only estimates count with (claude). */
+export const ALL_ENCODINGS: readonly EncodingName[] = [...new Set([...ENCODING_NAMES, ...ESTIMATES.map((e) => e.estimate.base)])];
 
 export class UnknownTokenizerError extends Error {
   constructor(readonly requested: string) {

@@ -1,7 +1,7 @@
 /**
  * The packaged build, installed from the .vsix as a user installs it (not the development folder):
  * it activates, the status bar counts an open document, the tokenizers whose rank files are shared
- * give their own ids, the inspector works with no test hooks in the build, and a POSCAR file gets its
+ * give their own ids, claude (estimate) reads the rank file the build wrote, the inspector works with no test hooks in the build, and a POSCAR file gets its
  * diagnostics.
  */
 import * as assert from 'assert';
@@ -12,6 +12,7 @@ import type { TokenLensApi } from '../../../src/api';
 import {
   REPO_ROOT,
   activateExtension,
+  aiTokenizerClaude,
   closeAllEditors,
   getExtension,
   openDocument,
@@ -87,6 +88,13 @@ suite('Installed .vsix', () => {
     await openDocument('hello world', 'plaintext');
     await vscode.commands.executeCommand('tokenLens.selectTokenizer', 'gpt2');
     await waitFor(async () => /\b2 tokens?\b.*gpt2/.test(await statusText()), 20_000, 'status bar: 2 tokens with gpt2');
+  });
+
+  test('claude (estimate) counts with the rank file the build wrote into the package, as ai-tokenizer does', async function () {
+    this.timeout(60_000);
+    assert.ok(fs.existsSync(path.join(getExtension().extensionPath, 'dist', 'ranks', 'claude.js')), 'dist/ranks/claude.js installed');
+    const text = 'Claude counts with the vocabulary Anthropic published, 東京 🎉';
+    assert.strictEqual(await api.count(text, 'claude (estimate)'), aiTokenizerClaude(text));
   });
 
   test('the published build carries no test hooks, and the inspector works without them', async function () {
