@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { loadHuggingFaceTokenizer, prepareHuggingFaceSliced } from '../../src/core/tokenizers/huggingFace';
+import { loadTokenizerSync, prepareModelJson } from '../../src/core/tokenizers/load';
 import { RankTable } from '../../src/core/tokenizers/rankTable';
 import type { Tokenizer } from '../../src/core/tokenizers/types';
 import { corpora, randomText, Rng } from '../bench/textgen';
@@ -41,4 +42,14 @@ for (const [model, encoding, other] of [
 test('a vocabulary that does not begin with a base keeps its own table', async () => {
   const qwen = (await prepareHuggingFaceSliced(file('qwen3'), { bases: [builtIn('cl100k_base'), builtIn('o200k_base')] })).tokenizer();
   assert.equal(tableOf(qwen).sharedBase, undefined);
+});
+
+test('a model prepared after a built-in encoding was loaded shares that encoding', async () => {
+  loadTokenizerSync('cl100k_base');
+  const model = (await prepareModelJson(file('llama3'))).tokenizer();
+  assert.equal(tableOf(model).sharedBase?.size, 100_256);
+  assert.deepEqual(
+    model.encode('Shared tables: 12345 héllo'),
+    loadHuggingFaceTokenizer(file('llama3')).encode('Shared tables: 12345 héllo'),
+  );
 });

@@ -4,7 +4,16 @@ export type { EngineOptions, SpecialTokenMode, TokenizeResult, Tokenizer, TokenS
 export { countChars } from './utf8';
 export { ESTIMATES, scaleCount, shownCount, approx, type Estimate, type EstimateEntry } from './estimates';
 export { EstimateTokenizer, NotExactError } from './estimateTokenizer';
-export { loadTokenizer, loadTokenizerSync, isLoaded, getEncodingStats, ModelLoadError, provideModel, type EncodingStats } from './load';
+export {
+  loadTokenizer,
+  loadTokenizerSync,
+  isLoaded,
+  getEncodingStats,
+  ModelLoadError,
+  provideModel,
+  prepareModelJson,
+  type EncodingStats,
+} from './load';
 export { countAsync, CancelledError, SLICE_MS } from './sliced';
 export { DocumentIndex, mergeChanges, type TextChange, type EditEnvelope } from './documentIndex';
 export {

@@ -65,13 +65,18 @@ export function provideModel(name: string, model: PreparedHuggingFace): void {
   preparing.set(entry, Promise.resolve(model));
 }
 
+/** prepareHuggingFaceSliced, sharing the table of a built-in encoding loaded so far that the vocabulary begins with. */
+export function prepareModelJson(text: string): Promise<PreparedHuggingFace> {
+  return prepareHuggingFaceSliced(text, { bases: [...new Set([...encodings.values()].map((e) => e.table))] });
+}
+
 function prepareModel(entry: ModelEntry): Promise<PreparedHuggingFace> {
   let pending = preparing.get(entry);
   if (!pending) {
     const { name, source = name } = entry.info;
     pending = entry
       .load()
-      .then((text) => prepareHuggingFaceSliced(text))
+      .then(prepareModelJson)
       .then(
         (model) => {
           prepared.set(entry, model);

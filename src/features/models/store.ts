@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { MAX_TOKENIZER_JSON_CHARS, prepareHuggingFaceSliced, type PreparedHuggingFace } from '../../core/tokenizers/index';
+import { MAX_TOKENIZER_JSON_CHARS, prepareModelJson, type PreparedHuggingFace } from '../../core/tokenizers/index';
 import { downloadTokenizerJson, HubError, type DownloadOptions } from './hub';
 
 /** The largest tokenizer.json read or downloaded (Gemma 3's, the largest published, is 33 MB). */
@@ -59,7 +59,7 @@ export async function installFromHub(
   const text = Buffer.from(got.bytes.buffer, got.bytes.byteOffset, got.bytes.byteLength).toString('utf8');
   let prepared: PreparedHuggingFace;
   try {
-    prepared = await prepareHuggingFaceSliced(text);
+    prepared = await prepareModelJson(text);
   } catch (error) {
     throw new HubError('invalid', `The tokenizer.json of ${download.repo} cannot be used: ${(error as Error).message}`, error);
   }
