@@ -29,7 +29,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
-import { MODEL_LIBS, MODELS, measureModel, type ModelLib, type ModelTimes } from './models';
+import { MODEL_BASES, MODELS, measureModel, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
 import { benchPhysics } from './physics';
 import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
@@ -598,16 +598,16 @@ interface ModelReport {
 function benchModelsSection(corpusPath: string): ModelReport[] {
   console.log(`\n## Model tokenizers (tokenizer.json) on ${path.basename(corpusPath)}: a fresh process per library and model`);
   console.log(
-    `${pad('model', 13)}${pad('library', 20)}${lpad('load ms', 9)}${lpad('MB', 7)}${lpad('cold ms', 9)}${lpad('warm ms', 9)}${lpad('tokens', 10)}`,
+    `${pad('model', 13)}${pad('library', 23)}${lpad('load ms', 9)}${lpad('MB', 7)}${lpad('cold ms', 9)}${lpad('warm ms', 9)}${lpad('tokens', 10)}`,
   );
   return MODELS.map((model) => {
-    const results = new Map(MODEL_LIBS.map((lib) => [lib, measureModel(lib, model, corpusPath)] as const));
+    const results = new Map(modelLibs(model).map((lib) => [lib, measureModel(lib, model, corpusPath)] as const));
     for (const [lib, r] of results) {
       const cells =
         'error' in r
           ? `error: ${r.error}`
           : `${lpad(ms(r.loadMs), 9)}${lpad(r.memoryMB.toFixed(0), 7)}${lpad(ms(r.coldMs), 9)}${lpad(ms(r.warmMs), 9)}${lpad(fmtInt(r.tokens), 10)}`;
-      console.log(`${pad(model, 13)}${pad(lib, 20)}${cells}`);
+      console.log(`${pad(model, 13)}${pad(lib, 23)}${cells}`);
     }
     return { model, results };
   });
@@ -615,6 +615,15 @@ function benchModelsSection(corpusPath: string): ModelReport[] {
 
 function modelGoals(m: ModelReport, goal: (ok: boolean | undefined, text: string) => void): void {
   const ours = m.results.get('tokenlens')!;
+  const shared = m.results.get('tokenlens, base loaded');
+  if (shared && !('error' in shared) && !('error' in ours) && shared.baseMB !== undefined) {
+    const saved = ours.memoryMB - shared.memoryMB;
+    // What is left is the model's merges (which the built-in encoding has no use for) and its extra tokens.
+    goal(
+      saved >= 0.6 * shared.baseMB && shared.tokens === ours.tokens,
+      `${m.model} loaded after ${MODEL_BASES[m.model]} shares its table: ${shared.memoryMB.toFixed(1)} MB, alone ${ours.memoryMB.toFixed(1)} MB (saves ${saved.toFixed(1)} of the ${shared.baseMB.toFixed(1)} MB table)`,
+    );
+  }
   const ref = m.results.get('tokenizers.js')!;
   if ('error' in ours || 'error' in ref) {
     goal(undefined, `${m.model}: ${'error' in ours ? `Token Lens: ${ours.error}` : `tokenizers.js: ${'error' in ref ? ref.error : ''}`}`);

@@ -7,11 +7,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace';
+import { getEncodingStats, loadTokenizerSync, prepareModelJson } from '../../src/core/tokenizers/load';
+import type { EncodingName } from '../../src/core/tokenizers/registry';
 
 export const MODELS = ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3'];
-export type ModelLib = 'tokenlens' | 'tokenizers.js' | '@lenml/tokenizers';
-export const MODEL_LIBS: readonly ModelLib[] = ['tokenlens', 'tokenizers.js', '@lenml/tokenizers'];
+/** 'tokenlens, base loaded': the model loaded after the built-in encoding its vocabulary begins with (it shares its table). */
+export type ModelLib = 'tokenlens' | 'tokenlens, base loaded' | 'tokenizers.js' | '@lenml/tokenizers';
+/** The built-in encoding each model's vocabulary begins with, byte for byte (test/unit/sharedTables.test.ts). */
+export const MODEL_BASES: Readonly<Record<string, EncodingName>> = { llama3: 'cl100k_base', gptoss: 'o200k_base' };
+
+/** The libraries measured on a model. */
+export function modelLibs(model: string): ModelLib[] {
+  return ['tokenlens', ...(MODEL_BASES[model] ? (['tokenlens, base loaded'] as const) : []), 'tokenizers.js', '@lenml/tokenizers'];
+}
 
 export interface ModelTimes {
   loadMs: number;
@@ -19,16 +27,22 @@ export interface ModelTimes {
   coldMs: number;
   warmMs: number;
   tokens: number;
+  /** With the base loaded first: the base encoding's table, MB (held anyway, not in memoryMB). */
+  baseMB?: number;
 }
 
 type Json = { added_tokens: { special?: boolean }[] };
 type Count = (text: string) => number;
 
-function counter(lib: ModelLib, model: string, json: Json): Count {
-  if (lib === 'tokenlens') {
-    const tokenizer = loadHuggingFaceTokenizer(json as never);
-    return (text) => tokenizer.count(text);
+/** Reads, parses and builds in a function of its own, so that nothing keeps the parsed file alive after it. */
+async function counter(lib: ModelLib, model: string, path: string): Promise<Count> {
+  const text = fs.readFileSync(path, 'utf8');
+  if (lib === 'tokenlens' || lib === 'tokenlens, base loaded') {
+    // As the editor loads a model: in time slices, sharing a loaded built-in encoding's table.
+    const tokenizer = (await prepareModelJson(text)).tokenizer();
+    return (s) => tokenizer.count(s);
   }
+  const json = JSON.parse(text) as Json;
   // Both libraries get the file without its special added tokens: ours counts special-token text as text too.
   const plain = { ...json, added_tokens: json.added_tokens.filter((a) => !a.special) };
   type Encoder = { encode(s: string, o: { add_special_tokens: boolean }): { ids: number[] } | number[] };
@@ -43,20 +57,22 @@ function counter(lib: ModelLib, model: string, json: Json): Count {
     const config = JSON.parse(fs.readFileSync(require.resolve(`@lenml/tokenizer-${model}/models/tokenizer_config.json`), 'utf8'));
     encoder = TokenizerLoader.fromPreTrained({ tokenizerJSON: plain, tokenizerConfig: config });
   }
-  return (text) => {
-    const out = encoder.encode(text, { add_special_tokens: false });
+  return (s) => {
+    const out = encoder.encode(s, { add_special_tokens: false });
     return Array.isArray(out) ? out.length : out.ids.length;
   };
 }
 
-function measure(lib: ModelLib, model: string, corpusPath: string): ModelTimes {
+async function measure(lib: ModelLib, model: string, corpusPath: string): Promise<ModelTimes> {
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const corpus = fs.readFileSync(corpusPath, 'utf8');
   const path = require.resolve(`@lenml/tokenizer-${model}/models/tokenizer.json`);
+  const base = lib === 'tokenlens, base loaded' ? MODEL_BASES[model]! : undefined;
+  if (base) loadTokenizerSync(base);
   gc();
   const before = process.memoryUsage();
   let t = performance.now();
-  const count = counter(lib, model, JSON.parse(fs.readFileSync(path, 'utf8')) as Json);
+  const count = await counter(lib, model, path);
   const loadMs = performance.now() - t;
   gc();
   const after = process.memoryUsage();
@@ -66,7 +82,8 @@ function measure(lib: ModelLib, model: string, corpusPath: string): ModelTimes {
   const coldMs = performance.now() - t;
   t = performance.now();
   count(corpus);
-  return { loadMs, memoryMB, coldMs, warmMs: performance.now() - t, tokens };
+  const warmMs = performance.now() - t;
+  return { loadMs, memoryMB, coldMs, warmMs, tokens, ...(base ? { baseMB: getEncodingStats().find((e) => e.encoding === base)!.tableBytes / (1 << 20) } : {}) };
 }
 
 /** One library on one model in a fresh process; an error (a library that does not load the file) is reported, not thrown. */
@@ -82,5 +99,5 @@ export function measureModel(lib: ModelLib, model: string, corpusPath: string): 
 
 if (require.main === module && process.argv[2] === '--one') {
   const [lib, model, corpusPath] = process.argv.slice(3) as [ModelLib, string, string];
-  process.stdout.write(JSON.stringify(measure(lib, model, corpusPath)));
+  void measure(lib, model, corpusPath).then((times) => process.stdout.write(JSON.stringify(times)));
 }
