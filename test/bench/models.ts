@@ -83,7 +83,14 @@ async function measure(lib: ModelLib, model: string, corpusPath: string): Promis
   t = performance.now();
   count(corpus);
   const warmMs = performance.now() - t;
-  return { loadMs, memoryMB, coldMs, warmMs, tokens, ...(base ? { baseMB: getEncodingStats().find((e) => e.encoding === base)!.tableBytes / (1 << 20) } : {}) };
+  return {
+    loadMs,
+    memoryMB,
+    coldMs,
+    warmMs,
+    tokens,
+    ...(base ? { baseMB: getEncodingStats().find((e) => e.encoding === base)!.tableBytes / (1 << 20) } : {}),
+  };
 }
 
 /** One library on one model in a fresh process; an error (a library that does not load the file) is reported, not thrown. */
