@@ -68,7 +68,7 @@ suite('Status bar', () => {
   test('tooltip adds the same text counted with the other encodings', async () => {
     await openDocument('Tokenizers disagree about café and 中文字符.', 'markdown');
     const expected = await Promise.all(
-      ['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'].map(
+      ['o200k_base', 'o200k_harmony', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'].map(
         async (name) => `| ${name} | ${await api.count('Tokenizers disagree about café and 中文字符.', name)} |`,
       ),
     );
@@ -185,7 +185,7 @@ suite('Status bar', () => {
     assert.equal(summary.characters, 8);
     assert.deepEqual(
       summary.comparisons.map((c) => c.tokenizer),
-      ['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'],
+      ['o200k_base', 'o200k_harmony', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'],
     );
   });
 

@@ -13,9 +13,9 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { get_encoding, type TiktokenEncoding } from 'tiktoken';
 import { ENCODING_NAMES, loadTokenizerSync } from '../../src/core/tokenizers/index';
 import { Rng, SPECIAL_TEXTS, randomSlice, randomText, realText, textWithLoneSurrogates } from '../bench/textgen';
+import { tiktokenOracle } from '../unit/tiktokenOracle';
 import { launchChromium } from './chromium';
 import type { WorkerAnswer, WorkerRequest } from './engineWorker';
 
@@ -126,7 +126,7 @@ test('the bundle for VS Code for the Web evaluates in a worker and exports activ
 for (const name of ENCODING_NAMES) {
   test(`${name} in a browser worker: tiktoken's ids, the same count sliced, and the desktop engine's ids on lone surrogates`, async () => {
     const { plain, lone } = texts();
-    const oracle = get_encoding(name as TiktokenEncoding);
+    const oracle = tiktokenOracle(name);
     try {
       for (const specialTokens of ['text', 'special'] as const) {
         const answer = await inWorker({ tokenizer: name, specialTokens, texts: [...plain, ...lone].map(units) });

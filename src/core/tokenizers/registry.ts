@@ -1,7 +1,7 @@
 import { ESTIMATES, type Estimate } from './estimates';
 
 /** The one place that knows tokenizer names: the service's list (spec 4.1) and what each resolves to. */
-export type EncodingName = 'cl100k_base' | 'o200k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2';
+export type EncodingName = 'cl100k_base' | 'o200k_base' | 'o200k_harmony' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2';
 /** 'huggingface': built from a tokenizer.json (huggingFace.ts): a model registered at run time (registerModel), never a built-in. */
 export type TokenizerKind = EncodingName | 'character' | 'whitespace' | 'huggingface';
 
@@ -22,6 +22,11 @@ export interface TokenizerInfo {
 export const TOKENIZERS: readonly TokenizerInfo[] = [
   { name: 'cl100k_base', kind: 'cl100k_base', description: 'BPE encoding (GPT-4, GPT-3.5 family)' },
   { name: 'o200k_base', kind: 'o200k_base', description: 'BPE encoding (GPT-4o family)' },
+  {
+    name: 'o200k_harmony',
+    kind: 'o200k_harmony',
+    description: "BPE encoding (gpt-oss): o200k_base with the Harmony format's special tokens",
+  },
   { name: 'p50k_base', kind: 'p50k_base', description: 'BPE encoding (Codex, text-davinci-002/003)' },
   { name: 'p50k_edit', kind: 'p50k_edit', description: 'BPE encoding (edit models)' },
   { name: 'r50k_base', kind: 'r50k_base', description: 'BPE encoding (GPT-3)' },
@@ -50,7 +55,15 @@ export const TOKENIZER_NAMES: readonly string[] = TOKENIZERS.map((t) => t.name);
 export const DEFAULT_TOKENIZER = 'cl100k_base';
 
 /** The distinct encodings, in list order: what "the other encodings" means in comparisons. */
-export const ENCODING_NAMES: readonly EncodingName[] = ['cl100k_base', 'o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'];
+export const ENCODING_NAMES: readonly EncodingName[] = [
+  'cl100k_base',
+  'o200k_base',
+  'o200k_harmony',
+  'p50k_base',
+  'p50k_edit',
+  'r50k_base',
+  'gpt2',
+];
 
 export class UnknownTokenizerError extends Error {
   constructor(readonly requested: string) {
