@@ -232,8 +232,8 @@ async function loadChild(lib: Lib, encoding: string): Promise<void> {
   };
   if (lib === 'tokenlens') {
     const engine = require('../../src/core/tokenizers') as Record<string, unknown>;
-    const getStats = engine['getEncodingStats'] as (() => Array<{ encoding: string; tableBytes?: number }>) | undefined;
-    const stats = getStats?.().find((s) => s.encoding === encoding);
+    const getStats = engine['getEncodingStats'] as (() => Array<{ encodings: string[]; tableBytes?: number }>) | undefined;
+    const stats = getStats?.().find((s) => s.encodings.includes(encoding));
     if (stats?.tableBytes !== undefined) result.tableMB = stats.tableBytes / (1 << 20);
   }
   process.stdout.write(`\n${JSON.stringify(result)}\n`);

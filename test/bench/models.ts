@@ -89,7 +89,7 @@ async function measure(lib: ModelLib, model: string, corpusPath: string): Promis
     coldMs,
     warmMs,
     tokens,
-    ...(base ? { baseMB: getEncodingStats().find((e) => e.encoding === base)!.tableBytes / (1 << 20) } : {}),
+    ...(base ? { baseMB: getEncodingStats().find((e) => e.encodings.includes(base))!.tableBytes / (1 << 20) } : {}),
   };
 }
 

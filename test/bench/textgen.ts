@@ -165,8 +165,31 @@ export const SPECIAL_TEXTS = [
   '<|endofprompt|>',
   '<|im_start|>',
   '<|im_end|>',
+  // o200k_harmony's (gpt-oss's Harmony format)
+  '<|startoftext|>',
+  '<|start|>',
+  '<|message|>',
+  '<|channel|>',
+  '<|end|>',
+  '<|return|>',
+  '<|constrain|>',
+  '<|call|>',
+  '<|reserved_200018|>',
+  '<|reserved_201087|>',
 ];
-const SPECIAL_FRAGMENTS = ['<|', '|>', '<|endof', 'endoftext|>', '<|fim_', '<<|endoftext|>>', '<|endoftext|><|endoftext|>', '<|endoftext'];
+const SPECIAL_FRAGMENTS = [
+  '<|',
+  '|>',
+  '<|endof',
+  'endoftext|>',
+  '<|fim_',
+  '<<|endoftext|>>',
+  '<|endoftext|><|endoftext|>',
+  '<|endoftext',
+  '<|start',
+  '<|reserved_',
+  '<|reserved_201088|>',
+];
 const EMOJI = [
   '👍',
   '👍🏽',

@@ -16,6 +16,9 @@
  *   [token-lens:ui] {"op":"read","selector":"…","done":"/abs.json"}  -> we write the element's visible text as `text`
  *   [token-lens:ui] {"op":"html","selector":"…","done":"/abs.json"}  -> we write the element's HTML as `text` (what the DOM holds: links, not just words)
  * The workbench calls window.codeAutomationExit(code) when the suite is done.
+ * workbench.action.reloadWindow reloads the page: a new extension host runs the suite module again from the start
+ * (test/reload/ uses that; TOKEN_LENS_RUN_DIR is this run's folder, which outlives the reload), and the result
+ * marker of that second run is the one reported.
  *
  * Exit code 0 only when the suite reported >=1 passed and 0 failed, and VS Code exited 0.
  */
@@ -296,6 +299,8 @@ async function runHeadless(opts: Options): Promise<number> {
         TOKEN_LENS_SCREENSHOTS: '1',
         TOKEN_LENS_SCREENSHOT_DIR: opts.screenshots,
         TOKEN_LENS_TEST_MODE: 'headless',
+        // This run's own folder: a suite that reloads the window keeps what it needs across the reload there.
+        TOKEN_LENS_RUN_DIR: runDir,
         ...(opts.grep ? { TOKEN_LENS_TEST_GREP: opts.grep } : {}),
       },
     });

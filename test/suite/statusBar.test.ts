@@ -68,7 +68,7 @@ suite('Status bar', () => {
   test('tooltip adds the same text counted with the other encodings', async () => {
     await openDocument('Tokenizers disagree about café and 中文字符.', 'markdown');
     const expected = await Promise.all(
-      ['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'].map(
+      ['o200k_base', 'o200k_harmony', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'].map(
         async (name) => `| ${name} | ${await api.count('Tokenizers disagree about café and 中文字符.', name)} |`,
       ),
     );
@@ -161,7 +161,7 @@ suite('Status bar', () => {
     assert.equal(await vscode.commands.executeCommand('tokenLens.selectTokenizer', 'gpt-9'), undefined);
   });
 
-  test('special-token text counts as text by default, as one token when configured', async () => {
+  test("special-token text counts as text by default, as one token when configured (o200k_harmony's too)", async () => {
     const text = '<|endoftext|>';
     await openDocument(text, 'plaintext');
     const asText = await api.count(text, 'cl100k_base');
@@ -169,6 +169,10 @@ suite('Status bar', () => {
     await shows(`$(symbol-numeric) ${asText} tokens · cl100k_base`);
     await vscode.workspace.getConfiguration('tokenLens').update('specialTokens', 'special', vscode.ConfigurationTarget.Global);
     await shows('$(symbol-numeric) 1 token · cl100k_base');
+    // gpt-oss's Harmony format: <|start|> user <|message|> Hi <|end|> with o200k_harmony, whose special tokens they are.
+    await openDocument('<|start|>user<|message|>Hi<|end|>', 'plaintext');
+    await vscode.workspace.getConfiguration('tokenLens').update('tokenizer', 'o200k_harmony', vscode.ConfigurationTarget.Global);
+    await shows('$(symbol-numeric) 5 tokens · o200k_harmony');
   });
 
   test('countSelection shows and returns the counts with every encoding', async () => {
@@ -185,7 +189,7 @@ suite('Status bar', () => {
     assert.equal(summary.characters, 8);
     assert.deepEqual(
       summary.comparisons.map((c) => c.tokenizer),
-      ['o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'],
+      ['o200k_base', 'o200k_harmony', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'],
     );
   });
 

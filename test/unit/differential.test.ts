@@ -1,13 +1,14 @@
 /**
  * Differential tests: the engine's token ids must equal tiktoken's (OpenAI's Rust reference, built to
- * WASM) for every encoding, on real text (what `npm ci` installs, plus the shared 1 MiB corpus when
+ * WASM; o200k_harmony built from its parts, tiktokenOracle.ts) for every encoding, on real text (what `npm ci` installs, plus the shared 1 MiB corpus when
  * present) and on seeded random hostile Unicode. A failure prints the seed and a shrunk reproducer
  * (expected vs got), so it can be replayed without the random loop.
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
-import { ENCODING_NAMES, countChars, loadTokenizerSync, type Tokenizer } from '../../src/core/tokenizers/index';
+import type { Tiktoken } from 'tiktoken';
+import { ENCODING_NAMES, countChars, loadTokenizerSync, type EncodingName, type Tokenizer } from '../../src/core/tokenizers/index';
+import { tiktokenOracle } from './tiktokenOracle';
 import { corpora, Rng, randomSlice, randomText, textWithLoneSurrogates } from '../bench/textgen';
 
 const CORPORA = corpora();
@@ -15,9 +16,9 @@ const SEED = Number(process.env.DIFF_SEED ?? 0x70c3e1);
 const RANDOM_STRINGS = Number(process.env.DIFF_STRINGS ?? 600);
 
 const oracles = new Map<string, Tiktoken>();
-function oracle(name: string): Tiktoken {
+function oracle(name: EncodingName): Tiktoken {
   let enc = oracles.get(name);
-  if (!enc) oracles.set(name, (enc = get_encoding(name as TiktokenEncoding)));
+  if (!enc) oracles.set(name, (enc = tiktokenOracle(name)));
   return enc;
 }
 after(() => {
@@ -222,6 +223,10 @@ for (const name of ENCODING_NAMES) {
         '<|fim_prefix|>x<|fim_suffix|>y<|fim_middle|>',
         '<<|endoftext|>>',
         '<|endofprompt|>',
+        '<|start|>user<|message|>Hi<|end|><|start|>assistant<|channel|>final<|message|>Hello!<|return|>',
+        '<|startoftext|><|constrain|>json<|call|>',
+        '<|reserved_200018|><|endofprompt|><|reserved_200000|><|reserved_201087|>',
+        '<|reserved_201088|> <|reserved_199997|> <|reserved_200002|> <|reserved_|> <|start|',
         '',
       );
       texts.forEach((text, i) => {

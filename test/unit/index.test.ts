@@ -244,6 +244,7 @@ const KINDS: Kind[] = [
   { label: 'cl100k_base', name: 'cl100k_base' },
   { label: "cl100k_base (specialTokens: 'special')", name: 'cl100k_base', special: true },
   { label: 'o200k_base', name: 'o200k_base' },
+  { label: "o200k_harmony (specialTokens: 'special')", name: 'o200k_harmony', special: true },
   { label: 'p50k_base', name: 'p50k_base' },
   { label: "p50k_edit (specialTokens: 'special')", name: 'p50k_edit', special: true },
   { label: 'gpt2', name: 'gpt2' },

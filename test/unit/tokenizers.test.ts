@@ -9,10 +9,11 @@ import {
   UnknownTokenizerError,
 } from '../../src/core/tokenizers/index';
 
-test('every name of spec 4.1 resolves, aliases to their encodings', () => {
+test('every name of spec 4.1, and o200k_harmony, resolves, aliases to their encodings', () => {
   const expected: Record<string, string> = {
     cl100k_base: 'cl100k_base',
     o200k_base: 'o200k_base',
+    o200k_harmony: 'o200k_harmony',
     p50k_base: 'p50k_base',
     p50k_edit: 'p50k_edit',
     r50k_base: 'r50k_base',

@@ -3,17 +3,21 @@
  * engine with its ranks fetched as VS Code for the Web reads them, and counting that yields without
  * setImmediate. Texts arrive as UTF-16 code units, so lone surrogates survive the trip.
  */
-import { countAsync, loadTokenizer, type SpecialTokenMode } from '../../src/core/tokenizers/index';
+import { countAsync, getEncodingStats, loadTokenizer, type EncodingStats, type SpecialTokenMode } from '../../src/core/tokenizers/index';
 import { useRankSource } from '../../src/core/tokenizers/load';
 
 export interface WorkerRequest {
   tokenizer: string;
+  /** Tokenizers loaded at the same time as `tokenizer`, before the texts are counted. */
+  alsoLoad?: string[];
   specialTokens: SpecialTokenMode;
   texts: number[][];
 }
 
 export interface WorkerAnswer {
   results?: { ids: number[]; count: number; sliced: number }[];
+  /** The rank tables the worker built. */
+  tables?: EncodingStats[];
   error?: string;
   /** What the worker lacks that Node has: proof the engine ran without it. */
   globals: Record<string, string>;
@@ -38,13 +42,13 @@ const globals = (): Record<string, string> => ({
 
 scope.onmessage = (event) => {
   void answer(event.data).then(
-    (results) => scope.postMessage({ results, globals: globals() }),
+    (results) => scope.postMessage({ results, tables: getEncodingStats(), globals: globals() }),
     (error: unknown) => scope.postMessage({ error: String(error), globals: globals() }),
   );
 };
 
-async function answer({ tokenizer, specialTokens, texts }: WorkerRequest): Promise<WorkerAnswer['results']> {
-  const engine = await loadTokenizer(tokenizer, { specialTokens });
+async function answer({ tokenizer, alsoLoad = [], specialTokens, texts }: WorkerRequest): Promise<WorkerAnswer['results']> {
+  const [engine] = await Promise.all([tokenizer, ...alsoLoad].map((name) => loadTokenizer(name, { specialTokens })));
   const results = [];
   for (const units of texts) {
     const text = fromUnits(units);

@@ -13,15 +13,17 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { get_encoding, type TiktokenEncoding } from 'tiktoken';
 import { ENCODING_NAMES, loadTokenizerSync } from '../../src/core/tokenizers/index';
 import { Rng, SPECIAL_TEXTS, randomSlice, randomText, realText, textWithLoneSurrogates } from '../bench/textgen';
+import { tiktokenOracle } from '../unit/tiktokenOracle';
 import { launchChromium } from './chromium';
 import type { WorkerAnswer, WorkerRequest } from './engineWorker';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const DIST = path.join(ROOT, 'dist');
 let server: http.Server;
+/** Requests for rank files, by path. */
+const served = new Map<string, number>();
 let browser: Browser;
 let page: Page;
 
@@ -48,7 +50,9 @@ before(async () => {
     const ranks = /^\/ranks\/(\w+)\.js$/.exec(req.url ?? '');
     const file = ranks ? path.join(DIST, 'ranks', `${ranks[1]}.js`) : undefined;
     const body = files[req.url ?? ''] ?? (file && fs.existsSync(file) ? () => fs.readFileSync(file) : undefined);
-    res.writeHead(body ? 200 : 404, { 'content-type': req.url === '/' ? 'text/html' : 'text/javascript' });
+    if (ranks) served.set(req.url!, (served.get(req.url!) ?? 0) + 1);
+    // no-store: every fetch the engine makes reaches this server, none is answered from the browser's cache
+    res.writeHead(body ? 200 : 404, { 'content-type': req.url === '/' ? 'text/html' : 'text/javascript', 'cache-control': 'no-store' });
     res.end(body?.());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -123,10 +127,27 @@ test('the bundle for VS Code for the Web evaluates in a worker and exports activ
   assert.equal(kind, 'function function');
 });
 
+test('o200k_base and o200k_harmony loaded at once in a worker: one fetch of o200k_base.js, one table, each its own special tokens', async () => {
+  served.clear();
+  const answer = await inWorker({
+    tokenizer: 'o200k_harmony',
+    alsoLoad: ['o200k_base', 'model-4o (o200k)'],
+    specialTokens: 'special',
+    texts: [units('<|start|>Hi<|end|>')],
+  });
+  assert.equal(answer.error, undefined);
+  assert.deepEqual(Object.fromEntries(served), { '/ranks/o200k_base.js': 1 });
+  assert.deepEqual(
+    answer.tables?.map((t) => [t.ranks, [...t.encodings].sort()]),
+    [['o200k_base', ['o200k_base', 'o200k_harmony']]],
+  );
+  assert.deepEqual(answer.results?.[0]?.ids, [200006, 12194, 200007]);
+});
+
 for (const name of ENCODING_NAMES) {
   test(`${name} in a browser worker: tiktoken's ids, the same count sliced, and the desktop engine's ids on lone surrogates`, async () => {
     const { plain, lone } = texts();
-    const oracle = get_encoding(name as TiktokenEncoding);
+    const oracle = tiktokenOracle(name);
     try {
       for (const specialTokens of ['text', 'special'] as const) {
         const answer = await inWorker({ tokenizer: name, specialTokens, texts: [...plain, ...lone].map(units) });

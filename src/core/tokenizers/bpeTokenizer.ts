@@ -38,6 +38,7 @@ const HEAVY_PIECE = 8192;
 const HEAVY_CACHE_LIMIT = 16;
 const NO_SPECIALS: ReadonlyMap<string, number> = new Map();
 const NO_IDS: number[] = [];
+const UTF8 = new TextEncoder();
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function hasLoneSurrogate(piece: string): boolean {
@@ -135,7 +136,15 @@ export class BpeTokenizer extends TokenizerBase {
   spans(text: string): TokenSpan[] {
     const out: TokenSpan[] = [];
     this.walk(text, 0, (start, end, ids, piece) => {
-      if (typeof ids === 'number') out.push({ id: ids, bytes: this.bytesOf(ids), start, end, partial: false });
+      // A special token (no piece) has the bytes of the text it matched: o200k_harmony gives <|endofprompt|> and <|reserved_200018|> one id.
+      if (typeof ids === 'number')
+        out.push({
+          id: ids,
+          bytes: piece === undefined ? UTF8.encode(text.slice(start, end)) : this.bytesOf(ids),
+          start,
+          end,
+          partial: false,
+        });
       else if (piece !== undefined && piece.length === end - start) this.splitPiece(piece, start, ids, out);
       else for (const id of ids) out.push({ id, bytes: this.bytesOf(id), start, end, partial: true }); // normalized: no finer mapping
       return true;

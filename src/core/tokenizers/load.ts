@@ -15,8 +15,10 @@ import { CharacterTokenizer, WhitespaceTokenizer } from './simpleTokenizers';
 import { EstimateTokenizer } from './estimateTokenizer';
 import type { EngineOptions, Tokenizer } from './types';
 
+/** One built rank table: the rank file it was read from and the encodings that read it so far. */
 export interface EncodingStats {
-  encoding: EncodingName;
+  ranks: EncodingName;
+  encodings: EncodingName[];
   /** Time to read the rank file and build the table. */
   loadMs: number;
   /** Memory the table holds. */
@@ -24,13 +26,15 @@ export interface EncodingStats {
   tokens: number;
 }
 
-interface Encoding {
+/** A rank file's table, built once however many encodings read it; file: its own pattern and special tokens. */
+interface Table {
   file: Omit<RankFile, 'bpe_ranks'>;
   table: RankTable;
   stats: EncodingStats;
 }
 
-const encodings = new Map<EncodingName, Encoding>();
+/** Keyed by rank file (rankFileOf), not by encoding: gpt2 and r50k_base, o200k_base and o200k_harmony share one. */
+const tables = new Map<EncodingName, Table>();
 const tokenizers = new Map<string, Tokenizer>();
 
 /** A registered model's tokenizer.json could not be read or used; the message names the model and where its file is. */
@@ -67,7 +71,7 @@ export function provideModel(name: string, model: PreparedHuggingFace): void {
 
 /** prepareHuggingFaceSliced, sharing the table of a built-in encoding loaded so far that the vocabulary begins with. */
 export function prepareModelJson(text: string): Promise<PreparedHuggingFace> {
-  return prepareHuggingFaceSliced(text, { bases: [...new Set([...encodings.values()].map((e) => e.table))] });
+  return prepareHuggingFaceSliced(text, { bases: [...tables.values()].map((t) => t.table) });
 }
 
 function prepareModel(entry: ModelEntry): Promise<PreparedHuggingFace> {
@@ -92,8 +96,31 @@ function prepareModel(entry: ModelEntry): Promise<PreparedHuggingFace> {
 }
 
 /**
- * Encodings whose ranks equal another's (js-tiktoken ships them twice): the package carries each
- * rank file once, and these read the shipped one, with their own special tokens where they differ.
+ * o200k_harmony's special tokens (gpt-oss's Harmony format), as tiktoken 0.11's openai_public.py defines them: its
+ * named tokens and <|reserved_N|> for every other id from 199998 to 201087, plus o200k_base's <|endofprompt|>, which
+ * keeps id 200018 beside <|reserved_200018|>.
+ */
+const HARMONY_NAMED: Readonly<Record<number, string>> = {
+  199998: 'startoftext',
+  199999: 'endoftext',
+  200002: 'return',
+  200003: 'constrain',
+  200005: 'channel',
+  200006: 'start',
+  200007: 'end',
+  200008: 'message',
+  200012: 'call',
+};
+function harmonySpecialTokens(): Record<string, number> {
+  const tokens: Record<string, number> = { '<|endofprompt|>': 200018 };
+  for (let id = 199998; id < 201088; id++) tokens[`<|${HARMONY_NAMED[id] ?? `reserved_${id}`}|>`] = id;
+  return tokens;
+}
+
+/**
+ * Encodings whose ranks equal another's (js-tiktoken ships gpt2's and p50k_edit's twice, and has no o200k_harmony):
+ * the package carries each rank file once, these read the shipped one, with their own special tokens where they
+ * differ, and one table serves them all.
  */
 export const SHARED_RANKS: Readonly<Partial<Record<EncodingName, { ranks: EncodingName; specialTokens?: Record<string, number> }>>> = {
   gpt2: { ranks: 'r50k_base' },
@@ -101,6 +128,7 @@ export const SHARED_RANKS: Readonly<Partial<Record<EncodingName, { ranks: Encodi
     ranks: 'p50k_base',
     specialTokens: { '<|endoftext|>': 50256, '<|fim_prefix|>': 50281, '<|fim_middle|>': 50282, '<|fim_suffix|>': 50283 },
   },
+  o200k_harmony: { ranks: 'o200k_base', specialTokens: harmonySpecialTokens() },
 };
 
 /** The rank files the package must carry: one per distinct table. */
@@ -123,9 +151,14 @@ export function useRankSource(source: RankSource): void {
 
 /** The rank file name `name` reads, and the file with its own special tokens where they differ. */
 const rankFileOf = (name: EncodingName): EncodingName => SHARED_RANKS[name]?.ranks ?? name;
-function withOwnSpecials(name: EncodingName, file: RankFile): RankFile {
+function withOwnSpecials<F extends Omit<RankFile, 'bpe_ranks'>>(name: EncodingName, file: F): F {
   const specialTokens = SHARED_RANKS[name]?.specialTokens;
   return specialTokens ? { ...file, special_tokens: specialTokens } : file;
+}
+
+/** What encoding `name` reads: its rank file with its own special tokens. */
+export function readRankFile(name: EncodingName): RankFile {
+  return withOwnSpecials(name, readRankModule(rankFileOf(name)));
 }
 
 /**
@@ -134,15 +167,14 @@ function withOwnSpecials(name: EncodingName, file: RankFile): RankFile {
  * node_modules, and the claude one the test build writes beside this file. Node only: fs is required here, not
  * imported, so the browser bundle never evaluates it.
  */
-export function readRankFile(name: EncodingName): RankFile {
+function readRankModule(fileName: EncodingName): RankFile {
   const fs = require('node:fs') as { existsSync(path: string): boolean };
   const path = require('node:path') as { join(...parts: string[]): string };
-  const fileName = rankFileOf(name);
   const bundled = path.join(__dirname, 'ranks', `${fileName}.js`);
   const id = fs.existsSync(bundled) ? bundled : `js-tiktoken/ranks/${fileName}`;
   const loaded = require(id) as RankFile | { default: RankFile };
   delete require.cache[require.resolve(id)]; // the table keeps what it needs; let the 1-2 MB source string go
-  return withOwnSpecials(name, 'default' in loaded ? loaded.default : loaded);
+  return 'default' in loaded ? loaded.default : loaded;
 }
 
 /**
@@ -162,32 +194,46 @@ export function parseRankModule(text: string): RankFile {
 
 const fetching = new Map<EncodingName, Promise<RankFile>>();
 
-/** One fetch per encoding, however many callers ask for it before it arrives; a failed one may be retried. */
-function fetchRankFile(source: RankSource, name: EncodingName): Promise<RankFile> {
-  let pending = fetching.get(name);
+/** One fetch per rank file, however many callers (and encodings) ask for it before it arrives; a failed one may be retried. */
+function fetchRankFile(source: RankSource, fileName: EncodingName): Promise<RankFile> {
+  let pending = fetching.get(fileName);
   if (!pending) {
-    pending = source.fetchText(rankFileOf(name)).then((text) => withOwnSpecials(name, parseRankModule(text)));
-    fetching.set(name, pending);
+    pending = source.fetchText(fileName).then(parseRankModule);
+    fetching.set(fileName, pending);
     pending.then(
-      () => fetching.delete(name),
-      () => fetching.delete(name),
+      () => fetching.delete(fileName),
+      () => fetching.delete(fileName),
     );
   }
   return pending;
 }
 
-function loadEncoding(name: EncodingName, fetched?: RankFile): Encoding {
-  let encoding = encodings.get(name);
-  if (!encoding) {
+/** The table of a rank file, built on first use from `fetched` (the web) or the file read here (Node). */
+function loadTable(fileName: EncodingName, fetched?: RankFile): Table {
+  let built = tables.get(fileName);
+  if (!built) {
     const started = performance.now();
-    if (!fetched && rankSource) throw new Error(`The ${name} ranks are fetched: load them with loadTokenizer first.`);
-    const file = fetched ?? readRankFile(name);
+    if (!fetched && rankSource) throw new Error(`The ${fileName} ranks are fetched: load them with loadTokenizer first.`);
+    const file = fetched ?? readRankModule(fileName);
     const table = new RankTable(file.bpe_ranks);
-    const stats = { encoding: name, loadMs: performance.now() - started, tableBytes: table.byteSize, tokens: table.size };
-    encoding = { file: { pat_str: file.pat_str, special_tokens: file.special_tokens }, table, stats };
-    encodings.set(name, encoding);
+    const stats: EncodingStats = {
+      ranks: fileName,
+      encodings: [],
+      loadMs: performance.now() - started,
+      tableBytes: table.byteSize,
+      tokens: table.size,
+    };
+    built = { file: { pat_str: file.pat_str, special_tokens: file.special_tokens }, table, stats };
+    tables.set(fileName, built);
   }
-  return encoding;
+  return built;
+}
+
+/** Encoding `name`: its rank file's table (shared) with its own pattern and special tokens. */
+function loadEncoding(name: EncodingName): { file: Omit<RankFile, 'bpe_ranks'>; table: RankTable } {
+  const { file, table, stats } = loadTable(rankFileOf(name));
+  if (!stats.encodings.includes(name)) stats.encodings.push(name);
+  return { file: withOwnSpecials(name, file), table };
 }
 
 /** The tiktoken encoding a listed tokenizer reads, if any (the listed names never resolve to a tokenizer.json). */
@@ -246,8 +292,9 @@ export async function loadTokenizer(name: string, options: EngineOptions = {}): 
     return loadTokenizerSync(name, options);
   }
   const kind = encodingOf(info);
-  if (kind && !encodings.has(kind)) {
-    if (rankSource) loadEncoding(kind, await fetchRankFile(rankSource, kind));
+  const fileName = kind && rankFileOf(kind);
+  if (fileName && !tables.has(fileName)) {
+    if (rankSource) loadTable(fileName, await fetchRankFile(rankSource, fileName));
     else await yieldToEventLoop();
   }
   return loadTokenizerSync(name, options);
@@ -260,9 +307,10 @@ export function isLoaded(name: string): boolean {
     return entry !== undefined && prepared.has(entry);
   }
   const kind = encodingOf(info);
-  return !kind || encodings.has(kind);
+  return !kind || tables.has(rankFileOf(kind));
 }
 
+/** The tables built so far, one per rank file. */
 export function getEncodingStats(): EncodingStats[] {
-  return [...encodings.values()].map((e) => e.stats);
+  return [...tables.values()].map(({ stats }) => ({ ...stats, encodings: [...stats.encodings] }));
 }

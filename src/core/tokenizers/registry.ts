@@ -4,7 +4,7 @@ import { ESTIMATES, type Estimate, type EstimateBase } from './estimates';
  * The one place that knows tokenizer names: the service's list (spec 4.1) and what each resolves to.
  * An encoding is a rank file the engine reads: the tiktoken ones, and the ones only an estimate counts with.
  */
-export type EncodingName = 'cl100k_base' | 'o200k_base' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2' | EstimateBase;
+export type EncodingName = 'cl100k_base' | 'o200k_base' | 'o200k_harmony' | 'p50k_base' | 'p50k_edit' | 'r50k_base' | 'gpt2' | EstimateBase;
 /** 'huggingface': built from a tokenizer.json (huggingFace.ts): a model registered at run time (registerModel), never a built-in. */
 export type TokenizerKind = EncodingName | 'character' | 'whitespace' | 'huggingface';
 
@@ -25,6 +25,11 @@ export interface TokenizerInfo {
 export const TOKENIZERS: readonly TokenizerInfo[] = [
   { name: 'cl100k_base', kind: 'cl100k_base', description: 'BPE encoding (GPT-4, GPT-3.5 family)' },
   { name: 'o200k_base', kind: 'o200k_base', description: 'BPE encoding (GPT-4o family)' },
+  {
+    name: 'o200k_harmony',
+    kind: 'o200k_harmony',
+    description: "BPE encoding (gpt-oss): o200k_base with the Harmony format's special tokens",
+  },
   { name: 'p50k_base', kind: 'p50k_base', description: 'BPE encoding (Codex, text-davinci-002/003)' },
   { name: 'p50k_edit', kind: 'p50k_edit', description: 'BPE encoding (edit models)' },
   { name: 'r50k_base', kind: 'r50k_base', description: 'BPE encoding (GPT-3)' },
@@ -53,7 +58,15 @@ export const TOKENIZER_NAMES: readonly string[] = TOKENIZERS.map((t) => t.name);
 export const DEFAULT_TOKENIZER = 'cl100k_base';
 
 /** The distinct encodings a user can choose, in list order: what "the other encodings" means in comparisons. */
-export const ENCODING_NAMES: readonly EncodingName[] = ['cl100k_base', 'o200k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'];
+export const ENCODING_NAMES: readonly EncodingName[] = [
+  'cl100k_base',
+  'o200k_base',
+  'o200k_harmony',
+  'p50k_base',
+  'p50k_edit',
+  'r50k_base',
+  'gpt2',
+];
 
 /** Every encoding the engine reads: ENCODING_NAMES, then the vocabularies only estimates count with (claude). */
 export const ALL_ENCODINGS: readonly EncodingName[] = [...new Set([...ENCODING_NAMES, ...ESTIMATES.map((e) => e.estimate.base)])];

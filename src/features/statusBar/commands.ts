@@ -20,6 +20,8 @@ const WINDOW_PRESETS = [4_096, 8_192, 16_384, 32_768, 128_000, 200_000, 1_000_00
 const TYPICAL_WINDOWS: Partial<Record<string, number[]>> = {
   cl100k_base: [8_192, 32_768, 128_000],
   o200k_base: [128_000, 200_000],
+  // gpt-oss-20b and -120b: max_position_embeddings 131,072 in their config.json (openai/gpt-oss-120b on Hugging Face).
+  o200k_harmony: [131_072],
   p50k_base: [4_096],
   p50k_edit: [4_096],
   r50k_base: [4_096],
