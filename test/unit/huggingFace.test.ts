@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { loadHuggingFaceTokenizer, parseTokenizerJson, TokenizerJsonError } from '../../src/core/tokenizers/huggingFace';
+import { countAsync } from '../../src/core/tokenizers/sliced';
 import { unicodeStep, type UnicodeForm } from '../../src/core/tokenizers/normalize';
 import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
 import type { Tokenizer } from '../../src/core/tokenizers/types';
@@ -306,6 +307,22 @@ test('hostile runs stay near-linear on Hugging Face models: 100,000 identical ch
       assert.equal(ours.encode(text).length, n);
       // The goal is < 1 s; 5 s leaves room for a busy shared machine without hiding a quadratic run (minutes).
       assert.ok(elapsed < 5_000, `${model}: ${JSON.stringify(c)} × 100,000 took ${elapsed.toFixed(0)} ms`);
+    }
+  }
+});
+
+test('sliced counts prepare long pieces in steps (the heap merge on ids, paused) and give the count of one pass', async () => {
+  const texts = ['a'.repeat(20_000), 'ab'.repeat(9_000) + ' x', '中'.repeat(12_000), `x${' '.repeat(30_000)}y`, '👍'.repeat(9_000)];
+  for (const model of ['gemma3', 'llama3'] as const) {
+    const { ours } = pair(model);
+    // A fresh tokenizer: the pieces are not cached yet, so the sliced scan stops at them and prepares them.
+    const fresh = loadHuggingFaceTokenizer(file(model) as never);
+    for (const text of texts) {
+      assert.equal(
+        await countAsync(fresh, text),
+        ours.encode(text).length,
+        `${model}: ${JSON.stringify(text.slice(0, 8))}… × ${text.length}`,
+      );
     }
   }
 });
