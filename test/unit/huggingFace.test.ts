@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { loadHuggingFaceTokenizer, parseTokenizerJson, TokenizerJsonError } from '../../src/core/tokenizers/huggingFace';
+import { countAsync } from '../../src/core/tokenizers/sliced';
 import { unicodeStep, type UnicodeForm } from '../../src/core/tokenizers/normalize';
 import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
 import type { Tokenizer } from '../../src/core/tokenizers/types';
@@ -224,6 +225,108 @@ for (const model of MODELS) {
   });
 }
 
+/** Whitespace and marks that Gemma's pipeline treats apart: spaces become ▁, runs of ▁ start pieces unless ">▁</" spans them. */
+const SPACED = [
+  ' ',
+  '  ',
+  '▁',
+  '▁▁',
+  ' ▁',
+  '▁ ',
+  '\u00a0',
+  '\u2009',
+  '\u3000',
+  '\t',
+  '\n',
+  '\n\n',
+  '\r\n',
+  '>▁</',
+  '> </',
+  '>',
+  '</',
+  '<table>',
+  '<unused0>',
+  '[multimodal]',
+];
+const spaced = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom(...SPACED) },
+  { weight: 4, arbitrary: fc.constantFrom(...ATOMS) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(' ', '▁', 'a', '中', '👍', '\u00a0'), fc.integer({ min: 2, max: 300 }))
+      .map(([c, n]) => c.repeat(n)),
+  },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
+);
+
+test('gemma3: unit normalizers by chunks, the runs of ▁ walked by hand and the dropped Split give tokenizers.js ids on random spaced text', () => {
+  fc.assert(
+    fc.property(fc.array(spaced, { minLength: 1, maxLength: 60 }), (parts) => assertSame('gemma3', parts.join(''), 'spaced')),
+    { numRuns: 400, seed: 20260, endOnFailure: true },
+  );
+});
+
+test('long texts: segments across the 64K normalizing chunks and scans restarted inside them give the ids of one pass', () => {
+  const rng = fc.sample(fc.array(spaced, { minLength: 4000, maxLength: 4000 }), { numRuns: 1, seed: 5 })[0]!;
+  let text = rng.join('');
+  while (text.length < 200_000) text += text;
+  text = text.slice(0, 200_000);
+  assertSame('gemma3', text, '200,000 units');
+  const { ours } = pair('gemma3');
+  const ends: [number, number][] = [];
+  ours.scan(text, 0, (end, count) => (ends.push([end, count]), true));
+  for (const k of [1, 7, Math.floor(ends.length / 3), Math.floor(ends.length / 2), ends.length - 2]) {
+    const rest: [number, number][] = [];
+    ours.scan(text, ends[k]![0], (end, count) => (rest.push([end, count]), true));
+    assert.deepEqual(rest, ends.slice(k + 1), `restart at ${ends[k]![0]}`);
+  }
+});
+
+test('pieces longer than the linear merge handles (the heap merge on ids) give tokenizers.js ids', () => {
+  const long = fc.tuple(
+    fc.constantFrom('a', 'ab', 'abc', 'e\u0301', '中文', '👍', '▁', ' ', 'xy▁', '\u00e9', '1', 'aé'),
+    fc.integer({ min: 60, max: 700 }),
+  );
+  for (const model of ['gemma3', 'llama3', 'qwen3'] as const) {
+    fc.assert(
+      fc.property(long, fc.constantFrom('', 'x', ' q'), ([unit, n], tail) => assertSame(model, unit.repeat(n) + tail, 'long piece')),
+      { numRuns: 40, seed: 99, endOnFailure: true },
+    );
+  }
+});
+
+test('hostile runs stay near-linear on Hugging Face models: 100,000 identical characters in well under a second each', () => {
+  for (const model of ['gemma3', 'llama3'] as const) {
+    const { ours } = pair(model);
+    for (const c of ['a', ' ', '▁', '的', '👍', '\u00a0']) {
+      const text = c.repeat(100_000);
+      const started = performance.now();
+      const n = ours.count(text);
+      const elapsed = performance.now() - started;
+      assert.equal(ours.encode(text).length, n);
+      // The goal is < 1 s; 5 s leaves room for a busy shared machine without hiding a quadratic run (minutes).
+      assert.ok(elapsed < 5_000, `${model}: ${JSON.stringify(c)} × 100,000 took ${elapsed.toFixed(0)} ms`);
+    }
+  }
+});
+
+test('sliced counts prepare long pieces in steps (the heap merge on ids, paused) and give the count of one pass', async () => {
+  const texts = ['a'.repeat(20_000), 'ab'.repeat(9_000) + ' x', '中'.repeat(12_000), `x${' '.repeat(30_000)}y`, '👍'.repeat(9_000)];
+  for (const model of ['gemma3', 'llama3'] as const) {
+    const { ours } = pair(model);
+    // A fresh tokenizer: the pieces are not cached yet, so the sliced scan stops at them and prepares them.
+    const fresh = loadHuggingFaceTokenizer(file(model) as never);
+    for (const text of texts) {
+      assert.equal(
+        await countAsync(fresh, text),
+        ours.encode(text).length,
+        `${model}: ${JSON.stringify(text.slice(0, 8))}… × ${text.length}`,
+      );
+    }
+  }
+});
+
 test("Oniguruma's case folding: (?i:'s) matches 'ſ, where tokenizers.js folds ASCII only", () => {
   const { source } = translateOnigRegex("(?i:'s|'t)");
   const re = new RegExp(`^(?:${source})$`, 'u');
@@ -355,6 +458,38 @@ test('Metaspace pre-tokenizers split before ▁ and prepend it as their scheme s
   const ends: number[] = [];
   split.scan('ab  ab', 0, (end) => (ends.push(end), true));
   assert.deepEqual(ends, [2, 3, 6], 'pieces ▁ab | ▁ | ▁ab');
+});
+
+test('a Split on text the normalizers remove is dropped only when nothing can bring it back, as tokenizers.js splits', () => {
+  const base = sentencePiece({ normalizer: null });
+  const replace = (from: string, to: string) => ({ type: 'Replace', pattern: { String: from }, content: to });
+  // The Split isolates "c", which stops the merge b + c: a wrong drop changes the ids.
+  const cases: [string, Json[]][] = [
+    ['removed by Replace', [replace('c', 'b')]],
+    ['brought back by NFKC from U+217D', [replace('c', 'b'), { type: 'NFKC' }]],
+    ['brought back by a later Replace', [replace('c', 'b'), replace('a', 'c')]],
+    ['replaced twice', [replace('c', 'a'), replace('a', 'b')]],
+  ];
+  // Isolated: tokenizers.js splits every behavior so (Rust's MergedWith… join the match to a neighbour).
+  for (const [what, normalizers] of cases) {
+    const json = {
+      ...base,
+      normalizer: { type: 'Sequence', normalizers },
+      pre_tokenizer: { type: 'Split', pattern: { String: 'c' }, behavior: 'Isolated', invert: false },
+    };
+    const ours = loadHuggingFaceTokenizer(json as never);
+    const reference = new Reference(json, {});
+    for (const text of ['bcb', 'bab', 'b\u217db', 'abc bc', 'cc a']) {
+      assert.deepEqual(ours.encode(text), referenceIds(reference, text), `${what}: ${JSON.stringify(text)}`);
+    }
+  }
+  for (const scheme of ['never', 'first']) {
+    const json = { ...base, pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: scheme, split: true } };
+    const ours = loadHuggingFaceTokenizer(json as never);
+    const reference = new Reference(json, {});
+    for (const text of ['abc ab', ' a  b', 'bc▁▁a', '\u00a0ab'])
+      assert.deepEqual(ours.encode(text), referenceIds(reference, text), `${scheme}: ${text}`);
+  }
 });
 
 const MALFORMED: [string, string | (() => unknown), RegExp][] = [

@@ -49,16 +49,18 @@ export class TokenMatcher {
   find(text: string, from: number, end = text.length): TokenMatch | undefined {
     const first = this.first;
     first.lastIndex = from;
-    for (let m = first.exec(text); m && m.index < end; m = first.exec(text)) {
+    // test, not exec: no match array; the class matches one unit, so the match starts just before lastIndex.
+    while (first.test(text)) {
+      const start = first.lastIndex - 1;
+      if (start >= end) break;
       let node: Node | undefined = this.root;
       let found: TokenMatch | undefined;
-      for (let i = m.index; i < end; i++) {
+      for (let i = start; i < end; i++) {
         node = node.next.get(text.charCodeAt(i));
         if (!node) break;
-        if (node.id >= 0) found = { start: m.index, end: i + 1, id: node.id };
+        if (node.id >= 0) found = { start, end: i + 1, id: node.id };
       }
       if (found) return found;
-      first.lastIndex = m.index + 1;
     }
     return undefined;
   }

@@ -13,6 +13,7 @@ const HEAP_THRESHOLD = 128;
 
 const positions = new Int32Array(HEAP_THRESHOLD + 2);
 const pairRanks = new Int32Array(HEAP_THRESHOLD + 2);
+const pairSlots = new Int32Array(HEAP_THRESHOLD + 2);
 
 /** Pops between the points where a long merge may pause. */
 const STEP = 4096;
@@ -95,28 +96,39 @@ function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
   return ids;
 }
 
-/** mergeShort on ids: pair i joins ids[i] and ids[i + 1]; a merge puts the merged id in place of the left one. */
+/**
+ * mergeShort on ids: pair i joins ids[i] and ids[i + 1], at[i] is where the pair table holds it (-1: no merge);
+ * a merge puts the merged id in place of the left one.
+ */
 function mergeIdsShort(pairs: PairMerges, ids: Int32Array, m: number): number[] {
   const rk = pairRanks;
-  for (let i = 0; i < m - 1; i++) rk[i] = pairRankOf(pairs, ids[i]!, ids[i + 1]!);
+  const at = pairSlots;
+  const rate = (i: number): void => {
+    const slot = pairs.find(ids[i]!, ids[i + 1]!);
+    at[i] = slot;
+    rk[i] = slot < 0 ? NONE : pairs.rankAt(slot);
+  };
+  for (let i = 0; i < m - 1; i++) rate(i);
   for (;;) {
     let min = NONE;
-    let at = -1;
+    let best = -1;
     for (let i = 0; i < m - 1; i++) {
       if (rk[i]! < min) {
         min = rk[i]!;
-        at = i;
+        best = i;
       }
     }
-    if (at < 0) break;
-    ids[at] = pairs.mergedAt(pairs.find(ids[at]!, ids[at + 1]!));
-    for (let j = at + 1; j < m - 1; j++) {
+    if (best < 0) break;
+    ids[best] = pairs.mergedAt(at[best]!);
+    for (let j = best + 1; j < m - 1; j++) {
       ids[j] = ids[j + 1]!;
       rk[j] = rk[j + 1]!;
+      at[j] = at[j + 1]!;
     }
     m--;
-    rk[at] = at + 1 < m ? pairRankOf(pairs, ids[at]!, ids[at + 1]!) : NONE;
-    if (at > 0) rk[at - 1] = pairRankOf(pairs, ids[at - 1]!, ids[at]!);
+    if (best + 1 < m) rate(best);
+    else rk[best] = NONE;
+    if (best > 0) rate(best - 1);
   }
   const out = new Array<number>(m);
   for (let i = 0; i < m; i++) out[i] = ids[i]!;

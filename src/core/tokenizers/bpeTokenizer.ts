@@ -41,11 +41,16 @@ const NO_IDS: number[] = [];
 const UTF8 = new TextEncoder();
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/** Whether piece holds a surrogate that is not half of a pair (a loop: this runs on every piece a SentencePiece model merges). */
 function hasLoneSurrogate(piece: string): boolean {
-  LONE_SURROGATE.lastIndex = 0;
-  const found = LONE_SURROGATE.test(piece);
-  LONE_SURROGATE.lastIndex = 0;
-  return found;
+  for (let i = 0; i < piece.length; i++) {
+    const c = piece.charCodeAt(i);
+    if ((c & 0xf800) !== 0xd800) continue;
+    if (c >= 0xdc00) return true;
+    const next = piece.charCodeAt(++i); // NaN past the end
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+  }
+  return false;
 }
 
 /** A BPE tokenizer: pre-tokenizer, per-piece cache, exact byte-pair merges. */

@@ -161,7 +161,10 @@ function* safeCuts(vocab: Map<string, number>): Generator<void, SplitStep[]> {
     }
     if (crossing.length > MAX_CROSSING) return [];
   }
+  // Each run start is asked: first whether the unit before it can be a crossing token's (Gemma's one: ">").
+  const before = new Set(crossing.map(([token, i]) => token.charCodeAt(i - 1)));
   const keep = (norm: string, at: number, a: number, b: number): boolean =>
+    before.has(norm.charCodeAt(at - 1)) &&
     crossing.some(([token, i]) => at - i >= a && at - i + token.length <= b && norm.startsWith(token, at - i));
   return [
     { regex: new RegExp(`${SPACE_MARK}+`, 'gu'), behavior: 'MergedWithNext', lookbehind: false, keep, unitRun: SPACE_MARK.charCodeAt(0) },

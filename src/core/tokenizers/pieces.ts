@@ -121,6 +121,7 @@ export class SplitPieces implements PieceSource {
   private chunk: Chunk | undefined;
   /** The one split is MergedWithNext on the runs of a unit (Gemma's cuts before ▁), on text normalized by unit steps. */
   private readonly runsOnly: boolean;
+  private readonly runMark: string;
 
   /**
    * scanner: gives the same pieces as the splits (scanner.ts), used where normalizing kept the offsets.
@@ -136,6 +137,7 @@ export class SplitPieces implements PieceSource {
     this.isolatedOnly = only?.behavior === 'Isolated' && !only.lookbehind && !only.keep;
     this.unitSteps = normalizers.every((step) => step.unit);
     this.runsOnly = this.unitSteps && only?.behavior === 'MergedWithNext' && only.unitRun !== undefined;
+    this.runMark = String.fromCharCode(only?.unitRun ?? 0);
   }
 
   direct(text: string, start: number, end: number, atStart: boolean): DirectPieces | undefined {
@@ -204,7 +206,7 @@ export class SplitPieces implements PieceSource {
     const base = chunk.start;
     const a = start - base;
     const b = end - base;
-    const mark = String.fromCharCode(unitRun!);
+    const mark = this.runMark;
     const emit = (x: number, y: number): boolean => visit(base + x, base + y, norm.slice(x, y), true);
     let pending = a; // start of the text not yet handed on
     let carry = -1; // start of the run waiting for the text after it
