@@ -37,8 +37,27 @@ const PUNCT = SYMBOL | CONTROL | MARK;
 const CASED_UPPER = UPPER | LETTER | MARK;
 const CASED_LOWER = LOWER | LETTER | MARK;
 
-/** Each UTF-16 unit's class, filled in as units are met (0: not yet); a surrogate on its own is CONTROL. */
+/**
+ * Each UTF-16 unit's class, filled in as units are met (0: not yet); a surrogate on its own is CONTROL. ASCII is
+ * filled at once, so that ASCII text never compiles CLASS_OF (its \p{…} tables take milliseconds to build).
+ */
 const bmp = new Uint16Array(0x10000);
+for (let c = 0; c < 0x80; c++) {
+  const letter = (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+  bmp[c] = letter
+    ? c < 0x60
+      ? UPPER
+      : LOWER
+    : c >= 0x30 && c <= 0x39
+      ? DIGIT
+      : c === 10 || c === 13
+        ? NEWLINE
+        : (c >= 9 && c <= 12) || c === 0x20
+          ? SPACE
+          : c < 0x20 || c === 0x7f
+            ? CONTROL
+            : SYMBOL;
+}
 const CLASS_OF = /(\p{Lu}|\p{Lt})|(\p{Ll})|(\p{Lm}|\p{Lo})|(\p{M})|(\p{N})|([\r\n])|(\p{White_Space})|(\p{P}|\p{S})/u;
 const CLASS_BITS = [CONTROL, UPPER, LOWER, LETTER, MARK, DIGIT, NEWLINE, SPACE, SYMBOL];
 
@@ -74,6 +93,12 @@ function classAt(text: string, i: number, end: number): number {
 /** The end of the run from i of code points whose class is in `mask`. */
 function runEnd(text: string, i: number, end: number, mask: number): number {
   while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) {
+      if ((unitClass(c) & mask) === 0) break;
+      i++;
+      continue;
+    }
     const v = classAt(text, i, end);
     if ((v & mask) === 0) break;
     i += v >> WIDTH_SHIFT;
