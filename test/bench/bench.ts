@@ -29,7 +29,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
-import { MODEL_BASES, MODELS, measureModel, modelLibs, type ModelLib, type ModelTimes } from './models';
+import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
 import { benchPhysics } from './physics';
 import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
@@ -596,12 +596,14 @@ interface ModelReport {
 }
 
 function benchModelsSection(corpusPath: string): ModelReport[] {
-  console.log(`\n## Model tokenizers (tokenizer.json) on ${path.basename(corpusPath)}: a fresh process per library and model`);
+  console.log(
+    `\n## Model tokenizers (tokenizer.json) on ${path.basename(corpusPath)}: median of ${MODEL_RUNS} fresh processes per library and model`,
+  );
   console.log(
     `${pad('model', 13)}${pad('library', 23)}${lpad('load ms', 9)}${lpad('MB', 7)}${lpad('cold ms', 9)}${lpad('warm ms', 9)}${lpad('tokens', 10)}`,
   );
   return MODELS.map((model) => {
-    const results = new Map(modelLibs(model).map((lib) => [lib, measureModel(lib, model, corpusPath)] as const));
+    const results = new Map(modelLibs(model).map((lib) => [lib, measureModelRuns(lib, model, corpusPath)] as const));
     for (const [lib, r] of results) {
       const cells =
         'error' in r

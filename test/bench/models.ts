@@ -93,6 +93,27 @@ async function measure(lib: ModelLib, model: string, corpusPath: string): Promis
   };
 }
 
+/** Fresh processes per library and model; each number is the median of the runs (cold counts vary with the JIT's timing). */
+export const MODEL_RUNS = 3;
+
+/** measureModel MODEL_RUNS times, each field the median; the first error is reported. */
+export function measureModelRuns(lib: ModelLib, model: string, corpusPath: string): ModelTimes | { error: string } {
+  const runs: ModelTimes[] = [];
+  for (let i = 0; i < MODEL_RUNS; i++) {
+    const r = measureModel(lib, model, corpusPath);
+    if ('error' in r) return r;
+    runs.push(r);
+  }
+  const mid = (pick: (t: ModelTimes) => number) => runs.map(pick).sort((a, b) => a - b)[runs.length >> 1]!;
+  return {
+    ...runs[0]!,
+    loadMs: mid((t) => t.loadMs),
+    memoryMB: mid((t) => t.memoryMB),
+    coldMs: mid((t) => t.coldMs),
+    warmMs: mid((t) => t.warmMs),
+  };
+}
+
 /** One library on one model in a fresh process; an error (a library that does not load the file) is reported, not thrown. */
 export function measureModel(lib: ModelLib, model: string, corpusPath: string): ModelTimes | { error: string } {
   const run = spawnSync(process.execPath, ['--expose-gc', __filename, '--one', lib, model, corpusPath], {
