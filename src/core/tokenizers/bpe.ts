@@ -100,15 +100,17 @@ function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
  * mergeShort on ids: pair i joins ids[i] and ids[i + 1], at[i] is where the pair table holds it (-1: no merge);
  * a merge puts the merged id in place of the left one.
  */
+/** Where the pair of ids i and i + 1 sits in the pair table (pairSlots) and its rank (pairRanks). */
+function ratePair(pairs: PairMerges, ids: Int32Array, i: number): void {
+  const slot = pairs.find(ids[i]!, ids[i + 1]!);
+  pairSlots[i] = slot;
+  pairRanks[i] = slot < 0 ? NONE : pairs.rankAt(slot);
+}
+
 function mergeIdsShort(pairs: PairMerges, ids: Int32Array, m: number): number[] {
   const rk = pairRanks;
   const at = pairSlots;
-  const rate = (i: number): void => {
-    const slot = pairs.find(ids[i]!, ids[i + 1]!);
-    at[i] = slot;
-    rk[i] = slot < 0 ? NONE : pairs.rankAt(slot);
-  };
-  for (let i = 0; i < m - 1; i++) rate(i);
+  for (let i = 0; i < m - 1; i++) ratePair(pairs, ids, i);
   for (;;) {
     let min = NONE;
     let best = -1;
@@ -126,9 +128,9 @@ function mergeIdsShort(pairs: PairMerges, ids: Int32Array, m: number): number[] 
       at[j] = at[j + 1]!;
     }
     m--;
-    if (best + 1 < m) rate(best);
+    if (best + 1 < m) ratePair(pairs, ids, best);
     else rk[best] = NONE;
-    if (best > 0) rate(best - 1);
+    if (best > 0) ratePair(pairs, ids, best - 1);
   }
   const out = new Array<number>(m);
   for (let i = 0; i < m; i++) out[i] = ids[i]!;
