@@ -29,6 +29,26 @@ suite('Closed models (estimates)', () => {
     await closeAllEditors();
   });
 
+  /** Chooses the estimate and waits for the status bar to show it on TEXT. */
+  async function showEstimate(name: string): Promise<void> {
+    await vscode.commands.executeCommand('tokenLens.selectTokenizer', name);
+    await openDocument(TEXT, 'markdown');
+    await waitFor(() => api.statusBar.text.startsWith('≈'), 10_000, 'the estimate in the status bar');
+  }
+
+  /** Runs a command that opens a quick pick and returns the pick's text once it lists `wanted`. */
+  function pickListing(command: string, wanted: string): Promise<string> {
+    void vscode.commands.executeCommand(command);
+    return waitFor(
+      async () => {
+        const text = await ui({ op: 'read', selector: '.quick-input-widget .quick-input-list' });
+        return text?.includes(wanted) ? text : undefined;
+      },
+      20_000,
+      `the pick of ${command} to list ${wanted}`,
+    );
+  }
+
   test('the status bar shows ≈ round(o200k_base × 1.08) and its tooltip names the method, the error and the source', async () => {
     assert.equal(await vscode.commands.executeCommand('tokenLens.selectTokenizer', GEMINI), GEMINI);
     const base = await api.count(TEXT, 'o200k_base');
@@ -57,31 +77,13 @@ suite('Closed models (estimates)', () => {
 
   test("Set Context Window marks Gemini's 1,048,576 tokens as typical; the picker lists the estimate under its own separator", async function () {
     if (!screenshotsSupported()) this.skip();
-    await vscode.commands.executeCommand('tokenLens.selectTokenizer', GEMINI);
-    await openDocument(TEXT, 'markdown');
-    await waitFor(() => api.statusBar.text.startsWith('≈'), 10_000, 'the estimate in the status bar');
-    void vscode.commands.executeCommand('tokenLens.setContextWindow');
-    const windows = await waitFor(
-      async () => {
-        const text = await ui({ op: 'read', selector: '.quick-input-widget .quick-input-list' });
-        return text?.includes('1,048,576') ? text : undefined;
-      },
-      20_000,
-      'the window pick to list 1,048,576',
-    );
+    await showEstimate(GEMINI);
+    const windows = await pickListing('tokenLens.setContextWindow', '1,048,576');
     assert.match(windows, /1,048,576\s*typical for gemini \(estimate\)/);
     await screenshot('estimates-context-window');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
 
-    void vscode.commands.executeCommand('tokenLens.selectTokenizer');
-    const list = await waitFor(
-      async () => {
-        const text = await ui({ op: 'read', selector: '.quick-input-widget .quick-input-list' });
-        return text?.includes(GEMINI) ? text : undefined;
-      },
-      20_000,
-      'the pick to list the estimate',
-    );
+    const list = await pickListing('tokenLens.selectTokenizer', GEMINI);
     assert.match(list, /Closed models \(estimates\)/);
     await screenshot('estimates-picker');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -123,18 +125,8 @@ suite('Closed models (estimates)', () => {
 
   test("Set Context Window marks Claude's 200,000 tokens as typical", async function () {
     if (!screenshotsSupported()) this.skip();
-    await vscode.commands.executeCommand('tokenLens.selectTokenizer', CLAUDE);
-    await openDocument(TEXT, 'markdown');
-    await waitFor(() => api.statusBar.text.startsWith('≈'), 10_000, 'the estimate in the status bar');
-    void vscode.commands.executeCommand('tokenLens.setContextWindow');
-    const windows = await waitFor(
-      async () => {
-        const text = await ui({ op: 'read', selector: '.quick-input-widget .quick-input-list' });
-        return text?.includes('200,000') ? text : undefined;
-      },
-      20_000,
-      'the window pick to list 200,000',
-    );
+    await showEstimate(CLAUDE);
+    const windows = await pickListing('tokenLens.setContextWindow', '200,000');
     assert.match(windows, /200,000\s*typical for claude \(estimate\)/);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   });
