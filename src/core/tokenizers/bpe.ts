@@ -67,6 +67,19 @@ function pairRankOf(pairs: PairMerges, left: number, right: number): number {
   return at < 0 ? NONE : pairs.rankAt(at);
 }
 
+/** The index of the lowest of ranks[0, n) below NONE, the first on ties; -1 if none. */
+function lowest(ranks: Int32Array, n: number): number {
+  let min = NONE;
+  let at = -1;
+  for (let i = 0; i < n; i++) {
+    if (ranks[i]! < min) {
+      min = ranks[i]!;
+      at = i;
+    }
+  }
+  return at;
+}
+
 function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
   const pos = positions;
   const rk = pairRanks;
@@ -74,14 +87,7 @@ function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
   for (; m <= n; m++) pos[m] = m;
   for (let i = 0; i < m - 2; i++) rk[i] = rankOf(table, bytes, pos[i]!, pos[i + 2]!);
   for (;;) {
-    let min = NONE;
-    let at = -1;
-    for (let i = 0; i < m - 2; i++) {
-      if (rk[i]! < min) {
-        min = rk[i]!;
-        at = i;
-      }
-    }
+    const at = lowest(rk, m - 2);
     if (at < 0) break;
     for (let j = at + 1; j < m - 1; j++) {
       pos[j] = pos[j + 1]!;
@@ -96,10 +102,6 @@ function mergeShort(table: RankTable, bytes: Uint8Array, n: number): number[] {
   return ids;
 }
 
-/**
- * mergeShort on ids: pair i joins ids[i] and ids[i + 1], at[i] is where the pair table holds it (-1: no merge);
- * a merge puts the merged id in place of the left one.
- */
 /** Where the pair of ids i and i + 1 sits in the pair table (pairSlots) and its rank (pairRanks). */
 function ratePair(pairs: PairMerges, ids: Int32Array, i: number): void {
   const slot = pairs.find(ids[i]!, ids[i + 1]!);
@@ -107,19 +109,16 @@ function ratePair(pairs: PairMerges, ids: Int32Array, i: number): void {
   pairRanks[i] = slot < 0 ? NONE : pairs.rankAt(slot);
 }
 
+/**
+ * mergeShort on ids: pair i joins ids[i] and ids[i + 1], at[i] is where the pair table holds it (-1: no merge);
+ * a merge puts the merged id in place of the left one.
+ */
 function mergeIdsShort(pairs: PairMerges, ids: Int32Array, m: number): number[] {
   const rk = pairRanks;
   const at = pairSlots;
   for (let i = 0; i < m - 1; i++) ratePair(pairs, ids, i);
   for (;;) {
-    let min = NONE;
-    let best = -1;
-    for (let i = 0; i < m - 1; i++) {
-      if (rk[i]! < min) {
-        min = rk[i]!;
-        best = i;
-      }
-    }
+    const best = lowest(rk, m - 1);
     if (best < 0) break;
     ids[best] = pairs.mergedAt(at[best]!);
     for (let j = best + 1; j < m - 1; j++) {
