@@ -229,10 +229,7 @@ export class BpeTokenizer extends TokenizerBase {
     let groupStart = -1;
     let group: number[] = [];
     return this.pieces.walk(text, start, end, atStart, (pieceStart, pieceEnd, piece, final) => {
-      if (stopAtHeavy && piece.length > HEAVY_PIECE && !this.heavyCache.has(piece)) {
-        stopAtHeavy(piece);
-        return false;
-      }
+      if (this.stopsAt(piece, stopAtHeavy)) return false;
       const ids = this.idsOf(piece);
       if (final && groupStart < 0) return visit(pieceStart, pieceEnd, ids, piece);
       if (groupStart < 0) groupStart = pieceStart;
@@ -253,13 +250,17 @@ export class BpeTokenizer extends TokenizerBase {
     for (let i = d.from; i < to;) {
       const e = matchEnd(subject, i, to);
       const piece = subject.slice(i, e);
-      if (stopAtHeavy && piece.length > HEAVY_PIECE && !this.heavyCache.has(piece)) {
-        stopAtHeavy(piece);
-        return false;
-      }
+      if (this.stopsAt(piece, stopAtHeavy)) return false;
       if (!visit(base + i, base + e, this.idsOf(piece), piece)) return false;
       i = e;
     }
+    return true;
+  }
+
+  /** A sliced scan stops before a heavy piece not prepared yet, and hands it to stopAtHeavy. */
+  private stopsAt(piece: string, stopAtHeavy: ((piece: string) => void) | undefined): boolean {
+    if (!stopAtHeavy || piece.length <= HEAVY_PIECE || this.heavyCache.has(piece)) return false;
+    stopAtHeavy(piece);
     return true;
   }
 
