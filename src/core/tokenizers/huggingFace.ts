@@ -129,7 +129,7 @@ function* prepareSteps(json: JsonObject, bases: readonly RankTable[] = []): Gene
         ...options.info,
       };
       const bpe: BpeModel = {
-        pieces: new SplitPieces(steps, splits, pre.usesSegmentStart, splits === pre.splits ? pre.scanner : undefined),
+        pieces: new SplitPieces(steps, splits, pre.usesSegmentStart),
         specials: addedTokens(added, mode, normalize),
         wholePieces,
         unknown,

@@ -4,7 +4,7 @@
  * normalizers, then a sequence of Split steps each cutting the pieces of the one before.
  */
 import { compilePattern } from './pattern';
-import { scannerFor, type PieceScanner } from './scanner';
+import { scannerFor, scannerForSplits, type PieceScanner } from './scanner';
 import { normalizeAll, type NormalizeStep, type Normalized } from './normalize';
 
 /**
@@ -49,12 +49,13 @@ export interface PieceSource {
 /** tiktoken: pieces are the pattern's matches (its patterns match every character, so nothing falls between). */
 export class PatternPieces implements PieceSource {
   readonly usesSegmentStart = false;
-  private readonly pattern: RegExp;
+  /** The pattern's RegExp, where it has no scanner. */
+  private readonly pattern: RegExp | undefined;
   private readonly scanner: PieceScanner | undefined;
 
   constructor(patStr: string) {
-    this.pattern = compilePattern(patStr);
     this.scanner = scannerFor(patStr);
+    this.pattern = this.scanner ? undefined : compilePattern(patStr);
   }
 
   direct(text: string, start: number, end: number): DirectPieces | undefined {
@@ -66,7 +67,7 @@ export class PatternPieces implements PieceSource {
     if (direct) return walkDirect(direct, visit);
     // A prefix keeps offsets intact and is O(1) in V8 (a sliced string).
     const subject = end === text.length ? text : text.slice(0, end);
-    const pattern = this.pattern;
+    const pattern = this.pattern!; // set whenever there is no scanner
     pattern.lastIndex = start;
     let match: RegExpExecArray | null;
     while ((match = pattern.exec(subject)) !== null) {
@@ -89,6 +90,8 @@ export interface SplitStep {
   keep?: (norm: string, at: number, a: number, b: number) => boolean;
   /** The pattern is this literal text (a {"String": …} pattern). */
   literal?: string;
+  /** The pattern is this Regex, as tokenizer.json writes it (scanner.ts knows the common ones). */
+  source?: string;
   /** The pattern matches exactly the runs of this UTF-16 unit (not a surrogate), as `▁+` does. */
   unitRun?: number;
 }
@@ -123,16 +126,16 @@ export class SplitPieces implements PieceSource {
   private readonly runsOnly: boolean;
   private readonly runMark: string;
 
-  /**
-   * scanner: gives the same pieces as the splits (scanner.ts), used where normalizing kept the offsets.
-   */
+  /** Gives the same pieces as the splits (scanner.ts), used where normalizing kept the offsets. */
+  private readonly scanner: PieceScanner | undefined;
+
   constructor(
     private readonly normalizers: readonly NormalizeStep[],
     private readonly splits: readonly SplitStep[],
     usesSegmentStart: boolean,
-    private readonly scanner?: PieceScanner,
   ) {
     this.usesSegmentStart = usesSegmentStart;
+    this.scanner = scannerForSplits(splits);
     const only = splits.length === 1 ? splits[0]! : undefined;
     this.isolatedOnly = only?.behavior === 'Isolated' && !only.lookbehind && !only.keep;
     this.unitSteps = normalizers.every((step) => step.unit);

@@ -1,6 +1,7 @@
 /**
- * Hand-written scanners for the two pre-tokenizer patterns nearly every byte-level BPE model uses:
- * cl100k's (GPT-4, Llama 3, Qwen 2.5/3, Phi-4) and o200k's (GPT-4o, gpt-oss, Mistral's Tekken). Each
+ * Hand-written scanners for the pre-tokenizer patterns nearly every byte-level BPE model uses: cl100k's
+ * (GPT-4, Llama 3, Qwen 2.5/3, Phi-4), o200k's (GPT-4o, gpt-oss, Mistral's Tekken) and DeepSeek V3's three
+ * splits. Each
  * returns exactly the matches the pattern's RegExp returns, one linear pass with a table lookup per
  * character instead of a backtracking regex; scanner.test.ts compares them with the RegExp on
  * corpora, random and hostile text. A pattern not listed here keeps its RegExp.
@@ -93,12 +94,6 @@ function classAt(text: string, i: number, end: number): number {
 /** The end of the run from i of code points whose class is in `mask`. */
 function runEnd(text: string, i: number, end: number, mask: number): number {
   while (i < end) {
-    const c = text.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) {
-      if ((unitClass(c) & mask) === 0) break;
-      i++;
-      continue;
-    }
     const v = classAt(text, i, end);
     if ((v & mask) === 0) break;
     i += v >> WIDTH_SHIFT;
@@ -336,17 +331,13 @@ function deepseekScanner(): PieceScanner {
   };
 }
 
-/** A Split step as tokenizer.json gives it: a regex's source (undefined for a literal String) and its behavior. */
-export interface SplitPattern {
-  regex: string | undefined;
-  behavior: string;
-}
-
-/** One scanner that gives the pieces of these Split steps applied in order, if there is one. */
-export function scannerForSplits(splits: readonly SplitPattern[]): PieceScanner | undefined {
-  if (!splits.every((s) => s.behavior === 'Isolated' && s.regex !== undefined)) return undefined;
-  if (splits.length === 1) return scannerFor(splits[0]!.regex!);
-  return splits.length === DEEPSEEK_SPLITS.length && splits.every((s, k) => s.regex === DEEPSEEK_SPLITS[k]) ? deepseekScanner() : undefined;
+/** One scanner that gives the pieces of these Split steps applied in order, if there is one (source: a Regex as tokenizer.json writes it). */
+export function scannerForSplits(splits: readonly { source?: string; behavior: string }[]): PieceScanner | undefined {
+  if (!splits.length || !splits.every((s) => s.behavior === 'Isolated' && s.source !== undefined)) return undefined;
+  if (splits.length === 1) return scannerFor(splits[0]!.source!);
+  return splits.length === DEEPSEEK_SPLITS.length && splits.every((s, k) => s.source === DEEPSEEK_SPLITS[k])
+    ? deepseekScanner()
+    : undefined;
 }
 
 const scanners = new Map<string, PieceScanner>();
