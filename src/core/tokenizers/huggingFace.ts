@@ -249,7 +249,7 @@ function* buildTable(
   yield;
   const symbols = { charLevel: !byteLevel, pairs, initial, ...(byteFallback ? { byteFallback } : {}) };
   const base = byteLevel ? yield* sharedBase(tokens, bases) : undefined;
-  return base ? new RankTable(tokensFrom(tokens, base.size), symbols, base) : new RankTable(tokens, symbols);
+  return base ? new RankTable(yield* packTokens(bytesOf, base.size), symbols, base) : new RankTable(tokens, symbols);
 }
 
 /**
@@ -273,27 +273,6 @@ function* sharedBase(tokens: TokenBytes, bases: readonly RankTable[]): Generator
     if (id === base.size) return base;
   }
   return undefined;
-}
-
-/** The tokens from id `first` on, in arrays of their own. */
-function tokensFrom(tokens: TokenBytes, first: number): TokenBytes {
-  const length = tokens.length.slice(first);
-  const start = new Int32Array(length.length);
-  let total = 0;
-  let count = 0;
-  for (let k = 0; k < length.length; k++) {
-    start[k] = total;
-    if (length[k]! >= 0) {
-      total += length[k]!;
-      count++;
-    }
-  }
-  const data = new Uint8Array(total);
-  for (let k = 0; k < length.length; k++) {
-    const from = tokens.start[first + k]!;
-    if (length[k]! > 0) data.set(tokens.data.subarray(from, from + length[k]!), start[k]!);
-  }
-  return { data, start, length, count, first };
 }
 
 /** A byte-level vocabulary's id for each byte; it must hold all 256. */
@@ -330,27 +309,32 @@ function* tokenBytes(
   return out;
 }
 
-function* packTokens(bytesOf: Map<number, Uint8Array>): Generator<void, TokenBytes> {
+/** The tokens from id `first` on (0: all; more: those below are a shared base table's), packed back to back. */
+function* packTokens(bytesOf: Map<number, Uint8Array>, first = 0): Generator<void, TokenBytes> {
   let total = 0;
   let maxId = -1;
+  let count = 0;
   let n = 0;
   for (const [id, bytes] of bytesOf) {
     if (++n % STEP === 0) yield;
+    if (id < first) continue;
     total += bytes.length;
     maxId = Math.max(maxId, id);
+    count++;
   }
   const data = new Uint8Array(total);
-  const start = new Int32Array(maxId + 1);
-  const length = new Int32Array(maxId + 1).fill(-1);
+  const start = new Int32Array(Math.max(0, maxId + 1 - first));
+  const length = new Int32Array(start.length).fill(-1);
   let o = 0;
   for (const [id, bytes] of bytesOf) {
     if (++n % STEP === 0) yield;
+    if (id < first) continue;
     data.set(bytes, o);
-    start[id] = o;
-    length[id] = bytes.length;
+    start[id - first] = o;
+    length[id - first] = bytes.length;
     o += bytes.length;
   }
-  return { data, start, length, count: bytesOf.size };
+  return { data, start, length, count, first };
 }
 
 /** "a b" strings or [a, b] pairs, as tokenizers reads both. */
