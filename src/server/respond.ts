@@ -10,7 +10,7 @@ export function send(res: http.ServerResponse, status: number, body: unknown, he
   res.end(text);
 }
 
-export function sendRaw(res: http.ServerResponse, status: number, contentType: string, body: Buffer | string): void {
+export function sendRaw(res: http.ServerResponse, status: number, contentType: string, body: Uint8Array | string): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
