@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findPeaks, scanBackground, type XyPoint } from '../../src/core/diffraction/peaks';
-import { findMaterial, matchScore, MATERIALS, powderPattern, type Peak } from '../../src/server/materials';
+import { findPeaks, matchPeaks, scanBackground, type XyPoint } from '../../src/core/diffraction/peaks';
+import { findMaterial, MATERIALS, powderPattern, type Peak } from '../../src/server/materials';
 import { seededRandom } from '../../src/server/physics/rng';
 import { referenceServer } from './serverHarness';
 
@@ -44,8 +44,9 @@ function scan(peaks: readonly Peak[], seed: number, shift = 0): XyPoint[] {
 }
 
 function ranking(measured: XyPoint[]): { jid: string; formula: string; score: number }[] {
+  const found = findPeaks(measured);
   return MATERIALS.filter((m) => m.structure)
-    .map((m) => ({ jid: m.jid, formula: m.formula, score: matchScore(measured, powderPattern(m.structure!)) }))
+    .map((m) => ({ jid: m.jid, formula: m.formula, score: matchPeaks(powderPattern(m.structure!), found).score }))
     .sort((a, b) => b.score - a.score);
 }
 
