@@ -16,7 +16,7 @@ import { admit, KeyGuesses, RateWindows } from './gate';
 import { findMaterial, materialView } from './materials';
 import { appPage, indexPage, unique } from './pages';
 import { JobTimeout, WorkerLanes } from './pool';
-import { answerClientErrors, decodePath, methodNotAllowed, readBody, send, sendRaw } from './respond';
+import { answerClientErrors, decodePath, methodNotAllowed, readBody, send, sendJsonBytes, sendRaw } from './respond';
 import { laneOf, ROUTES } from './routes/index';
 
 export { APPS, FaultQueue, type Fault };
@@ -153,7 +153,7 @@ async function handle(context: Context, req: http.IncomingMessage, res: http.Ser
   }
   try {
     const result = await route(context, req, method, path, fault?.kind === 'throw' ? (fault.message ?? 'injected failure') : undefined);
-    if (result instanceof Uint8Array) return sendRaw(res, 200, 'application/json', result);
+    if (result instanceof Uint8Array) return await sendJsonBytes(res, result);
     if (typeof result === 'object' && result && 'html' in result)
       return sendRaw(res, 200, 'text/html; charset=utf-8', (result as { html: string }).html);
     return send(res, 200, result);
