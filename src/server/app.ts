@@ -9,14 +9,15 @@ import * as os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { APPS } from '../core/applications/catalog';
 import { TOKENIZER_NAMES, findTokenizer } from '../core/tokenizers/index';
-import { HttpError, type Handler } from './body';
+import { HttpError } from './body';
+import type { JobOutcome } from './compute';
 import { faultsEndpoint, FaultQueue, injectFault, type Fault } from './faults';
 import { admit, KeyGuesses, RateWindows } from './gate';
 import { findMaterial, materialView } from './materials';
 import { appPage, indexPage, unique } from './pages';
-import { WorkerPool } from './pool';
-import { answerClientErrors, decodePath, jsonObject, methodNotAllowed, readBody, send, sendRaw } from './respond';
-import { routes } from './routes';
+import { JobTimeout, WorkerLanes } from './pool';
+import { answerClientErrors, decodePath, methodNotAllowed, readBody, send, sendJsonBytes, sendRaw } from './respond';
+import { laneOf, ROUTES } from './routes/index';
 
 export { APPS, FaultQueue, type Fault };
 export { MAX_BODY_BYTES } from './respond';
@@ -30,9 +31,12 @@ export interface ServerOptions {
   /** Serve POST/GET/DELETE /__faults, so a test in another process can stage faults. Default false. */
   faults?: boolean;
   now?: () => number;
-  /** Worker threads for the structure calculations; default one per core but one, at least one, at most four. */
+  /**
+   * Worker threads for the structure calculations, and as many for the bulk lane (routes/index.ts); default one
+   * per core but one, at least one, at most four. The quick lane has one.
+   */
   workers?: number;
-  /** How long one calculation may run before it is stopped with a 504; default 300,000 ms. */
+  /** How long one request may run on its worker before it is stopped with a 504; default 300,000 ms. */
   computeBudgetMs?: number;
 }
 
@@ -61,19 +65,20 @@ interface Context {
   options: ServerOptions;
   faults: FaultQueue;
   requests: ServerLogEntry[];
-  handlers: Record<string, Handler>;
+  lanes: WorkerLanes;
   guesses: KeyGuesses;
   rates: RateWindows;
 }
 
 export function createServer(options: ServerOptions): ReferenceServer {
   if (!options.apiKey) throw new Error('createServer needs an apiKey');
-  const pool = new WorkerPool(options.workers ?? defaultWorkers(), options.computeBudgetMs ?? 300_000);
+  const workers = options.workers ?? defaultWorkers();
+  const lanes = new WorkerLanes({ quick: 1, bulk: workers, compute: workers }, options.computeBudgetMs ?? 300_000);
   const context: Context = {
     options,
     faults: new FaultQueue(),
     requests: [],
-    handlers: routes(pool),
+    lanes,
     guesses: new KeyGuesses(),
     rates: new RateWindows(
       Math.max(1, options.ratePerMinute ?? 100),
@@ -90,11 +95,11 @@ export function createServer(options: ServerOptions): ReferenceServer {
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
   answerClientErrors(server);
-  return served(server, context, pool);
+  return served(server, context);
 }
 
 /** The handle a test or the CLI holds: listen, close, and what arrived. */
-function served(server: http.Server, context: Context, pool: WorkerPool): ReferenceServer {
+function served(server: http.Server, context: Context): ReferenceServer {
   let url = '';
   return {
     http: server,
@@ -116,7 +121,7 @@ function served(server: http.Server, context: Context, pool: WorkerPool): Refere
       });
     },
     async close() {
-      await pool.close();
+      await context.lanes.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -148,6 +153,7 @@ async function handle(context: Context, req: http.IncomingMessage, res: http.Ser
   }
   try {
     const result = await route(context, req, method, path, fault?.kind === 'throw' ? (fault.message ?? 'injected failure') : undefined);
+    if (result instanceof Uint8Array) return await sendJsonBytes(res, result);
     if (typeof result === 'object' && result && 'html' in result)
       return sendRaw(res, 200, 'text/html; charset=utf-8', (result as { html: string }).html);
     return send(res, 200, result);
@@ -177,8 +183,8 @@ async function route(
   if (segments.length === 1) return get(() => ({ html: appPage(app) }));
   if (segments[1] === 'detail' && segments.length === 3) return get(() => detail(app.name, segments[2]!), true);
   if (segments.length !== 2) throw new HttpError(404, `Not found: ${path}`);
-  const handler = context.handlers[`${app.name}/${segments[1]}`];
-  if (!handler)
+  const key = `${app.name}/${segments[1]}`;
+  if (!ROUTES[key])
     throw new HttpError(
       404,
       `Not found: ${path}. ${app.name} offers: ${['search', 'compute', ...app.operations]
@@ -188,16 +194,29 @@ async function route(
     );
   if (method !== 'POST') throw methodNotAllowed('POST');
   await admit(req, context.options.apiKey, context.guesses, context.rates);
-  const body = jsonObject(await readBody(req));
-  if (throwMessage) throw new Error(throwMessage);
+  const body = await readBody(req);
   const disconnected = new AbortController();
   const abort = (): void => disconnected.abort();
   req.socket.once('close', abort);
   try {
-    return await handler(body, disconnected.signal);
+    const job = { route: key, body, ...(throwMessage ? { fail: throwMessage } : {}) };
+    return answerOf(await context.lanes.run(job, laneOf(key, body.length), disconnected.signal));
+  } catch (error) {
+    if (error instanceof JobTimeout)
+      throw new HttpError(
+        504,
+        `The calculation ran ${error.message}, the reference server's budget, and was stopped: try fewer atoms or steps.`,
+      );
+    throw error;
   } finally {
     req.socket.off('close', abort);
   }
+}
+
+/** A worker's answer as the bytes to send, or its error as the HttpError to answer with. */
+function answerOf(outcome: JobOutcome): Uint8Array {
+  if (outcome.ok) return outcome.json;
+  throw new HttpError(outcome.status, outcome.detail, outcome.headers);
 }
 
 function detail(app: string, id: string): unknown {

@@ -12,8 +12,8 @@ export class HttpError extends Error {
 }
 
 export type Json = Record<string, unknown>;
-/** May answer with a promise; the signal aborts when the client goes away before the answer. */
-export type Handler = (body: Json, signal: AbortSignal) => unknown;
+/** A route: the request's body in, the answer out (on a worker thread: compute.ts). */
+export type Handler = (body: Json) => unknown;
 
 export function str(body: Json, field: string, required: true): string;
 export function str(body: Json, field: string, required: false): string | undefined;

@@ -1,33 +1,35 @@
 /**
- * The structure calculations as jobs a worker thread runs: plain data in (the structure and the
- * checked options), the answer out. Pure apart from the physics it calls.
+ * A request as a job a worker thread runs: the route and the raw body in, the answer out as JSON bytes, so
+ * that neither parsing the body nor building and serializing the answer ever holds the event loop.
  */
-import type { Ensemble } from './physics/md';
-import { bandStructure, dynamics, relaxation, singlePoint, type Structure } from './physics/answers';
-import { runToEnd } from './physics/schedule';
+import { HttpError } from './body';
+import { InputError } from './physics/cell';
+import { jsonObject } from './respond';
+import { ROUTES } from './routes/index';
 
-export type Job =
-  | { kind: 'singlePoint'; structure: Structure }
-  | { kind: 'relax'; structure: Structure; options: { fmax: number; maxSteps: number; relaxCell: boolean } }
-  | {
-      kind: 'md';
-      structure: Structure;
-      options: { temperature: number; timestep: number; steps: number; seed: number; ensemble: Ensemble; interval: number };
-    }
-  | { kind: 'tightbinding'; structure: Structure; density: number };
-
-export function runJob(job: Job): unknown {
-  switch (job.kind) {
-    case 'singlePoint':
-      return singlePoint(job.structure);
-    case 'relax':
-      return runToEnd(relaxation(job.structure, job.options));
-    case 'md':
-      return runToEnd(dynamics(job.structure, job.options));
-    case 'tightbinding':
-      return runToEnd(bandStructure(job.structure, job.density));
-  }
+export interface Job {
+  route: string;
+  /** The body as received (at most MAX_BODY_BYTES): parsed on the worker. */
+  body: string;
+  /** A staged `throw` fault: the route fails with this message once the body is read. */
+  fail?: string;
 }
 
-/** What a worker posts back: the answer, or the error (an InputError is the caller's mistake: a 400). */
-export type JobOutcome = { ok: true; value: unknown } | { ok: false; input: boolean; message: string };
+/** The answer as UTF-8 JSON (its buffer transferred, not copied), or the error status and detail. */
+export type JobOutcome = { ok: true; json: Uint8Array } | { ok: false; status: number; detail: string; headers?: Record<string, string> };
+
+export function runJob(job: Job): JobOutcome {
+  try {
+    const body = jsonObject(job.body);
+    if (job.fail !== undefined) throw new Error(job.fail);
+    const handler = ROUTES[job.route];
+    if (!handler) throw new Error(`no route ${job.route}`);
+    return { ok: true, json: new TextEncoder().encode(JSON.stringify(handler(body))) };
+  } catch (error) {
+    if (error instanceof HttpError) return { ok: false, status: error.status, detail: error.detail, headers: error.headers };
+    // What the reference models refuse (too many atoms, unknown elements, ...) is the caller's mistake.
+    if (error instanceof InputError) return { ok: false, status: 400, detail: error.message };
+    // Decision: a handler that throws answers 500 with the error's message as detail.
+    return { ok: false, status: 500, detail: `Internal server error: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}

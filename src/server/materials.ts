@@ -5,7 +5,6 @@
  */
 import { parseFormula } from '../core/chemistry/formula';
 import { own } from '../core/util/own';
-import { findPeaks, matchPeaks, type XyPoint } from '../core/diffraction/peaks';
 
 export { parseFormula };
 
@@ -424,31 +423,6 @@ export function powderPattern(structure: Structure, wavelength = CU_K_ALPHA, two
       intensity: round((100 * p.intensity) / max, 1),
     }))
     .filter((p) => p.intensity >= 0.5);
-}
-
-/** Reads "angle intensity" lines. Throws with the line number of the first bad line. */
-export function parseXrdData(text: string): Array<{ two_theta: number; intensity: number }> {
-  const points: Array<{ two_theta: number; intensity: number }> = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    const trimmed = line.trim();
-    if (!trimmed || trimmed.startsWith('#')) return;
-    const parts = trimmed.split(/[\s,;]+/);
-    const [angle, intensity] = parts.map(Number);
-    if (parts.length !== 2 || !Number.isFinite(angle) || !Number.isFinite(intensity)) {
-      throw new Error(`line ${i + 1} of xrd_data is not two numbers (angle and intensity): ${JSON.stringify(trimmed.slice(0, 60))}`);
-    }
-    points.push({ two_theta: angle!, intensity: intensity! });
-  });
-  if (!points.length) throw new Error('xrd_data holds no data lines');
-  return points;
-}
-
-/**
- * How well a measured scan or peak list matches a computed pattern: its peaks found (SNIP background
- * removed) and compared, intensities and positions, with peaks.ts's figure of merit.
- */
-export function matchScore(measured: readonly XyPoint[], reference: Peak[]): number {
-  return matchPeaks(reference, findPeaks(measured)).score;
 }
 
 export const MATCH_METHOD =

@@ -1,11 +1,12 @@
 /**
- * Worker threads for the structure calculations, so that a band structure of 200 atoms never stalls
- * the requests of other clients: at most `size` run at once, the rest wait their turn. A job that
- * runs past its budget, or whose client went away, has its worker terminated and replaced.
+ * Worker threads for the requests, so that neither a band structure of 200 atoms nor a 50,000-character
+ * tokenize ever stalls the requests of other clients: at most `size` run at once, the rest wait their turn.
+ * A job that runs past its budget, or whose client went away, has its worker terminated and replaced.
  */
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, JobOutcome } from './compute';
+import type { Lane } from './routes/index';
 
 export class JobTimeout extends Error {}
 
@@ -90,5 +91,26 @@ export class WorkerPool {
   private retire(worker: Worker): void {
     this.all.delete(worker);
     void worker.terminate();
+  }
+}
+
+/** One pool per lane (routes/index.ts), so that a request never waits behind a longer kind of request. */
+export class WorkerLanes {
+  private readonly pools: Record<Lane, WorkerPool>;
+
+  constructor(sizes: Record<Lane, number>, budgetMs: number) {
+    this.pools = {
+      quick: new WorkerPool(sizes.quick, budgetMs),
+      bulk: new WorkerPool(sizes.bulk, budgetMs),
+      compute: new WorkerPool(sizes.compute, budgetMs),
+    };
+  }
+
+  run(job: Job, lane: Lane, signal: AbortSignal): Promise<JobOutcome> {
+    return this.pools[lane].run(job, signal);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(Object.values(this.pools).map((pool) => pool.close()));
   }
 }

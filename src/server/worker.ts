@@ -1,14 +1,8 @@
-/** A worker thread of the reference server: runs one structure calculation at a time (see pool.ts). */
+/** A worker thread of the reference server: runs one request at a time (see pool.ts and compute.ts). */
 import { parentPort } from 'node:worker_threads';
-import { runJob, type Job, type JobOutcome } from './compute';
-import { InputError } from './physics/cell';
+import { runJob, type Job } from './compute';
 
 parentPort?.on('message', (job: Job) => {
-  let outcome: JobOutcome;
-  try {
-    outcome = { ok: true, value: runJob(job) };
-  } catch (error) {
-    outcome = { ok: false, input: error instanceof InputError, message: error instanceof Error ? error.message : String(error) };
-  }
-  parentPort!.postMessage(outcome);
+  const outcome = runJob(job);
+  parentPort!.postMessage(outcome, outcome.ok ? [outcome.json.buffer as ArrayBuffer] : []);
 });

@@ -9,7 +9,7 @@
  *
  * The webview side (structure view, result views) is test/bench/webview/structures.bench.ts.
  */
-import { spawnSync } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -147,9 +147,9 @@ export async function benchServer(): Promise<ServerBenchRow[]> {
       detail: (v) => `${v.steps} steps, ${(v.trajectory as unknown[] | undefined)?.length ?? '?'} frames`,
     },
     {
-      name: 'band structure (kpath_density 20)',
+      name: 'band structure (kpath_density 2)',
       path: '/tightbinding/compute',
-      body: { poscar: si64Poscar(), kpath_density: 20 },
+      body: { poscar: si64Poscar(), kpath_density: 2 },
       detail: (v) => `${(v.kpoints as unknown[] | undefined)?.length ?? '?'} k-points × ${v.nbands} bands`,
     },
   ];
@@ -246,67 +246,120 @@ export function benchAgainstAse(sizes = [10_000, 100_000]): AseBenchRow[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Another client's latency while the server computes a 200-atom band structure
+// Other clients' latency while one client's long request runs
 
-export interface LatencyBench {
-  idleMs: number[];
-  busyMs: number[];
-  bandStatus: number;
-  bandMs: number;
+/** The built server of a checkout (its `out/`, after `npm run build:tests` there): this one's by default. */
+export function serverBuild(checkout = path.join(__dirname, '..', '..', '..')): string {
+  return path.join(path.resolve(checkout), 'out', 'src', 'server', 'app.js');
 }
 
-/** A 200-atom Si cell (5×5×1 conventional cells less none: 5·5·8 = 200 atoms). */
-function si200Poscar(): string {
-  const a = 5.431;
-  const lines = [
-    'Si200 5x5x1 diamond',
-    '1.0',
-    `${(5 * a).toFixed(6)} 0 0`,
-    `0 ${(5 * a).toFixed(6)} 0`,
-    `0 0 ${a.toFixed(6)}`,
-    'Si',
-    '200',
-    'Cartesian',
-  ];
-  for (let i = 0; i < 5; i++)
-    for (let j = 0; j < 5; j++)
-      for (const [x, y, z] of DIAMOND) lines.push([(i + x) * a, (j + y) * a, z * a].map((c) => c.toFixed(6)).join(' '));
-  return `${lines.join('\n')}\n`;
-}
-
-export async function benchLatency(): Promise<LatencyBench> {
-  const server = createServer({ apiKey: KEY, ratePerMinute: 100_000 });
-  const url = await server.listen(0);
-  const cheap = async (): Promise<number> => {
-    const t = performance.now();
-    const res = await fetch(`${url}/tokenizer/tokenize`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: '{"text":"ping","tokenizer":"character"}',
+/** The server of `build` in a process of its own (latencyServer.ts): its URL, its longest event-loop stall since last asked, and close. */
+async function serverProcess(build: string): Promise<{ url: string; stall(): Promise<number>; close(): Promise<void> }> {
+  const child = fork(path.join(__dirname, 'latencyServer.js'), [build, KEY], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = <T>(): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const exited = (code: number | null): void => reject(new Error(`the server process of ${build} exited (${code})`));
+      child.once('exit', exited);
+      child.once('message', (m) => {
+        child.off('exit', exited);
+        resolve(m as T);
+      });
     });
-    await res.arrayBuffer();
-    return performance.now() - t;
+  const { url } = await next<{ url: string }>();
+  return {
+    url,
+    async stall() {
+      const answer = next<{ stallMs: number }>();
+      child.send('stall');
+      return (await answer).stallMs;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.send('close');
+      }),
   };
-  try {
-    const idleMs: number[] = [];
-    for (let i = 0; i < 20; i++) idleMs.push(await cheap());
-    const started = performance.now();
-    let bandStatus = 0;
-    let bandMs = 0;
-    const band = fetch(`${url}/tightbinding/compute`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ poscar: si200Poscar(), kpath_density: 20 }),
-    }).then(async (res) => {
+}
+
+export interface LatencyRow {
+  scenario: string;
+  /** Statuses of the long requests, and how long each took. */
+  longStatus: number[];
+  longMs: number[];
+  /** Each small request's time, sent one after another while a long one ran. */
+  smallMs: number[];
+  /** The longest the server's event loop was held meanwhile (1 ms heartbeat in its own process). */
+  stallMs: number;
+  idleMs: number[];
+}
+
+const PRIMITIVE_SI = 'Si primitive\n1.0\n0 2.7155 2.7155\n2.7155 0 2.7155\n2.7155 2.7155 0\nSi\n2\nDirect\n0 0 0\n0.25 0.25 0.25\n';
+/** 50,000 CJK ideographs: the longest text a tokenize may carry, and the slowest kind to tokenize. */
+const CJK_50K = Array.from({ length: 50_000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20_000))).join('');
+
+/** Each long request, and a first request that starts the workers it uses and loads what they load. */
+export const LATENCY_SCENARIOS: ReadonlyArray<{ name: string; path: string; body: object; warm: object; times: number }> = [
+  {
+    name: 'a 50,000-character CJK tokenize (cl100k_base)',
+    path: '/tokenizer/tokenize',
+    body: { text: CJK_50K },
+    warm: { text: CJK_50K.slice(0, 5000) },
+    times: 5,
+  },
+  {
+    name: 'a band structure of primitive Si, kpath_density 1000 (a 2 MB answer)',
+    path: '/tightbinding/compute',
+    body: { poscar: PRIMITIVE_SI, kpath_density: 1000 },
+    warm: { poscar: PRIMITIVE_SI },
+    times: 3,
+  },
+];
+
+/**
+ * For each scenario, on a fresh server of `build` in its own process: small tokenizes one after another while the
+ * long request runs, `times` over.
+ */
+export async function benchLatency(build = serverBuild()): Promise<LatencyRow[]> {
+  const rows: LatencyRow[] = [];
+  for (const scenario of LATENCY_SCENARIOS) {
+    const server = await serverProcess(build);
+    const url = server.url;
+    const post = async (route: string, body: string): Promise<number> => {
+      const res = await fetch(`${url}${route}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body,
+      });
       await res.arrayBuffer();
-      bandStatus = res.status;
-      bandMs = performance.now() - started;
-    });
-    const busyMs: number[] = [];
-    while (bandStatus === 0) busyMs.push(await cheap());
-    await band;
-    return { idleMs, busyMs, bandStatus, bandMs };
-  } finally {
-    await server.close();
+      return res.status;
+    };
+    const small = async (): Promise<number> => {
+      const t = performance.now();
+      await post('/tokenizer/tokenize', '{"text":"ping","tokenizer":"character"}');
+      return performance.now() - t;
+    };
+    const long = JSON.stringify(scenario.body);
+    try {
+      await post(scenario.path, JSON.stringify(scenario.warm));
+      const row: LatencyRow = { scenario: scenario.name, longStatus: [], longMs: [], smallMs: [], stallMs: 0, idleMs: [] };
+      for (let i = 0; i < 20; i++) row.idleMs.push(await small());
+      for (let i = 0; i < scenario.times; i++) {
+        const started = performance.now();
+        let done = false;
+        const pending = post(scenario.path, long).then((status) => {
+          done = true;
+          row.longStatus.push(status);
+          row.longMs.push(performance.now() - started);
+        });
+        await server.stall();
+        while (!done) row.smallMs.push(await small());
+        await pending;
+        row.stallMs = Math.max(row.stallMs, await server.stall());
+      }
+      rows.push(row);
+    } finally {
+      await server.close();
+    }
   }
+  return rows;
 }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorsOf, parseDiffraction, toXrdData } from '../../src/core/diffraction/parse';
+import { MALFORMED_DIFFRACTION } from './diffractionCases';
 
 test('points: spaces, tabs, commas; comments, blank lines and a header of words are skipped', () => {
   const data = parseDiffraction('# Cu Ka\n2theta intensity\n\n28.44 100\n47.30\t55\n56.12, 30\r\n! end\n69.1;1.2e1\n');
@@ -58,4 +59,13 @@ test('an empty file or only comments: no data', () => {
     parseDiffraction('10 1\nangle intensity\n').diagnostics.map((d) => d.code),
     ['not-two-numbers'],
   );
+});
+
+test('the shared malformed cases: each error on its line', () => {
+  for (const { name, text, errorLines } of MALFORMED_DIFFRACTION)
+    assert.deepEqual(
+      errorsOf(parseDiffraction(text)).map((d) => d.line + 1),
+      errorLines,
+      name,
+    );
 });

@@ -9,6 +9,7 @@ import { referenceServer } from './serverHarness';
 import { parsePoscar } from '../../src/core/poscar/index';
 import { millerAxis } from '../../src/server/heterostructure';
 import { padToQubits, pauliTermCount, runVqe } from '../../src/server/quantum';
+import { MAX_SPECIES } from '../../src/server/routes/reaction';
 
 const { post } = referenceServer('apps-test-key');
 
@@ -102,6 +103,16 @@ test('reaction balancing takes reactants and products as text', async () => {
   const methane = await post('/reaction_network/balance', { reactants: 'CH4 + O2', products: 'CO2 + H2O' });
   assert.equal(methane.body.balanced, 'CH4 + 2 O2 -> CO2 + 2 H2O');
   assert.equal((await post('/reaction_network/balance', { reactants: 'H2 + Xq(', products: 'H2O' })).status, 400);
+  // Up to MAX_SPECIES is balanced (the alkanes burnt together have many balances: a 400 that says so), past it refused at once.
+  const alkanes = (n: number): string[] => Array.from({ length: n }, (_, i) => `C${i + 1}H${2 * i + 4}`);
+  const many = await post('/reaction_network/balance', { reactants: [...alkanes(MAX_SPECIES - 3), 'O2'], products: ['CO2', 'H2O'] });
+  assert.match(many.body.detail, /more than one independent balance/);
+  const tooMany = await post('/reaction_network/balance', { reactants: [...alkanes(MAX_SPECIES - 2), 'O2'], products: ['CO2', 'H2O'] });
+  assert.equal(tooMany.status, 400);
+  assert.equal(
+    tooMany.body.detail,
+    `The reaction has ${MAX_SPECIES + 1} species; the reference server balances at most ${MAX_SPECIES}: split it.`,
+  );
 });
 
 test('HEA from elements and fractions: composition, parameters and phase follow the input', async () => {

@@ -352,7 +352,7 @@ test('pxrd: silicon peaks where they belong, a match finds silicon, bad data is 
   assert.equal(match.body.matches[0].score, 1);
   const bad = await post('/pxrd/match', { formula: 'Si', xrd_data: '28.4 100\n47.3' });
   assert.equal(bad.status, 400);
-  assert.match(bad.body.detail, /line 2/);
+  assert.match(bad.body.detail, /Line 2: expected two numbers/);
   assert.equal((await post('/pxrd/compute', { jid: 'JVASP-32' })).status, 501);
 });
 

@@ -137,6 +137,34 @@ test('a huge answer with a content length is refused the same way; one under the
   assert.ok(read.message.length < 1000, 'the detail shown is cut short');
 });
 
+test('an answer nested a million deep is a malformed answer, not a network error; as an error body, its status decides', async () => {
+  const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
+  for (const status of [200, 400]) {
+    hits.length = 0;
+    handler = (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(deep);
+    };
+    const log: RequestLogEntry[] = [];
+    const error = await failure(client(log).request('POST', '/tokenizer/tokenize', { text: 'x' }));
+    assert.equal(hits.length, 1, 'not retried');
+    if (status === 200) {
+      assert.equal(error.kind, 'malformedResponse');
+      assert.match(
+        error.message,
+        /could not be read \(200 OK, POST \/tokenizer\/tokenize\): the answer is nested more than 256 levels deep/,
+      );
+    } else assert.equal(error.kind, 'badRequest', error.message);
+    assert.equal(log[0]!.error, error.kind, 'the log says the same');
+  }
+  handler = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(`${'['.repeat(256)}1${']'.repeat(256)}`);
+  };
+  const read = await client().request('POST', '/tokenizer/tokenize', { text: 'x' });
+  assert.equal(read.body.type, 'json', '256 levels are read');
+});
+
 test('a connection reset in the middle of the body: a network error, retried, no crash', async () => {
   hits.length = 0;
   handler = (req, res) => {

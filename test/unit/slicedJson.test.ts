@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { parseJson, parseJsonSteps, JsonSyntaxError } from '../../src/core/util/slicedJson';
+import { JsonDepthError, parseJson, parseJsonSliced, parseJsonSteps, JsonSyntaxError } from '../../src/core/util/slicedJson';
 
 const outcome = (parse: (text: string) => unknown, text: string): { value?: unknown; threw?: boolean } => {
   try {
@@ -117,4 +117,45 @@ test('it yields about every `every` characters, and gives the same value as in o
     yields >= Math.floor(text.length / 10_000) - 1 && yields <= text.length / 10_000 + 1,
     `${yields} yields for ${text.length} characters`,
   );
+});
+
+test('maxDepth: that many levels of containers are read, one more is a JsonDepthError at its opening', () => {
+  const nested = (depth: number, inner: string): string => `${'[{"a":'.repeat(depth / 2)}${inner}${'}]'.repeat(depth / 2)}`;
+  const refusal = (text: string): unknown => {
+    const steps = parseJsonSteps(text, Infinity, 8);
+    try {
+      for (let next = steps.next(); !next.done; next = steps.next());
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  };
+  assert.equal(refusal(nested(8, '1')), undefined);
+  // The ninth container opens after four '[{"a":' (24 characters), or at the ninth '['.
+  for (const [deeper, at] of [
+    [nested(8, '[]'), 24],
+    [nested(8, '{}'), 24],
+    [nested(8, '[1]'), 24],
+    ['['.repeat(1_000_000), 8],
+  ] as const) {
+    const error = refusal(deeper);
+    assert.ok(error instanceof JsonDepthError, `${deeper.slice(0, 40)}: ${String(error)}`);
+    assert.equal(error.position, at);
+  }
+});
+
+test('parseJsonSliced lets the event loop run between slices, and gives the same value', async () => {
+  const text = JSON.stringify(Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `token ${i}` })));
+  let turns = 0;
+  const tick = (): void => {
+    turns++;
+    if (!done) setImmediate(tick);
+  };
+  let done = false;
+  setImmediate(tick);
+  const value = await parseJsonSliced(text, 4, 10_000);
+  done = true;
+  assert.deepStrictEqual(value, JSON.parse(text));
+  assert.ok(turns >= text.length / 10_000 / 2, `${turns} turns of the event loop for ${text.length} characters`);
+  await assert.rejects(parseJsonSliced('[[[[[1]]]]]', 4), JsonDepthError);
 });

@@ -87,14 +87,20 @@ function noiseSigma(y: readonly number[]): number {
   return (median(y.slice(1).map((v, i) => Math.abs(v - y[i]!))) * 1.4826) / Math.SQRT2;
 }
 
+/** The finest step the windows of findPeaks are counted in: its 1.5° background window is then at most 1,000 points. */
+export const MIN_WINDOW_STEP = 0.0015;
+
 /** The peaks of a measured scan (background removed), or the points themselves when they are a peak list. */
 export function findPeaks(points: readonly XyPoint[]): StickPeak[] {
   if (isPeakList(points)) return points.filter((p) => p.intensity > 0).map((p) => ({ two_theta: p.two_theta, intensity: p.intensity }));
   const step = (points[points.length - 1]!.two_theta - points[0]!.two_theta) / (points.length - 1);
-  const half = Math.max(1, Math.round(0.05 / step)); // a tenth of a degree: narrower than any powder peak
+  // The windows below are so many degrees wide: counted in points at no finer a step than this, so that a hostile
+  // scan (20,000 points over 0.2°) costs what a real one does, not minutes.
+  const windowStep = Math.max(step, MIN_WINDOW_STEP);
+  const half = Math.max(1, Math.round(0.05 / windowStep)); // a tenth of a degree: narrower than any powder peak
   const raw = points.map((p) => p.intensity);
   const y = smooth(raw, half);
-  const clipped = scanBackground(y, step);
+  const clipped = scanBackground(y, windowStep);
   // SNIP still sits a little under noisy data (it clips to the troughs): raised by the median net signal,
   // which on a scan that is mostly background is that offset.
   const offset = median(y.map((v, i) => v - clipped[i]!));

@@ -27,6 +27,7 @@ export interface ServiceErrorInit {
 }
 
 const STATUS_NAMES: Record<number, string> = {
+  200: 'OK',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',

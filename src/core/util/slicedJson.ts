@@ -4,6 +4,18 @@
  * blocking the editor for the second JSON.parse takes. Iterative (a file nested a million deep is no stack
  * overflow), linear in the text; strings and numbers are cut out here and read natively. Pure.
  */
+import { yieldToEventLoop } from './yield';
+
+/** A text nested deeper than the caller allows: refused at the first container past the limit. */
+export class JsonDepthError extends Error {
+  constructor(
+    readonly maxDepth: number,
+    readonly position: number,
+  ) {
+    super(`nested more than ${maxDepth} levels deep at position ${position}`);
+    this.name = 'JsonDepthError';
+  }
+}
 
 export class JsonSyntaxError extends SyntaxError {
   constructor(
@@ -102,8 +114,11 @@ class Reader {
   }
 }
 
-/** Parses `text` as JSON.parse does, yielding about every `every` characters; the generator's value is the result. */
-export function* parseJsonSteps(text: string, every = 1 << 16): Generator<void, unknown> {
+/**
+ * Parses `text` as JSON.parse does, yielding about every `every` characters; the generator's value is the result.
+ * A container opened more than `maxDepth` levels deep is a JsonDepthError (JSON.parse has no such limit).
+ */
+export function* parseJsonSteps(text: string, every = 1 << 16, maxDepth = Infinity): Generator<void, unknown> {
   const r = new Reader(text);
   const stack: Container[] = [];
   let nextYield = every;
@@ -116,6 +131,7 @@ export function* parseJsonSteps(text: string, every = 1 << 16): Generator<void, 
     const code = r.skipSpace();
     // Opening a container: read its first member (or see that it is empty).
     if (code === 0x5b || code === 0x7b) {
+      if (stack.length >= maxDepth) throw new JsonDepthError(maxDepth, r.pos);
       r.pos++;
       const close = code === 0x5b ? 0x5d : 0x7d;
       if (r.skipSpace() === close) {
@@ -158,6 +174,15 @@ function readKey(r: Reader): string {
   const key = r.string();
   r.expect(0x3a);
   return key;
+}
+
+/** Parses in steps of about `every` characters, letting the event loop run between them. */
+export async function parseJsonSliced(text: string, maxDepth = Infinity, every = 1 << 16): Promise<unknown> {
+  const steps = parseJsonSteps(text, every, maxDepth);
+  for (let next = steps.next(); ; next = steps.next()) {
+    if (next.done) return next.value;
+    await yieldToEventLoop();
+  }
 }
 
 /** Runs parseJsonSteps to the end in one go (for callers with no time budget). */

@@ -12,6 +12,8 @@ const lib = (): Undici => (undici ??= require('undici') as Undici);
 import type { TokenizeResult } from '../../core/tokenizers/types';
 import type { ResponseBody, ServiceResponse } from '../../core/service/response';
 import { ServiceError, kindForStatus, redact, type ServiceErrorKind } from '../../core/service/errors';
+import { MAX_ANSWER_DEPTH } from '../../core/service/limits';
+import { JsonDepthError, JsonSyntaxError, parseJsonSliced } from '../../core/util/slicedJson';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
 
 /** One entry per request (after its retries), for the output channel. Never holds the key. */
@@ -391,13 +393,13 @@ export class ServiceClient {
         return {
           status,
           headers: responseHeaders,
-          body: this.parseBody(bytes, contentType, method, path, status),
+          body: await this.parseBody(bytes, contentType, method, path, status),
           retries: 0,
           durationMs: 0,
         };
       }
       const kind = kindForStatus(status);
-      const detail = this.errorDetail(bytes, contentType);
+      const detail = await this.errorDetail(bytes, contentType);
       const retryAfterMs = kind === 'rateLimited' ? parseRetryAfter(responseHeaders['retry-after'], this.clock.now()) : undefined;
       throw new ServiceError({
         kind,
@@ -456,26 +458,15 @@ export class ServiceClient {
     }
   }
 
-  private parseBody(bytes: Uint8Array, contentType: string, method: string, path: string, status: number): ResponseBody {
+  private async parseBody(bytes: Uint8Array, contentType: string, method: string, path: string, status: number): Promise<ResponseBody> {
     const type = contentType.split(';')[0]!.trim().toLowerCase();
     const isJson = type === 'application/json' || type.endsWith('+json');
     if (isJson || (type === '' && bytes.length > 0 && looksLikeJson(bytes))) {
       const text = new TextDecoder().decode(bytes);
       try {
-        return { type: 'json', value: text.trim() === '' ? null : JSON.parse(text) };
+        return { type: 'json', value: text.trim() === '' ? null : await readJson(text) };
       } catch (error) {
-        throw new ServiceError({
-          kind: 'malformedResponse',
-          method,
-          path,
-          status,
-          // The parser's own message quotes the body where it may cut a key: only its first clause is kept.
-          // The excerpt is redacted before it is cut, and the whole again after JSON-escaping.
-          detail: redact(
-            `the JSON body could not be parsed (${(error as Error).message.split(/,|"/)[0]!.trim()}); it starts with ${JSON.stringify(redact(text.slice(0, 4096), this.apiKey).slice(0, 80))}`,
-            this.apiKey,
-          ),
-        });
+        throw new ServiceError({ kind: 'malformedResponse', method, path, status, detail: this.unreadable(error, text) });
       }
     }
     if (type.startsWith('text/') || type === 'application/xml' || type === 'application/javascript') {
@@ -484,14 +475,23 @@ export class ServiceClient {
     return { type: 'bytes', bytes, contentType: contentType || 'application/octet-stream' };
   }
 
+  /** Why a JSON answer could not be read. The excerpt is redacted before it is cut, and the whole again after JSON-escaping. */
+  private unreadable(error: unknown, text: string): string {
+    if (error instanceof JsonDepthError)
+      return `the answer is nested more than ${error.maxDepth} levels deep (a service's answers are a few levels deep), so it was not read`;
+    const where = error instanceof JsonSyntaxError ? ` at position ${error.position}` : '';
+    const start = JSON.stringify(redact(text.slice(0, 4096), this.apiKey).slice(0, 80));
+    return redact(`the JSON body could not be parsed${where}; it starts with ${start}`, this.apiKey);
+  }
+
   /** The service's `detail` (spec 2.3), or the best readable substitute, redacted. */
-  private errorDetail(bytes: Uint8Array, contentType: string): string | undefined {
+  private async errorDetail(bytes: Uint8Array, contentType: string): Promise<string | undefined> {
     const text = new TextDecoder().decode(bytes).trim();
     if (!text) return undefined;
     let detail: string | undefined;
     if (contentType.includes('json') || looksLikeJson(bytes)) {
       try {
-        detail = detailOf(JSON.parse(text));
+        detail = detailOf(await readJson(text));
       } catch {
         // not JSON after all: fall through to text
       }
@@ -515,6 +515,11 @@ export class ServiceClient {
     const safe = redact(text, this.apiKey);
     return safe.length > LOG_BODY_LIMIT ? `${safe.slice(0, LOG_BODY_LIMIT)}… (${safe.length} characters)` : safe;
   }
+}
+
+/** JSON.parse's value, read in slices (a 64 MB answer never blocks the editor), refused past MAX_ANSWER_DEPTH. */
+function readJson(text: string): Promise<unknown> {
+  return parseJsonSliced(text, MAX_ANSWER_DEPTH);
 }
 
 function formatSeconds(ms: number): string {

@@ -2,6 +2,9 @@
 import { balanceReaction } from '../materials';
 import { formulas, HttpError, splitSide, str, type Handler } from '../body';
 
+/** Species of one reaction at most: balancing is elimination over fractions, cubic in their number. */
+export const MAX_SPECIES = 100;
+
 export const balance: Handler = (body) => {
   let reactants = formulas(body, 'reactants');
   let products = formulas(body, 'products');
@@ -13,6 +16,9 @@ export const balance: Handler = (body) => {
   }
   if (!reactants?.length || !products?.length)
     throw new HttpError(400, 'Send "reactants" and "products" (arrays of formulas), or "equation" such as "H2 + O2 -> H2O".');
+  const species = reactants.length + products!.length;
+  if (species > MAX_SPECIES)
+    throw new HttpError(400, `The reaction has ${species} species; the reference server balances at most ${MAX_SPECIES}: split it.`);
   try {
     const coefficients = balanceReaction(reactants, products!);
     const side = (names: string[], c: number[]): string => names.map((s, i) => `${c[i] === 1 ? '' : `${c[i]} `}${s}`).join(' + ');

@@ -1,12 +1,21 @@
 /**
  * gnn_ff_dynamics/* and tightbinding/compute: the reference calculations (src/server/physics) on the POSCAR
- * sent, each on a worker thread of the pool, so that other requests are answered meanwhile.
+ * sent. Like every route they run on a worker thread (compute.ts), on the workers of their own lane (routes/index.ts).
  */
 import { parsePoscar } from '../../core/poscar/index';
-import { FIELDS, MAX_ATOMS, structureOf, type Field, type Structure } from '../physics/answers';
-import type { Job, JobOutcome } from '../compute';
+import {
+  bandStructure,
+  dynamics,
+  FIELDS,
+  MAX_ATOMS,
+  relaxation,
+  singlePoint,
+  structureOf,
+  type Field,
+  type Structure,
+} from '../physics/answers';
 import type { Ensemble } from '../physics/md';
-import { JobTimeout, type WorkerPool } from '../pool';
+import { runToEnd } from '../physics/schedule';
 import { HttpError, lineCount, num, str, type Handler, type Json } from '../body';
 
 /** The body's POSCAR as the POSCAR core reads it: its first error is a 400, warnings do not block. */
@@ -40,60 +49,37 @@ export const option = (body: Json, name: string & keyof typeof FIELDS, limits: k
   return value;
 };
 
-export function structureRoutes(pool: WorkerPool): Record<'singlePoint' | 'relax' | 'md' | 'tightbinding', Handler> {
-  /** A calculation on a worker thread; what the reference models refuse (too many atoms, unknown elements, ...) is a 400. */
-  const compute = async (job: Job, signal: AbortSignal): Promise<unknown> => {
-    let outcome: JobOutcome;
-    try {
-      outcome = await pool.run(job, signal);
-    } catch (error) {
-      if (error instanceof JobTimeout)
-        throw new HttpError(
-          504,
-          `The calculation ran ${error.message}, the reference server's budget, and was stopped: try fewer atoms or steps.`,
-        );
-      throw error;
-    }
-    if (outcome.ok) return outcome.value;
-    if (outcome.input) throw new HttpError(400, outcome.message);
-    throw new Error(outcome.message);
-  };
+/** What the reference models refuse (too many atoms, unknown elements, ...) is an InputError: a 400 (compute.ts). */
+export const singlePointHandler: Handler = (body) => singlePoint(readStructure(body, MAX_ATOMS.singlePoint));
 
-  const singlePointHandler: Handler = (body, signal) =>
-    compute({ kind: 'singlePoint', structure: readStructure(body, MAX_ATOMS.singlePoint) }, signal);
+export const relax: Handler = (body) => {
+  const structure = readStructure(body, MAX_ATOMS.relax);
+  // agapi's names: steps for max_steps, optimizer (FIRE is the one the reference server runs), relax_cell.
+  const maxSteps =
+    body.steps !== undefined && body.max_steps === undefined ? option(body, 'steps', 'max_steps') : option(body, 'max_steps');
+  const optimizer = str(body, 'optimizer', false);
+  if (optimizer !== undefined && optimizer.trim().toUpperCase() !== 'FIRE')
+    throw new HttpError(400, `Field "optimizer": the reference server runs FIRE, not ${JSON.stringify(optimizer.slice(0, 40))}.`);
+  const relaxCell = body.relax_cell ?? false;
+  if (typeof relaxCell !== 'boolean') throw new HttpError(400, 'Field "relax_cell" must be true or false.');
+  return runToEnd(relaxation(structure, { fmax: option(body, 'fmax'), maxSteps, relaxCell }));
+};
 
-  const relax: Handler = (body, signal) => {
-    const structure = readStructure(body, MAX_ATOMS.relax);
-    // agapi's names: steps for max_steps, optimizer (FIRE is the one the reference server runs), relax_cell.
-    const maxSteps =
-      body.steps !== undefined && body.max_steps === undefined ? option(body, 'steps', 'max_steps') : option(body, 'max_steps');
-    const optimizer = str(body, 'optimizer', false);
-    if (optimizer !== undefined && optimizer.trim().toUpperCase() !== 'FIRE')
-      throw new HttpError(400, `Field "optimizer": the reference server runs FIRE, not ${JSON.stringify(optimizer.slice(0, 40))}.`);
-    const relaxCell = body.relax_cell ?? false;
-    if (typeof relaxCell !== 'boolean') throw new HttpError(400, 'Field "relax_cell" must be true or false.');
-    return compute({ kind: 'relax', structure, options: { fmax: option(body, 'fmax'), maxSteps, relaxCell } }, signal);
+export const md: Handler = (body) => {
+  const structure = readStructure(body, MAX_ATOMS.md);
+  const options = {
+    temperature: option(body, 'temperature'),
+    timestep: option(body, 'timestep'),
+    steps: option(body, 'steps'),
+    seed: option(body, 'seed'),
+    ensemble: ensembleOf(body),
+    interval: option(body, 'interval'),
   };
+  return runToEnd(dynamics(structure, options));
+};
 
-  const md: Handler = (body, signal) => {
-    const structure = readStructure(body, MAX_ATOMS.md);
-    const options = {
-      temperature: option(body, 'temperature'),
-      timestep: option(body, 'timestep'),
-      steps: option(body, 'steps'),
-      seed: option(body, 'seed'),
-      ensemble: ensembleOf(body),
-      interval: option(body, 'interval'),
-    };
-    return compute({ kind: 'md', structure, options }, signal);
-  };
-
-  const tightbinding: Handler = (body, signal) => {
-    const structure = readStructure(body, MAX_ATOMS.tightbinding);
-    return compute({ kind: 'tightbinding', structure, density: option(body, 'kpath_density') }, signal);
-  };
-  return { singlePoint: singlePointHandler, relax, md, tightbinding };
-}
+export const tightbinding: Handler = (body) =>
+  runToEnd(bandStructure(readStructure(body, MAX_ATOMS.tightbinding), option(body, 'kpath_density')));
 
 /** `ensemble`: nve (the default, as the service) or nvt (a Langevin thermostat at `temperature`). */
 function ensembleOf(body: Json): Ensemble {
