@@ -14,6 +14,7 @@ import {
   type UnicodeForm,
 } from './normalize';
 import { translateOnigRegex } from './onigRegex';
+import { linearMatcher, type Matcher } from './regex';
 import type { SplitBehavior, SplitStep } from './pieces';
 
 export class TokenizerJsonError extends Error {
@@ -47,7 +48,7 @@ function typeOf(node: JsonObject, where: string): string {
 }
 
 /** GPT-2's pattern, which ByteLevel applies when use_regex is true (tokenizers' byte_level.rs). */
-const GPT2_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+export const GPT2_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
 
 const UNICODE_FORMS: readonly string[] = ['NFC', 'NFD', 'NFKC', 'NFKD'];
 
@@ -75,8 +76,11 @@ export function normalizerSteps(node: Json | undefined, where = 'normalizer'): N
   }
 }
 
-/** A Split or Replace pattern: {"String": literal} or {"Regex": Oniguruma source}, as a 'gu' RegExp. */
-function patternOf(node: JsonObject, where: string): RegExp {
+/**
+ * A Split or Replace pattern: {"String": literal} (a 'gu' RegExp), or {"Regex": Oniguruma source}, which runs on
+ * the linear matcher (regex/matcher.ts): a file's pattern must not be able to freeze the editor.
+ */
+function patternOf(node: JsonObject, where: string): Matcher {
   return compiledPattern(node, where).regex;
 }
 
@@ -88,8 +92,8 @@ function compiledPattern(node: JsonObject, where: string): Pick<SplitStep, 'rege
   }
   if (typeof pattern.Regex === 'string') {
     try {
-      const { source, lookbehind } = translateOnigRegex(pattern.Regex);
-      return { regex: new RegExp(source, 'gu'), lookbehind, source: pattern.Regex };
+      const { matcher, lookbehind } = linearMatcher(pattern.Regex);
+      return { regex: matcher, lookbehind, source: pattern.Regex };
     } catch (e) {
       throw new TokenizerJsonError(`${where}: ${(e as Error).message}`);
     }
@@ -167,6 +171,7 @@ function addStep(out: PreTokenization, step: JsonObject, where: string, first: b
       out.usesSegmentStart = true;
     }
     if (step.use_regex !== false) {
+      // Our own constant, trusted to run on V8 (faster than the linear matcher, and linear on this pattern).
       const regex = new RegExp(translateOnigRegex(GPT2_PATTERN).source, 'gu');
       out.splits.push({ regex, behavior: 'Isolated', lookbehind: false, source: GPT2_PATTERN });
     }

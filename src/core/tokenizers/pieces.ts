@@ -6,6 +6,7 @@
 import { compilePattern } from './pattern';
 import { scannerFor, scannerForSplits, type PieceScanner } from './scanner';
 import { normalizeAll, type NormalizeStep, type Normalized } from './normalize';
+import type { Matcher } from './regex';
 
 /**
  * A piece of text[start, end) and the string the model encodes (the normalized text). `final` is false
@@ -81,8 +82,8 @@ export class PatternPieces implements PieceSource {
 export type SplitBehavior = 'Isolated' | 'Removed' | 'MergedWithPrevious' | 'MergedWithNext';
 
 export interface SplitStep {
-  /** Flags 'gu'. */
-  regex: RegExp;
+  /** A 'gu' RegExp (literals, our own patterns) or a file's pattern on the linear matcher. */
+  regex: Matcher;
   behavior: SplitBehavior;
   /** The pattern looks behind: it must see only the piece it splits, not the text before it. */
   lookbehind: boolean;
