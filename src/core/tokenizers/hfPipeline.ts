@@ -2,7 +2,8 @@
  * A tokenizer.json's normalizer and pre_tokenizer, as normalize steps and Split steps for SplitPieces.
  * Supported: normalizers NFC, NFD, NFKC, NFKD, Replace, Prepend and Sequence; pre-tokenizers Split
  * (Isolated, Removed, MergedWithPrevious, MergedWithNext), ByteLevel, Metaspace and Sequence.
- * Anything else is refused by name, never silently approximated.
+ * Anything else is refused by name, never silently approximated. A Regex pattern is read by regex/parse.ts, which
+ * refuses what it cannot match exactly; our own patterns run on V8, any other on the linear matcher (regexOf).
  */
 import {
   literalPattern,
