@@ -123,8 +123,7 @@ export class LinearMatcher implements Matcher {
    * lookaround, where any path will do and states that reach the end are remembered as such.
    */
   private run(pc: number, pos: number, existence: boolean): number {
-    const { op, a, b, branch, sets } = this.program;
-    const s = this.subject;
+    const { op, a, b, branch } = this.program;
     const memo = this.memo;
     const base = this.depth;
     for (;;) {
@@ -133,12 +132,8 @@ export class LinearMatcher implements Matcher {
         switch (op[pc]) {
           case CHAR:
           case SET: {
-            if (pos >= s.length) {
-              failed = true;
-              break;
-            }
-            const cp = codePointAt(s, pos);
-            if (op[pc] === CHAR ? cp !== a[pc] : !sets[a[pc]!]!.has(cp)) failed = true;
+            const cp = this.consumes(pc, pos);
+            if (cp < 0) failed = true;
             else {
               pos += cp > 0xffff ? 2 : 1;
               pc = b[pc]!;
@@ -147,11 +142,15 @@ export class LinearMatcher implements Matcher {
           }
           case SPLIT: {
             const slot = 2 * branch[pc]!;
+            const first = a[pc]!;
             if (memo.get(slot, pos)) failed = true;
             else if (existence && memo.get(slot + 1, pos)) return this.reached(base, pos, existence);
+            // A preferred branch that starts with a character not here needs no way back (alternatives of literals,
+            // the end of a run): the state may then be explored again, but only as far as the next SPLIT's memo.
+            else if ((op[first] === CHAR || op[first] === SET) && this.consumes(first, pos) < 0) pc = b[pc]!;
             else {
               this.push(pc, pos);
-              pc = a[pc]!;
+              pc = first;
             }
             break;
           }
@@ -180,6 +179,15 @@ export class LinearMatcher implements Matcher {
         this.depth--;
       }
     }
+  }
+
+  /** The code point at pos if the CHAR or SET step pc takes it, else -1. */
+  private consumes(pc: number, pos: number): number {
+    const s = this.subject;
+    if (pos >= s.length) return -1;
+    const cp = codePointAt(s, pos);
+    const { op, a, sets } = this.program;
+    return (op[pc] === CHAR ? cp === a[pc] : sets[a[pc]!]!.has(cp)) ? cp : -1;
   }
 
   private push(pc: number, pos: number): void {
