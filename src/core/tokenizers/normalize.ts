@@ -10,6 +10,8 @@
  * mark, not the second half of a canonical composition (Hangul vowels and trailing consonants) and
  * that the form leaves alone; normalizing the chunks apart then equals normalizing the whole
  * (the "boundary before" property of UAX #15), so ASCII and most other text is never copied.
+ *
+ * A Replace with a Regex runs it on the linear matcher (regex/), so a file's pattern cannot freeze the editor.
  */
 import type { Matcher } from './regex';
 

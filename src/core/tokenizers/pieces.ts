@@ -1,7 +1,8 @@
 /**
  * Pre-tokenization: how a BPE tokenizer cuts ordinary text (between special or added tokens) into
  * the pieces it encodes one by one. tiktoken: one pattern, every match a piece. Hugging Face:
- * normalizers, then a sequence of Split steps each cutting the pieces of the one before.
+ * normalizers, then a sequence of Split steps each cutting the pieces of the one before; a step's pattern is a
+ * Matcher (a RegExp for our own patterns, the linear matcher of regex/ for a file's).
  */
 import { compilePattern } from './pattern';
 import { scannerFor, scannerForSplits, type PieceScanner } from './scanner';

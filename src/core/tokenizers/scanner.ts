@@ -4,7 +4,8 @@
  * splits. Each
  * returns exactly the matches the pattern's RegExp returns, one linear pass with a table lookup per
  * character instead of a backtracking regex; scanner.test.ts compares them with the RegExp on
- * corpora, random and hostile text. A pattern not listed here keeps its RegExp.
+ * corpora, random and hostile text. A pattern listed here runs as a V8 RegExp where a split cannot use its
+ * scanner (isScannedPattern); any other pattern from a file runs on the linear matcher (regex/).
  *
  * Matching is the regex's: the first alternative that matches at a place wins, quantifiers take as
  * much as they can and give back only what a later part needs. Classes are the runtime's own Unicode
