@@ -251,6 +251,7 @@ test('what the engine cannot run exactly is refused at once, naming the pattern 
     ['(?<=a+)b', /variable-length lookbehind/],
     ['a{1,2}{2}', /a quantifier on a quantifier/],
     ['a++', /possessive quantifiers/],
+    ['(?=a)*b', /a quantified lookaround/],
     ['(?i:ss)', /Oniguruma also matches as "ß"/],
     ['(?i:ß)', /also matches as "ß"/],
     ['(?i:[a-z])', /anything but literal text inside a case-insensitive group/],

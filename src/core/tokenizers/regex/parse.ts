@@ -9,10 +9,10 @@
  * greedy and lazy * + ? {n} {n,} {n,m} {,m} (and Oniguruma's X{n}? = (?:X{n})?, X{n,m}+ = (?:X{n,m})+),
  * lookahead, fixed-length lookbehind, and (?i:…) around alternatives of literal text, each letter expanded with
  * Unicode simple case folding (Oniguruma folds 'ſ' to 's').
- * Refused: anchors, \b \w \G \A \z, back-references, atomic groups and possessive quantifiers, nested classes and
- * && intersections, a quantifier on a quantifier or on a lookaround, a counted repeat (not * + ?) of something
- * that can match empty text, variable-length lookbehind, and case-insensitive text that a multi-character fold could match
- * (Oniguruma matches (?i:ss) on 'ß').
+ * Refused: anchors, \b \w \G \A \z, back-references, atomic groups and possessive quantifiers, nested classes
+ * and && intersections, a quantifier on a quantifier or on a bare lookaround ((?=a)*, which Oniguruma refuses
+ * too), a counted repeat (not * + ?) of something that can match empty text, variable-length lookbehind, and
+ * case-insensitive text that a multi-character fold could match (Oniguruma matches (?i:ss) on 'ß').
  */
 import { alternativesOf, fixedLength, nullable, type CharSet, type ClassItem, type RegexNode } from './ast';
 
@@ -111,13 +111,14 @@ class Parser {
 
   /** An atom and its quantifiers: one, or a {…} one and then * + ? (Oniguruma's X{n}+ is (?:X{n})+). */
   private quantified(depth: number, fold: boolean): RegexNode {
-    const atom = this.atom(depth, fold);
-    let node = atom;
+    // Oniguruma refuses (?=a)* but takes ((?=a))*.
+    const bareLook = /^\(\?<?[=!]/.test(this.src.slice(this.i, this.i + 4));
+    let node = this.atom(depth, fold);
     for (let count = 0, braced = false; ; count++) {
       const q = this.quantifier();
       if (!q) return node;
       if (fold) this.fail('quantifiers inside a case-insensitive group');
-      if (node.type === 'look') this.fail('a quantified lookaround');
+      if (bareLook) this.fail('a quantified lookaround');
       if (count > 1 || (count === 1 && (!braced || q.braced))) this.fail('a quantifier on a quantifier');
       // Oniguruma checks counted repeats for empty iterations or not by their compiled size (regcomp.c).
       if (q.max > 1 && !(q.max === Infinity && q.min <= 1) && nullable(node))
