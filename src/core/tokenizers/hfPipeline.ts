@@ -2,7 +2,8 @@
  * A tokenizer.json's normalizer and pre_tokenizer, as normalize steps and Split steps for SplitPieces.
  * Supported: normalizers NFC, NFD, NFKC, NFKD, Replace, Prepend and Sequence; pre-tokenizers Split
  * (Isolated, Removed, MergedWithPrevious, MergedWithNext), ByteLevel, Metaspace and Sequence.
- * Anything else is refused by name, never silently approximated.
+ * Anything else is refused by name, never silently approximated. A Regex pattern is read by regex/parse.ts, which
+ * refuses what it cannot match exactly; our own patterns run on V8, any other on the linear matcher (regexOf).
  */
 import {
   literalPattern,
@@ -14,7 +15,9 @@ import {
   type UnicodeForm,
 } from './normalize';
 import { translateOnigRegex } from './onigRegex';
+import { linearMatcher, type Matcher } from './regex';
 import type { SplitBehavior, SplitStep } from './pieces';
+import { isScannedPattern } from './scanner';
 
 export class TokenizerJsonError extends Error {
   constructor(message: string) {
@@ -47,7 +50,7 @@ function typeOf(node: JsonObject, where: string): string {
 }
 
 /** GPT-2's pattern, which ByteLevel applies when use_regex is true (tokenizers' byte_level.rs). */
-const GPT2_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
+export const GPT2_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
 
 const UNICODE_FORMS: readonly string[] = ['NFC', 'NFD', 'NFKC', 'NFKD'];
 
@@ -75,8 +78,11 @@ export function normalizerSteps(node: Json | undefined, where = 'normalizer'): N
   }
 }
 
-/** A Split or Replace pattern: {"String": literal} or {"Regex": Oniguruma source}, as a 'gu' RegExp. */
-function patternOf(node: JsonObject, where: string): RegExp {
+/**
+ * A Split or Replace pattern: {"String": literal} (a 'gu' RegExp), or {"Regex": Oniguruma source}, which runs on
+ * the linear matcher (regex/matcher.ts): a file's pattern must not be able to freeze the editor.
+ */
+function patternOf(node: JsonObject, where: string): Matcher {
   return compiledPattern(node, where).regex;
 }
 
@@ -88,13 +94,25 @@ function compiledPattern(node: JsonObject, where: string): Pick<SplitStep, 'rege
   }
   if (typeof pattern.Regex === 'string') {
     try {
-      const { source, lookbehind } = translateOnigRegex(pattern.Regex);
-      return { regex: new RegExp(source, 'gu'), lookbehind, source: pattern.Regex };
+      return { ...regexOf(pattern.Regex), source: pattern.Regex };
     } catch (e) {
       throw new TokenizerJsonError(`${where}: ${(e as Error).message}`);
     }
   }
   throw new TokenizerJsonError(`${where}.pattern must hold a String or a Regex.`);
+}
+
+/**
+ * Our own patterns (GPT-2's, and those scanner.ts knows, where a split falls back on a RegExp: text that a normalizer
+ * changes) run on V8, which is faster and, on them, tested; any other runs on the linear matcher.
+ */
+function regexOf(pattern: string): { regex: Matcher; lookbehind: boolean } {
+  if (pattern !== GPT2_PATTERN && !isScannedPattern(pattern)) {
+    const { matcher, lookbehind } = linearMatcher(pattern);
+    return { regex: matcher, lookbehind };
+  }
+  const { source, lookbehind } = translateOnigRegex(pattern);
+  return { regex: new RegExp(source, 'gu'), lookbehind };
 }
 
 /**
@@ -167,8 +185,7 @@ function addStep(out: PreTokenization, step: JsonObject, where: string, first: b
       out.usesSegmentStart = true;
     }
     if (step.use_regex !== false) {
-      const regex = new RegExp(translateOnigRegex(GPT2_PATTERN).source, 'gu');
-      out.splits.push({ regex, behavior: 'Isolated', lookbehind: false, source: GPT2_PATTERN });
+      out.splits.push({ ...regexOf(GPT2_PATTERN), behavior: 'Isolated', source: GPT2_PATTERN });
     }
   } else if (type === 'Metaspace') {
     requireFirst(first, 'Metaspace');

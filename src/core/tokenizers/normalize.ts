@@ -10,7 +10,11 @@
  * mark, not the second half of a canonical composition (Hangul vowels and trailing consonants) and
  * that the form leaves alone; normalizing the chunks apart then equals normalizing the whole
  * (the "boundary before" property of UAX #15), so ASCII and most other text is never copied.
+ *
+ * A Replace with a Regex runs it on the linear matcher (regex/), so a file's pattern cannot freeze the editor.
  */
+import type { Matcher } from './regex';
+
 export interface Normalized {
   text: string;
   map: Int32Array | undefined;
@@ -186,14 +190,14 @@ export function literalReplaceStep(from: string, content: string): NormalizeStep
   return Object.assign(step, { unit: { from: from.charCodeAt(0), to: content.charCodeAt(0) } });
 }
 
-/** Replace: every match of the 'g' pattern becomes content. */
-export function replaceStep(pattern: RegExp, content: string): NormalizeStep {
+/** Replace: every match of the 'g' pattern (a RegExp, or a file's pattern on the linear matcher) becomes content. */
+export function replaceStep(pattern: Matcher, content: string): NormalizeStep {
   return (input) => {
     pattern.lastIndex = 0;
-    if (!pattern.test(input)) return { text: input, map: undefined };
+    let m = pattern.exec(input);
+    if (!m) return { text: input, map: undefined };
     const builder = new Builder(input);
-    pattern.lastIndex = 0;
-    for (let m = pattern.exec(input); m; m = pattern.exec(input)) {
+    for (; m; m = pattern.exec(input)) {
       if (m[0].length === 0) {
         pattern.lastIndex = m.index + 1;
         continue;

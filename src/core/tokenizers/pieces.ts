@@ -1,11 +1,13 @@
 /**
  * Pre-tokenization: how a BPE tokenizer cuts ordinary text (between special or added tokens) into
  * the pieces it encodes one by one. tiktoken: one pattern, every match a piece. Hugging Face:
- * normalizers, then a sequence of Split steps each cutting the pieces of the one before.
+ * normalizers, then a sequence of Split steps each cutting the pieces of the one before; a step's pattern is a
+ * Matcher (a RegExp for our own patterns, the linear matcher of regex/ for a file's).
  */
 import { compilePattern } from './pattern';
 import { scannerFor, scannerForSplits, type PieceScanner } from './scanner';
 import { normalizeAll, type NormalizeStep, type Normalized } from './normalize';
+import type { Matcher } from './regex';
 
 /**
  * A piece of text[start, end) and the string the model encodes (the normalized text). `final` is false
@@ -81,8 +83,8 @@ export class PatternPieces implements PieceSource {
 export type SplitBehavior = 'Isolated' | 'Removed' | 'MergedWithPrevious' | 'MergedWithNext';
 
 export interface SplitStep {
-  /** Flags 'gu'. */
-  regex: RegExp;
+  /** A 'gu' RegExp (literals, our own patterns) or a file's pattern on the linear matcher. */
+  regex: Matcher;
   behavior: SplitBehavior;
   /** The pattern looks behind: it must see only the piece it splits, not the text before it. */
   lookbehind: boolean;

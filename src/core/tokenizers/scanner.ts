@@ -4,7 +4,8 @@
  * splits. Each
  * returns exactly the matches the pattern's RegExp returns, one linear pass with a table lookup per
  * character instead of a backtracking regex; scanner.test.ts compares them with the RegExp on
- * corpora, random and hostile text. A pattern not listed here keeps its RegExp.
+ * corpora, random and hostile text. A pattern listed here runs as a V8 RegExp where a split cannot use its
+ * scanner (isScannedPattern); any other pattern from a file runs on the linear matcher (regex/).
  *
  * Matching is the regex's: the first alternative that matches at a place wins, quantifiers take as
  * much as they can and give back only what a later part needs. Classes are the runtime's own Unicode
@@ -266,6 +267,11 @@ export const DEEPSEEK_SPLITS: readonly string[] = [
   '[一-龥぀-ゟ゠-ヿ]+',
   '[!"#$%&\'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+',
 ];
+
+/** Whether a scanner here knows the pattern (alone, or as one of DeepSeek's splits). */
+export function isScannedPattern(pattern: string): boolean {
+  return DEEPSEEK_SPLITS.includes(pattern) || SCANNED_PATTERNS.some((p) => p.pattern === pattern);
+}
 
 function isCjkOrKana(c: number): boolean {
   return (c >= 0x4e00 && c <= 0x9fa5) || (c >= 0x3040 && c <= 0x30ff);
