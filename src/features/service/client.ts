@@ -11,7 +11,8 @@ let undici: Undici | undefined;
 const lib = (): Undici => (undici ??= require('undici') as Undici);
 import type { TokenizeResult } from '../../core/tokenizers/types';
 import type { ResponseBody, ServiceResponse } from '../../core/service/response';
-import { ServiceError, kindForStatus, redact, type ServiceErrorKind } from '../../core/service/errors';
+import { ServiceError, kindForStatus, type ServiceErrorKind } from '../../core/service/errors';
+import { redact, redactBytes, redactedError, redactJson, redactor, type Redactor } from '../../core/service/redact';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
 
 /** One entry per request (after its retries), for the output channel. Never holds the key. */
@@ -374,7 +375,7 @@ export class ServiceClient {
         bodyTimeout: timeoutMs + 1000,
       });
       status = response.statusCode;
-      const responseHeaders = flattenHeaders(response.headers);
+      const responseHeaders = flattenHeaders(response.headers, redactor(this.apiKey));
       const bytes = await readCapped(response.body, this.maxResponseBytes);
       if (!bytes) {
         const mb = Math.round(this.maxResponseBytes / 1048576);
@@ -427,7 +428,8 @@ export class ServiceClient {
     if (signal?.aborted) return cancelled(method, path);
     const code = (error as { code?: string } | undefined)?.code;
     if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new ServiceError({ kind: 'timeout', method, path, detail: `no answer after ${formatSeconds(timeoutMs)}`, cause: error });
+      const cause = redactedError(error, this.apiKey);
+      return new ServiceError({ kind: 'timeout', method, path, detail: `no answer after ${formatSeconds(timeoutMs)}`, cause });
     }
     const message = redact(error instanceof Error ? error.message : String(error), this.apiKey);
     const reason =
@@ -444,7 +446,7 @@ export class ServiceClient {
       path,
       ...(status !== undefined ? { status } : {}),
       detail: reason.replace(/^: /, ''),
-      cause: error,
+      cause: redactedError(error, this.apiKey),
     });
   }
 
@@ -462,7 +464,7 @@ export class ServiceClient {
     if (isJson || (type === '' && bytes.length > 0 && looksLikeJson(bytes))) {
       const text = new TextDecoder().decode(bytes);
       try {
-        return { type: 'json', value: text.trim() === '' ? null : JSON.parse(text) };
+        return { type: 'json', value: text.trim() === '' ? null : redactJson(JSON.parse(text), this.apiKey) };
       } catch (error) {
         throw new ServiceError({
           kind: 'malformedResponse',
@@ -479,9 +481,9 @@ export class ServiceClient {
       }
     }
     if (type.startsWith('text/') || type === 'application/xml' || type === 'application/javascript') {
-      return { type: 'text', text: new TextDecoder().decode(bytes), contentType };
+      return { type: 'text', text: redact(new TextDecoder().decode(bytes), this.apiKey), contentType };
     }
-    return { type: 'bytes', bytes, contentType: contentType || 'application/octet-stream' };
+    return { type: 'bytes', bytes: redactBytes(bytes, this.apiKey), contentType: contentType || 'application/octet-stream' };
   }
 
   /** The service's `detail` (spec 2.3), or the best readable substitute, redacted. */
@@ -552,11 +554,11 @@ async function readCapped(body: Dispatcher.ResponseData['body'], limit: number):
   return out;
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function flattenHeaders(headers: Record<string, string | string[] | undefined>, safe: Redactor): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    out[safe.text(name.toLowerCase())] = safe.text(Array.isArray(value) ? value.join(', ') : value);
   }
   return out;
 }
