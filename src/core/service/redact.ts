@@ -190,7 +190,7 @@ class PercentDecoder {
 /** Marks every stretch of at least `threshold` units that is a piece of one of the automaton's patterns. */
 class Matcher {
   /** Flat [start, end) pairs in the text, in order, merged where they overlap. */
-  readonly spans: number[] = [];
+  spans: number[] = [];
   private state = 0;
   private length = 0;
   private count = 0;
@@ -198,10 +198,18 @@ class Matcher {
 
   constructor(
     private readonly auto: Automaton,
-    private readonly threshold: number,
+    readonly threshold: number,
     private readonly fold: Fold,
   ) {
     this.starts = new Int32Array(2 ** Math.ceil(Math.log2(auto.longest + 1)));
+  }
+
+  /** Ready for a new text (a redactor keeps its matchers). */
+  reset(): void {
+    this.spans = [];
+    this.state = 0;
+    this.length = 0;
+    this.count = 0;
   }
 
   run(view: View): void {
@@ -322,40 +330,34 @@ export interface Redactor {
   text(text: string): string;
 }
 
-interface Group {
-  auto: Automaton;
-  threshold: number;
-  fold: Fold;
-  decoded: boolean;
+/** The matchers of one key: those that read the text with separators skipped, and those that read it percent-decoded. */
+interface Matchers {
+  plain: Matcher[];
+  decoded: Matcher[];
 }
 
-function groupsOf(secret: string): Group[] {
+function matchersOf(secret: string): Matchers {
   const plain = withoutSeparators(secret);
   const m = minimumPiece(secret);
-  const texts = [secret, reversed(secret)];
-  const bytes = texts.map(utf8);
-  const groups: Group[] = [
-    { auto: automaton(both([plain, withoutSeparators(JSON.stringify(secret).slice(1, -1))])), threshold: m, fold: null, decoded: false },
-    // Percent-decoded text is bytes: the key's UTF-8 bytes as units (the same as the key for ASCII).
-    {
-      auto: automaton([plain, reversed(plain)].map((t) => units(String.fromCharCode(...utf8(t))))),
-      threshold: m,
-      fold: null,
-      decoded: true,
-    },
-  ];
-  for (const encoding of ENCODINGS) {
+  const bytes = [secret, reversed(secret)].map(utf8);
+  const encoded = ENCODINGS.map((encoding) => {
     const forms = bytes.flatMap((b) => encoding.offsets.map((s) => encodedCore(b, s, encoding.width, encoding.alphabet)));
-    groups.push({ auto: automaton(both(forms)), threshold: coreLength(encoding, m), fold: encoding.fold, decoded: false });
-  }
-  return groups;
+    return new Matcher(automaton(both(forms)), coreLength(encoding, m), encoding.fold);
+  });
+  return {
+    plain: [new Matcher(automaton(both([plain, withoutSeparators(JSON.stringify(secret).slice(1, -1))])), m, null), ...encoded],
+    // Percent-decoded text is bytes: the key's UTF-8 bytes as units (the same as the key for ASCII).
+    decoded: [new Matcher(automaton([plain, reversed(plain)].map((t) => units(String.fromCharCode(...utf8(t))))), m, null)],
+  };
 }
 
-function spansIn(groups: readonly Group[], text: string, bytes: boolean): number[] {
-  const plain = groups.filter((g) => !g.decoded).map((g) => new Matcher(g.auto, g.threshold, g.fold));
-  const decoded = groups.filter((g) => g.decoded).map((g) => new Matcher(g.auto, g.threshold, g.fold));
-  const view = new View(CHUNK);
-  const decoder = new PercentDecoder();
+/** A scan's buffers, made once (a scan never yields, so one runs at a time; each ends with the decoder empty). */
+let buffers: { view: View; decoder: PercentDecoder } | undefined;
+
+function spansIn({ plain, decoded }: Matchers, text: string, bytes: boolean): number[] {
+  for (const matcher of [...plain, ...decoded]) matcher.reset();
+  buffers ??= { view: new View(CHUNK), decoder: new PercentDecoder() };
+  const { view, decoder } = buffers;
   for (let at = 0; at < text.length;) {
     at = readPlain(text, at, view, bytes);
     for (const matcher of plain) matcher.run(view);
@@ -393,9 +395,10 @@ function masked(text: string, spans: readonly number[]): string {
 const BEARER = /(bearer\s+)[^\s"',;}\]]+/gi;
 
 function compile(secret: string | undefined): Redactor {
-  const groups = secret && withoutSeparators(secret).length >= MIN_KEY ? groupsOf(secret) : [];
-  const spans = (text: string, bytes = false): number[] =>
-    groups.length > 0 && text.length >= MIN_KEY ? spansIn(groups, text, bytes) : [];
+  const matchers = secret && withoutSeparators(secret).length >= MIN_KEY ? matchersOf(secret) : undefined;
+  // No text shorter than the shortest piece any matcher looks for can hold one.
+  const shortest = matchers ? Math.min(...[...matchers.plain, ...matchers.decoded].map((m) => m.threshold)) : Infinity;
+  const spans = (text: string, bytes = false): number[] => (matchers && text.length >= shortest ? spansIn(matchers, text, bytes) : []);
   return { spans, text: (text) => masked(text, spans(text)).replace(BEARER, '$1***') };
 }
 
@@ -424,26 +427,30 @@ export function redact(text: string, secret: string | undefined): string {
 export function redactJson(value: unknown, secret: string | undefined): unknown {
   if (!secret) return value;
   const r = redactor(secret);
-  if (typeof value === 'string') return r.text(value);
-  const stack: unknown[] = [value];
+  /** Names repeat (every frame's "positions"): each is redacted once. */
+  const names = new Map<string, string>();
+  const stack: object[] = [];
+  const clean = (v: unknown): unknown => {
+    if (typeof v === 'string') return r.text(v);
+    if (v !== null && typeof v === 'object') stack.push(v);
+    return v;
+  };
+  const top = clean(value);
   while (stack.length > 0) {
-    const item = stack.pop();
+    const item = stack.pop()!;
     if (Array.isArray(item)) {
-      item.forEach((v, i) => (typeof v === 'string' ? (item[i] = r.text(v)) : stack.push(v)));
-    } else if (item !== null && typeof item === 'object') {
-      const rec = item as Record<string, unknown>;
-      for (const [key, v] of Object.entries(rec)) {
-        const safeKey = r.text(key);
-        if (safeKey !== key) delete rec[key];
-        if (typeof v === 'string') rec[safeKey] = r.text(v);
-        else {
-          rec[safeKey] = v;
-          stack.push(v);
-        }
-      }
+      for (let i = 0; i < item.length; i++) item[i] = clean(item[i]);
+      continue;
+    }
+    const rec = item as Record<string, unknown>;
+    for (const [key, v] of Object.entries(rec)) {
+      let safeKey = names.get(key);
+      if (safeKey === undefined) names.set(key, (safeKey = r.text(key)));
+      if (safeKey !== key) delete rec[key];
+      rec[safeKey] = clean(v);
     }
   }
-  return value;
+  return top;
 }
 
 /** Bytes with every span that holds the key (read as Latin-1, so UTF-8 keys match byte for byte) replaced by "***". */
