@@ -263,6 +263,27 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     );
   });
 
+  test('a result whose species name is over its limit shows its view, shortened, with a note at the top', async () => {
+    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'CONTCAR.relax');
+    const first = (await run('singlePoint', { uri }))!;
+    assert.equal(first.status, 'ok', first.message?.text);
+    const answer = { ...first.response!.body.value!, species: ['Si'.padEnd(302, 'x'), 'Si'] };
+    server.faults.next({
+      kind: 'body',
+      contentType: 'application/json',
+      body: JSON.stringify(answer),
+      path: '/gnn_ff_dynamics/single_point',
+    });
+    const outcome = (await run('singlePoint', { uri }))!;
+    assert.equal(outcome.status, 'ok', outcome.message?.text);
+    const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the single-point view');
+    assert.equal(r.note, '1 value was shortened to fit the view: species[0] (302 characters).');
+    assert.match(r.headline, /eV/, 'the energy is shown');
+    const forces = r.tables.find((t) => /force/i.test(t.title));
+    assert.equal(forces?.rows.length, 2, JSON.stringify(r.tables));
+    await screenshot('result-fitted-note');
+  });
+
   test('MD: energies and temperature against time; a running MD is cancelled at once', async function () {
     this.timeout(90_000);
     await openWorkspaceFile('Si.vasp');

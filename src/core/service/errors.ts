@@ -109,7 +109,7 @@ export class ServiceError extends Error {
     this.detail = init.detail;
     this.retries = init.retries ?? 0;
     this.retryAfterMs = init.retryAfterMs;
-    // The cause is kept for logs, but never one that could carry headers: undici errors do not carry them.
+    // The cause is kept for logs; the client hands in a redacted copy (redact.ts redactedError), never the error itself.
     if (init.cause !== undefined) (this as { cause?: unknown }).cause = init.cause;
   }
 
@@ -130,46 +130,4 @@ export class ServiceError extends Error {
 
 export function isServiceError(value: unknown): value is ServiceError {
   return value instanceof ServiceError;
-}
-
-/** Every form a key can take in text a service echoes: raw, JSON-escaped, URL-encoded, base64 (alone and as `Bearer …`). */
-function secretForms(secret: string): string[] {
-  const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
-  const forms = [
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    encodeURIComponent(secret),
-    base64(secret),
-    base64(`Bearer ${secret}`),
-    base64(secret).replace(/=+$/, ''),
-  ];
-  return [...new Set(forms)].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
-}
-
-/** Characters of a key cut off at an end of the text (the service truncated its echo) that still count as the key. */
-const MIN_PARTIAL = 6;
-
-/** `text` with a key cut at its end or start (a prefix at the end, a suffix at the start) replaced. */
-function withoutPartial(text: string, form: string): string {
-  for (let n = form.length - 1; n >= MIN_PARTIAL; n--) {
-    if (text.endsWith(form.slice(0, n))) return `${text.slice(0, text.length - n)}***`;
-  }
-  for (let n = form.length - 1; n >= MIN_PARTIAL; n--) {
-    if (text.startsWith(form.slice(form.length - n))) return `***${text.slice(n)}`;
-  }
-  return text;
-}
-
-/**
- * Removes a secret from any text that is about to be shown or logged: the key in every form it may take
- * (raw, JSON-escaped, URL-encoded, base64 of the key or of `Bearer key`), a key cut at either end of
- * the text, and whatever follows "Bearer " (an echoed Authorization header). Redact before cutting a
- * text short: a cut can split the key. Keys shorter than 4 characters are only redacted after "Bearer".
- */
-export function redact(text: string, secret: string | undefined): string {
-  let out = text;
-  if (secret && secret.length >= 4) {
-    for (const form of secretForms(secret)) out = withoutPartial(out.split(form).join('***'), form);
-  }
-  return out.replace(/(bearer\s+)[^\s"',;}\]]+/gi, '$1***');
 }

@@ -11,7 +11,8 @@ let undici: Undici | undefined;
 const lib = (): Undici => (undici ??= require('undici') as Undici);
 import type { TokenizeResult } from '../../core/tokenizers/types';
 import type { ResponseBody, ServiceResponse } from '../../core/service/response';
-import { ServiceError, kindForStatus, redact, type ServiceErrorKind } from '../../core/service/errors';
+import { ServiceError, kindForStatus, type ServiceErrorKind } from '../../core/service/errors';
+import { redact, redactBytes, redactedError, redactJson, redactor, type Redactor } from '../../core/service/redact';
 import { MAX_ANSWER_DEPTH } from '../../core/service/limits';
 import { JsonDepthError, JsonSyntaxError, parseJsonSliced } from '../../core/util/slicedJson';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
@@ -376,7 +377,7 @@ export class ServiceClient {
         bodyTimeout: timeoutMs + 1000,
       });
       status = response.statusCode;
-      const responseHeaders = flattenHeaders(response.headers);
+      const responseHeaders = flattenHeaders(response.headers, redactor(this.apiKey));
       const bytes = await readCapped(response.body, this.maxResponseBytes);
       if (!bytes) {
         const mb = Math.round(this.maxResponseBytes / 1048576);
@@ -429,7 +430,8 @@ export class ServiceClient {
     if (signal?.aborted) return cancelled(method, path);
     const code = (error as { code?: string } | undefined)?.code;
     if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new ServiceError({ kind: 'timeout', method, path, detail: `no answer after ${formatSeconds(timeoutMs)}`, cause: error });
+      const cause = redactedError(error, this.apiKey);
+      return new ServiceError({ kind: 'timeout', method, path, detail: `no answer after ${formatSeconds(timeoutMs)}`, cause });
     }
     const message = redact(error instanceof Error ? error.message : String(error), this.apiKey);
     const reason =
@@ -446,7 +448,7 @@ export class ServiceClient {
       path,
       ...(status !== undefined ? { status } : {}),
       detail: reason.replace(/^: /, ''),
-      cause: error,
+      cause: redactedError(error, this.apiKey),
     });
   }
 
@@ -464,15 +466,15 @@ export class ServiceClient {
     if (isJson || (type === '' && bytes.length > 0 && looksLikeJson(bytes))) {
       const text = new TextDecoder().decode(bytes);
       try {
-        return { type: 'json', value: text.trim() === '' ? null : await readJson(text) };
+        return { type: 'json', value: text.trim() === '' ? null : await redactJson(await readJson(text), this.apiKey) };
       } catch (error) {
         throw new ServiceError({ kind: 'malformedResponse', method, path, status, detail: this.unreadable(error, text) });
       }
     }
     if (type.startsWith('text/') || type === 'application/xml' || type === 'application/javascript') {
-      return { type: 'text', text: new TextDecoder().decode(bytes), contentType };
+      return { type: 'text', text: redact(new TextDecoder().decode(bytes), this.apiKey), contentType };
     }
-    return { type: 'bytes', bytes, contentType: contentType || 'application/octet-stream' };
+    return { type: 'bytes', bytes: redactBytes(bytes, this.apiKey), contentType: contentType || 'application/octet-stream' };
   }
 
   /** Why a JSON answer could not be read. The excerpt is redacted before it is cut, and the whole again after JSON-escaping. */
@@ -557,11 +559,11 @@ async function readCapped(body: Dispatcher.ResponseData['body'], limit: number):
   return out;
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function flattenHeaders(headers: Record<string, string | string[] | undefined>, safe: Redactor): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    out[safe.text(name.toLowerCase())] = safe.text(Array.isArray(value) ? value.join(', ') : value);
   }
   return out;
 }

@@ -7,6 +7,7 @@
  * no `vscode` import.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { redact } from '../../core/service/redact';
 
 export interface LocalServiceOptions {
   /** The server bundle. */
@@ -74,7 +75,9 @@ export class LocalService {
         this.options.log?.(`Built-in service listening on ${found[1]}`);
         resolve(found[1]!);
       });
-      child.stderr!.on('data', (chunk: Buffer) => this.options.log?.(`Built-in service: ${chunk.toString().trim()}`));
+      child.stderr!.on('data', (chunk: Buffer) =>
+        this.options.log?.(`Built-in service: ${redact(chunk.toString().trim(), this.options.key)}`),
+      );
       child.once('error', fail);
       child.once('exit', (code) => {
         if (this.child === child) {

@@ -10,12 +10,14 @@ import type { Poscar } from '../../core/poscar/types';
 import { WebviewHost } from '../host';
 import { derivedName, inputStructure } from './poscarText';
 import {
+  fitShowMessage,
   isFromResultPage,
   isToResultPage,
   type FromResultPage,
   type ResultReport,
   type ResultTestMessage,
   type ResultView,
+  type ShowMessage,
   type StructureAction,
   type ToResultPage,
 } from './protocol';
@@ -73,8 +75,12 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
     this.show();
   }
 
+  /** The page is sent what it can show: fitted to its shape (protocol.ts), with a note of what that took. */
   private show(): void {
-    this.post({ type: 'show', seq: ++this.seq, run: runInfo(this.run), view: this.view });
+    const message: ShowMessage = { type: 'show', seq: ++this.seq, run: runInfo(this.run), view: this.view };
+    const fitted = fitShowMessage(message);
+    if (fitted?.note) this.log.warn(`Result view of ${this.run.id}: ${fitted.note}`);
+    this.post(fitted ?? message);
   }
 
   protected onReady(): void {

@@ -3,8 +3,9 @@
  * imported by panel.ts and webview/main.ts.
  */
 import { isArrayOf, isFiniteNumber, isInt, isRecord, isString, isVec3 } from '../../core/util/guards';
+import { conforms, fit, fittingNote, list, optional, pick, record, test, text, whole, type Shape } from '../../core/util/shape';
 import type { ResultModel } from './model';
-import { isAppModel } from './apps/guard';
+import { APP_MODEL } from './apps/guard';
 import { isAppKind, RUN_KINDS, RUN_STATES, type RunKind, type RunState, type StructureKind } from '../../core/runs/run';
 import type { ParameterRow } from '../../core/runs/parameters';
 
@@ -52,6 +53,8 @@ export interface ShowMessage {
   run: RunInfo;
   /** null while running, or when no answer came. */
   view: ResultView | null;
+  /** What was shortened or dropped to fit the page, in words (protocol.ts fitShowMessage); shown at the top. */
+  note?: string;
 }
 
 /** Test seam (development and test builds only): a report, or a click as a user would (targets are data-target values). */
@@ -74,6 +77,8 @@ export interface ResultReport {
   headline: string;
   /** The header's note that the built-in reference service answered, or ''. */
   source: string;
+  /** The note of what was shortened or dropped to fit, as shown, or ''. */
+  note: string;
   /** Plot titles with their series and points (of the longest series). */
   plots: { title: string; series: number; points: number }[];
   /** Every table's rows as text, cells joined by " | ". */
@@ -105,54 +110,47 @@ export type FromResultPage =
   | { type: 'error'; message: string }
   | ({ type: 'rendered' } & ResultReport);
 
-// ---- guards -------------------------------------------------------------------------------------
+// ---- the shape of what the page is sent: its guard, and the host's fit of what the guard would refuse ----
 
-type Check = (value: unknown) => boolean;
+const num = optional(test(isFiniteNumber, 1.5));
+const bool = optional(test((v) => typeof v === 'boolean', true));
+const int = test(isInt, 1);
+const isSeries = (v: unknown): boolean => Array.isArray(v) && v.every((x) => x === null || isFiniteNumber(x));
+const series = test(isSeries, [1, null]);
+const numbers = test((v) => isArrayOf(v, isFiniteNumber), [0, 1]);
+const mat3 = test(
+  (v) => Array.isArray(v) && v.length === 3 && v.every(isVec3),
+  [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ],
+);
+const trajectory = optional(test((v) => isRecord(v) && isInt(v.frames) && isInt(v.atoms), { frames: 1, atoms: 1 }));
+const oneOf = (...values: string[]): Shape => test((v) => values.includes(v as string), values[0]);
+/** A POSCAR cut short is another structure: one over the limit is dropped, not shortened. */
+const POSCAR = optional(whole(5_000_000));
 
-const optional =
-  (check: Check): Check =>
-  (v) =>
-    v === undefined || check(v);
-const num = optional(isFiniteNumber);
-const bool = optional((v) => typeof v === 'boolean');
-const text = (max: number): Check => optional((v) => isString(v, max));
-const series: Check = (v) => Array.isArray(v) && v.every((x) => x === null || isFiniteNumber(x));
-const numbers: Check = (v) => isArrayOf(v, isFiniteNumber);
-const mat3: Check = (v) => Array.isArray(v) && v.length === 3 && v.every(isVec3);
-const trajectory = optional((v) => isRecord(v) && isInt(v.frames) && isInt(v.atoms));
-const oneOf =
-  (...values: string[]): Check =>
-  (v) =>
-    values.includes(v as string);
-const recordOf =
-  (shape: Record<string, Check>): Check =>
-  (v) =>
-    isRecord(v) && Object.entries(shape).every(([k, check]) => check(v[k]));
-const POSCAR = text(5_000_000);
-
-const COMMON: Record<string, Check> = {
-  method: text(10_000),
-  natoms: optional(isInt),
-  species: optional((v) => isArrayOf(v, (s): s is string => isString(s, 100))),
-  extra: isRecord,
-  images: (v) =>
-    isArrayOf(
-      v,
-      (i): i is unknown =>
-        isRecord(i) && isString(i.source, 1000) && isString(i.dataUrl, 30_000_000) && i.dataUrl.startsWith('data:image/'),
-    ),
-  warnings: (v) => isArrayOf(v, (w): w is string => isString(w, 10_000)),
+const COMMON: Record<string, Shape> = {
+  method: optional(text(10_000)),
+  natoms: optional(int),
+  species: optional(list(text(100))),
+  extra: test(isRecord, {}),
+  images: list(
+    record({ source: text(1000), dataUrl: whole(30_000_000, (url) => url.startsWith('data:image/'), 'data:image/png;base64,') }),
+  ),
+  warnings: list(text(10_000)),
 };
 
-const KINDS: Record<StructureKind, Record<string, Check>> = {
+const KINDS: Record<StructureKind, Record<string, Shape>> = {
   singlePoint: {
     energy: num,
     energyPerAtom: num,
     energyPerAtomComputed: bool,
-    forces: optional((v) => isArrayOf(v, isVec3)),
+    forces: optional(test((v) => isArrayOf(v, isVec3), [[0, 0, 0]])),
     maxForce: num,
     stress: optional(mat3),
-    stressUnit: text(200),
+    stressUnit: optional(text(200)),
   },
   relax: {
     converged: bool,
@@ -161,8 +159,8 @@ const KINDS: Record<StructureKind, Record<string, Check>> = {
     finalEnergy: num,
     energies: series,
     forcesMax: series,
-    steps: optional(isInt),
-    maxSteps: optional(isInt),
+    steps: optional(int),
+    maxSteps: optional(int),
     fmax: num,
     trajectory,
   },
@@ -178,7 +176,7 @@ const KINDS: Record<StructureKind, Record<string, Check>> = {
     energyDrift: num,
     energyDriftComputed: bool,
     timestepFs: num,
-    steps: optional(isInt),
+    steps: optional(int),
     targetTemperature: num,
     thermostat: bool,
     finalPoscar: POSCAR,
@@ -187,74 +185,85 @@ const KINDS: Record<StructureKind, Record<string, Check>> = {
   tightbinding: {
     distances: numbers,
     distanceSource: oneOf('service', 'kpoints', 'index'),
-    bands: (v) => Array.isArray(v) && v.every(series),
-    ticks: (v) => Array.isArray(v) && v.every(recordOf({ distance: isFiniteNumber, label: (l) => isString(l, 100) })),
+    bands: test((v) => Array.isArray(v) && v.every(isSeries), [[1, 2]]),
+    ticks: list(record({ distance: test(isFiniteNumber, 0), label: text(100) })),
     fermi: num,
     nelectrons: num,
-    path: text(1000),
-    latticeType: text(100),
-    dos: optional(recordOf({ energies: numbers, states: series, made: text(200) })),
-    edges: recordOf({
+    path: optional(text(1000)),
+    latticeType: optional(text(100)),
+    dos: optional(record({ energies: numbers, states: series, made: optional(text(200)) })),
+    edges: record({
       vbm: num,
       cbm: num,
       gap: num,
       metal: bool,
       direct: bool,
       directGap: num,
-      vbmK: optional(isInt),
-      cbmK: optional(isInt),
+      vbmK: optional(int),
+      cbmK: optional(int),
       source: oneOf('service', 'electrons', 'fermi', 'headers', 'none'),
     }),
   },
 };
 
-function isResultModel(value: unknown): value is ResultModel {
-  if (!isRecord(value) || !RUN_KINDS.includes(value.kind as RunKind)) return false;
-  return isAppKind(value.kind as string)
-    ? recordOf(COMMON)(value) && isAppModel(value)
-    : recordOf({ ...COMMON, ...KINDS[value.kind as StructureKind] })(value);
-}
-
-const isRunInfo = recordOf({
-  id: (v) => isString(v, 200),
-  kind: oneOf(...RUN_KINDS),
-  title: (v) => isString(v, 1000),
-  inputName: (v) => isString(v, 1000),
-  state: oneOf(...RUN_STATES),
-  startedAt: isFiniteNumber,
-  durationMs: num,
-  error: text(20_000),
-  status: optional(isInt),
-  builtin: bool,
-  parameters: optional((v) =>
-    isArrayOf(
-      v,
-      (r): r is ParameterRow =>
-        recordOf({ name: (x) => isString(x, 100), sent: (x) => isString(x, 200), answer: (x) => isString(x, 200) })(r),
-      20,
-    ),
+const MODEL = pick(
+  'kind',
+  Object.fromEntries(
+    RUN_KINDS.map((kind) => [kind, record({ ...COMMON, ...(isAppKind(kind) ? APP_MODEL : KINDS[kind as StructureKind]) })]),
   ),
+);
+
+const RUN_INFO = record({
+  id: whole(200),
+  kind: oneOf(...RUN_KINDS),
+  title: text(1000),
+  inputName: text(1000),
+  state: oneOf(...RUN_STATES),
+  startedAt: test(isFiniteNumber, 0),
+  durationMs: num,
+  error: optional(text(20_000)),
+  status: optional(int),
+  builtin: bool,
+  parameters: optional(list(record({ name: text(100), sent: text(200), answer: text(200) }), 20)),
 });
 
-const isLatticeRow = recordOf({ name: (v) => isString(v, 20), unit: (v) => isString(v, 20), before: num, after: num });
+const LATTICE_ROW = record({ name: text(20), unit: text(20), before: num, after: num });
 
-const isView = recordOf({
-  model: isResultModel,
-  elements: (v) => isArrayOf(v, (s): s is string => isString(s, 100)),
-  lattice: (v) => isArrayOf(v, (r): r is LatticeRow => isLatticeRow(r)),
+const VIEW = record({ model: MODEL, elements: list(text(100)), lattice: list(LATTICE_ROW) });
+
+/** Everything the page may be sent, as one shape. */
+export const TO_RESULT_PAGE = pick('type', {
+  show: record({ seq: int, run: RUN_INFO, view: optional(VIEW, null), note: optional(text(10_000)) }),
+  test: record({ action: oneOf('report', 'click'), id: int, target: optional(text(200)) }),
 });
 
 export function isToResultPage(value: unknown): value is ToResultPage {
-  if (!isRecord(value)) return false;
-  switch (value.type) {
-    case 'show':
-      return isInt(value.seq) && isRunInfo(value.run) && (value.view === null || isView(value.view));
-    case 'test':
-      return oneOf('report', 'click')(value.action) && isInt(value.id) && text(200)(value.target);
-    default:
-      return false;
-  }
+  return conforms(TO_RESULT_PAGE, value);
 }
+
+/** "view.model.species[0]" → "species[0]": the names a note uses. */
+const label = (path: string): string => path.replace(/^view\.model\./, '').replace(/^view\./, '');
+
+/**
+ * A show message as the page will take it: every text over its limit shortened and marked, every part
+ * that cannot be shown dropped, and a note saying so in words; undefined only when nothing of it can be shown.
+ */
+export function fitShowMessage(message: ShowMessage): ShowMessage | undefined {
+  const fitted = fit(TO_RESULT_PAGE, message);
+  if (!fitted) return undefined;
+  const note = fittingNote(fitted.fitting, label);
+  const out = fitted.value as ShowMessage;
+  return note ? { ...out, note: note.length > 10_000 ? `${note.slice(0, 9_999)}…` : note } : out;
+}
+
+// ---- what the page sends ---------------------------------------------------------------------------
+
+type Check = (value: unknown) => boolean;
+
+const recordOf =
+  (shape: Record<string, Check>): Check =>
+  (v) =>
+    isRecord(v) && Object.entries(shape).every(([k, check]) => check(v[k]));
 
 const isReport = recordOf({
   seq: isInt,
@@ -263,6 +272,7 @@ const isReport = recordOf({
   state: (v) => isString(v, 100),
   headline: (v) => isString(v, 10_000),
   source: (v) => isString(v, 1000),
+  note: (v) => isString(v, 10_000),
   plots: (v) => Array.isArray(v) && v.every(recordOf({ title: (t) => isString(t, 1000), series: isInt, points: isInt })),
   tables: (v) =>
     Array.isArray(v) &&
@@ -284,7 +294,7 @@ export function isFromResultPage(value: unknown): value is FromResultPage {
     case 'saveJson':
       return true;
     case 'structure':
-      return oneOf('open', 'compare', 'save', 'show3d')(value.action);
+      return ['open', 'compare', 'save', 'show3d'].includes(value.action as string);
     case 'selectAtom':
       return isInt(value.index);
     case 'detail':

@@ -42,10 +42,11 @@ function show(message: ShowMessage): void {
   renderMs = performance.now() - started;
 }
 
-function render({ run, view }: ShowMessage): void {
+function render({ run, view, note }: ShowMessage): void {
   clearInterval(ticker);
   slots = [];
   const parts: HTMLElement[] = [header(run)];
+  if (note) parts.push(fittedNote(note));
   if (run.state === 'running')
     parts.push(el('p', 'hint', 'Waiting for the service. Band structures and molecular dynamics can take a minute.'));
   if (run.state === 'failed') parts.push(problem('error', run.error || 'The run failed.', 'Retry'));
@@ -86,6 +87,13 @@ function header(run: RunInfo): HTMLElement {
     const words = { done: `Done${took}`, failed: `Failed${took.replace(' in ', ' after ')}`, cancelled: 'Cancelled' } as const;
     status.textContent = `${words[run.state]}${run.status ? ` · HTTP ${run.status}` : ''} · started ${new Date(run.startedAt).toLocaleTimeString()}`;
   }
+  return node;
+}
+
+/** What was shortened or dropped so that the rest could be shown. */
+function fittedNote(note: string): HTMLElement {
+  const node = el('p', 'fitted', note);
+  node.setAttribute('role', 'status');
   return node;
 }
 
@@ -202,6 +210,7 @@ function report(request: number): void {
     state: current?.run.state ?? '',
     headline: app.querySelector('.headline')?.textContent ?? '',
     source: app.querySelector('.builtin')?.textContent ?? '',
+    note: app.querySelector('.fitted')?.textContent ?? '',
     plots: plots.map((p) => ({ title: p.spec.title, series: p.spec.series.length, points: p.spec.x.length })),
     tables: tableTexts(app),
     extraKeys: Object.keys(view?.model.extra ?? {}),

@@ -1,60 +1,55 @@
-/** The page's check of an application model (the common fields are checked with every kind's). Pure. */
-import { isArrayOf, isFiniteNumber, isInt, isRecord, isString } from '../../../core/util/guards';
+/** The shape of an application model (the common fields are added with every kind's: protocol.ts). Pure. */
+import { isArrayOf, isFiniteNumber, isInt, isString } from '../../../core/util/guards';
+import { list, optional, record, test, text, whole, type Shape } from '../../../core/util/shape';
 
-const texts = (v: unknown, max: number): boolean => isArrayOf(v, (s): s is string => isString(s, max));
-const key = (k: unknown): boolean => k === null || isFiniteNumber(k) || isString(k, 10_000);
+const key = (k: unknown): boolean => isFiniteNumber(k) || isString(k, 10_000);
+const colour = text(20);
+const range = optional(test((r) => isArrayOf(r, isFiniteNumber) && r.length === 2, [0, 1]));
 
-const isRow = (r: unknown): boolean =>
-  isRecord(r) &&
-  texts(r.cells, 10_000) &&
-  Array.isArray(r.keys) &&
-  r.keys.every(key) &&
-  (r.detail === undefined || isString(r.detail, 200));
+const ROW = record({
+  cells: list(text(10_000)),
+  // Sort keys, one a column: one that cannot be used becomes null (no key), so the others keep their columns.
+  keys: list(optional(test(key, 0), null)),
+  // The id a click asks the service for: a cut id is another item, so a long one is dropped (the row is not clickable).
+  detail: optional(whole(200)),
+});
 
-const isTable = (t: unknown): boolean =>
-  isRecord(t) &&
-  isString(t.id, 100) &&
-  isString(t.title, 1000) &&
-  texts(t.columns, 1000) &&
-  Array.isArray(t.rows) &&
-  t.rows.every(isRow) &&
-  (t.pageSize === undefined || (isInt(t.pageSize) && t.pageSize > 0)) &&
-  (t.detailApp === undefined || isString(t.detailApp, 100)) &&
-  (t.note === undefined || isString(t.note, 10_000));
+const TABLE = record({
+  id: text(100),
+  title: text(1000),
+  columns: list(text(1000)),
+  rows: list(ROW),
+  pageSize: optional(test((v) => isInt(v) && v > 0, 10)),
+  detailApp: optional(whole(100)),
+  note: optional(text(10_000)),
+});
 
-const isSeries = (s: unknown): boolean =>
-  isRecord(s) &&
-  isString(s.label, 1000) &&
-  Array.isArray(s.values) &&
-  s.values.every((v) => v === null || isFiniteNumber(v)) &&
-  isString(s.colour, 20) &&
-  (s.sticks === undefined || typeof s.sticks === 'boolean') &&
-  (s.spanGaps === undefined || typeof s.spanGaps === 'boolean');
+const SERIES = record({
+  label: text(1000),
+  values: test((v) => Array.isArray(v) && v.every((x) => x === null || isFiniteNumber(x)), [1, null]),
+  colour,
+  sticks: optional(test((v) => typeof v === 'boolean', true)),
+  spanGaps: optional(test((v) => typeof v === 'boolean', true)),
+});
 
-const isLine = (l: unknown): boolean => isRecord(l) && isFiniteNumber(l.y) && isString(l.label, 100) && isString(l.colour, 20);
+const PLOT = record({
+  id: text(100),
+  title: text(1000),
+  xLabel: text(100),
+  yLabel: text(100),
+  x: test((v) => isArrayOf(v, isFiniteNumber), [0, 1]),
+  series: list(SERIES),
+  legend: test((v) => typeof v === 'boolean', true),
+  hLines: optional(list(record({ y: test(isFiniteNumber, 0), label: text(100), colour }))),
+  yRange: range,
+  xRange: range,
+});
 
-const isPlot = (p: unknown): boolean =>
-  isRecord(p) &&
-  isString(p.id, 100) &&
-  isString(p.title, 1000) &&
-  isString(p.xLabel, 100) &&
-  isString(p.yLabel, 100) &&
-  isArrayOf(p.x, isFiniteNumber) &&
-  Array.isArray(p.series) &&
-  p.series.every(isSeries) &&
-  typeof p.legend === 'boolean' &&
-  (p.hLines === undefined || (Array.isArray(p.hLines) && p.hLines.every(isLine))) &&
-  [p.yRange, p.xRange].every((r) => r === undefined || (isArrayOf(r, isFiniteNumber) && r.length === 2));
-
-export function isAppModel(m: Record<string, unknown>): boolean {
-  return (
-    isString(m.headline, 10_000) &&
-    texts(m.facts, 10_000) &&
-    (m.equation === undefined || isString(m.equation, 10_000)) &&
-    (m.poscar === undefined || (isRecord(m.poscar) && isString(m.poscar.text, 5_000_000) && isString(m.poscar.note, 10_000))) &&
-    Array.isArray(m.tables) &&
-    m.tables.every(isTable) &&
-    Array.isArray(m.plots) &&
-    m.plots.every(isPlot)
-  );
-}
+export const APP_MODEL: Record<string, Shape> = {
+  headline: text(10_000),
+  facts: list(text(10_000)),
+  equation: optional(text(10_000)),
+  poscar: optional(record({ text: whole(5_000_000), note: text(10_000) })),
+  tables: list(TABLE),
+  plots: list(PLOT),
+};
