@@ -15,7 +15,18 @@ export class JsonSyntaxError extends SyntaxError {
   }
 }
 
-type Container = { array: unknown[] } | { object: Record<string, unknown>; key: string };
+/** An object with more members than the caller allows (parseJsonSteps' maxObjectMembers), refused as it is read. */
+export class JsonSizeError extends Error {
+  constructor(
+    readonly limit: number,
+    readonly position: number,
+  ) {
+    super(`An object has more than ${limit} members at position ${position}`);
+    this.name = 'JsonSizeError';
+  }
+}
+
+type Container = { array: unknown[] } | { object: Record<string, unknown>; key: string; size: number };
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERALS: readonly [string, unknown][] = [
@@ -102,8 +113,11 @@ class Reader {
   }
 }
 
-/** Parses `text` as JSON.parse does, yielding about every `every` characters; the generator's value is the result. */
-export function* parseJsonSteps(text: string, every = 1 << 16): Generator<void, unknown> {
+/**
+ * Parses `text` as JSON.parse does, yielding about every `every` characters; the generator's value is the result.
+ * An object with more than maxObjectMembers members is a JsonSizeError (before the work and memory it would take).
+ */
+export function* parseJsonSteps(text: string, every = 1 << 16, maxObjectMembers = Infinity): Generator<void, unknown> {
   const r = new Reader(text);
   const stack: Container[] = [];
   let nextYield = every;
@@ -122,7 +136,7 @@ export function* parseJsonSteps(text: string, every = 1 << 16): Generator<void, 
         r.pos++;
         value = code === 0x5b ? [] : {};
       } else {
-        stack.push(code === 0x5b ? { array: [] } : { object: {}, key: readKey(r) });
+        stack.push(code === 0x5b ? { array: [] } : { object: {}, key: readKey(r), size: 1 });
         continue;
       }
     } else if (code === 0x22) value = r.string();
@@ -140,7 +154,10 @@ export function* parseJsonSteps(text: string, every = 1 << 16): Generator<void, 
       const next = r.skipSpace();
       r.pos++;
       if (next === 0x2c) {
-        if ('object' in top) top.key = readKey(r);
+        if ('object' in top) {
+          if (++top.size > maxObjectMembers) throw new JsonSizeError(maxObjectMembers, r.pos);
+          top.key = readKey(r);
+        }
         break;
       }
       if (next !== ('array' in top ? 0x5d : 0x7d)) {
