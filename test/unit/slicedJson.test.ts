@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { parseJson, parseJsonSteps, JsonSyntaxError } from '../../src/core/util/slicedJson';
+import { JsonSizeError, parseJson, parseJsonSteps, JsonSyntaxError } from '../../src/core/util/slicedJson';
 
 const outcome = (parse: (text: string) => unknown, text: string): { value?: unknown; threw?: boolean } => {
   try {
@@ -116,5 +116,21 @@ test('it yields about every `every` characters, and gives the same value as in o
   assert.ok(
     yields >= Math.floor(text.length / 10_000) - 1 && yields <= text.length / 10_000 + 1,
     `${yields} yields for ${text.length} characters`,
+  );
+});
+
+test('an object with more members than maxObjectMembers is refused where the one too many begins; arrays and other objects are not', () => {
+  const run = (text: string): unknown => {
+    const steps = parseJsonSteps(text, Infinity, 3);
+    for (let next = steps.next(); ; next = steps.next()) if (next.done) return next.value;
+  };
+  assert.deepStrictEqual(run('{"a": {"b": 1, "c": 2, "d": 3}, "e": [1, 2, 3, 4, 5], "f": {}}'), {
+    a: { b: 1, c: 2, d: 3 },
+    e: [1, 2, 3, 4, 5],
+    f: {},
+  });
+  assert.throws(
+    () => run('{"v": {"a": 1, "b": 2, "c": 3, "d": 4}}'),
+    (e: unknown) => e instanceof JsonSizeError && e.limit === 3 && e.position === 31,
   );
 });

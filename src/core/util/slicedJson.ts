@@ -155,7 +155,10 @@ export function* parseJsonSteps(text: string, every = 1 << 16, maxObjectMembers 
       r.pos++;
       if (next === 0x2c) {
         if ('object' in top) {
-          if (++top.size > maxObjectMembers) throw new JsonSizeError(maxObjectMembers, r.pos);
+          if (++top.size > maxObjectMembers) {
+            r.skipSpace(); // at the member too many
+            throw new JsonSizeError(maxObjectMembers, r.pos);
+          }
           top.key = readKey(r);
         }
         break;
