@@ -14,7 +14,7 @@ import type { TokenLensTestApi } from '../../src/api';
 import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace';
 import type { Tokenizer } from '../../src/core/tokenizers/types';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
-import { HUB_TOKEN, modelFile, startStandInHub, type StandInHub, type StandInModel } from '../unit/standInHub';
+import { HUB_TOKEN, hostileBytes, modelFile, startStandInHub, type StandInHub, type StandInModel } from '../unit/standInHub';
 import * as inspector from './inspectorDriver';
 import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 
@@ -41,7 +41,8 @@ suite('Open models (tokenizer.json)', () => {
   const tokens = (n: number, tokenizer: string) =>
     `$(symbol-numeric) ${n.toLocaleString('en-US')} ${n === 1 ? 'token' : 'tokens'} · ${tokenizer}`;
 
-  suiteSetup(async () => {
+  suiteSetup(async function () {
+    this.timeout(120_000); // three models built synchronously: seconds each on a busy machine
     api = await activateExtension<TokenLensTestApi>();
     hub = await startStandInHub();
     await settings().update('models.hubEndpoint', hub.endpoint, vscode.ConfigurationTarget.Global);
@@ -251,6 +252,42 @@ suite('Open models (tokenizer.json)', () => {
       else if (dirExisted) fs.rmSync(file, { force: true });
       else fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('a hostile model added while a large document is open is refused with its reason, and the editor keeps answering', async function () {
+    this.timeout(120_000);
+    await settings().update('tokenizer', 'cl100k_base', vscode.ConfigurationTarget.Global);
+    await openDocument('word and more words, '.repeat(100_000), 'plaintext'); // 2.1 MB
+    await waitFor(
+      () => /tokens · cl100k_base$/.test(api.statusBar.text),
+      60_000,
+      () => `the document counted: "${api.statusBar.text}"`,
+    );
+    hostileBytes(); // the stand-in hub runs in this host: its file is made before the measurement
+    await sleep(1000); // see above: toasts shown too close together are dropped
+    const probe = blockProbe();
+    const adding = vscode.commands.executeCommand<string | undefined>('tokenLens.addModel', 'test-org/hostile');
+    let answers = 0;
+    for (let done = false; !done; answers++) {
+      const asked = performance.now();
+      assert.equal(await api.count('Hello world', 'cl100k_base'), 2);
+      assert.ok(
+        performance.now() - asked < 1000,
+        `a count answered in ${(performance.now() - asked).toFixed(0)} ms while the model was added`,
+      );
+      done = await Promise.race([adding.then(() => true), sleep(200).then(() => false)]);
+    }
+    assert.equal(await adding, undefined, 'the model is refused');
+    const held = probe.stop();
+    console.log(`[models] hostile model refused: ${answers} counts answered meanwhile, the host held ${held.toFixed(0)} ms at most`);
+    // Each count above answered within a second; the gap between timer ticks also takes in a busy machine's scheduling.
+    assert.ok(held < 3000, `the extension host was held ${held.toFixed(0)} ms at most`);
+    assert.ok(answers > 1, 'counts were asked while the file was read');
+    const message = await toastSays('test-org/hostile', /more than the 64/);
+    if (message !== undefined) assert.match(message, /normalizer\.content has a length of 10,000 UTF-16 units/);
+    assert.ok(!api.tokenizers().includes('test-org/hostile'), 'nothing is registered');
+    assert.equal(settings().get('tokenizer'), 'cl100k_base', 'the tokenizer counted with is unchanged');
+    assert.match(api.statusBar.text, /tokens · cl100k_base$/);
   });
 
   test('Use a tokenizer.json File…: a good file is added and chosen; a malformed one is a message naming it, and is not added', async function () {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { JsonDepthError, parseJson, parseJsonSliced, parseJsonSteps, JsonSyntaxError } from '../../src/core/util/slicedJson';
+import { JsonDepthError, JsonSizeError, parseJson, parseJsonSliced, parseJsonSteps, JsonSyntaxError } from '../../src/core/util/slicedJson';
 
 const outcome = (parse: (text: string) => unknown, text: string): { value?: unknown; threw?: boolean } => {
   try {
@@ -122,7 +122,7 @@ test('it yields about every `every` characters, and gives the same value as in o
 test('maxDepth: that many levels of containers are read, one more is a JsonDepthError at its opening', () => {
   const nested = (depth: number, inner: string): string => `${'[{"a":'.repeat(depth / 2)}${inner}${'}]'.repeat(depth / 2)}`;
   const refusal = (text: string): unknown => {
-    const steps = parseJsonSteps(text, Infinity, 8);
+    const steps = parseJsonSteps(text, Infinity, { maxDepth: 8 });
     try {
       for (let next = steps.next(); !next.done; next = steps.next());
     } catch (e) {
@@ -158,4 +158,20 @@ test('parseJsonSliced lets the event loop run between slices, and gives the same
   assert.deepStrictEqual(value, JSON.parse(text));
   assert.ok(turns >= text.length / 10_000 / 2, `${turns} turns of the event loop for ${text.length} characters`);
   await assert.rejects(parseJsonSliced('[[[[[1]]]]]', 4), JsonDepthError);
+});
+
+test('an object with more members than maxObjectMembers is refused where the one too many begins; arrays and other objects are not', () => {
+  const run = (text: string): unknown => {
+    const steps = parseJsonSteps(text, Infinity, { maxObjectMembers: 3 });
+    for (let next = steps.next(); ; next = steps.next()) if (next.done) return next.value;
+  };
+  assert.deepStrictEqual(run('{"a": {"b": 1, "c": 2, "d": 3}, "e": [1, 2, 3, 4, 5], "f": {}}'), {
+    a: { b: 1, c: 2, d: 3 },
+    e: [1, 2, 3, 4, 5],
+    f: {},
+  });
+  assert.throws(
+    () => run('{"v": {"a": 1, "b": 2, "c": 3, "d": 4}}'),
+    (e: unknown) => e instanceof JsonSizeError && e.limit === 3 && e.position === 31,
+  );
 });

@@ -12,6 +12,8 @@
  *   truncated                                   declares the whole llama3 file, sends half, closes
  *   bad-checksum                                X-Linked-Etag names another sha256
  *   not-a-tokenizer                             valid JSON that is no tokenizer.json
+ *   hostile                                     llama3 with a Replace of each space by 10,000 characters and an
+ *                                               added token of 10,001 (each froze or crashed the editor once)
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -53,6 +55,18 @@ export function modelBytes(model: StandInModel): { bytes: Buffer; sha256: string
 
 const NOT_A_TOKENIZER = Buffer.from('{"hello": "world"}\n');
 
+let hostile: { bytes: Buffer; sha256: string } | undefined;
+export function hostileBytes(): { bytes: Buffer; sha256: string } {
+  if (!hostile) {
+    const json = JSON.parse(modelBytes('llama3').bytes.toString('utf8')) as { added_tokens: unknown[] };
+    const expanding = { type: 'Replace', pattern: { String: ' ' }, content: 'x'.repeat(10_000) };
+    const long = { id: 128_256, content: `${'a'.repeat(10_000)}b`, special: false, normalized: false };
+    const bytes = Buffer.from(JSON.stringify({ ...json, normalizer: expanding, added_tokens: [...json.added_tokens, long] }));
+    hostile = { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
+  }
+  return hostile;
+}
+
 function listen(server: http.Server): Promise<string> {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
@@ -67,6 +81,7 @@ export async function startStandInHub(): Promise<StandInHub> {
     record('cdn', req);
     const model = /^\/signed\/[^/]+\/([\w-]+)$/.exec(req.url ?? '')?.[1];
     if (model === 'not-a-tokenizer') return sendBytes(res, NOT_A_TOKENIZER);
+    if (model === 'hostile') return sendBytes(res, hostileBytes().bytes);
     if (!MODEL_REPOS.includes(model as StandInModel)) return send(res, 404, 'no such object');
     sendBytes(res, modelBytes(model as StandInModel).bytes);
   });
@@ -120,6 +135,7 @@ function answerHub(repo: string, req: http.IncomingMessage, res: http.ServerResp
   }
   if (repo === 'not-a-tokenizer')
     return redirect(res, cdnOrigin, repo, createHash('sha256').update(NOT_A_TOKENIZER).digest('hex'), NOT_A_TOKENIZER.length);
+  if (repo === 'hostile') return redirect(res, cdnOrigin, repo, hostileBytes().sha256, hostileBytes().bytes.length);
   const model: StandInModel | undefined = repo === 'gated' || repo === 'bad-checksum' ? 'llama3' : MODEL_REPOS.find((m) => m === repo);
   if (!model) return send(res, 404, 'Repository not found');
   const { bytes, sha256 } = modelBytes(model);

@@ -104,6 +104,7 @@ export class BpeTokenizer extends TokenizerBase {
       this.remember(piece, this.encodeCharacters(piece));
       return;
     }
+    yield; // each pass below is linear in a piece that may be millions of units long
     const n = this.scratch.encode(piece);
     const whole = this.model.wholePieces ? this.table.get(this.scratch.bytes, 0, n) : -1;
     if (whole >= 0) {
@@ -113,9 +114,10 @@ export class BpeTokenizer extends TokenizerBase {
     // Copies: the scratch buffers may be reused while paused.
     const pairs = this.table.pairs;
     const m = pairs ? this.initialIds(piece, n) : 0;
-    const ids = pairs
-      ? yield* mergeIdsSteps(pairs, this.symbols.slice(0, m), m)
-      : yield* bytePairEncodeSteps(this.table, this.scratch.bytes.slice(0, n), n);
+    const symbols = pairs ? this.symbols.slice(0, m) : undefined;
+    const bytes = pairs ? undefined : this.scratch.bytes.slice(0, n);
+    yield;
+    const ids = symbols ? yield* mergeIdsSteps(pairs!, symbols, m) : yield* bytePairEncodeSteps(this.table, bytes!, n);
     this.remember(piece, this.resolve(ids));
   }
 

@@ -14,17 +14,13 @@ import {
   type NormalizeStep,
   type UnicodeForm,
 } from './normalize';
+import { checkLimit, TokenizerJsonError } from './modelLimits';
 import { translateOnigRegex } from './onigRegex';
 import { linearMatcher, type Matcher } from './regex';
 import type { SplitBehavior, SplitStep } from './pieces';
 import { isScannedPattern } from './scanner';
 
-export class TokenizerJsonError extends Error {
-  constructor(message: string) {
-    super(`tokenizer.json: ${message}`);
-    this.name = 'TokenizerJsonError';
-  }
-}
+export { TokenizerJsonError };
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -54,7 +50,7 @@ export const GPT2_PATTERN = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s
 
 const UNICODE_FORMS: readonly string[] = ['NFC', 'NFD', 'NFKC', 'NFKD'];
 
-export function normalizerSteps(node: Json | undefined, where = 'normalizer'): NormalizeStep[] {
+export function normalizerSteps(node: Json | undefined, where = 'normalizer', depth = 0): NormalizeStep[] {
   if (node === null || node === undefined) return [];
   if (!isObject(node)) throw new TokenizerJsonError(`${where} must be an object or null.`);
   const type = typeOf(node, where);
@@ -63,16 +59,24 @@ export function normalizerSteps(node: Json | undefined, where = 'normalizer'): N
     case 'Sequence': {
       const list = node.normalizers;
       if (!Array.isArray(list)) throw new TokenizerJsonError(`${where}.normalizers must be an array.`);
-      return list.flatMap((child, i) => normalizerSteps(child, `${where}.normalizers[${i}]`));
+      checkLimit('pipelineDepth', depth + 1, `${where} is a Sequence at depth`);
+      checkLimit('pipelineSteps', list.length, `${where}.normalizers has`);
+      const steps = list.flatMap((child, i) => normalizerSteps(child, `${where}.normalizers[${i}]`, depth + 1));
+      checkLimit('pipelineSteps', steps.length, `${where} has, all Sequences counted,`);
+      return steps;
     }
     case 'Replace': {
       const literal = objectAt(node, 'pattern', where).String;
       const content = stringAt(node, 'content', where);
+      checkLimit('replaceContent', content.length, `${where}.content has a length of`);
       if (typeof literal === 'string' && literal) return [literalReplaceStep(literal, content)];
       return [replaceStep(patternOf(node, where), content)];
     }
-    case 'Prepend':
-      return [prependStep(stringAt(node, 'prepend', where), 'segment', false)];
+    case 'Prepend': {
+      const prepend = stringAt(node, 'prepend', where);
+      checkLimit('replaceContent', prepend.length, `${where}.prepend has a length of`);
+      return [prependStep(prepend, 'segment', false)];
+    }
     default:
       throw new TokenizerJsonError(`the normalizer ${JSON.stringify(type)} is not supported.`);
   }
@@ -152,16 +156,18 @@ export function preTokenization(node: Json | undefined): PreTokenization {
   return out;
 }
 
-function flatten(node: JsonObject, where: string, out: [JsonObject, string][]): void {
+function flatten(node: JsonObject, where: string, out: [JsonObject, string][], depth = 0): void {
   if (typeOf(node, where) !== 'Sequence') {
     out.push([node, where]);
+    checkLimit('pipelineSteps', out.length, 'pre_tokenizer has, all Sequences counted,');
     return;
   }
   const list = node.pretokenizers;
   if (!Array.isArray(list)) throw new TokenizerJsonError(`${where}.pretokenizers must be an array.`);
+  checkLimit('pipelineDepth', depth + 1, `${where} is a Sequence at depth`);
   list.forEach((child, i) => {
     if (!isObject(child)) throw new TokenizerJsonError(`${where}.pretokenizers[${i}] must be an object.`);
-    flatten(child, `${where}.pretokenizers[${i}]`, out);
+    flatten(child, `${where}.pretokenizers[${i}]`, out, depth + 1);
   });
 }
 

@@ -24,14 +24,15 @@ import {
   type Json,
   type JsonObject,
 } from './hfPipeline';
-import { normalizeAll } from './normalize';
+import { checkLimit, MODEL_LIMITS, ModelLimitError } from './modelLimits';
+import { normalizeAll, type NormalizeStep } from './normalize';
 import { SplitPieces, type SplitStep } from './pieces';
 import { InitialSymbols, PairMerges } from './pairMerges';
 import { RankTable, type TokenBytes } from './rankTable';
 import type { TokenizerInfo } from './registry';
 import { SLICE_MS } from './sliced';
 import type { SpecialTokenMode, Tokenizer } from './types';
-import { parseJsonSteps } from '../util/slicedJson';
+import { JsonSizeError, parseJsonSteps } from '../util/slicedJson';
 import { yieldToEventLoop } from '../util/yield';
 
 export { TokenizerJsonError } from './hfPipeline';
@@ -60,8 +61,10 @@ function* tokenizerJsonSteps(text: string, maxChars = MAX_TOKENIZER_JSON_CHARS):
   if (text.length > maxChars) throw new TokenizerJsonError(`the file has ${text.length} characters, more than the ${maxChars} allowed.`);
   let parsed: unknown;
   try {
-    parsed = yield* parseJsonSteps(text);
+    parsed = yield* parseJsonSteps(text, undefined, { maxObjectMembers: MODEL_LIMITS.vocabulary.max });
   } catch (e) {
+    if (e instanceof JsonSizeError)
+      throw new ModelLimitError('vocabulary', undefined, `an object (model.vocab?) at position ${e.position} has`);
     throw new TokenizerJsonError(`not valid JSON (${(e as Error).message}).`);
   }
   if (!isObject(parsed)) throw new TokenizerJsonError('the top level must be an object.');
@@ -114,12 +117,12 @@ function* prepareSteps(json: JsonObject, bases: readonly RankTable[] = []): Gene
   const vocab = yield* vocabulary(model);
   const table = yield* buildTable(model, vocab, pre.byteLevel, bases);
   const steps = [...normalizers, ...pre.normalizers];
+  checkGrowth(steps);
   const splits = pre.byteLevel ? pre.splits : [...withoutDeadSplits(pre.splits, steps), ...(yield* safeCuts(vocab))];
   const unknown = unknownToken(model, vocab);
   const wholePieces = model.ignore_merges === true;
-  const added = json.added_tokens;
-  const normalize = (content: string) => normalizeAll(steps, content, false, false).text;
-  return {
+  const added = addedTokens(json.added_tokens, (content: string) => normalizeAll(steps, content, false, false).text);
+  const prepared: PreparedHuggingFace = {
     tokenizer(options: HuggingFaceOptions = {}): Tokenizer {
       const mode = options.specialTokens ?? 'text';
       const info: TokenizerInfo = {
@@ -130,13 +133,45 @@ function* prepareSteps(json: JsonObject, bases: readonly RankTable[] = []): Gene
       };
       const bpe: BpeModel = {
         pieces: new SplitPieces(steps, splits, pre.usesSegmentStart),
-        specials: addedTokens(added, mode, normalize),
+        specials: new Map(added.filter((t) => !t.special || mode === 'special').map((t) => [t.content, t.id])),
         wholePieces,
         unknown,
       };
       return new BpeTokenizer(info, { specialTokens: mode }, table, bpe);
     },
   };
+  yield* trialCounts(prepared, [PROBE, ...splits.map((split) => split.literal ?? ''), ...added.map((t) => t.content)].join(PROBE_GAP));
+  return prepared;
+}
+
+/** Text that reaches each kind of step: letters of several scripts, digits, marks, compatibility forms, spaces, lines, an emoji, a lone surrogate. */
+const PROBE = "Hello, wORLD's 12345 naïve cafe\u0301 ﬁ ＡＢＣ ①  東京 한국어 ▁x\t\r\n\n  😀 \u00a0\ud800 end.";
+/** Between the added tokens and split literals of the probe, so that each also starts and ends a segment. */
+const PROBE_GAP = ' a1 ';
+
+/**
+ * Counts `text` with the tokenizer of each special-token mode, in steps, as a check at load: whatever a count can
+ * throw, it throws here (a TokenizerJsonError), so a model that loads counts.
+ */
+function* trialCounts(prepared: PreparedHuggingFace, text: string): Generator<void, void> {
+  for (const specialTokens of ['text', 'special'] as const) {
+    try {
+      const tokenizer = prepared.tokenizer({ specialTokens });
+      for (let pos = 0; pos < text.length; yield) {
+        let pieces = 0;
+        const heavy = tokenizer.scanUntilHeavy(text, pos, (end) => {
+          pos = end;
+          return ++pieces < STEP;
+        });
+        if (heavy !== undefined) yield* tokenizer.prepare(heavy);
+      }
+    } catch (error) {
+      if (error instanceof TokenizerJsonError) throw error;
+      throw new TokenizerJsonError(
+        `counting a sample text (${specialTokens} mode) failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
 }
 
 /** How many entries a loop handles between two checks of the slice's time. */
@@ -169,6 +204,12 @@ function* safeCuts(vocab: Map<string, number>): Generator<void, SplitStep[]> {
   return [
     { regex: new RegExp(`${SPACE_MARK}+`, 'gu'), behavior: 'MergedWithNext', lookbehind: false, keep, unitRun: SPACE_MARK.charCodeAt(0) },
   ];
+}
+
+/** The normalizers together may lengthen a text this many times at most (each step's growth multiplies). */
+function checkGrowth(steps: readonly NormalizeStep[]): void {
+  const growth = steps.reduce((product, step) => product * (step.growth ?? 1), 1);
+  checkLimit('growth', growth, 'the normalizers together can lengthen a text');
 }
 
 function checkModel(model: JsonObject): void {
@@ -351,6 +392,7 @@ function mergePair(entry: Json, index: number): [string, string] {
 /** The merges by pair of ids; a repeated pair keeps its last index, as tokenizers' map does. */
 function* pairMerges(raw: Json | undefined, vocab: Map<string, number>, tokens: TokenBytes): Generator<void, PairMerges> {
   if (!Array.isArray(raw)) throw new TokenizerJsonError('model.merges must be an array.');
+  checkLimit('merges', raw.length, 'model.merges has');
   const pairs = new PairMerges(raw.length);
   for (let i = 0; i < raw.length; i++) {
     if (i % STEP === STEP - 1) yield;
@@ -376,23 +418,30 @@ interface AddedToken {
   special: boolean;
 }
 
-/** The added tokens that are one token in this mode; lstrip, rstrip and single_word are refused rather than ignored. */
-function addedTokens(raw: Json | undefined, mode: SpecialTokenMode, normalize: (s: string) => string): Map<string, number> {
-  if (raw === undefined || raw === null) return new Map();
+/**
+ * The added tokens, checked for both special-token modes at load (so a model that loads counts in either):
+ * lstrip, rstrip and single_word are refused rather than ignored, and so is a normalized token that normalizing changes.
+ */
+function addedTokens(raw: Json | undefined, normalize: (s: string) => string): AddedToken[] {
+  if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw new TokenizerJsonError('added_tokens must be an array.');
-  const out = new Map<string, number>();
+  checkLimit('addedTokens', raw.length, 'added_tokens has');
+  const out: AddedToken[] = [];
+  let chars = 0;
   raw.forEach((entry, i) => {
     const token = addedToken(entry, i);
-    if (!token || (token.special && mode === 'text')) return;
+    if (!token) return;
+    checkLimit('addedTokenLength', token.content.length, `added_tokens[${i}] has a length of`);
+    checkLimit('addedTokenChars', (chars += token.content.length), 'added_tokens have, all together,');
     for (const flag of ['lstrip', 'rstrip', 'single_word']) {
       if (isObject(entry) && entry[flag] === true) {
         throw new TokenizerJsonError(`added_tokens[${i}] (${JSON.stringify(token.content)}) uses ${flag}, which is not supported.`);
       }
     }
-    out.set(token.content, token.id);
     if (isObject(entry) && entry.normalized === true && normalize(token.content) !== token.content) {
       throw new TokenizerJsonError(`added_tokens[${i}] is matched after normalization, which changes it: not supported.`);
     }
+    out.push(token);
   });
   return out;
 }

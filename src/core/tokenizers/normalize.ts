@@ -28,6 +28,8 @@ export interface NormalizeStep {
    * never move, and normalizing a text then cutting it equals cutting it then normalizing the parts.
    */
   readonly unit?: { from: number; to: number };
+  /** How many times longer the step can make a text, at most (1 when not set). */
+  readonly growth?: number;
 }
 
 export type UnicodeForm = 'NFC' | 'NFD' | 'NFKC' | 'NFKD';
@@ -151,10 +153,13 @@ class Builder {
   }
 }
 
+/** The most UTF-16 units one unit or surrogate pair becomes, over every code point (U+1F82 in NFD, U+FDFA in NFKD). */
+export const UNICODE_GROWTH: Readonly<Record<UnicodeForm, number>> = { NFC: 3, NFD: 4, NFKC: 18, NFKD: 18 };
+
 /** A Unicode normalization step; its table of unstable characters is built now, with the tokenizer, not at the first count. */
 export function unicodeStep(form: UnicodeForm): NormalizeStep {
   const runs = unstableRuns(form);
-  return (input) => {
+  const step = (input: string): Normalized => {
     runs.lastIndex = 0;
     let match = runs.exec(input);
     if (!match) return { text: input, map: undefined };
@@ -170,6 +175,7 @@ export function unicodeStep(form: UnicodeForm): NormalizeStep {
     }
     return builder.finish();
   };
+  return Object.assign(step, { growth: UNICODE_GROWTH[form] });
 }
 
 const isSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdfff;
@@ -185,14 +191,17 @@ export function literalPattern(text: string): RegExp {
  */
 export function literalReplaceStep(from: string, content: string): NormalizeStep {
   if (from.length !== 1 || content.length !== 1 || isSurrogate(from.charCodeAt(0)) || isSurrogate(content.charCodeAt(0)))
-    return replaceStep(literalPattern(from), content);
+    return replaceStep(literalPattern(from), content, Math.max(1, content.length / from.length));
   const step = (input: string): Normalized => ({ text: input.replaceAll(from, content), map: undefined });
   return Object.assign(step, { unit: { from: from.charCodeAt(0), to: content.charCodeAt(0) } });
 }
 
-/** Replace: every match of the 'g' pattern (a RegExp, or a file's pattern on the linear matcher) becomes content. */
-export function replaceStep(pattern: Matcher, content: string): NormalizeStep {
-  return (input) => {
+/**
+ * Replace: every match of the 'g' pattern (a RegExp, or a file's pattern on the linear matcher) becomes content
+ * (growth: a match is at least one unit, or minLength).
+ */
+export function replaceStep(pattern: Matcher, content: string, growth = Math.max(1, content.length)): NormalizeStep {
+  const step = (input: string): Normalized => {
     pattern.lastIndex = 0;
     let m = pattern.exec(input);
     if (!m) return { text: input, map: undefined };
@@ -206,6 +215,7 @@ export function replaceStep(pattern: Matcher, content: string): NormalizeStep {
     }
     return builder.finish();
   };
+  return Object.assign(step, { growth });
 }
 
 /**
@@ -213,7 +223,8 @@ export function replaceStep(pattern: Matcher, content: string): NormalizeStep {
  * non-empty segment, at every segment start or only at the text's start, unless already there.
  */
 export function prependStep(prefix: string, where: 'segment' | 'text', unlessPresent: boolean): NormalizeStep {
-  return (input, atStart, atTextStart) => {
+  // A segment may be one unit long (between two added tokens): it grows by the whole prefix.
+  const step = (input: string, atStart: boolean, atTextStart: boolean): Normalized => {
     if (!input || !(where === 'segment' ? atStart : atTextStart)) return { text: input, map: undefined };
     if (unlessPresent && input.startsWith(prefix)) return { text: input, map: undefined };
     const builder = new Builder(input);
@@ -221,6 +232,7 @@ export function prependStep(prefix: string, where: 'segment' | 'text', unlessPre
     builder.replace(0, first, prefix + input.slice(0, first));
     return builder.finish();
   };
+  return Object.assign(step, { growth: 1 + prefix.length });
 }
 
 /** Runs the steps in order and composes their maps. */

@@ -27,7 +27,18 @@ export class JsonSyntaxError extends SyntaxError {
   }
 }
 
-type Container = { array: unknown[] } | { object: Record<string, unknown>; key: string };
+/** An object with more members than the caller allows (parseJsonSteps' maxObjectMembers), refused as it is read. */
+export class JsonSizeError extends Error {
+  constructor(
+    readonly limit: number,
+    readonly position: number,
+  ) {
+    super(`An object has more than ${limit} members at position ${position}`);
+    this.name = 'JsonSizeError';
+  }
+}
+
+type Container = { array: unknown[] } | { object: Record<string, unknown>; key: string; size: number };
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERALS: readonly [string, unknown][] = [
@@ -114,11 +125,18 @@ class Reader {
   }
 }
 
+export interface JsonLimits {
+  maxDepth?: number;
+  maxObjectMembers?: number;
+}
+
 /**
  * Parses `text` as JSON.parse does, yielding about every `every` characters; the generator's value is the result.
- * A container opened more than `maxDepth` levels deep is a JsonDepthError (JSON.parse has no such limit).
+ * A container opened more than `maxDepth` levels deep is a JsonDepthError (JSON.parse has no such limit); an object
+ * with more than `maxObjectMembers` members is a JsonSizeError (before the work and memory it would take).
  */
-export function* parseJsonSteps(text: string, every = 1 << 16, maxDepth = Infinity): Generator<void, unknown> {
+export function* parseJsonSteps(text: string, every = 1 << 16, limits: JsonLimits = {}): Generator<void, unknown> {
+  const { maxDepth = Infinity, maxObjectMembers = Infinity } = limits;
   const r = new Reader(text);
   const stack: Container[] = [];
   let nextYield = every;
@@ -138,7 +156,7 @@ export function* parseJsonSteps(text: string, every = 1 << 16, maxDepth = Infini
         r.pos++;
         value = code === 0x5b ? [] : {};
       } else {
-        stack.push(code === 0x5b ? { array: [] } : { object: {}, key: readKey(r) });
+        stack.push(code === 0x5b ? { array: [] } : { object: {}, key: readKey(r), size: 1 });
         continue;
       }
     } else if (code === 0x22) value = r.string();
@@ -156,7 +174,13 @@ export function* parseJsonSteps(text: string, every = 1 << 16, maxDepth = Infini
       const next = r.skipSpace();
       r.pos++;
       if (next === 0x2c) {
-        if ('object' in top) top.key = readKey(r);
+        if ('object' in top) {
+          if (++top.size > maxObjectMembers) {
+            r.skipSpace(); // at the member too many
+            throw new JsonSizeError(maxObjectMembers, r.pos);
+          }
+          top.key = readKey(r);
+        }
         break;
       }
       if (next !== ('array' in top ? 0x5d : 0x7d)) {
@@ -178,7 +202,7 @@ function readKey(r: Reader): string {
 
 /** Parses in steps of about `every` characters, letting the event loop run between them. */
 export async function parseJsonSliced(text: string, maxDepth = Infinity, every = 1 << 16): Promise<unknown> {
-  const steps = parseJsonSteps(text, every, maxDepth);
+  const steps = parseJsonSteps(text, every, { maxDepth });
   for (let next = steps.next(); ; next = steps.next()) {
     if (next.done) return next.value;
     await yieldToEventLoop();
