@@ -295,7 +295,7 @@ test('what each potential covers: SW one element (Si or Ge); Tersoff C, Si, Ge, 
   assert.throws(() => evaluateSw(cubic(1, 5.5, ['Si', 'Ge'])), InputError);
 });
 
-test('the force field: Stillinger–Weber for pure Si and Ge, Tersoff for C, SiC and SiGe, EAM for metals, else the labelled UFF Lennard-Jones fallback', () => {
+test('the force field: Stillinger–Weber for pure Si and Ge, Tersoff for C, SiC and SiGe, EAM for metals, else (a composition no ionic set makes neutral too) the labelled UFF Lennard-Jones fallback', () => {
   assert.equal(forceFieldFor(['Si', 'Si']).method, SW_METHOD);
   assert.equal(forceFieldFor(['Ge']).method, SW_METHOD);
   assert.equal(forceFieldFor(['C']).method, TERSOFF_METHOD);
@@ -303,7 +303,7 @@ test('the force field: Stillinger–Weber for pure Si and Ge, Tersoff for C, SiC
   assert.equal(forceFieldFor(['Ge', 'Si']).method, TERSOFF_METHOD);
   assert.match(forceFieldFor(['Cu']).method, /Zhou/);
   assert.match(forceFieldFor(['Si', 'O']).method, /^Rough reference model/);
-  assert.match(forceFieldFor(['Na', 'Cl']).method, /^Rough reference model/);
+  assert.match(forceFieldFor(['Na', 'Cl', 'Cl']).method, /^Rough reference model/);
   assert.equal(forceFieldFor(['Ar']).method, UFF_METHOD);
   assert.match(
     UFF_METHOD,
