@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError, type Cell } from '../../src/server/physics/cell';
-import { COULOMB, MAX_EWALD_ATOMS, splitting } from '../../src/server/physics/ewald';
+import { COULOMB, erfc, erfcScaled, MAX_EWALD_ATOMS, splitting } from '../../src/server/physics/ewald';
 import { forceFieldFor } from '../../src/server/physics/forceField';
 import { evaluateIonic, ionicSetFor } from '../../src/server/physics/ionic';
 import type { IonicSet } from '../../src/server/physics/ionicParameters';
@@ -41,6 +41,18 @@ for (const c of CRYSTALS) {
     if (c.bulk) near(found.bulk, c.bulk[0], c.bulk[1], `${c.name} B (GPa)`);
   });
 }
+
+test("erfc to 1e-13 against the C library's (Python's math.erfc), and the interpolated erfcx to 1e-9 of it", () => {
+  for (const [x, value] of [
+    [0.5, 0.4795001221869535],
+    [1, 0.1572992070502851],
+    [2, 0.004677734981047266],
+    [3, 2.209049699858544e-5],
+    [4, 1.541725790028002e-8],
+  ])
+    near(erfc(x) / value, 1, 1e-13, `erfc(${x})`);
+  for (let x = 0; x < 7; x += 0.0037) near((erfcScaled(x) * Math.exp(-x * x)) / erfc(x), 1, 1e-9, `erfcx(${x})`);
+});
 
 const CHARGES_ONLY: IonicSet = { name: 'point charges', citation: 'none', charges: { Na: 1, Cl: -1 }, pairs: {} };
 

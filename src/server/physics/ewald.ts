@@ -7,12 +7,11 @@
  *
  * Accuracy: both neglected tails are bounded by e^(−p), p = −ln ACCURACY: the real sum stops at r_c = √p/α (erfc(αr_c)
  * < e^(−p)), the reciprocal one at k_c = 2α√p (e^(−k_c²/4α²) = e^(−p)). α balances the two costs (real pairs ∝ r_c³N/V,
- * k-vectors ∝ k_c³V), α = (2π³N/V²)^(1/6), so the cost grows as N^1.5 and is refused beyond MAX_EWALD_ATOMS or
- * MAX_K_VECTORS before any sum starts.
+ * k-vectors ∝ k_c³V), α = (2π³N/V²)^(1/6), unless the caller's neighbour list is shorter; the cost grows as N^1.5 and
+ * is refused beyond MAX_EWALD_ATOMS or MAX_K_VECTORS before any sum starts. The real-space pairs are the caller's
+ * (realTerm); this module sums the reciprocal part and the self term.
  */
 import { InputError, perpendicularWidths, reciprocal, volume, type Cell, type Vec3 } from './cell';
-import { addPairTerm } from './potential';
-import type { NeighborList } from './neighbors';
 
 /** eV·Å: e²/(4πε0). */
 export const COULOMB = 14.399645;
@@ -33,33 +32,25 @@ export interface Splitting {
 
 const P = -Math.log(ACCURACY);
 
-/** The cut-offs for this cell at ACCURACY, with the balancing α unless one is given. */
-export function splitting(cell: Cell, alpha?: number): Splitting {
+/**
+ * The cut-offs for this cell at ACCURACY, with the balancing α unless one is given, raised where needed to keep the
+ * real-space cutoff within `reach` (the caller's own neighbour-list cutoff, so the Ewald sum never lengthens the list).
+ */
+export function splitting(cell: Cell, alpha?: number, reach = Infinity): Splitting {
   const n = cell.positions.length;
   if (n > MAX_EWALD_ATOMS)
     throw new InputError(`The Ewald sum takes at most ${MAX_EWALD_ATOMS} atoms; this cell has ${n}: use a smaller cell.`);
   const v = volume(cell.lattice);
-  const a = alpha ?? ((2 * Math.PI ** 3 * n) / (v * v)) ** (1 / 6);
+  const a = alpha ?? Math.max(((2 * Math.PI ** 3 * n) / (v * v)) ** (1 / 6), Math.sqrt(P) / reach);
   return { alpha: a, realCutoff: Math.sqrt(P) / a, kCutoff: 2 * a * Math.sqrt(P) };
 }
 
 /** k q_i q_j erfc(αr)/r and its derivative over r: the real-space term of one pair. */
 export function realTerm(qq: number, r: number, alpha: number): [number, number] {
-  const e = (COULOMB * qq * erfc(alpha * r)) / r;
-  return [e, -e / r - (((COULOMB * qq * 2 * alpha) / Math.sqrt(Math.PI)) * Math.exp(-alpha * alpha * r * r)) / r];
-}
-
-/** Adds the real-space terms of the pairs in the list closer than the cutoff; returns their energy. */
-export function addRealSpace(list: NeighborList, charges: readonly number[], s: Splitting, forces: Vec3[], virial: number[]): number {
-  let energy = 0;
-  for (let n = 0; n < list.count; n++) {
-    const r = list.r[n];
-    if (r >= s.realCutoff) continue;
-    const [e, de] = realTerm(charges[list.i[n]] * charges[list.j[n]], r, s.alpha);
-    energy += e;
-    addPairTerm(forces, virial, list, n, de / r);
-  }
-  return energy;
+  const x = alpha * r;
+  const gauss = Math.exp(-x * x);
+  const e = (COULOMB * qq * erfcScaled(x) * gauss) / r;
+  return [e, -e / r - ((COULOMB * qq * 2 * alpha) / Math.sqrt(Math.PI)) * (gauss / r)];
 }
 
 /** The reciprocal vectors with 0 < |k| ≤ k_c, one of each ±k pair. */
@@ -145,4 +136,28 @@ export function erfc(x: number): number {
   let tail = x;
   for (let n = FRACTION_DEPTH; n >= 1; n--) tail = x + n / 2 / tail;
   return Math.exp(-x * x) / (Math.sqrt(Math.PI) * tail);
+}
+
+/** The table of erfcx(x) = e^(x²) erfc(x) and its slope 2x·erfcx − 2/√π, every STEP from 0 to TABLE_END. */
+const STEP = 1 / 128;
+const TABLE_END = 6;
+const NODES = Array.from({ length: TABLE_END / STEP + 2 }, (_, k) => {
+  const x = k * STEP;
+  const value = erfc(x) * Math.exp(x * x);
+  return [value, 2 * x * value - 2 / Math.sqrt(Math.PI)] as const;
+});
+
+/**
+ * erfcx(x) = e^(x²) erfc(x), smooth and between 0.09 and 1 up to TABLE_END: cubic Hermite interpolation of the table
+ * (error below h⁴/384·max|erfcx⁗| ≈ 10⁻¹⁰ relative), exact beyond. The real-space sum needs it at every pair.
+ */
+export function erfcScaled(x: number): number {
+  if (x >= TABLE_END) return erfc(x) * Math.exp(x * x);
+  const k = Math.floor(x / STEP);
+  const t = x / STEP - k;
+  const [g0, d0] = NODES[k];
+  const [g1, d1] = NODES[k + 1];
+  const t2 = t * t;
+  const t3 = t2 * t;
+  return (2 * t3 - 3 * t2 + 1) * g0 + (t3 - 2 * t2 + t) * STEP * d0 + (-2 * t3 + 3 * t2) * g1 + (t3 - t2) * STEP * d1;
 }

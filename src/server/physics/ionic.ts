@@ -5,18 +5,18 @@
  * in eV/Å, the virial ∂E/∂ε (eV) as potential.ts defines it. Pure.
  *
  * The short-range term is switched smoothly to zero between SHORT_ON and SHORT_OFF (quintic, species.ts); the dispersion
- * it drops beyond is below 0.01 eV per ion in NaCl, KCl and MgO (2πnC/3r³ with the densest anion's C).
+ * it drops beyond is below 0.01 eV per ion in NaCl, KCl and MgO (2πnC/3r³ with the anion's C from about 9 Å).
  */
 import { InputError, type Cell, type Vec3 } from './cell';
-import { addRealSpace, addReciprocal, splitting, ACCURACY } from './ewald';
+import { addReciprocal, realTerm, splitting, ACCURACY, type Splitting } from './ewald';
 import { IONIC_SETS, type IonicSet, type ShortRange } from './ionicParameters';
 import { neighborList, type NeighborList } from './neighbors';
 import { addPairTerm, type Evaluation } from './potential';
 import { pairTable, smoothSwitch } from './species';
 
 /** Å */
-export const SHORT_ON = 10;
-export const SHORT_OFF = 12;
+export const SHORT_ON = 8;
+export const SHORT_OFF = 10;
 
 /** The set that names every element of the structure, if its formal charges add up to zero. */
 export function ionicSetFor(symbols: readonly string[]): IonicSet | undefined {
@@ -44,20 +44,23 @@ function shortRange(p: ShortRange, r: number): [number, number] {
   return [phi * s, dphi * s + phi * ds];
 }
 
-function addShortRange(
+/** The real-space Ewald and short-range terms of every pair in the list, in one pass; returns their energy. */
+function addPairs(
   list: NeighborList,
+  charges: readonly number[],
+  s: Splitting,
   pair: (i: number, j: number) => ShortRange | undefined,
   forces: Vec3[],
   virial: number[],
 ): number {
   let energy = 0;
   for (let n = 0; n < list.count; n++) {
-    const p = pair(list.i[n], list.j[n]);
     const r = list.r[n];
-    if (!p || r >= SHORT_OFF) continue;
-    const [e, de] = shortRange(p, r);
-    energy += e;
-    addPairTerm(forces, virial, list, n, de / r);
+    const [e, de] = r < s.realCutoff ? realTerm(charges[list.i[n]] * charges[list.j[n]], r, s.alpha) : [0, 0];
+    const p = pair(list.i[n], list.j[n]);
+    const [f, df] = p && r < SHORT_OFF ? shortRange(p, r) : [0, 0];
+    energy += e + f;
+    addPairTerm(forces, virial, list, n, (de + df) / r);
   }
   return energy;
 }
@@ -66,14 +69,11 @@ function addShortRange(
 export function evaluateIonic(cell: Cell, set = ionicSetFor(cell.symbols), alpha?: number): Evaluation {
   if (!set) throw new InputError('No rigid-ion parameter set covers these elements with a neutral composition.');
   const charges = cell.symbols.map((x) => set.charges[x]);
-  const s = splitting(cell, alpha);
+  const s = splitting(cell, alpha, SHORT_OFF);
   const pair = pairTable(cell.symbols, (x, y) => set.pairs[[x, y].sort().join('-')]);
   const list = neighborList(cell.lattice, cell.positions, Math.max(s.realCutoff, SHORT_OFF));
   const forces: Vec3[] = cell.positions.map(() => [0, 0, 0]);
   const virial = [0, 0, 0, 0, 0, 0];
-  const energy =
-    addRealSpace(list, charges, s, forces, virial) +
-    addReciprocal(cell, charges, s, forces, virial) +
-    addShortRange(list, pair, forces, virial);
+  const energy = addPairs(list, charges, s, pair, forces, virial) + addReciprocal(cell, charges, s, forces, virial);
   return { energy, forces, virial };
 }
