@@ -29,6 +29,7 @@ import { evaluateSw, swCovers, SW_METHOD, type SwParameters } from '../../src/se
 import { evaluateTersoff, tersoffCovers, TERSOFF_1989, TERSOFF_CHI, TERSOFF_METHOD } from '../../src/server/physics/tersoff';
 import { UFF_METHOD } from '../../src/server/physics/uff';
 import { diamond, primitiveSi, rattle, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
+import { minimum } from './physicsCrystals';
 
 type Potential = (cell: Cell) => Evaluation;
 
@@ -39,18 +40,6 @@ const cubic = (n: number, a: number, [x, y]: [string, string]): Cell => {
   const cell = diamond(n, a);
   return { ...cell, symbols: cell.symbols.map((_, i) => (i % 2 ? y : x)) };
 };
-
-/** The minimum of a smooth function on [lo, hi] by golden-section search. */
-function minimum(f: (x: number) => number, lo: number, hi: number): number {
-  const g = (Math.sqrt(5) - 1) / 2;
-  while (hi - lo > 1e-7) {
-    const a = hi - g * (hi - lo);
-    const b = lo + g * (hi - lo);
-    if (f(a) < f(b)) hi = b;
-    else lo = a;
-  }
-  return (lo + hi) / 2;
-}
 
 /** Equilibrium lattice constant (Å), energy (eV/atom) and bulk modulus B = V d²E/dV² (GPa), V = a³/8 per atom. */
 function equilibrium(evaluate: Potential, pair: [string, string], guess: number) {

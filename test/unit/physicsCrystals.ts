@@ -41,7 +41,7 @@ export function perovskite(a: number, A: string, B: string): Cell {
 /** The minimum of a smooth function on [lo, hi] by golden-section search. */
 export function minimum(f: (x: number) => number, lo: number, hi: number): number {
   const g = (Math.sqrt(5) - 1) / 2;
-  while (hi - lo > 1e-6) {
+  while (hi - lo > 1e-7) {
     const a = hi - g * (hi - lo);
     const b = lo + g * (hi - lo);
     if (f(a) < f(b)) hi = b;
@@ -61,6 +61,13 @@ export function equilibrium(evaluate: (cell: Cell) => Evaluation, build: (a: num
   const curvature = (perAtom(a + h) - 2 * perAtom(a) + perAtom(a - h)) / dV ** 2;
   return { a, energy: perAtom(a), bulk: v(a) * curvature * EV_PER_A3_IN_GPA };
 }
+
+/** A shear with every off-diagonal component and unequal diagonal ones, for the stress checks. */
+export const SHEAR = [
+  [0.02, 0.03, 0],
+  [0.03, -0.01, 0.02],
+  [0, 0.02, 0.01],
+];
 
 /** Asserts forces are minus the central-difference gradient of the energy for the given atoms, and sum to zero. */
 export function assertForcesAreGradient(
