@@ -11,7 +11,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError, type Cell } from '../../src/server/physics/cell';
+import { InputError, type Cell, type Vec3 } from '../../src/server/physics/cell';
 import { COULOMB, erfc, erfcScaled, MAX_EWALD_ATOMS, splitting } from '../../src/server/physics/ewald';
 import { forceFieldFor } from '../../src/server/physics/forceField';
 import { evaluateIonic, ionicSetFor } from '../../src/server/physics/ionic';
@@ -106,7 +106,7 @@ test('which set applies: from the elements, only for a neutral composition; anyt
   assert.equal(forceFieldFor(['Zn', 'O']).method, UFF_METHOD);
 });
 
-test('limits: more than MAX_EWALD_ATOMS ions or a cell needing too many reciprocal vectors is refused with a message', () => {
+test('limits: more than MAX_EWALD_ATOMS ions, a cell needing too many reciprocal vectors or ions closer than 1 Å are refused with a message', () => {
   const big = rockSalt(7, 5.64, 'Na', 'Cl');
   assert.ok(big.positions.length > MAX_EWALD_ATOMS);
   assert.throws(
@@ -114,6 +114,11 @@ test('limits: more than MAX_EWALD_ATOMS ions or a cell needing too many reciproc
     (e: unknown) => e instanceof InputError && /at most 2000 atoms; this cell has 2744/.test(e.message),
   );
   const unit = rockSalt(1, 5.64, 'Na', 'Cl');
+  const collapsed = { ...unit, positions: unit.positions.map((p, i) => (i === 4 ? ([0.8, 0, 0] as Vec3) : p)) };
+  assert.throws(
+    () => evaluateIonic(collapsed),
+    (e: unknown) => e instanceof InputError && /Ions 1 and 5 are 0\.80 Å apart .*at least 1 Å between ions/.test(e.message),
+  );
   assert.throws(
     () => evaluateIonic(unit, undefined, 40),
     (e: unknown) => e instanceof InputError && /reciprocal vectors \(at most 50000\)/.test(e.message),

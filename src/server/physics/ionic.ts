@@ -14,6 +14,11 @@ import { neighborList, type NeighborList } from './neighbors';
 import { addPairTerm, type Evaluation } from './potential';
 import { pairTable, smoothSwitch } from './species';
 
+/**
+ * Å: closer than this the model is refused. Formal charges and Buckingham's −C/r⁶ fall without bound as two ions meet
+ * (O–O of Bush et al. turns over below about 1.3 Å), so a relax or MD there would collapse rather than answer.
+ */
+export const MIN_SEPARATION = 1;
 /** Å */
 export const SHORT_ON = 8;
 export const SHORT_OFF = 10;
@@ -56,6 +61,10 @@ function addPairs(
   let energy = 0;
   for (let n = 0; n < list.count; n++) {
     const r = list.r[n];
+    if (r < MIN_SEPARATION)
+      throw new InputError(
+        `Ions ${list.i[n] + 1} and ${list.j[n] + 1} are ${r.toFixed(2)} Å apart (periodic images counted): the rigid-ion model needs at least ${MIN_SEPARATION} Å between ions; check the structure.`,
+      );
     const [e, de] = r < s.realCutoff ? realTerm(charges[list.i[n]] * charges[list.j[n]], r, s.alpha) : [0, 0];
     const p = pair(list.i[n], list.j[n]);
     const [f, df] = p && r < SHORT_OFF ? shortRange(p, r) : [0, 0];
