@@ -34,7 +34,7 @@ import type { Job, Lib, Reply } from './benchWorker';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
-import { benchPhysics } from './physics';
+import { benchPhysics, benchPhysicsSecondRound } from './physics';
 import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
 import {
   benchAgainstAse,
@@ -872,7 +872,8 @@ async function main(): Promise<void> {
   const server = runs('server') ? await benchServerSection() : undefined;
   if (runs('physics')) {
     console.log('\n## Physics: the literature models next to the reference models they replace (this process, one run each)');
-    for (const r of benchPhysics()) console.log(`${pad(r.name, 52)}${lpad(ms(r.ms), 10)} ms   ${r.detail}`);
+    for (const r of [...benchPhysics(), ...benchPhysicsSecondRound()])
+      console.log(`${pad(r.name, 52)}${lpad(ms(r.ms), 10)} ms   ${r.detail}`);
   }
   const views = runs('views') ? benchViewsSection() : undefined;
   const host = runs('host') ? benchHostSection() : undefined;

@@ -29,6 +29,7 @@ import { evaluateSw, swCovers, SW_METHOD, type SwParameters } from '../../src/se
 import { evaluateTersoff, tersoffCovers, TERSOFF_1989, TERSOFF_CHI, TERSOFF_METHOD } from '../../src/server/physics/tersoff';
 import { UFF_METHOD } from '../../src/server/physics/uff';
 import { diamond, primitiveSi, rattle, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
+import { minimum } from './physicsCrystals';
 
 type Potential = (cell: Cell) => Evaluation;
 
@@ -39,18 +40,6 @@ const cubic = (n: number, a: number, [x, y]: [string, string]): Cell => {
   const cell = diamond(n, a);
   return { ...cell, symbols: cell.symbols.map((_, i) => (i % 2 ? y : x)) };
 };
-
-/** The minimum of a smooth function on [lo, hi] by golden-section search. */
-function minimum(f: (x: number) => number, lo: number, hi: number): number {
-  const g = (Math.sqrt(5) - 1) / 2;
-  while (hi - lo > 1e-7) {
-    const a = hi - g * (hi - lo);
-    const b = lo + g * (hi - lo);
-    if (f(a) < f(b)) hi = b;
-    else lo = a;
-  }
-  return (lo + hi) / 2;
-}
 
 /** Equilibrium lattice constant (Å), energy (eV/atom) and bulk modulus B = V d²E/dV² (GPa), V = a³/8 per atom. */
 function equilibrium(evaluate: Potential, pair: [string, string], guess: number) {
@@ -295,7 +284,7 @@ test('what each potential covers: SW one element (Si or Ge); Tersoff C, Si, Ge, 
   assert.throws(() => evaluateSw(cubic(1, 5.5, ['Si', 'Ge'])), InputError);
 });
 
-test('the force field: Stillinger–Weber for pure Si and Ge, Tersoff for C, SiC and SiGe, EAM for metals, else the labelled UFF Lennard-Jones fallback', () => {
+test('the force field: Stillinger–Weber for pure Si and Ge, Tersoff for C, SiC and SiGe, EAM for metals, else (a composition no ionic set makes neutral too) the labelled UFF Lennard-Jones fallback', () => {
   assert.equal(forceFieldFor(['Si', 'Si']).method, SW_METHOD);
   assert.equal(forceFieldFor(['Ge']).method, SW_METHOD);
   assert.equal(forceFieldFor(['C']).method, TERSOFF_METHOD);
@@ -303,7 +292,7 @@ test('the force field: Stillinger–Weber for pure Si and Ge, Tersoff for C, SiC
   assert.equal(forceFieldFor(['Ge', 'Si']).method, TERSOFF_METHOD);
   assert.match(forceFieldFor(['Cu']).method, /Zhou/);
   assert.match(forceFieldFor(['Si', 'O']).method, /^Rough reference model/);
-  assert.match(forceFieldFor(['Na', 'Cl']).method, /^Rough reference model/);
+  assert.match(forceFieldFor(['Na', 'Cl', 'Cl']).method, /^Rough reference model/);
   assert.equal(forceFieldFor(['Ar']).method, UFF_METHOD);
   assert.match(
     UFF_METHOD,

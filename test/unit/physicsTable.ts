@@ -8,16 +8,19 @@
  */
 import { parsePoscar } from '../../src/core/poscar/parse';
 import { bandStructure, relaxation, structureOf } from '../../src/server/physics/answers';
-import { forceFieldFor } from '../../src/server/physics/forceField';
 import { runToEnd } from '../../src/server/physics/schedule';
 
-type Lattice = 'diamond' | 'zincblende' | 'fcc' | 'bcc';
+type Lattice = 'diamond' | 'zincblende' | 'fcc' | 'bcc' | 'rocksalt' | 'perovskite';
 
 interface Material {
   name: string;
   lattice: Lattice;
-  species: [string, string] | [string];
-  /** Å and eV/atom: experiment (C. Kittel, Introduction to Solid State Physics, 8th ed., ch. 1 and 3), or the paper's where said. */
+  /** One per sublattice: the first on the fcc (or simple cubic) sites, the second on the shifted ones, O last. */
+  species: string[];
+  /**
+   * Å and eV/atom: experiment (C. Kittel, Introduction to Solid State Physics, 8th ed., ch. 1 and 3; the oxides' and
+   * GaAs's lattice constants and GaAs's cohesive energy as the papers fitted them), or the paper's where said.
+   */
   a: number;
   ec?: number;
   /** eV: the measured gap and its character, for the semiconductors. */
@@ -39,7 +42,19 @@ export const MATERIALS: readonly Material[] = [
   },
   { name: 'C (diamond)', lattice: 'diamond', species: ['C'], a: 3.567, ec: 7.37, gap: '5.48, indirect', model: 'Tersoff 1989' },
   { name: 'SiC (3C)', lattice: 'zincblende', species: ['Si', 'C'], a: 4.36, ec: 6.34, gap: '2.39, indirect', model: 'Tersoff 1989' },
-  { name: 'GaAs', lattice: 'zincblende', species: ['Ga', 'As'], a: 5.653, gap: '1.52, direct' },
+  {
+    name: 'GaAs',
+    lattice: 'zincblende',
+    species: ['Ga', 'As'],
+    a: 5.653,
+    ec: 3.35,
+    gap: '1.52, direct',
+    model: 'Bond-order, Albe–Nordlund–Nord–Kuronen 2002',
+  },
+  { name: 'NaCl', lattice: 'rocksalt', species: ['Na', 'Cl'], a: 5.64, model: 'Born–Mayer–Huggins, Tosi–Fumi 1964' },
+  { name: 'MgO', lattice: 'rocksalt', species: ['Mg', 'O'], a: 4.212, model: 'Buckingham, Bush et al. 1994' },
+  { name: 'CaO', lattice: 'rocksalt', species: ['Ca', 'O'], a: 4.811, model: 'Buckingham, Bush et al. 1994' },
+  { name: 'SrTiO3', lattice: 'perovskite', species: ['Sr', 'Ti', 'O'], a: 3.905, model: 'Buckingham, Bush et al. 1994' },
   { name: 'Cu', lattice: 'fcc', species: ['Cu'], a: 3.615, ec: 3.49, model: 'EAM, Zhou–Johnson–Wadley 2004' },
   { name: 'Ag', lattice: 'fcc', species: ['Ag'], a: 4.086, ec: 2.95, model: 'EAM, Zhou–Johnson–Wadley 2004' },
   { name: 'Au', lattice: 'fcc', species: ['Au'], a: 4.078, ec: 3.81, model: 'EAM, Zhou–Johnson–Wadley 2004' },
@@ -49,29 +64,43 @@ export const MATERIALS: readonly Material[] = [
   { name: 'W (bcc)', lattice: 'bcc', species: ['W'], a: 3.165, ec: 8.9, model: 'EAM, Zhou–Johnson–Wadley 2004' },
 ];
 
-const BASIS: Record<Lattice, number[][]> = {
-  fcc: [
-    [0, 0, 0],
-    [0, 0.5, 0.5],
-    [0.5, 0, 0.5],
-    [0.5, 0.5, 0],
-  ],
+/** Sites by sublattice (the index into the material's species) and fractional position. */
+const FCC = [
+  [0, 0, 0],
+  [0, 0.5, 0.5],
+  [0.5, 0, 0.5],
+  [0.5, 0.5, 0],
+];
+const shiftedBy = (sites: number[][], d: number[]): number[][] => sites.map((f) => f.map((x, k) => x + d[k]!));
+const BASIS: Record<Lattice, number[][][]> = {
+  fcc: [FCC],
   bcc: [
-    [0, 0, 0],
-    [0.5, 0.5, 0.5],
+    [
+      [0, 0, 0],
+      [0.5, 0.5, 0.5],
+    ],
   ],
-  diamond: [],
-  zincblende: [],
+  diamond: [FCC, shiftedBy(FCC, [0.25, 0.25, 0.25])],
+  zincblende: [FCC, shiftedBy(FCC, [0.25, 0.25, 0.25])],
+  rocksalt: [FCC, shiftedBy(FCC, [0.5, 0, 0])],
+  perovskite: [
+    [[0, 0, 0]],
+    [[0.5, 0.5, 0.5]],
+    [
+      [0.5, 0.5, 0],
+      [0.5, 0, 0.5],
+      [0, 0.5, 0.5],
+    ],
+  ],
 };
 
-/** The conventional cubic cell as a POSCAR (for the two-species lattices the fcc sites, then the shifted ones). */
+/** The conventional cubic cell as a POSCAR, sublattice by sublattice (diamond's two as one species). */
 function cubicPoscar(m: Material, a: number): string {
-  const fcc = BASIS.fcc;
-  const twoSite = m.lattice === 'diamond' || m.lattice === 'zincblende';
-  const sites = twoSite ? [...fcc, ...fcc.map((f) => f.map((x) => x + 0.25))] : BASIS[m.lattice];
-  const counts = m.species.length === 2 ? `${sites.length / 2} ${sites.length / 2}` : `${sites.length}`;
+  const sublattices = m.species.length === 1 ? [BASIS[m.lattice].flat()] : BASIS[m.lattice];
   const lattice = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (i === j ? a : 0)).join(' '));
-  return [m.name, '1.0', ...lattice, m.species.join(' '), counts, 'Direct', ...sites.map((s) => s.join(' '))].join('\n');
+  const counts = sublattices.map((s) => s.length).join(' ');
+  const sites = sublattices.flat().map((f) => f.join(' '));
+  return [m.name, '1.0', ...lattice, m.species.join(' '), counts, 'Direct', ...sites].join('\n');
 }
 
 /** The two-atom primitive cell (diamond and zincblende), for the band structure. */
@@ -89,6 +118,8 @@ function structure(text: string): ReturnType<typeof structureOf> {
 }
 
 export interface Computed {
+  /** The answer's method: which potential the service chose. */
+  method: string;
   a: number;
   ec: number;
   gap?: { value: number; direct: boolean };
@@ -100,16 +131,17 @@ export function compute(m: Material): Computed {
   if (!relaxed.converged) throw new Error(`${m.name}: the cell relaxation did not converge`);
   const a = (relaxed.lattice as number[][])[0]![0]!;
   const ec = -(relaxed.final_energy as number) / start.cell.symbols.length;
-  if (!m.gap) return { a, ec };
+  const method = relaxed.method as string;
+  if (!m.gap) return { method, a, ec };
   const bands = runToEnd(bandStructure(structure(primitivePoscar(m, m.model ? a : m.a)), 20));
-  return { a, ec, gap: { value: bands.band_gap as number, direct: bands.direct_gap as boolean } };
+  return { method, a, ec, gap: { value: bands.band_gap as number, direct: bands.direct_gap as boolean } };
 }
 
 const fixed = (x: number, digits: number): string => x.toFixed(digits);
 
 /** One row of the README table; a material without a potential of its own shows its gap only. */
 export function row(m: Material, c: Computed): string {
-  const hasPotential = m.model !== undefined && !forceFieldFor(m.species).method.startsWith('Rough');
+  const hasPotential = m.model !== undefined && !c.method.startsWith('Rough');
   const model = hasPotential ? m.model! : 'none (rough fallback; gap at the measured a)';
   const a = hasPotential ? `${fixed(c.a, 3)} / ${fixed(m.a, 3)}` : `— / ${fixed(m.a, 3)}`;
   const ec = hasPotential && m.ec ? `${fixed(c.ec, 2)} / ${fixed(m.ec, 2)}` : '—';

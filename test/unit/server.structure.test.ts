@@ -10,6 +10,7 @@ import { parsePoscar } from '../../src/core/poscar/index';
 import type { Cell, Vec3 } from '../../src/server/physics/cell';
 import { forceFieldFor } from '../../src/server/physics/forceField';
 import { diamond, poscarText, primitiveSi, rattle, skewedNaCl } from './physicsFixtures';
+import { rockSalt, zincblendeCubic } from './physicsCrystals';
 
 const { post } = referenceServer('structure-test-key');
 
@@ -43,7 +44,7 @@ test('single point: energy, forces and stress of the structure sent, in the unit
   assert.ok(close(b.max_force, Math.max(...expected.forces.map((f) => Math.hypot(...f)))));
   assert.equal(b.stress.length, 6);
   assert.equal(b.stress_unit, 'GPa');
-  assert.match(b.method, /^Rough reference model.*UFF.*J. Am. Chem. Soc. 114, 10024 \(1992\).*no Coulomb/);
+  assert.match(b.method, /^Rigid-ion Born–Mayer–Huggins.*Tosi and F\. G\. Fumi, J\. Phys\. Chem\. Solids 25, 45 \(1964\).*Ewald/);
   const compute = await post('/gnn_ff_dynamics/compute', { poscar: poscarText(cell) });
   assert.deepEqual(compute.body, b, 'compute is single point');
 });
@@ -308,6 +309,21 @@ test('relax with relax_cell: silicon started 3 % too large comes back to 5.431 �
   const fixed = (await post(RELAX, { poscar: poscarText(start) })).body;
   assert.deepEqual(fixed.lattice, start.lattice, 'without relax_cell the cell stays');
   assert.equal(fixed.relax_cell, false);
+});
+
+test('relax with relax_cell from the measured structure: NaCl, MgO and GaAs stay within 2 % of a, and the answer names the paper', async () => {
+  const cases: [Cell, number, RegExp][] = [
+    [rockSalt(1, 5.64, 'Na', 'Cl'), 5.64, /Tosi and F\. G\. Fumi, J\. Phys\. Chem\. Solids 25, 45 \(1964\)/],
+    [rockSalt(1, 4.212, 'Mg', 'O'), 4.212, /Bush, J\. D\. Gale, C\. R\. A\. Catlow and P\. D\. Battle, J\. Mater\. Chem\. 4, 831 \(1994\)/],
+    [zincblendeCubic(1, 5.653, 'Ga', 'As'), 5.653, /Albe, Nordlund, Nord and Kuronen, Phys\. Rev\. B 66, 035205 \(2002\)/],
+  ];
+  for (const [cell, measured, paper] of cases) {
+    const b = (await post(RELAX, { poscar: poscarText(rattle(cell, 0.05, 3)), relax_cell: true, fmax: 0.01, steps: 500 })).body;
+    assert.equal(b.converged, true, cell.symbols.join(''));
+    for (let i = 0; i < 3; i++)
+      assert.ok(Math.abs(b.lattice[i][i] / measured - 1) < 0.02, `${cell.symbols.join('')}: a${i} = ${b.lattice[i][i]}`);
+    assert.match(b.method, paper);
+  }
 });
 
 test('400s: field types and ranges', async () => {

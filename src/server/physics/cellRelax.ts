@@ -49,7 +49,7 @@ const fullVirial = (w: readonly number[]): Mat3 => [
 export function* relaxCell(cell: Cell, options: RelaxOptions): Steps<CellRelaxResult> {
   const n = cell.positions.length;
   const project = projector(cell.lattice, options.flags);
-  const { evaluate } = forceFieldFor(cell.symbols);
+  const evaluate = options.evaluate ?? forceFieldFor(cell.symbols).evaluate;
   const fire = new Fire();
   const recorder = new FrameRecorder();
   const result = { energies: [] as number[], forcesMax: [] as number[], stressMax: [] as number[] };

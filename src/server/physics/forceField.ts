@@ -1,5 +1,6 @@
 /**
- * Which potential computes a structure's energy and forces: a published one where one covers its elements,
+ * Which potential computes a structure's energy and forces: a published one where one covers its elements (an
+ * ionic set only when its formal charges make the cell neutral),
  * else UFF's Lennard-Jones nonbond term (uff.ts), which the answer's method labels as the rough model it is. Pure.
  */
 import type { Cell } from './cell';
@@ -8,6 +9,8 @@ import { EAM_METHOD, eamCovers, evaluateEam } from './eam';
 import { evaluateSw, swCovers, SW_METHOD } from './stillingerWeber';
 import { evaluateTersoff, tersoffCovers, TERSOFF_METHOD } from './tersoff';
 import { evaluateUff, UFF_METHOD } from './uff';
+import { evaluateIonic, ionicMethod, ionicSetFor } from './ionic';
+import { abopCovers, ABOP_METHOD, evaluateAbop } from './abop';
 
 export interface ForceField {
   evaluate(cell: Cell): Evaluation;
@@ -19,5 +22,8 @@ export function forceFieldFor(symbols: readonly string[]): ForceField {
   if (swCovers(symbols)) return { evaluate: evaluateSw, method: SW_METHOD };
   if (tersoffCovers(symbols)) return { evaluate: evaluateTersoff, method: TERSOFF_METHOD };
   if (eamCovers(symbols)) return { evaluate: evaluateEam, method: EAM_METHOD };
+  if (abopCovers(symbols)) return { evaluate: evaluateAbop, method: ABOP_METHOD };
+  const set = ionicSetFor(symbols);
+  if (set) return { evaluate: (cell) => evaluateIonic(cell, set), method: ionicMethod(set) };
   return { evaluate: evaluateUff, method: UFF_METHOD };
 }

@@ -10,6 +10,7 @@ import { freeCoordinates, projector, type Flags, type Projector } from './constr
 import { FrameRecorder, type Frame } from './frames';
 import { forceFieldFor } from './forceField';
 import { gaussian, seededRandom } from './rng';
+import type { Evaluation } from './potential';
 import type { Steps } from './schedule';
 import { atomicMass } from './species';
 
@@ -35,6 +36,8 @@ export interface MdOptions {
   steps: number;
   seed: number;
   flags?: (Flags | undefined)[];
+  /** The energy and forces to move on: by default the potential forceFieldFor chooses for the elements. */
+  evaluate?: (cell: Cell) => Evaluation;
 }
 
 /** Per step, index 0 being the start: energies in eV, temperatures in K. */
@@ -56,7 +59,7 @@ export function* md(cell: Cell, options: MdOptions): Steps<MdResult> {
   const dof = freeCoordinates(masses.length, options.flags) - (conserved ? 3 : 0);
   const kinetic = (v: readonly Vec3[]): number => v.reduce((s, vi, i) => s + (0.5 * masses[i] * dot(vi, vi)) / ACCELERATION, 0);
   const temperature = (ke: number): number => (dof > 0 ? (2 * ke) / (dof * BOLTZMANN) : 0);
-  const { evaluate } = forceFieldFor(cell.symbols);
+  const evaluate = options.evaluate ?? forceFieldFor(cell.symbols).evaluate;
   const forcesAt = (positions: Vec3[]): { energy: number; forces: Vec3[] } => {
     const { energy, forces } = evaluate({ ...cell, positions });
     return { energy, forces: project(forces) };

@@ -7,6 +7,7 @@ import { add, dot, norm, scale, type Cell, type Vec3 } from './cell';
 import { projector, type Flags } from './constraints';
 import { FrameRecorder, type Frame } from './frames';
 import { forceFieldFor } from './forceField';
+import type { Evaluation } from './potential';
 import type { Steps } from './schedule';
 
 /** ASE's defaults. */
@@ -17,6 +18,8 @@ export interface RelaxOptions {
   fmax: number;
   maxSteps: number;
   flags?: (Flags | undefined)[];
+  /** The energy and forces to relax on: by default the potential forceFieldFor chooses for the elements. */
+  evaluate?: (cell: Cell) => Evaluation;
 }
 
 export interface RelaxResult {
@@ -36,7 +39,7 @@ export function* relax(cell: Cell, options: RelaxOptions): Steps<RelaxResult> {
   const energies: number[] = [];
   const forcesMax: number[] = [];
   let positions = cell.positions;
-  const { evaluate } = forceFieldFor(cell.symbols);
+  const evaluate = options.evaluate ?? forceFieldFor(cell.symbols).evaluate;
   for (let step = 0; ; step++) {
     const { energy, forces } = evaluate({ ...cell, positions });
     project(forces);

@@ -1,0 +1,102 @@
+/** Crystal cells, an equation-of-state fit and derivative checks shared by the ionic and bond-order potential tests. */
+import assert from 'node:assert/strict';
+import { volume, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
+import { EV_PER_A3_IN_GPA, stressGPa, type Evaluation } from '../../src/server/physics/potential';
+import { fcc, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
+
+/** Two interpenetrating fcc lattices, n×n×n conventional cells: the cation's, then the anion's shifted by `shift`·a. */
+function twoFcc(n: number, a: number, cation: string, anion: string, shift: Vec3): Cell {
+  const sub = fcc(n, a, cation);
+  return {
+    lattice: sub.lattice,
+    symbols: [...sub.symbols, ...sub.symbols.map(() => anion)],
+    positions: [...sub.positions, ...sub.positions.map((p) => p.map((x, k) => x + shift[k]! * a) as Vec3)],
+  };
+}
+
+/** Rock salt (8n³ ions): the anion's fcc lattice shifted by a/2 along x. */
+export const rockSalt = (n: number, a: number, cation: string, anion: string): Cell => twoFcc(n, a, cation, anion, [0.5, 0, 0]);
+
+/** Zincblende in its cubic cells (8n³ atoms): the anion's fcc lattice shifted by a/4 (1,1,1). */
+export const zincblendeCubic = (n: number, a: number, cation: string, anion: string): Cell =>
+  twoFcc(n, a, cation, anion, [0.25, 0.25, 0.25]);
+
+/** The cubic perovskite ABO3 in its five-ion cell: A at the corner, B at the centre, O on the face centres. */
+export function perovskite(a: number, A: string, B: string): Cell {
+  const lattice: Mat3 = [
+    [a, 0, 0],
+    [0, a, 0],
+    [0, 0, a],
+  ];
+  const f: Vec3[] = [
+    [0, 0, 0],
+    [0.5, 0.5, 0.5],
+    [0.5, 0.5, 0],
+    [0.5, 0, 0.5],
+    [0, 0.5, 0.5],
+  ];
+  return { lattice, symbols: [A, B, 'O', 'O', 'O'], positions: f.map((p) => p.map((x) => x * a) as Vec3) };
+}
+
+/** The minimum of a smooth function on [lo, hi] by golden-section search. */
+export function minimum(f: (x: number) => number, lo: number, hi: number): number {
+  const g = (Math.sqrt(5) - 1) / 2;
+  while (hi - lo > 1e-7) {
+    const a = hi - g * (hi - lo);
+    const b = lo + g * (hi - lo);
+    if (f(a) < f(b)) hi = b;
+    else lo = a;
+  }
+  return (lo + hi) / 2;
+}
+
+/** The lattice constant (Å) of least energy, the energy per atom there (eV) and the bulk modulus V d²E/dV² (GPa). */
+export function equilibrium(evaluate: (cell: Cell) => Evaluation, build: (a: number) => Cell, guess: number) {
+  const n = build(guess).positions.length;
+  const perAtom = (a: number): number => evaluate(build(a)).energy / n;
+  const a = minimum(perAtom, 0.9 * guess, 1.1 * guess);
+  const h = 2e-3 * a;
+  const v = (x: number): number => volume(build(x).lattice) / n;
+  const dV = (v(a + h) - v(a - h)) / 2;
+  const curvature = (perAtom(a + h) - 2 * perAtom(a) + perAtom(a - h)) / dV ** 2;
+  return { a, energy: perAtom(a), bulk: v(a) * curvature * EV_PER_A3_IN_GPA };
+}
+
+/** A shear with every off-diagonal component and unequal diagonal ones, for the stress checks. */
+export const SHEAR = [
+  [0.02, 0.03, 0],
+  [0.03, -0.01, 0.02],
+  [0, 0.02, 0.01],
+];
+
+/** Asserts forces are minus the central-difference gradient of the energy for the given atoms, and sum to zero. */
+export function assertForcesAreGradient(
+  evaluate: (cell: Cell) => Evaluation,
+  cell: Cell,
+  atoms: readonly number[],
+  tolerance: number,
+): void {
+  const h = 1e-5;
+  const { forces } = evaluate(cell);
+  for (const i of atoms) {
+    for (let k = 0; k < 3; k++) {
+      const numerical = -(evaluate(shifted(cell, i, k, h)).energy - evaluate(shifted(cell, i, k, -h)).energy) / (2 * h);
+      assert.ok(Math.abs(forces[i]![k]! - numerical) <= tolerance, `atom ${i} component ${k}: ${forces[i]![k]} vs ${numerical}`);
+    }
+  }
+  const total = [0, 1, 2].map((k) => forces.reduce((s, f) => s + f[k]!, 0));
+  assert.ok(Math.hypot(...total) < 1e-8, `forces sum to ${total}`);
+}
+
+/** Asserts each stress component is the central-difference strain derivative of the energy over the volume (GPa). */
+export function assertStressIsStrainDerivative(evaluate: (cell: Cell) => Evaluation, cell: Cell, tolerance: number): void {
+  const h = 1e-6;
+  const stress = stressGPa(evaluate(cell).virial, cell);
+  const v0 = volume(cell.lattice);
+  VOIGT.forEach((component, v) => {
+    const plus = evaluate(strained(cell, voigtStrain(component, h))).energy;
+    const minus = evaluate(strained(cell, voigtStrain(component, -h))).energy;
+    const numerical = ((plus - minus) / (2 * h) / v0) * EV_PER_A3_IN_GPA;
+    assert.ok(Math.abs(stress[v]! - numerical) <= tolerance, `component ${v}: ${stress[v]} vs ${numerical} GPa`);
+  });
+}
