@@ -1,5 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import * as path from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
 import {
   countDataset,
   harmonyFormat,
@@ -14,6 +13,7 @@ import {
   type ModelChatConfig,
 } from './core/chat/index';
 import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
+import { MAX_CHAT_FILE_BYTES, readChatConfig } from './features/models/store';
 import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './core/poscar/index';
 import {
   DEFAULT_TOKENIZER,
@@ -174,35 +174,24 @@ function parseChatArgs(rest: string[]): ChatArgs {
   return args;
 }
 
-/** The largest tokenizer_config.json or template file read (real ones are tens of kilobytes). */
-const MAX_CHAT_CONFIG_BYTES = 8 * 1024 * 1024;
-
 /** What the files beside a tokenizer.json (and --template) say: the template and the special tokens. */
-function chatConfigFor(args: ChatArgs): ModelChatConfig {
-  const beside = (name: string) => (isTokenizerFile(args.tokenizer) ? path.join(path.dirname(args.tokenizer), name) : undefined);
-  const read = (file: string | undefined) =>
-    file && existsSync(file) ? readCapped(file, MAX_CHAT_CONFIG_BYTES, 'a chat template file') : undefined;
-  const configFile = beside('tokenizer_config.json');
+async function chatConfigFor(args: ChatArgs): Promise<ModelChatConfig> {
   try {
-    const config = readModelChatConfig(
-      read(configFile),
-      read(beside('chat_template.jinja')),
-      configFile ? `${path.dirname(configFile)}${path.sep}` : '',
-    );
+    const config = isTokenizerFile(args.tokenizer) ? await readChatConfig(args.tokenizer) : readModelChatConfig(undefined);
     if (args.template === undefined) return config;
     return {
       ...config,
-      templates: { templates: readCapped(args.template, MAX_CHAT_CONFIG_BYTES, 'a chat template file'), source: args.template },
+      templates: { templates: readCapped(args.template, MAX_CHAT_FILE_BYTES, 'a chat template file'), source: args.template },
     };
   } catch (error) {
-    if (error instanceof ChatConfigError) throw new UsageError(error.message);
-    throw error;
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(error instanceof ChatConfigError ? error.message : `Cannot read the chat files: ${(error as Error).message}`);
   }
 }
 
 /** A template when there is one; else OpenAI's framing or Harmony for the encodings OpenAI documents them for; else none. */
-function chatModelFor(args: ChatArgs, render: ChatModel['render']): ChatModel {
-  const config = isTokenizerFile(args.tokenizer) || args.template !== undefined ? chatConfigFor(args) : undefined;
+async function chatModelFor(args: ChatArgs, render: ChatModel['render']): Promise<ChatModel> {
+  const config = isTokenizerFile(args.tokenizer) || args.template !== undefined ? await chatConfigFor(args) : undefined;
   if (config?.templates) return { tokenizer: tokenizerFor(args.tokenizer, 'special'), format: templateFormat(config), render };
   const tokenizer = tokenizerFor(args.tokenizer, 'text');
   const format: ChatFormat =
@@ -228,7 +217,7 @@ function chatInput(file: string | undefined): string {
 async function chat(rest: string[]): Promise<number> {
   const args = parseChatArgs(rest);
   const pool = new RenderPool({ script: renderWorkerScript(__dirname) });
-  const model = chatModelFor(args, pool.render);
+  const model = await chatModelFor(args, pool.render);
   const text = chatInput(args.file);
   const totals = { conversations: 0, errors: 0, n_messages: 0, n_tokens: 0, n_text_tokens: 0 };
   try {
