@@ -4,6 +4,8 @@
  * malformed lines, and the conversation parser's messages.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import {
   countConversation,
@@ -21,19 +23,12 @@ import {
 } from '../../src/core/chat/index';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 
-/** The cookbook's example ("How to count tokens with tiktoken", section 6), with its printed counts. */
-const COOKBOOK = [
-  { role: 'system', content: 'You are a helpful, pattern-following assistant that translates corporate jargon into plain English.' },
-  { role: 'system', name: 'example_user', content: 'New synergies will help drive top-line growth.' },
-  { role: 'system', name: 'example_assistant', content: 'Things working well together will increase revenue.' },
-  {
-    role: 'system',
-    name: 'example_user',
-    content: "Let's circle back when we have more bandwidth to touch base on opportunities for increased leverage.",
-  },
-  { role: 'system', name: 'example_assistant', content: "Let's talk later when we're less busy about how to do better." },
-  { role: 'user', content: "This late pivot means we don't have time to boil the ocean for the client deliverable." },
-];
+/** The cookbook's example ("How to count tokens with tiktoken", section 6), whose printed counts the test checks. */
+const COOKBOOK = (
+  JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'chat', 'cookbook.json'), 'utf8')) as {
+    messages: unknown[];
+  }
+).messages;
 
 test('OpenAI framing: the cookbook worked example, 129 tokens on cl100k_base (gpt-4) and 124 on o200k_base (gpt-4o)', async () => {
   for (const [encoding, want] of [

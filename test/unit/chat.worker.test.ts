@@ -7,27 +7,20 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { RenderPool } from '../../src/features/chat/renderPool';
+import { withHeartbeat } from '../bench/heartbeat';
 
 const script = join(__dirname, '..', '..', 'src', 'features', 'chat', 'renderWorker.js');
 
-/** Runs `work` under a watchdog and returns its outcome with the longest gap between two 10 ms heartbeats. */
+/** Runs `work` under a watchdog, with the longest time the caller's event loop was held meanwhile. */
 async function watched<T>(work: Promise<T>, watchdogMs = 10_000): Promise<{ outcome: PromiseSettledResult<T>; longestGapMs: number }> {
-  let last = performance.now();
-  let longestGapMs = 0;
-  const beat = setInterval(() => {
-    const now = performance.now();
-    longestGapMs = Math.max(longestGapMs, now - last);
-    last = now;
-  }, 10);
   let timer: NodeJS.Timeout | undefined;
   const watchdog = new Promise<never>(
     (_, reject) => (timer = setTimeout(() => reject(new Error('watchdog: the pool never answered')), watchdogMs)),
   );
   try {
-    const [outcome] = await Promise.allSettled([Promise.race([work, watchdog])]);
-    return { outcome: outcome!, longestGapMs };
+    const { value, maxGapMs } = await withHeartbeat(() => Promise.allSettled([Promise.race([work, watchdog])]));
+    return { outcome: value[0]!, longestGapMs: maxGapMs };
   } finally {
-    clearInterval(beat);
     clearTimeout(timer);
   }
 }

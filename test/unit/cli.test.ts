@@ -202,31 +202,7 @@ test('chat: a JSONL dataset through the template beside tokenizer.json, counts e
 });
 
 test('chat: a .json conversation on an OpenAI encoding uses the cookbook framing (its worked example: 129 tokens)', () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'token-lens-')), 'chat.json');
-  writeFileSync(
-    file,
-    JSON.stringify(
-      {
-        messages: [
-          {
-            role: 'system',
-            content: 'You are a helpful, pattern-following assistant that translates corporate jargon into plain English.',
-          },
-          { role: 'system', name: 'example_user', content: 'New synergies will help drive top-line growth.' },
-          { role: 'system', name: 'example_assistant', content: 'Things working well together will increase revenue.' },
-          {
-            role: 'system',
-            name: 'example_user',
-            content: "Let's circle back when we have more bandwidth to touch base on opportunities for increased leverage.",
-          },
-          { role: 'system', name: 'example_assistant', content: "Let's talk later when we're less busy about how to do better." },
-          { role: 'user', content: "This late pivot means we don't have time to boil the ocean for the client deliverable." },
-        ],
-      },
-      null,
-      2,
-    ),
-  );
+  const file = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'chat', 'cookbook.json');
   const out = run(['chat', '--tokenizer', 'model-4', file]);
   assert.equal(out.status, 0, out.stderr);
   const [line, totals] = lines(out.stdout);
