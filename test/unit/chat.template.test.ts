@@ -191,3 +191,23 @@ test('Llama 3: the template adds a short chat a visible share, <|begin_of_text|>
   assert.equal(count.total, 7 + 10);
   assert.equal(count.format, 'chat template from tokenizer_config.json');
 });
+
+test('deepseek_v3: an assistant message with tool calls and no content, and the tool outputs, as the reference renders them', async () => {
+  const call = (id: string, city: string) => ({
+    id,
+    type: 'function',
+    function: { name: 'get_weather', arguments: `{"city": "${city}"}` },
+  });
+  const conversation = {
+    messages: [
+      { role: 'system', content: 'You check the weather.' },
+      { role: 'user', content: 'Weather in Paris and Rome?' },
+      { role: 'assistant', content: null, tool_calls: [call('a', 'Paris'), call('b', 'Rome')] },
+      { role: 'tool', tool_call_id: 'a', content: '{"temp": 18}' },
+      { role: 'tool', tool_call_id: 'b', content: '{"temp": 24}' },
+      { role: 'assistant', content: 'Paris 18 °C, Rome 24 °C.' },
+    ],
+  };
+  await assertSame('deepseek_v3', conversation, true);
+  await assertSame('deepseek_v3', conversation, false);
+});

@@ -23,13 +23,14 @@ export type Content = string | null | (TextPart | OtherPart)[];
 
 export interface ToolCall {
   id?: string;
-  type: string;
+  type?: string;
   function: { name: string; arguments: unknown };
 }
 
 export interface Message {
   role: Role;
-  content: Content;
+  /** Absent when the message has none (a template tells `content is none` from an undefined content, as Python does). */
+  content?: Content;
   name?: string;
   tool_calls?: ToolCall[];
   tool_call_id?: string;
@@ -86,13 +87,14 @@ function parseMessage(item: unknown, n: number): Message {
   const role = item.role;
   if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role))
     return fail(`Message ${n} has role ${JSON.stringify(role) ?? 'undefined'}; a role is one of ${ROLES.join(', ')}.`);
-  const message: Message = { role: role as Role, content: parseContent(item.content, n) };
+  const message: Message = { role: role as Role };
+  if (item.content !== undefined) message.content = parseContent(item.content, n);
   const name = optionalString(item, 'name', n);
   if (name !== undefined) message.name = name;
   const callId = optionalString(item, 'tool_call_id', n);
   if (callId !== undefined) message.tool_call_id = callId;
   if (item.tool_calls !== undefined && item.tool_calls !== null) message.tool_calls = parseToolCalls(item.tool_calls, n);
-  if (message.content === null && !message.tool_calls) return fail(`Message ${n} has no content.`);
+  if ((message.content ?? null) === null && !message.tool_calls) return fail(`Message ${n} has no content.`);
   return message;
 }
 
@@ -103,7 +105,7 @@ function optionalString(item: Rec, key: string, n: number): string | undefined {
 }
 
 function parseContent(content: unknown, n: number): Content {
-  if (content === undefined || content === null) return null;
+  if (content === null) return null;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return fail(`Message ${n}: "content" must be a string or an array of parts.`);
   return content.map((part, j) => {
@@ -122,9 +124,9 @@ function parseToolCalls(value: unknown, n: number): ToolCall[] {
     if (!isRecord(call) || !isRecord(fn) || typeof fn.name !== 'string')
       return fail(`Message ${n}, tool call ${j + 1}: a tool call is {type, function: {name, arguments}}.`);
     const out: ToolCall = {
-      type: typeof call.type === 'string' ? call.type : 'function',
-      function: { name: fn.name, arguments: fn.arguments ?? '' },
+      function: { name: fn.name, arguments: fn.arguments },
     };
+    if (typeof call.type === 'string') out.type = call.type;
     if (typeof call.id === 'string') out.id = call.id;
     return out;
   });
@@ -137,10 +139,14 @@ function parseToolCalls(value: unknown, n: number): ToolCall[] {
 export function messageText(message: Message): string[] {
   const { content } = message;
   const parts =
-    content === null ? [] : typeof content === 'string' ? [content] : content.flatMap((p) => ('text' in p ? [(p as TextPart).text] : []));
+    content === null || content === undefined
+      ? []
+      : typeof content === 'string'
+        ? [content]
+        : content.flatMap((p) => ('text' in p ? [(p as TextPart).text] : []));
   for (const call of message.tool_calls ?? []) {
     const args = call.function.arguments;
-    parts.push(typeof args === 'string' ? args : JSON.stringify(args));
+    if (args !== undefined) parts.push(typeof args === 'string' ? args : JSON.stringify(args));
   }
   return parts;
 }

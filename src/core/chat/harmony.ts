@@ -109,7 +109,7 @@ function writeMessage(out: Writer, message: Message, toolNames: Map<string, stri
           .special('<|constrain|>')
           .text('json')
           .special('<|message|>')
-          .text(typeof args === 'string' ? args : JSON.stringify(args))
+          .text(typeof args === 'string' ? args : (JSON.stringify(args) ?? ''))
           .special('<|call|>');
       }
   }
