@@ -41,7 +41,9 @@ export function chatDataset(bytes: number): string {
     lines.push(line);
     size += line.length + 1;
   }
-  return `${lines.join('\n')}\n`;
+  // One flat string, as a file read gives: a concatenation would leave the first indexOf to flatten 100 MB.
+  lines.push('');
+  return lines.join('\n');
 }
 
 interface Reference {
