@@ -78,8 +78,14 @@ const builds = {
   },
   node: {
     ...common,
-    // The CLI is for development and tests; the package carries the extension and the built-in service.
-    entryPoints: ['src/extension.ts', 'src/server/main.ts', 'src/server/worker.ts', ...(production ? [] : ['src/cli.ts'])],
+    // The CLI (and the worker its chat command renders templates in) is for development and tests; the package
+    // carries the extension and the built-in service.
+    entryPoints: [
+      'src/extension.ts',
+      'src/server/main.ts',
+      'src/server/worker.ts',
+      ...(production ? [] : ['src/cli.ts', 'src/features/chat/renderWorker.ts']),
+    ],
     outdir: 'dist',
     outbase: 'src',
     platform: 'node',

@@ -1,4 +1,19 @@
 import { readFileSync, statSync } from 'node:fs';
+import {
+  countDataset,
+  harmonyFormat,
+  noFormat,
+  openAIFormat,
+  readModelChatConfig,
+  templateFormat,
+  ChatConfigError,
+  type ChatFormat,
+  type ChatModel,
+  type LineResult,
+  type ModelChatConfig,
+} from './core/chat/index';
+import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
+import { MAX_CHAT_FILE_BYTES, readChatConfig } from './features/models/store';
 import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './core/poscar/index';
 import {
   DEFAULT_TOKENIZER,
@@ -19,7 +34,16 @@ Usage: node dist/cli.js poscar [FILE...]
 Checks POSCAR/CONTCAR files (standard input without FILE or for -) and prints JSON: for one input an
 object {file, summary, diagnostics}, for several an array of them in the order given. summary is null
 when the file cannot be read far enough; each diagnostic has line, column and endColumn (1-based,
-endColumn exclusive), severity, message and code. Exit code 1 when any file has errors.`;
+endColumn exclusive), severity, message and code. Exit code 1 when any file has errors.
+
+Usage: node dist/cli.js chat [--tokenizer NAME|PATH.json] [--template PATH] [--add-generation-prompt] [FILE]
+Counts conversations as the model reads them. FILE is a .json conversation (an object with "messages", or
+the array itself) or a .jsonl dataset, one conversation per line (standard input without FILE is JSONL).
+Prints one JSON line per conversation {line, n_messages, n_tokens, n_text_tokens} (or {line, error}), then
+{totals: {conversations, errors, n_messages, n_tokens, n_text_tokens}, format}. A tokenizer.json path reads
+the chat template from the tokenizer_config.json or chat_template.jinja beside it (--template overrides);
+cl100k_base and o200k_base use OpenAI's documented framing, o200k_harmony the Harmony format (gpt-oss).
+Exit code 1 when a line could not be counted.`;
 
 interface TokenizeArgs {
   tokenizer: string;
@@ -59,29 +83,34 @@ function readInput(file: string | undefined): string {
   }
 }
 
-/** A built-in name, or a path ending in .json read as a Hugging Face tokenizer.json (size-capped; any problem names the file). */
-function tokenizerFor(args: TokenizeArgs): Tokenizer {
-  if (!/\.json$/i.test(args.tokenizer)) return loadTokenizerSync(args.tokenizer, { specialTokens: args.specialTokens });
-  const file = args.tokenizer;
-  let text: string;
+const isTokenizerFile = (name: string): boolean => /\.json$/i.test(name);
+
+/** A file's text, refused over maxBytes before it is read; any problem names the file. */
+function readCapped(file: string, maxBytes: number, what: string): string {
   try {
     const { size } = statSync(file);
-    if (size > MAX_TOKENIZER_JSON_CHARS) throw new UsageError(`${file} is ${size} bytes, more than a tokenizer.json may have.`);
-    text = readFileSync(file, 'utf8');
+    if (size > maxBytes) throw new UsageError(`${file} is ${size} bytes, more than ${what} may have.`);
+    return readFileSync(file, 'utf8');
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }
+}
+
+/** A built-in name, or a path ending in .json read as a Hugging Face tokenizer.json (size-capped; any problem names the file). */
+function tokenizerFor(name: string, specialTokens: SpecialTokenMode): Tokenizer {
+  if (!isTokenizerFile(name)) return loadTokenizerSync(name, { specialTokens });
+  const text = readCapped(name, MAX_TOKENIZER_JSON_CHARS, 'a tokenizer.json');
   try {
-    return loadHuggingFaceTokenizer(text, { name: file, specialTokens: args.specialTokens });
+    return loadHuggingFaceTokenizer(text, { name, specialTokens });
   } catch (error) {
-    throw new UsageError(`Cannot use ${file}: ${(error as Error).message}`);
+    throw new UsageError(`Cannot use ${name}: ${(error as Error).message}`);
   }
 }
 
 function tokenize(rest: string[]): number {
   const args = parseTokenizeArgs(rest);
-  const tokenizer = tokenizerFor(args);
+  const tokenizer = tokenizerFor(args.tokenizer, args.specialTokens);
   process.stdout.write(`${JSON.stringify(tokenizer.tokenize(readInput(args.file)))}\n`);
   return 0;
 }
@@ -119,14 +148,114 @@ function poscar(rest: string[]): number {
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 
-const COMMANDS = new Map<string, (rest: string[]) => number>([
+interface ChatArgs {
+  tokenizer: string;
+  template: string | undefined;
+  addGenerationPrompt: boolean;
+  file: string | undefined;
+}
+
+function parseChatArgs(rest: string[]): ChatArgs {
+  const args: ChatArgs = { tokenizer: DEFAULT_TOKENIZER, template: undefined, addGenerationPrompt: false, file: undefined };
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const value = () =>
+      rest[++i] ??
+      (() => {
+        throw new UsageError(`${arg} needs a value.`);
+      })();
+    if (arg === '--tokenizer' || arg === '-t') args.tokenizer = value();
+    else if (arg === '--template') args.template = value();
+    else if (arg === '--add-generation-prompt') args.addGenerationPrompt = true;
+    else if (arg.startsWith('-') && arg !== '-') throw new UsageError(`Unknown option "${arg}".`);
+    else if (args.file === undefined) args.file = arg;
+    else throw new UsageError('Give one file at most.');
+  }
+  return args;
+}
+
+/** What the files beside a tokenizer.json (and --template) say: the template and the special tokens. */
+async function chatConfigFor(args: ChatArgs): Promise<ModelChatConfig> {
+  try {
+    const config = isTokenizerFile(args.tokenizer) ? await readChatConfig(args.tokenizer) : readModelChatConfig(undefined);
+    if (args.template === undefined) return config;
+    return {
+      ...config,
+      templates: { templates: readCapped(args.template, MAX_CHAT_FILE_BYTES, 'a chat template file'), source: args.template },
+    };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(error instanceof ChatConfigError ? error.message : `Cannot read the chat files: ${(error as Error).message}`);
+  }
+}
+
+/** A template when there is one; else OpenAI's framing or Harmony for the encodings OpenAI documents them for; else none. */
+async function chatModelFor(args: ChatArgs, render: ChatModel['render']): Promise<ChatModel> {
+  const config = isTokenizerFile(args.tokenizer) || args.template !== undefined ? await chatConfigFor(args) : undefined;
+  if (config?.templates) return { tokenizer: tokenizerFor(args.tokenizer, 'special'), format: templateFormat(config), render };
+  const tokenizer = tokenizerFor(args.tokenizer, 'text');
+  const format: ChatFormat =
+    tokenizer.info.kind === 'o200k_harmony'
+      ? harmonyFormat()
+      : ['cl100k_base', 'o200k_base'].includes(tokenizer.info.kind)
+        ? openAIFormat
+        : noFormat;
+  return { tokenizer, format };
+}
+
+/** A .json file is one conversation, on line 1 (malformed, it stays malformed for the line's problem to say so); anything else is JSONL. */
+function chatInput(file: string | undefined): string {
+  const text = readInput(file);
+  if (file === undefined || !/\.json$/i.test(file)) return text;
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text.replace(/\r?\n/g, ' ');
+  }
+}
+
+async function chat(rest: string[]): Promise<number> {
+  const args = parseChatArgs(rest);
+  const pool = new RenderPool({ script: renderWorkerScript(__dirname) });
+  const model = await chatModelFor(args, pool.render);
+  const text = chatInput(args.file);
+  const totals = { conversations: 0, errors: 0, n_messages: 0, n_tokens: 0, n_text_tokens: 0 };
+  try {
+    for await (const result of countDataset(text, model, { addGenerationPrompt: args.addGenerationPrompt })) {
+      process.stdout.write(`${JSON.stringify(lineReport(result, totals))}\n`);
+    }
+  } finally {
+    await pool.close();
+  }
+  process.stdout.write(`${JSON.stringify({ totals, format: model.format.label })}\n`);
+  return totals.errors > 0 ? 1 : 0;
+}
+
+function lineReport(
+  result: LineResult,
+  totals: Record<'conversations' | 'errors' | 'n_messages' | 'n_tokens' | 'n_text_tokens', number>,
+): object {
+  if ('problem' in result) {
+    totals.errors++;
+    return { line: result.line, error: result.problem };
+  }
+  const { messages, total, text } = result.count;
+  totals.conversations++;
+  totals.n_messages += messages;
+  totals.n_tokens += total;
+  totals.n_text_tokens += text;
+  return { line: result.line, n_messages: messages, n_tokens: total, n_text_tokens: text };
+}
+
+const COMMANDS = new Map<string, (rest: string[]) => number | Promise<number>>([
   ['tokenize', tokenize],
   ['poscar', poscar],
+  ['chat', chat],
 ]);
 
 const HELP = new Set(['--help', '-h', 'help']);
 
-export function main(argv: string[]): number {
+export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (argv.some((arg) => HELP.has(arg))) {
     process.stdout.write(`${USAGE}\n`);
@@ -135,7 +264,7 @@ export function main(argv: string[]): number {
   try {
     const run = command === undefined ? undefined : COMMANDS.get(command);
     if (!run) throw new UsageError(command ? `Unknown command "${command}".` : 'No command given.');
-    return run(rest);
+    return await run(rest);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof UnknownTokenizerError || error instanceof NotExactError)) throw error;
     process.stderr.write(`${error.message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
@@ -143,4 +272,4 @@ export function main(argv: string[]): number {
   }
 }
 
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
+if (require.main === module) void main(process.argv.slice(2)).then((code) => (process.exitCode = code));

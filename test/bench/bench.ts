@@ -3,7 +3,7 @@
  * [--baseline=CHECKOUT]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
- * server, physics, views, prompts, package, host (default: all). Their goal lines follow; the others are left out.
+ * server, physics, views, prompts, package, host, chat (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer 4, ai-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE), on large text files a Debian machine has (installedFiles in textgen.ts) and on generated hostile and
@@ -31,6 +31,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
+import { benchChat, chatRatio, formatChatBench } from './chat';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
@@ -75,6 +76,7 @@ const SECTIONS = [
   'prompts',
   'package',
   'host',
+  'chat',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
@@ -898,6 +900,12 @@ async function main(): Promise<void> {
     if (pkg.error) console.log(pkg.error);
   }
 
+  const chat = runs('chat') ? await benchChat(QUICK ? 10e6 : 100e6) : undefined;
+  if (chat) {
+    console.log('\n## Chat: a JSONL dataset counted as Llama 3 reads it (countDataset) vs @lenml/tokenizers apply_chat_template');
+    for (const line of formatChatBench(chat)) console.log(line);
+  }
+
   // 8. Goals.
   console.log('\n## Goals');
   const goal = (ok: boolean | undefined, text: string): void => console.log(`${ok === undefined ? 'n/a ' : ok ? 'PASS' : 'FAIL'}  ${text}`);
@@ -993,6 +1001,14 @@ async function main(): Promise<void> {
   if (server) structureGoalsServer(goal, server);
   if (views) structureGoalsViews(goal, views);
   if (host) hostGoals(goal, host);
+  if (chat) {
+    const ratio = chatRatio(chat);
+    goal(
+      ratio >= 10 && chat.equal === chat.compared,
+      `chat: ≥ 10x @lenml apply_chat_template+encode (extrapolated from its sample) with equal counts (${ratio.toFixed(1)}x, ${chat.equal}/${chat.compared} equal)`,
+    );
+    goal(chat.maxGapMs < 50, `chat: longest event-loop block under 50 ms (${chat.maxGapMs.toFixed(1)} ms)`);
+  }
   console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   if (wrong.length || asyncWrong.length || incremental.some((i) => i.mismatches.length)) process.exitCode = 1;
 }

