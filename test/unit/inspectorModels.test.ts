@@ -345,3 +345,30 @@ test('generated tokenizer.json files: long texts in chunks and edits give the ta
     { numRuns: 8, seed: 4104 },
   );
 });
+
+test('a Replace that deletes the first character of a segment: spans from where the model starts reading, and its ids', async () => {
+  const g: Generated = {
+    normalizer: { type: 'Replace', pattern: { String: 'b' }, content: '' },
+    pre_tokenizer: null,
+    byteFallback: true,
+    unk: true,
+    fuse: false,
+    added: ['<x>'],
+  };
+  const json = tokenizerJson(g);
+  const tokenizer = loadHuggingFaceTokenizer(json as never);
+  const text = 'bcab<x>bac';
+  // c a | <x> | a c: the deleted b's are under no span; the first piece's two tokens share its range (normalized).
+  assert.deepEqual(
+    tokenizer.spans(text).map(({ id, start, end }) => [id, start, end]),
+    [
+      [4, 1, 4],
+      [2, 1, 4],
+      [269, 4, 7],
+      [2, 8, 9],
+      [4, 9, 10],
+    ],
+  );
+  assert.deepEqual(tokenizer.encode(text), new Reference(json, {}).encode(text, { add_special_tokens: false }).ids);
+  await checkText({ name: 'deleting Replace', tokenizer, covers: false }, text);
+});
