@@ -9,7 +9,7 @@ import {
   type RenderMessage,
 } from '../../src/webviews/inspector/protocol';
 import { buildSegmentTable, toWireTable, type SegmentTable } from '../../src/core/inspector/segments';
-import { canSlice, cutPoints, SAFE_CUT, SLICE_THRESHOLD, tableSliced } from '../../src/core/inspector/tokenize';
+import { canSlice, SAFE_CUT, SLICE_THRESHOLD, tableSliced, walkTable } from '../../src/core/inspector/tokenize';
 import { PAGE_MESSAGES, translatePage } from '../../src/core/inspector/strings';
 import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/core/tokenizers/index';
 import { substitute } from '../../src/core/util/locale';
@@ -136,7 +136,7 @@ function bigText(length: number): string {
 
 test('a table built chunk by chunk equals the table of the whole text, for every tokenizer and special-token mode', async () => {
   const text = bigText(SLICE_THRESHOLD * 3);
-  assert.ok(cutPoints(text).length >= 2, 'the text is cut into chunks');
+  assert.ok((await walkTable(loadTokenizerSync('cl100k_base'), text, 0))!.anchors.length >= 2, 'the text is cut into chunks');
   for (const name of TOKENIZER_NAMES) {
     for (const specialTokens of ['text', 'special'] as const) {
       const tokenizer = loadTokenizerSync(name, { specialTokens });
@@ -158,18 +158,6 @@ test('building a table in chunks stops when cancelled', async () => {
   const pending = tableSliced(loadTokenizerSync('cl100k_base'), text, cancellation);
   cancellation.cancelled = true;
   assert.equal(await pending, undefined);
-});
-
-test('cut points never split a line start from its newline or a word from its leading space', () => {
-  const text = bigText(100_000);
-  for (const cut of cutPoints(text, 1000)) {
-    const before = text[cut - 1];
-    const after = text[cut];
-    assert.ok(
-      (before === '\n' && /\S/.test(after)) || (/[a-z]/.test(before) && after === ' ' && /[a-z]/.test(text[cut + 1])),
-      `cut at ${cut}: ${JSON.stringify(text.slice(cut - 3, cut + 3))}`,
-    );
-  }
 });
 
 test('every safe cut point is safe: tokenizing both sides alone gives the tokens of the whole, for every tokenizer', () => {

@@ -1,22 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { changedRange, commonEnds, IncrementalTables, spliceTable } from '../../src/core/inspector/incremental';
+import { commonEnds, IncrementalTables } from '../../src/core/inspector/incremental';
 import { buildSegmentTable, toWireTable, type WireTable } from '../../src/core/inspector/segments';
 import { canSlice } from '../../src/core/inspector/tokenize';
 import { loadTokenizerSync, TOKENIZER_NAMES, type Tokenizer } from '../../src/core/tokenizers/index';
 import { Rng, randomText } from '../bench/textgen';
 
 const tableOf = (tokenizer: Tokenizer, text: string): WireTable => toWireTable(buildSegmentTable(text, tokenizer.spans(text)));
-
-/** What the panel does on an edit: tokenize the changed range only and splice it into the previous table. */
-function update(tokenizer: Tokenizer, previous: string, table: WireTable, next: string): { table: WireTable; retokenized: number } {
-  const range = changedRange(previous, next);
-  if (!range) return { table, retokenized: 0 };
-  const middle = tableOf(tokenizer, next.slice(range.start, range.newEnd));
-  const spliced = spliceTable(table, range, middle);
-  assert.ok(spliced, `range ${JSON.stringify(range)} ends on segment boundaries`);
-  return { table: spliced, retokenized: range.newEnd - range.start };
-}
 
 const sameTable = (a: WireTable, b: WireTable): boolean =>
   (['bounds', 'tokenIndex', 'ids', 'byteLengths'] as const).every(
@@ -56,41 +46,45 @@ test('commonEnds: prefix and suffix never overlap', () => {
   assert.deepEqual(commonEnds('xay', 'xby'), { prefix: 1, suffix: 1 });
 });
 
-test('changedRange: the stretch to tokenize again stays near the edit in a long text', () => {
+test('an edit in a long text is walked again near the edit only', async () => {
+  const tokenizer = loadTokenizerSync('cl100k_base');
+  const tables = new IncrementalTables();
   const line = 'The quick brown fox jumps over the lazy dog.\n';
   const text = line.repeat(2000);
+  await tables.table('k', tokenizer, text);
   const at = text.length / 2;
-  const range = changedRange(text, `${text.slice(0, at)}X${text.slice(at)}`)!;
-  assert.ok(range.start <= at && range.newEnd >= at + 1, JSON.stringify(range));
-  assert.ok(range.newEnd - range.start < 100, `re-tokenizes ${range.newEnd - range.start} units, not the whole text`);
-  assert.equal(changedRange(text, text), undefined);
+  const next = `${text.slice(0, at)}X${text.slice(at)}`;
+  const cost = tables.cost('k', tokenizer, next);
+  assert.ok(cost > 0 && cost < 400, `walks ${cost} units again before the edit, not the whole text`);
+  assert.deepEqual(await tables.table('k', tokenizer, next), tableOf(tokenizer, next));
+  assert.equal(tables.cost('k', tokenizer, next), 0);
 });
 
-test('an edited table equals a table built from scratch, for every sliceable tokenizer, over random edits', () => {
+test('an edited table equals a table built from scratch, for every sliceable tokenizer, over random edits', async () => {
   for (const name of TOKENIZER_NAMES) {
     for (const specialTokens of ['text', 'special'] as const) {
       const tokenizer = loadTokenizerSync(name, { specialTokens });
       if (!canSlice(tokenizer)) continue;
       const rng = new Rng(name.length * 131 + (specialTokens === 'text' ? 1 : 2));
+      const tables = new IncrementalTables();
       let text = randomText(rng, 400);
-      let table = tableOf(tokenizer, text);
+      await tables.table(name, tokenizer, text);
       let retokenized = 0;
       let total = 0;
       for (let i = 0; i < 120; i++) {
         const next = edit(rng, text);
-        const result = update(tokenizer, text, table, next);
+        retokenized += tables.cost(name, tokenizer, next);
+        const table = (await tables.table(name, tokenizer, next))!;
         const expected = tableOf(tokenizer, next);
-        if (!sameTable(result.table, expected)) {
+        if (!sameTable(table, expected)) {
           assert.deepEqual(
-            result.table,
+            table,
             expected,
             `${name}/${specialTokens}, edit ${i} (seed ${rng.seed}): ${JSON.stringify(text.slice(0, 60))} -> ${JSON.stringify(next.slice(0, 60))}`,
           );
         }
-        retokenized += result.retokenized;
         total += next.length;
         text = next;
-        table = result.table;
       }
       assert.ok(
         retokenized < total / 2,

@@ -1,12 +1,13 @@
 /**
- * Re-tokenizing only what an edit touched. Between the previous text and the new one, the common
- * prefix and suffix are unchanged; a safe cut point (see tokenize.ts) inside each of them bounds the
- * stretch to tokenize again, and the previous segment table is reused on both sides of it. Exact:
- * no token or segment crosses a safe cut, and none looks beyond it. Pure (no VS Code).
+ * Re-tokenizing only what an edit touched. Between the previous text and the new one, the common prefix and suffix
+ * are unchanged; the walk restarts at an anchor (a piece end the previous walk kept, see tokenize.ts) before the
+ * edit and stops at the first piece end after it where the previous walk had an anchor too: the walk is
+ * deterministic from a piece end, so from there on the tokens, and the segments, are the previous ones shifted.
+ * Pure (no VS Code).
  */
 import type { Tokenizer } from '../tokenizers/index';
 import { joinTables, type WireTable } from './segments';
-import { canSlice, CHUNK, SAFE_CUT, tableSliced, type Cancellation } from './tokenize';
+import { canSlice, walkTable, type Cancellation } from './tokenize';
 
 /** Where the texts differ: [start, oldEnd) of the old text became [start, newEnd) of the new one. */
 export interface ChangedRange {
@@ -26,34 +27,28 @@ export function commonEnds(a: string, b: string): { prefix: number; suffix: numb
   return { prefix, suffix };
 }
 
-/** The last safe cut c with c + 2 <= limit (its lookahead inside [0, limit)), searching back at most `window`; 0 when none. */
-function safeCutBefore(text: string, limit: number, window = CHUNK): number {
-  let best = 0;
-  const cut = new RegExp(SAFE_CUT.source, 'g');
-  cut.lastIndex = Math.max(0, limit - window);
-  for (let m = cut.exec(text); m && m.index + 3 <= limit; m = cut.exec(text)) best = m.index + 1;
-  return best;
+/** The last anchor at or before `limit`, or 0. */
+function anchorBefore(anchors: readonly number[], limit: number): number {
+  let lo = 0;
+  let hi = anchors.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (anchors[mid]! <= limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? anchors[lo - 1]! : 0;
 }
 
-/** The first safe cut c with c - 2 >= from (every character it looks at, its lookbehind too, at or after `from`); text.length when none. */
-function safeCutAfter(text: string, from: number): number {
-  const cut = new RegExp(SAFE_CUT.source, 'g');
-  cut.lastIndex = from + 1;
-  const m = cut.exec(text);
-  return m ? m.index + 1 : text.length;
+/** Whether `value` (> 0) is one of the ascending `anchors`. */
+function isAnchor(anchors: readonly number[], value: number): boolean {
+  return anchorBefore(anchors, value) === value;
 }
 
 /**
- * The stretch of `next` to tokenize again after `previous` was tokenized, bounded by safe cuts that
- * lie in the unchanged prefix and suffix; undefined when the texts are equal.
+ * How far before an edit the walk restarts, beyond the longest special token: a piece that ends before the edit can
+ * still change when the pattern that made it looked ahead into the edit (a run of spaces looks at what follows it).
  */
-export function changedRange(previous: string, next: string): ChangedRange | undefined {
-  if (previous === next) return undefined;
-  const { prefix, suffix } = commonEnds(previous, next);
-  const start = safeCutBefore(previous, prefix);
-  const oldEnd = suffix > 0 ? safeCutAfter(previous, previous.length - suffix) : previous.length;
-  return { start, oldEnd, newEnd: oldEnd + next.length - previous.length };
-}
+const SLACK = 32;
 
 function indexOf(sorted: Int32Array, value: number): number {
   let lo = 0;
@@ -83,9 +78,18 @@ export function spliceTable(previous: WireTable, range: ChangedRange, middle: Wi
   ]);
 }
 
-/** The last text and table per tokenizer (in wire form, ready to post): the next text re-tokenizes only what changed since. */
+interface Walked {
+  text: string;
+  table: WireTable;
+  anchors: number[];
+}
+
+/**
+ * The last text and table per tokenizer (in wire form, ready to post): the next text is walked again from an anchor
+ * before what changed until the walk ends on an anchor of the previous one after it, from where the rest is the same.
+ */
 export class IncrementalTables {
-  private last = new Map<string, { text: string; table: WireTable }>();
+  private last = new Map<string, Walked>();
 
   /** The table of `text` under `tokenizer` (cached as `key`); undefined when cancelled. */
   async table(
@@ -95,26 +99,52 @@ export class IncrementalTables {
     cancellation: Cancellation = { cancelled: false },
   ): Promise<WireTable | undefined> {
     const previous = this.last.get(key);
-    let table: WireTable | undefined;
+    let walked: Walked | undefined;
     if (previous && canSlice(tokenizer)) {
-      const range = changedRange(previous.text, text);
-      if (!range) return previous.table;
-      const middleText = text.slice(range.start, range.newEnd);
-      const middle = await tableSliced(tokenizer, middleText, cancellation);
-      if (!middle) return undefined;
-      table = spliceTable(previous.table, range, middle);
+      if (previous.text === text) return previous.table;
+      walked = await this.update(previous, tokenizer, text, cancellation);
+      if (cancellation.cancelled) return undefined;
     }
-    table ??= await tableSliced(tokenizer, text, cancellation);
-    if (table) this.last.set(key, { text, table });
-    return table;
+    if (!walked) {
+      const whole = await walkTable(tokenizer, text, 0, cancellation);
+      walked = whole && { text, table: whole.table, anchors: whole.anchors };
+    }
+    if (walked) this.last.set(key, walked);
+    return walked?.table;
   }
 
-  /** How many characters `table` would tokenize for `text`: the changed stretch, or all of it without a table to reuse. */
+  /** The previous walk with what changed walked again; undefined when cancelled or when its table cannot be spliced. */
+  private async update(previous: Walked, tokenizer: Tokenizer, text: string, cancellation: Cancellation): Promise<Walked | undefined> {
+    const range = this.range(previous, tokenizer, text);
+    const delta = text.length - previous.text.length;
+    const resync = (end: number): boolean => end >= range.newEnd && isAnchor(previous.anchors, end - delta);
+    const middle = await walkTable(tokenizer, text, range.start, cancellation, resync);
+    if (!middle) return undefined;
+    const changed = { start: range.start, oldEnd: middle.end - delta, newEnd: middle.end };
+    const table = spliceTable(previous.table, changed, middle.table);
+    if (!table) return undefined;
+    const anchors = [
+      ...previous.anchors.filter((a) => a <= range.start),
+      ...middle.anchors.filter((a) => a > range.start && a < middle.end),
+      ...previous.anchors.filter((a) => a >= changed.oldEnd).map((a) => a + delta),
+    ];
+    return { text, table, anchors };
+  }
+
+  /** Where the walk restarts (an anchor before the edit) and where the new text is the old one again (and looks back no further). */
+  private range(previous: Walked, tokenizer: Tokenizer, text: string): ChangedRange {
+    const { prefix, suffix } = commonEnds(previous.text, text);
+    const start = anchorBefore(previous.anchors, prefix - tokenizer.lookbehind - SLACK);
+    return { start, oldEnd: previous.text.length - suffix, newEnd: Math.min(text.length, text.length - suffix + tokenizer.lookbehind) };
+  }
+
+  /** How many characters `table` would tokenize for `text` at least: from the restart to the end of what changed, or all of it without a table to reuse. */
   cost(key: string, tokenizer: Tokenizer, text: string): number {
     const previous = this.last.get(key);
     if (!previous || !canSlice(tokenizer)) return text.length;
-    const range = changedRange(previous.text, text);
-    return range ? range.newEnd - range.start : 0;
+    if (previous.text === text) return 0;
+    const range = this.range(previous, tokenizer, text);
+    return range.newEnd - range.start;
   }
 
   /** Forgets every tokenizer but these. */

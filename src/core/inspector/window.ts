@@ -4,8 +4,8 @@
  * what is visible, not on the document's size. Grouped into whole-character segments, so a token that
  * holds part of an emoji or a CJK character never splits it on screen. Pure.
  */
-import { buildSegmentTable, type SegmentTable } from './segments';
-import { canSlice, SAFE_CUT } from './tokenize';
+import type { SegmentTable } from './segments';
+import { canSlice, chunkTable, SAFE_CUT } from './tokenize';
 import type { Tokenizer } from '../tokenizers/index';
 
 /** How far to look for a safe cut on each side of the visible text. */
@@ -50,6 +50,7 @@ export function boundaryWindow(tokenizer: Tokenizer, text: string, start: number
   const visibleEnd = Math.min(end, start + MAX_VISIBLE);
   const from = canSlice(tokenizer) ? cutBefore(text, start) : 0;
   const to = cutAfter(text, visibleEnd);
-  const slice = text.slice(from, to);
-  return { from, text: slice, table: buildSegmentTable(slice, tokenizer.spans(slice)) };
+  // Walked in the whole text, not the slice alone: a slice would start a new text (a Prepend normalizer's ▁ again).
+  const chunk = chunkTable(tokenizer, text, from, (e) => e >= to);
+  return { from, text: text.slice(from, chunk.end), table: chunk.table };
 }

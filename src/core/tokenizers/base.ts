@@ -3,6 +3,7 @@ import type { EngineOptions, TokenizeResult, Tokenizer, TokenSpan } from './type
 import { countChars } from './utf8';
 
 const utf8 = new TextDecoder();
+const never = (): boolean => false;
 
 /** What every tokenizer derives from its scan and its spans. */
 export abstract class TokenizerBase implements Tokenizer {
@@ -17,7 +18,13 @@ export abstract class TokenizerBase implements Tokenizer {
 
   abstract readonly lookbehind: number;
   abstract scan(text: string, from: number, emit: (end: number, count: number) => boolean): void;
-  abstract spans(text: string): TokenSpan[];
+  abstract spansFrom(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): number;
+
+  spans(text: string): TokenSpan[] {
+    const out: TokenSpan[] = [];
+    this.spansFrom(text, 0, out, never);
+    return out;
+  }
 
   /** Only BPE pieces can be heavy; other tokenizers are linear per piece. */
   scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): string | undefined {

@@ -140,23 +140,29 @@ export class BpeTokenizer extends TokenizerBase {
     return out;
   }
 
-  spans(text: string): TokenSpan[] {
-    const out: TokenSpan[] = [];
-    this.walk(text, 0, (start, end, ids, piece) => {
-      // A special token (no piece) has the bytes of the text it matched: o200k_harmony gives <|endofprompt|> and <|reserved_200018|> one id.
-      if (typeof ids === 'number')
-        out.push({
-          id: ids,
-          bytes: piece === undefined ? UTF8.encode(text.slice(start, end)) : this.bytesOf(ids),
-          start,
-          end,
-          partial: false,
-        });
-      else if (piece !== undefined && piece.length === end - start) this.splitPiece(piece, start, ids, out);
-      else for (const id of ids) out.push({ id, bytes: this.bytesOf(id), start, end, partial: true }); // normalized: no finer mapping
-      return true;
+  spansFrom(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): number {
+    let stoppedAt = text.length;
+    this.walk(text, from, (start, end, ids, piece) => {
+      this.pushSpans(text, start, end, ids, piece, out);
+      if (!stop(end)) return true;
+      stoppedAt = end;
+      return false;
     });
-    return out;
+    return stoppedAt;
+  }
+
+  /** The spans of one piece's tokens (piece: its normalized text; undefined for a special token). */
+  private pushSpans(text: string, start: number, end: number, ids: Ids, piece: string | undefined, out: TokenSpan[]): void {
+    // A special token has the bytes of the text it matched (o200k_harmony gives <|endofprompt|> and <|reserved_200018|> one
+    // id), and so has the unknown token: the inspector shows a token's bytes as the text's, cut at each token's length.
+    if (typeof ids === 'number') {
+      const own = piece === undefined || ids === this.model.unknown?.id;
+      out.push({ id: ids, bytes: own ? UTF8.encode(text.slice(start, end)) : this.bytesOf(ids), start, end, partial: false });
+      return;
+    }
+    const lengths = piece !== undefined && piece.length === end - start ? this.byteLengths(piece, ids) : undefined;
+    if (lengths) this.splitPiece(text, piece!, start, lengths, out);
+    else for (const id of ids) out.push({ id, bytes: this.bytesOf(id), start, end, partial: true }); // normalized: no finer mapping
   }
 
   private bytesOf(id: number): Uint8Array {
@@ -166,20 +172,62 @@ export class BpeTokenizer extends TokenizerBase {
     return new TextEncoder().encode(special);
   }
 
+  /**
+   * Each token's UTF-8 length in the piece, as [id, length] pairs. Where the model left a character outside its
+   * vocabulary (a SentencePiece model without byte fallback) the ids say nothing of its length: they are merged
+   * again without resolving the unknown parts, each of which holds one character (id -1 where no token stands for
+   * it). Undefined when the lengths do not add up to the piece's (the tokens then share the piece's whole range).
+   */
+  private byteLengths(piece: string, ids: number[]): [id: number, length: number][] | undefined {
+    const unknown = this.model.unknown;
+    const total = UTF8.encode(piece).length;
+    let parts: [number, number][] = ids.map((id) => [id, this.table.bytesOf(id)?.length ?? 0]);
+    const sum = (list: [number, number][]) => list.reduce((n, [, length]) => n + length, 0);
+    if (this.table.charLevel && (sum(parts) !== total || (unknown && ids.includes(unknown.id)))) {
+      parts = this.unknownLengths(piece);
+    }
+    return sum(parts) === total ? parts : undefined;
+  }
+
+  /**
+   * The piece's ids before unknown parts are resolved, each with its UTF-8 length: an unknown part is a character
+   * (a byte where the model falls back to bytes and lacks that byte's token); then resolved as resolve() does.
+   */
+  private unknownLengths(piece: string): [number, number][] {
+    const raw = hasLoneSurrogate(piece) ? this.characterIds(piece) : this.encodeRun(piece);
+    const unknown = this.model.unknown;
+    const out: [number, number][] = [];
+    let byte = 0;
+    let char = 0; // the character holding byte `byte` starts at piece[char], its first byte at `charByte`
+    let charByte = 0;
+    let previousUnknown = false;
+    for (const id of raw) {
+      for (let c = codePointAt(piece, char); charByte + c.bytes <= byte && char < piece.length; c = codePointAt(piece, char)) {
+        charByte += c.bytes;
+        char += c.units;
+      }
+      const length = id >= 0 ? (this.table.bytesOf(id)?.length ?? 0) : this.table.byteFallback ? 1 : codePointAt(piece, char).bytes;
+      if (id >= 0) out.push([id, length]);
+      else if (unknown?.fuse && previousUnknown) out[out.length - 1]![1] += length;
+      else out.push([unknown ? unknown.id : -1, length]);
+      previousUnknown = id < 0;
+      byte += length;
+    }
+    return out;
+  }
+
   /** Gives each token of a piece its bytes and the whole characters they touch (the piece lines up with the text at pieceStart). */
-  private splitPiece(piece: string, pieceStart: number, ids: number[], out: TokenSpan[]): void {
-    const text = piece;
+  private splitPiece(text: string, piece: string, pieceStart: number, parts: [id: number, length: number][], out: TokenSpan[]): void {
     let char = 0; // offset in the piece of the character holding byte `charByte`
     let charByte = 0;
-    let cp = codePointAt(text, char);
+    let cp = codePointAt(piece, char);
     let byte = 0;
-    for (const id of ids) {
-      const bytes = this.bytesOf(id);
-      const tokenEnd = byte + bytes.length;
+    for (const [id, length] of parts) {
+      const tokenEnd = byte + length;
       while (charByte + cp.bytes <= byte) {
         charByte += cp.bytes;
         char += cp.units;
-        cp = codePointAt(text, char);
+        cp = codePointAt(piece, char);
       }
       const start = char;
       const startsClean = charByte === byte;
@@ -189,11 +237,14 @@ export class BpeTokenizer extends TokenizerBase {
       while (endByte + endCp.bytes < tokenEnd) {
         endByte += endCp.bytes;
         endChar += endCp.units;
-        endCp = codePointAt(text, endChar);
+        endCp = codePointAt(piece, endChar);
       }
       const endsClean = endByte + endCp.bytes === tokenEnd;
-      out.push({ id, bytes, start: pieceStart + start, end: pieceStart + endChar + endCp.units, partial: !startsClean || !endsClean });
       byte = tokenEnd;
+      if (id < 0) continue; // text no token holds
+      const end = endChar + endCp.units;
+      const bytes = id === this.model.unknown?.id ? UTF8.encode(text.slice(pieceStart + start, pieceStart + end)) : this.bytesOf(id);
+      out.push({ id, bytes, start: pieceStart + start, end: pieceStart + end, partial: !startsClean || !endsClean });
     }
   }
 
@@ -304,6 +355,11 @@ export class BpeTokenizer extends TokenizerBase {
    * side is merged apart, and it falls back to the bytes TextEncoder gives it (those of U+FFFD).
    */
   private encodeCharacters(piece: string): Ids {
+    return this.resolve(this.characterIds(piece));
+  }
+
+  /** encodeCharacters' ids before resolve (-1 for each unknown part). */
+  private characterIds(piece: string): number[] {
     const out: number[] = [];
     const add = (ids: number[]) => out.push(...ids);
     let from = 0;
@@ -315,7 +371,7 @@ export class BpeTokenizer extends TokenizerBase {
       from = lone.index + 1;
     }
     if (from < piece.length) add(this.encodeRun(piece.slice(from)));
-    return this.resolve(out);
+    return out;
   }
 
   /** Ids of a run, unknown parts left as -1 (no whole-piece shortcut: the piece it is part of is no token). */

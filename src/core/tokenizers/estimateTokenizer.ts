@@ -53,6 +53,10 @@ export class EstimateTokenizer implements Tokenizer {
     throw new NotExactError(this.info.name);
   }
 
+  spansFrom(): number {
+    throw new NotExactError(this.info.name);
+  }
+
   tokenize(): TokenizeResult {
     throw new NotExactError(this.info.name);
   }

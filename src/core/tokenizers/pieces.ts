@@ -257,7 +257,8 @@ export class SplitPieces implements PieceSource {
   private normalizedOffset(segment: Segment, offset: number): number {
     const target = offset - segment.start;
     const map = segment.map;
-    if (!map) return target;
+    // The segment's start is its normalized text's, even where normalizing deleted what stood there (map[0] > 0).
+    if (!map || target === 0) return target;
     // Defined entries increase; a -1 entry is ranked as the next defined one.
     const at = (i: number): number => {
       while (map[i]! < 0) i++;

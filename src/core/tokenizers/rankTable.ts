@@ -58,7 +58,8 @@ export class RankTable {
   /** A Hugging Face model's merges, which rank pairs of ids (bpe.ts mergeIds); tiktoken ranks the token a merge makes. */
   readonly pairs: PairMerges | undefined;
   readonly initial: InitialSymbols | undefined;
-  private readonly byteFallback: Int32Array | undefined;
+  /** SentencePiece-style: the <0xXX> token of each byte, when the model falls back to bytes. */
+  readonly byteFallback: Int32Array | undefined;
   /** Ids below `offset` are the base table's (a vocabulary that begins with a built-in one); entry k here is id offset + k. */
   private readonly offset: number;
 

@@ -33,15 +33,16 @@ export class CharacterTokenizer extends PatternTokenizer {
     return countChars(text);
   }
 
-  spans(text: string): TokenSpan[] {
-    const out: TokenSpan[] = [];
-    for (let i = 0; i < text.length;) {
+  /** Every character is a piece of its own here: a restart may come after any of them. */
+  spansFrom(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): number {
+    for (let i = from; i < text.length;) {
       const units = codePointAt(text, i).units;
       const char = text.slice(i, i + units);
       out.push({ id: char.codePointAt(0)!, bytes: encoder.encode(char), start: i, end: i + units, partial: false });
       i += units;
+      if (stop(i)) return i;
     }
-    return out;
+    return text.length;
   }
 }
 
@@ -58,20 +59,22 @@ export class WhitespaceTokenizer extends PatternTokenizer {
     return WhitespaceTokenizer.space.test(piece) ? 0 : 1;
   }
 
-  spans(text: string): TokenSpan[] {
+  /** Ids number the words from the text's start, so the scan always starts there; spans begin at `from`. */
+  spansFrom(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): number {
     const vocabulary = new Map<string, number>();
-    const out: TokenSpan[] = [];
     let start = 0;
+    let stoppedAt = text.length;
     this.scan(text, 0, (end, count) => {
       if (count) {
         const word = text.slice(start, end);
         let id = vocabulary.get(word);
         if (id === undefined) vocabulary.set(word, (id = vocabulary.size));
-        out.push({ id, bytes: encoder.encode(word), start, end, partial: false });
+        if (start >= from) out.push({ id, bytes: encoder.encode(word), start, end, partial: false });
       }
       start = end;
-      return true;
+      if (end > from && stop(end)) stoppedAt = end;
+      return stoppedAt === text.length;
     });
-    return out;
+    return stoppedAt;
   }
 }

@@ -37,6 +37,12 @@ export interface Tokenizer {
   count(text: string): number;
   encode(text: string): number[];
   spans(text: string): TokenSpan[];
+  /**
+   * The spans of the pieces from `from` (0 or a piece end, as for scan) on, appended to `out`, until a piece
+   * end that `stop` accepts; returns that end (text.length when none does). Spans from 0 to the end are spans(text):
+   * what the inspector tokenizes in chunks and again after an edit, on the walk the counts take.
+   */
+  spansFrom(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): number;
   tokenize(text: string): TokenizeResult;
   /**
    * Splits text into pieces that are tokenized independently (tiktoken's pre-tokenizer pieces, special
