@@ -194,9 +194,10 @@ test('an added token that almost matches everywhere: 100,000 a with "a" and 255 
   const tokenizer = (await prepareHuggingFaceSliced(JSON.stringify(mini({ added_tokens: tokens })))).tokenizer();
   const { count, ms, pause } = await slicedCount(tokenizer, `${'a'.repeat(100_000)}b`);
   assert.equal(count, 100_000 - 255 + 1);
-  // Quadratic (the whole rest read from each place): 20 s and one 10 s block before; linear in 256 per token here.
-  assert.ok(ms < 4000, `counted in ${ms.toFixed(0)} ms`);
-  assert.ok(pause < 100, `longest pause ${pause.toFixed(0)} ms`);
+  // Quadratic (the whole rest read from each place): 20 s and one 10 s block before; linear in 256 per token here
+  // (about 1 s and 8 ms slices on a quiet machine). The bounds leave room for a loaded CI machine's GC pauses.
+  assert.ok(ms < 10_000, `counted in ${ms.toFixed(0)} ms`);
+  assert.ok(pause < 500, `longest pause ${pause.toFixed(0)} ms`);
 });
 
 test('added tokens are found as tokenizers.js finds them: leftmost, the longest there, on random overlapping tokens', () => {
