@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { conforms, example, textPaths } from '../../src/core/util/shape';
+import { conforms, example, fit, text, textPaths } from '../../src/core/util/shape';
 import { fitShowMessage, isToResultPage, TO_RESULT_PAGE, type ShowMessage } from '../../src/webviews/results/protocol';
 import { inputStructure } from '../../src/webviews/results/poscarText';
 import { resultView, runInfo } from '../../src/webviews/results/view';
@@ -159,4 +159,14 @@ test('an application table whose jid is too long to ask for: the row stays, not 
   assert.equal(rows.length, 2, 'both rows are shown');
   assert.equal(rows.filter((r) => r.detail !== undefined).length, 1, 'the row with the long jid is not clickable');
   assert.match(message.note!, /dropped: tables\[0\]\.rows\[0\]\.detail/);
+});
+
+test('a text cut at its limit never ends in half of a surrogate pair: no U+FFFD in the view', () => {
+  for (let emojiAt = 0; emojiAt < 12; emojiAt++) {
+    const value = `${'a'.repeat(emojiAt)}😀${'b'.repeat(12)}`;
+    const cut = fit(text(8), value)!.value as string;
+    assert.ok(cut.length <= 8 && cut.endsWith('…'), JSON.stringify(cut));
+    assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(cut), `a lone surrogate in ${JSON.stringify(cut)}`);
+    assert.ok(value.startsWith(cut.slice(0, -1)), 'a prefix of the text');
+  }
 });

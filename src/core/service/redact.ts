@@ -212,6 +212,11 @@ class Matcher {
     this.starts = new Int32Array(2 ** Math.ceil(Math.log2(auto.longest + 1)));
   }
 
+  /** A matcher of the same automaton with a state of its own (a sliced scan may overlap another scan). */
+  fresh(): Matcher {
+    return new Matcher(this.auto, this.threshold, this.fold);
+  }
+
   /** Ready for a new text (a redactor keeps its matchers). */
   reset(): void {
     this.spans = [];
@@ -336,6 +341,10 @@ export interface Redactor {
   spans(text: string, bytes?: boolean): number[];
   /** The text with every such span replaced by "***", and whatever follows "Bearer " too. */
   text(text: string): string;
+  /** spans, in slices: a long text never blocks the event loop. */
+  spansSliced(text: string, bytes?: boolean): Promise<number[]>;
+  /** text, in slices. */
+  textSliced(text: string): Promise<string>;
 }
 
 /** The matchers of one key: those that read the text with separators skipped, and those that read it percent-decoded. */
@@ -359,20 +368,56 @@ function matchersOf(secret: string): Matchers {
   };
 }
 
-/** A scan's buffers, made once (a scan never yields, so one runs at a time; each ends with the decoder empty). */
-let buffers: { view: View; decoder: PercentDecoder } | undefined;
+interface Buffers {
+  view: View;
+  decoder: PercentDecoder;
+}
 
-function spansIn({ plain, decoded }: Matchers, text: string, bytes: boolean): number[] {
+/** The synchronous scans' buffers, made once (such a scan never yields, so one runs at a time; each ends with the decoder empty). */
+let buffers: Buffers | undefined;
+
+/** The scan, a chunk of CHUNK units between two yields; its value is the spans. */
+function* spanSteps({ plain, decoded }: Matchers, text: string, bytes: boolean, { view, decoder }: Buffers): Generator<void, number[]> {
   for (const matcher of [...plain, ...decoded]) matcher.reset();
-  buffers ??= { view: new View(CHUNK), decoder: new PercentDecoder() };
-  const { view, decoder } = buffers;
   for (let at = 0; at < text.length;) {
     at = readPlain(text, at, view, bytes);
     for (const matcher of plain) matcher.run(view);
     const unescaped = decoder.decode(view, at >= text.length);
     for (const matcher of decoded) matcher.run(unescaped);
+    if (at < text.length) yield;
   }
   return union([...plain, ...decoded].map((m) => m.spans));
+}
+
+/** Runs steps to the end in one go. */
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Runs steps to the end, letting the event loop run every SLICE_MS. */
+async function runSliced<T>(steps: Generator<void, T>): Promise<T> {
+  let sliceStart = Date.now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (Date.now() - sliceStart >= SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStart = Date.now();
+    }
+  }
+}
+
+function spansIn(matchers: Matchers, text: string, bytes: boolean): number[] {
+  return runToEnd(spanSteps(matchers, text, bytes, (buffers ??= { view: new View(CHUNK), decoder: new PercentDecoder() })));
+}
+
+/** spansIn with matchers and buffers of its own (another scan may run meanwhile), in slices. */
+function spansInSliced(matchers: Matchers, text: string, bytes: boolean): Promise<number[]> {
+  const own: Matchers = { plain: matchers.plain.map((m) => m.fresh()), decoded: matchers.decoded.map((m) => m.fresh()) };
+  return runSliced(spanSteps(own, text, bytes, { view: new View(CHUNK), decoder: new PercentDecoder() }));
 }
 
 /** The union of several sorted span lists, sorted and disjoint. */
@@ -407,8 +452,18 @@ function compile(secret: string | undefined): Redactor {
   // No text shorter than the shortest piece any matcher looks for can hold one.
   const shortest = matchers ? Math.min(...[...matchers.plain, ...matchers.decoded].map((m) => m.threshold)) : Infinity;
   const spans = (text: string, bytes = false): number[] => (matchers && text.length >= shortest ? spansIn(matchers, text, bytes) : []);
-  return { spans, text: (text) => masked(text, spans(text)).replace(BEARER, '$1***') };
+  const spansSliced = async (text: string, bytes = false): Promise<number[]> =>
+    matchers && text.length > SLICED_FROM ? spansInSliced(matchers, text, bytes) : spans(text, bytes);
+  return {
+    spans,
+    text: (text) => masked(text, spans(text)).replace(BEARER, '$1***'),
+    spansSliced,
+    textSliced: async (text) => masked(text, await spansSliced(text)).replace(BEARER, '$1***'),
+  };
 }
+
+/** Texts longer than this are scanned in slices by spansSliced (one chunk takes well under a slice). */
+const SLICED_FROM = CHUNK;
 
 const compiled = new Map<string | undefined, Redactor>();
 
@@ -446,7 +501,9 @@ export async function redactJson(value: unknown, secret: string | undefined): Pr
     if (v !== null && typeof v === 'object') stack.push(v);
     return v;
   };
-  const top = clean(value);
+  /** A string of megabytes (a POSCAR, an encoded image) is redacted in slices of its own. */
+  const long = (v: unknown): v is string => typeof v === 'string' && v.length > SLICED_FROM;
+  const top = long(value) ? await r.textSliced(value) : clean(value);
   let sliceStart = Date.now();
   for (let done = 1; stack.length > 0; done++) {
     if (done % 256 === 0 && Date.now() - sliceStart >= SLICE_MS) {
@@ -455,7 +512,10 @@ export async function redactJson(value: unknown, secret: string | undefined): Pr
     }
     const item = stack.pop()!;
     if (Array.isArray(item)) {
-      for (let i = 0; i < item.length; i++) item[i] = clean(item[i]);
+      for (let i = 0; i < item.length; i++) {
+        const v: unknown = item[i];
+        item[i] = long(v) ? await r.textSliced(v) : clean(v);
+      }
       continue;
     }
     const rec = item as Record<string, unknown>;
@@ -463,18 +523,41 @@ export async function redactJson(value: unknown, secret: string | undefined): Pr
       let safeKey = names.get(key);
       if (safeKey === undefined) names.set(key, (safeKey = r.text(key)));
       if (safeKey !== key) delete rec[key];
-      rec[safeKey] = clean(v);
+      rec[safeKey] = long(v) ? await r.textSliced(v) : clean(v);
     }
   }
   return top;
 }
 
+/**
+ * redact in slices of about SLICE_MS, letting the event loop run between them: for texts that may be megabytes
+ * long (a service's answer), which the synchronous redact would scan in one go.
+ */
+export function redactSliced(text: string, secret: string | undefined): Promise<string> {
+  return redactor(secret).textSliced(text);
+}
+
 /** Bytes with every span that holds the key (read as Latin-1, so UTF-8 keys match byte for byte) replaced by "***". */
 export function redactBytes(bytes: Uint8Array, secret: string | undefined): Uint8Array {
-  if (!secret) return bytes;
+  return secret ? maskedBytes(bytes, redactor(secret).spans(runToEnd(latin1(bytes)), true)) : bytes;
+}
+
+/** redactBytes in slices of about SLICE_MS (reading the bytes as text too), letting the event loop run between them. */
+export async function redactBytesSliced(bytes: Uint8Array, secret: string | undefined): Promise<Uint8Array> {
+  return secret ? maskedBytes(bytes, await redactor(secret).spansSliced(await runSliced(latin1(bytes)), true)) : bytes;
+}
+
+/** The bytes as a Latin-1 text, 8 KiB between two yields (16 MB take a third of a second). */
+function* latin1(bytes: Uint8Array): Generator<void, string> {
   let text = '';
-  for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
-  const spans = redactor(secret).spans(text, true);
+  for (let i = 0; i < bytes.length; i += 8192) {
+    text += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+    yield;
+  }
+  return text;
+}
+
+function maskedBytes(bytes: Uint8Array, spans: readonly number[]): Uint8Array {
   if (spans.length === 0) return bytes;
   let kept = bytes.length;
   for (let i = 0; i < spans.length; i += 2) kept -= spans[i + 1]! - spans[i]! - MASK.length;

@@ -45,12 +45,16 @@ type Out = unknown;
 
 const join = (path: string, key: string | number): string => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
 
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+
 function walkText(shape: Extract<Shape, { type: 'text' }>, value: unknown, path: string, fitting: Fitting | undefined): Out {
   if (typeof value !== 'string' || (shape.also && !shape.also(value))) return FAIL;
   if (value.length <= shape.max) return value;
   if (!fitting || !shape.cut) return FAIL;
   fitting.shortened.push({ path, length: value.length });
-  return `${value.slice(0, shape.max - 1)}…`;
+  // Never half of a surrogate pair (an emoji, a CJK extension character): the page would show U+FFFD.
+  const end = isHighSurrogate(value.charCodeAt(shape.max - 2)) ? shape.max - 2 : shape.max - 1;
+  return `${value.slice(0, end)}…`;
 }
 
 function walkList(shape: Extract<Shape, { type: 'list' }>, value: unknown, path: string, fitting: Fitting | undefined): Out {

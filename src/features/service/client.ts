@@ -12,7 +12,7 @@ const lib = (): Undici => (undici ??= require('undici') as Undici);
 import type { TokenizeResult } from '../../core/tokenizers/types';
 import type { ResponseBody, ServiceResponse } from '../../core/service/response';
 import { ServiceError, kindForStatus, type ServiceErrorKind } from '../../core/service/errors';
-import { redact, redactBytes, redactedError, redactJson, redactor, type Redactor } from '../../core/service/redact';
+import { redact, redactBytesSliced, redactedError, redactJson, redactor, redactSliced, type Redactor } from '../../core/service/redact';
 import { MAX_ANSWER_DEPTH } from '../../core/service/limits';
 import { JsonDepthError, JsonSyntaxError, parseJsonSliced } from '../../core/util/slicedJson';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
@@ -472,9 +472,9 @@ export class ServiceClient {
       }
     }
     if (type.startsWith('text/') || type === 'application/xml' || type === 'application/javascript') {
-      return { type: 'text', text: redact(new TextDecoder().decode(bytes), this.apiKey), contentType };
+      return { type: 'text', text: await redactSliced(new TextDecoder().decode(bytes), this.apiKey), contentType };
     }
-    return { type: 'bytes', bytes: redactBytes(bytes, this.apiKey), contentType: contentType || 'application/octet-stream' };
+    return { type: 'bytes', bytes: await redactBytesSliced(bytes, this.apiKey), contentType: contentType || 'application/octet-stream' };
   }
 
   /** Why a JSON answer could not be read. The excerpt is redacted before it is cut, and the whole again after JSON-escaping. */
@@ -501,21 +501,27 @@ export class ServiceClient {
     if (detail === undefined) {
       detail = contentType.includes('html') ? stripHtml(text) : text;
     }
-    // Redacted before it is cut: a cut could split the key and leave part of it.
-    detail = redact(detail.replace(/\s+/g, ' ').trim(), this.apiKey);
+    // Redacted whole (in slices) before it is cut: a cut could split the key and leave part of it. The redaction
+    // skips white space inside the key, so collapsing it afterwards joins no piece of the key; only the start, all
+    // that is shown, is collapsed (one replace over megabytes of short words held the editor for seconds).
+    detail = (await redactSliced(detail, this.apiKey)).slice(0, 65_536).replace(/\s+/g, ' ').trim();
     if (detail.length > 500) detail = `${detail.slice(0, 500)}…`;
     return detail || undefined;
   }
 
   private describe(body: ResponseBody): string {
-    if (body.type === 'json') return this.cut(JSON.stringify(body.value));
-    if (body.type === 'text') return this.cut(body.text);
+    // The body was redacted whole, in slices, when it was read (parseBody): only a window past what the log
+    // keeps is read again, not megabytes in one go.
+    if (body.type === 'json') return this.cut(JSON.stringify(body.value), true);
+    if (body.type === 'text') return this.cut(body.text, true);
     return `<${body.bytes.length} bytes of ${body.contentType}>`;
   }
 
-  private cut(text: string): string {
-    const safe = redact(text, this.apiKey);
-    return safe.length > LOG_BODY_LIMIT ? `${safe.slice(0, LOG_BODY_LIMIT)}… (${safe.length} characters)` : safe;
+  private cut(text: string, redactedWhole = false): string {
+    const window = redactedWhole && text.length > 2 * LOG_BODY_LIMIT;
+    const safe = redact(window ? text.slice(0, 2 * LOG_BODY_LIMIT) : text, this.apiKey);
+    const length = window ? text.length : safe.length;
+    return length > LOG_BODY_LIMIT ? `${safe.slice(0, LOG_BODY_LIMIT)}… (${length} characters)` : safe;
   }
 }
 
