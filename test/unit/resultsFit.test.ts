@@ -166,7 +166,10 @@ test('a text cut at its limit never ends in half of a surrogate pair: no U+FFFD 
     const value = `${'a'.repeat(emojiAt)}😀${'b'.repeat(12)}`;
     const cut = fit(text(8), value)!.value as string;
     assert.ok(cut.length <= 8 && cut.endsWith('…'), JSON.stringify(cut));
-    assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(cut), `a lone surrogate in ${JSON.stringify(cut)}`);
+    assert.ok(
+      !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(cut),
+      `a lone surrogate in ${JSON.stringify(cut)}`,
+    );
     assert.ok(value.startsWith(cut.slice(0, -1)), 'a prefix of the text');
   }
 });
