@@ -142,11 +142,14 @@ suite('Open models (tokenizer.json)', () => {
     const from = hub.seen.length;
     try {
       assert.equal(await vscode.commands.executeCommand('tokenLens.addModel', 'test-org/gated'), 'test-org/gated');
+      // tokenizer.json (redirected to the CDN), then the optional chat-template files, which this repository lacks.
       assert.deepEqual(
-        hub.seen.slice(from).map((s) => [s.server, s.authorization]),
+        hub.seen.slice(from).map((s) => [s.server, s.path.split('/').pop(), s.authorization]),
         [
-          ['hub', `Bearer ${HUB_TOKEN}`],
-          ['cdn', undefined],
+          ['hub', 'tokenizer.json', `Bearer ${HUB_TOKEN}`],
+          ['cdn', 'llama3', undefined],
+          ['hub', 'tokenizer_config.json', `Bearer ${HUB_TOKEN}`],
+          ['hub', 'chat_template.jinja', `Bearer ${HUB_TOKEN}`],
         ],
         'the token went to the hub, not to the CDN it redirected to',
       );
