@@ -80,6 +80,27 @@ async function checkText(subject: Subject, text: string): Promise<void> {
   sameTable(table, wholeTable(tokenizer, text), `${name}: the table in chunks is the table of the whole`);
 }
 
+/**
+ * Every piece end the scan reports is a restart point: the count up to it plus a scan from it is the whole count.
+ * A sliced count ends its slices where the clock says, so a wrong restart point fails only on a slow machine.
+ */
+function checkRestarts(subject: Subject, text: string, samples = Infinity): void {
+  const ends: [end: number, before: number][] = [];
+  let total = 0;
+  subject.tokenizer.scan(text, 0, (end, count) => {
+    total += count;
+    ends.push([end, total]);
+    return true;
+  });
+  const stride = Math.max(1, Math.floor(ends.length / samples));
+  for (let i = 0; i < ends.length; i += stride) {
+    const [end, before] = ends[i]!;
+    let rest = 0;
+    subject.tokenizer.scan(text, end, (_end, count) => ((rest += count), true));
+    assert.equal(before + rest, total, `${subject.name}: a scan restarted at ${end} of ${JSON.stringify(text)}`);
+  }
+}
+
 /** Random edits through IncrementalTables, each result the table built from scratch. */
 async function checkEdits(subject: Subject, text: string, edits: readonly Edit[]): Promise<void> {
   const tables = new IncrementalTables();
@@ -200,7 +221,10 @@ function realModels(): Subject[] {
 test('every built-in encoding and open model: spans in the text and in order, the inspector counting what the status bar counts', async () => {
   for (const subject of realModels()) {
     await fc.assert(
-      fc.asyncProperty(shortText, (text) => checkText(subject, text)),
+      fc.asyncProperty(shortText, async (text) => {
+        await checkText(subject, text);
+        checkRestarts(subject, text);
+      }),
       { numRuns: 25, seed: 4101, endOnFailure: true },
     );
   }
@@ -211,6 +235,7 @@ test('every built-in encoding and open model: long texts walked in chunks, and e
     await fc.assert(
       fc.asyncProperty(longText, edits, async (text, changes) => {
         await checkText(subject, text);
+        checkRestarts(subject, text, 200);
         await checkEdits(subject, text, changes);
       }),
       { numRuns: 1, seed: 4102, endOnFailure: true },
@@ -330,6 +355,7 @@ test('generated tokenizer.json files, random normalizer pipelines: spans, counts
       const reference = new Reference(json, {});
       for (const text of texts) {
         await checkText(subject, text);
+        checkRestarts(subject, text);
         if (hasLoneSurrogate(text)) continue; // Rust strings hold none; tokenizers.js's are undefined there
         if (g.unk && g.fuse) continue; // tokenizers.js fuses unknowns across pre-tokens too, the Rust library within one only
         assert.deepEqual(
@@ -352,9 +378,10 @@ test('generated tokenizer.json files: long texts in chunks and edits give the ta
         covers: !mayDrop(g),
       };
       await checkText(subject, text);
+      checkRestarts(subject, text, 200);
       await checkEdits(subject, text, changes);
     }),
-    { numRuns: 8, seed: 4104 },
+    { numRuns: 8, seed: 4104, endOnFailure: true },
   );
 });
 

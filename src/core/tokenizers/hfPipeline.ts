@@ -141,13 +141,12 @@ export interface PreTokenization {
   splits: SplitStep[];
   /** Whether a ByteLevel step maps bytes to characters (then the vocabulary is byte-level). */
   byteLevel: boolean;
-  usesSegmentStart: boolean;
 }
 
 const BEHAVIORS: readonly string[] = ['Isolated', 'Removed', 'MergedWithPrevious', 'MergedWithNext'];
 
 export function preTokenization(node: Json | undefined): PreTokenization {
-  const out: PreTokenization = { normalizers: [], splits: [], byteLevel: false, usesSegmentStart: false };
+  const out: PreTokenization = { normalizers: [], splits: [], byteLevel: false };
   if (node === null || node === undefined) return out;
   if (!isObject(node)) throw new TokenizerJsonError('pre_tokenizer must be an object or null.');
   const flat: [JsonObject, string][] = [];
@@ -188,7 +187,6 @@ function addStep(out: PreTokenization, step: JsonObject, where: string, first: b
     if (step.add_prefix_space === true) {
       requireFirst(first, 'ByteLevel with add_prefix_space');
       out.normalizers.push(prependStep(' ', 'segment', true));
-      out.usesSegmentStart = true;
     }
     if (step.use_regex !== false) {
       out.splits.push({ ...regexOf(GPT2_PATTERN), behavior: 'Isolated', source: GPT2_PATTERN });
@@ -208,7 +206,6 @@ function metaspace(out: PreTokenization, step: JsonObject, where: string): void 
     throw new TokenizerJsonError(`${where}.prepend_scheme ${JSON.stringify(scheme)} is not supported.`);
   out.normalizers.push(literalReplaceStep(' ', replacement));
   if (scheme !== 'never') out.normalizers.push(prependStep(replacement, scheme === 'first' ? 'text' : 'segment', true));
-  out.usesSegmentStart ||= scheme === 'always';
   if (step.split !== false)
     out.splits.push({ regex: literalPattern(replacement), behavior: 'MergedWithNext', lookbehind: false, literal: replacement });
 }

@@ -132,7 +132,7 @@ function* prepareSteps(json: JsonObject, bases: readonly RankTable[] = []): Gene
         ...options.info,
       };
       const bpe: BpeModel = {
-        pieces: new SplitPieces(steps, splits, pre.usesSegmentStart),
+        pieces: new SplitPieces(steps, splits),
         specials: new Map(added.filter((t) => !t.special || mode === 'special').map((t) => [t.content, t.id])),
         wholePieces,
         unknown,

@@ -30,6 +30,8 @@ export interface NormalizeStep {
   readonly unit?: { from: number; to: number };
   /** How many times longer the step can make a text, at most (1 when not set). */
   readonly growth?: number;
+  /** Set when the step acts at every segment start (after each added token): a scan restarting there must know. */
+  readonly atSegmentStart?: boolean;
 }
 
 export type UnicodeForm = 'NFC' | 'NFD' | 'NFKC' | 'NFKD';
@@ -232,7 +234,7 @@ export function prependStep(prefix: string, where: 'segment' | 'text', unlessPre
     builder.replace(0, first, prefix + input.slice(0, first));
     return builder.finish();
   };
-  return Object.assign(step, { growth: 1 + prefix.length });
+  return Object.assign(step, { growth: 1 + prefix.length, atSegmentStart: where === 'segment' });
 }
 
 /** Runs the steps in order and composes their maps. */

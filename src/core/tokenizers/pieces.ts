@@ -134,9 +134,8 @@ export class SplitPieces implements PieceSource {
   constructor(
     private readonly normalizers: readonly NormalizeStep[],
     private readonly splits: readonly SplitStep[],
-    usesSegmentStart: boolean,
   ) {
-    this.usesSegmentStart = usesSegmentStart;
+    this.usesSegmentStart = normalizers.some((step) => step.atSegmentStart);
     this.scanner = scannerForSplits(splits);
     const only = splits.length === 1 ? splits[0]! : undefined;
     this.isolatedOnly = only?.behavior === 'Isolated' && !only.lookbehind && !only.keep;
