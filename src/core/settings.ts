@@ -7,6 +7,7 @@ export const SETTING_DEFAULTS = {
   specialTokens: 'text',
   'statusBar.enabled': true,
   'statusBar.compareEncodings': true,
+  'chat.countConversations': true,
   'service.baseUrl': '',
   'service.timeoutSeconds': 120,
   'service.maxRetries': 3,

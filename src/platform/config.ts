@@ -27,6 +27,10 @@ export const config = {
   get compareEncodings(): boolean {
     return read('statusBar.compareEncodings');
   },
+  /** Count JSON conversations and JSONL datasets as the model reads them (its chat template or framing). */
+  get countConversations(): boolean {
+    return read('chat.countConversations');
+  },
   /** The context window the status bar measures against (size 0: no gauge). */
   get contextWindow(): { size: number; reserve: number; warnAt: number } {
     const whole = (key: 'contextWindow.size' | 'contextWindow.reserve' | 'contextWindow.warningPercent', max: number): number => {

@@ -13,6 +13,19 @@ export interface CountSummary {
   comparisons: { tokenizer: string; tokens: number }[];
   /** Set when `tokens` is a closed model's estimate (scaled from its base encoding's count): shown with ≈, never as exact. */
   estimate?: Estimate;
+  /** Set when the text is a conversation or a dataset of them (`tokens` is then what the model reads), or looks like one but is not valid. */
+  conversation?: ConversationSummary | { problem: string };
+}
+
+/** A conversation (or a JSONL dataset's conversations) as the model reads it: its text, and what its format adds. */
+export interface ConversationSummary {
+  conversations: number;
+  /** Tokens of the messages' text alone. */
+  text: number;
+  /** How the conversations were read: the chat template's source, OpenAI's framing, Harmony, or none. */
+  format: string;
+  /** Lines of a dataset that are no conversation (malformed JSON, a bad role): not in the count. */
+  problems: number;
 }
 
 export function charsPerToken(summary: Pick<CountSummary, 'tokens' | 'characters'>, locale: Locale = ENGLISH): string {
@@ -53,6 +66,7 @@ export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH,
     `| ${t('Characters per token')} | ${charsPerToken(summary, locale)} |`,
   ];
   if (g && window) lines.push('', gaugeLine(g, window, locale));
+  if (summary.conversation) lines.push('', ...conversationLines(summary, summary.conversation, locale));
   if (summary.estimate) lines.push('', ...estimateLines(summary.estimate, locale));
   if (summary.comparisons.length) {
     lines.push('', `| ${t('Other encodings')} | ${t('Tokens')} |`, '|---|---:|');
@@ -60,6 +74,31 @@ export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH,
   }
   lines.push('', t('Click to choose the tokenizer.'));
   return lines.join('\n');
+}
+
+/** The tooltip's part on a conversation: the model's reading against the messages' text, and what is not counted. */
+export function conversationLines(summary: CountSummary, c: NonNullable<CountSummary['conversation']>, locale: Locale = ENGLISH): string[] {
+  const { t } = locale;
+  if ('problem' in c) return [`${t('Counted as text, not as a conversation')}: ${markdownText(c.problem)}`];
+  const overhead = summary.tokens - c.text;
+  const share = summary.tokens > 0 ? locale.number((100 * overhead) / summary.tokens, 1) : '0';
+  const lines = [`**${t('As the model reads it')}** · ${markdownText(c.format)}`, '', '| | |', '|---|---:|'];
+  if (c.conversations !== 1) lines.push(`| ${t('Conversations')} | ${locale.number(c.conversations)} |`);
+  lines.push(
+    `| ${t("The messages' text")} | ${locale.number(c.text)} |`,
+    `| ${t('Added by the format')} | ${locale.number(overhead)} (${share} %) |`,
+  );
+  if (c.problems > 0)
+    lines.push(
+      '',
+      plural(
+        locale,
+        c.problems,
+        '{0} line is no conversation and is not counted (see Problems).',
+        '{0} lines are no conversation and are not counted (see Problems).',
+      ),
+    );
+  return lines;
 }
 
 /** The tooltip's note on an estimate: that it is one, its method, its measured error and their source. */
