@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { LineOutcome } from '../../core/chat/index';
 import { gauge } from '../../core/counts/summary';
 import { CancelledError, findTokenizer } from '../../core/tokenizers/index';
-import type { Locale } from '../../core/util/locale';
+import { plural, type Locale } from '../../core/util/locale';
 import { plainText } from '../../core/util/outsideText';
 import { Debouncer } from '../../core/util/debounce';
 import { config, onDidChangeConfig } from '../../platform/config';
@@ -199,10 +199,14 @@ export class DatasetFeature extends Disposable {
   }
 
   private title(outcome: LineOutcome): string {
-    const { t, number } = this.locale;
-    if ('problem' in outcome) return `$(warning) ${t('not a conversation: {0}', plainText(outcome.problem, 80))}`;
+    const { locale } = this;
+    if ('problem' in outcome) return `$(warning) ${locale.t('not a conversation: {0}', plainText(outcome.problem, 80))}`;
     const { total, text, messages } = outcome.count;
-    const share = total > 0 ? number((100 * (total - text)) / total, 0) : '0';
-    return `$(symbol-numeric) ${t('{0} tokens · {1} messages · {2} % added by the format', number(total), number(messages), share)}`;
+    const share = total > 0 ? locale.number((100 * (total - text)) / total, 0) : '0';
+    return [
+      `$(symbol-numeric) ${plural(locale, total, '{0} token', '{0} tokens')}`,
+      plural(locale, messages, '{0} message', '{0} messages'),
+      locale.t('{0} % added by the format', share),
+    ].join(' · ');
   }
 }

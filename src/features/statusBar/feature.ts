@@ -288,8 +288,10 @@ export class StatusBarFeature extends Disposable {
   }
 
   private show(summary: CountSummary): void {
-    const window = config.contextWindow;
-    const level = gauge(summary.tokens, window)?.level ?? 'ok';
+    // A context window holds one prompt: a dataset's total is its size, measured per line in its problems.
+    const dataset = summary.conversation && 'conversations' in summary.conversation && summary.conversation.conversations !== 1;
+    const window = dataset ? undefined : config.contextWindow;
+    const level = (window && gauge(summary.tokens, window)?.level) ?? 'ok';
     this.item.text = statusText(summary, this.locale, window);
     this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary, this.locale, window));
     this.item.accessibilityInformation = { label: `${tokenQuantity(summary, this.locale)}, ${summary.tokenizer}` };
