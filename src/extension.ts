@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { TokenLensApi } from './api';
 import { LazyMaterials } from './materialsLoader';
 import { ModelsFeature } from './features/models/feature';
+import { ProvidersFeature } from './features/providers/feature';
 import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
 import { readChatConfig } from './features/models/store';
 import { activateWith, type HostHooks, type Wiring } from './wiring';
@@ -35,6 +36,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TokenL
 function desktopFeatures(wiring: Wiring): LazyMaterials {
   // What the host can do, not what the UI is: code-server and Codespaces are browser UIs with this Node host.
   void vscode.commands.executeCommand('setContext', 'tokenLens.serviceAvailable', true);
+  // Exact Claude and Gemini counts on request: an HTTP client, so the desktop only.
+  wiring.start('exact provider counts', () => new ProvidersFeature(wiring.context, wiring.log, wiring.locale));
   const materials = new LazyMaterials(wiring);
   wiring.context.subscriptions.push(materials);
   return materials;

@@ -80,6 +80,12 @@ export const config = {
     return Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [];
   },
   /** Where Add Model Tokenizer downloads from (machine scope: the access token goes there). */
+  /** Where a provider's exact counts are asked for, and for which model (machine settings: the key goes there). */
+  provider(id: 'anthropic' | 'gemini'): { endpoint: string; model: string } {
+    const endpoint = read(`providers.${id}.endpoint`).trim().replace(/\/+$/, '') || SETTING_DEFAULTS[`providers.${id}.endpoint`];
+    const model = read(`providers.${id}.model`).trim() || SETTING_DEFAULTS[`providers.${id}.model`];
+    return { endpoint, model };
+  },
   get hubEndpoint(): string {
     return read('models.hubEndpoint').trim().replace(/\/+$/, '') || SETTING_DEFAULTS['models.hubEndpoint'];
   },

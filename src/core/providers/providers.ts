@@ -5,6 +5,7 @@
  * how each answer is read; the HTTP client, the consent and the key live in the editor (features/providers).
  */
 import { messageText, type Conversation, type Message } from '../chat/conversation';
+import { conversationInJson } from '../chat/documents';
 import { isRecord } from '../util/guards';
 
 export type ProviderId = 'anthropic' | 'gemini';
@@ -128,4 +129,10 @@ export function contentKey(parts: readonly string[]): string {
     length += part.length + 1;
   }
   return `${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}:${length}`;
+}
+
+/** What a text is sent as: the conversation it holds (a JSON document or selection), else the text as one user message. */
+export function providerInput(text: string): ProviderInput {
+  const found = conversationInJson(text);
+  return found && 'conversation' in found ? { conversation: found.conversation } : { text };
 }

@@ -20,6 +20,8 @@ import { DocumentCounts } from './documentCounts';
 import { gauge, statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from '../../core/counts/summary';
 import { scaleCount } from '../../core/tokenizers/index';
 import type { ConversationCounts, ConversationTotal, NotAConversation } from '../chat/conversationCounts';
+import { exactCountSource, onDidChangeExactCounts } from './exact';
+import { providerInput } from '../../core/providers/providers';
 
 /** Texts longer than this get no automatic comparison with the other encodings (the count command still gives it). */
 const COMPARE_LIMIT = 500_000;
@@ -82,6 +84,12 @@ export class StatusBarFeature extends Disposable {
           this.current = undefined;
           void this.refresh();
         }
+      }),
+    );
+    this.register(
+      onDidChangeExactCounts(() => {
+        this.current = undefined;
+        void this.refresh();
       }),
     );
     // A model added, replaced or removed under the configured name: what was counted with it is stale.
@@ -165,12 +173,12 @@ export class StatusBarFeature extends Disposable {
     const scope = ranges.length ? 'selection' : 'document';
     const conversation = await this.countConversation(document, texts, ranges.length > 0, name, signal);
     if (conversation && 'tokens' in conversation)
-      return { summary: withConversation(summarize(name, scope, texts, conversation.tokens), conversation), ranges, key };
+      return { summary: withExact(withConversation(summarize(name, scope, texts, conversation.tokens), conversation), texts), ranges, key };
     let tokens: number | undefined = 0;
     if (ranges.length === 0) tokens = await this.counts.count(document, tokenizer);
     else for (const text of texts) tokens += await countAsync(tokenizer, text, { signal });
     if (tokens === undefined) return undefined;
-    const summary = summarize(name, scope, texts, tokens);
+    const summary = withExact(summarize(name, scope, texts, tokens), texts);
     return { summary: conversation ? { ...summary, conversation } : summary, ranges, key };
   }
 
@@ -312,6 +320,15 @@ export class StatusBarFeature extends Disposable {
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.setVisible(true);
   }
+}
+
+/** An estimate's summary with the count a provider confirmed for the same text, when there is one. */
+function withExact(summary: CountSummary, texts: string[]): CountSummary {
+  const source = summary.estimate && exactCountSource();
+  const exact = source && source.lookup(summary.tokenizer, providerInput(texts.join('\n')));
+  if (!exact) return summary;
+  const { tokens, ...rest } = exact;
+  return { ...summary, tokens, exact: { ...rest, estimated: summary.tokens } };
 }
 
 /** A conversation's summary; a closed model's estimate scales the messages' text as it scales the total. */
