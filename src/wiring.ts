@@ -71,12 +71,13 @@ export function activateWith(
   start('conversation datasets', () => new DatasetFeature(conversations, log, locale));
   start('the token inspector', () => new InspectorFeature(context, log, locale, testMode));
   start('Count Tokens in Files', () => new FileCountsFeature(testMode));
-  start('the chat tool', () => new CountTokensTool());
+  start('the chat tool', () => new CountTokensTool(conversations.models));
   start('token boundaries', () => new TokenBoundariesFeature(log));
   const hostHooks = addHostFeatures({ context, log, locale, testMode, start }) ?? {};
   // Test-only values (activation time, what the status bar shows) exist only outside production.
   const ended = performance.now();
   return createApi(
+    conversations.models,
     testMode
       ? {
           activationMs: ended - started,

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
 import {
   countConversation,
+  OPENAI_FRAMING_LABEL,
   openAIFormat,
   parseConversation,
   readModelChatConfig,
@@ -16,8 +17,8 @@ import { loadHuggingFaceTokenizer, loadTokenizerSync } from '../../src/core/toke
 import { activateExtension, closeAllEditors, openDocument, screenshot, waitFor } from './util';
 
 /** The core's count of a conversation with OpenAI's framing on cl100k_base: what the status bar must show. */
-async function framedCount(value: unknown): Promise<{ total: number; text: number }> {
-  const model: ChatModel = { tokenizer: loadTokenizerSync('cl100k_base'), format: openAIFormat };
+async function framedCount(value: unknown, encoding = 'cl100k_base'): Promise<{ total: number; text: number }> {
+  const model: ChatModel = { tokenizer: loadTokenizerSync(encoding), format: openAIFormat };
   return countConversation(parseConversation(value), model);
 }
 
@@ -61,6 +62,12 @@ suite('Conversations', function () {
     assert.ok(api.statusBar.tooltip.includes(`| The messages' text | ${text} |`), api.statusBar.tooltip);
     assert.ok(api.statusBar.tooltip.includes(`| Added by the format | ${total - text} (`), api.statusBar.tooltip);
     await screenshot('conversation-status-bar');
+    assert.deepEqual(await api.countConversation(conversation), { tokens: total, textTokens: text, format: OPENAI_FRAMING_LABEL });
+    assert.deepEqual(
+      (await api.countConversation(conversation.messages, 'o200k_base')).tokens,
+      (await framedCount(conversation, 'o200k_base')).total,
+    );
+    await assert.rejects(api.countConversation({ messages: 'hi' }), /The conversation has no "messages" array/);
 
     await vscode.workspace.getConfiguration('tokenLens').update('chat.countConversations', false, vscode.ConfigurationTarget.Global);
     const plain = await api.count(json);
