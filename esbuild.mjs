@@ -78,13 +78,14 @@ const builds = {
   },
   node: {
     ...common,
-    // The CLI (and the worker its chat command renders templates in) is for development and tests; the package
-    // carries the extension and the built-in service.
+    // The CLI is for development and tests; the package carries the extension, the worker chat templates render
+    // in (the status bar's conversation counts and the CLI's) and the built-in service.
     entryPoints: [
       'src/extension.ts',
+      'src/features/chat/renderWorker.ts',
       'src/server/main.ts',
       'src/server/worker.ts',
-      ...(production ? [] : ['src/cli.ts', 'src/features/chat/renderWorker.ts']),
+      ...(production ? [] : ['src/cli.ts']),
     ],
     outdir: 'dist',
     outbase: 'src',

@@ -1,12 +1,27 @@
 import { config } from './platform/config';
 import type { CountSummary } from './core/counts/summary';
 import { loadTokenizer, shownCount, tokenizerNames, type TokenizeResult } from './core/tokenizers/index';
+import { countConversation, parseConversation } from './core/chat/index';
+import type { ChatModels } from './features/chat/chatModels';
+
+/** A conversation as the model reads it (its chat template, OpenAI's framing, Harmony, or none) and its text alone. */
+export interface ConversationCountResult {
+  tokens: number;
+  textTokens: number;
+  /** How it was read, e.g. "chat template from …/tokenizer_config.json" or "OpenAI framing (…)". */
+  format: string;
+}
 
 /** What activate() returns to other extensions. */
 export interface TokenLensApi {
   /** The spec 2.2 result for text, with the configured tokenizer unless one is named. */
   tokenize(text: string, tokenizer?: string): Promise<TokenizeResult>;
   count(text: string, tokenizer?: string): Promise<number>;
+  /**
+   * A conversation in OpenAI's chat format (the messages array, or {messages, tools}) counted as the model reads it.
+   * Rejects with a message saying what is wrong when it is no conversation.
+   */
+  countConversation(conversation: unknown, tokenizer?: string): Promise<ConversationCountResult>;
   /** Every tokenizer name usable now: the built-in ones, then the model tokenizers the user added. */
   tokenizers(): string[];
 }
@@ -48,7 +63,7 @@ export interface TestHooks {
 }
 
 /** The public API; with `hooks` (never in production) also the test-only values. */
-export function createApi(hooks?: TestHooks): TokenLensApi {
+export function createApi(models: ChatModels, hooks?: TestHooks): TokenLensApi {
   const load = (name?: string) => loadTokenizer(name ?? config.tokenizer, { specialTokens: config.specialTokens });
   const api: TokenLensApi = {
     async tokenize(text, tokenizer) {
@@ -58,6 +73,12 @@ export function createApi(hooks?: TestHooks): TokenLensApi {
       // An estimate's tokenizer counts its base encoding; the API answers with the estimate (round(base × factor)).
       const engine = await load(tokenizer);
       return shownCount(engine.info, engine.count(text));
+    },
+    async countConversation(conversation, tokenizer) {
+      const model = await models.model(tokenizer ?? config.tokenizer);
+      const counted = await countConversation(parseConversation(conversation), model);
+      const shown = (n: number) => shownCount(model.tokenizer.info, n);
+      return { tokens: shown(counted.total), textTokens: shown(counted.text), format: counted.format };
     },
     tokenizers: () => tokenizerNames(),
   };

@@ -1,13 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import {
   countDataset,
-  harmonyFormat,
-  noFormat,
-  openAIFormat,
+  formatFor,
   readModelChatConfig,
-  templateFormat,
   ChatConfigError,
-  type ChatFormat,
   type ChatModel,
   type LineResult,
   type ModelChatConfig,
@@ -192,15 +188,9 @@ async function chatConfigFor(args: ChatArgs): Promise<ModelChatConfig> {
 /** A template when there is one; else OpenAI's framing or Harmony for the encodings OpenAI documents them for; else none. */
 async function chatModelFor(args: ChatArgs, render: ChatModel['render']): Promise<ChatModel> {
   const config = isTokenizerFile(args.tokenizer) || args.template !== undefined ? await chatConfigFor(args) : undefined;
-  if (config?.templates) return { tokenizer: tokenizerFor(args.tokenizer, 'special'), format: templateFormat(config), render };
-  const tokenizer = tokenizerFor(args.tokenizer, 'text');
-  const format: ChatFormat =
-    tokenizer.info.kind === 'o200k_harmony'
-      ? harmonyFormat()
-      : ['cl100k_base', 'o200k_base'].includes(tokenizer.info.kind)
-        ? openAIFormat
-        : noFormat;
-  return { tokenizer, format };
+  const kind = isTokenizerFile(args.tokenizer) ? 'huggingface' : tokenizerFor(args.tokenizer, 'text').info.kind;
+  const { format, specialTokens } = formatFor(kind, config);
+  return { tokenizer: tokenizerFor(args.tokenizer, specialTokens), format, ...(format.kind === 'template' ? { render } : {}) };
 }
 
 /** A .json file is one conversation, on line 1 (malformed, it stays malformed for the line's problem to say so); anything else is JSONL. */

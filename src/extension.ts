@@ -4,6 +4,9 @@ import * as vscode from 'vscode';
 import type { TokenLensApi } from './api';
 import { LazyMaterials } from './materialsLoader';
 import { ModelsFeature } from './features/models/feature';
+import { ProvidersFeature } from './features/providers/feature';
+import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
+import { readChatConfig } from './features/models/store';
 import { activateWith, type HostHooks, type Wiring } from './wiring';
 
 /** Every module the bundle evaluates at load is evaluated by the time this line runs (the bench splits the load here). */
@@ -11,6 +14,9 @@ const EVALUATED = performance.now();
 
 export async function activate(context: vscode.ExtensionContext): Promise<TokenLensApi> {
   let materials: LazyMaterials | undefined;
+  // Chat templates are outside text: they render on a worker thread with a heap limit, started on first use.
+  const templates = new RenderPool({ script: renderWorkerScript(__dirname) });
+  context.subscriptions.push({ dispose: () => void templates.close() });
   const api = activateWith(
     context,
     (wiring) => {
@@ -19,6 +25,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TokenL
     },
     // Open models (tokenizer.json files and downloads): they read files, so the desktop only.
     ({ context, log, locale }) => new ModelsFeature(context, log, locale),
+    { readChatConfig: (file) => readChatConfig(file), render: templates.render },
   );
   // Resolves once the stand-ins exist, so a command that activated the extension finds one.
   await materials?.watch();
@@ -29,6 +36,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TokenL
 function desktopFeatures(wiring: Wiring): LazyMaterials {
   // What the host can do, not what the UI is: code-server and Codespaces are browser UIs with this Node host.
   void vscode.commands.executeCommand('setContext', 'tokenLens.serviceAvailable', true);
+  // Exact Claude and Gemini counts on request: an HTTP client, so the desktop only.
+  wiring.start('exact provider counts', () => new ProvidersFeature(wiring.context, wiring.log, wiring.locale));
   const materials = new LazyMaterials(wiring);
   wiring.context.subscriptions.push(materials);
   return materials;

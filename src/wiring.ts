@@ -12,6 +12,9 @@ import { CountTokensTool } from './features/chatTool/tool';
 import { FileCountsFeature } from './features/fileCounts/feature';
 import { InspectorFeature } from './webviews/inspector/feature';
 import { StatusBarFeature } from './features/statusBar/feature';
+import { ChatModels, type ChatHost } from './features/chat/chatModels';
+import { ConversationCounts } from './features/chat/conversationCounts';
+import { DatasetFeature } from './features/chat/dataset';
 import { makeLocale, type Locale } from './core/util/locale';
 
 export interface Wiring {
@@ -45,12 +48,14 @@ export interface HostHooks {
 /**
  * Wires the shared features, lets `addHostFeatures` add the host's own, and returns the API.
  * `beforeCounting` runs first, before anything counts: the desktop registers its model tokenizers
- * there, so a tokenizer setting naming one is known to the status bar's first count.
+ * there, so a tokenizer setting naming one is known to the status bar's first count. `chatHost` says where chat
+ * templates render and how a model's chat files are read (the desktop's worker and disk; none on the web).
  */
 export function activateWith(
   context: vscode.ExtensionContext,
   addHostFeatures: (wiring: Wiring) => HostHooks | void,
   beforeCounting?: (wiring: Wiring) => vscode.Disposable,
+  chatHost?: ChatHost,
 ): TokenLensApi {
   const started = performance.now();
   // The one place that decides: test builds (TEST_HOOKS) outside production mode. Release bundles have no hooks.
@@ -60,16 +65,19 @@ export function activateWith(
   context.subscriptions.push(log);
   const start = starter(context, log);
   if (beforeCounting) start('model tokenizers', () => beforeCounting({ context, log, locale, testMode, start }));
-  const statusBar = new StatusBarFeature(log, locale);
-  context.subscriptions.push(statusBar);
+  const conversations = new ConversationCounts(new ChatModels(chatHost));
+  const statusBar = new StatusBarFeature(log, locale, conversations);
+  context.subscriptions.push(conversations.models, conversations, statusBar);
+  start('conversation datasets', () => new DatasetFeature(conversations, log, locale));
   start('the token inspector', () => new InspectorFeature(context, log, locale, testMode));
   start('Count Tokens in Files', () => new FileCountsFeature(testMode));
-  start('the chat tool', () => new CountTokensTool());
+  start('the chat tool', () => new CountTokensTool(conversations.models));
   start('token boundaries', () => new TokenBoundariesFeature(log));
   const hostHooks = addHostFeatures({ context, log, locale, testMode, start }) ?? {};
   // Test-only values (activation time, what the status bar shows) exist only outside production.
   const ended = performance.now();
   return createApi(
+    conversations.models,
     testMode
       ? {
           activationMs: ended - started,

@@ -7,6 +7,7 @@ export const SETTING_DEFAULTS = {
   specialTokens: 'text',
   'statusBar.enabled': true,
   'statusBar.compareEncodings': true,
+  'chat.countConversations': true,
   'service.baseUrl': '',
   'service.timeoutSeconds': 120,
   'service.maxRetries': 3,
@@ -28,6 +29,10 @@ export const SETTING_DEFAULTS = {
   'contextWindow.warningPercent': 80,
   'models.tokenizerFiles': [] as readonly string[],
   'models.hubEndpoint': 'https://huggingface.co',
+  'providers.anthropic.endpoint': 'https://api.anthropic.com',
+  'providers.anthropic.model': 'claude-sonnet-4-5',
+  'providers.gemini.endpoint': 'https://generativelanguage.googleapis.com',
+  'providers.gemini.model': 'gemini-2.5-pro',
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

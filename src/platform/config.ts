@@ -27,6 +27,10 @@ export const config = {
   get compareEncodings(): boolean {
     return read('statusBar.compareEncodings');
   },
+  /** Count JSON conversations and JSONL datasets as the model reads them (its chat template or framing). */
+  get countConversations(): boolean {
+    return read('chat.countConversations');
+  },
   /** The context window the status bar measures against (size 0: no gauge). */
   get contextWindow(): { size: number; reserve: number; warnAt: number } {
     const whole = (key: 'contextWindow.size' | 'contextWindow.reserve' | 'contextWindow.warningPercent', max: number): number => {
@@ -76,6 +80,12 @@ export const config = {
     return Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [];
   },
   /** Where Add Model Tokenizer downloads from (machine scope: the access token goes there). */
+  /** Where a provider's exact counts are asked for, and for which model (machine settings: the key goes there). */
+  provider(id: 'anthropic' | 'gemini'): { endpoint: string; model: string } {
+    const endpoint = read(`providers.${id}.endpoint`).trim().replace(/\/+$/, '') || SETTING_DEFAULTS[`providers.${id}.endpoint`];
+    const model = read(`providers.${id}.model`).trim() || SETTING_DEFAULTS[`providers.${id}.model`];
+    return { endpoint, model };
+  },
   get hubEndpoint(): string {
     return read('models.hubEndpoint').trim().replace(/\/+$/, '') || SETTING_DEFAULTS['models.hubEndpoint'];
   },

@@ -44,6 +44,7 @@ const REQUIRED = [
   'extension/changelog.md',
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
+  'extension/dist/features/chat/renderWorker.js',
   'extension/dist/undici.js',
   'extension/dist/web/extension.js',
   'extension/dist/server/main.js',

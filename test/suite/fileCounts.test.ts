@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { countConversation, OPENAI_FRAMING_LABEL, openAIFormat, parseConversation } from '../../src/core/chat/index';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
 import { activateExtension, closeAllEditors, screenshot, sleep } from './util';
@@ -85,6 +86,7 @@ suite('Count Tokens in Files and the chat tool', () => {
   });
 
   test('the language model tool counts text, files and the selection, and checks the context window', async function () {
+    this.timeout(60_000);
     if (!vscode.lm?.invokeTool || !vscode.lm.tools.some((t) => t.name === 'tokenLens_countTokens')) {
       console.warn('SKIPPED LOUDLY: this VS Code has no language model tools API (vscode.lm.invokeTool); the chat tool is untested here.');
       this.skip();
@@ -119,6 +121,19 @@ suite('Count Tokens in Files and the chat tool', () => {
       await invoke({ activeSelection: true, contextWindow: 1000 }),
       new RegExp(`selection in context/README.md: ${tokens('# Context')} tokens, 9 characters\nFits a 1000-token context window`),
     );
+    const messages = [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: text },
+    ];
+    const framed = await countConversation(parseConversation(messages), {
+      tokenizer: loadTokenizerSync('cl100k_base'),
+      format: openAIFormat,
+    });
+    assert.equal(
+      await invoke({ messages }),
+      `Exact token counts with cl100k_base:\nmessages (2, read through the ${OPENAI_FRAMING_LABEL}; the text alone ${framed.text} tokens): ${framed.total} tokens, ${9 + text.length} characters`,
+    );
+    assert.match(await invoke({ messages: [{ role: 'wizard', content: 'x' }] }), /messages: not counted \(Message 1 has role "wizard"/);
     await assert.rejects(invoke({ tokenizer: 'gpt-5', text }), /Unknown tokenizer "gpt-5"\. Valid tokenizers: cl100k_base/);
     await assert.rejects(invoke({}), /there is nothing to count/);
   });

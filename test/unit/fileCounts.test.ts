@@ -78,7 +78,16 @@ test('the Markdown table: largest first, skipped files with the reason, a total;
 
 test("the chat tool's input is checked with messages a model can act on", () => {
   assert.deepEqual(checkInput({ text: 'hi' }, 'o200k_base'), { text: 'hi', paths: [], activeSelection: false, tokenizer: 'o200k_base' });
-  assert.equal(checkInput({}, 'cl100k_base'), 'Give "text", "paths" or "activeSelection": true: there is nothing to count.');
+  assert.equal(checkInput({}, 'cl100k_base'), 'Give "text", "messages", "paths" or "activeSelection": true: there is nothing to count.');
+  const messages = [{ role: 'user', content: 'Hi' }];
+  assert.deepEqual(checkInput({ messages, tools: [] }, 'cl100k_base'), {
+    conversation: { messages, tools: [] },
+    paths: [],
+    activeSelection: false,
+    tokenizer: 'cl100k_base',
+  });
+  assert.equal(checkInput({ messages: 'Hi' }, 'cl100k_base'), '"messages" must be a list of chat messages ({role, content}).');
+  assert.equal(checkInput({ text: 'x', tools: [] }, 'cl100k_base'), '"tools" are counted with "messages": give the conversation too.');
   assert.match(
     checkInput({ text: 'x', tokenizer: 'gpt-5' }, 'cl100k_base') as string,
     /^Unknown tokenizer "gpt-5"\. Valid tokenizers: cl100k_base, o200k_base/,

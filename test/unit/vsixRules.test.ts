@@ -27,6 +27,7 @@ function good(): VsixEntry[] {
     ['extension/dist/undici.js', 'p'],
     ['extension/dist/server/main.js', 'q'],
     ['extension/dist/server/worker.js', 'r'],
+    ['extension/dist/features/chat/renderWorker.js', 's'],
   ].map(([name, seed]) => ({ name: name!, data: bytes(seed!) }));
 }
 

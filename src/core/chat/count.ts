@@ -34,6 +34,13 @@ export interface CountOptions extends FrameOptions {
   signal?: AbortSignal;
 }
 
+/** A line's count or problem, by the line's text: an edited dataset counts only the lines that changed. */
+export interface LineCache {
+  get(raw: string): LineOutcome | undefined;
+  set(raw: string, outcome: LineOutcome): void;
+}
+export type LineOutcome = { count: ConversationCount } | { problem: string };
+
 export async function countConversation(
   conversation: Conversation,
   model: ChatModel,
@@ -77,7 +84,7 @@ function countIfLight(tokenizer: Tokenizer, piece: string): number | undefined {
   return heavy === undefined && pos === piece.length ? total : undefined;
 }
 
-export type LineResult = { line: number; count: ConversationCount } | { line: number; problem: string };
+export type LineResult = LineOutcome & { line: number };
 
 /** Blank lines are skipped; a line over this length is a problem (a conversation that size is no training example). */
 export const MAX_LINE_CHARS = 16_000_000;
@@ -87,7 +94,11 @@ export const MAX_LINE_CHARS = 16_000_000;
  * Lines are found by scanning for "\n" (linear); counting runs in time slices (countAsync) and the loop
  * yields to the event loop between lines, so a large dataset never holds the thread for long.
  */
-export async function* countDataset(text: string, model: ChatModel, options: CountOptions = {}): AsyncGenerator<LineResult> {
+export async function* countDataset(
+  text: string,
+  model: ChatModel,
+  options: CountOptions & { cache?: LineCache } = {},
+): AsyncGenerator<LineResult> {
   let deadline = performance.now() + SLICE_MS;
   for (let start = 0, line = 1; start < text.length; line++) {
     let end = text.indexOf('\n', start);
@@ -95,7 +106,12 @@ export async function* countDataset(text: string, model: ChatModel, options: Cou
     const raw = text.slice(start, end).replace(/\r$/, '');
     start = end + 1;
     if (raw.trim() === '') continue;
-    yield await countLine(raw, line, model, options);
+    let outcome = options.cache?.get(raw);
+    if (!outcome) {
+      outcome = await countLine(raw, model, options);
+      options.cache?.set(raw, outcome);
+    }
+    yield { line, ...outcome };
     if (performance.now() > deadline) {
       await yieldToEventLoop();
       if (options.signal?.aborted) throw new CancelledError();
@@ -104,17 +120,16 @@ export async function* countDataset(text: string, model: ChatModel, options: Cou
   }
 }
 
-async function countLine(raw: string, line: number, model: ChatModel, options: CountOptions): Promise<LineResult> {
+async function countLine(raw: string, model: ChatModel, options: CountOptions): Promise<LineOutcome> {
   if (raw.length > MAX_LINE_CHARS)
     return {
-      line,
       problem: `The line is ${raw.length.toLocaleString('en-US')} characters, more than the ${MAX_LINE_CHARS.toLocaleString('en-US')} counted.`,
     };
   try {
-    return { line, count: await countConversation(parseConversationJson(raw), model, options) };
+    return { count: await countConversation(parseConversationJson(raw), model, options) };
   } catch (error) {
     if (error instanceof ConversationError || error instanceof TemplateError || error instanceof ChatConfigError)
-      return { line, problem: error.message };
+      return { problem: error.message };
     throw error;
   }
 }

@@ -79,6 +79,17 @@ export function templateFormat(config: ModelChatConfig): ChatFormat {
   };
 }
 
+/**
+ * How a tokenizer's model reads conversations: its chat template when the files beside its tokenizer.json give
+ * one; else the framing OpenAI documents for its chat encodings (Harmony for gpt-oss's o200k_harmony); else none.
+ * A template's special tokens are recognised, so it counts in 'special' mode; the others count as text.
+ */
+export function formatFor(kind: string, config: ModelChatConfig | undefined): { format: ChatFormat; specialTokens: 'special' | 'text' } {
+  if (config?.templates) return { format: templateFormat(config), specialTokens: 'special' };
+  if (kind === 'o200k_harmony') return { format: harmonyFormat(), specialTokens: 'text' };
+  return { format: kind === 'cl100k_base' || kind === 'o200k_base' ? openAIFormat : noFormat, specialTokens: 'text' };
+}
+
 /** transformers' apply_chat_template context: messages, tools (None when absent), documents, the special tokens, the flag. */
 export function templateContext(
   conversation: Conversation,

@@ -13,6 +13,30 @@ export interface CountSummary {
   comparisons: { tokenizer: string; tokens: number }[];
   /** Set when `tokens` is a closed model's estimate (scaled from its base encoding's count): shown with ≈, never as exact. */
   estimate?: Estimate;
+  /** Set when a provider confirmed the count of this very text (an estimate's exact count, on request): `tokens` is then its. */
+  exact?: ExactSummary;
+  /** Set when the text is a conversation or a dataset of them (`tokens` is then what the model reads), or looks like one but is not valid. */
+  conversation?: ConversationSummary | { problem: string };
+}
+
+/** A provider's exact count in place of an estimate: who counted, for which model, when, and what the estimate said. */
+export interface ExactSummary {
+  provider: string;
+  model: string;
+  /** Epoch ms. */
+  at: number;
+  estimated: number;
+}
+
+/** A conversation (or a JSONL dataset's conversations) as the model reads it: its text, and what its format adds. */
+export interface ConversationSummary {
+  conversations: number;
+  /** Tokens of the messages' text alone. */
+  text: number;
+  /** How the conversations were read: the chat template's source, OpenAI's framing, Harmony, or none. */
+  format: string;
+  /** Lines of a dataset that are no conversation (malformed JSON, a bad role): not in the count. */
+  problems: number;
 }
 
 export function charsPerToken(summary: Pick<CountSummary, 'tokens' | 'characters'>, locale: Locale = ENGLISH): string {
@@ -29,8 +53,8 @@ export function tokenQuantity(summary: Pick<CountSummary, 'tokens' | 'scope'>, l
 export function statusText(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow): string {
   const g = window && gauge(summary.tokens, window);
   const count = g ? gaugeText(summary.tokens, g, locale) : tokenQuantity(summary, locale);
-  // An estimate starts with ≈ in place of the icon, so it is never read as an exact count.
-  return `${summary.estimate ? '≈' : '$(symbol-numeric)'} ${count} · ${plainText(summary.tokenizer)}`;
+  // An estimate starts with ≈ in place of the icon, so it is never read as an exact count; a provider's confirmed count with a check.
+  return `${summary.exact ? '$(verified)' : summary.estimate ? '≈' : '$(symbol-numeric)'} ${count} · ${plainText(summary.tokenizer)}`;
 }
 
 /** "Whole document", "Selection", "3 selections". */
@@ -48,18 +72,55 @@ export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH,
     '',
     '| | |',
     '|---|---:|',
-    `| ${t('Tokens')} | ${approx(!!summary.estimate, locale.number(summary.tokens))} |`,
+    `| ${t('Tokens')} | ${approx(!!summary.estimate && !summary.exact, locale.number(summary.tokens))} |`,
     `| ${t('Characters')} | ${locale.number(summary.characters)} |`,
     `| ${t('Characters per token')} | ${charsPerToken(summary, locale)} |`,
   ];
   if (g && window) lines.push('', gaugeLine(g, window, locale));
-  if (summary.estimate) lines.push('', ...estimateLines(summary.estimate, locale));
+  if (summary.conversation) lines.push('', ...conversationLines(summary, summary.conversation, locale));
+  if (summary.exact) lines.push('', ...exactLines(summary.exact, locale));
+  else if (summary.estimate) lines.push('', ...estimateLines(summary.estimate, locale));
   if (summary.comparisons.length) {
     lines.push('', `| ${t('Other encodings')} | ${t('Tokens')} |`, '|---|---:|');
     for (const c of summary.comparisons) lines.push(`| ${c.tokenizer} | ${locale.number(c.tokens)} |`);
   }
   lines.push('', t('Click to choose the tokenizer.'));
   return lines.join('\n');
+}
+
+/** The tooltip's part on a conversation: the model's reading against the messages' text, and what is not counted. */
+export function conversationLines(summary: CountSummary, c: NonNullable<CountSummary['conversation']>, locale: Locale = ENGLISH): string[] {
+  const { t } = locale;
+  if ('problem' in c) return [`${t('Counted as text, not as a conversation')}: ${markdownText(c.problem)}`];
+  const overhead = summary.tokens - c.text;
+  const share = summary.tokens > 0 ? locale.number((100 * overhead) / summary.tokens, 1) : '0';
+  const lines = [`**${t('As the model reads it')}** · ${markdownText(c.format)}`, '', '| | |', '|---|---:|'];
+  if (c.conversations !== 1) lines.push(`| ${t('Conversations')} | ${locale.number(c.conversations)} |`);
+  lines.push(
+    `| ${t("The messages' text")} | ${locale.number(c.text)} |`,
+    `| ${t('Added by the format')} | ${locale.number(overhead)} (${share} %) |`,
+  );
+  if (c.problems > 0)
+    lines.push(
+      '',
+      plural(
+        locale,
+        c.problems,
+        '{0} line is no conversation and is not counted (see Problems).',
+        '{0} lines are no conversation and are not counted (see Problems).',
+      ),
+    );
+  return lines;
+}
+
+/** The tooltip's note on a provider's exact count: who, for which model, when, and the estimate it replaces. */
+export function exactLines(exact: ExactSummary, locale: Locale = ENGLISH): string[] {
+  const { t } = locale;
+  return [
+    `**${t('Exact count from {0}', markdownText(exact.provider))}** · ${markdownText(exact.model)} · ${t('confirmed at {0}', new Date(exact.at).toLocaleTimeString('en-GB'))}`,
+    '',
+    `${t('The estimate for this text was')} ≈${locale.number(exact.estimated)}.`,
+  ];
 }
 
 /** The tooltip's note on an estimate: that it is one, its method, its measured error and their source. */
@@ -86,10 +147,17 @@ export function countRows(summary: CountSummary, locale: Locale = ENGLISH): Coun
   const { t } = locale;
   const rows: CountRow[] = [
     {
-      label: `${summary.estimate ? '≈' : '$(symbol-numeric)'} ${plural(locale, summary.tokens, '{0} token', '{0} tokens')}`,
-      description: summary.estimate
-        ? t('{0} (current tokenizer; an estimate: {1})', plainText(summary.tokenizer), summary.estimate.method)
-        : t('{0} (current tokenizer)', plainText(summary.tokenizer)),
+      label: `${summary.exact ? '$(verified)' : summary.estimate ? '≈' : '$(symbol-numeric)'} ${plural(locale, summary.tokens, '{0} token', '{0} tokens')}`,
+      description: summary.exact
+        ? t(
+            '{0} (exact count from {1} for {2})',
+            plainText(summary.tokenizer),
+            plainText(summary.exact.provider),
+            plainText(summary.exact.model),
+          )
+        : summary.estimate
+          ? t('{0} (current tokenizer; an estimate: {1})', plainText(summary.tokenizer), summary.estimate.method)
+          : t('{0} (current tokenizer)', plainText(summary.tokenizer)),
       value: String(summary.tokens),
     },
     {

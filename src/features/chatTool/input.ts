@@ -11,6 +11,9 @@ export const MAX_PATHS = 200;
 
 export interface ToolInput {
   text?: string;
+  /** A conversation in OpenAI's chat format, counted as the model reads it (its chat template or framing). */
+  messages?: unknown[];
+  tools?: unknown[];
   paths?: string[];
   activeSelection?: boolean;
   tokenizer?: string;
@@ -19,6 +22,8 @@ export interface ToolInput {
 
 export interface CheckedInput {
   text?: string;
+  /** The conversation as given ({messages, tools}); parsed where it is counted. */
+  conversation?: { messages: unknown[]; tools?: unknown[] };
   paths: string[];
   activeSelection: boolean;
   tokenizer: string;
@@ -28,15 +33,18 @@ export interface CheckedInput {
 /** The input made whole, or a message that tells the model how to call the tool right. */
 export function checkInput(input: unknown, defaultTokenizer: string): CheckedInput | string {
   const rec = (input && typeof input === 'object' ? input : {}) as Record<string, unknown>;
-  const { text, paths, activeSelection, tokenizer, contextWindow } = rec;
+  const { text, paths, activeSelection, tokenizer, contextWindow, messages, tools } = rec;
   if (text !== undefined && typeof text !== 'string') return '"text" must be a string.';
+  if (messages !== undefined && !Array.isArray(messages)) return '"messages" must be a list of chat messages ({role, content}).';
+  if (tools !== undefined && !Array.isArray(tools)) return '"tools" must be a list of tool definitions.';
+  if (tools !== undefined && messages === undefined) return '"tools" are counted with "messages": give the conversation too.';
   if (paths !== undefined && !(Array.isArray(paths) && paths.every((p) => typeof p === 'string' && p.trim())))
     return '"paths" must be a list of file paths.';
   if (Array.isArray(paths) && paths.length > MAX_PATHS)
     return `At most ${MAX_PATHS} paths per call (got ${paths.length}); count the rest in another call.`;
   if (activeSelection !== undefined && typeof activeSelection !== 'boolean') return '"activeSelection" must be true or false.';
-  if (text === undefined && !paths?.length && !activeSelection)
-    return 'Give "text", "paths" or "activeSelection": true: there is nothing to count.';
+  if (text === undefined && !paths?.length && !activeSelection && messages === undefined)
+    return 'Give "text", "messages", "paths" or "activeSelection": true: there is nothing to count.';
   const name = tokenizer === undefined ? defaultTokenizer : tokenizer;
   if (typeof name !== 'string' || !findTokenizer(name))
     return `Unknown tokenizer ${JSON.stringify(name)}. Valid tokenizers: ${tokenizerNames().join(', ')}.`;
@@ -44,6 +52,7 @@ export function checkInput(input: unknown, defaultTokenizer: string): CheckedInp
     return '"contextWindow" must be a positive whole number of tokens.';
   return {
     ...(text !== undefined ? { text } : {}),
+    ...(Array.isArray(messages) ? { conversation: { messages, ...(Array.isArray(tools) ? { tools } : {}) } } : {}),
     paths: (paths as string[] | undefined) ?? [],
     activeSelection: activeSelection === true,
     tokenizer: name,

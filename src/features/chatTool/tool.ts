@@ -8,6 +8,8 @@ import { countAsync, countChars, loadTokenizer, shownCount, type Tokenizer } fro
 import { Disposable } from '../../platform/disposable';
 import { displayPath, readForCount } from '../fileCounts/files';
 import { answerText, checkInput, TOOL_NAME, type CheckedInput, type CountedItem, type ToolInput } from './input';
+import { ConversationError, countConversation, parseConversation } from '../../core/chat/index';
+import type { ChatModels } from '../chat/chatModels';
 
 function resolvePath(path: string): vscode.Uri {
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(path)) return vscode.Uri.parse(path);
@@ -39,10 +41,30 @@ function selectionItems(): { label: string; text: string }[] | string {
     : [{ label: `${name} (no selection: the whole document)`, text: editor.document.getText() }];
 }
 
-async function count(input: CheckedInput, signal: AbortSignal): Promise<string> {
+/** A conversation as the model reads it; the label says how (its template, OpenAI's framing, Harmony or none) and the text's share. */
+async function countMessages(conversation: unknown, input: CheckedInput, models: ChatModels, signal: AbortSignal): Promise<CountedItem> {
+  let parsed;
+  try {
+    parsed = parseConversation(conversation);
+  } catch (error) {
+    if (error instanceof ConversationError) return { label: 'messages', problem: error.message };
+    throw error;
+  }
+  const model = await models.model(input.tokenizer);
+  const counted = await countConversation(parsed, model, { signal });
+  const chars = parsed.messages.reduce((n, m) => n + (typeof m.content === 'string' ? countChars(m.content) : 0), 0);
+  return {
+    label: `messages (${parsed.messages.length}, read through the ${counted.format}; the text alone ${counted.text} tokens)`,
+    tokens: shownCount(model.tokenizer.info, counted.total),
+    chars,
+  };
+}
+
+async function count(input: CheckedInput, models: ChatModels, signal: AbortSignal): Promise<string> {
   const tokenizer = await loadTokenizer(input.tokenizer, { specialTokens: config.specialTokens });
   const items: CountedItem[] = [];
   if (input.text !== undefined) items.push(await countItem('text', input.text, tokenizer, signal));
+  if (input.conversation) items.push(await countMessages(input.conversation, input, models, signal));
   if (input.activeSelection) {
     const selection = selectionItems();
     if (typeof selection === 'string') items.push({ label: 'active selection', problem: selection });
@@ -53,7 +75,7 @@ async function count(input: CheckedInput, signal: AbortSignal): Promise<string> 
 }
 
 export class CountTokensTool extends Disposable implements vscode.LanguageModelTool<ToolInput> {
-  constructor() {
+  constructor(private readonly models: ChatModels) {
     super();
     // The lm namespace is missing where chat is not available: the rest of the extension works without it.
     if (vscode.lm?.registerTool) this.register(vscode.lm.registerTool(TOOL_NAME, this));
@@ -63,6 +85,7 @@ export class CountTokensTool extends Disposable implements vscode.LanguageModelT
     const paths = Array.isArray(options.input.paths) ? options.input.paths.length : 0;
     const what = [
       options.input.text !== undefined ? 'text' : '',
+      Array.isArray(options.input.messages) ? 'a conversation' : '',
       paths ? `${paths} ${paths === 1 ? 'file' : 'files'}` : '',
       options.input.activeSelection ? 'the selection' : '',
     ]
@@ -81,7 +104,7 @@ export class CountTokensTool extends Disposable implements vscode.LanguageModelT
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(await count(input, abort.signal))]);
+      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(await count(input, this.models, abort.signal))]);
     } finally {
       cancel.dispose();
     }

@@ -53,6 +53,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Defaults to one shared pacer at 100 requests/minute per key. */
   pacer?: Pacer;
+  /** How the key is sent; `authorization: Bearer <key>` by default (a provider's own header otherwise). */
+  authHeaders?: (key: string) => Record<string, string>;
   clock?: Clock;
   /** Backoff tuning (tests make it small). */
   retryBaseDelayMs?: number;
@@ -169,6 +171,7 @@ export class ServiceClient {
   private readonly pacer: Pacer;
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
+  private readonly authHeaders: (key: string) => Record<string, string>;
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.trim().replace(/\/+$/, '');
@@ -180,6 +183,7 @@ export class ServiceClient {
     this.dispatcher = options.dispatcher ?? getSharedAgent();
     this.pacer = options.pacer ?? getSharedPacer();
     this.clock = options.clock ?? systemClock;
+    this.authHeaders = options.authHeaders ?? ((key) => ({ authorization: `Bearer ${key}` }));
     this.retry = new RetryPolicy({
       maxRetries: options.maxRetries,
       baseDelayMs: options.retryBaseDelayMs,
@@ -364,7 +368,7 @@ export class ServiceClient {
       'user-agent': 'token-lens',
     };
     if (requestText !== undefined) headers['content-type'] = 'application/json';
-    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    if (this.apiKey) Object.assign(headers, this.authHeaders(this.apiKey));
     let status: number | undefined;
     try {
       const response = await lib().request(this.baseUrl + path, {

@@ -18,6 +18,10 @@ import { StatusBarCommands } from './commands';
 import { Comparisons } from './comparisons';
 import { DocumentCounts } from './documentCounts';
 import { gauge, statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from '../../core/counts/summary';
+import { scaleCount } from '../../core/tokenizers/index';
+import type { ConversationCounts, ConversationTotal, NotAConversation } from '../chat/conversationCounts';
+import { exactCountSource, onDidChangeExactCounts } from './exact';
+import { providerInput } from '../../core/providers/providers';
 
 /** Texts longer than this get no automatic comparison with the other encodings (the count command still gives it). */
 const COMPARE_LIMIT = 500_000;
@@ -50,6 +54,8 @@ export class StatusBarFeature extends Disposable {
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly locale: Locale,
+    /** Conversations (JSON, JSONL datasets) counted as the model reads them; without it, as text. */
+    private readonly conversations?: ConversationCounts,
   ) {
     super();
     this.item.name = 'Token Lens';
@@ -74,10 +80,16 @@ export class StatusBarFeature extends Disposable {
           this.counts.clear();
           this.comparisons.clear();
         }
-        if (affects('tokenizer') || affects('specialTokens') || affects('statusBar') || affects('contextWindow')) {
+        if (affects('tokenizer') || affects('specialTokens') || affects('statusBar') || affects('contextWindow') || affects('chat')) {
           this.current = undefined;
           void this.refresh();
         }
+      }),
+    );
+    this.register(
+      onDidChangeExactCounts(() => {
+        this.current = undefined;
+        void this.refresh();
       }),
     );
     // A model added, replaced or removed under the configured name: what was counted with it is stale.
@@ -157,14 +169,30 @@ export class StatusBarFeature extends Disposable {
     const ranges: vscode.Range[] = editor.selections.filter((s) => !s.isEmpty);
     const name = tokenizer.info.name;
     const key = Comparisons.key(document, ranges, name);
-    if (ranges.length === 0) {
-      const tokens = await this.counts.count(document, tokenizer);
-      return tokens === undefined ? undefined : { summary: summarize(name, 'document', [document.getText()], tokens), ranges, key };
-    }
-    const texts = ranges.map((r) => document.getText(r));
-    let tokens = 0;
-    for (const text of texts) tokens += await countAsync(tokenizer, text, { signal });
-    return { summary: summarize(name, 'selection', texts, tokens), ranges, key };
+    const texts = ranges.length ? ranges.map((r) => document.getText(r)) : [document.getText()];
+    const scope = ranges.length ? 'selection' : 'document';
+    const conversation = await this.countConversation(document, texts, ranges.length > 0, name, signal);
+    if (conversation && 'tokens' in conversation)
+      return { summary: withExact(withConversation(summarize(name, scope, texts, conversation.tokens), conversation), texts), ranges, key };
+    let tokens: number | undefined = 0;
+    if (ranges.length === 0) tokens = await this.counts.count(document, tokenizer);
+    else for (const text of texts) tokens += await countAsync(tokenizer, text, { signal });
+    if (tokens === undefined) return undefined;
+    const summary = withExact(summarize(name, scope, texts, tokens), texts);
+    return { summary: conversation ? { ...summary, conversation } : summary, ranges, key };
+  }
+
+  /** The conversation a document (or one selection of JSON) holds, counted as the model reads it; undefined for other text. */
+  private async countConversation(
+    document: vscode.TextDocument,
+    texts: string[],
+    selected: boolean,
+    name: string,
+    signal: AbortSignal,
+  ): Promise<ConversationTotal | NotAConversation | undefined> {
+    if (!this.conversations || !config.countConversations) return undefined;
+    if (!selected) return this.conversations.countDocument(document, name, signal);
+    return texts.length === 1 ? this.conversations.countJson(texts[0]!, name, signal) : undefined;
   }
 
   async refresh(): Promise<void> {
@@ -217,7 +245,9 @@ export class StatusBarFeature extends Disposable {
     const current = this.current;
     const editor = this.editor();
     if (!current || !editor) return;
-    if (!config.compareEncodings || current.summary.characters > COMPARE_LIMIT) {
+    // A conversation's count is the model's reading; the other encodings' plain-text counts would not compare with it.
+    const conversation = current.summary.conversation && !('problem' in current.summary.conversation);
+    if (!config.compareEncodings || conversation || current.summary.characters > COMPARE_LIMIT) {
       if (current.ranges.length === 0) this.counts.retainOnly(editor.document, current.tokenizer);
       return;
     }
@@ -266,8 +296,10 @@ export class StatusBarFeature extends Disposable {
   }
 
   private show(summary: CountSummary): void {
-    const window = config.contextWindow;
-    const level = gauge(summary.tokens, window)?.level ?? 'ok';
+    // A context window holds one prompt: a dataset's total is its size, measured per line in its problems.
+    const dataset = summary.conversation && 'conversations' in summary.conversation && summary.conversation.conversations !== 1;
+    const window = dataset ? undefined : config.contextWindow;
+    const level = (window && gauge(summary.tokens, window)?.level) ?? 'ok';
     this.item.text = statusText(summary, this.locale, window);
     this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary, this.locale, window));
     this.item.accessibilityInformation = { label: `${tokenQuantity(summary, this.locale)}, ${summary.tokenizer}` };
@@ -288,6 +320,21 @@ export class StatusBarFeature extends Disposable {
     this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this.setVisible(true);
   }
+}
+
+/** An estimate's summary with the count a provider confirmed for the same text, when there is one. */
+function withExact(summary: CountSummary, texts: string[]): CountSummary {
+  const source = summary.estimate && exactCountSource();
+  const exact = source && source.lookup(summary.tokenizer, providerInput(texts.join('\n')));
+  if (!exact) return summary;
+  const { tokens, ...rest } = exact;
+  return { ...summary, tokens, exact: { ...rest, estimated: summary.tokens } };
+}
+
+/** A conversation's summary; a closed model's estimate scales the messages' text as it scales the total. */
+function withConversation(summary: CountSummary, { conversation }: ConversationTotal): CountSummary {
+  const text = summary.estimate ? scaleCount(summary.estimate, conversation.text) : conversation.text;
+  return { ...summary, conversation: { ...conversation, text } };
 }
 
 function isLoadedSafe(name: string): boolean {
