@@ -33,6 +33,7 @@ export const SETTING_DEFAULTS = {
   'providers.anthropic.model': 'claude-sonnet-4-5',
   'providers.gemini.endpoint': 'https://generativelanguage.googleapis.com',
   'providers.gemini.model': 'gemini-2.5-pro',
+  'providers.liveCounts': false,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

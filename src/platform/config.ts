@@ -86,6 +86,10 @@ export const config = {
     const model = read(`providers.${id}.model`).trim() || SETTING_DEFAULTS[`providers.${id}.model`];
     return { endpoint, model };
   },
+  /** Ask the provider again after each pause in typing (where consent and a key are already given). */
+  get providerLiveCounts(): boolean {
+    return read('providers.liveCounts');
+  },
   get hubEndpoint(): string {
     return read('models.hubEndpoint').trim().replace(/\/+$/, '') || SETTING_DEFAULTS['models.hubEndpoint'];
   },

@@ -41,7 +41,7 @@ suite('Exact provider counts', function () {
   });
 
   suiteTeardown(async () => {
-    for (const key of ['providers.anthropic.endpoint', 'providers.gemini.endpoint', 'tokenizer'])
+    for (const key of ['providers.anthropic.endpoint', 'providers.gemini.endpoint', 'providers.liveCounts', 'tokenizer'])
       await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('tokenLens.clearProviderKey', 'anthropic');
     await vscode.commands.executeCommand('tokenLens.clearProviderKey', 'gemini');
@@ -132,5 +132,22 @@ suite('Exact provider counts', function () {
       10_000,
       () => api.statusBar.text,
     );
+  });
+
+  test('live mode: after a pause in typing the provider is asked again without a command, where consent and key exist', async function () {
+    if (!screenshotsSupported()) return this.skip(); // consent was given in the first test
+    await settings().update('tokenizer', 'claude (estimate)', vscode.ConfigurationTarget.Global);
+    await settings().update('providers.liveCounts', true, vscode.ConfigurationTarget.Global);
+    const editor = await openDocument('Live counts follow the text.', 'plaintext');
+    stand.answers.push(json(200, { input_tokens: 6 }));
+    const sent = stand.seen.length;
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'Typed: '));
+    await waitFor(
+      () => api.statusBar.text === '$(verified) 6 tokens · claude (estimate)',
+      20_000,
+      () => api.statusBar.text,
+    );
+    assert.equal(stand.seen.length, sent + 1, 'one request after the pause');
+    assert.deepEqual(JSON.parse(stand.seen.at(-1)!.body).messages, [{ role: 'user', content: 'Typed: Live counts follow the text.' }]);
   });
 });

@@ -9,6 +9,7 @@ import { providerById, providerForEstimate, providerInput, PROVIDERS, type Provi
 import { KeyStore } from '../../core/service/keyStore';
 import { serviceOrigin } from '../../core/service/origin';
 import type { Locale } from '../../core/util/locale';
+import { Debouncer } from '../../core/util/debounce';
 import { config } from '../../platform/config';
 import { Disposable } from '../../platform/disposable';
 import { notify } from '../../platform/notify';
@@ -17,6 +18,8 @@ import { ExactCounts, ProviderCountError, type ExactCount } from './exactCounts'
 
 /** globalState: the provider endpoints (provider id and origin) the user agreed to send text to. */
 const CONSENTS = 'tokenLens.providerConsents';
+/** Live mode asks this long after typing pauses. */
+const LIVE_DELAY_MS = 3000;
 
 export interface ExactCountResult {
   status: 'ok' | 'cancelled' | 'error';
@@ -26,6 +29,8 @@ export interface ExactCountResult {
 
 export class ProvidersFeature extends Disposable {
   private readonly exact = new ExactCounts();
+  private readonly liveSoon = this.register(new Debouncer(LIVE_DELAY_MS, () => void this.countLive()));
+  private live: AbortController | undefined;
   /** One secret per provider and endpoint origin: a key entered for Anthropic never goes to a proxy set later, or to Google. */
   private readonly keys: KeyStore;
 
@@ -43,6 +48,15 @@ export class ProvidersFeature extends Disposable {
     );
     command('tokenLens.clearProviderKey', (id) => this.clearKey(typeof id === 'string' ? providerById(id) : undefined));
     command('tokenLens.forgetProviderConsents', () => this.context.globalState.update(CONSENTS, undefined));
+    const scheduleLive = () => {
+      if (config.providerLiveCounts) this.liveSoon.schedule();
+    };
+    this.register(
+      vscode.workspace.onDidChangeTextDocument((e) => e.document === vscode.window.activeTextEditor?.document && scheduleLive()),
+    );
+    this.register(vscode.window.onDidChangeActiveTextEditor(scheduleLive));
+    this.register(vscode.window.onDidChangeTextEditorSelection(scheduleLive));
+    this.register({ dispose: () => this.live?.abort() });
     this.register(
       provideExactCounts({
         lookup: (tokenizer, input) => {
@@ -54,6 +68,32 @@ export class ProvidersFeature extends Disposable {
         },
       }),
     );
+  }
+
+  /**
+   * Live mode: the active text counted by the provider of the configured estimate, quietly (a failure is logged and
+   * the estimate stays), only where consent and a key were already given; an older request is cancelled.
+   */
+  private async countLive(): Promise<void> {
+    const provider = providerForEstimate(config.tokenizer);
+    const editor = vscode.window.activeTextEditor;
+    if (!config.providerLiveCounts || !provider || !editor) return;
+    const { endpoint, model } = config.provider(provider.id);
+    const origin = serviceOrigin(endpoint);
+    if (!origin || !this.context.globalState.get<string[]>(CONSENTS, []).includes(`${provider.id} ${origin}`)) return;
+    const key = await this.keys.get(ProvidersFeature.keyOwner(provider, origin));
+    if (!key) return;
+    this.live?.abort();
+    const abort = (this.live = new AbortController());
+    const selected = editor.selections.filter((s) => !s.isEmpty);
+    const text = selected.length ? selected.map((s) => editor.document.getText(s)).join('\n') : editor.document.getText();
+    try {
+      await this.exact.count({ provider, endpoint, model, key, input: providerInput(text), signal: abort.signal });
+      if (!abort.signal.aborted) exactCountsChanged();
+    } catch (error) {
+      if (!(error instanceof ProviderCountError)) throw error;
+      if (error.kind !== 'cancelled') this.log.warn(`Live count: ${error.message}`);
+    }
   }
 
   /** The secret's name: the provider and the endpoint's origin (KeyStore names it by this "origin"). */
