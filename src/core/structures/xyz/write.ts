@@ -8,7 +8,7 @@ import type { Mat3, Vec3 } from '../../poscar/types';
 import type { StructureFrame } from '../types';
 import { KBAR_PER_EV_A3 } from './frameSpec';
 
-const num = (x: number): string => (Object.is(x, -0) ? '0' : String(x));
+const num = (x: number): string => String(x);
 const row = (v: readonly number[]): string => v.map(num).join(' ');
 const flag = (b: boolean): string => (b ? 'T' : 'F');
 
