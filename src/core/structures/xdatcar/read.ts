@@ -79,6 +79,9 @@ interface Block {
 
 function blockOf(header: Header, src: SourceText): Block {
   const species: string[] = [];
+  const atoms = header.counts.reduce((sum, n) => sum + n, 0);
+  // Too many to read: the caller reports it before the species are needed.
+  if (atoms > MAX_FRAME_ATOMS) return { lattice: header.lattice, species, atoms, blankSeparated: false };
   header.counts.forEach((n, g) => {
     for (let k = 0; k < n; k++) species.push(header.species[g]!);
   });
@@ -194,8 +197,17 @@ export function readXdatcar(text: string): StructureFile {
         break;
       }
       if (!ok) continue;
-      const frac = readCoordinates(src.tokens(line), line, i + 1, block.atoms, report);
-      if (frac) positions.push(fracToCart(block.lattice, frac));
+      const tokens = src.tokens(line);
+      const frac = readCoordinates(tokens, line, i + 1, block.atoms, report);
+      const cart = frac && fracToCart(block.lattice, frac);
+      if (cart && !cart.every(Number.isFinite)) {
+        report.error(
+          'xdatcar-coordinates-too-large',
+          { line, start: tokens[0]!.start, end: tokens[2]!.end },
+          'these coordinates times the lattice vectors are too large to compute with: the configuration is left out',
+        );
+      }
+      if (cart && cart.every(Number.isFinite)) positions.push(cart);
       else ok = false;
     }
     if (truncated) {

@@ -101,6 +101,10 @@ function readStress(kv: KeyValue, line: number, report: Report): Mat3 | undefine
     return undefined;
   }
   const v = (values as number[]).map((x) => -x * KBAR_PER_EV_A3);
+  if (!v.every(Number.isFinite)) {
+    report.error('xyz-stress', valueRange(line, kv), 'the stress is too large to convert to kBar: it is left out');
+    return undefined;
+  }
   if (v.length === 6) {
     const [xx, yy, zz, yz, xz, xy] = v as [number, number, number, number, number, number];
     return [
