@@ -18,7 +18,8 @@ import { readHeader, type Header } from '../../poscar/header';
 import { parseInteger, parseNumber } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
 import { fracToCart } from '../../poscar/structure';
-import { SourceText, tokenize, type Token } from '../../poscar/text';
+import { SourceText, tokenize } from '../../poscar/text';
+import { Fields } from '../fields';
 import type { Mat3, Vec3 } from '../../poscar/types';
 import { frameDetail, groupFrames, MAX_FRAME_ATOMS, MAX_FRAMES, MAX_TOTAL_SITES } from '../trajectoryOutline';
 import type { OutlineEntry, StructureFile, StructureFrame } from '../types';
@@ -88,34 +89,48 @@ function blockOf(header: Header, src: SourceText): Block {
   return { lattice: header.lattice, species, atoms: species.length, blankSeparated: src.isBlank(header.lines.mode) };
 }
 
-/** Fractional coordinates of one atom: the first three tokens; anything after them (a label) is ignored. */
-function readCoordinates(tokens: Token[], line: number, atom: number, atoms: number, report: Report): Vec3 | undefined {
-  if (tokens.length < 3) {
-    const where = tokens.length === 0 ? { line, start: 0, end: 0 } : { line, start: tokens[0]!.start, end: tokens[tokens.length - 1]!.end };
+/**
+ * Cartesian position of one atom from its fractional coordinates (the first three fields; anything after
+ * them, a label, is ignored), or undefined after reporting why not.
+ */
+function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number, atoms: number, report: Report): Vec3 | undefined {
+  if (fields.count < 3) {
     report.error(
       'xdatcar-short-line',
-      where,
-      tokens.length === 0
+      fields.span(line),
+      fields.count === 0
         ? `a blank line where atom ${atom} of ${atoms} should be: the configuration is left out`
-        : `atom ${atom} needs three fractional coordinates (found ${tokens.length}): the configuration is left out`,
+        : `atom ${atom} needs three fractional coordinates (found ${fields.count}): the configuration is left out`,
     );
     return undefined;
   }
-  const values: number[] = [];
-  for (let k = 0; k < 3; k++) {
-    const value = parseNumber(tokens[k]!.text);
-    if (value === undefined) {
-      report.error(
-        'xdatcar-not-number',
-        { line, start: tokens[k]!.start, end: tokens[k]!.end },
-        `the coordinate must be a number (found ${quote(tokens[k]!.text)}): the configuration is left out`,
-      );
-      return undefined;
-    }
-    values.push(value);
+  const a = fields.number(0);
+  const b = fields.number(1);
+  const c = fields.number(2);
+  if (a === undefined || b === undefined || c === undefined) {
+    const k = a === undefined ? 0 : b === undefined ? 1 : 2;
+    report.error(
+      'xdatcar-not-number',
+      fields.range(line, k),
+      `the coordinate must be a number (found ${quote(fields.text(k))}): the configuration is left out`,
+    );
+    return undefined;
   }
-  return values as Vec3;
+  const cart = fracToCart(lattice, [a, b, c]);
+  if (Number.isFinite(cart[0]) && Number.isFinite(cart[1]) && Number.isFinite(cart[2])) return cart;
+  report.error(
+    'xdatcar-coordinates-too-large',
+    { line, start: fields.starts[0]!, end: fields.ends[2]! },
+    'these coordinates times the lattice vectors are too large to compute with: the configuration is left out',
+  );
+  return undefined;
 }
+
+/** One scanner for every coordinate line read (the reader is synchronous, so it is never shared by two reads). */
+const FIELDS = new Fields();
+
+/** Whether a character code is an ASCII letter: a configuration line starts with one, a coordinate line never. */
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 export function readXdatcar(text: string): StructureFile {
   const report = new Report();
@@ -187,27 +202,20 @@ export function readXdatcar(text: string): StructureFile {
         truncated = true;
         break;
       }
-      if (isConfigurationLine(src.lines[line]!)) {
+      const text = src.lines[line]!;
+      const fields = FIELDS.scan(text);
+      if (fields.count > 0 && isLetter(text.charCodeAt(fields.starts[0]!)) && isConfigurationLine(text)) {
         cut = true;
         report.error(
           'xdatcar-count-mismatch',
-          { line, start: 0, end: src.lines[line]!.length },
+          { line, start: 0, end: text.length },
           `configuration ${number} has ${plural(i, 'coordinate line')} but the counts say ${block.atoms} atoms: that configuration is left out`,
         );
         break;
       }
       if (!ok) continue;
-      const tokens = src.tokens(line);
-      const frac = readCoordinates(tokens, line, i + 1, block.atoms, report);
-      const cart = frac && fracToCart(block.lattice, frac);
-      if (cart && !cart.every(Number.isFinite)) {
-        report.error(
-          'xdatcar-coordinates-too-large',
-          { line, start: tokens[0]!.start, end: tokens[2]!.end },
-          'these coordinates times the lattice vectors are too large to compute with: the configuration is left out',
-        );
-      }
-      if (cart && cart.every(Number.isFinite)) positions.push(cart);
+      const position = readPosition(fields, block.lattice, line, i + 1, block.atoms, report);
+      if (position) positions.push(position);
       else ok = false;
     }
     if (truncated) {

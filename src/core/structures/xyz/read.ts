@@ -5,9 +5,10 @@
  * columns Properties= names). Never throws; near-linear; every problem on its line and column.
  */
 import { ELEMENTS, element } from '../../poscar/elements';
-import { parseInteger, parseNumber } from '../../poscar/numbers';
+import { parseInteger } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
 import { SourceText, type Token } from '../../poscar/text';
+import { Fields } from '../fields';
 import type { Vec3 } from '../../poscar/types';
 import { frameDetail, groupFrames, MAX_FRAME_ATOMS, MAX_FRAMES, MAX_TOTAL_SITES } from '../trajectoryOutline';
 import type { OutlineEntry, StructureFile, StructureFrame } from '../types';
@@ -16,18 +17,18 @@ import { readFrameSpec, type FrameSpec } from './frameSpec';
 /** Characters of a comment line kept as a frame's title. */
 const TITLE_LENGTH = 80;
 
-/** Element symbols for species tokens, and the tokens already reported as unknown. */
+/** Element symbols for species tokens, each token resolved once. */
 class SpeciesNames {
-  private readonly known = new Map<string, { symbol: string; label?: string }>();
+  private readonly known = new Map<string, Resolved>();
 
   /**
    * The element for a species token: an atomic number (ASE's Z column, pymatgen reads '6' as carbon), a
    * symbol in any case ('CL' -> Cl, as ASE's capitalize()), or a label starting with one ('C1', 'Fe_pv').
-   * Anything else is 'X' with the token kept as the label.
+   * Anything else is 'X' with the token kept as the label; `unknown` is set the first time only.
    */
-  resolve(text: string): { symbol: string; label?: string; unknown: boolean } {
+  resolve(text: string): Resolved {
     const cached = this.known.get(text);
-    if (cached) return { ...cached, unknown: false };
+    if (cached) return cached.unknown ? { ...cached, unknown: false } : cached;
     const z = parseInteger(text);
     let symbol: string | undefined;
     if (z !== undefined) symbol = z >= 1 && z <= ELEMENTS.length ? ELEMENTS[z - 1]!.symbol : undefined;
@@ -41,12 +42,19 @@ class SpeciesNames {
         else if (letters && element(letters[0]!.toUpperCase())) symbol = letters[0]!.toUpperCase();
       }
     }
-    const resolved =
-      symbol === undefined ? { symbol: 'X', label: text } : symbol === text || z !== undefined ? { symbol } : { symbol, label: text };
-    const first = !this.known.has(text);
+    const resolved: Resolved =
+      symbol === undefined
+        ? { symbol: 'X', label: text, unknown: true }
+        : { symbol, label: symbol === text || z !== undefined ? undefined : text, unknown: false };
     this.known.set(text, resolved);
-    return { ...resolved, unknown: symbol === undefined && first };
+    return resolved;
   }
+}
+
+interface Resolved {
+  symbol: string;
+  label: string | undefined;
+  unknown: boolean;
 }
 
 interface Frames {
@@ -96,51 +104,49 @@ function readAtoms(
   let forcesOk = spec.forces !== undefined;
   let ok = spec.positions !== undefined;
   const width = spec.width;
+  const speciesOffset = spec.species ?? spec.numbers;
+  const fields = FIELDS;
   for (let i = 0; i < n; i++) {
     const line = first + i;
     if (!src.has(line)) return { species, labels, positions, next: line, ok: false, truncated: true };
-    const tokens = src.tokens(line);
-    if (isCountLine(tokens) && i > 0)
+    fields.scan(src.lines[line]!);
+    if (i > 0 && fields.count === 1 && (parseInteger(fields.text(0)) ?? -1) >= 0)
       return { species, labels, positions, ...(forcesOk ? { forces } : {}), next: line, ok, truncated: false, short: i };
-    if (!ok) continue; // the columns are unknown: only the frame's extent matters
-    if (tokens.length < width) {
-      const where =
-        tokens.length === 0 ? { line, start: 0, end: 0 } : { line, start: tokens[0]!.start, end: tokens[tokens.length - 1]!.end };
+    if (!ok) continue; // the columns are unknown or a line was bad: only the frame's extent matters now
+    if (fields.count < width) {
       report.error(
         'xyz-short-line',
-        where,
-        tokens.length === 0
+        fields.span(line),
+        fields.count === 0
           ? `a blank line where atom ${i + 1} of ${n} should be: the frame is left out`
-          : `atom ${i + 1} has ${plural(tokens.length, 'column')} where ${spec.extended ? 'Properties=' : 'an XYZ atom line'} asks for ${width} (${describe(spec)}): the frame is left out`,
+          : `atom ${i + 1} has ${plural(fields.count, 'column')} where ${spec.extended ? 'Properties=' : 'an XYZ atom line'} asks for ${width} (${describe(spec)}): the frame is left out`,
       );
       ok = false;
       continue;
     }
-    const position = readVector(tokens, spec.positions!, line, 'position', report);
+    const position = readVector(fields, spec.positions!, line, 'position', report);
     if (!position) {
       ok = false;
       continue;
     }
     positions.push(position);
-    const speciesOffset = spec.species ?? spec.numbers;
     if (speciesOffset === undefined) {
       species.push('X');
       labels.push(undefined);
     } else {
-      const token = tokens[speciesOffset]!;
-      const resolved = names.resolve(token.text);
+      const resolved = names.resolve(fields.text(speciesOffset));
       if (resolved.unknown) {
         report.warning(
           'unknown-element',
-          { line, start: token.start, end: token.end },
-          `${quote(token.text)} is not an element symbol or atomic number: shown as X, its mass is unknown`,
+          fields.range(line, speciesOffset),
+          `${quote(resolved.label!)} is not an element symbol or atomic number: shown as X, its mass is unknown`,
         );
       }
       species.push(resolved.symbol);
       labels.push(resolved.label);
     }
     if (forcesOk) {
-      const force = readVector(tokens, spec.forces!, line, 'force', report);
+      const force = readVector(fields, spec.forces!, line, 'force', report);
       if (force) forces.push(force);
       else forcesOk = false;
     }
@@ -148,26 +154,25 @@ function readAtoms(
   return { species, labels, positions, ...(forcesOk ? { forces } : {}), next: first + n, ok, truncated: false };
 }
 
+/** One scanner for every atom line read (the readers are synchronous, so it is never shared by two reads). */
+const FIELDS = new Fields();
+
 function describe(spec: FrameSpec): string {
   return spec.columns.map((c) => `${c.name}:${c.count}`).join(' ');
 }
 
-function readVector(tokens: Token[], offset: number, line: number, what: string, report: Report): Vec3 | undefined {
-  const out: number[] = [];
-  for (let k = 0; k < 3; k++) {
-    const token = tokens[offset + k]!;
-    const value = parseNumber(token.text);
-    if (value === undefined) {
-      report.error(
-        'xyz-not-number',
-        { line, start: token.start, end: token.end },
-        `the ${what}'s ${'xyz'[k]} must be a number (found ${quote(token.text)})${what === 'position' ? ': the frame is left out' : ": the frame's forces are left out"}`,
-      );
-      return undefined;
-    }
-    out.push(value);
-  }
-  return out as Vec3;
+function readVector(fields: Fields, offset: number, line: number, what: string, report: Report): Vec3 | undefined {
+  const x = fields.number(offset);
+  const y = fields.number(offset + 1);
+  const z = fields.number(offset + 2);
+  if (x !== undefined && y !== undefined && z !== undefined) return [x, y, z];
+  const k = x === undefined ? 0 : y === undefined ? 1 : 2;
+  report.error(
+    'xyz-not-number',
+    fields.range(line, offset + k),
+    `the ${what}'s ${'xyz'[k]} must be a number (found ${quote(fields.text(offset + k))})${what === 'position' ? ': the frame is left out' : ": the frame's forces are left out"}`,
+  );
+  return undefined;
 }
 
 function readFrames(src: SourceText, report: Report): Frames {
