@@ -17,7 +17,6 @@
 import { readHeader, type Header } from '../../poscar/header';
 import { parseInteger, parseNumber } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
-import { fracToCart } from '../../poscar/structure';
 import { SourceText, tokenize } from '../../poscar/text';
 import { Fields } from '../fields';
 import type { Mat3, Vec3 } from '../../poscar/types';
@@ -116,8 +115,12 @@ function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number,
     );
     return undefined;
   }
-  const cart = fracToCart(lattice, [a, b, c]);
-  if (Number.isFinite(cart[0]) && Number.isFinite(cart[1]) && Number.isFinite(cart[2])) return cart;
+  // f·L (fracToCart), written out: one array per atom, the only allocation left in the hot loop.
+  const [u, v, w] = lattice;
+  const x = a * u[0] + b * v[0] + c * w[0];
+  const y = a * u[1] + b * v[1] + c * w[1];
+  const z = a * u[2] + b * v[2] + c * w[2];
+  if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) return [x, y, z];
   report.error(
     'xdatcar-coordinates-too-large',
     { line, start: fields.starts[0]!, end: fields.ends[2]! },
