@@ -135,6 +135,154 @@ const FIELDS = new Fields();
 /** Whether a character code is an ASCII letter: a configuration line starts with one, a coordinate line never. */
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
+/** What the reader carries from one configuration to the next. */
+interface State {
+  src: SourceText;
+  report: Report;
+  /** Warning codes already given by a header: not repeated for every repeated header. */
+  seen: Set<string>;
+  title: string;
+  block: Block;
+  /** The current configuration's 'Direct configuration=' line (or the blank line standing for it). */
+  marker: number;
+  /** The current configuration's first line (its header's, for the first one or a variable cell). */
+  blockStart: number;
+  frames: StructureFrame[];
+  outline: OutlineEntry[];
+  sites: number;
+  blankNoted: boolean;
+}
+
+/** Limits and the configuration line's own warnings; false when the reading must stop here. */
+function checkConfiguration(state: State): boolean {
+  const { block, marker, report, frames, sites, src } = state;
+  if (block.atoms > MAX_FRAME_ATOMS) {
+    report.error(
+      'xdatcar-too-many-atoms',
+      { line: marker, start: 0, end: 0 },
+      `${block.atoms} atoms in one configuration: at most ${MAX_FRAME_ATOMS} are read`,
+    );
+    return false;
+  }
+  if (frames.length >= MAX_FRAMES || sites + block.atoms > MAX_TOTAL_SITES) {
+    report.warning(
+      'too-many-frames',
+      { line: marker, start: 0, end: src.lines[marker]?.length ?? 0 },
+      `only the first ${frames.length} configurations are read (${sites} atoms in all; at most ${MAX_FRAMES} configurations or ${MAX_TOTAL_SITES} atoms): the rest of the file is left out`,
+    );
+    return false;
+  }
+  if (block.blankSeparated && !state.blankNoted) {
+    state.blankNoted = true;
+    report.warning(
+      'xdatcar-no-configuration-line',
+      { line: marker, start: 0, end: 0 },
+      "a blank line where VASP writes 'Direct configuration=     1': read as Direct coordinates with blank lines between configurations, as pymatgen reads it (ASE reads only the first configuration)",
+    );
+  }
+  const markerText = src.lines[marker] ?? '';
+  if (/^\s*[cCkK]/.test(markerText)) {
+    report.warning(
+      'xdatcar-cartesian',
+      { line: marker, start: 0, end: markerText.length },
+      'XDATCAR coordinates are fractional (VASP writes Direct): read as Direct, as ASE and pymatgen read them',
+    );
+  }
+  return true;
+}
+
+/**
+ * The coordinate lines of one configuration: its positions (undefined when a line is bad or a
+ * configuration line comes too soon), the line after it, and whether the file ended first.
+ */
+function readConfiguration(state: State, number: number): { positions?: Vec3[]; next: number; truncated: boolean } {
+  const { src, report, block, marker } = state;
+  const positions: Vec3[] = [];
+  let ok = true;
+  let line = marker + 1;
+  for (let i = 0; i < block.atoms; i++, line++) {
+    if (!src.has(line)) return { next: line, truncated: true };
+    const text = src.lines[line]!;
+    const fields = FIELDS.scan(text);
+    if (fields.count > 0 && isLetter(text.charCodeAt(fields.starts[0]!)) && isConfigurationLine(text)) {
+      report.error(
+        'xdatcar-count-mismatch',
+        { line, start: 0, end: text.length },
+        `configuration ${number} has ${plural(i, 'coordinate line')} but the counts say ${block.atoms} atoms: that configuration is left out`,
+      );
+      return { next: line, truncated: false };
+    }
+    if (!ok) continue;
+    const position = readPosition(fields, block.lattice, line, i + 1, block.atoms, report);
+    if (position) positions.push(position);
+    else ok = false;
+  }
+  return { ...(ok ? { positions } : {}), next: line, truncated: false };
+}
+
+/**
+ * What follows a configuration ending before `line`: another configuration line, a blank separator, or
+ * a repeated header (variable cell); moves the state there, or returns false at the end or on a line
+ * that is none of these.
+ */
+function advance(state: State, line: number, number: number): boolean {
+  const { src, report } = state;
+  let next = line;
+  while (next < src.count && src.isBlank(next)) next++;
+  if (next >= src.count) return false;
+  const text = src.lines[next]!;
+  if (isConfigurationLine(text)) {
+    state.marker = state.blockStart = next;
+    return true;
+  }
+  const firstToken = src.tokens(next)[0]?.text ?? '';
+  if (state.block.blankSeparated && next > line && parseNumber(firstToken) !== undefined) {
+    state.marker = next - 1; // the blank line before the coordinates stands for 'Direct configuration='
+    state.blockStart = line;
+    return true;
+  }
+  // A repeated header (variable cell): pymatgen recognises it by the title line, ASE by anything that is
+  // not a configuration line; both then read a whole new POSCAR header.
+  const trimmed = text.trim();
+  const scaleFollows = parseNumber(src.tokens(next + 1)[0]?.text ?? '') !== undefined;
+  if (trimmed !== state.title && !(parseNumber(firstToken) === undefined && scaleFollows)) {
+    report.error(
+      'xdatcar-unexpected-line',
+      { line: next, start: 0, end: text.length },
+      `expected 'Direct configuration=' or a repeated header after configuration ${number}, found ${quote(trimmed)}: does the configuration above have more atoms than the counts say? The rest of the file is left out`,
+    );
+    return false;
+  }
+  const repeated = readHeaderAt(src, next, report, state.seen);
+  if (!repeated) {
+    report.error(
+      'xdatcar-bad-header',
+      { line: next, start: 0, end: text.length },
+      'this repeated header (a variable cell) cannot be read: the rest of the file is left out',
+    );
+    return false;
+  }
+  state.block = blockOf(repeated, src);
+  state.marker = repeated.lines.mode;
+  state.blockStart = next;
+  return true;
+}
+
+function keep(state: State, positions: Vec3[], number: number, last: number): void {
+  const { block } = state;
+  const frame: StructureFrame = {
+    lattice: block.lattice,
+    pbc: [true, true, true],
+    species: block.species,
+    positions,
+    title: `configuration ${number}`,
+    lines: { first: state.blockStart, last },
+  };
+  state.frames.push(frame);
+  state.sites += block.atoms;
+  state.outline.push({ name: `configuration ${number}`, detail: frameDetail(block.atoms), kind: 'frame', lines: frame.lines });
+}
+
 export function readXdatcar(text: string): StructureFile {
   const report = new Report();
   const src = new SourceText(text);
@@ -149,138 +297,35 @@ export function readXdatcar(text: string): StructureFile {
     return empty();
   }
   const seen = new Set<string>();
-  const title = (src.lines[0] ?? '').trim();
   const header = readHeaderAt(src, 0, report, seen);
   if (!header) return empty();
-  let block = blockOf(header, src);
-  const frames: StructureFrame[] = [];
-  const outline: OutlineEntry[] = [];
-  let sites = 0;
-  let blankNoted = false;
-  // The line of the current block's 'Direct configuration=' (or blank separator) line, and where its block begins.
-  let marker = header.lines.mode;
-  let blockStart = 0;
-  for (let index = 1; ; index++) {
-    if (block.atoms > MAX_FRAME_ATOMS) {
-      report.error(
-        'xdatcar-too-many-atoms',
-        { line: marker, start: 0, end: 0 },
-        `${block.atoms} atoms in one configuration: at most ${MAX_FRAME_ATOMS} are read`,
-      );
-      break;
-    }
-    if (frames.length >= MAX_FRAMES || sites + block.atoms > MAX_TOTAL_SITES) {
-      report.warning(
-        'too-many-frames',
-        { line: marker, start: 0, end: src.lines[marker]?.length ?? 0 },
-        `only the first ${frames.length} configurations are read (${sites} atoms in all; at most ${MAX_FRAMES} configurations or ${MAX_TOTAL_SITES} atoms): the rest of the file is left out`,
-      );
-      break;
-    }
-    if (block.blankSeparated && !blankNoted) {
-      blankNoted = true;
-      report.warning(
-        'xdatcar-no-configuration-line',
-        { line: marker, start: 0, end: 0 },
-        "a blank line where VASP writes 'Direct configuration=     1': read as Direct coordinates with blank lines between configurations, as pymatgen reads it (ASE reads only the first configuration)",
-      );
-    }
-    const markerText = src.lines[marker] ?? '';
-    if (/^\s*[cCkK]/.test(markerText)) {
-      report.warning(
-        'xdatcar-cartesian',
-        { line: marker, start: 0, end: markerText.length },
-        'XDATCAR coordinates are fractional (VASP writes Direct): read as Direct, as ASE and pymatgen read them',
-      );
-    }
-    const number = configurationNumber(markerText) ?? index;
-    // The coordinates.
-    const positions: Vec3[] = [];
-    let ok = true;
-    let line = marker + 1;
-    let truncated = false;
-    let cut = false;
-    for (let i = 0; i < block.atoms; i++, line++) {
-      if (!src.has(line)) {
-        truncated = true;
-        break;
-      }
-      const text = src.lines[line]!;
-      const fields = FIELDS.scan(text);
-      if (fields.count > 0 && isLetter(text.charCodeAt(fields.starts[0]!)) && isConfigurationLine(text)) {
-        cut = true;
-        report.error(
-          'xdatcar-count-mismatch',
-          { line, start: 0, end: text.length },
-          `configuration ${number} has ${plural(i, 'coordinate line')} but the counts say ${block.atoms} atoms: that configuration is left out`,
-        );
-        break;
-      }
-      if (!ok) continue;
-      const position = readPosition(fields, block.lattice, line, i + 1, block.atoms, report);
-      if (position) positions.push(position);
-      else ok = false;
-    }
+  const state: State = {
+    src,
+    report,
+    seen,
+    title: (src.lines[0] ?? '').trim(),
+    block: blockOf(header, src),
+    marker: header.lines.mode,
+    blockStart: 0,
+    frames: [],
+    outline: [],
+    sites: 0,
+    blankNoted: false,
+  };
+  for (let index = 1; checkConfiguration(state); index++) {
+    const number = configurationNumber(src.lines[state.marker] ?? '') ?? index;
+    const { positions, next, truncated } = readConfiguration(state, number);
     if (truncated) {
+      const kept = state.frames.length;
       report.warning(
         'xdatcar-truncated',
-        { line, start: 0, end: 0 },
-        `the file ends after ${plural(line - marker - 1, 'coordinate line')} of configuration ${number} (of ${block.atoms}): that configuration is left out${frames.length > 0 ? `, the ${plural(frames.length, 'configuration')} before it are kept` : ''}`,
+        { line: next, start: 0, end: 0 },
+        `the file ends after ${plural(next - state.marker - 1, 'coordinate line')} of configuration ${number} (of ${state.block.atoms}): that configuration is left out${kept > 0 ? `, the ${plural(kept, 'configuration')} before it are kept` : ''}`,
       );
       break;
     }
-    if (ok && !cut) {
-      const frame: StructureFrame = {
-        lattice: block.lattice,
-        pbc: [true, true, true],
-        species: block.species,
-        positions,
-        title: `configuration ${number}`,
-        lines: { first: blockStart, last: line - 1 },
-      };
-      frames.push(frame);
-      sites += block.atoms;
-      outline.push({ name: `configuration ${number}`, detail: frameDetail(block.atoms), kind: 'frame', lines: frame.lines });
-    }
-    // What follows: the end, another configuration line, a blank separator, or a repeated header.
-    let next = line;
-    while (next < src.count && src.isBlank(next)) next++;
-    if (next >= src.count) break;
-    const nextText = src.lines[next]!;
-    if (isConfigurationLine(nextText)) {
-      marker = blockStart = next;
-      continue;
-    }
-    const firstToken = src.tokens(next)[0]?.text ?? '';
-    if (block.blankSeparated && next > line && parseNumber(firstToken) !== undefined) {
-      marker = next - 1; // the blank line before the coordinates stands for 'Direct configuration='
-      blockStart = line;
-      continue;
-    }
-    // A repeated header (variable cell): pymatgen recognises it by the title line, ASE by anything that is
-    // not a configuration line; both then read a whole new POSCAR header.
-    const trimmed = nextText.trim();
-    const scaleFollows = parseNumber(src.tokens(next + 1)[0]?.text ?? '') !== undefined;
-    if (trimmed !== title && !(parseNumber(firstToken) === undefined && scaleFollows)) {
-      report.error(
-        'xdatcar-unexpected-line',
-        { line: next, start: 0, end: nextText.length },
-        `expected 'Direct configuration=' or a repeated header after configuration ${number}, found ${quote(trimmed)}: does the configuration above have more atoms than the counts say? The rest of the file is left out`,
-      );
-      break;
-    }
-    const repeated = readHeaderAt(src, next, report, seen);
-    if (!repeated) {
-      report.error(
-        'xdatcar-bad-header',
-        { line: next, start: 0, end: nextText.length },
-        'this repeated header (a variable cell) cannot be read: the rest of the file is left out',
-      );
-      break;
-    }
-    block = blockOf(repeated, src);
-    marker = repeated.lines.mode;
-    blockStart = next;
+    if (positions) keep(state, positions, number, next - 1);
+    if (!advance(state, next, number)) break;
   }
-  return { format: 'xdatcar', frames, diagnostics: report.sorted(), outline: groupFrames(outline) };
+  return { format: 'xdatcar', frames: state.frames, diagnostics: report.sorted(), outline: groupFrames(state.outline) };
 }

@@ -175,50 +175,154 @@ function readVector(fields: Fields, offset: number, line: number, what: string, 
   return undefined;
 }
 
+/** What the reader carries from one frame to the next. */
+interface State {
+  src: SourceText;
+  report: Report;
+  out: Frames;
+  names: SpeciesNames;
+  /** Frames met so far, read or not. */
+  index: number;
+  blankReported: boolean;
+  /** The line after the last frame read in full. */
+  previousEnd: number;
+}
+
+/** Blank lines from `line` on: the line after them, or undefined when the reading stops (text that is no frame). */
+function afterBlank(state: State, line: number): number | undefined {
+  const { src, report } = state;
+  let next = line;
+  while (next < src.count && src.isBlank(next)) next++;
+  if (next >= src.count || state.index === 0) return next;
+  const follows = src.tokens(next);
+  if (!isCountLine(follows.slice(0, 1))) {
+    report.warning(
+      'xyz-trailing-text',
+      { line: next, start: follows[0]!.start, end: src.lines[next]!.length },
+      `the text after the blank line is not an XYZ frame (no atom count): lines ${next + 1}–${src.count} are ignored, as ASE (which stops at the blank line) and pymatgen ignore them`,
+    );
+    return undefined;
+  }
+  if (!state.blankReported) {
+    state.blankReported = true;
+    report.warning(
+      'xyz-blank-line',
+      { line, start: 0, end: 0 },
+      'a blank line between frames: read on here, but ASE stops reading at a blank line and drops the frames after it',
+    );
+  }
+  return next;
+}
+
+/** A count line that is no count: reported, and the line of the next count line to go on from. */
+function skipBadCount(state: State, line: number, tokens: Token[]): number {
+  const { src } = state;
+  const next = nextCountLine(src, line + 1);
+  const skipped = next > line + 1 ? ` (lines ${line + 1}–${next} skipped)` : '';
+  state.report.error(
+    'xyz-count',
+    { line, start: tokens[0]!.start, end: tokens[tokens.length - 1]!.end },
+    state.previousEnd === line
+      ? `expected the atom count of the next frame, found ${quote(src.lines[line]!.trim())}: does the frame above have more atom lines than its count says?${skipped}`
+      : `an XYZ frame starts with its atom count, a whole number (found ${quote(tokens[0]!.text)})${skipped}`,
+  );
+  return next;
+}
+
+/** Limits on the count on `line`; false when the reading stops here. */
+function withinLimits(state: State, n: number, countRange: { line: number; start: number; end: number }): boolean {
+  const { out, report } = state;
+  if (n > MAX_FRAME_ATOMS) {
+    report.error(
+      'xyz-too-many-atoms',
+      countRange,
+      `${n} atoms in one frame: at most ${MAX_FRAME_ATOMS} are read; the rest of the file is left out`,
+    );
+    return false;
+  }
+  if (out.frames.length >= MAX_FRAMES || out.sites + n > MAX_TOTAL_SITES) {
+    report.warning(
+      'too-many-frames',
+      countRange,
+      `only the first ${out.frames.length} frames are read (${out.sites} atoms in all; at most ${MAX_FRAMES} frames or ${MAX_TOTAL_SITES} atoms): the rest of the file is left out`,
+    );
+    return false;
+  }
+  return true;
+}
+
+/** The frame whose count `n` is on `line`: kept when it can be; the line after it, or undefined at a truncated end. */
+function readFrame(state: State, line: number, n: number, countRange: { line: number; start: number; end: number }): number | undefined {
+  const { src, report, out } = state;
+  const index = ++state.index;
+  const commentLine = line + 1;
+  if (!src.has(commentLine)) {
+    report.warning(
+      'xyz-truncated',
+      { line: commentLine, start: 0, end: 0 },
+      `the file ends after the atom count of frame ${index}: that frame is left out`,
+    );
+    return undefined;
+  }
+  const comment = src.lines[commentLine]!;
+  const spec = readFrameSpec(comment, commentLine, report);
+  const atoms = readAtoms(src, line + 2, n, spec, state.names, report);
+  if (atoms.truncated) {
+    const kept = out.frames.length;
+    report.warning(
+      'xyz-truncated',
+      { line: atoms.next, start: 0, end: 0 },
+      `the file ends after ${plural(atoms.next - line - 2, 'atom line')} of frame ${index}, whose count on line ${line + 1} is ${n}: that frame is left out${kept > 0 ? `, the ${plural(kept, 'frame')} before it are kept` : ''}`,
+    );
+    return undefined;
+  }
+  if (atoms.short !== undefined) {
+    report.error(
+      'xyz-count-mismatch',
+      countRange,
+      `frame ${index} has ${plural(atoms.short, 'atom line')} but its count says ${n}: a new frame starts on line ${atoms.next + 1}`,
+    );
+  }
+  if (!atoms.ok) return atoms.next;
+  const count = atoms.positions.length;
+  const frame: StructureFrame = {
+    lattice: spec.lattice,
+    pbc: spec.pbc,
+    species: atoms.species,
+    positions: atoms.positions,
+    ...(atoms.labels.some((l) => l !== undefined) ? { labels: atoms.labels.map((l, k) => l ?? atoms.species[k]!) } : {}),
+    ...(spec.energy === undefined ? {} : { energy: spec.energy }),
+    ...(atoms.forces && atoms.forces.length === count ? { forces: atoms.forces } : {}),
+    ...(spec.stress ? { stress: spec.stress } : {}),
+    title: frameTitle(comment, spec, index),
+    lines: { first: line, last: atoms.next - 1 },
+  };
+  out.frames.push(frame);
+  out.sites += count;
+  out.outline.push({ name: `frame ${index}`, detail: frameDetail(count, spec.energy), kind: 'frame', lines: frame.lines });
+  return atoms.next;
+}
+
 function readFrames(src: SourceText, report: Report): Frames {
-  const out: Frames = { frames: [], outline: [], sites: 0 };
-  const names = new SpeciesNames();
-  let line = 0;
-  let index = 0; // frames met, read or not
-  let blankReported = false;
-  let previousEnd = -1; // the line after the last frame read in full
-  while (line < src.count) {
+  const state: State = {
+    src,
+    report,
+    out: { frames: [], outline: [], sites: 0 },
+    names: new SpeciesNames(),
+    index: 0,
+    blankReported: false,
+    previousEnd: -1,
+  };
+  let line: number | undefined = 0;
+  while (line !== undefined && line < src.count) {
     const tokens = src.tokens(line);
     if (tokens.length === 0) {
-      let next = line;
-      while (next < src.count && src.isBlank(next)) next++;
-      const follows = src.tokens(next);
-      if (next < src.count && index > 0 && isCountLine(follows.slice(0, 1)) && !blankReported) {
-        blankReported = true;
-        report.warning(
-          'xyz-blank-line',
-          { line, start: 0, end: 0 },
-          'a blank line between frames: read on here, but ASE stops reading at a blank line and drops the frames after it',
-        );
-      }
-      if (next < src.count && index > 0 && !isCountLine(follows.slice(0, 1))) {
-        report.warning(
-          'xyz-trailing-text',
-          { line: next, start: follows[0]!.start, end: src.lines[next]!.length },
-          `the text after the blank line is not an XYZ frame (no atom count): lines ${next + 1}–${src.count} are ignored, as ASE (which stops at the blank line) and pymatgen ignore them`,
-        );
-        break;
-      }
-      line = next;
+      line = afterBlank(state, line);
       continue;
     }
     const n = parseInteger(tokens[0]!.text);
     if (n === undefined || n < 0) {
-      const next = nextCountLine(src, line + 1);
-      const skipped = next > line + 1 ? ` (lines ${line + 1}–${next} skipped)` : '';
-      report.error(
-        'xyz-count',
-        { line, start: tokens[0]!.start, end: tokens[tokens.length - 1]!.end },
-        previousEnd === line
-          ? `expected the atom count of the next frame, found ${quote(src.lines[line]!.trim())}: does the frame above have more atom lines than its count says?${skipped}`
-          : `an XYZ frame starts with its atom count, a whole number (found ${quote(tokens[0]!.text)})${skipped}`,
-      );
-      line = next;
+      line = skipBadCount(state, line, tokens);
       continue;
     }
     if (tokens.length > 1) {
@@ -229,72 +333,11 @@ function readFrames(src: SourceText, report: Report): Frames {
       );
     }
     const countRange = { line, start: tokens[0]!.start, end: tokens[0]!.end };
-    if (n > MAX_FRAME_ATOMS) {
-      report.error(
-        'xyz-too-many-atoms',
-        countRange,
-        `${n} atoms in one frame: at most ${MAX_FRAME_ATOMS} are read; the rest of the file is left out`,
-      );
-      break;
-    }
-    if (out.frames.length >= MAX_FRAMES || out.sites + n > MAX_TOTAL_SITES) {
-      report.warning(
-        'too-many-frames',
-        countRange,
-        `only the first ${out.frames.length} frames are read (${out.sites} atoms in all; at most ${MAX_FRAMES} frames or ${MAX_TOTAL_SITES} atoms): the rest of the file is left out`,
-      );
-      break;
-    }
-    index++;
-    const commentLine = line + 1;
-    if (!src.has(commentLine)) {
-      report.warning(
-        'xyz-truncated',
-        { line: commentLine, start: 0, end: 0 },
-        `the file ends after the atom count of frame ${index}: that frame is left out`,
-      );
-      break;
-    }
-    const comment = src.lines[commentLine]!;
-    const spec = readFrameSpec(comment, commentLine, report);
-    const atoms = readAtoms(src, line + 2, n, spec, names, report);
-    if (atoms.truncated) {
-      report.warning(
-        'xyz-truncated',
-        { line: atoms.next, start: 0, end: 0 },
-        `the file ends after ${plural(atoms.next - line - 2, 'atom line')} of frame ${index}, whose count on line ${line + 1} is ${n}: that frame is left out${out.frames.length > 0 ? `, the ${plural(out.frames.length, 'frame')} before it are kept` : ''}`,
-      );
-      break;
-    }
-    if (atoms.short !== undefined) {
-      report.error(
-        'xyz-count-mismatch',
-        countRange,
-        `frame ${index} has ${plural(atoms.short, 'atom line')} but its count says ${n}: a new frame starts on line ${atoms.next + 1}`,
-      );
-    }
-    if (atoms.ok) {
-      const count = atoms.positions.length;
-      const frame: StructureFrame = {
-        lattice: spec.lattice,
-        pbc: spec.pbc,
-        species: atoms.species,
-        positions: atoms.positions,
-        ...(atoms.labels.some((l) => l !== undefined) ? { labels: atoms.labels.map((l, k) => l ?? atoms.species[k]!) } : {}),
-        ...(spec.energy === undefined ? {} : { energy: spec.energy }),
-        ...(atoms.forces && atoms.forces.length === count ? { forces: atoms.forces } : {}),
-        ...(spec.stress ? { stress: spec.stress } : {}),
-        title: frameTitle(comment, spec, index),
-        lines: { first: line, last: atoms.next - 1 },
-      };
-      out.frames.push(frame);
-      out.sites += count;
-      out.outline.push({ name: `frame ${index}`, detail: frameDetail(count, spec.energy), kind: 'frame', lines: frame.lines });
-    }
-    line = atoms.next;
-    previousEnd = line;
+    if (!withinLimits(state, n, countRange)) break;
+    line = readFrame(state, line, n, countRange);
+    if (line !== undefined) state.previousEnd = line;
   }
-  return out;
+  return state.out;
 }
 
 export function readXyz(text: string): StructureFile {
