@@ -22,7 +22,7 @@ import { basename, join, relative } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { readXdatcar } from '../../src/core/structures/xdatcar/index';
-import { readXyz, writeExtxyz } from '../../src/core/structures/xyz/index';
+import { KBAR_PER_EV_A3, readXyz, writeExtxyz } from '../../src/core/structures/xyz/index';
 import type { Mat3, StructureFile, StructureFrame, Vec3 } from '../../src/core/structures/types';
 
 const PYMATGEN_FILES = '/usr/share/doc/pymatgen-test-files/examples/test_files';
@@ -72,6 +72,8 @@ interface OracleFile {
   ase?: OracleResult;
   asePlain?: OracleResult;
   pymatgen?: OracleResult;
+  /** The last entry: kBar per eV/Å³ from ase.units (10 / GPa). */
+  kbarPerEvA3?: number;
 }
 
 const SCRIPT = String.raw`
@@ -119,6 +121,8 @@ for line in sys.stdin.read().split('\n'):
         out.append({'path': path, 'ase': ase_frames(path, 'extxyz'), 'asePlain': ase_frames(path, 'xyz'), 'pymatgen': pmg_frames(path, False)})
     else:
         out.append({'path': path, 'ase': ase_frames(path, 'extxyz')})
+import ase.units
+out.append({'path': '__units__', 'kbarPerEvA3': 10 / ase.units.GPa})
 print(json.dumps(out))
 `;
 
@@ -227,6 +231,9 @@ test('XYZ, extended XYZ and XDATCAR files from pymatgen and ASE read as ASE and 
     ]);
     if (typeof oracles === 'string') return t.skip(`${oracles}: ${MISSING}`);
     let compared = 0;
+    const units = oracles.pop()!;
+    // 1 eV/Å³ = 160.21766208 GPa in ase.units (CODATA 2014): the factor frameSpec.ts converts stress= with.
+    assert.equal(KBAR_PER_EV_A3, units.kbarPerEvA3);
     for (const oracle of oracles.slice(0, -1)) {
       const key = keyOf(oracle.path);
       const ours = readOurs(oracle.path);
@@ -273,7 +280,7 @@ test('XYZ, extended XYZ and XDATCAR files from pymatgen and ASE read as ASE and 
       const s = frame.stress!;
       near(
         other.stress!,
-        [s[0][0], s[1][1], s[2][2], s[1][2], s[0][2], s[0][1]].map((v) => -v / 1602.1766208),
+        [s[0][0], s[1][1], s[2][2], s[1][2], s[0][2], s[0][1]].map((v) => -v / KBAR_PER_EV_A3),
         `round trip frame ${i + 1}: stress`,
       );
     });
