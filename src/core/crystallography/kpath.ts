@@ -373,7 +373,8 @@ export interface SampledPath {
 
 /** Å⁻¹ with the 2π: |Σ fᵢ bᵢ| for b the reciprocal basis of `lattice` times 2π. */
 export function segmentLength(lattice: Mat3, from: Vec3, to: Vec3): number {
-  return norm(rowTimes(sub(to, from), reciprocal(lattice))) * 2 * Math.PI;
+  const withTwoPi = reciprocal(lattice).map((b) => scale(b, 2 * Math.PI)) as Mat3;
+  return norm(rowTimes(sub(to, from), withTwoPi));
 }
 
 /**
