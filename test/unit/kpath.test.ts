@@ -21,8 +21,8 @@ import {
 } from '../../src/core/crystallography/kpath';
 import { VARIANTS, type Variant } from '../../src/core/crystallography/kpathTable';
 import { displayLabel, pymatgenLabel } from '../../src/core/crystallography/kpathLabels';
-import { lineDivisions, lineModeKpoints } from '../../src/core/crystallography/kpoints';
-import { askPymatgen, type PymatgenAnswer } from './pymatgenKpath';
+import { bandPathKpoints, lineDivisions, lineModeKpoints } from '../../src/core/crystallography/kpoints';
+import { askPymatgen, type PymatgenAnswer, type PymatgenCase } from './pymatgenKpath';
 
 const rad = (degrees: number): number => (degrees * Math.PI) / 180;
 const diag = (a: number, b: number, c: number): Mat3 => [
@@ -332,7 +332,7 @@ test('k-paths equal pymatgen’s KPathSetyawanCurtarolo after spglib’s standar
   const oracleAnswer = oracle(t);
   if (!oracleAnswer) return;
   for (const [i, c] of CASES.entries()) {
-    const theirs = oracleAnswer.cases[i]!;
+    const theirs: PymatgenCase = oracleAnswer.cases[i]!;
     assert.equal(theirs.error, undefined, `${c.variant}: pymatgen failed: ${theirs.error}`);
     // Our input: spglib's space group and its standard conventional cell, in spglib's own (rotated) frame.
     const ours = kPathOfSpaceGroup(theirs.number, theirs.std_lattice);
@@ -364,7 +364,7 @@ test('the cell’s own frame: spglib’s conventional cell rotated back gives th
   const oracleAnswer = oracle(t);
   if (!oracleAnswer) return;
   for (const [i, c] of CASES.entries()) {
-    const theirs = oracleAnswer.cases[i]!;
+    const theirs: PymatgenCase = oracleAnswer.cases[i]!;
     const ours: KPathDefinition = kPathOfSpaceGroup(theirs.number, theirs.conventional);
     // pymatgen does not order the triclinic reciprocal basis (SC: k_γ the smallest or largest angle).
     if (theirs.variant !== c.variant || c.variant.startsWith('TRI')) continue;
@@ -384,7 +384,7 @@ test('the KPOINTS file: pymatgen’s Kpoints.from_string reads line mode, N per 
   const oracleAnswer = oracle(t);
   if (!oracleAnswer) return;
   for (const [i, c] of CASES.entries()) {
-    const read = oracleAnswer.kpoints[i]!;
+    const read: PymatgenAnswer['kpoints'][number] = oracleAnswer.kpoints[i]!;
     const { points, definition, divisions } = ownKpoints[i]!;
     assert.equal(read.style, 'Line_mode');
     assert.equal(read.coord_type, 'Reciprocal');
@@ -392,7 +392,7 @@ test('the KPOINTS file: pymatgen’s Kpoints.from_string reads line mode, N per 
     const ends = definition.branches.flatMap((names) => names.slice(1).flatMap((name, s) => [names[s]!, name]));
     assert.deepEqual(read.labels, ends.map(pymatgenLabel), c.variant);
     read.kpts.forEach((k, j) => assert.ok(sameVec(k, points[ends[j]!]!, 1e-9), `${c.variant} ${ends[j]}`));
-    const theirs = oracleAnswer.cases[i]!;
+    const theirs: PymatgenCase = oracleAnswer.cases[i]!;
     const sameCell = metric(definition.primitive).every((x, k) => close(x, metric(theirs.prim!)[k]!, 1e-6));
     if (theirs.variant === c.variant && sameCell && !c.variant.startsWith('TRI'))
       ends.forEach((label, j) => {
@@ -485,4 +485,39 @@ test('sampling: ceil(density × length) intervals per segment, lengths with the 
   assert.equal(sampled.labels[1]!.index, Math.ceil(10 * gx));
   // The longest segment of the FCC path is Γ–K, 3√2π/(2a).
   assert.equal(lineDivisions(d.points, d.branches, lattice, 10), 1 + Math.ceil((10 * 3 * Math.SQRT2 * Math.PI) / (2 * 5.431)));
+});
+
+test('the KPOINTS of a structure: the space group’s path in the structure’s own basis, or the metric’s, said so', () => {
+  const a = 3.615;
+  const sites: Vec3[] = [
+    [0, 0, 0],
+    [0, a / 2, a / 2],
+    [a / 2, 0, a / 2],
+    [a / 2, a / 2, 0],
+  ];
+  const crystal = { lattice: diag(a, a, a), species: ['Cu', 'Cu', 'Cu', 'Cu'], positions: sites };
+  // The conventional cubic cell of Cu with its space group (Fm-3m): SC's FCC path, in the cubic cell's basis.
+  const fromGroup = bandPathKpoints(crystal, 20, { number: 225, conventionalLattice: diag(a, a, a) });
+  assert.equal(fromGroup.variant, 'FCC');
+  assert.equal(fromGroup.source, 'space group');
+  const lines = fromGroup.text.split('\n');
+  assert.match(lines[0]!, /^FCC k-path of Setyawan & Curtarolo \(2010\); space group 225; /);
+  assert.equal(lines[1], String(fromGroup.divisions));
+  assert.deepEqual(lines.slice(2, 4), ['Line-mode', 'Reciprocal']);
+  const x = lines
+    .find((l) => l.endsWith('! X'))!
+    .split('!')[0]!
+    .trim()
+    .split(/\s+/)
+    .map(Number) as Vec3;
+  assert.ok(
+    x.every((v) => Number.isInteger(v)),
+    `X in the cubic cell's basis is a whole reciprocal vector: ${x}`,
+  );
+  assert.ok(close(norm(rowTimes(x, reciprocal(crystal.lattice))) * 2 * Math.PI, (2 * Math.PI) / a, 1e-9), '|ΓX| = 2π/a');
+  assert.ok(/^[\x20-\x7e\n]*$/.test(fromGroup.text.replace(/\\/g, '')), 'ASCII only');
+  // Without a space group the cubic cell's metric says simple cubic: its own zone's path, and the comment says why.
+  const fromMetric = bandPathKpoints(crystal, 20);
+  assert.equal(fromMetric.variant, 'CUB');
+  assert.match(fromMetric.text.split('\n')[0]!, /lattice type from the cell metric/);
 });

@@ -6,7 +6,7 @@
  */
 import type { Mat3, Vec3 } from '../poscar/types';
 import { pymatgenLabel } from './kpathLabels';
-import { segmentLength } from './kpath';
+import { bravaisFromMetric, kPathOfSpaceGroup, pointsIn, segmentLength, setyawanCurtarolo, type Variant } from './kpath';
 
 /**
  * The points per segment for a density per Å⁻¹: VASP puts the same number on every segment, so the longest
@@ -39,4 +39,59 @@ export function lineModeKpoints({ comment, points, branches, divisions }: LineMo
   for (const names of branches) for (let s = 1; s < names.length; s++) segments.push(`${line(names[s - 1]!)}\n${line(names[s]!)}\n`);
   const head = [comment.replace(/\s+/g, ' ').trim() || 'k-path', String(divisions), 'Line-mode', 'Reciprocal'].join('\n');
   return `${head}\n${segments.join('\n')}`;
+}
+
+/** A crystal as the structure readers give it (core/structures/types.ts StructureFrame): rows in Å, Cartesian sites. */
+export interface Crystal {
+  lattice: Mat3;
+  species: string[];
+  /** Cartesian positions in Å. */
+  positions: Vec3[];
+}
+
+/**
+ * What a symmetry finder (spglib, moyo) says of a crystal: its space group and its conventional cell in the
+ * standard setting, as rows in the crystal's own Cartesian frame (not rotated to the standard orientation), so
+ * that the special points can be written in the crystal's reciprocal basis.
+ */
+export interface Standardized {
+  number: number;
+  conventionalLattice: Mat3;
+}
+
+export type Standardize = (crystal: Crystal) => Standardized | undefined;
+
+export interface BandPathKpoints {
+  text: string;
+  variant: Variant;
+  divisions: number;
+  /** Where the lattice type came from: the space group, or the cell's metric alone. */
+  source: 'space group' | 'metric';
+  spaceGroup?: number;
+}
+
+/**
+ * The KPOINTS file of Setyawan & Curtarolo's band path for a crystal: the variant from the space group and the
+ * standard conventional cell when a symmetry finder gave them, else from the cell's metric (said on the comment
+ * line: 'lattice type from the cell metric'); the points in the reciprocal basis of the crystal's own cell, so the
+ * file goes with its POSCAR; N per segment from `density` (per Å⁻¹, 2π included) on the longest segment.
+ */
+export function bandPathKpoints(crystal: Crystal, density: number, standardized?: Standardized): BandPathKpoints {
+  const definition = standardized
+    ? kPathOfSpaceGroup(standardized.number, standardized.conventionalLattice)
+    : (({ bravais, conventional }) => setyawanCurtarolo(bravais, conventional))(bravaisFromMetric(crystal.lattice));
+  const points = pointsIn(definition, crystal.lattice);
+  const divisions = lineDivisions(points, definition.branches, crystal.lattice, density);
+  const origin = standardized ? `space group ${standardized.number}` : 'lattice type from the cell metric';
+  // ASCII only: VASP reads the comment line as bytes.
+  const comment =
+    `${definition.variant} k-path of Setyawan & Curtarolo (2010); ${origin}; ` +
+    `${divisions} points per segment = 1 + ceil(${density} per 1/A x longest segment, 2pi in b)`;
+  return {
+    text: lineModeKpoints({ comment, points, branches: definition.branches, divisions }),
+    variant: definition.variant,
+    divisions,
+    source: standardized ? 'space group' : 'metric',
+    ...(standardized ? { spaceGroup: standardized.number } : {}),
+  };
 }
