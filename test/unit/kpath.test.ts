@@ -21,7 +21,14 @@ import {
 } from '../../src/core/crystallography/kpath';
 import { VARIANTS, type Variant } from '../../src/core/crystallography/kpathTable';
 import { displayLabel, pymatgenLabel } from '../../src/core/crystallography/kpathLabels';
-import { bandPathKpoints, lineDivisions, lineModeKpoints } from '../../src/core/crystallography/kpoints';
+import {
+  bandPathKpoints,
+  lineDivisions,
+  lineModeKpoints,
+  standardizedFromMoyo,
+  type MoyoStandardCell,
+} from '../../src/core/crystallography/kpoints';
+import { readFileSync } from 'node:fs';
 import { askPymatgen, type PymatgenAnswer, type PymatgenCase } from './pymatgenKpath';
 
 const rad = (degrees: number): number => (degrees * Math.PI) / 180;
@@ -520,4 +527,36 @@ test('the KPOINTS of a structure: the space group’s path in the structure’s 
   const fromMetric = bandPathKpoints(crystal, 20);
   assert.equal(fromMetric.variant, 'CUB');
   assert.match(fromMetric.text.split('\n')[0]!, /lattice type from the cell metric/);
+});
+
+test('moyo’s standard cell rotated back into the cell’s frame: whole-number combinations of the cell, the same variants', async (t) => {
+  let moyo: {
+    initSync: (input: { module: Buffer }) => unknown;
+    analyze_cell: (cell: string, symprec: number, setting: string) => MoyoStandardCell;
+  };
+  try {
+    moyo = (await import('@spglib/moyo-wasm')) as unknown as typeof moyo;
+    const wasm = readFileSync(require.resolve('@spglib/moyo-wasm/moyo_wasm_bg.wasm'));
+    moyo.initSync({ module: wasm });
+  } catch (e) {
+    t.skip(`@spglib/moyo-wasm is not installed (npm ci): the moyo adapter was not checked (${String(e)})`);
+    return;
+  }
+  for (const c of CASES) {
+    const dataset = moyo.analyze_cell(
+      JSON.stringify({ lattice: { basis: c.lattice.flat() }, positions: [[0, 0, 0]], numbers: [29] }),
+      1e-4,
+      'Standard',
+    );
+    const standardized = standardizedFromMoyo(dataset);
+    // In the cell's frame the conventional vectors are lattice vectors: whole-number combinations of the cell's.
+    const m = standardized.conventionalLattice.map((v) => reciprocal(c.lattice).map((b) => dot(v, b)));
+    assert.ok(
+      m.flat().every((x) => Math.abs(x - Math.round(x)) < 1e-6),
+      `${c.variant}: ${JSON.stringify(m)}`,
+    );
+    const definition = kPathOfSpaceGroup(standardized.number, standardized.conventionalLattice);
+    const settings = c.variant === 'TRI2b' ? ['TRI2a', 'TRI2b'] : [c.variant];
+    assert.ok(settings.includes(definition.variant), `${c.variant}: moyo's cell gives ${definition.variant}`);
+  }
 });

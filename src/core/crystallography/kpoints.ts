@@ -95,3 +95,24 @@ export function bandPathKpoints(crystal: Crystal, density: number, standardized?
     ...(standardized ? { spaceGroup: standardized.number } : {}),
   };
 }
+
+/** The fields of moyo's MoyoDataset (@spglib/moyo-wasm) that say the space group and the standard cell. */
+export interface MoyoStandardCell {
+  number: number;
+  /** The standardized conventional cell, rotated to the standard orientation: basis vectors one after another. */
+  std_cell: { lattice: { basis: readonly number[] } };
+  /** The rotation R taking the input's frame to the standard one (v_std = R v), column-major (nalgebra's order). */
+  std_rotation_matrix: readonly number[];
+}
+
+/**
+ * moyo's answer as `Standardized`: its conventional cell rotated back into the crystal's frame, v = Rᵀ v_std;
+ * with R column-major, Rᵀ's rows are the flat array's consecutive triples.
+ */
+export function standardizedFromMoyo(dataset: MoyoStandardCell): Standardized {
+  const b = dataset.std_cell.lattice.basis;
+  const r = dataset.std_rotation_matrix;
+  const std: Vec3[] = [0, 1, 2].map((i) => [b[3 * i]!, b[3 * i + 1]!, b[3 * i + 2]!]);
+  const back = (v: Vec3): Vec3 => [0, 1, 2].map((i) => r[3 * i]! * v[0] + r[3 * i + 1]! * v[1] + r[3 * i + 2]! * v[2]) as Vec3;
+  return { number: dataset.number, conventionalLattice: std.map(back) as Mat3 };
+}
