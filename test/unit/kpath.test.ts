@@ -434,6 +434,10 @@ test('the conventional cell in another orientation or axis order gives the same 
   const d = setyawanCurtarolo({ system: 'orthorhombic', centering: 'F' }, shuffled);
   assert.equal(d.variant, 'ORCF1');
   assert.deepEqual(metric(d.conventional).slice(0, 3), [3, 5, 6]);
+  // A tetragonal cell with its four-fold axis first: the axis is found by its length.
+  const tet = setyawanCurtarolo({ system: 'tetragonal', centering: 'I' }, diag(3.1, 4, 4));
+  assert.equal(tet.variant, 'BCT1');
+  assert.ok(close(tet.cell.a, 4) && close(tet.cell.c, 3.1));
   // spglib's C 1 2/m 1: unique axis b, centring (a + b)/2, β > 90°.
   const beta = rad(110);
   const c2m: Mat3 = [

@@ -169,7 +169,13 @@ export function standardCell(bravais: Bravais, conventional: Mat3): StandardCell
     return made('CUB', conv, conv);
   }
   if (system === 'tetragonal') {
-    const { unique, others } = uniqueAxis(L);
+    // All angles are right: the unique axis is the one whose length the other two do not share (c when ties).
+    const spread = (k: number): number => {
+      const [i, j] = [0, 1, 2].filter((x) => x !== k) as [number, number];
+      return Math.abs(norm(L[i]!) - norm(L[j]!));
+    };
+    const unique = [2, 0, 1].reduce((best, k) => (spread(k) < spread(best) - 1e-9 ? k : best), 2);
+    const others = [0, 1, 2].filter((x) => x !== unique) as [number, number];
     const conv = rightHanded([L[others[0]]!, L[others[1]]!, L[unique]!]);
     const [a1, a2, c] = lengths(conv);
     const a = (a1 + a2) / 2;
