@@ -59,7 +59,8 @@ export interface Standardized {
   conventionalLattice: Mat3;
 }
 
-export type Standardize = (crystal: Crystal) => Standardized | undefined;
+/** A symmetry finder; it may answer later (moyo's WebAssembly loads once, asynchronously). */
+export type Standardize = (crystal: Crystal) => Standardized | undefined | Promise<Standardized | undefined>;
 
 export interface BandPathKpoints {
   text: string;

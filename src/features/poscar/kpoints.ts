@@ -70,7 +70,7 @@ export class KpointsCommand extends Disposable {
     };
     let standardized;
     try {
-      standardized = this.standardize?.(crystal);
+      standardized = await this.standardize?.(crystal);
     } catch (e) {
       this.log.warn(
         `KPOINTS: no space group found (${e instanceof Error ? e.message : String(e)}); the lattice type comes from the cell metric.`,
