@@ -4,6 +4,7 @@
  * modules are neither evaluated nor wired.
  */
 import { diffractionDiagnostics } from './features/diffraction/language';
+import { KpointsCommand } from './features/poscar/kpoints';
 import { PoscarLanguageFeature } from './features/poscar/language';
 import { materialsRuns } from './runs';
 import { OPTIONS_COMMANDS, RUN_COMMANDS } from './runs/structureRunner';
@@ -33,5 +34,7 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
         { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
       ]),
   );
+  // No symmetry finder yet: the lattice type comes from the cell's metric (said in the file's comment line).
+  start('Generate KPOINTS', () => new KpointsCommand(log));
   return tree;
 }

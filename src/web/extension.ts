@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { TokenLensApi } from '../api';
 import { diffractionDiagnostics } from '../features/diffraction/language';
 import { activateWith, type Wiring } from '../wiring';
+import { KpointsCommand } from '../features/poscar/kpoints';
 import { PoscarLanguageFeature } from '../features/poscar/language';
 import { useRankSource } from '../core/tokenizers/load';
 import { extensionRanks } from './ranks';
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
 function webFeatures({ context, log, start }: Wiring): void {
   start('diffraction-data problems', () => diffractionDiagnostics(log));
   start('the POSCAR editor', () => new PoscarLanguageFeature(log, []));
+  start('Generate KPOINTS', () => new KpointsCommand(log)); // pure: the k-path needs no Node
   void explainDesktopOnly(context);
 }
 

@@ -296,6 +296,26 @@ suite('POSCAR', () => {
     assert.deepEqual(await vscode.commands.executeCommand(TEST, 'restore', { uri: 42, options: '<img>' }), []);
   });
 
+  test('Generate KPOINTS (Line Mode): the open POSCAR’s Setyawan-Curtarolo path in a new editor; a broken file gets none', async () => {
+    const source = await openWorkspaceFile('Si.vasp');
+    const made = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('tokenLens.generateKpoints', { density: 10 });
+    assert.ok(made?.isUntitled, 'a new untitled document');
+    assert.equal(vscode.window.activeTextEditor?.document, made, 'shown');
+    const lines = made.getText().split('\n');
+    // No symmetry finder is wired yet: the cubic cell's metric says CUB, and the comment line says where it came from.
+    assert.match(lines[0]!, /^CUB k-path of Setyawan & Curtarolo \(2010\); lattice type from the cell metric; /);
+    assert.deepEqual(lines.slice(2, 4), ['Line-mode', 'Reciprocal']);
+    assert.ok(Number(lines[1]) >= 2);
+    assert.ok(lines.some((l) => l.endsWith('! \\Gamma')) && lines.some((l) => l.endsWith('! R')), 'labels as pymatgen writes them');
+    assert.equal(source.document.isDirty, false, 'the POSCAR is untouched');
+    await openWorkspaceFile('POSCAR_broken');
+    assert.equal(
+      await vscode.commands.executeCommand('tokenLens.generateKpoints', { density: 10 }),
+      undefined,
+      'nothing for a broken file',
+    );
+  });
+
   test('Show Structure without a POSCAR explains itself', async () => {
     await openDocument('just text', 'plaintext');
     assert.equal(await vscode.commands.executeCommand('tokenLens.showStructure'), undefined);

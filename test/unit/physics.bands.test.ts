@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { combine, norm, reciprocal, sub, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
-import { bravaisLattice, kPath, PATHS } from '../../src/server/physics/kpath';
+import { bravaisLattice, kPath } from '../../src/server/physics/kpath';
+import { setyawanCurtarolo } from '../../src/core/crystallography/kpath';
+import { MATERIALS } from '../../src/server/materials';
 import { runToEnd } from '../../src/server/physics/schedule';
 import { bandEdges, bands, hopping, onsiteEnergy } from '../../src/server/physics/tightbinding';
 import { diamond, primitiveSi, skewedNaCl } from './physicsFixtures';
@@ -79,7 +81,9 @@ test('lattice types from a b c α β γ, in Setyawan-Curtarolo settings, rotated
         [1.4, 4.8, 0],
         [-0.9, 1.1, 5.3],
       ],
-      'OTHER',
+      // No lattice above P-1 in this metric: SC's triclinic path (their TRI tables), where this test expected the old
+      // stand-in Γ-X-Y-Z-Γ before the module had every variant.
+      'TRI1b',
     ],
     [
       [
@@ -87,7 +91,7 @@ test('lattice types from a b c α β γ, in Setyawan-Curtarolo settings, rotated
         [2.7, 0, 2.7],
         [2.75, 2.75, 0],
       ],
-      'OTHER',
+      'TRI1a', // a = b ≠ c at 60°: the metric alone shows no higher lattice (triclinic path, as above)
     ],
     [
       [
@@ -95,7 +99,7 @@ test('lattice types from a b c α β γ, in Setyawan-Curtarolo settings, rotated
         [0, 4, 0],
         [0, 0.08, 4],
       ],
-      'OTHER',
+      'MCL', // exactly two right angles: the monoclinic metric, SC's MCL path (the module now has it)
     ], // 88.9°
   ];
   for (const [lattice, type] of cases) assert.equal(bravaisLattice(lattice), type, JSON.stringify(lattice));
@@ -104,17 +108,22 @@ test('lattice types from a b c α β γ, in Setyawan-Curtarolo settings, rotated
 test('special points land where the textbook puts them (lengths in Å⁻¹)', () => {
   const a = 5.431;
   const length = (lattice: Mat3, f: Vec3): number => norm(combine(f, reciprocal(lattice)));
-  const f = PATHS.FCC.points;
+  const cubic = (a: number): Mat3 => [
+    [a, 0, 0],
+    [0, a, 0],
+    [0, 0, a],
+  ];
+  const f = setyawanCurtarolo({ system: 'cubic', centering: 'F' }, cubic(a)).points;
   assert.ok(close(length(fcc(a), f.X!), (2 * Math.PI) / a));
   assert.ok(close(length(fcc(a), f.L!), (Math.sqrt(3) * Math.PI) / a));
   assert.ok(close(length(fcc(a), f.K!), (3 * Math.sqrt(2) * Math.PI) / (2 * a)));
   assert.ok(close(length(fcc(a), f.W!), (Math.sqrt(5) * Math.PI) / a));
   assert.ok(close(length(fcc(a), f.U!), length(fcc(a), f.K!)), 'U and K are equivalent points');
-  const b = PATHS.BCC.points;
+  const b = setyawanCurtarolo({ system: 'cubic', centering: 'I' }, cubic(a)).points;
   assert.ok(close(length(bcc(a), b.H!), (2 * Math.PI) / a));
   assert.ok(close(length(bcc(a), b.N!), (Math.sqrt(2) * Math.PI) / a));
   assert.ok(close(length(bcc(a), b.P!), (Math.sqrt(3) * Math.PI) / a));
-  const h = PATHS.HEX.points;
+  const h = setyawanCurtarolo({ system: 'hexagonal', centering: 'P' }, hexagonal(3, 5)).points;
   assert.ok(close(length(hexagonal(3, 5), h.K!), (4 * Math.PI) / 9));
   assert.ok(close(length(hexagonal(3, 5), h.M!), (2 * Math.PI) / (Math.sqrt(3) * 3)));
   assert.ok(close(length(hexagonal(3, 5), h.A!), Math.PI / 5));
@@ -130,7 +139,7 @@ test('k-path: labels in path order at the right distances, ceil(density × lengt
     ['Γ', 'X', 'W', 'K', 'Γ', 'L', 'U', 'W', 'L', 'K|U', 'X'],
   );
   const recip = reciprocal(lattice);
-  const points = PATHS.FCC.points;
+  const points = setyawanCurtarolo({ system: 'cubic', centering: 'F' }, fcc(5.431)).points;
   let distance = 0;
   let index = 0;
   const names = ['Γ', 'X', 'W', 'K', 'Γ', 'L', 'U', 'W', 'L', 'K'];
@@ -159,7 +168,7 @@ test('k-path: labels in path order at the right distances, ceil(density × lengt
       ],
       10,
     ).path,
-    'Γ-X-Y-Z-Γ',
+    'X-Γ-Y|L-Γ-Z|N-Γ-M|R-Γ', // SC's triclinic path, where the old stand-in was Γ-X-Y-Z-Γ
   );
 });
 
@@ -339,4 +348,31 @@ test('band edges: insulator with VBM, CBM and gap from the eigenvalues; an odd e
   assert.equal(metal.bandGap, 0);
   const below = band.filter((v) => v[0]! <= metal.fermiLevel).length;
   assert.ok(Math.abs(below - band.length / 2) <= 1, 'half of the sampled states lie below the Fermi level');
+});
+
+test('the materials the server serves keep their ticks: the cubic cells the CUB path, rutile the TET path, same points', () => {
+  // The labels and points the server gave before the k-paths moved to the core (SC's CUB and TET tables).
+  const expected: Record<string, { labels: string[]; points: Record<string, Vec3> }> = {
+    CUB: {
+      labels: ['Γ', 'X', 'M', 'Γ', 'R', 'X|M', 'R'],
+      points: { Γ: [0, 0, 0], X: [0, 0.5, 0], M: [0.5, 0.5, 0], R: [0.5, 0.5, 0.5] },
+    },
+    TET: {
+      labels: ['Γ', 'X', 'M', 'Γ', 'Z', 'R', 'A', 'Z|X', 'R|M', 'A'],
+      points: { Γ: [0, 0, 0], X: [0, 0.5, 0], M: [0.5, 0.5, 0], Z: [0, 0, 0.5], R: [0, 0.5, 0.5], A: [0.5, 0.5, 0.5] },
+    },
+  };
+  const served = MATERIALS.filter((m) => m.structure);
+  assert.ok(served.length >= 9);
+  for (const m of served) {
+    const path = kPath(m.structure!.lattice as Mat3, 20);
+    const want = expected[m.crystal_system === 'tetragonal' ? 'TET' : 'CUB']!;
+    assert.equal(path.variant, m.crystal_system === 'tetragonal' ? 'TET' : 'CUB', m.formula);
+    assert.deepEqual(
+      path.labels.map((l) => l.label),
+      want.labels,
+      m.formula,
+    );
+    for (const l of path.labels) assert.deepEqual(path.kpoints[l.index], want.points[l.label.split('|')[0]!], `${m.formula} ${l.label}`);
+  }
 });

@@ -56,3 +56,27 @@ test('reference band structure', () => {
   assert.equal(m.edges.source, 'service');
   assert.ok(m.path && m.latticeType);
 });
+
+test('reference band structure of a rhombohedral cell: the view ticks the path’s own labels, subscripts as SC write them', () => {
+  const t = (70 * Math.PI) / 180;
+  const x = Math.cos(t) / Math.cos(t / 2);
+  const a = 2.9;
+  const rows = [
+    [a * Math.cos(t / 2), -a * Math.sin(t / 2), 0],
+    [a * Math.cos(t / 2), a * Math.sin(t / 2), 0],
+    [a * x, 0, a * Math.sqrt(1 - x * x)],
+  ];
+  const poscar = `rhombohedral Cu\n1.0\n${rows.map((r) => r.join(' ')).join('\n')}\nCu\n1\nDirect\n0 0 0\n`;
+  const answer = runToEnd(bandStructure(structureOf(parsePoscar(poscar).poscar!), 5)) as {
+    labels: { distance: number; label: string }[];
+    lattice_type: string;
+  };
+  assert.equal(answer.lattice_type, 'RHL1');
+  const m = readResult('tightbinding', { type: 'json', value: JSON.parse(JSON.stringify(answer)) }, {}, { atoms: 1 }) as BandsModel;
+  assert.deepEqual(m.warnings, []);
+  assert.deepEqual(
+    m.ticks.map((tick) => tick.label),
+    ['Γ', 'L', 'B₁|B', 'Z', 'Γ', 'X|Q', 'F', 'P₁', 'Z|L', 'P'],
+  );
+  m.ticks.forEach((tick, i) => assert.equal(tick.distance, answer.labels[i]!.distance));
+});

@@ -215,7 +215,7 @@ export function* bandStructure(s: Structure, density: number): Steps<Record<stri
     eigenvalues,
     labels: path.labels,
     path: path.path,
-    lattice_type: path.bravais,
+    lattice_type: path.variant,
     fermi_level: edges.fermiLevel,
     vbm: edges.vbm,
     cbm: edges.cbm,

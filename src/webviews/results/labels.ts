@@ -6,9 +6,10 @@
  *  - an object {label: position}.
  * A position is a k-point index, a k-distance, or fractional coordinates (matched against the
  * k-points, every match ticked). Bare numbers are indices when all are whole and below the k-point
- * count, else distances. Labels are normalised (G, \Gamma, $\Gamma$, GAMMA → Γ; X_1 → X₁) and labels
- * at one distance merged ("X|U"). Pure.
+ * count, else distances. Labels are normalised as the core's k-paths write them (core/crystallography/kpathLabels.ts:
+ * G, \Gamma, $\Gamma$, GAMMA → Γ; \Sigma_1 → Σ₁; X_1 → X₁) and labels at one distance merged ("X|U"). Pure.
  */
+import { displayLabel } from '../../core/crystallography/kpathLabels';
 import type { Vec3 } from '../../core/poscar/types';
 import { isRecord } from '../../core/util/guards';
 import { toCount, toNumber, toVec3Rows, type Fields } from './fields';
@@ -18,21 +19,6 @@ type Position = { index: number } | { distance: number } | { number: number } | 
 interface Mark {
   label: string;
   at: Position;
-}
-
-const GREEK: Record<string, string> = { g: 'Γ', gamma: 'Γ', gam: 'Γ', sigma: 'Σ', delta: 'Δ', lambda: 'Λ' };
-const SUBSCRIPT = '₀₁₂₃₄₅₆₇₈₉';
-
-function normalizeLabel(raw: string): string {
-  const text = raw
-    .trim()
-    .replace(/\$/g, '')
-    .replace(/\\mathrm\{([^}]*)\}|\\rm\s*/g, '$1')
-    .replace(/[{}]/g, '');
-  const m = /^\\?([A-Za-z]+|Γ|Σ|Δ|Λ)(?:_?(\d+))?$/.exec(text);
-  if (!m) return text;
-  const name = GREEK[m[1]!.toLowerCase()] ?? m[1]!;
-  return name + [...(m[2] ?? '')].map((d) => SUBSCRIPT[Number(d)]).join('');
 }
 
 const toVec3 = (value: unknown): Vec3 | undefined => toVec3Rows([value])?.[0];
@@ -94,7 +80,7 @@ function ticksOf(marks: Mark[], distances: readonly number[], kpoints: readonly 
   const asIndex = numbers.every((n) => Number.isInteger(n) && n >= 0 && n < distances.length);
   const ticks = marks
     .flatMap(({ label, at }): BandTick[] => {
-      const name = normalizeLabel(label);
+      const name = displayLabel(label);
       if ('coords' in at) return (kpoints ?? []).flatMap((k, i) => (near(k, at.coords) ? [{ distance: distances[i]!, label: name }] : []));
       const index = 'index' in at ? at.index : 'number' in at && asIndex ? at.number : undefined;
       if (index !== undefined) return index < distances.length ? [{ distance: distances[index]!, label: name }] : [];
