@@ -1,0 +1,351 @@
+/**
+ * The kinematic X-ray powder pattern of a crystal structure, computed as pymatgen's XRDCalculator computes it
+ * (S. P. Ong et al., Comput. Mater. Sci. 68, 314 (2013); the formalism of M. De Graef and M. E. McHenry,
+ * Structure of Materials, Cambridge 2007, chapters 11–12), so that the two agree reflection for reflection:
+ *
+ * 1. Every reciprocal-lattice point g = h b₁ + k b₂ + l b₃ (no 2π) with |g| ≤ 2 sin(θmax)/λ, whatever the cell's
+ *    shape: h = g·a₁ bounds |h| by |g|·|a₁| (and k likewise), and for each (h, k) the l that stay inside the
+ *    sphere are the roots of a quadratic, so no point is missed and none outside is visited.
+ * 2. Bragg's law: sinθ = λ|g|/2, s = sinθ/λ = |g|/2.
+ * 3. Atomic scattering factors by the Mott–Bethe formula, f(s) = Z − 8π²a₀ s² Σ aᵢ exp(−bᵢ s²) (8π²a₀ =
+ *    41.78214 Å), with Doyle & Turner's four-Gaussian electron scattering factors (scatteringFactors.ts);
+ *    an optional Debye–Waller factor exp(−B s²) per element (B in Å²); occupancies multiply.
+ * 4. F(hkl) = Σⱼ fⱼ exp(2πi (h xⱼ + k yⱼ + l zⱼ)), I = |F|² (Friedel's law, |F(−g)| = |F(g)| without anomalous
+ *    scattering, halves the work: each g is computed once and counted twice).
+ * 5. The Lorentz–polarisation factor of an unpolarised beam without a monochromator, (1 + cos²2θ)/(sin²θ cosθ).
+ * 6. Reflections closer than a tolerance in 2θ (pymatgen's 1e-5°) merge into one peak; every symmetry-equivalent
+ *    reflection inside the sphere is summed, so multiplicities come from the symmetry without a space group. A
+ *    peak's reflections are grouped into families (permutations of |h|, |k|, |l|, as pymatgen's
+ *    get_unique_families does), each named by its largest member in (h, k, l) order (111 rather than 1̄11),
+ *    with the family's count as its multiplicity. Hexagonal cells (a = b, α = β = 90°, γ = 120°) are labelled with
+ *    Miller–Bravais indices (h, k, −h−k, l).
+ * 7. Intensities scaled to a maximum of 100; peaks at 1e-3 or below (pymatgen's tolerance for absences that do
+ *    not cancel exactly in floating point) are left out.
+ *
+ * Pure: no `vscode`, no Node.
+ */
+import { DOYLE_TURNER } from './scatteringFactors';
+import type { Mat3, Vec3 } from '../poscar/types';
+import { determinant, dot, norm, reciprocal } from '../poscar/vec';
+
+/** Cu Kα₁ in Å (J. A. Bearden, Rev. Mod. Phys. 39, 78 (1967); pymatgen's "CuKa1"): the default wavelength. */
+export const CU_K_ALPHA1 = 1.54056;
+/** Å: the wavelengths a user may ask for (Ag Kβ is 0.497 Å, Cr Kα 2.29 Å). */
+export const MIN_WAVELENGTH = 0.1;
+export const MAX_WAVELENGTH = 5;
+/** Reflections a pattern may sum at most (before Friedel halving): a 2,000-atom cell to 90° with Cu Kα₁. */
+export const MAX_REFLECTIONS = 200_000;
+/** Atoms × reflections at most: about two seconds of work. */
+export const MAX_WORK = 2e9;
+
+/** 8π²a₀ in Å (a₀ the Bohr radius): the Mott–Bethe constant. */
+const MOTT_BETHE = 41.78214;
+
+export const XRD_METHOD =
+  'kinematic powder pattern: atomic scattering factors by the Mott–Bethe formula from the electron scattering ' +
+  'factors of Doyle & Turner, Acta Cryst. A24, 390 (1968), as pymatgen XRDCalculator uses them; ' +
+  'Lorentz–polarisation (1 + cos²2θ)/(sin²θ cosθ); every reflection in the sphere summed (multiplicity from symmetry)';
+
+/** What the pattern is computed from: a frame of any structure reader (Cartesian positions in Å). */
+export interface XrdStructure {
+  lattice: Mat3;
+  species: readonly string[];
+  positions: readonly Vec3[];
+  occupancy?: readonly number[];
+}
+
+export interface XrdOptions {
+  /** Å; Cu Kα₁ when not given. */
+  wavelength?: number;
+  /** Degrees 2θ; [0, 90] when not given (pymatgen's default). */
+  twoThetaMin?: number;
+  twoThetaMax?: number;
+  /** Debye–Waller B in Å² by element symbol (none: B = 0). */
+  debyeWaller?: Readonly<Record<string, number>>;
+  /** Degrees 2θ: reflections closer than this share a peak (pymatgen's 1e-5). */
+  mergeTolerance?: number;
+  /** Scaled intensity (max 100) at or below which a peak is left out (pymatgen's 1e-3). */
+  minIntensity?: number;
+  maxReflections?: number;
+}
+
+export interface HklFamily {
+  /** (h, k, l), or (h, k, i, l) for a hexagonal cell. */
+  hkl: number[];
+  multiplicity: number;
+}
+
+export interface XrdPeak {
+  twoTheta: number;
+  /** Å */
+  d: number;
+  /** Scaled: the strongest peak is 100. */
+  intensity: number;
+  /** The families of the reflections in this peak, the first of the largest (h, k, l). */
+  families: HklFamily[];
+}
+
+export interface XrdPattern {
+  wavelength: number;
+  twoThetaRange: [number, number];
+  peaks: XrdPeak[];
+  /** Reflections summed (both members of each Friedel pair). */
+  reflections: number;
+  hexagonal: boolean;
+  /** Set when the cell needed more reflections than allowed up to the 2θ asked for: the range was cut to what fits. */
+  limited?: { requested: number; reason: string };
+}
+
+export class XrdError extends Error {}
+
+interface Coefficients {
+  z: number;
+  ab: readonly number[];
+}
+const COEFFICIENTS = new Map<string, Coefficients>(DOYLE_TURNER.map(([symbol, z, ...ab]) => [symbol, { z, ab }]));
+
+/** Whether an element has scattering factors here. */
+export const hasScatteringFactors = (symbol: string): boolean => COEFFICIENTS.has(symbol);
+
+/** f_x(s) of an element at s = sinθ/λ (Å⁻¹) by the Mott–Bethe formula. */
+export function scatteringFactor(symbol: string, s: number): number {
+  const c = COEFFICIENTS.get(symbol);
+  if (!c) throw new XrdError(`No X-ray scattering factors for "${symbol}".`);
+  const s2 = s * s;
+  let sum = 0;
+  for (let i = 0; i < 8; i += 2) sum += c.ab[i]! * Math.exp(-c.ab[i + 1]! * s2);
+  return c.z - MOTT_BETHE * s2 * sum;
+}
+
+const DEG = Math.PI / 180;
+
+/** Whether a cell is hexagonal: a = b within 0.01 Å, α = β = 90° and γ = 120° (or 60°) within 5°. */
+export function isHexagonal([a, b, c]: Mat3): boolean {
+  const angle = (u: Vec3, v: Vec3) => Math.acos(dot(u, v) / (norm(u) * norm(v))) / DEG;
+  const gamma = angle(a, b);
+  return (
+    Math.abs(norm(a) - norm(b)) < 0.01 &&
+    Math.abs(angle(b, c) - 90) < 5 &&
+    Math.abs(angle(a, c) - 90) < 5 &&
+    (Math.abs(gamma - 120) < 5 || Math.abs(gamma - 60) < 5)
+  );
+}
+
+/** The number of reciprocal-lattice points within |g| ≤ gmax, about: the sphere's volume times the cell's. */
+const reflectionEstimate = (gmax: number, cellVolume: number): number => ((4 / 3) * Math.PI * gmax ** 3 * cellVolume) | 0;
+
+/** A family's key: the sorted absolute indices (pymatgen's is_perm). */
+const familyKey = (hkl: readonly number[]): string =>
+  hkl
+    .map(Math.abs)
+    .sort((x, y) => x - y)
+    .join(',');
+
+/** Python's tuple order: the first differing index decides. */
+function compareHkl(x: readonly number[], y: readonly number[]): number {
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return 0;
+}
+
+/**
+ * The families of a peak's reflections, in the order pymatgen lists them: by |g| (to 1e-9 Å⁻¹, below which
+ * symmetry-equivalent reflections differ only by rounding), then by (h, k, l) from the largest down.
+ */
+function families(members: readonly { g: number; hkl: number[] }[]): HklFamily[] {
+  const sorted = [...members].sort((x, y) => Math.round(x.g * 1e9) - Math.round(y.g * 1e9) || compareHkl(y.hkl, x.hkl));
+  const byKey = new Map<string, HklFamily>();
+  for (const { hkl } of sorted) {
+    const key = familyKey(hkl);
+    const family = byKey.get(key);
+    if (!family) byKey.set(key, { hkl, multiplicity: 1 });
+    else {
+      family.multiplicity++;
+      if (compareHkl(hkl, family.hkl) > 0) family.hkl = hkl;
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** The pattern of one structure. Throws XrdError for an element without scattering factors or an unusable cell. */
+export function powderPattern(structure: XrdStructure, options: XrdOptions = {}): XrdPattern {
+  const wavelength = options.wavelength ?? CU_K_ALPHA1;
+  if (!(wavelength >= MIN_WAVELENGTH && wavelength <= MAX_WAVELENGTH))
+    throw new XrdError(`The wavelength must be between ${MIN_WAVELENGTH} and ${MAX_WAVELENGTH} Å, not ${wavelength}.`);
+  const minTT = options.twoThetaMin ?? 0;
+  let maxTT = options.twoThetaMax ?? 90;
+  if (!(minTT >= 0 && maxTT > minTT && maxTT <= 180)) throw new XrdError(`The 2θ range must lie within 0–180°, not ${minTT}–${maxTT}°.`);
+  const { lattice, species, positions } = structure;
+  const volume = Math.abs(determinant(lattice));
+  if (!(volume > 1e-6) || !Number.isFinite(volume)) throw new XrdError('The cell has no volume: its lattice vectors are not independent.');
+  const n = positions.length;
+  if (n === 0) throw new XrdError('The structure has no atoms.');
+  for (const symbol of new Set(species)) if (!COEFFICIENTS.has(symbol)) throw new XrdError(`No X-ray scattering factors for "${symbol}".`);
+
+  const maxReflections = options.maxReflections ?? MAX_REFLECTIONS;
+  const gOf = (tt: number) => (2 * Math.sin((Math.min(tt, 180) * DEG) / 2)) / wavelength;
+  let limited: XrdPattern['limited'];
+  const fits = (tt: number) => {
+    const count = reflectionEstimate(gOf(tt), volume);
+    return count <= maxReflections && count * n <= MAX_WORK;
+  };
+  if (!fits(maxTT)) {
+    const requested = maxTT;
+    let lo = minTT;
+    let hi = maxTT;
+    for (let i = 0; i < 40; i++) {
+      const mid = (lo + hi) / 2;
+      if (fits(mid)) lo = mid;
+      else hi = mid;
+    }
+    maxTT = Math.floor(lo * 10) / 10;
+    if (maxTT <= minTT) throw new XrdError(`This cell of ${n} atoms needs more reflections than ${maxReflections} for any pattern.`);
+    limited = {
+      requested,
+      reason: `Up to ${requested}° this cell of ${n} atoms has about ${reflectionEstimate(gOf(requested), volume)} reflections, more than the ${maxReflections} computed at most: the pattern stops at ${maxTT}°.`,
+    };
+  }
+  const gMax = gOf(maxTT);
+  const gMin = gOf(minTT);
+
+  // Fractional coordinates; atoms grouped by element so each f(s) is computed once per reflection.
+  const inv = reciprocal(lattice);
+  const frac = positions.map((p) => [dot(p, inv[0]), dot(p, inv[1]), dot(p, inv[2])] as Vec3);
+  const elements = [...new Set(species)];
+  const elementOf = Int32Array.from(species, (s) => elements.indexOf(s));
+  const occupancy = Float64Array.from({ length: n }, (_, j) => structure.occupancy?.[j] ?? 1);
+  const dw = elements.map((e) => options.debyeWaller?.[e] ?? 0);
+
+  const [b1, b2, b3] = inv;
+  const [a1, a2, a3] = lattice;
+  const H = Math.floor(gMax * norm(a1) + 1e-9);
+  const K = Math.floor(gMax * norm(a2) + 1e-9);
+  const L = Math.floor(gMax * norm(a3) + 1e-9);
+  // e^{2πi h x} for each atom and index, by table: the phase of (h, k, l) is then a product of three.
+  const phases = (axis: number, m: number): { re: Float64Array; im: Float64Array } => {
+    const re = new Float64Array(n * (2 * m + 1));
+    const im = new Float64Array(n * (2 * m + 1));
+    for (let j = 0; j < n; j++) {
+      const x = frac[j]![axis]!;
+      for (let h = -m; h <= m; h++) {
+        const phase = 2 * Math.PI * h * x;
+        re[j * (2 * m + 1) + h + m] = Math.cos(phase);
+        im[j * (2 * m + 1) + h + m] = Math.sin(phase);
+      }
+    }
+    return { re, im };
+  };
+  const px = phases(0, H);
+  const py = phases(1, K);
+  const pz = phases(2, L);
+  const hkRe = new Float64Array(n);
+  const hkIm = new Float64Array(n);
+  const sumRe = new Float64Array(elements.length);
+  const sumIm = new Float64Array(elements.length);
+  const b33 = dot(b3, b3);
+  const gMax2 = gMax * gMax;
+
+  interface Reflection {
+    twoTheta: number;
+    g: number;
+    intensity: number;
+    h: number;
+    k: number;
+    l: number;
+  }
+  const reflections: Reflection[] = [];
+  for (let h = 0; h <= H; h++) {
+    for (let k = h === 0 ? 0 : -K; k <= K; k++) {
+      const g0: Vec3 = [h * b1[0] + k * b2[0], h * b1[1] + k * b2[1], h * b1[2] + k * b2[2]];
+      // |g0 + l b3|² ≤ gMax²: l between the roots of b33 l² + 2 (g0·b3) l + |g0|² − gMax².
+      const half = dot(g0, b3) / b33;
+      const disc = half * half - (dot(g0, g0) - gMax2) / b33;
+      if (disc < 0) continue;
+      let lLo = Math.max(-L, Math.ceil(-half - Math.sqrt(disc) - 1e-9));
+      const lHi = Math.min(L, Math.floor(-half + Math.sqrt(disc) + 1e-9));
+      if (h === 0 && k === 0) lLo = Math.max(lLo, 1); // the other half of the sphere is the Friedel mates
+      if (lLo > lHi) continue;
+      for (let j = 0; j < n; j++) {
+        const xi = j * (2 * H + 1) + h + H;
+        const yi = j * (2 * K + 1) + k + K;
+        const xr = px.re[xi]!;
+        const xm = px.im[xi]!;
+        const yr = py.re[yi]!;
+        const ym = py.im[yi]!;
+        hkRe[j] = (xr * yr - xm * ym) * occupancy[j]!;
+        hkIm[j] = (xr * ym + xm * yr) * occupancy[j]!;
+      }
+      for (let l = lLo; l <= lHi; l++) {
+        const gx = g0[0] + l * b3[0];
+        const gy = g0[1] + l * b3[1];
+        const gz = g0[2] + l * b3[2];
+        const g = Math.sqrt(gx * gx + gy * gy + gz * gz);
+        if (g > gMax * (1 + 1e-12) || g < gMin || g === 0) continue;
+        sumRe.fill(0);
+        sumIm.fill(0);
+        for (let j = 0; j < n; j++) {
+          const zi = j * (2 * L + 1) + l + L;
+          const zr = pz.re[zi]!;
+          const zm = pz.im[zi]!;
+          const e = elementOf[j]!;
+          sumRe[e]! += hkRe[j]! * zr - hkIm[j]! * zm;
+          sumIm[e]! += hkRe[j]! * zm + hkIm[j]! * zr;
+        }
+        const s = g / 2;
+        const s2 = s * s;
+        let re = 0;
+        let im = 0;
+        for (let e = 0; e < elements.length; e++) {
+          const f = scatteringFactor(elements[e]!, s) * Math.exp(-dw[e]! * s2);
+          re += f * sumRe[e]!;
+          im += f * sumIm[e]!;
+        }
+        const theta = Math.asin(Math.min(1, (wavelength * g) / 2));
+        const lp = (1 + Math.cos(2 * theta) ** 2) / (Math.sin(theta) ** 2 * Math.cos(theta));
+        reflections.push({ twoTheta: (2 * theta) / DEG, g, intensity: (re * re + im * im) * lp, h, k, l });
+      }
+    }
+  }
+
+  const hexagonal = isHexagonal(lattice);
+  const z = (v: number): number => (v === 0 ? 0 : v); // no −0 in a label
+  const label = (h: number, k: number, l: number): number[] => (hexagonal ? [z(h), z(k), z(-h - k), z(l)] : [z(h), z(k), z(l)]);
+  reflections.sort((x, y) => x.twoTheta - y.twoTheta);
+  const tolerance = options.mergeTolerance ?? 1e-5;
+  const merged: { twoTheta: number; d: number; intensity: number; members: { g: number; hkl: number[] }[] }[] = [];
+  for (const r of reflections) {
+    let peak = merged[merged.length - 1];
+    if (!peak || r.twoTheta - peak.twoTheta >= tolerance) {
+      peak = { twoTheta: r.twoTheta, d: 1 / r.g, intensity: 0, members: [] };
+      merged.push(peak);
+    }
+    peak.intensity += 2 * r.intensity;
+    peak.members.push({ g: r.g, hkl: label(r.h, r.k, r.l) }, { g: r.g, hkl: label(-r.h, -r.k, -r.l) });
+  }
+  const max = merged.reduce((m, p) => Math.max(m, p.intensity), 0);
+  const minIntensity = options.minIntensity ?? 1e-3;
+  const peaks = max > 0 ? merged.filter((p) => (100 * p.intensity) / max > minIntensity) : [];
+  return {
+    wavelength,
+    twoThetaRange: [minTT, maxTT],
+    reflections: 2 * reflections.length,
+    hexagonal,
+    peaks: peaks.map((p) => ({ twoTheta: p.twoTheta, d: p.d, intensity: (100 * p.intensity) / max, families: families(p.members) })),
+    ...(limited ? { limited } : {}),
+  };
+}
+
+/** A family as crystallographers write it: 1 1 0 → "110"; with spaces when an index is negative or past 9 ("1 -1 0", "1 10 2"). */
+export function hklText(hkl: readonly number[]): string {
+  return hkl.some((v) => v < 0 || v > 9) ? hkl.join(' ') : hkl.join('');
+}
+
+/** The pattern as two columns for an .xy file: 2θ and the scaled intensity of each peak, with a comment header. */
+export function patternXy(pattern: XrdPattern, title: string): string {
+  const lines = [
+    `# ${title.replace(/[\r\n]+/g, ' ')}: computed powder pattern, wavelength ${pattern.wavelength} Å`,
+    `# ${XRD_METHOD}`,
+    '# two_theta intensity',
+    ...pattern.peaks.map((p) => `${p.twoTheta.toFixed(4)} ${p.intensity.toFixed(4)}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
