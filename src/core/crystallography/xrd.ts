@@ -30,8 +30,8 @@ import { determinant, dot, norm, reciprocal } from '../poscar/vec';
 
 /** Cu Kα₁ in Å (J. A. Bearden, Rev. Mod. Phys. 39, 78 (1967); pymatgen's "CuKa1"): the default wavelength. */
 export const CU_K_ALPHA1 = 1.54056;
-/** Å: the wavelengths a user may ask for (Ag Kβ is 0.497 Å, Cr Kα 2.29 Å). */
-export const MIN_WAVELENGTH = 0.1;
+/** Å: the wavelengths a user may ask for (Ag Kβ is 0.497 Å, Cr Kα 2.29 Å; the service request checks the same range). */
+export const MIN_WAVELENGTH = 0.01;
 export const MAX_WAVELENGTH = 5;
 /** Reflections a pattern may sum at most (before Friedel halving): a 2,000-atom cell to 90° with Cu Kα₁. */
 export const MAX_REFLECTIONS = 200_000;
