@@ -134,12 +134,20 @@ export function isHexagonal([a, b, c]: Mat3): boolean {
 /** The number of reciprocal-lattice points within |g| ≤ gmax, about: the sphere's volume times the cell's. */
 const reflectionEstimate = (gmax: number, cellVolume: number): number => ((4 / 3) * Math.PI * gmax ** 3 * cellVolume) | 0;
 
-/** A family's key: the sorted absolute indices (pymatgen's is_perm). */
-const familyKey = (hkl: readonly number[]): string =>
-  hkl
-    .map(Math.abs)
-    .sort((x, y) => x - y)
-    .join(',');
+/** A family's key: the sorted absolute indices (pymatgen's is_perm), as one number (indices stay far below 4096). */
+function familyKey(hkl: readonly number[]): number {
+  let a = Math.abs(hkl[0]!);
+  let b = Math.abs(hkl[1]!);
+  let c = Math.abs(hkl[2]!);
+  let d = hkl.length === 4 ? Math.abs(hkl[3]!) : -1;
+  // A sorting network: four compare-exchanges sort three values, five sort four.
+  if (a > b) [a, b] = [b, a];
+  if (c > d) [c, d] = [d, c];
+  if (a > c) [a, c] = [c, a];
+  if (b > d) [b, d] = [d, b];
+  if (b > c) [b, c] = [c, b];
+  return ((a * 4096 + b) * 4096 + c) * 4096 + d + 1;
+}
 
 /** Python's tuple order: the first differing index decides. */
 function compareHkl(x: readonly number[], y: readonly number[]): number {
@@ -153,7 +161,7 @@ function compareHkl(x: readonly number[], y: readonly number[]): number {
  */
 function families(members: readonly { g: number; hkl: number[] }[]): HklFamily[] {
   const sorted = [...members].sort((x, y) => Math.round(x.g * 1e9) - Math.round(y.g * 1e9) || compareHkl(y.hkl, x.hkl));
-  const byKey = new Map<string, HklFamily>();
+  const byKey = new Map<number, HklFamily>();
   for (const { hkl } of sorted) {
     const key = familyKey(hkl);
     const family = byKey.get(key);
@@ -164,6 +172,63 @@ function families(members: readonly { g: number; hkl: number[] }[]): HklFamily[]
     }
   }
   return [...byKey.values()];
+}
+
+/** e^{2πi(h x + k y)} × occupancy of every atom, from the per-axis tables (stride entries per atom). */
+function hkPhases(
+  n: number,
+  xRe: Float64Array,
+  xIm: Float64Array,
+  xStride: number,
+  xAt: number,
+  yRe: Float64Array,
+  yIm: Float64Array,
+  yStride: number,
+  yAt: number,
+  occupancy: Float64Array,
+  outRe: Float64Array,
+  outIm: Float64Array,
+): void {
+  for (let j = 0; j < n; j++) {
+    const xi = j * xStride + xAt;
+    const yi = j * yStride + yAt;
+    const xr = xRe[xi]!;
+    const xm = xIm[xi]!;
+    const yr = yRe[yi]!;
+    const ym = yIm[yi]!;
+    outRe[j] = (xr * yr - xm * ym) * occupancy[j]!;
+    outIm[j] = (xr * ym + xm * yr) * occupancy[j]!;
+  }
+}
+
+/**
+ * Σⱼ e^{2πi g·rⱼ} per element: the (h, k) phases times e^{2πi l z}. A function of its own (called once per
+ * reflection) so the engine optimises it after a few calls, not after a long first pattern.
+ */
+function atomSums(
+  n: number,
+  hkRe: Float64Array,
+  hkIm: Float64Array,
+  zRe: Float64Array,
+  zIm: Float64Array,
+  zStride: number,
+  zAt: number,
+  elementOf: Int32Array,
+  sumRe: Float64Array,
+  sumIm: Float64Array,
+): void {
+  sumRe.fill(0);
+  sumIm.fill(0);
+  for (let j = 0; j < n; j++) {
+    const zi = j * zStride + zAt;
+    const zr = zRe[zi]!;
+    const zm = zIm[zi]!;
+    const a = hkRe[j]!;
+    const b = hkIm[j]!;
+    const e = elementOf[j]!;
+    sumRe[e] = sumRe[e]! + a * zr - b * zm;
+    sumIm[e] = sumIm[e]! + a * zm + b * zr;
+  }
 }
 
 /** The pattern of one structure. Throws XrdError for an element without scattering factors or an unusable cell. */
@@ -264,32 +329,14 @@ export function powderPattern(structure: XrdStructure, options: XrdOptions = {})
       const lHi = Math.min(L, Math.floor(-half + Math.sqrt(disc) + 1e-9));
       if (h === 0 && k === 0) lLo = Math.max(lLo, 1); // the other half of the sphere is the Friedel mates
       if (lLo > lHi) continue;
-      for (let j = 0; j < n; j++) {
-        const xi = j * (2 * H + 1) + h + H;
-        const yi = j * (2 * K + 1) + k + K;
-        const xr = px.re[xi]!;
-        const xm = px.im[xi]!;
-        const yr = py.re[yi]!;
-        const ym = py.im[yi]!;
-        hkRe[j] = (xr * yr - xm * ym) * occupancy[j]!;
-        hkIm[j] = (xr * ym + xm * yr) * occupancy[j]!;
-      }
+      hkPhases(n, px.re, px.im, 2 * H + 1, h + H, py.re, py.im, 2 * K + 1, k + K, occupancy, hkRe, hkIm);
       for (let l = lLo; l <= lHi; l++) {
         const gx = g0[0] + l * b3[0];
         const gy = g0[1] + l * b3[1];
         const gz = g0[2] + l * b3[2];
         const g = Math.sqrt(gx * gx + gy * gy + gz * gz);
         if (g > gMax * (1 + 1e-12) || g < gMin || g === 0) continue;
-        sumRe.fill(0);
-        sumIm.fill(0);
-        for (let j = 0; j < n; j++) {
-          const zi = j * (2 * L + 1) + l + L;
-          const zr = pz.re[zi]!;
-          const zm = pz.im[zi]!;
-          const e = elementOf[j]!;
-          sumRe[e]! += hkRe[j]! * zr - hkIm[j]! * zm;
-          sumIm[e]! += hkRe[j]! * zm + hkIm[j]! * zr;
-        }
+        atomSums(n, hkRe, hkIm, pz.re, pz.im, 2 * L + 1, l + L, elementOf, sumRe, sumIm);
         const s = g / 2;
         const s2 = s * s;
         let re = 0;
