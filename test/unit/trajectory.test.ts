@@ -16,6 +16,12 @@ import {
 import { seededRandom } from '../../src/server/physics/rng';
 import type { Mat3, Vec3 } from '../../src/core/poscar/types';
 import { PYTHON } from './xrdOracle';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readResult } from '../../src/webviews/results/read';
+import { plotsOf } from '../../src/webviews/results/plots';
+import { isToResultPage } from '../../src/webviews/results/protocol';
+import type { MdModel } from '../../src/webviews/results/model';
 
 const cube = (a: number): Mat3 => [
   [a, 0, 0],
@@ -183,4 +189,59 @@ test('problems are TrajectoryErrors: no frames, uneven times, a range too long f
   assert.throws(() => meanSquaredDisplacement([[[0, 0, 0]], [[1, 0, 0]], [[2, 0, 0]]], [0, 1, 5]), /equally spaced/);
   const short = meanSquaredDisplacement([[[0, 0, 0]], [[1, 0, 0]], [[2, 0, 0]]], [0, 1, 2]);
   assert.equal(short.diffusion, undefined, 'too few lags in the window for a fit');
+});
+
+test('the MD result view: g(r) and MSD panels from the answer’s frames, the final POSCAR’s cell and the timestep, D in the title', () => {
+  // A random walk of 27 Li in a 12 Å cube, recorded every 5 steps of 2 fs, and a last frame off the stride (as the
+  // reference server keeps the final step): the MSD uses the evenly spaced frames.
+  const walk = randomWalk(27, 200, 0.05, 2, 8);
+  const steps = [...Array.from({ length: 40 }, (_, i) => i * 5), 199];
+  const poscar = [
+    'Li27',
+    '1.0',
+    '12 0 0',
+    '0 12 0',
+    '0 0 12',
+    'Li',
+    '27',
+    'Cartesian',
+    ...walk[199]!.map((p) => p.map((x) => x + 6).join(' ')),
+    '',
+  ].join('\n');
+  const answer = {
+    energies: { total: [1, 1], kinetic: [0.5, 0.5], potential: [0.5, 0.5] },
+    timestep_fs: 2,
+    trajectory: steps.map((step) => ({ step, positions: walk[step]!.map((p) => p.map((x) => x + 6)) })),
+    final_poscar: poscar,
+  };
+  const m = readResult('md', { type: 'json', value: answer }, {}, { atoms: 27 }) as MdModel;
+  assert.ok(m.analysis?.rdf && m.analysis.msd, JSON.stringify(m.analysis?.note));
+  assert.equal(m.analysis.msd.unit, 'fs');
+  assert.equal(m.analysis.msd.lag.length, 40, 'the off-stride last frame is left out of the MSD');
+  assert.equal(m.analysis.msd.lag[1], 10);
+  assert.equal(m.analysis.rdf.frames, 41);
+  const plots = plotsOf({ model: m, elements: [], lattice: [] });
+  const msd = plots.find((p) => p.id === 'msd')!;
+  assert.match(msd.title, /^Mean squared displacement: D = \d\.\d\de-\d cm²\/s \(MSD = 6Dt fitted over 40–190 fs\)$/);
+  assert.ok(plots.some((p) => p.id === 'rdf'));
+  assert.ok(
+    isToResultPage({
+      type: 'show',
+      seq: 1,
+      run: { id: 'r', kind: 'md', title: 'MD', inputName: 'POSCAR', state: 'done', startedAt: 0 },
+      view: { model: m, elements: [], lattice: [] },
+    }),
+    'the page accepts it',
+  );
+  // Without a cell there is no analysis, and the view says why.
+  const none = readResult('md', { type: 'json', value: { ...answer, final_poscar: undefined } }, {}, { atoms: 27 }) as MdModel;
+  assert.match(none.analysis?.note ?? '', /no final POSCAR/);
+});
+
+test('the reference MD fixture (Si8, 7 frames): g(r) with its first shell at the Si–Si bond', () => {
+  const value = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results', 'md.reference.json'), 'utf8'));
+  const m = readResult('md', { type: 'json', value }, {}, { atoms: 8 }) as MdModel;
+  const rdf = m.analysis!.rdf!;
+  const first = rdf.r[rdf.total.findIndex((g) => g > 0)]!;
+  assert.ok(first > 2.0 && first < 2.5, `the nearest neighbours at ${first} Å (Si–Si 2.35 Å)`);
 });
