@@ -16,6 +16,10 @@ import {
   type XrdPattern,
 } from '../../src/core/crystallography/xrd';
 import { parseDiffraction, errorsOf } from '../../src/core/diffraction/parse';
+import { patternRun } from '../../src/webviews/xrd/patternRun';
+import { resultView, runInfo } from '../../src/webviews/results/view';
+import { isToResultPage } from '../../src/webviews/results/protocol';
+import type { AppModel } from '../../src/webviews/results/apps/model';
 import {
   BADDELEYITE,
   NACL,
@@ -202,4 +206,57 @@ test('Export: two columns the diffraction parser reads back without a problem', 
   assert.equal(data.points.length, pattern.peaks.length);
   assert.ok(Math.abs(data.points[0]!.angle - pattern.peaks[0]!.twoTheta) < 1e-4);
   assert.match(text, /^# rutile TiO2: computed powder pattern, wavelength 1.54056 Å\n# kinematic/);
+});
+
+test('the editor’s pattern run: the result view reads it as /pxrd/compute’s answer, hkl under the pointer, the measured scan under it with a score', () => {
+  const structure = toXrd(RUTILE);
+  const alone = patternRun({ structure, name: 'rutile.vasp', uri: 'file:///rutile.vasp', wavelength: CU_K_ALPHA1, id: 'x1', now: 0 });
+  const view = resultView(alone, undefined)!;
+  const model = view.model as AppModel;
+  assert.equal(model.kind, 'pxrd');
+  assert.match(model.headline, /^20 peaks/);
+  assert.ok(
+    model.facts.some((f) => /Wavelength 1\.5406 Å \(Cu Kα\)/.test(f)),
+    model.facts.join(' | '),
+  );
+  const plot = model.plots[0]!;
+  assert.equal(plot.series.length, 1);
+  assert.equal(plot.xNotes?.[plot.x.findIndex((x) => Math.abs(x - 27.44) < 0.05)], '110', 'the 110 peak is labelled');
+  assert.deepEqual(model.tables[0]!.columns, ['2θ (°)', 'd (Å)', 'Intensity', 'hkl', 'Multiplicity']);
+  assert.deepEqual(model.warnings, []);
+  assert.deepEqual(Object.keys(model.extra), []);
+  assert.ok(isToResultPage({ type: 'show', seq: 1, run: runInfo(alone), view }), 'the page accepts it');
+
+  // A measured-like scan of rutile (Gaussian peaks on a background), and one of NaCl: rutile's scores high, NaCl's low.
+  const scan = (peaks: { twoTheta: number; intensity: number }[]) =>
+    Array.from({ length: 4001 }, (_, i) => {
+      const angle = 10 + i * 0.02;
+      const y = 50 + peaks.reduce((s, p) => s + 10 * p.intensity * Math.exp(-((angle - p.twoTheta) ** 2) / (2 * 0.06 ** 2)), 0);
+      return { angle: Number(angle.toFixed(2)), intensity: Math.round(y), line: i };
+    });
+  const over = (points: ReturnType<typeof scan>) =>
+    patternRun({
+      structure,
+      name: 'rutile.vasp',
+      uri: 'file:///rutile.vasp',
+      wavelength: CU_K_ALPHA1,
+      measured: { name: 'scan.xy', points },
+      id: 'x2',
+      now: 0,
+    });
+  const good = over(scan(powderPattern(toXrd(RUTILE)).peaks));
+  const bad = over(scan(powderPattern(toXrd(NACL)).peaks));
+  const score = (run: ReturnType<typeof patternRun>) => (run.response!.body as { value: { match: { score: number } } }).value.match.score;
+  assert.ok(score(good) > 0.95, `${score(good)}`);
+  assert.ok(score(bad) < 0.5, `${score(bad)}`);
+  const overlaid = resultView(good, undefined)!.model as AppModel;
+  assert.deepEqual(
+    overlaid.plots[0]!.series.map((s) => s.label),
+    ['Measured (scan.xy)', 'Computed'],
+  );
+  assert.ok(
+    overlaid.facts.some((f) => /^Match with scan\.xy: score (0\.9\d\d|1\.000) \(peaks of the measured scan/.test(f)),
+    overlaid.facts.join(' | '),
+  );
+  assert.equal(good.inputName, 'rutile.vasp over scan.xy');
 });

@@ -45,6 +45,8 @@ export interface PlotSpec {
   yRange?: [number, number];
   /** The x axis range, when the data's own would put points on the edges (diffraction sticks). */
   xRange?: [number, number];
+  /** A label per x shown with the values under the pointer (a diffraction peak's hkl families), null where none. */
+  xNotes?: (string | null)[];
   /** Indices where a new branch of the x axis starts: no line joins the points either side. */
   breaks?: number[];
   /** What Copy CSV writes when it is not the plotted numbers (absolute energies behind a relative plot). */
