@@ -231,47 +231,80 @@ function atomSums(
   }
 }
 
-/** The pattern of one structure. Throws XrdError for an element without scattering factors or an unusable cell. */
-export function powderPattern(structure: XrdStructure, options: XrdOptions = {}): XrdPattern {
-  const wavelength = options.wavelength ?? CU_K_ALPHA1;
+interface Reflection {
+  twoTheta: number;
+  g: number;
+  intensity: number;
+  h: number;
+  k: number;
+  l: number;
+}
+
+interface Range {
+  minTT: number;
+  maxTT: number;
+  limited?: XrdPattern['limited'];
+}
+
+/** The checked wavelength, structure and 2θ range, the range cut to the reflection limit (with the reason). */
+function checkedRange(structure: XrdStructure, wavelength: number, options: XrdOptions): Range {
   if (!(wavelength >= MIN_WAVELENGTH && wavelength <= MAX_WAVELENGTH))
     throw new XrdError(`The wavelength must be between ${MIN_WAVELENGTH} and ${MAX_WAVELENGTH} Å, not ${wavelength}.`);
   const minTT = options.twoThetaMin ?? 0;
-  let maxTT = options.twoThetaMax ?? 90;
+  const maxTT = options.twoThetaMax ?? 90;
   if (!(minTT >= 0 && maxTT > minTT && maxTT <= 180)) throw new XrdError(`The 2θ range must lie within 0–180°, not ${minTT}–${maxTT}°.`);
-  const { lattice, species, positions } = structure;
-  const volume = Math.abs(determinant(lattice));
+  const volume = Math.abs(determinant(structure.lattice));
   if (!(volume > 1e-6) || !Number.isFinite(volume)) throw new XrdError('The cell has no volume: its lattice vectors are not independent.');
-  const n = positions.length;
+  const n = structure.positions.length;
   if (n === 0) throw new XrdError('The structure has no atoms.');
-  for (const symbol of new Set(species)) if (!COEFFICIENTS.has(symbol)) throw new XrdError(`No X-ray scattering factors for "${symbol}".`);
-
+  for (const symbol of new Set(structure.species))
+    if (!COEFFICIENTS.has(symbol)) throw new XrdError(`No X-ray scattering factors for "${symbol}".`);
   const maxReflections = options.maxReflections ?? MAX_REFLECTIONS;
-  const gOf = (tt: number) => (2 * Math.sin((Math.min(tt, 180) * DEG) / 2)) / wavelength;
-  let limited: XrdPattern['limited'];
-  const fits = (tt: number) => {
-    const count = reflectionEstimate(gOf(tt), volume);
-    return count <= maxReflections && count * n <= MAX_WORK;
-  };
-  if (!fits(maxTT)) {
-    const requested = maxTT;
-    let lo = minTT;
-    let hi = maxTT;
-    for (let i = 0; i < 40; i++) {
-      const mid = (lo + hi) / 2;
-      if (fits(mid)) lo = mid;
-      else hi = mid;
-    }
-    maxTT = Math.floor(lo * 10) / 10;
-    if (maxTT <= minTT) throw new XrdError(`This cell of ${n} atoms needs more reflections than ${maxReflections} for any pattern.`);
-    limited = {
-      requested,
-      reason: `Up to ${requested}° this cell of ${n} atoms has about ${reflectionEstimate(gOf(requested), volume)} reflections, more than the ${maxReflections} computed at most: the pattern stops at ${maxTT}°.`,
-    };
+  const count = (tt: number) => reflectionEstimate(gOf(tt, wavelength), volume);
+  const fits = (tt: number) => count(tt) <= maxReflections && count(tt) * n <= MAX_WORK;
+  if (fits(maxTT)) return { minTT, maxTT };
+  let lo = minTT;
+  let hi = maxTT;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
   }
-  const gMax = gOf(maxTT);
-  const gMin = gOf(minTT);
+  const cut = Math.floor(lo * 10) / 10;
+  if (cut <= minTT) throw new XrdError(`This cell of ${n} atoms needs more reflections than ${maxReflections} for any pattern.`);
+  return {
+    minTT,
+    maxTT: cut,
+    limited: {
+      requested: maxTT,
+      reason: `Up to ${maxTT}° this cell of ${n} atoms has about ${count(maxTT)} reflections, more than the ${maxReflections} computed at most: the pattern stops at ${cut}°.`,
+    },
+  };
+}
 
+/** |g| of the Bragg angle 2θ (degrees) at this wavelength: 2 sinθ / λ. */
+const gOf = (tt: number, wavelength: number): number => (2 * Math.sin((Math.min(tt, 180) * DEG) / 2)) / wavelength;
+
+/** e^{2πi h x} of every atom along one axis for h in [−m, m], by table: the phase of (h, k, l) is a product of three. */
+function phaseTable(frac: readonly Vec3[], axis: number, m: number): { re: Float64Array; im: Float64Array } {
+  const n = frac.length;
+  const re = new Float64Array(n * (2 * m + 1));
+  const im = new Float64Array(n * (2 * m + 1));
+  for (let j = 0; j < n; j++) {
+    const x = frac[j]![axis]!;
+    for (let h = -m; h <= m; h++) {
+      const phase = 2 * Math.PI * h * x;
+      re[j * (2 * m + 1) + h + m] = Math.cos(phase);
+      im[j * (2 * m + 1) + h + m] = Math.sin(phase);
+    }
+  }
+  return { re, im };
+}
+
+/** Every reflection with gMin ≤ |g| ≤ gMax in one half of the sphere (Friedel's law gives the other), with I·LP. */
+function reflectionsOf(structure: XrdStructure, wavelength: number, gMin: number, gMax: number, options: XrdOptions): Reflection[] {
+  const { lattice, species, positions } = structure;
+  const n = positions.length;
   // Fractional coordinates; atoms grouped by element so each f(s) is computed once per reflection.
   const inv = reciprocal(lattice);
   const frac = positions.map((p) => [dot(p, inv[0]), dot(p, inv[1]), dot(p, inv[2])] as Vec3);
@@ -279,51 +312,19 @@ export function powderPattern(structure: XrdStructure, options: XrdOptions = {})
   const elementOf = Int32Array.from(species, (s) => elements.indexOf(s));
   const occupancy = Float64Array.from({ length: n }, (_, j) => structure.occupancy?.[j] ?? 1);
   const dw = elements.map((e) => options.debyeWaller?.[e] ?? 0);
-
   const [b1, b2, b3] = inv;
-  const [a1, a2, a3] = lattice;
-  const H = Math.floor(gMax * norm(a1) + 1e-9);
-  const K = Math.floor(gMax * norm(a2) + 1e-9);
-  const L = Math.floor(gMax * norm(a3) + 1e-9);
-  // e^{2πi h x} for each atom and index, by table: the phase of (h, k, l) is then a product of three.
-  const phases = (axis: number, m: number): { re: Float64Array; im: Float64Array } => {
-    const re = new Float64Array(n * (2 * m + 1));
-    const im = new Float64Array(n * (2 * m + 1));
-    for (let j = 0; j < n; j++) {
-      const x = frac[j]![axis]!;
-      for (let h = -m; h <= m; h++) {
-        const phase = 2 * Math.PI * h * x;
-        re[j * (2 * m + 1) + h + m] = Math.cos(phase);
-        im[j * (2 * m + 1) + h + m] = Math.sin(phase);
-      }
-    }
-    return { re, im };
-  };
-  const px = phases(0, H);
-  const py = phases(1, K);
-  const pz = phases(2, L);
-  const hkRe = new Float64Array(n);
-  const hkIm = new Float64Array(n);
-  const sumRe = new Float64Array(elements.length);
-  const sumIm = new Float64Array(elements.length);
+  const [H, K, L] = lattice.map((a) => Math.floor(gMax * norm(a) + 1e-9)) as [number, number, number];
+  const [px, py, pz] = [phaseTable(frac, 0, H), phaseTable(frac, 1, K), phaseTable(frac, 2, L)];
+  const [hkRe, hkIm] = [new Float64Array(n), new Float64Array(n)];
+  const [sumRe, sumIm] = [new Float64Array(elements.length), new Float64Array(elements.length)];
   const b33 = dot(b3, b3);
-  const gMax2 = gMax * gMax;
-
-  interface Reflection {
-    twoTheta: number;
-    g: number;
-    intensity: number;
-    h: number;
-    k: number;
-    l: number;
-  }
   const reflections: Reflection[] = [];
   for (let h = 0; h <= H; h++) {
     for (let k = h === 0 ? 0 : -K; k <= K; k++) {
       const g0: Vec3 = [h * b1[0] + k * b2[0], h * b1[1] + k * b2[1], h * b1[2] + k * b2[2]];
       // |g0 + l b3|² ≤ gMax²: l between the roots of b33 l² + 2 (g0·b3) l + |g0|² − gMax².
       const half = dot(g0, b3) / b33;
-      const disc = half * half - (dot(g0, g0) - gMax2) / b33;
+      const disc = half * half - (dot(g0, g0) - gMax * gMax) / b33;
       if (disc < 0) continue;
       let lLo = Math.max(-L, Math.ceil(-half - Math.sqrt(disc) - 1e-9));
       const lHi = Math.min(L, Math.floor(-half + Math.sqrt(disc) + 1e-9));
@@ -331,18 +332,14 @@ export function powderPattern(structure: XrdStructure, options: XrdOptions = {})
       if (lLo > lHi) continue;
       hkPhases(n, px.re, px.im, 2 * H + 1, h + H, py.re, py.im, 2 * K + 1, k + K, occupancy, hkRe, hkIm);
       for (let l = lLo; l <= lHi; l++) {
-        const gx = g0[0] + l * b3[0];
-        const gy = g0[1] + l * b3[1];
-        const gz = g0[2] + l * b3[2];
-        const g = Math.sqrt(gx * gx + gy * gy + gz * gz);
+        const g = Math.hypot(g0[0] + l * b3[0], g0[1] + l * b3[1], g0[2] + l * b3[2]);
         if (g > gMax * (1 + 1e-12) || g < gMin || g === 0) continue;
         atomSums(n, hkRe, hkIm, pz.re, pz.im, 2 * L + 1, l + L, elementOf, sumRe, sumIm);
         const s = g / 2;
-        const s2 = s * s;
         let re = 0;
         let im = 0;
         for (let e = 0; e < elements.length; e++) {
-          const f = scatteringFactor(elements[e]!, s) * Math.exp(-dw[e]! * s2);
+          const f = scatteringFactor(elements[e]!, s) * Math.exp(-dw[e]! * s * s);
           re += f * sumRe[e]!;
           im += f * sumIm[e]!;
         }
@@ -352,8 +349,11 @@ export function powderPattern(structure: XrdStructure, options: XrdOptions = {})
       }
     }
   }
+  return reflections;
+}
 
-  const hexagonal = isHexagonal(lattice);
+/** Reflections within the tolerance in 2θ as one peak (each with its Friedel mate), scaled to 100, weak ones left out. */
+function mergedPeaks(reflections: Reflection[], hexagonal: boolean, options: XrdOptions): XrdPeak[] {
   const z = (v: number): number => (v === 0 ? 0 : v); // no −0 in a label
   const label = (h: number, k: number, l: number): number[] => (hexagonal ? [z(h), z(k), z(-h - k), z(l)] : [z(h), z(k), z(l)]);
   reflections.sort((x, y) => x.twoTheta - y.twoTheta);
@@ -371,12 +371,21 @@ export function powderPattern(structure: XrdStructure, options: XrdOptions = {})
   const max = merged.reduce((m, p) => Math.max(m, p.intensity), 0);
   const minIntensity = options.minIntensity ?? 1e-3;
   const peaks = max > 0 ? merged.filter((p) => (100 * p.intensity) / max > minIntensity) : [];
+  return peaks.map((p) => ({ twoTheta: p.twoTheta, d: p.d, intensity: (100 * p.intensity) / max, families: families(p.members) }));
+}
+
+/** The pattern of one structure. Throws XrdError for an element without scattering factors or an unusable cell. */
+export function powderPattern(structure: XrdStructure, options: XrdOptions = {}): XrdPattern {
+  const wavelength = options.wavelength ?? CU_K_ALPHA1;
+  const { minTT, maxTT, limited } = checkedRange(structure, wavelength, options);
+  const reflections = reflectionsOf(structure, wavelength, gOf(minTT, wavelength), gOf(maxTT, wavelength), options);
+  const hexagonal = isHexagonal(structure.lattice);
   return {
     wavelength,
     twoThetaRange: [minTT, maxTT],
     reflections: 2 * reflections.length,
     hexagonal,
-    peaks: peaks.map((p) => ({ twoTheta: p.twoTheta, d: p.d, intensity: (100 * p.intensity) / max, families: families(p.members) })),
+    peaks: mergedPeaks(reflections, hexagonal, options),
     ...(limited ? { limited } : {}),
   };
 }
