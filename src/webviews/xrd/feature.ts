@@ -22,6 +22,8 @@ import { patternRun, type Measured } from './patternRun';
 
 export const POWDER_PATTERN = 'tokenLens.powderPattern';
 export const EXPORT_PATTERN = 'tokenLens.exportPattern';
+/** Registered outside production mode only: what the last pattern view shows. */
+export const XRD_TEST_COMMAND = 'tokenLens.xrd.test';
 const DIFFRACTION_LANGUAGE = 'diffraction';
 
 const baseName = (uri: vscode.Uri): string => uri.path.split('/').pop() || 'structure';
@@ -39,6 +41,16 @@ export class PowderPatternFeature extends Disposable {
     super();
     this.register(vscode.commands.registerCommand(POWDER_PATTERN, (uri?: vscode.Uri) => this.show(uri)));
     this.register(vscode.commands.registerCommand(EXPORT_PATTERN, (uri?: vscode.Uri, target?: vscode.Uri) => this.export(uri, target)));
+    if (TEST_HOOKS && testMode)
+      this.register(
+        vscode.commands.registerCommand(XRD_TEST_COMMAND, (action: string) =>
+          action === 'report'
+            ? this.panels.last()?.requestReport({ action: 'report' })
+            : action === 'closeAll'
+              ? this.panels.dispose()
+              : undefined,
+        ),
+      );
   }
 
   /** The POSCAR of the command's argument or the active editor, as a structure; a message when there is none. */
