@@ -8,6 +8,7 @@ import {
   type LineResult,
   type ModelChatConfig,
 } from './core/chat/index';
+import { xrd, XRD_USAGE } from './cliXrd';
 import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
 import { MAX_CHAT_FILE_BYTES, readChatConfig } from './features/models/store';
 import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './core/poscar/index';
@@ -39,7 +40,9 @@ Prints one JSON line per conversation {line, n_messages, n_tokens, n_text_tokens
 {totals: {conversations, errors, n_messages, n_tokens, n_text_tokens}, format}. A tokenizer.json path reads
 the chat template from the tokenizer_config.json or chat_template.jinja beside it (--template overrides);
 cl100k_base and o200k_base use OpenAI's documented framing, o200k_harmony the Harmony format (gpt-oss).
-Exit code 1 when a line could not be counted.`;
+Exit code 1 when a line could not be counted.
+
+${XRD_USAGE}`;
 
 interface TokenizeArgs {
   tokenizer: string;
@@ -241,6 +244,7 @@ const COMMANDS = new Map<string, (rest: string[]) => number | Promise<number>>([
   ['tokenize', tokenize],
   ['poscar', poscar],
   ['chat', chat],
+  ['xrd', xrd],
 ]);
 
 const HELP = new Set(['--help', '-h', 'help']);

@@ -9,6 +9,7 @@ import { PoscarLanguageFeature } from './features/poscar/language';
 import { materialsRuns } from './runs';
 import { OPTIONS_COMMANDS, RUN_COMMANDS } from './runs/structureRunner';
 import { SHOW_STRUCTURE } from './webviews/structure/feature';
+import { POWDER_PATTERN, PowderPatternFeature } from './webviews/xrd/feature';
 import type { RunsTree } from './runs/tree';
 import type { Wiring } from './wiring';
 
@@ -21,6 +22,7 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
     return made.disposables;
   });
   start('diffraction-data problems', () => diffractionDiagnostics(log));
+  start('the powder pattern', () => new PowderPatternFeature(context, log, testMode));
   start(
     'the POSCAR editor',
     () =>
@@ -32,6 +34,7 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
         { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
         { title: '$(settings) MD with Options…', command: OPTIONS_COMMANDS.md },
         { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+        { title: '$(graph-scatter) Powder Pattern', command: POWDER_PATTERN },
       ]),
   );
   // No symmetry finder yet: the lattice type comes from the cell's metric (said in the file's comment line).

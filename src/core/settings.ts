@@ -24,6 +24,7 @@ export const SETTING_DEFAULTS = {
   'md.steps': 200,
   'md.interval': 1,
   'md.ensemble': 'nve',
+  'xrd.wavelength': 1.54056,
   'contextWindow.size': 0,
   'contextWindow.reserve': 0,
   'contextWindow.warningPercent': 80,

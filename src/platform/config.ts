@@ -70,6 +70,10 @@ export const config = {
   parameters(kind: ParameterKind): ParameterValues {
     return Object.fromEntries(PARAMETERS[kind].map((p) => [p.name, read(p.setting) as ParameterValue]));
   },
+  /** Å, for the locally computed powder pattern. Checked where it is used: a wrong value is refused with a message. */
+  get xrdWavelength(): number {
+    return read('xrd.wavelength');
+  },
   /** Checked where it is used: a wrong value is refused with a message, not replaced silently. */
   get kpathDensity(): number {
     return read('tightbinding.kpathDensity');

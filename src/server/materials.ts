@@ -5,6 +5,9 @@
  */
 import { parseFormula } from '../core/chemistry/formula';
 import { own } from '../core/util/own';
+import { CU_K_ALPHA1, powderPattern as corePowderPattern } from '../core/crystallography/xrd';
+import { fracToCart } from '../core/poscar/structure';
+import type { Mat3 } from '../core/poscar/types';
 
 export { parseFormula };
 
@@ -342,87 +345,32 @@ export interface Peak {
   hkl: [number, number, number];
 }
 
-const ATOMIC_NUMBER: Record<string, number> = {
-  C: 6,
-  O: 8,
-  Na: 11,
-  Mg: 12,
-  Al: 13,
-  Si: 14,
-  Cl: 17,
-  Ti: 22,
-  Fe: 26,
-  Cu: 29,
-  Ga: 31,
-  As: 33,
-};
-export const CU_K_ALPHA = 1.5406;
-
-function invert3(m: number[][]): number[][] {
-  const [a, b, c] = m as [number[], number[], number[]];
-  const det = a[0]! * (b[1]! * c[2]! - b[2]! * c[1]!) - a[1]! * (b[0]! * c[2]! - b[2]! * c[0]!) + a[2]! * (b[0]! * c[1]! - b[1]! * c[0]!);
-  const cof = (r1: number[], r2: number[]): number[] => [
-    r1[1]! * r2[2]! - r1[2]! * r2[1]!,
-    r1[2]! * r2[0]! - r1[0]! * r2[2]!,
-    r1[0]! * r2[1]! - r1[1]! * r2[0]!,
-  ];
-  // Rows of the reciprocal basis (without 2π): b1 = (a2 × a3) / det, ...
-  return [cof(b, c), cof(c, a), cof(a, b)].map((row) => row.map((v) => v / det));
-}
+/** Cu Kα₁, the editor's default too. */
+export const CU_K_ALPHA = CU_K_ALPHA1;
 
 /**
- * A kinematic powder pattern: reflections up to 2θ max, structure factors with f = Z·exp(-3 (sinθ/λ)²),
- * multiplicity from summing equivalent hkl, Lorentz-polarization factor; intensities scaled to 100.
+ * The core's kinematic powder pattern (core/crystallography/xrd.ts: pymatgen XRDCalculator's formula, Doyle &
+ * Turner scattering factors, Lorentz–polarisation, every reflection in the sphere), so the server and the
+ * editor compute the same pattern; rounded for the answer, each peak labelled with its first hkl family
+ * (the first three Miller–Bravais indices h, k, l of a hexagonal cell), peaks that round to 0 left out.
  */
 export function powderPattern(structure: Structure, wavelength = CU_K_ALPHA, twoThetaMax = 90): Peak[] {
-  const recip = invert3(structure.lattice);
-  const groups = new Map<string, Peak>();
-  const n = 8;
-  for (let h = -n; h <= n; h++) {
-    for (let k = -n; k <= n; k++) {
-      for (let l = -n; l <= n; l++) {
-        if (!h && !k && !l) continue;
-        const g = [0, 1, 2].map((i) => h * recip[0]![i]! + k * recip[1]![i]! + l * recip[2]![i]!);
-        const d = 1 / Math.hypot(g[0]!, g[1]!, g[2]!);
-        const s = wavelength / (2 * d);
-        if (s >= 1) continue;
-        const theta = Math.asin(s);
-        const twoTheta = (2 * theta * 180) / Math.PI;
-        if (twoTheta > twoThetaMax) continue;
-        let re = 0;
-        let im = 0;
-        const falloff = Math.exp(-3 * (s / wavelength) ** 2); // crude form factor and thermal fall-off with sinθ/λ
-        structure.frac.forEach((p, i) => {
-          const f = (own(ATOMIC_NUMBER, structure.species[i]!) ?? 10) * falloff;
-          const phase = 2 * Math.PI * (h * p[0] + k * p[1] + l * p[2]);
-          re += f * Math.cos(phase);
-          im += f * Math.sin(phase);
-        });
-        const lp = (1 + Math.cos(2 * theta) ** 2) / (Math.sin(theta) ** 2 * Math.cos(theta));
-        const f2 = re * re + im * im;
-        // One family: equal d and equal |F|. Its label is its own largest (h, k, l), never another family's
-        // (sorting |h| |k| |l| is only right for cubic cells: it called rutile's 101 "110").
-        const key = `${twoTheta.toFixed(3)} ${f2.toPrecision(5)}`;
-        const hkl: [number, number, number] = [h, k, l];
-        const peak = groups.get(key);
-        if (!peak) groups.set(key, { two_theta: twoTheta, d_spacing: d, intensity: f2 * lp, hkl });
-        else {
-          peak.intensity += f2 * lp;
-          if (h > peak.hkl[0] || (h === peak.hkl[0] && (k > peak.hkl[1] || (k === peak.hkl[1] && l > peak.hkl[2])))) peak.hkl = hkl;
-        }
-      }
-    }
-  }
-  const peaks = [...groups.values()].sort((x, y) => x.two_theta - y.two_theta);
-  const max = Math.max(...peaks.map((p) => p.intensity), 1e-12);
-  return peaks
-    .map((p) => ({
-      ...p,
-      two_theta: round(p.two_theta, 3),
-      d_spacing: round(p.d_spacing, 4),
-      intensity: round((100 * p.intensity) / max, 1),
-    }))
-    .filter((p) => p.intensity >= 0.5);
+  const lattice = structure.lattice as Mat3;
+  const pattern = corePowderPattern(
+    { lattice, species: structure.species, positions: structure.frac.map((f) => fracToCart(lattice, f)) },
+    { wavelength, twoThetaMax },
+  );
+  return pattern.peaks
+    .map((p) => {
+      const hkl = p.families[0]!.hkl;
+      return {
+        two_theta: round(p.twoTheta, 3),
+        d_spacing: round(p.d, 4),
+        intensity: round(p.intensity, 1),
+        hkl: (hkl.length === 4 ? [hkl[0]!, hkl[1]!, hkl[3]!] : hkl) as [number, number, number],
+      };
+    })
+    .filter((p) => p.intensity > 0);
 }
 
 export const MATCH_METHOD =

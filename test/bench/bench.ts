@@ -3,7 +3,7 @@
  * [--baseline=CHECKOUT]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
- * server, physics, views, prompts, package, host, chat (default: all). Their goal lines follow; the others are left out.
+ * server, physics, views, prompts, package, host, chat, trajectories, xrd (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer 4, ai-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE), on large text files a Debian machine has (installedFiles in textgen.ts) and on generated hostile and
@@ -36,6 +36,7 @@ import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './
 import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
 import { benchPhysics, benchPhysicsSecondRound } from './physics';
+import { benchXrdSection } from './xrd';
 import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
 import {
   benchAgainstAse,
@@ -79,6 +80,7 @@ const SECTIONS = [
   'host',
   'chat',
   'trajectories',
+  'xrd',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
@@ -880,6 +882,7 @@ async function main(): Promise<void> {
     for (const r of [...benchPhysics(), ...benchPhysicsSecondRound()])
       console.log(`${pad(r.name, 52)}${lpad(ms(r.ms), 10)} ms   ${r.detail}`);
   }
+  if (runs('xrd')) benchXrdSection();
   const views = runs('views') ? benchViewsSection() : undefined;
   const host = runs('host') ? benchHostSection() : undefined;
 

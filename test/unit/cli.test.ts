@@ -224,3 +224,43 @@ test('chat: a hostile --template is stopped with a message in its line, a missin
   assert.match(missing.stderr, /^Cannot read .*none\.jinja: ENOENT/);
   assert.equal(run(['chat', '--frobnicate']).status, 2);
 });
+
+test('xrd: the powder pattern of a POSCAR file, Cu Kα1 by default; --wavelength moves every peak by Bragg’s law', () => {
+  const out = run(['xrd', fixture('NaCl.vasp')]);
+  assert.equal(out.status, 0, out.stderr);
+  const report = JSON.parse(out.stdout);
+  assert.equal(report.wavelength, 1.54056);
+  assert.deepEqual(report.two_theta_range, [0, 90]);
+  assert.match(report.method, /Doyle & Turner/);
+  const strongest = report.peaks.reduce((a: { intensity: number }, b: { intensity: number }) => (b.intensity > a.intensity ? b : a));
+  assert.equal(strongest.intensity, 100);
+  assert.equal(strongest.hkl, '200');
+  assert.deepEqual(report.peaks[0].families, [{ hkl: [1, 1, 1], multiplicity: 8 }]);
+  // NaCl 111: d = 5.64/√3 Å; 2θ = 2 asin(λ / 2d).
+  const twoTheta = (lambda: number) => (2 * Math.asin(lambda / (2 * (5.64 / Math.sqrt(3)))) * 180) / Math.PI;
+  assert.ok(Math.abs(report.peaks[0].two_theta - twoTheta(1.54056)) < 1e-4);
+  const mo = JSON.parse(run(['xrd', '--wavelength', '0.7093', fixture('NaCl.vasp')]).stdout);
+  assert.ok(Math.abs(mo.peaks[0].two_theta - twoTheta(0.7093)) < 1e-4);
+  assert.ok(mo.peaks.length > report.peaks.length, 'a shorter wavelength reaches more reflections up to 90°');
+  const stdin = run(['xrd', '-'], NACL_LINES.join('\n'));
+  assert.equal(stdin.status, 0, stdin.stderr);
+  assert.equal(JSON.parse(stdin.stdout).peaks[0].hkl, '100', 'a one-atom-each cell of Na and Cl: a primitive-cubic pattern');
+});
+
+test('xrd: bad options are exit code 2 with the usage; a broken file is exit code 1 with its first error', () => {
+  for (const args of [
+    ['xrd'],
+    ['xrd', '--wavelength', 'red', fixture('NaCl.vasp')],
+    ['xrd', '--frobnicate', fixture('NaCl.vasp')],
+    ['xrd', '--wavelength', '9', fixture('NaCl.vasp')],
+  ]) {
+    const out = run(args);
+    assert.equal(out.status, 2, args.join(' '));
+    assert.match(out.stderr, /Usage: node dist\/cli\.js xrd/);
+    assert.equal(out.stdout, '');
+  }
+  const broken = run(['xrd', fixture('POSCAR_broken')]);
+  assert.equal(broken.status, 1);
+  assert.match(broken.stderr, /POSCAR_broken: Line \d+: /);
+  assert.match(run(['--help']).stdout, /node dist\/cli\.js xrd \[--wavelength Å\]/);
+});

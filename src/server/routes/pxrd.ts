@@ -2,6 +2,7 @@
 import { errorsOf, parseDiffraction } from '../../core/diffraction/parse';
 import { findPeaks, matchPeaks } from '../../core/diffraction/peaks';
 import { CU_K_ALPHA, MATCH_METHOD, MATERIALS, parseFormula, powderPattern, searchMaterials, type Material, type Peak } from '../materials';
+import { MAX_WAVELENGTH, MIN_WAVELENGTH } from '../../core/crystallography/xrd';
 import { HttpError, material, num, str, type Handler } from '../body';
 
 /** Points of a measured scan at most: 85° at a 0.005° step is 17,000 (its peaks are found in under a second). */
@@ -10,7 +11,8 @@ export const MAX_MATCH_POINTS = 20_000;
 export const pxrd: Handler = (body) => {
   const m = material(body, 'jid');
   const wavelength = num(body, 'wavelength') ?? CU_K_ALPHA;
-  if (wavelength <= 0 || wavelength > 5) throw new HttpError(400, 'Field "wavelength" must be between 0 and 5 Å.');
+  if (!(wavelength >= MIN_WAVELENGTH && wavelength <= MAX_WAVELENGTH))
+    throw new HttpError(400, `Field "wavelength" must be between ${MIN_WAVELENGTH} and ${MAX_WAVELENGTH} Å.`);
   if (!m.structure)
     throw new HttpError(501, `The reference server has no structure for ${m.formula} (${m.jid}) to compute a pattern from.`);
   return { jid: m.jid, formula: m.formula, wavelength, two_theta_range: [0, 90], peaks: powderPattern(m.structure, wavelength) };

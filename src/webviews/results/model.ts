@@ -70,6 +70,15 @@ export interface RelaxModel extends Common {
   trajectory?: Trajectory;
 }
 
+/** g(r) and the MSD of an MD trajectory (readTrajectory.ts), or why there are none. */
+export interface MdAnalysis {
+  /** r in Å (bin centres); g dimensionless; pairs labelled "Na–Cl". */
+  rdf?: { r: number[]; total: number[]; pairs: { label: string; g: number[] }[]; frames: number };
+  /** Lags in fs (or frames when the answer gives no times), MSD in Å²; D in Å² per lag unit, fitted over window. */
+  msd?: { lag: number[]; msd: number[]; unit: 'fs' | 'frame'; diffusion?: number; window?: number[] };
+  note?: string;
+}
+
 export interface MdModel extends Common {
   kind: 'md';
   /** x of every series: fs, or step numbers when the answer gives no time. */
@@ -93,6 +102,7 @@ export interface MdModel extends Common {
   thermostat?: boolean;
   finalPoscar?: string;
   trajectory?: Trajectory;
+  analysis?: MdAnalysis;
 }
 
 export interface BandTick {

@@ -45,6 +45,8 @@ export interface PlotSpec {
   yRange?: [number, number];
   /** The x axis range, when the data's own would put points on the edges (diffraction sticks). */
   xRange?: [number, number];
+  /** A label per x shown with the values under the pointer (a diffraction peak's hkl families), null where none. */
+  xNotes?: (string | null)[];
   /** Indices where a new branch of the x axis starts: no line joins the points either side. */
   breaks?: number[];
   /** What Copy CSV writes when it is not the plotted numbers (absolute energies behind a relative plot). */
@@ -134,7 +136,69 @@ function md(m: MdModel): PlotSpec[] {
       series: [{ label: 'Temperature (K)', values: m.temperature, colour: 'orange' }],
     });
   }
+  return [...plots, ...trajectoryPlots(m)];
+}
+
+const PAIR_COLOURS: Colour[] = ['red', 'green', 'orange', 'purple', 'yellow'];
+
+/** D as people quote it: cm²/s (1 Å²/fs = 0.1 cm²/s). */
+function diffusionText(d: number, unit: 'fs' | 'frame'): string {
+  return unit === 'fs' ? `D = ${(d * 0.1).toExponential(2)} cm²/s` : `D = ${d.toExponential(2)} Å²/frame`;
+}
+
+/** g(r), total and per pair, and MSD(t) with the fitted line of D: the trajectory analysis of readTrajectory.ts. */
+function trajectoryPlots(m: MdModel): PlotSpec[] {
+  const plots: PlotSpec[] = [];
+  const rdf = m.analysis?.rdf;
+  if (rdf) {
+    const pairs = rdf.pairs.length > 1 ? rdf.pairs : [];
+    plots.push({
+      id: 'rdf',
+      title: `Radial distribution function (${rdf.frames} ${rdf.frames === 1 ? 'frame' : 'frames'} averaged)`,
+      xLabel: 'r (Å)',
+      yLabel: 'g(r)',
+      x: rdf.r,
+      legend: pairs.length > 0,
+      series: [
+        { label: 'Total', values: rdf.total, colour: 'blue' },
+        ...pairs.map((p, i) => ({ label: p.label, values: p.g, colour: PAIR_COLOURS[i % PAIR_COLOURS.length]! })),
+      ],
+      hLines: [{ y: 1, label: 'ideal gas', colour: 'foreground' }],
+    });
+  }
+  const msd = m.analysis?.msd;
+  if (msd) {
+    const unit = msd.unit === 'fs' ? 'fs' : 'frames';
+    const d = msd.diffusion;
+    const fit =
+      d !== undefined && msd.window
+        ? msd.lag.map((t) => (t >= msd.window![0]! && t <= msd.window![1]! ? 6 * d * t + fitIntercept(msd) : null))
+        : undefined;
+    plots.push({
+      id: 'msd',
+      title:
+        d !== undefined
+          ? `Mean squared displacement: ${diffusionText(d, msd.unit)} (MSD = 6Dt fitted over ${msd.window![0]}–${msd.window![1]} ${unit})`
+          : 'Mean squared displacement (too few frames to fit D)',
+      xLabel: `Lag (${unit})`,
+      yLabel: 'MSD (Å²)',
+      x: msd.lag,
+      xSteps: msd.unit === 'frame',
+      legend: fit !== undefined,
+      series: [
+        { label: 'MSD (Å²)', values: msd.msd, colour: 'blue' },
+        ...(fit ? [{ label: 'Fit 6Dt + c', values: fit, colour: 'red' as const }] : []),
+      ],
+    });
+  }
   return plots;
+}
+
+/** The fitted line's intercept, from the MSD over the window (the model carries D and the window only). */
+function fitIntercept(msd: NonNullable<NonNullable<MdModel['analysis']>['msd']>): number {
+  const inWindow = msd.lag.flatMap((t, k) => (t >= msd.window![0]! && t <= msd.window![1]! ? [[t, msd.msd[k]!] as const] : []));
+  const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  return mean(inWindow.map(([, y]) => y)) - 6 * msd.diffusion! * mean(inWindow.map(([t]) => t));
 }
 
 /** Bands within this many eV of the energy zero set the initial y range. */

@@ -181,6 +181,13 @@ const KINDS: Record<StructureKind, Record<string, Shape>> = {
     thermostat: bool,
     finalPoscar: POSCAR,
     trajectory,
+    analysis: optional(
+      record({
+        rdf: optional(record({ r: numbers, total: numbers, pairs: list(record({ label: text(100), g: numbers }), 100), frames: int })),
+        msd: optional(record({ lag: numbers, msd: numbers, unit: oneOf('fs', 'frame'), diffusion: num, window: optional(numbers) })),
+        note: optional(text(1000)),
+      }),
+    ),
   },
   tightbinding: {
     distances: numbers,

@@ -6,6 +6,7 @@
 import { isRecord, type Rec } from '../../core/util/guards';
 import { Fields, MAX_POINTS, toNumber } from './fields';
 import type { MdModel, Series } from './model';
+import { analyseTrajectory } from './readTrajectory';
 import { atomCount, POSCAR_NAMES, toTrajectory, TRAJECTORY_NAMES, type KindContext, type Read } from './readCommon';
 
 const COLUMNS = {
@@ -91,10 +92,13 @@ export function readMd(f: Fields, context: KindContext): Read<MdModel> {
   const timestep = f.number('timestep_fs', 'timestep', 'dt_fs', 'dt');
   const temperatures = numbers(columns.temperature);
   const totals = numbers(columns.total);
+  const rawTrajectory = TRAJECTORY_NAMES.map((name) => f.peek(name)).find((v) => v !== undefined);
   const trajectory = f.read(TRAJECTORY_NAMES, toTrajectory, 'a list of frames of [x, y, z] positions');
   const atoms = atomCount(f.warnings, context, [['trajectory', trajectory?.atoms, 'atoms per frame']]);
   const givenDrift = f.number('energy_drift_eV_per_atom', 'energy_drift_per_atom', 'drift_eV_per_atom');
   const drift = givenDrift ?? (totals.length > 1 && atoms ? (totals.at(-1)! - totals[0]!) / atoms : undefined);
+  const finalPoscar = f.text(...POSCAR_NAMES);
+  const analysis = trajectory ? analyseTrajectory(rawTrajectory, finalPoscar, timestep) : undefined;
   return {
     kind: 'md',
     ...timeAxis(columns, n, timestep),
@@ -113,7 +117,8 @@ export function readMd(f: Fields, context: KindContext): Read<MdModel> {
     targetTemperature: f.number('temperature', 'target_temperature', 'temperature_K'),
     // Only a thermostat holds the temperature: in NVE (the default, as the service) it is where the run started.
     thermostat: /^nv[tp]/i.test(f.text('ensemble') ?? '') || undefined,
-    finalPoscar: f.text(...POSCAR_NAMES),
+    finalPoscar,
     trajectory,
+    ...(analysis ? { analysis } : {}),
   };
 }

@@ -152,7 +152,11 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
       { ...axis, label: spec.yLabel, size: 64 },
     ],
     series: [
-      { label: spec.xLabel, value: (_u, v) => (v == null ? '–' : short(v, 5)) },
+      {
+        label: spec.xLabel,
+        // With notes (a peak's hkl), the pointer's x reads "27.366 · 111".
+        value: (_u, v, _s, i) => (v == null ? '–' : `${short(v, 5)}${i != null && spec.xNotes?.[i] ? ` · ${spec.xNotes[i]}` : ''}`),
+      },
       ...series.map((s) => ({
         label: s.label,
         stroke: colour(s.colour),

@@ -43,6 +43,7 @@ const PLOT = record({
   hLines: optional(list(record({ y: test(isFiniteNumber, 0), label: text(100), colour }))),
   yRange: range,
   xRange: range,
+  xNotes: optional(list(test((v) => v === null || (typeof v === 'string' && v.length <= 1000), null))),
 });
 
 export const APP_MODEL: Record<string, Shape> = {

@@ -15,6 +15,15 @@ import { recordTable } from './tables';
 export interface Peak {
   angle: number;
   intensity: number;
+  /** The hkl families of a computed peak, shown when the pointer is over it. */
+  hkl?: string;
+}
+
+/** "1 1 1", [1, 1, 1] or [[1, 1, 1], …] as text. */
+function hklOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.slice(0, 100);
+  if (Array.isArray(value) && value.every((v) => typeof v === 'number')) return value.join(value.some((v) => v < 0 || v > 9) ? ' ' : '');
+  return undefined;
 }
 
 /** Peaks as records ({two_theta, intensity}) or as parallel lists of angles and intensities. */
@@ -25,7 +34,8 @@ export function readPeaks(f: Fields, names = ['peaks', 'pattern', 'reflections']
       if (!isRecord(r)) return [];
       const angle = toNumber(r.two_theta ?? r['2theta'] ?? r.angle);
       const intensity = toNumber(r.intensity ?? r.relative_intensity ?? r.i);
-      return angle !== undefined && intensity !== undefined ? [{ angle, intensity }] : [];
+      const hkl = hklOf(r.hkl);
+      return angle !== undefined && intensity !== undefined ? [{ angle, intensity, ...(hkl ? { hkl } : {}) }] : [];
     });
     return { peaks, records };
   }
@@ -53,9 +63,23 @@ export function patternPlot(
     for (const p of s.points) values[index.get(p.angle)!] = p.intensity;
     return { label: s.label, values, colour: s.colour, sticks: s.sticks, spanGaps: !s.sticks };
   });
+  const notes: (string | null)[] = new Array<string | null>(x.length).fill(null);
+  for (const p of sets.flatMap((set) => set.points)) if (p.hkl) notes[index.get(p.angle)!] = p.hkl;
   const margin = Math.max(2, ((x.at(-1) ?? 0) - (x[0] ?? 0)) * 0.04);
   const xRange: [number, number] = [Math.max(0, Math.floor((x[0] ?? 0) - margin)), Math.min(180, Math.ceil((x.at(-1) ?? 90) + margin))];
-  return { id, title, xLabel: '2θ (°)', yLabel: 'Intensity (relative)', x, series, legend: sets.length > 1, yRange: [0, 105], xRange };
+  const labelled = notes.some((n) => n !== null);
+  return {
+    id,
+    title,
+    xLabel: '2θ (°)',
+    yLabel: 'Intensity (relative)',
+    x,
+    series,
+    legend: sets.length > 1 || labelled,
+    yRange: [0, 105],
+    xRange,
+    ...(labelled ? { xNotes: notes } : {}),
+  };
 }
 
 const strongest = (peaks: Peak[]): Peak | undefined =>
@@ -84,11 +108,45 @@ export function readPxrd(f: Fields, request: Rec): AppRead {
       { names: ['d_spacing', 'd'], label: 'd (Å)' },
       { names: ['intensity'], label: 'Intensity' },
       { names: ['hkl'], label: 'hkl' },
+      { names: ['multiplicity'], label: 'Multiplicity' },
     ],
     note: 'Click a column to sort.',
   }).table;
+  // A pattern computed here over an open measured file (webviews/xrd): the scan drawn under the sticks, and the score.
+  const sent = measured(request);
+  const match = f.nested('match');
+  if (match) {
+    const score = match.number('score');
+    // The zero shift is kept in the answer, not shown: within the pairing tolerance many shifts tie for the best.
+    match.number('zero_shift');
+    const name = match.text('measured') ?? (typeof request.measured === 'string' ? request.measured : 'the measured pattern');
+    match.number('matched_peaks');
+    const how = match.text('method');
+    if (score !== undefined) facts.push(`Match with ${name}: score ${fixed(score, 3)}${how ? ` (${how})` : ''}`);
+  }
+  const note = f.text('note');
+  if (note) facts.push(note);
+  const reflections = f.number('reflections');
+  if (reflections !== undefined)
+    facts.push(`${quantity(reflections, 'reflection')} summed (every one in the sphere: multiplicities from the symmetry)`);
+  f.text('structure');
+  const sets = [
+    ...(sent.length
+      ? [
+          {
+            label: `Measured${typeof request.measured === 'string' ? ` (${request.measured})` : ''}`,
+            points: sent,
+            colour: 'foreground' as const,
+            sticks: false,
+          },
+        ]
+      : []),
+    ...(peaks.length
+      ? [{ label: 'Computed', points: peaks, colour: sent.length ? ('red' as const) : ('blue' as const), sticks: true }]
+      : []),
+  ];
   const plots = peaks.length
-    ? [patternPlot('pattern', 'Powder pattern', [{ label: 'Computed', points: peaks, colour: 'blue', sticks: true }])]
+    ? [patternPlot('pattern', sent.length ? 'Computed pattern over the measured one' : 'Powder pattern', sets)]
     : [];
   return { headline, facts, tables: records.length ? [table] : [], plots };
 }

@@ -1,0 +1,157 @@
+/**
+ * Powder Pattern of This Structure: the X-ray powder pattern of the POSCAR in the editor, computed on this machine
+ * (no service), shown beside it in a result view (the plot with each peak's hkl under the pointer, the table of
+ * peaks), drawn over the measured pattern of an open diffraction file with a match score; and Export Pattern…,
+ * which saves the peaks as a two-column .xy file. The structure is read here; patternRun.ts takes any structure.
+ */
+import * as vscode from 'vscode';
+import { Disposable } from '../../platform/disposable';
+import { config } from '../../platform/config';
+import { notify } from '../../platform/notify';
+import { parsed, isPoscar } from '../../platform/poscarDocuments';
+import { errorsOf, parseDiffraction } from '../../core/diffraction/parse';
+import { MAX_WAVELENGTH, MIN_WAVELENGTH, patternXy, powderPattern, XrdError, type XrdStructure } from '../../core/crystallography/xrd';
+import { PanelSet } from '../panelSet';
+import { panelOptions } from '../host';
+import { viewsColumn } from '../column';
+import { ResultPanel } from '../results/panel';
+import { RESULT_VIEW_TYPE } from '../results/protocol';
+import { ResultDocuments } from '../results/structures';
+import { runTitle } from '../../core/runs/run';
+import { patternRun, type Measured } from './patternRun';
+
+export const POWDER_PATTERN = 'tokenLens.powderPattern';
+export const EXPORT_PATTERN = 'tokenLens.exportPattern';
+/** Registered outside production mode only: what the last pattern view shows. */
+export const XRD_TEST_COMMAND = 'tokenLens.xrd.test';
+const DIFFRACTION_LANGUAGE = 'diffraction';
+
+const baseName = (uri: vscode.Uri): string => uri.path.split('/').pop() || 'structure';
+
+export class PowderPatternFeature extends Disposable {
+  private readonly panels = this.register(new PanelSet<ResultPanel>());
+  private readonly documents = this.register(new ResultDocuments());
+  private count = 0;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly testMode: boolean,
+  ) {
+    super();
+    this.register(vscode.commands.registerCommand(POWDER_PATTERN, (uri?: vscode.Uri) => this.show(uri)));
+    this.register(vscode.commands.registerCommand(EXPORT_PATTERN, (uri?: vscode.Uri, target?: vscode.Uri) => this.export(uri, target)));
+    if (TEST_HOOKS && testMode)
+      this.register(
+        vscode.commands.registerCommand(XRD_TEST_COMMAND, (action: string) =>
+          action === 'report'
+            ? this.panels.last()?.requestReport({ action: 'report' })
+            : action === 'closeAll'
+              ? this.panels.dispose()
+              : undefined,
+        ),
+      );
+  }
+
+  /** The POSCAR of the command's argument or the active editor, as a structure; a message when there is none. */
+  private async structure(uri: vscode.Uri | undefined): Promise<{ structure: XrdStructure; document: vscode.TextDocument } | undefined> {
+    const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+    if (!document || !isPoscar(document)) {
+      void notify.warning('Open a POSCAR file to compute its powder pattern.');
+      return undefined;
+    }
+    const { poscar, diagnostics } = parsed(document);
+    const error = diagnostics.find((d) => d.severity === 'error');
+    if (!poscar || error) {
+      void notify.error(`${baseName(document.uri)} cannot be read as a structure: ${error?.message ?? 'no atoms'}`);
+      return undefined;
+    }
+    return {
+      document,
+      structure: { lattice: poscar.lattice, species: poscar.sites.map((s) => s.species), positions: poscar.sites.map((s) => s.cart) },
+    };
+  }
+
+  /** The setting, checked: a wrong value is a message, not a silent default. */
+  private wavelength(): number | undefined {
+    const value = config.xrdWavelength;
+    if (typeof value === 'number' && value >= MIN_WAVELENGTH && value <= MAX_WAVELENGTH) return value;
+    void notify.error(
+      `tokenLens.xrd.wavelength must be a wavelength in Å from ${MIN_WAVELENGTH} to ${MAX_WAVELENGTH}, not ${String(value)}.`,
+    );
+    return undefined;
+  }
+
+  /** The measured pattern of a diffraction file: a visible one first, else any open; none when its data has errors. */
+  private measured(): Measured | undefined {
+    const visible = vscode.window.visibleTextEditors.map((e) => e.document).filter((d) => d.languageId === DIFFRACTION_LANGUAGE);
+    const open = vscode.workspace.textDocuments.filter((d) => d.languageId === DIFFRACTION_LANGUAGE);
+    for (const document of [...visible, ...open]) {
+      const data = parseDiffraction(document.getText());
+      if (data.points.length > 1 && errorsOf(data).length === 0) return { name: baseName(document.uri), points: data.points };
+    }
+    return undefined;
+  }
+
+  private async show(uri: vscode.Uri | undefined): Promise<void> {
+    const read = await this.structure(uri);
+    const wavelength = this.wavelength();
+    if (!read || wavelength === undefined) return;
+    const measured = this.measured();
+    try {
+      const run = patternRun({
+        structure: read.structure,
+        name: baseName(read.document.uri),
+        uri: read.document.uri.toString(),
+        wavelength,
+        ...(measured ? { measured } : {}),
+        id: `xrd-${Date.now().toString(36)}-${++this.count}`,
+        now: Date.now(),
+      });
+      const key = read.document.uri.toString();
+      const existing = this.panels.get(key);
+      if (existing) {
+        existing.update(run);
+        existing.panel.reveal(existing.panel.viewColumn, true);
+        return;
+      }
+      const panel = vscode.window.createWebviewPanel(
+        RESULT_VIEW_TYPE,
+        runTitle(run),
+        { viewColumn: viewsColumn(), preserveFocus: true },
+        panelOptions(this.context.extensionUri),
+      );
+      // Computed here: nothing to cancel, retry or open from a row; the structure buttons act on the input file.
+      const actions = { onCancel: () => undefined, onRetry: () => void this.show(read.document.uri), onShow3d: () => undefined };
+      this.panels.add(key, new ResultPanel(panel, this.context.extensionUri, run, this.testMode, actions, this.documents, this.log));
+    } catch (error) {
+      if (!(error instanceof XrdError)) throw error;
+      void notify.error(`No powder pattern for ${baseName(read.document.uri)}: ${error.message}`);
+    }
+  }
+
+  private async export(uri: vscode.Uri | undefined, target: vscode.Uri | undefined): Promise<void> {
+    const read = await this.structure(uri);
+    const wavelength = this.wavelength();
+    if (!read || wavelength === undefined) return;
+    let text: string;
+    try {
+      text = patternXy(powderPattern(read.structure, { wavelength }), baseName(read.document.uri));
+    } catch (error) {
+      if (!(error instanceof XrdError)) throw error;
+      void notify.error(`No powder pattern for ${baseName(read.document.uri)}: ${error.message}`);
+      return;
+    }
+    const suggested = vscode.Uri.joinPath(
+      read.document.uri,
+      '..',
+      `${baseName(read.document.uri).replace(/\.(vasp|poscar)$/i, '')}.xrd.xy`,
+    );
+    const where =
+      target ??
+      (await vscode.window.showSaveDialog({ defaultUri: suggested, filters: { 'Diffraction data': ['xy'] }, saveLabel: 'Export Pattern' }));
+    if (!where) return;
+    await vscode.workspace.fs.writeFile(where, new TextEncoder().encode(text));
+    this.log.info(`Exported the powder pattern of ${read.document.uri.toString()} to ${where.toString()}.`);
+  }
+}
