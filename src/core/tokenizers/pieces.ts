@@ -245,9 +245,19 @@ export class SplitPieces implements PieceSource {
    */
   private chunkSegment(text: string, start: number, end: number, atStart: boolean): Segment {
     const chunk = this.normalizedChunk(text, start, end);
-    const norm = chunk.text.length === end - chunk.start ? chunk.text : chunk.text.slice(0, end - chunk.start);
+    const last = this.chunkEnd;
+    // The same string object again, so the matcher knows its subject without comparing it unit by unit.
+    const norm =
+      last?.chunk === chunk && last.end === end
+        ? last.norm
+        : chunk.text.length === end - chunk.start
+          ? chunk.text
+          : chunk.text.slice(0, end - chunk.start);
+    this.chunkEnd = { chunk, end, norm };
     return { text: norm, map: undefined, source: text, start: chunk.start, end, atStart };
   }
+
+  private chunkEnd: { chunk: Chunk; end: number; norm: string } | undefined;
 
   private segment(text: string, start: number, end: number, atStart: boolean): Segment {
     if (this.unitSteps) {
