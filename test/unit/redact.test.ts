@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { isSeparator, minimumPiece, redact, redactBytes, redactJson } from '../../src/core/service/redact';
+import { isSeparator, minimumPiece, redact, redactBytes, redactJson, uniqueNames } from '../../src/core/service/redact';
 import { base32, keyLeak } from './keyLeaks';
 
 const ALPHABET = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/="\\:'];
@@ -118,6 +118,30 @@ test('JSON answers: every string and every key of any depth is redacted, numbers
   await redactJson(deep, key);
   assert.equal(JSON.stringify(leaf), '{"k ***":["v ***",1.5,true,null]}');
   assert.equal(await redactJson(`x ${key}`, key), 'x ***');
+});
+
+test('JSON answers: keys that become the same name once redacted keep every value, under distinct names', async () => {
+  const key = 'tl-9f8A7b6C5d4E3f2G1h0IjKlMnOpQrSt5';
+  const hex = Buffer.from(key).toString('hex');
+  // Two keys differing only in the secret's form, a key already reading "***", and one that is "__proto__".
+  const answer = JSON.parse(
+    JSON.stringify({ [`k ${key}`]: 1, 'k ***': 2, [`k ${hex}`]: 3, 'k *** (2)': 4, plain: 5 }).replace('"plain"', '"__proto__"'),
+  ) as Record<string, unknown>;
+  const value = (await redactJson(answer, key)) as Record<string, unknown>;
+  assert.equal(value, answer, 'in place');
+  assert.deepEqual(Object.keys(value), ['k *** (3)', 'k ***', 'k *** (4)', 'k *** (2)', '__proto__']);
+  assert.deepEqual(Object.values(value), [1, 2, 3, 4, 5]);
+  assert.equal(Object.getPrototypeOf(value), Object.prototype, '"__proto__" stays a key and sets no prototype');
+  assert.ok(!JSON.stringify(value).includes(key) && !JSON.stringify(value).includes(hex));
+  // Alone, a redacted key takes its redacted name; a suffix the redaction would change is skipped.
+  assert.deepEqual(
+    uniqueNames(['a KEY', 'b'], ['a ***', 'b'], () => true),
+    ['a ***', 'b'],
+  );
+  assert.deepEqual(
+    uniqueNames(['a KEY', 'a ***'], ['a ***', 'a ***'], (name) => name !== 'a *** (2)'),
+    ['a *** (3)', 'a ***'],
+  );
 });
 
 test('bytes: the key in a binary answer, as UTF-8 or percent-encoded, is replaced; the other bytes stay', () => {

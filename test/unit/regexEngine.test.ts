@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { OnigScanner, OnigString, loadWASM } from 'vscode-oniguruma';
-import { linearMatcher, PatternError } from '../../src/core/tokenizers/regex';
+import { linearMatcher, PatternError, UNFINISHED, withWorkBudget, type Matcher } from '../../src/core/tokenizers/regex';
 import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
 import { DEEPSEEK_SPLITS, SCANNED_PATTERNS } from '../../src/core/tokenizers/scanner';
 import { GPT2_PATTERN, preTokenization, type JsonObject } from '../../src/core/tokenizers/hfPipeline';
@@ -65,9 +65,24 @@ function engineMatches(pattern: string, texts: readonly string[]): Span[][] {
     scan(text, (from) => {
       matcher.lastIndex = from;
       const m = matcher.exec(text);
-      return m ? [m.index, m.index + m[0].length] : undefined;
+      assert.notEqual(m, UNFINISHED, 'no budget: every exec finishes');
+      return m && m !== UNFINISHED ? [m.index, m.index + m[0].length] : undefined;
     }),
   );
+}
+
+/** matcher.exec(text) from `from` under a budget of `budget` steps a call, called again until it answers (as a sliced scan does). */
+function budgetedExec(matcher: Matcher, text: string, from: number, budget: number): Span | undefined {
+  matcher.lastIndex = from;
+  for (let calls = 0; ; calls++) {
+    const m = withWorkBudget(budget, () => matcher.exec(text));
+    if (m === UNFINISHED) {
+      assert.equal(matcher.lastIndex, from, 'an unfinished exec leaves lastIndex');
+      assert.ok(calls < 1_000_000, 'no progress');
+      continue;
+    }
+    return m ? [m.index, m.index + m[0].length] : undefined;
+  }
 }
 
 /** Literals, syntax characters escaped, an astral character and letters that fold in more than one way. */
@@ -202,6 +217,70 @@ test("every match of a global scan is Oniguruma's, on thousands of generated pat
   console.log(`compared ${compared} patterns, refused ${refused}: ${summary.join('; ')}`);
   assert.ok(compared >= 3000, `only ${compared} patterns compared`);
   assert.ok(refused <= compared / 4, `${refused} refused against ${compared} compared: ${summary.join('; ')}`);
+});
+
+test('under any work budget an exec answers as without one, and a matcher that searched a subject from other starts answers as a fresh one', () => {
+  let compared = 0;
+  fc.assert(
+    fc.property(
+      patternArb,
+      subjectsArb,
+      fc.integer({ min: 1, max: 40 }),
+      fc.integer({ min: 0, max: 99 }),
+      (pattern, subjects, budget, seed) => {
+        let want: Span[][];
+        try {
+          want = engineMatches(pattern, subjects);
+        } catch (e) {
+          if (e instanceof PatternError) return;
+          throw e;
+        }
+        compared++;
+        const { matcher } = linearMatcher(pattern);
+        const got = subjects.map((text) => scan(text, (from) => budgetedExec(matcher, text, from, budget)));
+        assert.deepEqual(got, want, `${JSON.stringify(pattern)} on ${JSON.stringify(subjects)}, budget ${budget}`);
+        // Searches from every start in a scrambled order, some left unfinished and taken up again after a search
+        // elsewhere: each answers as a fresh matcher's search from that start.
+        const rng = new Rng(seed);
+        const fresh = linearMatcher(pattern).matcher;
+        for (const text of subjects) {
+          const starts = Array.from({ length: text.length + 1 }, (_, k) => k).sort(() => rng.next() - 0.5);
+          for (const from of starts) {
+            fresh.lastIndex = from;
+            const m = fresh.exec(text);
+            const expected = m && m !== UNFINISHED ? [m.index, m.index + m[0].length] : undefined;
+            matcher.lastIndex = from;
+            if (withWorkBudget(budget, () => matcher.exec(text)) === UNFINISHED && rng.next() < 0.5) {
+              matcher.lastIndex = 0;
+              matcher.exec(subjects[(subjects.indexOf(text) + 1) % subjects.length]!);
+            }
+            assert.deepEqual(
+              budgetedExec(matcher, text, from, budget),
+              expected,
+              `${JSON.stringify(pattern)} on ${JSON.stringify(text)} from ${from}`,
+            );
+          }
+        }
+      },
+    ),
+    { numRuns: 1500, seed: 20261128 },
+  );
+  assert.ok(compared >= 1000, `only ${compared} patterns compared`);
+});
+
+test('on a long subject, searches from later and then earlier starts answer as a fresh matcher (memo blocks dropped and rebuilt)', () => {
+  const text = 'ab'.repeat(3000) + 'c' + 'a'.repeat(3000);
+  for (const pattern of ['(a|ab)*c', '(?:a(?=b|a{3}))+c|b', '(?<=b)a+(?!c)', '(a{1,5}){1,5}c']) {
+    const { matcher } = linearMatcher(pattern);
+    const fresh = (from: number): Span | undefined => {
+      const { matcher: m } = linearMatcher(pattern);
+      m.lastIndex = from;
+      const r = m.exec(text);
+      return r && r !== UNFINISHED ? [r.index, r.index + r[0].length] : undefined;
+    };
+    for (const from of [0, 2500, 5000, 6001, 9000, 100, 4000, 3, 8000, 0])
+      assert.deepEqual(budgetedExec(matcher, text, from, 500), fresh(from), `${pattern} from ${from}`);
+  }
 });
 
 test('the real Split patterns (and the JavaScript translation of each) match as Oniguruma on real and random text', async () => {

@@ -2,7 +2,7 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { MockAgent } from 'undici';
 import { createServer, type ReferenceServer } from '../../src/server/app';
-import { ServiceClient, type ClientOptions, type RequestLogEntry } from '../../src/features/service/client';
+import { MAX_HTML_CHARS, ServiceClient, stripHtml, type ClientOptions, type RequestLogEntry } from '../../src/features/service/client';
 import { ServiceError } from '../../src/core/service/errors';
 import { Pacer } from '../../src/features/service/pacing';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
@@ -415,6 +415,35 @@ test('MockAgent: 502 then 200 is retried', async () => {
   });
   const result = await c.tokenize({ text: 'ab', tokenizer: 'character' });
   assert.deepEqual(result, OK);
+  await mock.close();
+});
+
+test('an HTML error page reads as its title, else its text without tags; only its start is read, in linear time', () => {
+  assert.equal(stripHtml('<html><head><TITLE>502 Bad Gateway</TITLE></head><body>nginx</body></html>'), '502 Bad Gateway');
+  assert.equal(stripHtml('<p>Service <b>unavailable</b></p>').replace(/\s+/g, ' '), 'Service unavailable');
+  const late = stripHtml(`<p>${'x'.repeat(MAX_HTML_CHARS)}</p><title>late</title>`);
+  assert.ok(!late.includes('late') && late.length <= MAX_HTML_CHARS, 'text past the start is not read');
+  // `<[^>]+>` over a run of `<` with no `>` scans to the end from each one: quadratic, hours on megabytes.
+  for (const hostile of ['<'.repeat(16_000_000), '<title>'.repeat(2_000_000), '<a'.repeat(8_000_000)]) {
+    const started = performance.now();
+    const text = stripHtml(hostile);
+    const ms = performance.now() - started;
+    assert.ok(text.length <= MAX_HTML_CHARS);
+    assert.ok(ms < 1000, `${hostile.slice(0, 10)}…: ${ms.toFixed(0)} ms`);
+  }
+});
+
+test('MockAgent: an error page of megabytes of unclosed tags gives its start as the detail, at once', async () => {
+  const { c, mock } = mocked((pool) => {
+    pool
+      .intercept({ path: '/tokenizer/tokenize', method: 'POST' })
+      .reply(400, `<div class="x" ${'<'.repeat(4_000_000)}`, { headers: { 'content-type': 'text/html' } });
+  });
+  const started = performance.now();
+  const error = await failure(c.tokenize({ text: 'x' }));
+  assert.equal(error.kind, 'badRequest');
+  assert.ok(error.detail?.startsWith('<div class="x" <<<'), error.detail?.slice(0, 40));
+  assert.ok(performance.now() - started < 5000);
   await mock.close();
 });
 

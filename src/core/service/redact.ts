@@ -519,14 +519,53 @@ export async function redactJson(value: unknown, secret: string | undefined): Pr
       continue;
     }
     const rec = item as Record<string, unknown>;
-    for (const [key, v] of Object.entries(rec)) {
+    const entries = Object.entries(rec);
+    const safeKeys = entries.map(([key]) => {
       let safeKey = names.get(key);
       if (safeKey === undefined) names.set(key, (safeKey = r.text(key)));
-      if (safeKey !== key) delete rec[key];
-      rec[safeKey] = long(v) ? await r.textSliced(v) : clean(v);
+      return safeKey;
+    });
+    if (safeKeys.every((safeKey, i) => safeKey === entries[i]![0])) {
+      for (const [key, v] of entries) rec[key] = long(v) ? await r.textSliced(v) : clean(v);
+      continue;
+    }
+    // Some keys held the secret: the object is written again, in its order, under names that stay distinct.
+    const unique = uniqueNames(
+      entries.map(([key]) => key),
+      safeKeys,
+      (name) => r.text(name) === name,
+    );
+    for (const [key] of entries) delete rec[key];
+    for (let i = 0; i < entries.length; i++) {
+      const v = entries[i]![1];
+      // Defined, not assigned: a key "__proto__" (JSON.parse makes it an own property) must not set the prototype.
+      Object.defineProperty(rec, unique[i]!, {
+        value: long(v) ? await r.textSliced(v) : clean(v),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     }
   }
   return top;
+}
+
+/**
+ * The names an object's keys take once redacted: a key the redaction left alone keeps its name; a redacted one takes
+ * its redacted name, or when that is taken (two keys that differ only in the secret, or a key that already reads
+ * "***") the first of "name (2)", "name (3)", … that is free and that the redaction leaves alone (`clean`), so that no
+ * value is lost by two keys becoming one.
+ */
+export function uniqueNames(keys: readonly string[], redacted: readonly string[], clean: (name: string) => boolean): string[] {
+  const taken = new Set(keys.filter((key, i) => redacted[i] === key));
+  return keys.map((key, i) => {
+    const name = redacted[i]!;
+    if (name === key) return name;
+    let unique = name;
+    for (let n = 2; taken.has(unique) || !clean(unique); n++) unique = `${name} (${n})`;
+    taken.add(unique);
+    return unique;
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { TokenizerInfo } from './registry';
-import type { EngineOptions, TokenizeResult, Tokenizer, TokenSpan } from './types';
+import type { EngineOptions, ScanStop, TokenizeResult, Tokenizer, TokenSpan } from './types';
 import { countChars } from './utf8';
 
 const utf8 = new TextDecoder();
@@ -27,7 +27,7 @@ export abstract class TokenizerBase implements Tokenizer {
   }
 
   /** Only BPE pieces can be heavy; other tokenizers are linear per piece. */
-  scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): string | undefined {
+  scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): ScanStop {
     this.scan(text, from, emit);
     return undefined;
   }

@@ -4,7 +4,8 @@ import { bytePairEncode, bytePairEncodeSteps, mergeIds, mergeIdsSteps } from './
 import { PatternPieces, type DirectPieces, type PieceSource } from './pieces';
 import type { RankFile, RankTable } from './rankTable';
 import type { TokenizerInfo } from './registry';
-import type { EngineOptions, SpecialTokenMode, TokenSpan } from './types';
+import { withWorkBudget, WorkPaused } from './regex';
+import { SCAN_PAUSED, type EngineOptions, type ScanStop, type SpecialTokenMode, type TokenSpan } from './types';
 import { ByteBuffer, codePointAt } from './utf8';
 
 type Ids = number | number[];
@@ -36,6 +37,11 @@ const CACHE_LIMIT = 100_000;
 /** Pieces longer than this (UTF-16 units) may take milliseconds to merge; sliced scans prepare them in steps. */
 const HEAVY_PIECE = 8192;
 const HEAVY_CACHE_LIMIT = 16;
+/**
+ * How long a file's patterns may work in one scanUntilHeavy call (milliseconds): a pattern whose per-character
+ * cost is thousands of steps then pauses the scan (SCAN_PAUSED) instead of holding the event loop for seconds.
+ */
+const SCAN_MS = 4;
 const NO_SPECIALS: ReadonlyMap<string, number> = new Map();
 const NO_IDS: number[] = [];
 const UTF8 = new TextEncoder();
@@ -85,16 +91,26 @@ export class BpeTokenizer extends TokenizerBase {
     this.walk(text, from, (_start, end, ids) => emit(end, typeof ids === 'number' ? 1 : ids.length));
   }
 
-  override scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): string | undefined {
+  override scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): ScanStop {
     let heavy: string | undefined;
-    this.walk(
-      text,
-      from,
-      (_start, end, ids) => emit(end, typeof ids === 'number' ? 1 : ids.length),
-      (piece) => {
-        heavy = piece;
-      },
-    );
+    try {
+      withWorkBudget(
+        Infinity,
+        () =>
+          this.walk(
+            text,
+            from,
+            (_start, end, ids) => emit(end, typeof ids === 'number' ? 1 : ids.length),
+            (piece) => {
+              heavy = piece;
+            },
+          ),
+        SCAN_MS,
+      );
+    } catch (error) {
+      if (error instanceof WorkPaused) return SCAN_PAUSED;
+      throw error;
+    }
     return heavy;
   }
 

@@ -1,5 +1,5 @@
 import type { TokenizerInfo } from './registry';
-import type { EngineOptions, TokenizeResult, Tokenizer, TokenSpan } from './types';
+import type { EngineOptions, ScanStop, TokenizeResult, Tokenizer, TokenSpan } from './types';
 
 /** Token boundaries, ids and the inspector need an exact tokenizer; an estimate has none to show. */
 export class NotExactError extends Error {
@@ -37,7 +37,7 @@ export class EstimateTokenizer implements Tokenizer {
     this.base.scan(text, from, emit);
   }
 
-  scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): string | undefined {
+  scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): ScanStop {
     return this.base.scanUntilHeavy(text, from, emit);
   }
 

@@ -163,7 +163,7 @@ function* trialCounts(prepared: PreparedHuggingFace, text: string): Generator<vo
           pos = end;
           return ++pieces < STEP;
         });
-        if (heavy !== undefined) yield* tokenizer.prepare(heavy);
+        if (typeof heavy === 'string') yield* tokenizer.prepare(heavy);
       }
     } catch (error) {
       if (error instanceof TokenizerJsonError) throw error;

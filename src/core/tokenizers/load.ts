@@ -87,7 +87,13 @@ function prepareModel(entry: ModelEntry): Promise<PreparedHuggingFace> {
           return model;
         },
         (error: unknown) => {
-          throw new ModelLoadError(name, source, error instanceof Error ? error.message : String(error));
+          const failure = new ModelLoadError(name, source, error instanceof Error ? error.message : String(error));
+          try {
+            entry.onLoadFailed?.(failure.reason);
+          } catch {
+            // the listener's own failure must not hide this one
+          }
+          throw failure;
         },
       );
     preparing.set(entry, pending);

@@ -13,7 +13,7 @@
  *
  * A Replace with a Regex runs it on the linear matcher (regex/), so a file's pattern cannot freeze the editor.
  */
-import type { Matcher } from './regex';
+import { execOrPause, type Matcher } from './regex';
 
 export interface Normalized {
   text: string;
@@ -200,22 +200,32 @@ export function literalReplaceStep(from: string, content: string): NormalizeStep
 
 /**
  * Replace: every match of the 'g' pattern (a RegExp, or a file's pattern on the linear matcher) becomes content
- * (growth: a match is at least one unit, or minLength).
+ * (growth: a match is at least one unit, or minLength). Under a work budget (regex/matcher.ts) the pattern may pause
+ * (a WorkPaused thrown): called again with the same input, the step goes on where it was; and it keeps its last
+ * answer, since a scan that paused after it normalizes the same text again.
  */
 export function replaceStep(pattern: Matcher, content: string, growth = Math.max(1, content.length)): NormalizeStep {
+  let paused: { input: string; builder: Builder | undefined } | undefined;
+  let last: { input: string; output: Normalized } | undefined;
   const step = (input: string): Normalized => {
-    pattern.lastIndex = 0;
-    let m = pattern.exec(input);
-    if (!m) return { text: input, map: undefined };
-    const builder = new Builder(input);
-    for (; m; m = pattern.exec(input)) {
+    // A copy: normalizeAll sets the map of what a step returns.
+    if (last?.input === input) return { ...last.output };
+    let builder: Builder | undefined;
+    if (paused?.input === input) builder = paused.builder;
+    else pattern.lastIndex = 0;
+    paused = { input, builder };
+    for (let m = execOrPause(pattern, input); m; m = execOrPause(pattern, input)) {
       if (m[0].length === 0) {
         pattern.lastIndex = m.index + 1;
         continue;
       }
+      paused.builder = builder ??= new Builder(input);
       builder.replace(m.index, m.index + m[0].length, content);
     }
-    return builder.finish();
+    paused = undefined;
+    const output = builder ? builder.finish() : { text: input, map: undefined };
+    last = { input, output: { ...output } };
+    return output;
   };
   return Object.assign(step, { growth });
 }

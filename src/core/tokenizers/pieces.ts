@@ -7,7 +7,7 @@
 import { compilePattern } from './pattern';
 import { scannerFor, scannerForSplits, type PieceScanner } from './scanner';
 import { normalizeAll, type NormalizeStep, type Normalized } from './normalize';
-import type { Matcher } from './regex';
+import { execOrPause, type Matcher } from './regex';
 
 /**
  * A piece of text[start, end) and the string the model encodes (the normalized text). `final` is false
@@ -157,7 +157,7 @@ export class SplitPieces implements PieceSource {
     const direct = this.direct(text, start, end, atStart);
     if (direct) return walkDirect(direct, visit);
     if (this.runsOnly) return this.walkRuns(text, start, end, visit);
-    const segment = this.segment(text, start, end, atStart);
+    const segment = this.unitSteps ? this.chunkSegment(text, start, end, atStart) : this.segment(text, start, end, atStart);
     const from = this.normalizedOffset(segment, start);
     if (this.isolatedOnly && !segment.map) return this.walkIsolated(segment, from, visit);
     const norm = segment.text;
@@ -184,7 +184,7 @@ export class SplitPieces implements PieceSource {
     const base = segment.start;
     let pending = from;
     regex.lastIndex = from;
-    for (let m = regex.exec(norm); m; m = regex.exec(norm)) {
+    for (let m = execOrPause(regex, norm); m; m = execOrPause(regex, norm)) {
       const piece = m[0];
       const ms = m.index;
       if (piece.length === 0) {
@@ -238,6 +238,27 @@ export class SplitPieces implements PieceSource {
     return (this.chunk = { source: text, start, end: to, text: normalized });
   }
 
+  /**
+   * text[start, end) normalized by unit steps, as the end of a segment that starts at the chunk's start: a scan
+   * that goes on from a later start in the same segment hands the patterns the same subject (a pattern that looks
+   * behind is run on its piece alone, see split), so their matchers go on with their work and memo (regex/matcher.ts).
+   */
+  private chunkSegment(text: string, start: number, end: number, atStart: boolean): Segment {
+    const chunk = this.normalizedChunk(text, start, end);
+    const last = this.chunkEnd;
+    // The same string object again, so the matcher knows its subject without comparing it unit by unit.
+    const norm =
+      last?.chunk === chunk && last.end === end
+        ? last.norm
+        : chunk.text.length === end - chunk.start
+          ? chunk.text
+          : chunk.text.slice(0, end - chunk.start);
+    this.chunkEnd = { chunk, end, norm };
+    return { text: norm, map: undefined, source: text, start: chunk.start, end, atStart };
+  }
+
+  private chunkEnd: { chunk: Chunk; end: number; norm: string } | undefined;
+
   private segment(text: string, start: number, end: number, atStart: boolean): Segment {
     if (this.unitSteps) {
       const chunk = this.normalizedChunk(text, start, end);
@@ -284,7 +305,7 @@ export class SplitPieces implements PieceSource {
     let pending = a; // start of the text not yet handed on
     let carry = -1; // MergedWithNext: start of a delimiter waiting for the text after it
     regex.lastIndex = a - base;
-    for (let m = regex.exec(subject); m; m = regex.exec(subject)) {
+    for (let m = execOrPause(regex, subject); m; m = execOrPause(regex, subject)) {
       const ms = m.index + base;
       const me = ms + m[0].length;
       if (me === ms) {

@@ -103,12 +103,18 @@ export interface ModelTokenizer {
   /** Where the tokenizer.json comes from, as messages name it (a file path, a repository id). */
   readonly source: string;
   load(): Promise<string>;
+  /**
+   * Told (once per registration) that its tokenizer.json could not be read or built, with the reason a
+   * ModelLoadError gives: the editor side drops a cached model that fails from the lists, saying why.
+   */
+  onLoadFailed?(reason: string): void;
 }
 
 /** One registration: a new one under the same name is a new entry, so nothing loaded from the old one is reused. */
 export interface ModelEntry {
   readonly info: TokenizerInfo;
   readonly load: () => Promise<string>;
+  readonly onLoadFailed?: (reason: string) => void;
 }
 
 const models = new Map<string, ModelEntry>();
@@ -130,7 +136,8 @@ export function registerModel(model: ModelTokenizer): () => void {
     ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
     source: model.source,
   };
-  const entry: ModelEntry = { info, load: () => model.load() };
+  const onLoadFailed = model.onLoadFailed?.bind(model);
+  const entry: ModelEntry = { info, load: () => model.load(), ...(onLoadFailed ? { onLoadFailed } : {}) };
   models.set(name, entry);
   changed(name);
   return () => {

@@ -1,5 +1,5 @@
 import { yieldToEventLoop } from '../util/yield';
-import type { Tokenizer } from './types';
+import { SCAN_PAUSED, type Tokenizer } from './types';
 
 /** How long one synchronous slice of counting may hold the event loop. */
 export const SLICE_MS = 8;
@@ -13,7 +13,8 @@ export class CancelledError extends Error {
 
 /**
  * Scans `text` from `from` in slices of about SLICE_MS, yielding to the event loop between them.
- * Piece boundaries are valid restart points, so a slice ends after any piece.
+ * Piece boundaries are valid restart points, so a slice ends after any piece; a pattern that runs out of its work
+ * budget (SCAN_PAUSED) ends the scan call in the middle of a piece, and the next call goes on with its work.
  */
 export async function scanSliced(
   tokenizer: Pick<Tokenizer, 'scanUntilHeavy' | 'prepare'>,
@@ -22,17 +23,19 @@ export async function scanSliced(
   signal?: AbortSignal,
 ): Promise<void> {
   let pos = 0;
+  let deadline = performance.now() + SLICE_MS;
   while (pos < text.length) {
     if (signal?.aborted) throw new CancelledError();
-    const deadline = performance.now() + SLICE_MS;
     let checks = 0;
-    const heavy = tokenizer.scanUntilHeavy(text, pos, (end, count) => {
+    const stop = tokenizer.scanUntilHeavy(text, pos, (end, count) => {
       emit(end, count);
       pos = end;
       return (++checks & 63) !== 0 || performance.now() < deadline;
     });
-    if (heavy !== undefined) await runSliced(tokenizer.prepare(heavy), signal);
-    else if (pos < text.length) await yieldToEventLoop();
+    if (typeof stop === 'string') await runSliced(tokenizer.prepare(stop), signal);
+    else if (pos >= text.length || (stop === SCAN_PAUSED && performance.now() < deadline)) continue;
+    else await yieldToEventLoop();
+    deadline = performance.now() + SLICE_MS;
   }
 }
 

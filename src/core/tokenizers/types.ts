@@ -31,6 +31,16 @@ export interface EngineOptions {
   specialTokens?: SpecialTokenMode;
 }
 
+/**
+ * scanUntilHeavy's answer when a pattern of the model (a tokenizer.json's Split or Replace) ran out of its work
+ * budget for this call (regex/matcher.ts): the caller may yield, then scans again from the last end, and the pattern
+ * goes on with its work where it stopped.
+ */
+export const SCAN_PAUSED: unique symbol = Symbol('scan paused');
+
+/** Why scanUntilHeavy stopped early: a heavy piece to prepare, or SCAN_PAUSED; undefined when emit stopped it or the text ended. */
+export type ScanStop = string | typeof SCAN_PAUSED | undefined;
+
 export interface Tokenizer {
   readonly info: TokenizerInfo;
   readonly options: Required<EngineOptions>;
@@ -54,9 +64,10 @@ export interface Tokenizer {
   /**
    * For time-sliced callers: scans like `scan`, but stops before a piece whose tokenization could hold
    * the thread for long (a huge run of one letter) and returns it; `prepare(piece)` then tokenizes it
-   * in resumable steps and caches it, and the scan continues from the same boundary.
+   * in resumable steps and caches it, and the scan continues from the same boundary. Its patterns run on a work
+   * budget: when it runs out the scan stops and returns SCAN_PAUSED (a few milliseconds of work at most per call).
    */
-  scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): string | undefined;
+  scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): ScanStop;
   prepare(piece: string): Generator<void, void>;
   /** How many characters before an edit a piece can change (the longest special token, in 'special' mode). */
   readonly lookbehind: number;

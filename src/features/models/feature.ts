@@ -20,6 +20,7 @@ import {
   nameForFile,
   readCachedModels,
   readTokenizerFile,
+  brokenModelMessage,
   removeCachedModel,
   type CachedModel,
 } from './store';
@@ -87,11 +88,25 @@ export class ModelsFeature extends Disposable {
         ...(model.contextWindow ? { contextWindow: model.contextWindow } : {}),
         source: file,
         load: () => readTokenizerFile(file),
+        onLoadFailed: (reason) => this.dropBroken(model, remove, reason),
       });
       this.downloaded.set(model.repo, remove);
     } catch (error) {
       this.log.warn(`Token Lens could not list the model ${model.repo}: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * A downloaded model whose cached tokenizer.json cannot be read or built (damaged, or refused by this version)
+   * leaves the lists, with a message saying why and how to get it back; its files stay for Add Model Tokenizer… to replace.
+   */
+  private dropBroken(model: CachedModel, remove: () => void, reason: string): void {
+    if (this.downloaded.get(model.repo) !== remove) return;
+    remove();
+    this.downloaded.delete(model.repo);
+    const message = brokenModelMessage(model, reason, this.locale.t);
+    this.log.warn(message);
+    void notify.warning(message);
   }
 
   /** Registers the files the setting lists and removes the ones it no longer does; a file kept is not read again. */

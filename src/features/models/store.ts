@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { readModelChatConfig, type ModelChatConfig } from '../../core/chat/index';
 import { MAX_TOKENIZER_JSON_CHARS, prepareModelJson, type PreparedHuggingFace } from '../../core/tokenizers/index';
+import type { Translate } from '../../core/util/locale';
 import { downloadTokenizerJson, HubError, type DownloadOptions } from './hub';
 
 /** The largest tokenizer.json read or downloaded (Gemma 3's, the largest published, is 33 MB). */
@@ -117,6 +118,20 @@ export function readCachedModels(cacheDir: string, onProblem: (message: string) 
     }
   }
   return out;
+}
+
+/** What the user is told when a downloaded model leaves the lists because its cached tokenizer.json fails to load. */
+export function brokenModelMessage(
+  model: Pick<CachedModel, 'name' | 'repo'>,
+  reason: string,
+  t: Translate = (message, ...args) => message.replace(/\{(\d+)\}/g, (_, k: string) => String(args[+k] ?? '')),
+): string {
+  return t(
+    'Token Lens removed {0} ({1}) from the tokenizer list: its saved tokenizer.json could not be loaded ({2}). Add it again with Add Model Tokenizer… to download it afresh.',
+    model.name,
+    model.repo,
+    reason,
+  );
 }
 
 export async function removeCachedModel(cacheDir: string, repo: string): Promise<void> {

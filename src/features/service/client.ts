@@ -609,9 +609,17 @@ function detailOf(value: unknown): string | undefined {
   return undefined;
 }
 
-function stripHtml(html: string): string {
-  const title = /<title>([^<]*)<\/title>/i.exec(html)?.[1];
-  return (title ?? html.replace(/<[^>]+>/g, ' ')).trim();
+/** How much of an HTML error page stripHtml reads: its title is near the start, and the detail shows 500 characters. */
+export const MAX_HTML_CHARS = 65_536;
+
+/**
+ * The readable text of an HTML error page: its title, else its text without tags. Only the start is read (a body
+ * may be 64 MB), and a tag is `<` to the next `>` with no `<` between, so that a run of `<` is no quadratic scan.
+ */
+export function stripHtml(html: string): string {
+  const head = html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html;
+  const title = /<title>([^<]*)<\/title>/i.exec(head)?.[1];
+  return (title ?? head.replace(/<[^<>]*>/g, ' ')).trim();
 }
 
 /** Spec 2.2, checked field by field, so a wrong answer fails here with a clear message and not later. */

@@ -5,15 +5,22 @@
  *
  * Backtracking over the program (compile.ts) with memoization of failed SPLIT states (step, position), after
  * Davis, Servant & Lee, "Using Selective Memoization to Defeat Regular Expression Denial of Service (ReDoS)",
- * IEEE S&P 2021. With no captures or back-references, and no loop that can go round without consuming (the
- * parser refuses those), whether a state can reach MATCH does not depend on the path to it, so a failure is
- * kept for the whole scan of a text: each state fails at most once, and a global scan costs
- * O(steps × branches × text length). Inside a lookaround only reaching its end matters, so successes are kept
- * too; a lookbehind (fixed length) runs its body from that many code points back.
+ * IEEE S&P 2021. With no captures, back-references or anchors, and no loop that can go round without consuming
+ * (the parser refuses those), whether a state can reach MATCH depends only on the subject, not on the path to it
+ * nor on where the search started, so a failure is kept for every search of the same subject: each state fails at
+ * most once, and a global scan costs O(steps × branches × text length). Inside a lookaround only reaching its end
+ * matters, so successes are kept too; a lookbehind (fixed length) runs its body from that many code points back.
+ * An exec that found nothing remembers it: a later search of the subject from there on answers at once.
+ *
+ * That bound is linear, but its factor can be the program's size (a pattern of long counted repeats costs
+ * thousands of steps per character), so one exec may be seconds of work. Lookarounds run on an explicit stack
+ * (no recursion), so the whole state of a search is a few numbers and arrays: inside withWorkBudget an exec
+ * stops after so many steps and answers UNFINISHED, and the next exec on the same subject from the same
+ * lastIndex goes on from there. The sliced scans (sliced.ts) run this way and yield between the pieces of work.
  *
  * Memory: two bits per branch point (at most MAX_BRANCHES) per position, in blocks of 1024 positions allocated
- * when a scan first reaches them and dropped once the scan has passed them: at most MAX_BRANCHES / 4 = 64 bytes
- * per character of the stretch between the scan's start and the farthest point a match attempt looked at.
+ * when a search first reaches them and dropped once a search starts past them: at most MAX_BRANCHES / 4 = 64 bytes
+ * per character of the stretch between the search's start and the farthest point a match attempt looked at.
  */
 import * as ops from './compile';
 import type { LookStep, Program } from './compile';
@@ -21,10 +28,70 @@ import type { LookStep, Program } from './compile';
 // Read once: a module's exports can be getters (CommonJS output), too slow to read at every step.
 const { CHAR, SET, SPLIT, JMP, LOOK, MATCH } = ops;
 
-/** What the call sites use of a 'g' RegExp. */
+/** A match: where it starts, and its text. */
+export interface MatchFound {
+  readonly index: number;
+  readonly 0: string;
+}
+
+/**
+ * exec's answer when the work budget (withWorkBudget) ran out before it knew: called again on the same subject
+ * from the same lastIndex, it goes on where it stopped.
+ */
+export const UNFINISHED: unique symbol = Symbol('unfinished');
+
+/** What the call sites use of a 'g' RegExp (which always finishes). */
 export interface Matcher {
   lastIndex: number;
-  exec(subject: string): { readonly index: number; readonly 0: string } | null;
+  exec(subject: string): MatchFound | null | typeof UNFINISHED;
+}
+
+/** No budget: a count of steps that run refills (a small integer keeps the step loop on integer arithmetic). */
+const UNBUDGETED = 1 << 30;
+/** Under a budget, the clock is read every this many steps. */
+const CHECK_STEPS = 2048;
+/** Steps run may take before it asks refill for more (UNBUDGETED outside withWorkBudget). */
+let workLeft = UNBUDGETED;
+let budgeted = false;
+/** Under a budget: the steps left after the current stretch, and the time (performance.now()) the work must stop. */
+let stepsLeft = 0;
+let deadline = Infinity;
+
+/**
+ * Runs fn with at most `steps` steps of matcher work between all its execs, and none after `ms` milliseconds
+ * (the clock is read every CHECK_STEPS steps, so a few more may run): an exec that would take more answers
+ * UNFINISHED. Outside, execs run to the end.
+ */
+export function withWorkBudget<T>(steps: number, fn: () => T, ms = Infinity): T {
+  const outer = [workLeft, budgeted, stepsLeft, deadline] as const;
+  [workLeft, budgeted, stepsLeft, deadline] = [0, true, steps, performance.now() + ms];
+  try {
+    return fn();
+  } finally {
+    [workLeft, budgeted, stepsLeft, deadline] = outer;
+  }
+}
+
+/** The next stretch of steps run may take: 0 when the budget is spent. */
+function refill(): number {
+  if (!budgeted) return UNBUDGETED;
+  if (stepsLeft <= 0 || (deadline !== Infinity && performance.now() >= deadline)) return 0;
+  const stretch = Math.min(CHECK_STEPS, stepsLeft);
+  stepsLeft -= stretch;
+  return stretch;
+}
+
+/** run's answer when out of work. */
+const PAUSED = -2;
+
+/** A lookaround being run: its LOOK step and position, which alternative, and the state of the run around it. */
+interface LookFrame {
+  step: LookStep;
+  pc: number;
+  pos: number;
+  alt: number;
+  base: number;
+  existence: boolean;
 }
 
 const BLOCK_BITS = 10;
@@ -51,10 +118,13 @@ class Memo {
     block[bit >>> 5]! |= 1 << (bit & 31);
   }
 
-  /** Drops the blocks wholly before pos. */
-  dropBefore(pos: number): void {
-    const end = Math.min(pos >> BLOCK_BITS, this.blocks.length);
+  /** Drops the blocks wholly before pos; false (nothing done) when blocks after pos's were already dropped. */
+  dropBefore(pos: number): boolean {
+    const k = pos >> BLOCK_BITS;
+    if (k < this.low) return false;
+    const end = Math.min(k, this.blocks.length);
     for (; this.low < end; this.low++) this.blocks[this.low] = undefined;
+    return true;
   }
 
   clear(): void {
@@ -88,47 +158,106 @@ export class LinearMatcher implements Matcher {
   lastIndex = 0;
   private subject = '';
   private readonly memo: Memo;
-  /** The SPLIT states on the current path (a stack shared by nested lookaround runs), and which branch each is on. */
+  /** For the current subject: no match starts at or after this offset (an exec from there found none). */
+  private nullFrom = Infinity;
+  /** The SPLIT states on the current path (a stack shared by the lookaround bodies being run), and which branch each is on. */
   private stackStep = new Int32Array(64);
   private stackPos = new Int32Array(64);
   private stackSecond = new Uint8Array(64);
   private depth = 0;
+  /** The lookarounds being run, innermost last (the first lookDepth entries; the objects are reused). */
+  private readonly frames: LookFrame[] = [];
+  private lookDepth = 0;
+  /** Where the run stands: its step, position, the stack depth its current body started at, and whether in a lookaround. */
+  private pc = 0;
+  private pos = 0;
+  private base = 0;
+  private existence = false;
+  /** An exec that ran out of work: the lastIndex it was called with, and the start position its run is on. */
+  private paused = false;
+  private pausedFrom = 0;
+  private start = 0;
 
   constructor(private readonly program: Program) {
     this.memo = new Memo(2 * program.branches);
   }
 
-  exec(s: string): { readonly index: number; readonly 0: string } | null {
+  exec(s: string): MatchFound | null | typeof UNFINISHED {
     if (s !== this.subject) {
       this.subject = s;
       this.memo.clear();
+      this.nullFrom = Infinity;
+      this.paused = false;
     }
-    const start = this.lastIndex;
-    this.memo.dropBefore(back(s, Math.min(start, s.length), this.program.behindReach + 1));
-    for (let p = start; p <= s.length; p += codePointAt(s, p) > 0xffff ? 2 : 1) {
-      const end = this.run(0, p, false);
+    const from = this.lastIndex;
+    if (!this.paused || from !== this.pausedFrom) {
+      this.paused = false;
+      if (from > s.length || from >= this.nullFrom) return this.none();
+      // Memo entries hold for any start on the same subject; those before the start (and its lookbehind) can go.
+      const floor = back(s, from, this.program.behindReach + 1);
+      if (!this.memo.dropBefore(floor < 0 ? 0 : floor)) this.memo.clear();
+      this.begin(from);
+    }
+    for (;;) {
+      const end = this.run();
+      if (end === PAUSED) {
+        this.paused = true;
+        this.pausedFrom = from;
+        return UNFINISHED;
+      }
+      const p = this.start;
       if (end >= 0) {
+        this.paused = false;
         this.lastIndex = end;
         return { index: p, 0: s.slice(p, end) };
       }
+      const next = p + (codePointAt(s, p) > 0xffff ? 2 : 1);
+      if (next > s.length || next >= this.nullFrom) break;
+      this.begin(next);
     }
+    this.nullFrom = from;
+    return this.none();
+  }
+
+  private none(): null {
+    this.paused = false;
     this.lastIndex = 0;
-    this.subject = '';
-    this.memo.clear();
     return null;
   }
 
+  /** A run of the program from position p. */
+  private begin(p: number): void {
+    this.start = p;
+    this.pc = 0;
+    this.pos = p;
+    this.base = 0;
+    this.depth = 0;
+    this.lookDepth = 0;
+    this.existence = false;
+  }
+
   /**
-   * Where the first path (in Oniguruma's order) from step pc at pos reaches MATCH, or -1. existence: inside a
-   * lookaround, where any path will do and states that reach the end are remembered as such.
+   * Goes on with the run: where the first path (in Oniguruma's order) reaches the program's MATCH, -1 when none
+   * does, or PAUSED when the work budget ran out (the state is kept for the next call). Inside a lookaround
+   * (existence) any path will do, and states that reach the end are remembered as such.
    */
-  private run(pc: number, pos: number, existence: boolean): number {
-    const { op, a, b, branch } = this.program;
+  private run(): number {
+    const { op, a, b, branch, looks } = this.program;
     const memo = this.memo;
-    const base = this.depth;
+    const frames = this.frames;
+    let { pc, pos, base, existence } = this;
+    let work = workLeft;
     for (;;) {
       let failed = false;
       while (!failed) {
+        if (--work < 0 && (work = refill() - 1) < 0) {
+          this.pc = pc;
+          this.pos = pos;
+          this.base = base;
+          this.existence = existence;
+          workLeft = 0;
+          return PAUSED;
+        }
         switch (op[pc]) {
           case CHAR:
           case SET: {
@@ -144,7 +273,16 @@ export class LinearMatcher implements Matcher {
             const slot = 2 * branch[pc]!;
             const first = a[pc]!;
             if (memo.get(slot, pos)) failed = true;
-            else if (existence && memo.get(slot + 1, pos)) return this.reached(base, pos, existence);
+            else if (existence && memo.get(slot + 1, pos)) {
+              const frame = this.bodyReached(base);
+              base = frame.base;
+              existence = frame.existence;
+              if (frame.step.negate) failed = true;
+              else {
+                pc = frame.pc + 1;
+                pos = frame.pos;
+              }
+            }
             // A preferred branch that starts with a character not here needs no way back (alternatives of literals,
             // the end of a run): the state may then be explored again, but only as far as the next SPLIT's memo.
             else if ((op[first] === CHAR || op[first] === SET) && this.consumes(first, pos) < 0) pc = b[pc]!;
@@ -157,17 +295,70 @@ export class LinearMatcher implements Matcher {
           case JMP:
             pc = a[pc]!;
             break;
-          case LOOK:
-            if (this.look(this.program.looks[a[pc]!]!, pos)) pc++;
+          case LOOK: {
+            const frame = (frames[this.lookDepth] ??= { step: looks[0]!, pc: 0, pos: 0, alt: 0, base: 0, existence: false });
+            frame.step = looks[a[pc]!]!;
+            frame.pc = pc;
+            frame.pos = pos;
+            frame.alt = 0;
+            frame.base = base;
+            frame.existence = existence;
+            const from = this.firstAlt(frame);
+            if (from >= 0) {
+              this.lookDepth++;
+              base = this.depth;
+              existence = true;
+              pc = frame.step.alts[frame.alt]!.start;
+              pos = from;
+            } else if (frame.step.negate) pc++;
             else failed = true;
             break;
+          }
           case MATCH:
-            return this.reached(base, pos, existence);
+            if (this.lookDepth === 0) {
+              this.depth = base;
+              workLeft = work;
+              return pos;
+            }
+            {
+              const frame = this.bodyReached(base);
+              base = frame.base;
+              existence = frame.existence;
+              if (frame.step.negate) failed = true;
+              else {
+                pc = frame.pc + 1;
+                pos = frame.pos;
+              }
+            }
+            break;
         }
       }
-      // Back to the latest SPLIT with a branch left; a SPLIT whose branches both failed fails for good.
+      // Back to the latest SPLIT with a branch left; a SPLIT whose branches both failed fails for good. A body
+      // with no way left fails its alternative: the next one is tried, or the lookaround is decided.
       for (;;) {
-        if (this.depth === base) return -1;
+        if (this.depth === base) {
+          if (this.lookDepth === 0) {
+            workLeft = work;
+            return -1;
+          }
+          const frame = frames[this.lookDepth - 1]!;
+          frame.alt++;
+          const from = this.firstAlt(frame);
+          if (from >= 0) {
+            pc = frame.step.alts[frame.alt]!.start;
+            pos = from;
+            break;
+          }
+          this.lookDepth--;
+          base = frame.base;
+          existence = frame.existence;
+          if (frame.step.negate) {
+            pc = frame.pc + 1;
+            pos = frame.pos;
+            break;
+          }
+          continue;
+        }
         const top = this.depth - 1;
         if (!this.stackSecond[top]) {
           this.stackSecond[top] = 1;
@@ -179,6 +370,24 @@ export class LinearMatcher implements Matcher {
         this.depth--;
       }
     }
+  }
+
+  /** A lookaround's body reached its end: so does every SPLIT state on its path; the lookaround is decided. */
+  private bodyReached(base: number): LookFrame {
+    const branch = this.program.branch;
+    for (let d = base; d < this.depth; d++) this.memo.set(2 * branch[this.stackStep[d]!]! + 1, this.stackPos[d]!);
+    this.depth = base;
+    return this.frames[--this.lookDepth]!;
+  }
+
+  /** Where the lookaround's alternatives from frame.alt on first has a start (a lookbehind's needs that many code points before), or -1. */
+  private firstAlt(frame: LookFrame): number {
+    const { alts, behind } = frame.step;
+    for (; frame.alt < alts.length; frame.alt++) {
+      const from = behind ? back(this.subject, frame.pos, alts[frame.alt]!.length) : frame.pos;
+      if (from >= 0) return from;
+    }
+    return -1;
   }
 
   /** The code point at pos if the CHAR or SET step pc takes it, else -1. */
@@ -207,25 +416,5 @@ export class LinearMatcher implements Matcher {
     pos.set(this.stackPos);
     second.set(this.stackSecond);
     [this.stackStep, this.stackPos, this.stackSecond] = [step, pos, second];
-  }
-
-  /** MATCH reached: inside a lookaround, every SPLIT state on the path reaches the end. */
-  private reached(base: number, pos: number, existence: boolean): number {
-    if (existence)
-      for (let d = base; d < this.depth; d++) this.memo.set(2 * this.program.branch[this.stackStep[d]!]! + 1, this.stackPos[d]!);
-    this.depth = base;
-    return pos;
-  }
-
-  private look(step: LookStep, pos: number): boolean {
-    let found = false;
-    for (const alt of step.alts) {
-      const from = step.behind ? back(this.subject, pos, alt.length) : pos;
-      if (from >= 0 && this.run(alt.start, from, true) >= 0) {
-        found = true;
-        break;
-      }
-    }
-    return found !== step.negate;
   }
 }
