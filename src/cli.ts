@@ -13,6 +13,7 @@ import {
   type ModelChatConfig,
 } from './core/chat/index';
 import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
+import { symmetryCommand, SYMMETRY_USAGE } from './features/symmetry/cli';
 import { MAX_CHAT_FILE_BYTES, readChatConfig } from './features/models/store';
 import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './core/poscar/index';
 import {
@@ -43,7 +44,9 @@ Prints one JSON line per conversation {line, n_messages, n_tokens, n_text_tokens
 {totals: {conversations, errors, n_messages, n_tokens, n_text_tokens}, format}. A tokenizer.json path reads
 the chat template from the tokenizer_config.json or chat_template.jinja beside it (--template overrides);
 cl100k_base and o200k_base use OpenAI's documented framing, o200k_harmony the Harmony format (gpt-oss).
-Exit code 1 when a line could not be counted.`;
+Exit code 1 when a line could not be counted.
+
+${SYMMETRY_USAGE}`;
 
 interface TokenizeArgs {
   tokenizer: string;
@@ -251,6 +254,7 @@ const COMMANDS = new Map<string, (rest: string[]) => number | Promise<number>>([
   ['tokenize', tokenize],
   ['poscar', poscar],
   ['chat', chat],
+  ['symmetry', (rest) => symmetryCommand(rest)],
 ]);
 
 const HELP = new Set(['--help', '-h', 'help']);

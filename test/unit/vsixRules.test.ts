@@ -27,6 +27,8 @@ function good(): VsixEntry[] {
     ['extension/dist/undici.js', 'p'],
     ['extension/dist/server/main.js', 'q'],
     ['extension/dist/server/worker.js', 'r'],
+    ['extension/dist/moyo.js', 's'],
+    ['extension/dist/moyo_wasm_bg.wasm', 't'],
   ].map(([name, seed]) => ({ name: name!, data: bytes(seed!) }));
 }
 
