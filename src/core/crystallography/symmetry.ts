@@ -55,18 +55,21 @@ export interface SymmetryResult {
   pearson: string;
   /** One letter per site of the input, in its order. */
   wyckoffs: string[];
+  /** Each site's site-symmetry symbol, oriented ("-43m", ".m."). */
+  siteSymmetries: string[];
   /** The index of each site's representative among symmetry-equivalent sites. */
   orbits: number[];
   operations: SymmetryOperation[];
   /** The tolerance used, Å. */
   symprec: number;
-  /** spglib's standardized conventional cell (idealized, rotated to the standard orientation). */
+  /**
+   * The standardized conventional cell in spglib's setting, as moyo gives it: the lattice not idealized (see
+   * standard.ts standardCells, which idealizes it as spglib does) and its basis in the monoclinic and triclinic
+   * cases not necessarily spglib's (the same lattice, another choice of vectors).
+   */
   conventional: Cell;
-  /** spglib's standardized primitive cell. */
+  /** The standardized primitive cell, as moyo gives it (the same caveats). */
   primitive: Cell;
-  /** The conventional cell's basis in the input's: L_std = linearᵀ-transformed, as spglib's transformation_matrix. */
-  conventionalLinear: Mat3;
-  conventionalOriginShift: Vec3;
 }
 
 export type SymmetryOutcome = { ok: true; result: SymmetryResult; ms: number } | { ok: false; reason: string; symprec: number };
@@ -191,7 +194,16 @@ export function analyzeSymmetry(moyo: MoyoBindings, cell: Cell, symprec = DEFAUL
   const operations = Array.isArray(raw.operations)
     ? raw.operations.map((op: unknown): SymmetryOperation => {
         if (!isObj(op)) throw new SymmetryError('moyo answered in an unexpected shape.');
-        return { rotation: mat3(op.rotation), translation: nums(op.translation, 3) as Vec3 };
+        // moyo writes a rotation column by column (nalgebra's order): transposed here to rows.
+        const r = mat3(op.rotation);
+        return {
+          rotation: [
+            [r[0][0], r[1][0], r[2][0]],
+            [r[0][1], r[1][1], r[2][1]],
+            [r[0][2], r[1][2], r[2][2]],
+          ],
+          translation: nums(op.translation, 3) as Vec3,
+        };
       })
     : [];
   return {
@@ -204,13 +216,12 @@ export function analyzeSymmetry(moyo: MoyoBindings, cell: Cell, symprec = DEFAUL
     bravaisName: bravaisName(bravais),
     pearson,
     wyckoffs: (raw.wyckoffs as unknown[]).map(String),
+    siteSymmetries: Array.isArray(raw.site_symmetry_symbols) ? (raw.site_symmetry_symbols as unknown[]).map(String) : [],
     orbits: Array.isArray(raw.orbits) ? (raw.orbits as unknown[]).map(Number) : [],
     operations,
     symprec,
     conventional: readCell(raw.std_cell, symbolOf),
     primitive: readCell(raw.prim_std_cell, symbolOf),
-    conventionalLinear: mat3(raw.std_linear),
-    conventionalOriginShift: nums(raw.std_origin_shift, 3) as Vec3,
   };
 }
 
