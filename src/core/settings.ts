@@ -28,6 +28,8 @@ export const SETTING_DEFAULTS = {
   'contextWindow.warningPercent': 80,
   'models.tokenizerFiles': [] as readonly string[],
   'models.hubEndpoint': 'https://huggingface.co',
+  /** Å, spglib's symprec (core/crystallography/symmetry.ts DEFAULT_SYMPREC). */
+  'symmetry.tolerance': 0.001,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

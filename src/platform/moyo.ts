@@ -10,11 +10,15 @@ import type { MoyoBindings } from '../core/crystallography/symmetry';
 /** The file the build copies beside the bundles (esbuild.mjs) and the .vsix carries. */
 export const MOYO_WASM_FILE = 'moyo_wasm_bg.wasm';
 
+/** The package as required: its functions, and its init as `default` (or inside it, through a CommonJS wrapper). */
+type Init = (options: { module_or_path: Uint8Array }) => Promise<unknown>;
+type MoyoModule = MoyoBindings & { default?: Init | { default?: Init } };
+
 export async function loadMoyo(bytes: Uint8Array): Promise<MoyoBindings> {
-  const moyo = await import('@spglib/moyo-wasm');
-  // import() of the CommonJS dist/moyo.js (desktop) gives its exports as `default`; of the ES module, the init.
-  const wrapped = moyo.default as unknown as { default?: typeof moyo.default };
-  const init = typeof moyo.default === 'function' ? moyo.default : wrapped.default;
+  // require, not import(): the desktop bundle's require of dist/moyo.js (CommonJS) and the web bundle's of its own
+  // copy both run here, on the first search; Node (the tests) requires the ES module itself.
+  const moyo = require('@spglib/moyo-wasm') as MoyoModule;
+  const init = typeof moyo.default === 'function' ? moyo.default : moyo.default?.default;
   if (typeof init !== 'function') throw new Error('the package has no init function');
   // The asynchronous form compiles off the calling thread where the host can.
   await init({ module_or_path: bytes });

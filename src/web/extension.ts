@@ -5,6 +5,7 @@ import type { TokenLensApi } from '../api';
 import { diffractionDiagnostics } from '../features/diffraction/language';
 import { activateWith, type Wiring } from '../wiring';
 import { PoscarLanguageFeature } from '../features/poscar/language';
+import { SymmetryFeature } from '../features/symmetry/feature';
 import { useRankSource } from '../core/tokenizers/load';
 import { extensionRanks } from './ranks';
 import { notify } from '../platform/notify';
@@ -21,7 +22,11 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
  */
 function webFeatures({ context, log, start }: Wiring): void {
   start('diffraction-data problems', () => diffractionDiagnostics(log));
-  start('the POSCAR editor', () => new PoscarLanguageFeature(log, []));
+  start('the POSCAR editor', () => {
+    // moyo's bindings are in this bundle, its .wasm read from dist/ on the first search.
+    const symmetry = new SymmetryFeature(context.extensionUri);
+    return [symmetry, new PoscarLanguageFeature(log, [], symmetry.hooks)];
+  });
   void explainDesktopOnly(context);
 }
 

@@ -74,7 +74,10 @@ test('every setting is described through package.nls.json, ordered, integers typ
       assert.equal(property.type, parameter.integer ? 'integer' : 'number', `${name} type`);
       assert.deepEqual([property.minimum, property.maximum], [parameter.min, parameter.max], `${name} range`);
     } else if (parameter?.type === 'choice') assert.deepEqual(property.enum, parameter.choices, `${name} choices`);
-    else if (typeof property.default === 'number') assert.equal(property.type, 'integer', `${name} holds a whole number`);
+    else if (typeof property.default === 'number') {
+      // A whole number is typed integer; a tolerance (symmetry.tolerance, Å) is a number.
+      assert.equal(property.type, Number.isInteger(property.default) ? 'integer' : 'number', `${name} type`);
+    }
   }
   assert.equal(PARAMETER_SETTINGS.size, 9, 'every parameter has its setting');
 });

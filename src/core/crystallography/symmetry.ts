@@ -10,6 +10,7 @@
  * calls on its first search only, never at activation. Pure: no Node, no vscode, no DOM.
  */
 import type { Mat3, Vec3 } from '../poscar/types';
+import { SETTING_DEFAULTS } from '../settings';
 import { determinant } from '../poscar/vec';
 import { typeNumbers, type Cell } from './cell';
 
@@ -19,8 +20,8 @@ export interface MoyoBindings {
   hall_symbol_entry(hallNumber: number): unknown;
 }
 
-/** The default distance tolerance, Å (spglib's symprec): the setting tokenLens.symmetry.tolerance. */
-export const DEFAULT_SYMPREC = 1e-3;
+/** The default distance tolerance, Å (spglib's symprec): the setting tokenLens.symmetry.tolerance's default. */
+export const DEFAULT_SYMPREC: number = SETTING_DEFAULTS['symmetry.tolerance'];
 /** The tolerances the setting accepts, Å: below, floating-point noise; above, neighbouring atoms merge. */
 export const SYMPREC_RANGE = { min: 1e-6, max: 0.5 } as const;
 /**
