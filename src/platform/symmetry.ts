@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { cellOfPoscar } from '../core/crystallography/cell';
-import { SymmetryFinder, type SymmetryOutcome } from '../core/crystallography/symmetry';
+import { AUTO_SYMMETRY_ATOMS, SymmetryFinder, type SymmetryOutcome } from '../core/crystallography/symmetry';
 import { config } from './config';
 import { loadMoyo, MOYO_WASM_FILE } from './moyo';
 import { parsed } from './poscarDocuments';
@@ -60,7 +60,7 @@ export class DocumentSymmetry implements vscode.Disposable {
     const id = document.uri.toString();
     const known = this.entries.get(id);
     if (known?.key === key) return known;
-    const entry: Entry = { key, outcome: this.finder.find(cellOfPoscar(poscar), symprec) };
+    const entry: Entry = { key, outcome: this.finder.find(cellOfPoscar(poscar), symprec, AUTO_SYMMETRY_ATOMS) };
     this.entries.set(id, entry);
     void entry.outcome.then((outcome) => {
       entry.settled = outcome;

@@ -66,7 +66,7 @@ if req.get('cifs'):
             skipped.append({'name': path, 'reason': 'pymatgen cannot read it: ' + str(e)[:100]}); continue
         if not s.is_ordered:
             skipped.append({'name': path, 'reason': 'partial occupancies'}); continue
-        if len(s) > req.get('max_atoms', 2000):
+        if len(s) > req.get('max_atoms', 1000):
             skipped.append({'name': path, 'reason': f'{len(s)} atoms'}); continue
         structures.append({'name': path, 'lattice': s.lattice.matrix.tolist(), 'frac': s.frac_coords.tolist(), 'numbers': [int(z) for z in s.atomic_numbers]})
 out = []

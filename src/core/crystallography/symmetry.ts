@@ -25,11 +25,14 @@ export const DEFAULT_SYMPREC: number = SETTING_DEFAULTS['symmetry.tolerance'];
 /** The tolerances the setting accepts, Å: below, floating-point noise; above, neighbouring atoms merge. */
 export const SYMPREC_RANGE = { min: 1e-6, max: 0.5 } as const;
 /**
- * The most atoms a search is run on. moyo takes ~0.1 s for 1,000 atoms and grows faster than linearly with them;
- * the search runs in one piece on the thread that asks (WebAssembly cannot be interrupted), so this bounds the
- * longest it can hold the editor.
+ * The most atoms a search is run on. The search runs in one piece on the thread that asks (WebAssembly cannot be
+ * interrupted), and moyo 0.15 grows fast with the pure translations of a supercell: a 1,000-atom 5×5×8 perovskite
+ * supercell took 14 s where spglib took 0.2 s (npm run bench -- --only=symmetry), while 500 atoms without such
+ * translations take ~0.2 s.
  */
-export const MAX_SYMMETRY_ATOMS = 2000;
+export const MAX_SYMMETRY_ATOMS = 1000;
+/** The most atoms the editor searches by itself (CodeLens, hover, 3D legend): a supercell of this size takes ~1 s. */
+export const AUTO_SYMMETRY_ATOMS = 300;
 /** How long the first load of the WebAssembly may take before the search says it timed out, ms. */
 export const LOAD_TIMEOUT_MS = 20_000;
 
@@ -150,13 +153,13 @@ function readCell(x: unknown, symbolOf: Map<number, string>): Cell {
 }
 
 /** Why a cell cannot be searched, or undefined. */
-export function cellProblem(cell: Cell, symprec: number): string | undefined {
+export function cellProblem(cell: Cell, symprec: number, maxAtoms = MAX_SYMMETRY_ATOMS): string | undefined {
   if (!(symprec >= SYMPREC_RANGE.min && symprec <= SYMPREC_RANGE.max)) {
     return `The symmetry tolerance must be between ${SYMPREC_RANGE.min} and ${SYMPREC_RANGE.max} Å, not ${symprec}.`;
   }
   if (cell.frac.length === 0) return 'The structure has no atoms.';
-  if (cell.frac.length > MAX_SYMMETRY_ATOMS) {
-    return `The symmetry search runs on up to ${MAX_SYMMETRY_ATOMS.toLocaleString('en-US')} atoms; this structure has ${cell.frac.length.toLocaleString('en-US')}.`;
+  if (cell.frac.length > maxAtoms) {
+    return `The symmetry search runs on up to ${maxAtoms.toLocaleString('en-US')} atoms${maxAtoms < MAX_SYMMETRY_ATOMS ? ' by itself (the cell commands and the CLI take up to ' + MAX_SYMMETRY_ATOMS.toLocaleString('en-US') + ')' : ''}; this structure has ${cell.frac.length.toLocaleString('en-US')}.`;
   }
   if (cell.frac.length !== cell.species.length) return 'The structure has a different number of positions and species.';
   const det = determinant(cell.lattice);
@@ -287,8 +290,8 @@ export class SymmetryFinder {
   }
 
   /** Never throws: a failure is an outcome with its reason. */
-  async find(cell: Cell, symprec = DEFAULT_SYMPREC): Promise<SymmetryOutcome> {
-    const problem = cellProblem(cell, symprec);
+  async find(cell: Cell, symprec = DEFAULT_SYMPREC, maxAtoms = MAX_SYMMETRY_ATOMS): Promise<SymmetryOutcome> {
+    const problem = cellProblem(cell, symprec, maxAtoms);
     if (problem) return { ok: false, reason: problem, symprec };
     try {
       const moyo = await this.bindings();
