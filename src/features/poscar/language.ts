@@ -135,8 +135,9 @@ function lenses(document: vscode.TextDocument, actions: readonly LensAction[], s
   // The actions first: in a column narrowed by a 3D view beside it, the long summary is what runs off-screen.
   return [
     ...actions.map((a) => new vscode.CodeLens(top, { title: a.title, command: a.command, arguments: [document.uri] })),
-    new vscode.CodeLens(top, { title: summary, command: '' }),
+    // The space group before the summary, which stays last.
     ...(poscar && symmetry ? [new vscode.CodeLens(top, { title: symmetry.lens(document) ?? '', command: '' })] : []),
+    new vscode.CodeLens(top, { title: summary, command: '' }),
   ];
 }
 
