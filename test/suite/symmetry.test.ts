@@ -29,7 +29,7 @@ suite('Symmetry', () => {
   });
   teardown(closeAllEditors);
 
-  test('Symmetry: the space group in the CodeLens with the tolerance used; Primitive, Niggli, Supercell and Wrap open new POSCARs', async function () {
+  test('Symmetry: the space group in the CodeLens with the tolerance used; Primitive, Niggli and Wrap open new POSCARs', async function () {
     this.timeout(60_000);
     const editor = await openDocument(NACL, 'poscar');
     const uri = editor.document.uri;
