@@ -69,7 +69,31 @@ const undiciApart = {
   },
 };
 
+/**
+ * @spglib/moyo-wasm's JavaScript (an ES module, the symmetry finder's bindings) is its own file on the desktop,
+ * dist/moyo.js, required on the first symmetry search (src/platform/moyo.ts), like undici: activation never parses
+ * it. Its .wasm is copied beside it (MOYO_WASM) and read as bytes on that first search.
+ */
+const moyoApart = {
+  name: 'moyo-apart',
+  setup(build) {
+    build.onResolve({ filter: /^@spglib\/moyo-wasm$/ }, () => ({ path: './moyo.js', external: true }));
+  },
+};
+/** moyo's glue reads import.meta.url only when it is given no bytes; it is always given bytes. */
+const noImportMeta = { 'import.meta.url': 'undefined' };
+export const MOYO_WASM = 'node_modules/@spglib/moyo-wasm/moyo_wasm_bg.wasm';
+
 const builds = {
+  moyo: {
+    ...common,
+    define: { ...define, ...noImportMeta },
+    entryPoints: ['node_modules/@spglib/moyo-wasm/moyo_wasm.js'],
+    outfile: 'dist/moyo.js',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+  },
   ranks: {
     entryPoints: RANK_FILES.map((name) => `node_modules/js-tiktoken/dist/ranks/${name}.cjs`),
     outdir: 'dist/ranks',
@@ -93,7 +117,7 @@ const builds = {
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
-    plugins: [undiciApart],
+    plugins: [undiciApart, moyoApart],
   },
   undici: {
     ...common,
@@ -111,6 +135,7 @@ const builds = {
     format: 'cjs',
     target: 'es2022',
     external: ['vscode', 'node:fs', 'node:path'],
+    define: { ...define, ...noImportMeta },
   },
   pages: {
     ...common,
@@ -144,6 +169,8 @@ async function main() {
   }
   if (production) for (const dir of ['dist', 'media/build']) fs.rmSync(dir, { recursive: true, force: true });
   writeGeneratedRanks('dist/ranks');
+  fs.mkdirSync('dist', { recursive: true });
+  fs.copyFileSync(MOYO_WASM, 'dist/moyo_wasm_bg.wasm');
   const options = Object.values(builds);
   if (!watch) return void (await Promise.all(options.map((o) => esbuild.build(o))));
   const contexts = await Promise.all(options.map((o) => esbuild.context(o)));

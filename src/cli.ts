@@ -10,6 +10,7 @@ import {
 } from './core/chat/index';
 import { xrd, XRD_USAGE } from './cliXrd';
 import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
+import { symmetryCommand, SYMMETRY_USAGE } from './features/symmetry/cli';
 import { MAX_CHAT_FILE_BYTES, readChatConfig } from './features/models/store';
 import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './core/poscar/index';
 import {
@@ -42,7 +43,9 @@ the chat template from the tokenizer_config.json or chat_template.jinja beside i
 cl100k_base and o200k_base use OpenAI's documented framing, o200k_harmony the Harmony format (gpt-oss).
 Exit code 1 when a line could not be counted.
 
-${XRD_USAGE}`;
+${XRD_USAGE}
+
+${SYMMETRY_USAGE}`;
 
 interface TokenizeArgs {
   tokenizer: string;
@@ -245,6 +248,7 @@ const COMMANDS = new Map<string, (rest: string[]) => number | Promise<number>>([
   ['poscar', poscar],
   ['chat', chat],
   ['xrd', xrd],
+  ['symmetry', (rest) => symmetryCommand(rest)],
 ]);
 
 const HELP = new Set(['--help', '-h', 'help']);

@@ -6,6 +6,7 @@
 import { diffractionDiagnostics } from './features/diffraction/language';
 import { KpointsCommand } from './features/poscar/kpoints';
 import { PoscarLanguageFeature } from './features/poscar/language';
+import { SymmetryFeature } from './features/symmetry/feature';
 import { materialsRuns } from './runs';
 import { OPTIONS_COMMANDS, RUN_COMMANDS } from './runs/structureRunner';
 import { SHOW_STRUCTURE } from './webviews/structure/feature';
@@ -23,21 +24,28 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
   });
   start('diffraction-data problems', () => diffractionDiagnostics(log));
   start('the powder pattern', () => new PowderPatternFeature(context, log, testMode));
-  start(
-    'the POSCAR editor',
-    () =>
-      new PoscarLanguageFeature(log, [
-        { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
-        { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
-        { title: '$(settings) Relax with Options…', command: OPTIONS_COMMANDS.relax },
-        { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
-        { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
-        { title: '$(settings) MD with Options…', command: OPTIONS_COMMANDS.md },
-        { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
-        { title: '$(graph-scatter) Powder Pattern', command: POWDER_PATTERN },
-      ]),
-  );
-  // No symmetry finder yet: the lattice type comes from the cell's metric (said in the file's comment line).
-  start('Generate KPOINTS', () => new KpointsCommand(log));
+  start('the POSCAR editor', () => {
+    // The space group and the cell commands; moyo loads on the first search (a lens or hover asks), not here.
+    const symmetry = new SymmetryFeature(context.extensionUri);
+    return [
+      symmetry,
+      new PoscarLanguageFeature(
+        log,
+        [
+          { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
+          { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
+          { title: '$(settings) Relax with Options…', command: OPTIONS_COMMANDS.relax },
+          { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
+          { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
+          { title: '$(settings) MD with Options…', command: OPTIONS_COMMANDS.md },
+          { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+          { title: '$(graph-scatter) Powder Pattern', command: POWDER_PATTERN },
+        ],
+        symmetry.hooks,
+      ),
+      // The k-path's lattice from the space group (moyo), else from the cell's metric.
+      new KpointsCommand(log, symmetry.standardize),
+    ];
+  });
   return tree;
 }

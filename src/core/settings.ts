@@ -35,6 +35,8 @@ export const SETTING_DEFAULTS = {
   'providers.gemini.endpoint': 'https://generativelanguage.googleapis.com',
   'providers.gemini.model': 'gemini-2.5-pro',
   'providers.liveCounts': false,
+  /** Å, spglib's symprec (core/crystallography/symmetry.ts DEFAULT_SYMPREC). */
+  'symmetry.tolerance': 0.001,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -78,6 +78,10 @@ export const config = {
   get kpathDensity(): number {
     return read('tightbinding.kpathDensity');
   },
+  /** The space-group search's distance tolerance, Å (spglib's symprec); checked where it is used (core/crystallography/symmetry.ts). */
+  get symmetryTolerance(): number {
+    return read('symmetry.tolerance');
+  },
   /** tokenizer.json files to count with (machine scope: a workspace cannot make the editor read files). Non-strings dropped. */
   get modelFiles(): string[] {
     const files: unknown = read('models.tokenizerFiles');

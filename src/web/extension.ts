@@ -6,6 +6,7 @@ import { diffractionDiagnostics } from '../features/diffraction/language';
 import { activateWith, type Wiring } from '../wiring';
 import { KpointsCommand } from '../features/poscar/kpoints';
 import { PoscarLanguageFeature } from '../features/poscar/language';
+import { SymmetryFeature } from '../features/symmetry/feature';
 import { useRankSource } from '../core/tokenizers/load';
 import { extensionRanks } from './ranks';
 import { notify } from '../platform/notify';
@@ -22,8 +23,11 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
  */
 function webFeatures({ context, log, start }: Wiring): void {
   start('diffraction-data problems', () => diffractionDiagnostics(log));
-  start('the POSCAR editor', () => new PoscarLanguageFeature(log, []));
-  start('Generate KPOINTS', () => new KpointsCommand(log)); // pure: the k-path needs no Node
+  start('the POSCAR editor', () => {
+    // moyo's bindings are in this bundle, its .wasm read from dist/ on the first search; the k-path is pure.
+    const symmetry = new SymmetryFeature(context.extensionUri);
+    return [symmetry, new PoscarLanguageFeature(log, [], symmetry.hooks), new KpointsCommand(log, symmetry.standardize)];
+  });
   void explainDesktopOnly(context);
 }
 

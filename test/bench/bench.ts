@@ -4,6 +4,7 @@
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
  * server, physics, views, prompts, package, host, chat, trajectories, xrd (default: all). Their goal lines follow; the others are left out.
+ * server, physics, views, prompts, package, host, chat, symmetry (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer 4, ai-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE), on large text files a Debian machine has (installedFiles in textgen.ts) and on generated hostile and
@@ -32,6 +33,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchChat, chatRatio, formatChatBench } from './chat';
+import { benchSymmetry, formatSymmetryBench } from './symmetry';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
@@ -81,6 +83,7 @@ const SECTIONS = [
   'chat',
   'trajectories',
   'xrd',
+  'symmetry',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
@@ -906,6 +909,10 @@ async function main(): Promise<void> {
     if (pkg.error) console.log(pkg.error);
   }
 
+  if (runs('symmetry')) {
+    console.log('\n## Symmetry: space groups by moyo-wasm vs spglib from Python, same run');
+    for (const line of formatSymmetryBench(await benchSymmetry(QUICK))) console.log(line);
+  }
   const chat = runs('chat') ? await benchChat(QUICK ? 10e6 : 100e6) : undefined;
   if (chat) {
     console.log('\n## Chat: a JSONL dataset counted as Llama 3 reads it (countDataset) vs @lenml/tokenizers apply_chat_template');

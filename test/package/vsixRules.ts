@@ -37,7 +37,10 @@ const FORBIDDEN: [RegExp, string][] = [
   [/\.vsix$/, 'a nested .vsix'],
 ];
 
-/** What every package must carry: the manifest and documents, both entries, the service client's library, the built-in service. */
+/**
+ * What every package must carry: the manifest and documents, both entries, the service client's library, the
+ * built-in service, and the symmetry finder (moyo's bindings for the desktop and its .wasm for both hosts).
+ */
 const REQUIRED = [
   'extension/package.json',
   'extension/readme.md',
@@ -46,6 +49,8 @@ const REQUIRED = [
   'extension/dist/extension.js',
   'extension/dist/features/chat/renderWorker.js',
   'extension/dist/undici.js',
+  'extension/dist/moyo.js',
+  'extension/dist/moyo_wasm_bg.wasm',
   'extension/dist/web/extension.js',
   'extension/dist/server/main.js',
   'extension/dist/server/worker.js',

@@ -74,7 +74,7 @@ test('every setting is described through package.nls.json, ordered, integers typ
       assert.equal(property.type, parameter.integer ? 'integer' : 'number', `${name} type`);
       assert.deepEqual([property.minimum, property.maximum], [parameter.min, parameter.max], `${name} range`);
     } else if (parameter?.type === 'choice') assert.deepEqual(property.enum, parameter.choices, `${name} choices`);
-    // A number whose default is a whole number holds whole numbers; a fractional default (a wavelength in Å) is a number.
+    // A number whose default is a whole number holds whole numbers; a fractional default (a wavelength in Å, a tolerance in Å) is a number.
     else if (typeof property.default === 'number')
       assert.equal(property.type, Number.isInteger(property.default) ? 'integer' : 'number', `${name} holds a whole number`);
   }

@@ -26,8 +26,18 @@ export interface LensAction {
   command: string;
 }
 
+/** The space group in the CodeLens and the hover (features/symmetry/feature.ts): computed on first ask, off activation. */
+export interface SymmetryHooks {
+  /** The lens title now (it may say the search runs); undefined without a structure. */
+  lens(document: vscode.TextDocument): string | undefined;
+  /** The hover's paragraphs, once the search settled. */
+  hover(document: vscode.TextDocument): Promise<string[] | undefined>;
+  /** Fires when a search settles or the tolerance changes: the lenses are asked again. */
+  readonly onDidChange: vscode.Event<void>;
+}
+
 export class PoscarLanguageFeature extends Disposable {
-  constructor(log: vscode.LogOutputChannel, actions: readonly LensAction[]) {
+  constructor(log: vscode.LogOutputChannel, actions: readonly LensAction[], symmetry?: SymmetryHooks) {
     super();
     // A new, still empty file is not yet wrong.
     this.register(
@@ -40,8 +50,13 @@ export class PoscarLanguageFeature extends Disposable {
         log,
       ),
     );
-    this.register(vscode.languages.registerHoverProvider(POSCAR_SELECTOR, { provideHover: (d, p) => hover(d, p) }));
-    this.register(vscode.languages.registerCodeLensProvider(POSCAR_SELECTOR, { provideCodeLenses: (d) => lenses(d, actions) }));
+    this.register(vscode.languages.registerHoverProvider(POSCAR_SELECTOR, { provideHover: (d, p) => hover(d, p, symmetry) }));
+    this.register(
+      vscode.languages.registerCodeLensProvider(POSCAR_SELECTOR, {
+        provideCodeLenses: (d) => lenses(d, actions, symmetry),
+        ...(symmetry ? { onDidChangeCodeLenses: symmetry.onDidChange } : {}),
+      }),
+    );
     this.register(
       vscode.languages.registerDocumentSymbolProvider(POSCAR_SELECTOR, { provideDocumentSymbols: (d) => symbols(d) }, { label: 'POSCAR' }),
     );
@@ -58,7 +73,11 @@ function toDiagnostic(d: PoscarDiagnostic): vscode.Diagnostic {
 
 // ---- hover ----------------------------------------------------------------------------------------
 
-function hover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+async function hover(
+  document: vscode.TextDocument,
+  position: vscode.Position,
+  symmetry?: SymmetryHooks,
+): Promise<vscode.Hover | undefined> {
   const poscar = parsed(document).poscar;
   if (!poscar) return undefined;
   const line = position.line;
@@ -68,7 +87,9 @@ function hover(document: vscode.TextDocument, position: vscode.Position): vscode
     if (index >= 0) return new vscode.Hover(speciesMarkdown(poscar, index), word);
   }
   if (line === poscar.lines.comment || line === poscar.lines.counts || line === poscar.lines.species) {
-    return new vscode.Hover(summaryMarkdown(summarize(poscar)));
+    const md = summaryMarkdown(summarize(poscar));
+    for (const paragraph of (await symmetry?.hover(document)) ?? []) md.appendText(`\n\n${paragraph}`);
+    return new vscode.Hover(md);
   }
   return undefined;
 }
@@ -107,13 +128,15 @@ export function summaryMarkdown(s: StructureSummary): vscode.MarkdownString {
 
 // ---- CodeLens ------------------------------------------------------------------------------------
 
-function lenses(document: vscode.TextDocument, actions: readonly LensAction[]): vscode.CodeLens[] {
+function lenses(document: vscode.TextDocument, actions: readonly LensAction[], symmetry?: SymmetryHooks): vscode.CodeLens[] {
   const poscar = parsed(document).poscar;
   const top = new vscode.Range(0, 0, 0, 0);
   const summary = poscar ? oneLine(summarize(poscar)) : 'POSCAR: not readable yet (see Problems)';
   // The actions first: in a column narrowed by a 3D view beside it, the long summary is what runs off-screen.
   return [
     ...actions.map((a) => new vscode.CodeLens(top, { title: a.title, command: a.command, arguments: [document.uri] })),
+    // The space group before the summary, which stays last.
+    ...(poscar && symmetry ? [new vscode.CodeLens(top, { title: symmetry.lens(document) ?? '', command: '' })] : []),
     new vscode.CodeLens(top, { title: summary, command: '' }),
   ];
 }

@@ -11,6 +11,8 @@ import { Debouncer } from '../../core/util/debounce';
 import { derivedName } from '../results/poscarText';
 import type { RunRecord } from '../../core/runs/run';
 import { WebviewHost } from '../host';
+import { symmetryTitle } from '../../core/crystallography/describe';
+import { documentSymmetry, type DocumentSymmetry } from '../../platform/symmetry';
 import { structureData, type RunStructure } from './data';
 import {
   isFromStructurePage,
@@ -111,6 +113,7 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
 
 /** Follows a POSCAR document: its structure as the text is edited. */
 export class DocumentStructurePanel extends StructurePanel {
+  private readonly symmetry: DocumentSymmetry;
   private readonly updater = this.register(new Debouncer(DEBOUNCE_MS, () => this.update()));
 
   constructor(
@@ -122,6 +125,7 @@ export class DocumentStructurePanel extends StructurePanel {
     log: vscode.LogOutputChannel,
   ) {
     super(panel, extensionUri, uri.toString(), options, testMode, log);
+    this.symmetry = documentSymmetry(extensionUri);
     this.register(
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (this.follows(event.document) && event.contentChanges.length > 0) this.updater.schedule();
@@ -170,6 +174,7 @@ export class DocumentStructurePanel extends StructurePanel {
       this.structure = structureData(result.poscar);
       this.formula = summarize(result.poscar).formula;
       this.note = '';
+      this.legendSymmetry(document);
     } else {
       const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
       this.note =
@@ -177,6 +182,17 @@ export class DocumentStructurePanel extends StructurePanel {
         (this.structure ? 'showing the last valid structure.' : 'nothing to show until it can be read.');
     }
     this.show();
+  }
+
+  /** The space group joins the legend once the search settles (moyo loads on the first one), if the text is still the same. */
+  private legendSymmetry(document: vscode.TextDocument): void {
+    const version = document.version;
+    const structure = this.structure;
+    void this.symmetry.get(document).then((outcome) => {
+      if (!outcome || this.structure !== structure || document.version !== version || !structure) return;
+      this.structure = { ...structure, symmetry: symmetryTitle(outcome) };
+      this.show();
+    });
   }
 }
 

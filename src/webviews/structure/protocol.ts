@@ -42,6 +42,8 @@ export interface StructureData {
   summary: string;
   /** A run's trajectory: the page plays these instead of `frac`. */
   frames?: FrameData[];
+  /** The space group with the tolerance used, or why there is none, for the legend (a document's view). */
+  symmetry?: string;
 }
 
 /** The whole state of the view; sent on ready and after every change of the document. */
@@ -86,6 +88,8 @@ export interface StructureReport {
   bonds: number;
   repeat: Vec3;
   legend: string;
+  /** The legend's space-group line, or ''. */
+  symmetry: string;
   note: string;
   title: string;
   summary: string;
@@ -144,7 +148,7 @@ const isFrame =
 
 function isStructure(value: unknown): value is StructureData {
   if (!isRecord(value)) return false;
-  const { lattice, elements, frac, labels, summary, frames } = value;
+  const { lattice, elements, frac, labels, summary, frames, symmetry } = value;
   return (
     isLattice(lattice) &&
     isArrayOf(elements, (e): e is string => isString(e, 20), MAX_SITES) &&
@@ -153,6 +157,7 @@ function isStructure(value: unknown): value is StructureData {
     isArrayOf(labels, (l): l is string => isString(l, 200)) &&
     labels.length === elements.length &&
     isString(summary, 2000) &&
+    (symmetry === undefined || isString(symmetry, 500)) &&
     (frames === undefined || isArrayOf(frames, isFrame(elements.length), Math.floor(MAX_TRAJECTORY_VALUES / Math.max(1, frac.length))))
   );
 }
@@ -202,7 +207,9 @@ export function isFromStructurePage(value: unknown): value is FromStructurePage 
         isInt(value.atoms) &&
         isInt(value.bonds) &&
         isRepeat(value.repeat) &&
-        ['legend', 'note', 'title', 'summary', 'hover', 'theme', 'caption', 'measurement'].every((k) => isString(value[k], 10_000)) &&
+        ['legend', 'symmetry', 'note', 'title', 'summary', 'hover', 'theme', 'caption', 'measurement'].every((k) =>
+          isString(value[k], 10_000),
+        ) &&
         isInt(value.frame) &&
         isInt(value.frames) &&
         typeof value.playing === 'boolean' &&

@@ -267,7 +267,7 @@ function draw(rebuild: boolean, keepView = false): void {
       .filter(Boolean)
       .join(' '),
   );
-  fillLegend(structure.elements);
+  fillLegend(structure.elements, structure.symmetry);
   viewer.render();
 }
 
@@ -354,7 +354,10 @@ function setNote(text: string): void {
   note.hidden = !text;
 }
 
-function fillLegend(elements: readonly string[]): void {
+/** The elements with their counts, then the space group with the tolerance used (or why there is none). */
+function fillLegend(elements: readonly string[], symmetry: string | undefined): void {
+  const group = el('li', 'symmetry');
+  group.textContent = symmetry ?? '';
   legendBox.replaceChildren(
     ...legend(elements).map(({ element, count }) => {
       const item = el('li');
@@ -363,6 +366,7 @@ function fillLegend(elements: readonly string[]): void {
       item.append(swatch, document.createTextNode(` ${element} ${count}`));
       return item;
     }),
+    ...(symmetry ? [group] : []),
   );
 }
 
@@ -421,7 +425,8 @@ async function report(request: number): Promise<void> {
     atoms: atoms.length,
     bonds,
     repeat: scene?.repeat ?? options.repeat,
-    legend: legendBox.textContent ?? '',
+    legend: Array.from(legendBox.querySelectorAll('li:not(.symmetry)'), (li) => li.textContent ?? '').join(' '),
+    symmetry: legendBox.querySelector('.symmetry')?.textContent ?? '',
     note: note.hidden ? '' : (note.textContent ?? ''),
     title: title.textContent ?? '',
     summary: summary.textContent ?? '',
