@@ -29,8 +29,10 @@ export interface StructureFrame {
   occupancy?: number[];
   /** Selective dynamics, VASP's convention: true = free to move along that axis. */
   free?: [boolean, boolean, boolean][];
-  /** Total energy in eV (VASP: free energy TOTEN; extXYZ: energy=). */
+  /** Total energy in eV (VASP: energy(sigma->0), as ASE's and pymatgen's readers report it; extXYZ: energy=). */
   energy?: number;
+  /** VASP's free energy TOTEN (e_fr_energy) in eV, the one the forces are consistent with (ASE's free_energy). */
+  freeEnergy?: number;
   /** Forces in eV/Å, one per site. */
   forces?: Vec3[];
   /** Stress tensor in kBar. */
