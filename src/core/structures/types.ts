@@ -58,8 +58,14 @@ export interface RunOutcome {
   ediffg?: number;
   /** Whether the ionic loop reached its target (false for a run stopped early or still running). */
   converged?: boolean;
-  /** The band gap in eV from eigenvalues and occupations (vasprun.xml), with whether it is direct. */
-  bandGap?: { gap: number; direct: boolean; cbm: number; vbm: number };
+  /** The band gap in eV from eigenvalues and occupations (vasprun.xml), with whether it is direct; `spins` per spin channel when spin-polarised. */
+  bandGap?: {
+    gap: number;
+    direct: boolean;
+    cbm: number;
+    vbm: number;
+    spins?: { gap: number; direct: boolean; cbm: number; vbm: number }[];
+  };
   /** Fermi energy in eV. */
   fermi?: number;
 }
