@@ -95,7 +95,6 @@ export class XmlTokenizer {
         if (this.handler.wantsText) this.handler.text(data.slice(pos, textEnd));
         this.lines(data, pos, textEnd, base);
       }
-      pos = textEnd;
       if (lt < 0) break;
 
       const at = this.position(base + lt);
