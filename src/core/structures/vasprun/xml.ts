@@ -46,8 +46,6 @@ export class XmlTokenizer {
   private lineStart = 0;
   /** The last character seen was '\r' (a following '\n' belongs to the same line break). */
   private afterCR = false;
-  /** A long tag being skipped: where it started. */
-  private longTag: TagPosition | null = null;
   private unfinished: { at: TagPosition; what: string } | null = null;
   /** The slice last searched for '\r' and where its next one is (-1: none). */
   private slice = 0;
@@ -84,7 +82,6 @@ export class XmlTokenizer {
         }
         this.lines(data, pos, found + until.length, base);
         pos = found + until.length;
-        if (this.longTag) this.longTag = null;
         this.skip = null;
         this.unfinished = null;
         continue;
@@ -121,16 +118,16 @@ export class XmlTokenizer {
         } else if (c === 62 /* > */) break;
         else if (c === 34 || c === 39) quote = c;
       }
+      // Too long (found or not): skipped to the next '>', quoted or not, wherever the slices were cut.
+      if ((i >= n ? n : i) - lt > MAX_TAG) {
+        this.handler.problem('xml-long-tag', at, `a tag longer than ${MAX_TAG} characters starts here: it is skipped`);
+        this.skip = { until: '>', what: 'tag' };
+        this.unfinished = { at, what: 'tag' };
+        pos = lt + 1;
+        this.lines(data, lt, pos, base);
+        continue;
+      }
       if (i >= n) {
-        if (n - lt > MAX_TAG) {
-          this.handler.problem('xml-long-tag', at, `a tag longer than ${MAX_TAG} characters starts here: it is skipped`);
-          this.longTag = at;
-          this.skip = { until: '>', what: 'tag' };
-          this.unfinished = { at, what: 'tag' };
-          pos = lt + 1;
-          this.lines(data, lt, pos, base);
-          continue;
-        }
         this.keep(data, lt, base);
         return;
       }
@@ -139,10 +136,6 @@ export class XmlTokenizer {
       const end = this.line === at.line ? base + i + 1 - this.lineStart : at.column + 1;
       const position: TagPosition = { line: at.line, column: at.column, end };
       pos = i + 1;
-      if (body.length > MAX_TAG) {
-        this.handler.problem('xml-long-tag', position, `a tag longer than ${MAX_TAG} characters: it is skipped`);
-        continue;
-      }
       this.tag(body, position);
     }
     this.base = base + n;
