@@ -3,7 +3,7 @@
  * [--baseline=CHECKOUT]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
- * server, physics, views, prompts, package, host, chat (default: all). Their goal lines follow; the others are left out.
+ * server, physics, views, prompts, package, host, chat, vasp (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer 4, ai-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE), on large text files a Debian machine has (installedFiles in textgen.ts) and on generated hostile and
@@ -50,6 +50,7 @@ import {
   type PoscarBenchRow,
   type ServerBenchRow,
 } from './structures';
+import { benchVasp } from './vaspOutputs';
 import { CORPUS_PATH, hostileInputs, installedFiles, readCorpus, type BenchInput } from './textgen';
 
 // ---------------------------------------------------------------------------------------------
@@ -77,6 +78,7 @@ const SECTIONS = [
   'package',
   'host',
   'chat',
+  'vasp',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
@@ -877,6 +879,7 @@ async function main(): Promise<void> {
     for (const r of [...benchPhysics(), ...benchPhysicsSecondRound()])
       console.log(`${pad(r.name, 52)}${lpad(ms(r.ms), 10)} ms   ${r.detail}`);
   }
+  if (runs('vasp')) for (const line of await benchVasp()) console.log(line);
   const views = runs('views') ? benchViewsSection() : undefined;
   const host = runs('host') ? benchHostSection() : undefined;
 
