@@ -31,10 +31,18 @@
  * | vasprun.xml selective dynamics   | pymatgen: only on the structures that list it      | every step keeps the initial flags         |
  * |                                  | (initialpos, finalpos)                             | (VASP fixes atoms for the whole run)       |
  * | any file pymatgen or ASE rejects | an exception                                       | whatever is readable, with diagnostics     |
+ * | OUTCAR Fermi energy (OUTCAR.CL,  | pymatgen's Outcar.efermi: its reverse scan stops   | the last 'E-fermi' line, as ASE's last     |
+ * | OUTCAR.etest*, ...)              | only once it has also seen 'number of electron …   | image's get_fermi_level() (checked)        |
+ * |                                  | magnetization'; without one it ends at the FIRST   |                                            |
+ * |                                  | E-fermi of the file                                |                                            |
+ * | vasprun.xml.xe ('X' in atominfo) | ASE: 'X' (its dummy atom); pymatgen: Xe            | Xe, as pymatgen (VASP cuts 'Xe' to 'X')    |
+ * | nmr/…/vasprun.xml.chemical_shift | pymatgen (LCHIMAG): the <scstep>s of the one       | one step, its own energy                   |
+ * |   .scstep                        | calculation split into pseudo ionic steps; its     |                                            |
+ * |                                  | final_energy is the last pseudo step's             |                                            |
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -54,6 +62,12 @@ const KNOWN_FAILURES: Record<string, { reader: 'ase' | 'pymatgen'; frames: numbe
   'OUTCAR.electrostaticerror.gz': { reader: 'ase', frames: 19, code: 'outcar-truncated' },
 };
 
+/** Checks left out for a file, each for a reason in the table above. */
+const SKIP: Record<string, string[]> = {
+  'vasprun.xml.xe': ['ase species'],
+  'nmr/cs/basic/vasprun.xml.chemical_shift.scstep': ['pymatgen final_energy'],
+};
+
 const SCRIPT = String.raw`
 import json, os, sys, warnings
 warnings.filterwarnings('ignore')
@@ -69,6 +83,8 @@ def ase_part(f, fmt):
         if 'free_energy' in res: r['free_energy'] = float(res['free_energy'])
         if res.get('forces') is not None: r['forces'] = np.asarray(res['forces']).tolist()
         if res.get('stress') is not None: r['stress_kB'] = (-np.asarray(res['stress']) / (0.1 * GPa)).tolist()
+        try: r['efermi'] = float(a.calc.get_fermi_level())
+        except Exception: pass
         out.append(r)
     return out
 def pmg_vasprun(f):
@@ -106,7 +122,14 @@ for f in sys.argv[1:]:
         try: rec[key] = fn(f)
         except Exception as e: rec[key] = {'error': type(e).__name__ + ': ' + str(e)[:200]}
     out[f] = rec
-json.dump(out, sys.stdout, default=lambda x: x.tolist() if hasattr(x, 'tolist') else None)
+def clean(x):
+    # JSON has no NaN or Infinity (pymatgen writes NaN for VASP's '****', inf for a gap without an empty band).
+    if hasattr(x, 'tolist'): x = x.tolist()
+    if isinstance(x, float): return x if np.isfinite(x) else None
+    if isinstance(x, dict): return {k: clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)): return [clean(v) for v in x]
+    return x
+json.dump(clean(out), sys.stdout)
 `;
 
 interface AseImage {
@@ -118,13 +141,14 @@ interface AseImage {
   free_energy?: number;
   forces?: number[][];
   stress_kB?: number[];
+  efermi?: number | null;
 }
 type Failed = { error: string };
 interface PmgVasprun {
   steps: {
-    e_fr_energy?: number;
-    forces?: number[][];
-    stress?: number[][];
+    e_fr_energy?: number | null;
+    forces?: (number | null)[][];
+    stress?: (number | null)[][];
     lattice: number[][] | null;
     cart: number[][] | null;
     species: string[] | null;
@@ -167,9 +191,15 @@ function files(dir: string): string[] {
 let oracle: Record<string, Record_> | undefined | null;
 function runOracle(paths: string[]): Record<string, Record_> | undefined {
   if (oracle === undefined) {
-    const run = spawnSync(PYTHON, ['-c', SCRIPT, ...paths], { encoding: 'utf8', maxBuffer: 512 << 20, timeout: 1_800_000 });
-    oracle = run.status === 0 ? (JSON.parse(run.stdout) as Record<string, Record_>) : null;
-    if (run.status !== 0) console.error(run.stderr);
+    // VASP_ORACLE_CACHE=file keeps the answers between runs while working on the readers (minutes of Python each).
+    const cache = process.env.VASP_ORACLE_CACHE;
+    if (cache && existsSync(cache)) oracle = JSON.parse(readFileSync(cache, 'utf8')) as Record<string, Record_>;
+    else {
+      const run = spawnSync(PYTHON, ['-c', SCRIPT, ...paths], { encoding: 'utf8', maxBuffer: 512 << 20, timeout: 1_800_000 });
+      oracle = run.status === 0 ? (JSON.parse(run.stdout) as Record<string, Record_>) : null;
+      if (run.status !== 0) console.error(run.stderr);
+      else if (cache) writeFileSync(cache, run.stdout);
+    }
   }
   return oracle ?? undefined;
 }
@@ -195,13 +225,13 @@ function closeAll(
 /** Our stress (kBar, 3×3) in ASE's Voigt order xx yy zz yz xz xy. */
 const voigt = (m: StructureFrame['stress']) => (m ? [m[0][0], m[1][1], m[2][2], m[1][2], m[0][2], m[0][1]] : undefined);
 
-function compareAse(name: string, ours: StructureFrame[], images: AseImage[]): void {
+function compareAse(name: string, ours: StructureFrame[], images: AseImage[], skip: readonly string[]): void {
   assert.equal(ours.length, images.length, `${name}: ${ours.length} steps, ASE ${images.length}`);
   images.forEach((image, i) => {
     const frame = ours[i]!;
     const what = `${name} step ${i + 1}`;
     assert.equal(frame.positions.length, image.natoms, `${what}: atoms`);
-    assert.deepEqual(frame.species, image.symbols, `${what}: species`);
+    if (!skip.includes('ase species')) assert.deepEqual(frame.species, image.symbols, `${what}: species`);
     closeAll(frame.lattice ?? undefined, image.cell, 1e-9, `${what}: cell`);
     closeAll(frame.positions, image.positions, 1e-8, `${what}: positions`);
     if (image.forces) closeAll(frame.forces, image.forces, 1e-9, `${what}: forces`);
@@ -222,13 +252,22 @@ function comparePymatgenVasprun(name: string, file: StructureFile, pmg: PmgVaspr
     closeAll(frame.lattice ?? undefined, s.lattice, 1e-12, `${what}: lattice`);
     closeAll(frame.positions, s.cart, 1e-9, `${what}: positions`);
     assert.deepEqual(frame.species, s.species, `${what}: species`);
-    if (s.forces) closeAll(frame.forces, s.forces, 1e-12, `${what}: forces`);
-    if (s.stress) closeAll(frame.stress, s.stress, 1e-12, `${what}: stress`);
+    // VASP's '****' (pymatgen's NaN, null here): we leave that array out, with a diagnostic.
+    const unreadable = (m: (number | null)[][]) => m.some((row) => row.some((x) => x === null));
+    if (s.forces && unreadable(s.forces)) assert.equal(frame.forces, undefined, `${what}: forces with ****`);
+    else if (s.forces) closeAll(frame.forces, s.forces as number[][], 1e-12, `${what}: forces`);
+    if (s.stress && unreadable(s.stress)) assert.equal(frame.stress, undefined, `${what}: stress with ****`);
+    else if (s.stress) closeAll(frame.stress, s.stress as number[][], 1e-12, `${what}: stress`);
     if (s.e_fr_energy !== undefined && Number.isFinite(s.e_fr_energy))
       close(frame.freeEnergy, s.e_fr_energy, 1e-12, `${what}: e_fr_energy`);
     if (s.selective) assert.deepEqual(frame.free, s.selective, `${what}: selective dynamics`);
   });
-  if (pmg.final_energy !== undefined && Number.isFinite(pmg.final_energy) && steps.length)
+  if (
+    !(SKIP[name] ?? []).includes('pymatgen final_energy') &&
+    pmg.final_energy !== undefined &&
+    Number.isFinite(pmg.final_energy) &&
+    steps.length
+  )
     close(steps[steps.length - 1]!.energy, pmg.final_energy, 1e-7, `${name}: final_energy`);
   if (pmg.efermi !== null) close(file.outcome?.fermi, pmg.efermi, 1e-12, `${name}: efermi`);
   assert.equal(file.outcome?.converged, pmg.converged_ionic, `${name}: converged_ionic`);
@@ -272,7 +311,9 @@ test('OUTCAR and vasprun.xml agree with pymatgen and ASE on the real files', (t)
       }
       if (!failed(theirs.ase)) {
         const steps = file.frames.filter((f) => f.title.startsWith('step '));
-        compareAse(name, steps, theirs.ase);
+        compareAse(name, steps, theirs.ase, SKIP[name] ?? []);
+        const last = theirs.ase[theirs.ase.length - 1];
+        if (!isVasprun && last?.efermi != null) close(file.outcome?.fermi, last.efermi, 1e-12, `${name}: efermi (ASE)`);
       }
       if (!failed(theirs.pymatgen)) {
         if (isVasprun) comparePymatgenVasprun(name, file, theirs.pymatgen as PmgVasprun);
@@ -283,7 +324,7 @@ test('OUTCAR and vasprun.xml agree with pymatgen and ASE on the real files', (t)
           if (pmg.final_energy !== null && last && !truncated) close(last.energy, pmg.final_energy, 1e-12, `${name}: final_energy`);
           if (pmg.final_fr_energy !== null && last && !truncated)
             close(last.freeEnergy, pmg.final_fr_energy, 1e-12, `${name}: final_fr_energy`);
-          if (pmg.efermi !== null) close(file.outcome?.fermi, pmg.efermi, 1e-12, `${name}: efermi`);
+          // pymatgen's Outcar.efermi is not always the last E-fermi (see the table): ASE's last image's is checked below.
         }
       }
       if (!failed(theirs.ase) || !failed(theirs.pymatgen)) compared++;

@@ -346,3 +346,12 @@ test('vasprun.xml diagnostics: each on its tag', async (t) => {
     assert.equal(file.diagnostics[1000]!.code, 'more-problems');
   });
 });
+
+test('VasprunReader: after finish, push is ignored and finish gives the same result', () => {
+  const reader = new VasprunReader();
+  reader.push(sampleVasprun());
+  const first = reader.finish();
+  reader.push('<calculation>');
+  assert.equal(reader.finish(), first);
+  assert.equal(first.frames.length, 2);
+});

@@ -188,6 +188,7 @@ export class VasprunReader implements XmlHandler {
   private calculations = 0;
   private sawRoot = false;
   private warnedSpecies = false;
+  private result: StructureFile | undefined;
 
   // Eigenvalues, reduced as they stream; the last complete block wins (pymatgen's iterparse).
   private eigenDepth = -1;
@@ -207,11 +208,12 @@ export class VasprunReader implements XmlHandler {
 
   /** Feeds the next slice of the text (cut anywhere). */
   push(chunk: string): void {
-    this.tokenizer.push(chunk);
+    if (!this.result) this.tokenizer.push(chunk);
   }
 
-  /** Ends the text and returns what was read. The reader is not to be used after. */
+  /** Ends the text and returns what was read; after it, push is ignored and finish returns the same. */
   finish(): StructureFile {
+    if (this.result) return this.result;
     this.tokenizer.finish();
     const end = this.tokenizer.end;
     const truncated = this.stack.length > 0 || this.overflow > 0;
@@ -259,7 +261,14 @@ export class VasprunReader implements XmlHandler {
     if (this.sawRoot) outcome.converged = !truncated && !this.calculation && (nsw <= 1 || this.calculations < nsw);
     if (this.band) outcome.bandGap = this.band;
     if (this.fermi !== undefined) outcome.fermi = this.fermi;
-    return { format: 'vasprun', frames: this.frames, diagnostics: this.problems.sorted(), outline: stepOutline(this.frames), outcome };
+    this.result = {
+      format: 'vasprun',
+      frames: this.frames,
+      diagnostics: this.problems.sorted(),
+      outline: stepOutline(this.frames),
+      outcome,
+    };
+    return this.result;
   }
 
   // ---------------------------------------------------------------------------------------------
