@@ -68,17 +68,19 @@ export function readBlocks(tokens: readonly Token[], report: Report): Block[] {
   const blocks: Block[] = [];
   const names = new Map<string, number>();
   let block: Block | undefined;
-  let strayReported = false;
   let k = 0;
 
+  let stray: Token | undefined;
   const outside = (t: Token): void => {
-    if (strayReported) return;
-    strayReported = true;
-    report.error(
-      'outside-block',
-      { line: t.line, start: t.start, end: t.end },
-      'data must follow a "data_NAME" line: this is outside any data block',
-    );
+    stray ??= t;
+  };
+  const compound = (t: Token): void => {
+    if (t.kind === 'compound')
+      report.warning(
+        'cif2-compound',
+        { line: t.line, start: t.start, end: t.end },
+        `a CIF 2.0 ${t.text} ([...] or {...}): its contents are not read (no item a structure is read from is a ${t.text})`,
+      );
   };
   const extend = (t: Token): void => {
     if (block) block.lines.last = Math.max(block.lines.last, lastLine(t));
@@ -139,6 +141,7 @@ export function readBlocks(tokens: readonly Token[], report: Report): Block[] {
           outside(t);
           break;
         }
+        compound(next!);
         extend(next!);
         const key = normaliseTag(t.text);
         if (claim(key, t)) block.items.set(key, { tag: t, value: next! });
@@ -150,6 +153,7 @@ export function readBlocks(tokens: readonly Token[], report: Report): Block[] {
         while (tokens[k]?.kind === 'tag') tags.push(tokens[k++]!);
         const values: Token[] = [];
         while (isValue(tokens[k])) values.push(tokens[k++]!);
+        if (block) values.forEach(compound);
         if (!block) {
           outside(t);
           break;
@@ -240,6 +244,11 @@ export function readBlocks(tokens: readonly Token[], report: Report): Block[] {
         k++;
       }
     }
+  }
+  if (stray) {
+    const range = { line: stray.line, start: stray.start, end: stray.end };
+    if (blocks.length === 0) report.error('no-data-block', range, 'no data block: a CIF holds its data after a "data_NAME" line');
+    else report.error('outside-block', range, 'data must follow a "data_NAME" line: this is outside any data block');
   }
   return blocks;
 }

@@ -26,12 +26,6 @@ export function readCif(text: string): StructureFile {
   try {
     const { tokens } = lex(lines, report);
     const blocks = readBlocks(tokens, report);
-    if (blocks.length === 0 && tokens.length > 0)
-      report.error(
-        'no-data-block',
-        { line: tokens[0]!.line, start: tokens[0]!.start, end: tokens[0]!.end },
-        'no data block: a CIF holds its data after a "data_NAME" line',
-      );
     const budget = { atoms: 0 };
     for (const block of blocks) {
       const { frame, outline: entry } = readBlock(block, report, budget);

@@ -413,7 +413,8 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
     return done('too large');
   }
   const hash = new PeriodicHash(SITE_TOLERANCE);
-  const shared = new Map<string, Token | undefined>();
+  const shared = new Set<string>();
+  const overfull = new Map<string, { token: Token | undefined; total: number }>();
   const coincide = new Map<string, Token | undefined>();
   let crowded = false;
   for (let s = 0; s < sites.length; s++) {
@@ -431,9 +432,17 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
       }
       if (keep && near.length > 0) {
         const first = sites[hash.tags[near[0]!]!]!;
-        if (site.occupancy < 1 || first.occupancy < 1)
-          shared.set(`${first.label} and ${site.label}`, shared.get(`${first.label} and ${site.label}`) ?? site.labelToken);
-        else {
+        if (site.occupancy < 1 || first.occupancy < 1) {
+          const key = `${first.label} and ${site.label}`;
+          shared.add(key);
+          const tags = new Set(near.map((index) => hash.tags[index]!));
+          let total = site.occupancy;
+          for (const tag of tags) total += sites[tag]!.occupancy;
+          if (total > 1 + 1e-3) {
+            const together = [...[...tags].map((tag) => sites[tag]!.label), site.label].join(' + ');
+            if (!overfull.has(together)) overfull.set(together, { token: site.labelToken, total });
+          }
+        } else {
           coincide.set(`${site.label} on ${first.label}`, site.labelToken);
           keep = false;
         }
@@ -468,7 +477,7 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
     report.warning(
       'partial-occupancy',
       where(firstPartial),
-      `${plural(partial.length, 'site')} partly occupied: ${names(partial)}. The structure is disordered: it lists every position with its occupancy, and a calculation needs an ordered cell`,
+      `${plural(partial.length, 'site')} partly occupied: ${names(partial)}${shared.size > 0 ? `; sharing a position: ${names([...shared.keys()], 4)}` : ''}. The structure is disordered: it lists every position with its occupancy, and a calculation needs an ordered cell`,
     );
   if (grouped.length > 0)
     report.warning(
@@ -476,8 +485,18 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
       where(firstGroup),
       `sites in disorder groups (alternative positions, not all present at once): ${names(grouped)}`,
     );
-  if (shared.size > 0 && partial.length === 0)
-    report.warning('shared-position', where([...shared.values()][0]), `sites share a position: ${names([...shared.keys()])}`);
+  if (overfull.size > 0) {
+    const [first] = overfull.values();
+    report.warning(
+      'overfull-position',
+      where(first!.token),
+      `occupancies on one position add up to more than 1: ${names(
+        [...overfull].map(([together, { total }]) => `${together} = ${Math.round(total * 1000) / 1000}`),
+        4,
+      )} (pymatgen refuses such a structure)`,
+    );
+  }
+  if (hash.points.length === 0) return done('no atoms read');
 
   const species: string[] = [];
   const labelsOut: string[] = [];

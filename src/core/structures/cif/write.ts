@@ -10,6 +10,7 @@
  *
  * Pure; never throws.
  */
+import { element } from '../../poscar/elements';
 import { cartToFrac, latticeParameters } from '../../poscar/structure';
 import type { StructureFrame } from '../types';
 
@@ -28,7 +29,7 @@ const fixed = (v: number, digits: number): string => {
 export function writeCif(frame: StructureFrame, name?: string): string {
   const blockName = bare(name ?? frame.title ?? '').slice(0, 64) || 'structure';
   const n = Math.min(frame.species.length, frame.positions.length);
-  const species = frame.species.slice(0, n).map((s) => (/^[A-Z][a-z]?$/.test(s) ? s : 'X'));
+  const species = frame.species.slice(0, n).map((s) => (element(s) ? s : 'X'));
   const given = frame.labels?.slice(0, n);
   const labels =
     given && given.length === n && given.every(usableLabel) && new Set(given).size === n
