@@ -54,6 +54,9 @@ const CELL_KEYS = [
   '_cell_angle_gamma',
 ] as const;
 
+/** Hydrogens a site's name implies (pymatgen CifParser's get_num_implicit_hydrogens). */
+const IMPLICIT_H: Record<string, number> = { Wat: 2, wat: 2, 'O-H': 1 };
+
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?(?:\(\d+\))?$/;
 
 const rangeOf = (t: Token) => ({ line: t.line, start: t.start, end: t.end });
@@ -314,9 +317,14 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
       firstGroup ??= group;
     }
     const h = cifNumber(hydrogens?.[r]);
+    // Water as one site ('Wat', 2 H) or a hydroxyl ('O-H', 1 H): pymatgen's get_num_implicit_hydrogens.
+    const implied = symbolToken ? (IMPLICIT_H[symbolToken.text.slice(0, 3)] ?? 0) : 0;
     if (typeof h === 'number' && h > 0) {
       attached.push(`${label} (${h})`);
       firstAttached ??= hydrogens![r];
+    } else if (implied > 0) {
+      attached.push(`${label} (${implied})`);
+      firstAttached ??= symbolToken;
     }
     let species = symbolToken ? siteElement(symbolToken.text) : undefined;
     if (!species) {
@@ -350,7 +358,7 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
     report.warning(
       'implicit-hydrogens',
       where(firstAttached),
-      `hydrogens attached to ${names(attached)} are counted by _atom_site_attached_hydrogens but have no sites: the structure lacks them`,
+      `hydrogens attached to ${names(attached)} (by _atom_site_attached_hydrogens, or a water or hydroxyl written as one site) have no sites: the structure lacks them`,
     );
 
   // Symmetry operations.
