@@ -456,7 +456,7 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
         }
       }
       if (!keep) continue;
-      if (hash.points.length >= MAX_ATOMS - budget.atoms) {
+      if (hash.size >= MAX_ATOMS - budget.atoms) {
         report.error(
           'too-many-atoms',
           rangeOf(block.head),
@@ -504,23 +504,25 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
       )} (pymatgen refuses such a structure)`,
     );
   }
-  if (hash.points.length === 0) return done('no atoms read');
+  if (hash.size === 0) return done('no atoms read');
 
   const species: string[] = [];
   const labelsOut: string[] = [];
   const occupancy: number[] = [];
   const positions: Vec3[] = [];
-  hash.points.forEach((p, i) => {
+  const { coords } = hash;
+  for (let i = 0; i < hash.size; i++) {
     const site = sites[hash.tags[i]!]!;
     species.push(site.species);
     labelsOut.push(site.label);
     occupancy.push(site.occupancy);
+    const [x, y, z] = [coords[3 * i]!, coords[3 * i + 1]!, coords[3 * i + 2]!];
     positions.push([
-      p[0] * lattice[0][0] + p[1] * lattice[1][0] + p[2] * lattice[2][0],
-      p[0] * lattice[0][1] + p[1] * lattice[1][1] + p[2] * lattice[2][1],
-      p[0] * lattice[0][2] + p[1] * lattice[1][2] + p[2] * lattice[2][2],
+      x * lattice[0][0] + y * lattice[1][0] + z * lattice[2][0],
+      x * lattice[0][1] + y * lattice[1][1] + z * lattice[2][1],
+      x * lattice[0][2] + y * lattice[1][2] + z * lattice[2][2],
     ]);
-  });
+  }
   budget.atoms += positions.length;
   const frame: StructureFrame = {
     lattice,

@@ -95,59 +95,137 @@ export const apply = (op: SymOp, f: Vec3): Vec3 => {
  * across the periodic boundary (as ASE's Spacegroup.equivalent_sites and pymatgen's in_coord_list_pbc
  * compare). Buckets are `tol` wide, so a lookup reads 27 buckets: O(1) for any physical structure.
  */
-/** Points one bucket may hold: a lookup reads at most 27 × this, whatever the input. */
+/** Points one bucket may hold: a lookup reads at most 8 × this, whatever the input. */
 export const BUCKET_LIMIT = 64;
 
+/**
+ * Fractional positions in [0,1)³ with a lookup of those within `tol` of a point in every coordinate,
+ * across the periodic boundary (as ASE's Spacegroup.equivalent_sites and pymatgen's in_coord_list_pbc
+ * compare). Buckets are 2·tol wide, so the box of ±tol around a point overlaps at most 2 buckets along each
+ * axis: a lookup reads at most 8 buckets of at most BUCKET_LIMIT points, O(1) whatever the input.
+ * Storage is flat (coordinates in one array, buckets as linked lists through `next`), so a large structure
+ * costs no per-point allocation.
+ */
 export class PeriodicHash {
-  readonly points: Vec3[] = [];
+  /** x, y, z of point i at 3i, 3i+1, 3i+2. */
+  readonly coords: number[] = [];
   /** Any number attached to each point (here: the index of the site it was generated from). */
   readonly tags: number[] = [];
+  private readonly next: number[] = [];
+  /** Open addressing: bucket keys and the last point added to each (its list runs on through `next`). */
+  private keys = new Int32Array(1024).fill(-1);
+  private heads = new Int32Array(1024);
+  private used = 0;
   private readonly n: number;
-  private readonly buckets = new Map<number, number[]>();
+  private readonly found: number[] = [];
+  private readonly xs: number[] = [0, 0];
+  private readonly ys: number[] = [0, 0];
+  private readonly zs: number[] = [0, 0];
 
   constructor(private readonly tol: number) {
-    this.n = Math.max(1, Math.floor(1 / tol));
+    // At most 1024 buckets a side, so that a bucket key (< 2^30) fits an Int32Array.
+    this.n = Math.min(1024, Math.max(1, Math.floor(1 / (2 * tol))));
+  }
+
+  get size(): number {
+    return this.tags.length;
+  }
+
+  point(i: number): Vec3 {
+    return [this.coords[3 * i]!, this.coords[3 * i + 1]!, this.coords[3 * i + 2]!];
   }
 
   private cell(v: number): number {
-    return Math.min(this.n - 1, Math.floor(v * this.n));
+    return Math.min(this.n - 1, Math.max(0, Math.floor(v * this.n)));
   }
 
-  /** Indices of the stored points within tol of p in every coordinate (periodic). */
-  near(p: Vec3): number[] {
+  /** The cells along one axis that the box v ± tol overlaps, wrapped: one or two (all of them when n < 3). */
+  private span(v: number, out: number[]): number {
     const { n } = this;
-    const found: number[] = [];
-    const around = (c: number): number[] => (n < 3 ? Array.from({ length: n }, (_, i) => i) : [(c + n - 1) % n, c, (c + 1) % n]);
-    const xs = around(this.cell(p[0]));
-    const ys = around(this.cell(p[1]));
-    const zs = around(this.cell(p[2]));
-    for (const x of xs)
-      for (const y of ys)
-        for (const z of zs) {
-          const bucket = this.buckets.get((x * n + y) * n + z);
-          if (bucket) for (const index of bucket) if (this.close(this.points[index]!, p)) found.push(index);
+    if (n < 3) {
+      for (let i = 0; i < n; i++) out[i] = i;
+      return n;
+    }
+    const lo = Math.floor((v - this.tol) * n);
+    const hi = Math.floor((v + this.tol) * n);
+    out[0] = ((lo % n) + n) % n;
+    if (hi === lo) return 1;
+    out[1] = ((hi % n) + n) % n;
+    return out[1] === out[0] ? 1 : 2;
+  }
+
+  /** Indices of the stored points within tol of p in every coordinate (periodic); the array is reused by the next call. */
+  near(p: Vec3): readonly number[] {
+    const { n, found, xs, ys, zs, coords, next, tol } = this;
+    found.length = 0;
+    const nx = this.span(p[0], xs);
+    const ny = this.span(p[1], ys);
+    const nz = this.span(p[2], zs);
+    for (let a = 0; a < nx; a++)
+      for (let b = 0; b < ny; b++)
+        for (let c = 0; c < nz; c++) {
+          for (let i = this.head((xs[a]! * n + ys[b]!) * n + zs[c]!); i >= 0; i = next[i]!) {
+            let close = true;
+            for (let k = 0; k < 3 && close; k++) {
+              const d = Math.abs(coords[3 * i + k]! - p[k]!);
+              close = d <= tol || Math.abs(d - 1) <= tol;
+            }
+            if (close) found.push(i);
+          }
         }
     return found;
-  }
-
-  private close(a: Vec3, b: Vec3): boolean {
-    for (let i = 0; i < 3; i++) {
-      const d = Math.abs(a[i]! - b[i]!);
-      if (d > this.tol && Math.abs(d - 1) > this.tol) return false;
-    }
-    return true;
   }
 
   /** Stores p; -1 (not stored) when its bucket already holds BUCKET_LIMIT points, which no real structure has. */
   add(p: Vec3, tag: number): number {
     const key = (this.cell(p[0]) * this.n + this.cell(p[1])) * this.n + this.cell(p[2]);
-    const bucket = this.buckets.get(key);
-    const index = this.points.length;
-    if (bucket && bucket.length >= BUCKET_LIMIT) return -1;
-    if (bucket) bucket.push(index);
-    else this.buckets.set(key, [index]);
-    this.points.push(p);
+    const head = this.head(key);
+    let count = 0;
+    for (let i = head; i >= 0 && count < BUCKET_LIMIT; i = this.next[i]!) count++;
+    if (count >= BUCKET_LIMIT) return -1;
+    const index = this.tags.length;
+    this.coords.push(p[0], p[1], p[2]);
     this.tags.push(tag);
+    this.next.push(head);
+    this.setHead(key, index);
     return index;
+  }
+
+  /** The slot of a bucket key: where it is, or the empty slot where it would go. */
+  private slot(key: number): number {
+    const mask = this.keys.length - 1;
+    let i = (Math.imul(key, 0x9e3779b1) >>> 0) & mask;
+    while (this.keys[i] !== -1 && this.keys[i] !== key) i = (i + 1) & mask;
+    return i;
+  }
+
+  private head(key: number): number {
+    const i = this.slot(key);
+    return this.keys[i] === key ? this.heads[i]! : -1;
+  }
+
+  private setHead(key: number, index: number): void {
+    let i = this.slot(key);
+    if (this.keys[i] !== key) {
+      if (2 * (this.used + 1) > this.keys.length) {
+        this.grow();
+        i = this.slot(key);
+      }
+      this.keys[i] = key;
+      this.used++;
+    }
+    this.heads[i] = index;
+  }
+
+  private grow(): void {
+    const { keys, heads } = this;
+    this.keys = new Int32Array(keys.length * 2).fill(-1);
+    this.heads = new Int32Array(keys.length * 2);
+    for (let j = 0; j < keys.length; j++)
+      if (keys[j] !== -1) {
+        const i = this.slot(keys[j]!);
+        this.keys[i] = keys[j]!;
+        this.heads[i] = heads[j]!;
+      }
   }
 }
