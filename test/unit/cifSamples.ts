@@ -88,10 +88,14 @@ export function sampleCif(block: SampleBlock): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The space group's name and number (ASE needs one of them beside the operations). */
+const FM3M_NAME = ["_symmetry_space_group_name_H-M 'F m -3 m'", '_symmetry_Int_Tables_number 225'];
+
 /** Rock salt from its two sites in Fm-3m (a = 5.64 Å): 4 Na and 4 Cl. */
 export const NACL_CIF = sampleCif({
   name: 'NaCl',
   cell: ['5.6400(2)', 5.64, 5.64, 90, 90, 90],
+  extra: FM3M_NAME,
   ops: fm3mOperations(),
   sites: [
     { label: 'Na1', symbol: 'Na+', xyz: [0, 0, 0] },
@@ -129,7 +133,7 @@ export function largeFm3mCif(sites = 52, seed = 11): { text: string; atoms: numb
     list.push({ label: `${symbols[list.length % symbols.length]}${list.length + 1}`, xyz: [x.toFixed(6), y.toFixed(6), z.toFixed(6)] });
   }
   return {
-    text: sampleCif({ name: 'large_Fm-3m', cell: [60, 60, 60, 90, 90, 90], ops: fm3mOperations(), sites: list }),
+    text: sampleCif({ name: 'large_Fm-3m', cell: [60, 60, 60, 90, 90, 90], extra: FM3M_NAME, ops: fm3mOperations(), sites: list }),
     atoms: sites * 192,
   };
 }
