@@ -12,6 +12,7 @@ import { cartToFrac, latticeParameters } from '../../src/core/poscar/structure';
 import {
   cellFromParameters,
   cifNumber,
+  findSetting,
   MAX_GENERATED,
   parseSymOp,
   readCif,
@@ -19,8 +20,10 @@ import {
   SITE_TOLERANCE,
   writeCif,
 } from '../../src/core/structures/cif/index';
+import { PeriodicHash, wrap } from '../../src/core/structures/cif/symops';
 import type { StructureFile, StructureFrame } from '../../src/core/structures/types';
 import { fm3mOperations, largeFm3mCif, NACL_CIF, sampleCif } from './cifSamples';
+import { moyoSpaceGroups } from './spaceGroupTable';
 
 const SOURCES = join(__dirname, '..', '..', '..', 'src', 'core', 'structures', 'cif');
 
@@ -665,7 +668,8 @@ test('every diagnostic code the reader can give is exercised above', () => {
   for (const name of readdirSync(SOURCES).filter((n) => n.endsWith('.ts')))
     for (const m of readFileSync(join(SOURCES, name), 'utf8').matchAll(/\.(?:error|warning)\(\s*'([a-z0-9-]+)'/g)) codes.add(m[1]!);
   codes.delete('internal-error'); // the safety net around a reader that is total: never reached
-  const tested = new Set(CASES.map((c) => c.code));
+  // Tested with the space-group table, below.
+  const tested = new Set([...CASES.map((c) => c.code), 'operations-from-symbol']);
   assert.deepEqual([...codes].filter((c) => !tested.has(c)).sort(), []);
   assert.ok(codes.size >= 40, `${codes.size} codes`);
 });
@@ -778,5 +782,117 @@ test('readCif is total on degenerate input', () => {
     const file = readCif(text);
     assert.equal(file.format, 'cif');
     assert.ok(!file.diagnostics.some((d) => d.code === 'internal-error'), JSON.stringify(text));
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// A space group named without its operations: the operations from moyo's table of the 530 settings.
+
+const NAMED = (name: string, sites = 'Na1 0 0 0\nCl1 0.5 0.5 0.5\n') =>
+  CUBIC(`${name}\n${SITES}${sites}`, 'named').replace(
+    '_cell_length_a 4\n_cell_length_b 4\n_cell_length_c 4',
+    '_cell_length_a 5.64\n_cell_length_b 5.64\n_cell_length_c 5.64',
+  );
+
+test('a group named without operations: rock salt from "F m -3 m" and 2 sites, with a warning naming the setting', async () => {
+  const spaceGroups = await moyoSpaceGroups();
+  const text = NAMED("_symmetry_space_group_name_H-M 'F m -3 m'");
+  const file = readCif(text, { spaceGroups });
+  assert.equal(file.frames[0]!.positions.length, 8);
+  assert.deepEqual([...file.frames[0]!.species].sort(), ['Cl', 'Cl', 'Cl', 'Cl', 'Na', 'Na', 'Na', 'Na']);
+  assert.deepEqual(
+    file.diagnostics.map((d) => [d.code, d.range.line + 1, covered(text, d.range)]),
+    [['operations-from-symbol', 8, "'F m -3 m'"]],
+  );
+  assert.match(
+    file.diagnostics[0]!.message,
+    /the 192 operations of space group F 4\/m -3 2\/m \(No\. 225, Hall symbol -F 4 2 3\) were generated from 'F m -3 m'/,
+  );
+  // Without the table: the two sites as written, and a warning that says so.
+  const alone = readCif(text);
+  assert.equal(alone.frames[0]!.positions.length, 2);
+  assert.deepEqual(
+    alone.diagnostics.map((d) => d.code),
+    ['asymmetric-unit-only'],
+  );
+  assert.match(alone.diagnostics[0]!.message, /the space-group table that would give its operations is not loaded/);
+});
+
+test('space-group names: full, short, monoclinic without its 1s, orthorhombic settings, origin choices, Hall symbols, numbers', async () => {
+  const spaceGroups = await moyoSpaceGroups();
+  const setting = (name: Parameters<typeof findSetting>[1]) => {
+    const s = findSetting(spaceGroups, name);
+    return s && `${s.number} ${s.setting} ${s.hallSymbol}`;
+  };
+  assert.equal(setting({ hm: 'P 1 21/n 1' }), '14 b2 -P 2yn');
+  assert.equal(setting({ hm: 'P21/n' }), '14 b2 -P 2yn');
+  assert.equal(setting({ hm: 'P 21/c' }), '14 b1 -P 2ybc');
+  assert.equal(setting({ hm: 'p 21/c' }), '14 b1 -P 2ybc');
+  assert.equal(setting({ hm: 'P n m a' }), '62  -P 2ac 2n');
+  assert.equal(setting({ hm: 'P b n m' }), '62 cab -P 2c 2ab');
+  assert.equal(setting({ hm: 'F d -3 m' }), '227 1 F 4d 2 3 -1d');
+  assert.equal(setting({ hm: 'F d -3 m:2' }), '227 2 -F 4vw 2vw 3');
+  assert.equal(setting({ hm: 'R -3 m' }), '166 H -R 3 2=');
+  assert.equal(setting({ hall: '-R 3 2"' }), '166 H -R 3 2=');
+  assert.equal(setting({ hm: 'R -3 m:R' }), '166 R -P 3* 2');
+  assert.equal(setting({ hall: '-P 2yn' }), '14 b2 -P 2yn');
+  assert.equal(setting({ number: 225 }), '225  -F 4 2 3');
+  assert.equal(setting({ hm: 'Q 9', number: 2 }), '2  -P 1');
+  assert.equal(setting({ hm: 'Q 9' }), undefined);
+  assert.equal(setting({ hm: ' ' }), undefined);
+  assert.equal(spaceGroups.operations(526).length, 192);
+  assert.deepEqual(spaceGroups.operations(999), []);
+});
+
+test('a group named by number only, by Hall symbol, or by a name no setting has', async () => {
+  const spaceGroups = await moyoSpaceGroups();
+  const byNumber = readCif(NAMED('_space_group_IT_number 225'), { spaceGroups });
+  assert.equal(byNumber.frames[0]!.positions.length, 8);
+  const byHall = readCif(NAMED("_space_group_name_Hall '-F 4 2 3'"), { spaceGroups });
+  assert.equal(byHall.frames[0]!.positions.length, 8);
+  // A general position of P 21/n: 4 copies.
+  const monoclinic = readCif(NAMED("_symmetry_space_group_name_H-M 'P 21/n'", 'C1 0.1 0.2 0.3\n'), { spaceGroups });
+  assert.equal(monoclinic.frames[0]!.positions.length, 4);
+  const unknown = readCif(NAMED("_symmetry_space_group_name_H-M 'Q 9'"), { spaceGroups });
+  assert.equal(unknown.frames[0]!.positions.length, 2);
+  assert.match(unknown.diagnostics[0]!.message, /no setting of the 230 space groups has this name/);
+  // P 1 needs no operations and gets no warning; listed operations win over the name.
+  assert.deepEqual(readCif(NAMED("_symmetry_space_group_name_H-M 'P 1'"), { spaceGroups }).diagnostics, []);
+  const listed = readCif(NAMED("_symmetry_space_group_name_H-M 'F m -3 m'\nloop_ _symmetry_equiv_pos_as_xyz x,y,z"), { spaceGroups });
+  assert.equal(listed.frames[0]!.positions.length, 2);
+});
+
+test('the periodic hash finds exactly the points a comparison with every point finds, on bucket borders too', () => {
+  const random = (() => {
+    let s = 12345;
+    return () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  })();
+  // Coordinates on a 0.001 grid put ±tol exactly on bucket borders (0.014 × 500 = 6.999…), where a lookup once
+  // missed a point; y and z in a narrow band so that most points have neighbours within the tolerance.
+  const grid = (width: number) => Math.round(random() * width * 1000) / 1000;
+  const points = Array.from(
+    { length: 3000 },
+    () => [grid(1), grid(0.006), grid(0.006)].map((v) => (v >= 1 ? 0 : v)) as [number, number, number],
+  );
+  const hash = new PeriodicHash(SITE_TOLERANCE);
+  points.forEach((p, i) => hash.add(p, i));
+  const close = (a: number[], b: number[]) =>
+    a.every((v, k) => {
+      const d = Math.abs(v - b[k]!);
+      return d <= SITE_TOLERANCE || Math.abs(d - 1) <= SITE_TOLERANCE;
+    });
+  for (let q = 0; q < 3000; q++) {
+    const probe =
+      q < 1000
+        ? points[q]!
+        : q < 2000
+          ? points[q]!.map((v) => wrap(v + (random() - 0.5) * 0.0024))
+          : [grid(1), grid(0.006), grid(0.006)].map(wrap);
+    const want = points.map((p, i) => (close(p, probe) ? i : -1)).filter((i) => i >= 0);
+    assert.deepEqual(
+      [...hash.near(probe as [number, number, number])].sort((a, b) => a - b),
+      want,
+      probe.join(' '),
+    );
   }
 });

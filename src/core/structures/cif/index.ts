@@ -9,8 +9,10 @@ import { Report } from '../../poscar/report';
 import type { StructureFile, StructureFrame } from '../types';
 import { readBlocks } from './blocks';
 import { lex } from './lexer';
-import { readBlock } from './read';
+import { readBlock, type CifOptions } from './read';
 
+export { findSetting, spaceGroupsFromMoyo, type MoyoLike, type SpaceGroupSetting, type SpaceGroupTable } from './spaceGroups';
+export type { CifOptions } from './read';
 export { cellFromParameters, cifNumber, MAX_ATOMS, MAX_GENERATED, MAX_OPERATIONS, SITE_TOLERANCE } from './read';
 export { parseSymOp, type SymOp } from './symops';
 export { siteElement } from './symbols';
@@ -18,7 +20,7 @@ export { writeCif } from './write';
 
 const splitLines = (text: string): string[] => text.split(/\r\n|\r|\n/);
 
-export function readCif(text: string): StructureFile {
+export function readCif(text: string, options: CifOptions = {}): StructureFile {
   const lines = splitLines(typeof text === 'string' ? text : '');
   const report = new Report().within(lines);
   const frames: StructureFrame[] = [];
@@ -28,7 +30,7 @@ export function readCif(text: string): StructureFile {
     const blocks = readBlocks(tokens, report);
     const budget = { atoms: 0 };
     for (const block of blocks) {
-      const { frame, outline: entry } = readBlock(block, report, budget);
+      const { frame, outline: entry } = readBlock(block, report, budget, options);
       outline.push(entry);
       if (frame) frames.push(frame);
     }

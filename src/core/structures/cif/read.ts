@@ -13,8 +13,10 @@
  * - Elements by pymatgen's rules (symbols.ts); numbers with a standard uncertainty '5.4307(2)' read as 5.4307
  *   (CIF 1.1 §2.2.7.4.8); '?' (unknown) and '.' (inapplicable) are values that are not given.
  * - Sites of occupancy 0 are left out, as pymatgen leaves them out.
- * - A block that names a space group but lists no symmetry operations is read as written (its asymmetric
- *   unit) with a warning that says so: this reader does not generate operations from a symbol.
+ * - A block that names a space group but lists no symmetry operations gets the group's operations from the
+ *   space-group table the caller passes (spaceGroups.ts: moyo's 530 settings), with a warning naming the
+ *   setting, as pymatgen generates them from the symbol; without a table, or for a name no setting has, the
+ *   sites are read as written (perhaps only the asymmetric unit) with a warning that says so.
  *
  * Total: never throws; linear in the text and in the positions generated; bounded by MAX_ATOMS.
  */
@@ -25,6 +27,7 @@ import type { Mat3, OutlineEntry, StructureFrame, Vec3 } from '../types';
 import { column, firstColumn, type Block } from './blocks';
 import type { Token } from './lexer';
 import { apply, PeriodicHash, parseSymOp, type SymOp } from './symops';
+import { findSetting, type SpaceGroupTable } from './spaceGroups';
 import { siteElement } from './symbols';
 
 /** Fractional distance under which two copies of a site are one (ASE's symprec default). */
@@ -37,14 +40,9 @@ export const MAX_ATOMS = 200_000;
 export const MAX_GENERATED = 4_000_000;
 
 export const SYMOP_KEYS = ['_symmetry_equiv_pos_as_xyz', '_space_group_symop_operation_xyz'] as const;
-const SPACE_GROUP_KEYS = [
-  '_space_group_name_h-m_alt',
-  '_symmetry_space_group_name_h-m',
-  '_space_group_name_hall',
-  '_symmetry_space_group_name_hall',
-  '_space_group_it_number',
-  '_symmetry_int_tables_number',
-] as const;
+const HM_KEYS = ['_space_group_name_h-m_alt', '_symmetry_space_group_name_h-m'] as const;
+const HALL_KEYS = ['_space_group_name_hall', '_symmetry_space_group_name_hall'] as const;
+const NUMBER_KEYS = ['_space_group_it_number', '_symmetry_int_tables_number'] as const;
 const CELL_KEYS = [
   '_cell_length_a',
   '_cell_length_b',
@@ -119,7 +117,12 @@ export interface Budget {
   atoms: number;
 }
 
-export function readBlock(block: Block, report: Report, budget: Budget): BlockResult {
+export interface CifOptions {
+  /** The 530 space-group settings and their operations (spaceGroupsFromMoyo), for blocks that name a group but list no operations. */
+  spaceGroups?: SpaceGroupTable;
+}
+
+export function readBlock(block: Block, report: Report, budget: Budget, options: CifOptions = {}): BlockResult {
   const outline: OutlineEntry = {
     name: block.name || '(unnamed block)',
     detail: '',
@@ -391,16 +394,44 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
         'the symmetry operations do not include the identity (x, y, z): the sites as written may be missing from the structure',
       );
   }
-  if (ops.length === 0) {
-    const group = firstColumn(block, SPACE_GROUP_KEYS);
-    const name = group?.values[0] && !isUnknown(group.values[0]) ? group.values[0].text.trim() : undefined;
-    const p1 = name !== undefined && ['p1', '1'].includes(name.replace(/[\s_]/g, '').toLowerCase());
-    if (name !== undefined && !p1 && !opsColumn)
-      report.warning(
-        'asymmetric-unit-only',
-        rangeOf(group!.values[0]!),
-        `block ${quote(block.name)} names space group ${quote(name)} but lists no symmetry operations (_space_group_symop_operation_xyz): only the ${plural(sites.length, 'site')} as written are read, which may be just the asymmetric unit (pymatgen and ASE generate the operations from the symbol; this reader does not)`,
-      );
+  if (ops.length === 0 && !opsColumn) {
+    const given = (keys: readonly string[]): Token | undefined => {
+      const t = firstColumn(block, keys)?.values[0];
+      return t && !isUnknown(t) ? t : undefined;
+    };
+    const hm = given(HM_KEYS);
+    const hall = given(HALL_KEYS);
+    const numberToken = given(NUMBER_KEYS);
+    const number = cifNumber(numberToken);
+    const token = hm ?? hall ?? numberToken;
+    const label = token?.text.trim() ?? '';
+    const p1 = ['p1', '1'].includes(label.replace(/[\s_]/g, '').toLowerCase());
+    if (token && !p1) {
+      const table = options.spaceGroups;
+      const setting = table
+        ? findSetting(table, {
+            ...(hm ? { hm: hm.text } : {}),
+            ...(hall ? { hall: hall.text } : {}),
+            ...(typeof number === 'number' ? { number } : {}),
+          })
+        : undefined;
+      const generated = setting ? table!.operations(setting.hall) : [];
+      if (setting && generated.length > 0) {
+        ops.push(...generated);
+        report.warning(
+          'operations-from-symbol',
+          rangeOf(token),
+          `block ${quote(block.name)} lists no symmetry operations: the ${generated.length} operations of space group ${setting.hmFull} (No. ${setting.number}${setting.setting ? `, setting ${setting.setting}` : ''}, Hall symbol ${setting.hallSymbol}) were generated from ${quote(label)}, as pymatgen does; the file's coordinates must be in this setting`,
+        );
+      } else
+        report.warning(
+          'asymmetric-unit-only',
+          rangeOf(token),
+          `block ${quote(block.name)} names space group ${quote(label)} but lists no symmetry operations (_space_group_symop_operation_xyz): only the ${plural(sites.length, 'site')} as written are read, which may be just the asymmetric unit (${table ? 'no setting of the 230 space groups has this name' : 'the space-group table that would give its operations is not loaded'})`,
+        );
+    }
+  }
+  if (ops.length === 0)
     ops.push({
       rot: [
         [1, 0, 0],
@@ -409,7 +440,6 @@ export function readBlock(block: Block, report: Report, budget: Budget): BlockRe
       ],
       trans: [0, 0, 0],
     });
-  }
 
   // Expansion, with copies within SITE_TOLERANCE merged.
   if (sites.length * ops.length > MAX_GENERATED) {

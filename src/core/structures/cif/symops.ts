@@ -95,14 +95,14 @@ export const apply = (op: SymOp, f: Vec3): Vec3 => {
  * across the periodic boundary (as ASE's Spacegroup.equivalent_sites and pymatgen's in_coord_list_pbc
  * compare). Buckets are `tol` wide, so a lookup reads 27 buckets: O(1) for any physical structure.
  */
-/** Points one bucket may hold: a lookup reads at most 8 × this, whatever the input. */
+/** Points one bucket may hold: a lookup reads at most 27 × this, whatever the input. */
 export const BUCKET_LIMIT = 64;
 
 /**
  * Fractional positions in [0,1)³ with a lookup of those within `tol` of a point in every coordinate,
  * across the periodic boundary (as ASE's Spacegroup.equivalent_sites and pymatgen's in_coord_list_pbc
- * compare). Buckets are 2·tol wide, so the box of ±tol around a point overlaps at most 2 buckets along each
- * axis: a lookup reads at most 8 buckets of at most BUCKET_LIMIT points, O(1) whatever the input.
+ * compare). Buckets are 2·tol wide, so the box of ±tol around a point overlaps 2 buckets along each axis (3 when
+ * rounding puts its edges on bucket borders): a lookup reads at most 27 buckets of at most BUCKET_LIMIT points, O(1) whatever the input.
  * Storage is flat (coordinates in one array, buckets as linked lists through `next`), so a large structure
  * costs no per-point allocation.
  */
@@ -118,9 +118,9 @@ export class PeriodicHash {
   private used = 0;
   private readonly n: number;
   private readonly found: number[] = [];
-  private readonly xs: number[] = [0, 0];
-  private readonly ys: number[] = [0, 0];
-  private readonly zs: number[] = [0, 0];
+  private readonly xs: number[] = [0, 0, 0];
+  private readonly ys: number[] = [0, 0, 0];
+  private readonly zs: number[] = [0, 0, 0];
 
   constructor(private readonly tol: number) {
     // At most 1024 buckets a side, so that a bucket key (< 2^30) fits an Int32Array.
@@ -139,19 +139,19 @@ export class PeriodicHash {
     return Math.min(this.n - 1, Math.max(0, Math.floor(v * this.n)));
   }
 
-  /** The cells along one axis that the box v ± tol overlaps, wrapped: one or two (all of them when n < 3). */
+  /** The cells along one axis that the box v ± tol overlaps, wrapped: one to three (all of them when n ≤ 3). */
   private span(v: number, out: number[]): number {
     const { n } = this;
-    if (n < 3) {
+    if (n <= 3) {
       for (let i = 0; i < n; i++) out[i] = i;
       return n;
     }
+    // Usually one or two cells; three when rounding puts v ± tol exactly on cell borders (0.014 × 500 = 6.999…).
     const lo = Math.floor((v - this.tol) * n);
-    const hi = Math.floor((v + this.tol) * n);
-    out[0] = ((lo % n) + n) % n;
-    if (hi === lo) return 1;
-    out[1] = ((hi % n) + n) % n;
-    return out[1] === out[0] ? 1 : 2;
+    const hi = Math.min(lo + 2, Math.floor((v + this.tol) * n));
+    let k = 0;
+    for (let c = lo; c <= hi; c++) out[k++] = ((c % n) + n) % n;
+    return k;
   }
 
   /** Indices of the stored points within tol of p in every coordinate (periodic); the array is reused by the next call. */
