@@ -227,7 +227,7 @@ test('symmetry expansion time grows linearly with the atoms (4× the atoms: well
   const large = largeFm3mCif(256).text; // 49,152 atoms
   fastest(small, 2); // warm the JIT
   fastest(large, 1);
-  const ratio = fastest(large) / fastest(small);
+  const ratio = fastest(large, 7) / fastest(small, 7);
   // Linear is 4×, quadratic 16×.
-  assert.ok(ratio < 9, `4× the atoms took ${ratio.toFixed(1)}× the time`);
+  assert.ok(ratio < 10, `4× the atoms took ${ratio.toFixed(1)}× the time`);
 });

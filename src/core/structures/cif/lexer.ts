@@ -61,21 +61,7 @@ export function lex(lines: readonly string[], report: Report): Lexed {
     const s = lines[li]!;
     // A text field: ';' in the first column, up to the next line that starts with ';'.
     if (i === 0 && s.charCodeAt(0) === SEMI) {
-      let close = li + 1;
-      while (close < lines.length && lines[close]!.charCodeAt(0) !== SEMI) close++;
-      const body = [s.slice(1), ...lines.slice(li + 1, close)].join('\n');
-      if (close >= lines.length) {
-        report.error(
-          'unterminated-text-field',
-          { line: li, start: 0, end: s.length },
-          'this text field (opened by the ";" in the first column) is never closed: a line starting with ";" must end it',
-        );
-        value(body, li, 0, s.length, false, lines.length - 1);
-        break;
-      }
-      value(body, li, 0, s.length, false, close);
-      li = close;
-      i = 1;
+      ({ li, i } = textField(lines, li, report, value));
       continue;
     }
     while (i < s.length && isSpace(s.charCodeAt(i))) i++;
@@ -86,54 +72,8 @@ export function lex(lines: readonly string[], report: Report): Lexed {
     }
     const c = s[i]!;
     if (c === "'" || c === '"') {
-      if (cif2 && s.startsWith(c + c + c, i)) {
-        // CIF 2.0 triple-quoted string: may span lines, ends at the next triple quote.
-        const closer = c + c + c;
-        let endLine = li;
-        let at = s.indexOf(closer, i + 3);
-        const parts: string[] = [];
-        if (at < 0) {
-          parts.push(s.slice(i + 3));
-          endLine = li + 1;
-          while (endLine < lines.length && (at = lines[endLine]!.indexOf(closer)) < 0) parts.push(lines[endLine++]!);
-        }
-        if (endLine >= lines.length) {
-          report.error(
-            'unterminated-quote',
-            { line: li, start: i, end: s.length },
-            `this triple-quoted string (${closer}) is never closed`,
-          );
-          value(parts.join('\n'), li, i, s.length, false, lines.length - 1);
-          break;
-        }
-        if (endLine === li) {
-          value(s.slice(i + 3, at), li, i, at + 3, false);
-          i = at + 3;
-        } else {
-          parts.push(lines[endLine]!.slice(0, at));
-          value(parts.join('\n'), li, i, s.length, false, endLine);
-          li = endLine;
-          i = at + 3;
-        }
-        continue;
-      }
-      let j = i + 1;
-      if (cif2) while (j < s.length && s[j] !== c) j++;
-      else while (j < s.length && !(s[j] === c && (j + 1 === s.length || isSpace(s.charCodeAt(j + 1))))) j++;
-      if (j >= s.length) {
-        report.error(
-          'unterminated-quote',
-          { line: li, start: i, end: s.length },
-          cif2
-            ? `this quoted value is never closed on its line (a ${c} must end it)`
-            : `this quoted value is never closed on its line (in CIF 1.1 a ${c} closes it only when followed by a space or the end of the line)`,
-        );
-        value(s.slice(i + 1), li, i, s.length, false);
-        i = s.length;
-        continue;
-      }
-      value(s.slice(i + 1, j), li, i, j + 1, false);
-      i = j + 1;
+      if (cif2 && s.startsWith(c + c + c, i)) ({ li, i } = tripleQuoted(lines, li, i, c, report, value));
+      else i = quoted(s, li, i, c, cif2, report, value);
       continue;
     }
     if (cif2 && (c === '[' || c === '{')) {
@@ -157,6 +97,80 @@ export function lex(lines: readonly string[], report: Report): Lexed {
     i = j;
   }
   return { tokens, cif2 };
+}
+
+type Emit = (text: string, line: number, start: number, end: number, plain: boolean, lastLine?: number) => void;
+
+/** Where lexing goes on: line and column (line = lines.length at the end). */
+interface At {
+  li: number;
+  i: number;
+}
+
+/** A text field: ';' in the first column of line li, up to the next line that starts with ';'. */
+function textField(lines: readonly string[], li: number, report: Report, value: Emit): At {
+  const s = lines[li]!;
+  let close = li + 1;
+  while (close < lines.length && lines[close]!.charCodeAt(0) !== SEMI) close++;
+  const body = [s.slice(1), ...lines.slice(li + 1, close)].join('\n');
+  if (close >= lines.length) {
+    report.error(
+      'unterminated-text-field',
+      { line: li, start: 0, end: s.length },
+      'this text field (opened by the ";" in the first column) is never closed: a line starting with ";" must end it',
+    );
+    value(body, li, 0, s.length, false, lines.length - 1);
+    return { li: lines.length, i: 0 };
+  }
+  value(body, li, 0, s.length, false, close);
+  return { li: close, i: 1 };
+}
+
+/** A CIF 2.0 triple-quoted string opened at (li, i): it may span lines and ends at the next triple quote. */
+function tripleQuoted(lines: readonly string[], li: number, i: number, c: string, report: Report, value: Emit): At {
+  const s = lines[li]!;
+  // CIF 2.0 triple-quoted string: may span lines, ends at the next triple quote.
+  const closer = c + c + c;
+  let endLine = li;
+  let at = s.indexOf(closer, i + 3);
+  const parts: string[] = [];
+  if (at < 0) {
+    parts.push(s.slice(i + 3));
+    endLine = li + 1;
+    while (endLine < lines.length && (at = lines[endLine]!.indexOf(closer)) < 0) parts.push(lines[endLine++]!);
+  }
+  if (endLine >= lines.length) {
+    report.error('unterminated-quote', { line: li, start: i, end: s.length }, `this triple-quoted string (${closer}) is never closed`);
+    value(parts.join('\n'), li, i, s.length, false, lines.length - 1);
+    return { li: lines.length, i: 0 };
+  }
+  if (endLine === li) {
+    value(s.slice(i + 3, at), li, i, at + 3, false);
+    return { li, i: at + 3 };
+  }
+  parts.push(lines[endLine]!.slice(0, at));
+  value(parts.join('\n'), li, i, s.length, false, endLine);
+  return { li: endLine, i: at + 3 };
+}
+
+/** A quoted value opened at column i of line s; the column after it. */
+function quoted(s: string, li: number, i: number, c: string, cif2: boolean, report: Report, value: Emit): number {
+  let j = i + 1;
+  if (cif2) while (j < s.length && s[j] !== c) j++;
+  else while (j < s.length && !(s[j] === c && (j + 1 === s.length || isSpace(s.charCodeAt(j + 1))))) j++;
+  if (j >= s.length) {
+    report.error(
+      'unterminated-quote',
+      { line: li, start: i, end: s.length },
+      cif2
+        ? `this quoted value is never closed on its line (a ${c} must end it)`
+        : `this quoted value is never closed on its line (in CIF 1.1 a ${c} closes it only when followed by a space or the end of the line)`,
+    );
+    value(s.slice(i + 1), li, i, s.length, false);
+    return s.length;
+  }
+  value(s.slice(i + 1, j), li, i, j + 1, false);
+  return j + 1;
 }
 
 function classify(text: string, line: number, start: number, end: number, report: Report): Token {

@@ -121,6 +121,26 @@ export interface CifOptions {
   /** The 530 space-group settings and their operations (spaceGroupsFromMoyo), for blocks that name a group but list no operations. */
   spaceGroups?: SpaceGroupTable;
 }
+interface Findings {
+  partial: string[];
+  above: string[];
+  zero: string[];
+  grouped: string[];
+  attached: string[];
+  dots: string[];
+  unknownElements: string[];
+  firstPartial?: Token | undefined;
+  firstAbove?: Token | undefined;
+  firstZero?: Token | undefined;
+  firstGroup?: Token | undefined;
+  firstAttached?: Token | undefined;
+  firstDot?: Token | undefined;
+  firstUnknown?: Token | undefined;
+}
+
+/** The tag's token (for a diagnostic's place), or the block's head when the block has no such tag. */
+const tagIn = (block: Block, key: string): Token =>
+  block.items.get(key)?.tag ?? block.looped.get(key)?.loop.tags[block.looped.get(key)!.column] ?? block.head;
 
 export function readBlock(block: Block, report: Report, budget: Budget, options: CifOptions = {}): BlockResult {
   const outline: OutlineEntry = {
@@ -139,7 +159,33 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
     outline.detail = detail;
     return frame ? { frame, outline } : { outline };
   };
+  const columns = atomColumns(block, report);
+  if (typeof columns === 'string') return done(columns);
+  const lattice = readLattice(block, report);
+  if (typeof lattice === 'string') return done(lattice);
+  const F: Findings = { partial: [], above: [], zero: [], grouped: [], attached: [], dots: [], unknownElements: [] };
+  const sites = readSites(block, report, columns, F);
+  if (typeof sites === 'string') return done(sites);
+  const ops = symmetryOperations(block, report, sites.length, options);
+  if (typeof ops === 'string') return done(ops);
+  const hash = expandSites(block, report, sites, ops, budget, F);
+  if (typeof hash === 'string') return done(hash);
+  if (hash.size === 0) return done('no atoms read');
+  const { frame, detail } = frameOf(block, lattice, sites, hash);
+  budget.atoms += frame.positions.length;
+  return done(detail, frame);
+}
 
+interface Columns {
+  fx: Token[];
+  fy: Token[];
+  fz: Token[];
+  labels: Token[] | undefined;
+  symbols: Token[] | undefined;
+}
+
+/** The atom-site columns, or why the block has no structure. */
+function atomColumns(block: Block, report: Report): Columns | string {
   const fx = column(block, '_atom_site_fract_x');
   const fy = column(block, '_atom_site_fract_y');
   const fz = column(block, '_atom_site_fract_z');
@@ -147,8 +193,7 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
   const labels = column(block, '_atom_site_label');
   const symbols = column(block, '_atom_site_type_symbol');
   const hasCell = CELL_KEYS.some((key) => column(block, key));
-  const tagOf = (key: string): Token =>
-    block.items.get(key)?.tag ?? block.looped.get(key)?.loop.tags[block.looped.get(key)!.column] ?? block.head;
+  const tagOf = (key: string): Token => tagIn(block, key);
 
   if (!fx && !fy && !fz) {
     if (cartesian) {
@@ -158,7 +203,7 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
         rangeOf(tagOf(key)),
         `block ${quote(block.name)} gives only Cartesian coordinates (_atom_site_Cartn_x/y/z), whose axes depend on a convention it does not reliably state: a structure is read from fractional coordinates (_atom_site_fract_x/y/z), so none is read here`,
       );
-      return done('Cartesian coordinates only: not read');
+      return 'Cartesian coordinates only: not read';
     }
     if (labels || symbols) {
       report.error(
@@ -166,7 +211,7 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
         rangeOf(tagOf(labels ? '_atom_site_label' : '_atom_site_type_symbol')),
         `block ${quote(block.name)} lists atom sites but no fractional coordinates (_atom_site_fract_x/y/z)`,
       );
-      return done('no coordinates');
+      return 'no coordinates';
     }
     if (hasCell)
       report.warning(
@@ -174,7 +219,7 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
         rangeOf(block.head),
         `block ${quote(block.name)} has a cell but no atom sites: no structure is read from it`,
       );
-    return done(hasCell ? 'cell, no atoms' : 'no structure');
+    return hasCell ? 'cell, no atoms' : 'no structure';
   }
   if (!fx || !fy || !fz) {
     const missing = (['x', 'y', 'z'] as const).filter((_, i) => ![fx, fy, fz][i]).map((a) => `_atom_site_fract_${a}`);
@@ -184,9 +229,14 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
       rangeOf(tagOf(`_atom_site_fract_${present}`)),
       `block ${quote(block.name)} has no ${missing.join(' or ')}: its atom sites cannot be placed`,
     );
-    return done('coordinates incomplete');
+    return 'coordinates incomplete';
   }
 
+  return { fx, fy, fz, labels, symbols };
+}
+
+/** The cell as lattice vectors, or why there is none. */
+function readLattice(block: Block, report: Report): Mat3 | string {
   // The cell: all six parameters, or no structure.
   const cell: number[] = [];
   const missing: string[] = [];
@@ -214,9 +264,9 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
       rangeOf(block.head),
       `block ${quote(block.name)} has atom sites but no cell: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing or unknown (fractional coordinates need all six cell parameters)`,
     );
-    return done('no cell');
+    return 'no cell';
   }
-  if (badCell) return done('bad cell');
+  if (badCell) return 'bad cell';
   const lattice = cellFromParameters(cell[0]!, cell[1]!, cell[2]!, cell[3]!, cell[4]!, cell[5]!);
   if (!lattice) {
     report.error(
@@ -224,9 +274,16 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
       rangeOf(column(block, '_cell_angle_alpha')![0]!),
       `no cell has the angles α = ${cell[3]}°, β = ${cell[4]}°, γ = ${cell[5]}° (each must be less than the sum of the other two, and their sum less than 360°)`,
     );
-    return done('bad cell');
+    return 'bad cell';
   }
 
+  return lattice;
+}
+
+/** The sites as written, or why there are none; what needs a warning is collected in F. */
+function readSites(block: Block, report: Report, columns: Columns, F: Findings): Site[] | string {
+  const { fx, fy, fz, labels, symbols } = columns;
+  const tagOf = (key: string): Token => tagIn(block, key);
   // The sites as written.
   if (!labels && !symbols) {
     report.error(
@@ -234,7 +291,7 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
       rangeOf(tagOf('_atom_site_fract_x')),
       `block ${quote(block.name)} names no element for its sites (_atom_site_type_symbol or _atom_site_label)`,
     );
-    return done('no elements');
+    return 'no elements';
   }
   const occupancies = column(block, '_atom_site_occupancy');
   const groups = column(block, '_atom_site_disorder_group');
@@ -249,121 +306,134 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
     );
 
   const sites: Site[] = [];
-  const partial: string[] = [];
-  let firstPartial: Token | undefined;
-  const above: string[] = [];
-  let firstAbove: Token | undefined;
-  const zero: string[] = [];
-  let firstZero: Token | undefined;
-  const grouped: string[] = [];
-  let firstGroup: Token | undefined;
-  const attached: string[] = [];
-  let firstAttached: Token | undefined;
-  const dots: string[] = [];
-  let firstDot: Token | undefined;
-  const unknownElements: string[] = [];
-  let firstUnknown: Token | undefined;
+  const extra = { occupancies, groups, hydrogens };
   for (let r = 0; r < n; r++) {
-    const labelToken = labels?.[r];
-    const symbolToken = symbols && !isUnknown(symbols[r]) ? symbols[r] : labelToken;
-    const label = labelToken && !isUnknown(labelToken) ? labelToken.text : (symbolToken?.text ?? `site ${r + 1}`);
-    const frac: number[] = [];
-    let placed = true;
-    for (const c of [fx, fy, fz]) {
-      const t = c[r]!;
-      let v = cifNumber(t);
-      if (t.plain && t.text === '.') {
-        // ICSD writes '.' for a coordinate fixed at 0 by symmetry; pymatgen reads it as 0 (str2float).
-        v = 0;
-        dots.push(label);
-        firstDot ??= t;
-      }
-      if (typeof v !== 'number') {
-        report.error(
-          'bad-coordinate',
-          rangeOf(t),
-          v === 'unknown'
-            ? `site ${quote(label)} has an unknown coordinate (${t.text}): the site is left out`
-            : `${quote(t.text)} is not a number: site ${quote(label)} is left out`,
-        );
-        placed = false;
-        break;
-      }
-      frac.push(v);
-    }
-    if (!placed) continue;
-    let occupancy = 1;
-    const occToken = occupancies?.[r];
-    const occ = cifNumber(occToken);
-    if (occ === 'bad')
-      report.error(
-        'bad-occupancy',
-        rangeOf(occToken!),
-        `${quote(occToken!.text)} is not a number: site ${quote(label)} is read as fully occupied`,
-      );
-    else if (occ !== 'unknown') occupancy = occ;
-    if (occupancy <= 0) {
-      zero.push(label);
-      firstZero ??= occToken;
-      continue;
-    }
-    if (occupancy < 1 - 1e-6) {
-      partial.push(`${label} ${occupancy}`);
-      firstPartial ??= occToken;
-    } else if (occupancy > 1 + 1e-6) {
-      above.push(`${label} ${occupancy}`);
-      firstAbove ??= occToken;
-    }
-    const group = groups?.[r];
-    if (group && !isUnknown(group)) {
-      grouped.push(`${label} (group ${group.text})`);
-      firstGroup ??= group;
-    }
-    const h = cifNumber(hydrogens?.[r]);
-    // Water as one site ('Wat', 2 H) or a hydroxyl ('O-H', 1 H): pymatgen's get_num_implicit_hydrogens.
-    const implied = symbolToken ? (IMPLICIT_H[symbolToken.text.slice(0, 3)] ?? 0) : 0;
-    if (typeof h === 'number' && h > 0) {
-      attached.push(`${label} (${h})`);
-      firstAttached ??= hydrogens![r];
-    } else if (implied > 0) {
-      attached.push(`${label} (${implied})`);
-      firstAttached ??= symbolToken;
-    }
-    let species = symbolToken ? siteElement(symbolToken.text) : undefined;
-    if (!species) {
-      unknownElements.push(symbolToken?.text ?? label);
-      firstUnknown ??= symbolToken;
-      species = 'X';
-    }
-    sites.push({ label, ...(labelToken ? { labelToken } : {}), species, frac: frac as Vec3, occupancy: Math.min(occupancy, 1) });
+    const site = readSite(report, columns, extra, r, F);
+    if (site) sites.push(site);
   }
+  reportSites(block, report, F);
+  return sites;
+}
+
+interface Extra {
+  occupancies: Token[] | undefined;
+  groups: Token[] | undefined;
+  hydrogens: Token[] | undefined;
+}
+
+function readSite(
+  report: Report,
+  { fx, fy, fz, labels, symbols }: Columns,
+  { occupancies, groups, hydrogens }: Extra,
+  r: number,
+  F: Findings,
+): Site | undefined {
+  const labelToken = labels?.[r];
+  const symbolToken = symbols && !isUnknown(symbols[r]) ? symbols[r] : labelToken;
+  const label = labelToken && !isUnknown(labelToken) ? labelToken.text : (symbolToken?.text ?? `site ${r + 1}`);
+  const frac: number[] = [];
+  let placed = true;
+  for (const c of [fx, fy, fz]) {
+    const t = c[r]!;
+    let v = cifNumber(t);
+    if (t.plain && t.text === '.') {
+      // ICSD writes '.' for a coordinate fixed at 0 by symmetry; pymatgen reads it as 0 (str2float).
+      v = 0;
+      F.dots.push(label);
+      F.firstDot ??= t;
+    }
+    if (typeof v !== 'number') {
+      report.error(
+        'bad-coordinate',
+        rangeOf(t),
+        v === 'unknown'
+          ? `site ${quote(label)} has an unknown coordinate (${t.text}): the site is left out`
+          : `${quote(t.text)} is not a number: site ${quote(label)} is left out`,
+      );
+      placed = false;
+      break;
+    }
+    frac.push(v);
+  }
+  if (!placed) return undefined;
+  let occupancy = 1;
+  const occToken = occupancies?.[r];
+  const occ = cifNumber(occToken);
+  if (occ === 'bad')
+    report.error(
+      'bad-occupancy',
+      rangeOf(occToken!),
+      `${quote(occToken!.text)} is not a number: site ${quote(label)} is read as fully occupied`,
+    );
+  else if (occ !== 'unknown') occupancy = occ;
+  if (occupancy <= 0) {
+    F.zero.push(label);
+    F.firstZero ??= occToken;
+    return undefined;
+  }
+  if (occupancy < 1 - 1e-6) {
+    F.partial.push(`${label} ${occupancy}`);
+    F.firstPartial ??= occToken;
+  } else if (occupancy > 1 + 1e-6) {
+    F.above.push(`${label} ${occupancy}`);
+    F.firstAbove ??= occToken;
+  }
+  const group = groups?.[r];
+  if (group && !isUnknown(group)) {
+    F.grouped.push(`${label} (group ${group.text})`);
+    F.firstGroup ??= group;
+  }
+  const h = cifNumber(hydrogens?.[r]);
+  // Water as one site ('Wat', 2 H) or a hydroxyl ('O-H', 1 H): pymatgen's get_num_implicit_hydrogens.
+  const implied = symbolToken ? (IMPLICIT_H[symbolToken.text.slice(0, 3)] ?? 0) : 0;
+  if (typeof h === 'number' && h > 0) {
+    F.attached.push(`${label} (${h})`);
+    F.firstAttached ??= hydrogens![r];
+  } else if (implied > 0) {
+    F.attached.push(`${label} (${implied})`);
+    F.firstAttached ??= symbolToken;
+  }
+  let species = symbolToken ? siteElement(symbolToken.text) : undefined;
+  if (!species) {
+    F.unknownElements.push(symbolToken?.text ?? label);
+    F.firstUnknown ??= symbolToken;
+    species = 'X';
+  }
+  return { label, ...(labelToken ? { labelToken } : {}), species, frac: frac as Vec3, occupancy: Math.min(occupancy, 1) };
+}
+
+function reportSites(block: Block, report: Report, F: Findings): void {
   const where = (t: Token | undefined) => rangeOf(t ?? block.head);
-  if (unknownElements.length > 0)
+  if (F.unknownElements.length > 0)
     report.warning(
       'unknown-element',
-      where(firstUnknown),
-      `no element found in ${names(unknownElements.map(quote))}: ${unknownElements.length === 1 ? 'the site is' : 'these sites are'} read as X`,
+      where(F.firstUnknown),
+      `no element found in ${names(F.unknownElements.map(quote))}: ${F.unknownElements.length === 1 ? 'the site is' : 'these sites are'} read as X`,
     );
-  if (dots.length > 0)
+  if (F.dots.length > 0)
     report.warning(
       'dot-coordinate',
-      where(firstDot),
-      `'.' (inapplicable) given as a coordinate of ${names([...new Set(dots)])}: read as 0, as pymatgen reads it (ICSD writes '.' for a coordinate fixed at 0)`,
+      where(F.firstDot),
+      `'.' (inapplicable) given as a coordinate of ${names([...new Set(F.dots)])}: read as 0, as pymatgen reads it (ICSD writes '.' for a coordinate fixed at 0)`,
     );
-  if (zero.length > 0)
+  if (F.zero.length > 0)
     report.warning(
       'zero-occupancy',
-      where(firstZero),
-      `${plural(zero.length, 'site')} of occupancy 0 left out (as pymatgen does): ${names(zero)}`,
+      where(F.firstZero),
+      `${plural(F.zero.length, 'site')} of occupancy 0 left out (as pymatgen does): ${names(F.zero)}`,
     );
-  if (above.length > 0) report.warning('occupancy-above-one', where(firstAbove), `occupancy above 1 (read as 1): ${names(above)}`);
-  if (attached.length > 0)
+  if (F.above.length > 0) report.warning('occupancy-above-one', where(F.firstAbove), `occupancy F.above 1 (read as 1): ${names(F.above)}`);
+  if (F.attached.length > 0)
     report.warning(
       'implicit-hydrogens',
-      where(firstAttached),
-      `hydrogens attached to ${names(attached)} (by _atom_site_attached_hydrogens, or a water or hydroxyl written as one site) have no sites: the structure lacks them`,
+      where(F.firstAttached),
+      `hydrogens F.attached to ${names(F.attached)} (by _atom_site_attached_hydrogens, or a water or hydroxyl written as one site) have no sites: the structure lacks them`,
     );
+}
 
+/** The block's symmetry operations (the identity when it gives none), or why no structure is read. */
+function symmetryOperations(block: Block, report: Report, siteCount: number, options: CifOptions): SymOp[] | string {
+  const tagOf = (key: string): Token => tagIn(block, key);
   // Symmetry operations.
   const opsColumn = firstColumn(block, SYMOP_KEYS);
   const ops: SymOp[] = [];
@@ -374,7 +444,7 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
         rangeOf(tagOf(opsColumn.key)),
         `${opsColumn.values.length} symmetry operations: more than the ${MAX_OPERATIONS} read; no structure is read from block ${quote(block.name)}`,
       );
-      return done('too many symmetry operations');
+      return 'too many symmetry operations';
     }
     for (const t of opsColumn.values) {
       if (isUnknown(t)) continue;
@@ -394,43 +464,7 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
         'the symmetry operations do not include the identity (x, y, z): the sites as written may be missing from the structure',
       );
   }
-  if (ops.length === 0 && !opsColumn) {
-    const given = (keys: readonly string[]): Token | undefined => {
-      const t = firstColumn(block, keys)?.values[0];
-      return t && !isUnknown(t) ? t : undefined;
-    };
-    const hm = given(HM_KEYS);
-    const hall = given(HALL_KEYS);
-    const numberToken = given(NUMBER_KEYS);
-    const number = cifNumber(numberToken);
-    const token = hm ?? hall ?? numberToken;
-    const label = token?.text.trim() ?? '';
-    const p1 = ['p1', '1'].includes(label.replace(/[\s_]/g, '').toLowerCase());
-    if (token && !p1) {
-      const table = options.spaceGroups;
-      const setting = table
-        ? findSetting(table, {
-            ...(hm ? { hm: hm.text } : {}),
-            ...(hall ? { hall: hall.text } : {}),
-            ...(typeof number === 'number' ? { number } : {}),
-          })
-        : undefined;
-      const generated = setting ? table!.operations(setting.hall) : [];
-      if (setting && generated.length > 0) {
-        ops.push(...generated);
-        report.warning(
-          'operations-from-symbol',
-          rangeOf(token),
-          `block ${quote(block.name)} lists no symmetry operations: the ${generated.length} operations of space group ${setting.hmFull} (No. ${setting.number}${setting.setting ? `, setting ${setting.setting}` : ''}, Hall symbol ${setting.hallSymbol}) were generated from ${quote(label)}, as pymatgen does; the file's coordinates must be in this setting`,
-        );
-      } else
-        report.warning(
-          'asymmetric-unit-only',
-          rangeOf(token),
-          `block ${quote(block.name)} names space group ${quote(label)} but lists no symmetry operations (_space_group_symop_operation_xyz): only the ${plural(sites.length, 'site')} as written are read, which may be just the asymmetric unit (${table ? 'no setting of the 230 space groups has this name' : 'the space-group table that would give its operations is not loaded'})`,
-        );
-    }
-  }
+  if (ops.length === 0 && !opsColumn) ops.push(...operationsFromName(block, report, siteCount, options));
   if (ops.length === 0)
     ops.push({
       rot: [
@@ -441,6 +475,51 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
       trans: [0, 0, 0],
     });
 
+  return ops;
+}
+
+/** A named group's operations from the table; none (with a warning) when there is no table or no such group. */
+function operationsFromName(block: Block, report: Report, siteCount: number, options: CifOptions): SymOp[] {
+  const given = (keys: readonly string[]): Token | undefined => {
+    const t = firstColumn(block, keys)?.values[0];
+    return t && !isUnknown(t) ? t : undefined;
+  };
+  const hm = given(HM_KEYS);
+  const hall = given(HALL_KEYS);
+  const numberToken = given(NUMBER_KEYS);
+  const number = cifNumber(numberToken);
+  const token = hm ?? hall ?? numberToken;
+  const label = token?.text.trim() ?? '';
+  const p1 = ['p1', '1'].includes(label.replace(/[\s_]/g, '').toLowerCase());
+  if (token && !p1) {
+    const table = options.spaceGroups;
+    const setting = table
+      ? findSetting(table, {
+          ...(hm ? { hm: hm.text } : {}),
+          ...(hall ? { hall: hall.text } : {}),
+          ...(typeof number === 'number' ? { number } : {}),
+        })
+      : undefined;
+    const generated = setting ? table!.operations(setting.hall) : [];
+    if (setting && generated.length > 0) {
+      report.warning(
+        'operations-from-symbol',
+        rangeOf(token),
+        `block ${quote(block.name)} lists no symmetry operations: the ${generated.length} operations of space group ${setting.hmFull} (No. ${setting.number}${setting.setting ? `, setting ${setting.setting}` : ''}, Hall symbol ${setting.hallSymbol}) were generated from ${quote(label)}, as pymatgen does; the file's coordinates must be in this setting`,
+      );
+      return generated;
+    } else
+      report.warning(
+        'asymmetric-unit-only',
+        rangeOf(token),
+        `block ${quote(block.name)} names space group ${quote(label)} but lists no symmetry operations (_space_group_symop_operation_xyz): only the ${plural(siteCount, 'site')} as written are read, which may be just the asymmetric unit (${table ? 'no setting of the 230 space groups has this name' : 'the space-group table that would give its operations is not loaded'})`,
+      );
+  }
+  return [];
+}
+
+/** Every site's copies, merged within SITE_TOLERANCE, or why no structure is read. */
+function expandSites(block: Block, report: Report, sites: Site[], ops: SymOp[], budget: Budget, F: Findings): PeriodicHash | string {
   // Expansion, with copies within SITE_TOLERANCE merged.
   if (sites.length * ops.length > MAX_GENERATED) {
     report.error(
@@ -448,13 +527,13 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
       rangeOf(block.head),
       `${plural(sites.length, 'site')} × ${plural(ops.length, 'symmetry operation')} would generate ${sites.length * ops.length} positions, more than the ${MAX_GENERATED} read: no structure is read from block ${quote(block.name)}`,
     );
-    return done('too large');
+    return 'too large';
   }
   const hash = new PeriodicHash(SITE_TOLERANCE);
   const shared = new Set<string>();
   const overfull = new Map<string, { token: Token | undefined; total: number }>();
   const coincide = new Map<string, Token | undefined>();
-  let crowded = false;
+  const state = { crowded: false };
   for (let s = 0; s < sites.length; s++) {
     const site = sites[s]!;
     for (const op of ops) {
@@ -492,11 +571,24 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
           rangeOf(block.head),
           `block ${quote(block.name)} expands to more than ${MAX_ATOMS - budget.atoms} atoms (at most ${MAX_ATOMS} are read from a file): no structure is read from it`,
         );
-        return done('too large');
+        return 'too large';
       }
-      if (hash.add(p, s) < 0) crowded = true;
+      if (hash.add(p, s) < 0) state.crowded = true;
     }
   }
+  reportExpansion(block, report, F, { ...state, shared, overfull, coincide });
+  return hash;
+}
+
+interface Expansion {
+  crowded: boolean;
+  shared: Set<string>;
+  overfull: Map<string, { token: Token | undefined; total: number }>;
+  coincide: Map<string, Token | undefined>;
+}
+
+function reportExpansion(block: Block, report: Report, F: Findings, { crowded, shared, overfull, coincide }: Expansion): void {
+  const where = (t: Token | undefined) => rangeOf(t ?? block.head);
   if (crowded)
     report.error(
       'crowded-position',
@@ -511,17 +603,17 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
       `fully occupied sites fall on one position (within ${SITE_TOLERANCE} in fractional coordinates): ${names([...coincide.keys()])}; the later site's copies there are left out`,
     );
   }
-  if (partial.length > 0)
+  if (F.partial.length > 0)
     report.warning(
       'partial-occupancy',
-      where(firstPartial),
-      `${plural(partial.length, 'site')} partly occupied: ${names(partial)}${shared.size > 0 ? `; sharing a position: ${names([...shared.keys()], 4)}` : ''}. The structure is disordered: it lists every position with its occupancy, and a calculation needs an ordered cell`,
+      where(F.firstPartial),
+      `${plural(F.partial.length, 'site')} partly occupied: ${names(F.partial)}${shared.size > 0 ? `; sharing a position: ${names([...shared.keys()], 4)}` : ''}. The structure is disordered: it lists every position with its occupancy, and a calculation needs an ordered cell`,
     );
-  if (grouped.length > 0)
+  if (F.grouped.length > 0)
     report.warning(
       'disorder',
-      where(firstGroup),
-      `sites in disorder groups (alternative positions, not all present at once): ${names(grouped)}`,
+      where(F.firstGroup),
+      `sites in disorder groups (alternative positions, not all present at once): ${names(F.grouped)}`,
     );
   if (overfull.size > 0) {
     const [first] = overfull.values();
@@ -534,8 +626,9 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
       )} (pymatgen refuses such a structure)`,
     );
   }
-  if (hash.size === 0) return done('no atoms read');
+}
 
+function frameOf(block: Block, lattice: Mat3, sites: Site[], hash: PeriodicHash): { frame: StructureFrame; detail: string } {
   const species: string[] = [];
   const labelsOut: string[] = [];
   const occupancy: number[] = [];
@@ -553,7 +646,6 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
       x * lattice[0][2] + y * lattice[1][2] + z * lattice[2][2],
     ]);
   }
-  budget.atoms += positions.length;
   const frame: StructureFrame = {
     lattice,
     pbc: [true, true, true],
@@ -567,7 +659,7 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
   const counts = new Map<string, number>();
   for (const s of species) counts.set(s, (counts.get(s) ?? 0) + 1);
   const formula = positions.length ? reducedFormula({ species: [...counts.keys()], counts: [...counts.values()] }) : '';
-  return done(`${formula}${formula ? ', ' : ''}${plural(positions.length, 'atom')}${frame.occupancy ? ', disordered' : ''}`, frame);
+  return { frame, detail: `${formula}${formula ? ', ' : ''}${plural(positions.length, 'atom')}${frame.occupancy ? ', disordered' : ''}` };
 }
 
 const isIdentity = (op: SymOp): boolean =>
