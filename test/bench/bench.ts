@@ -3,8 +3,8 @@
  * [--baseline=CHECKOUT]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
- * server, physics, views, prompts, package, host, chat, trajectories, xrd, symmetry, vasp (default: all). Their goal lines
- * follow; the others are left out.
+ * server, physics, views, prompts, package, host, chat, trajectories, xrd, symmetry, vasp, cif (default: all). Their goal
+ * lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer 4, ai-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE), on large text files a Debian machine has (installedFiles in textgen.ts) and on generated hostile and
@@ -34,6 +34,7 @@ import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchChat, chatRatio, formatChatBench } from './chat';
 import { benchSymmetry, formatSymmetryBench } from './symmetry';
+import { benchCif, formatCifBench } from './cif';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
@@ -86,6 +87,7 @@ const SECTIONS = [
   'xrd',
   'symmetry',
   'vasp',
+  'cif',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
@@ -889,6 +891,7 @@ async function main(): Promise<void> {
   }
   if (runs('xrd')) benchXrdSection();
   if (runs('vasp')) for (const line of await benchVasp()) console.log(line);
+  if (runs('cif')) for (const line of formatCifBench(benchCif())) console.log(line);
   const views = runs('views') ? benchViewsSection() : undefined;
   const host = runs('host') ? benchHostSection() : undefined;
 
