@@ -12,6 +12,7 @@ import {
   type LineResult,
   type ModelChatConfig,
 } from './core/chat/index';
+import { STRUCTURE_USAGE, structureCommand } from './cliStructure';
 import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
 import { MAX_CHAT_FILE_BYTES, readChatConfig } from './features/models/store';
 import { parsePoscar, summarize, type PoscarDiagnostic, type StructureSummary } from './core/poscar/index';
@@ -43,7 +44,9 @@ Prints one JSON line per conversation {line, n_messages, n_tokens, n_text_tokens
 {totals: {conversations, errors, n_messages, n_tokens, n_text_tokens}, format}. A tokenizer.json path reads
 the chat template from the tokenizer_config.json or chat_template.jinja beside it (--template overrides);
 cl100k_base and o200k_base use OpenAI's documented framing, o200k_harmony the Harmony format (gpt-oss).
-Exit code 1 when a line could not be counted.`;
+Exit code 1 when a line could not be counted.
+
+${STRUCTURE_USAGE}`;
 
 interface TokenizeArgs {
   tokenizer: string;
@@ -251,6 +254,7 @@ const COMMANDS = new Map<string, (rest: string[]) => number | Promise<number>>([
   ['tokenize', tokenize],
   ['poscar', poscar],
   ['chat', chat],
+  ['structure', structureCommand],
 ]);
 
 const HELP = new Set(['--help', '-h', 'help']);

@@ -1,10 +1,13 @@
 /**
- * The materials side of the desktop host: the service, its runs and their views, and the POSCAR and
- * diffraction editors. materialsLoader.ts starts it on first use, with require(), so that until then its
+ * The materials side of the desktop host: the service, its runs and their views, and the editors of
+ * every registered format (core/structures/formats.ts). materialsLoader.ts starts it on first use, with require(), so that until then its
  * modules are neither evaluated nor wired.
  */
-import { diffractionDiagnostics } from './features/diffraction/language';
 import { PoscarLanguageFeature } from './features/poscar/language';
+import { FormatDiagnostics } from './features/structures/diagnostics';
+import { StructureLanguageFeature } from './features/structures/language';
+import { CONVERT_COMMANDS, RELAXATION_SUMMARY } from './runs/structureFiles';
+import { hasIonicSteps } from './webviews/results/relaxationFile';
 import { materialsRuns } from './runs';
 import { OPTIONS_COMMANDS, RUN_COMMANDS } from './runs/structureRunner';
 import { SHOW_STRUCTURE } from './webviews/structure/feature';
@@ -19,11 +22,11 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
     tree = made.tree;
     return made.disposables;
   });
-  start('diffraction-data problems', () => diffractionDiagnostics(log));
+  start('the materials formats’ problems', () => new FormatDiagnostics(log));
   start(
     'the POSCAR editor',
     () =>
-      new PoscarLanguageFeature(log, [
+      new PoscarLanguageFeature([
         { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
         { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
         { title: '$(settings) Relax with Options…', command: OPTIONS_COMMANDS.relax },
@@ -31,6 +34,21 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
         { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
         { title: '$(settings) MD with Options…', command: OPTIONS_COMMANDS.md },
         { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+      ]),
+  );
+  start(
+    'the structure editors',
+    () =>
+      new StructureLanguageFeature([
+        { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
+        { title: '$(graph-line) Relaxation Summary', command: RELAXATION_SUMMARY, when: (f) => f.frames.length > 1 && hasIonicSteps(f) },
+        { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
+        { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
+        { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
+        { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+        { title: '$(file-symlink-file) POSCAR', command: CONVERT_COMMANDS.poscar },
+        { title: '$(file-symlink-file) CIF', command: CONVERT_COMMANDS.cif },
+        { title: '$(file-symlink-file) Extended XYZ', command: CONVERT_COMMANDS.xyz },
       ]),
   );
   return tree;
