@@ -29,8 +29,10 @@ export interface StructureFrame {
   occupancy?: number[];
   /** Selective dynamics, VASP's convention: true = free to move along that axis. */
   free?: [boolean, boolean, boolean][];
-  /** Total energy in eV (VASP: free energy TOTEN; extXYZ: energy=). */
+  /** Total energy in eV (VASP: energy(sigma->0), as ASE's and pymatgen's readers report it; extXYZ: energy=). */
   energy?: number;
+  /** VASP's free energy TOTEN (e_fr_energy) in eV, the one the forces are consistent with (ASE's free_energy). */
+  freeEnergy?: number;
   /** Forces in eV/Å, one per site. */
   forces?: Vec3[];
   /** Stress tensor in kBar. */
@@ -56,8 +58,14 @@ export interface RunOutcome {
   ediffg?: number;
   /** Whether the ionic loop reached its target (false for a run stopped early or still running). */
   converged?: boolean;
-  /** The band gap in eV from eigenvalues and occupations (vasprun.xml), with whether it is direct. */
-  bandGap?: { gap: number; direct: boolean; cbm: number; vbm: number };
+  /** The band gap in eV from eigenvalues and occupations (vasprun.xml), with whether it is direct; `spins` per spin channel when spin-polarised. */
+  bandGap?: {
+    gap: number;
+    direct: boolean;
+    cbm: number;
+    vbm: number;
+    spins?: { gap: number; direct: boolean; cbm: number; vbm: number }[];
+  };
   /** Fermi energy in eV. */
   fermi?: number;
 }

@@ -1,0 +1,257 @@
+/**
+ * A small, tolerant, incremental XML tokenizer for vasprun.xml: text arrives in slices cut anywhere (inside
+ * a tag, an attribute, a comment or an entity) and is never kept whole. It reports start tags (name,
+ * attributes), end tags and, only while the consumer asks for it, the text between them; comments, CDATA,
+ * processing instructions and declarations are skipped. It tracks the line and column (UTF-16 units, as the
+ * editor counts them; \r\n, \r and \n end a line) of every tag. Pure: no `vscode`.
+ *
+ * Bounded: what it holds between slices is at most one unfinished tag (MAX_TAG characters) or the last
+ * two characters of an unfinished comment; each character is looked at a constant number of times.
+ */
+
+/** A tag longer than this is not vasprun.xml's: it is skipped and reported. */
+export const MAX_TAG = 4096;
+
+export interface TagPosition {
+  /** 0-based line and column of the '<'. */
+  line: number;
+  column: number;
+  /** The column after the '>' when the tag ends on its own line, else the column after the '<'. */
+  end: number;
+}
+
+export interface XmlHandler {
+  open(name: string, attributes: ReadonlyMap<string, string>, at: TagPosition, selfClosing: boolean): void;
+  close(name: string, at: TagPosition): void;
+  /** Text between tags, in pieces, only while `wantsText` is true (entities are not decoded). */
+  text(piece: string): void;
+  readonly wantsText: boolean;
+  /** Markup the tokenizer could not read: a tag too long, or the file ends inside one. */
+  problem(code: 'xml-long-tag' | 'xml-unfinished', at: TagPosition, message: string): void;
+}
+
+type Skip = { until: string; what: string } | null;
+
+const NO_ATTRIBUTES: ReadonlyMap<string, string> = new Map();
+const ATTRIBUTE = /([^\s=/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+
+export class XmlTokenizer {
+  /** Characters kept from the previous slice: an unfinished tag or the tail of an unfinished comment. */
+  private carry = '';
+  /** Absolute offset of carry's first character. */
+  private base = 0;
+  private skip: Skip = null;
+  /** Current line (0-based) and the absolute offset where it starts. */
+  private line = 0;
+  private lineStart = 0;
+  /** The last character seen was '\r' (a following '\n' belongs to the same line break). */
+  private afterCR = false;
+  /** A long tag being skipped: where it started. */
+  private longTag: TagPosition | null = null;
+  private unfinished: { at: TagPosition; what: string } | null = null;
+  /** The slice last searched for '\r' and where its next one is (-1: none). */
+  private slice = 0;
+  private crSlice = -1;
+  private crAt = -1;
+
+  constructor(private readonly handler: XmlHandler) {}
+
+  /** The position after everything pushed so far (for a problem at the end). */
+  get end(): TagPosition {
+    const column = this.base + this.carry.length - this.lineStart;
+    return { line: this.line, column, end: column };
+  }
+
+  push(chunk: string): void {
+    if (chunk.length === 0) return;
+    this.slice++;
+    const data = this.carry.length ? this.carry + chunk : chunk;
+    const base = this.base;
+    this.carry = '';
+    let pos = 0;
+    const n = data.length;
+    while (pos < n) {
+      if (this.skip) {
+        const { until } = this.skip;
+        const found = data.indexOf(until, pos);
+        if (found < 0) {
+          // Keep the last characters: the terminator may start in them.
+          const keep = Math.max(pos, n - (until.length - 1));
+          this.lines(data, pos, keep, base);
+          this.carry = data.slice(keep);
+          this.base = base + keep;
+          return;
+        }
+        this.lines(data, pos, found + until.length, base);
+        pos = found + until.length;
+        if (this.longTag) this.longTag = null;
+        this.skip = null;
+        this.unfinished = null;
+        continue;
+      }
+      const lt = data.indexOf('<', pos);
+      const textEnd = lt < 0 ? n : lt;
+      if (textEnd > pos) {
+        if (this.handler.wantsText) this.handler.text(data.slice(pos, textEnd));
+        this.lines(data, pos, textEnd, base);
+      }
+      if (lt < 0) break;
+
+      const at = this.position(base + lt);
+      // Comments, CDATA, processing instructions and declarations: skipped to their end.
+      if (n - lt < 9 && isPrefixOfSpecial(data, lt)) {
+        this.keep(data, lt, base);
+        return;
+      }
+      const special = specialAt(data, lt);
+      if (special) {
+        this.skip = { until: special.until, what: special.what };
+        this.unfinished = { at, what: special.what };
+        this.lines(data, lt, lt + special.open, base);
+        pos = lt + special.open;
+        continue;
+      }
+      // A tag: up to the '>' outside quotes.
+      let i = lt + 1;
+      let quote = 0;
+      for (; i < n; i++) {
+        const c = data.charCodeAt(i);
+        if (quote) {
+          if (c === quote) quote = 0;
+        } else if (c === 62 /* > */) break;
+        else if (c === 34 || c === 39) quote = c;
+      }
+      if (i >= n) {
+        if (n - lt > MAX_TAG) {
+          this.handler.problem('xml-long-tag', at, `a tag longer than ${MAX_TAG} characters starts here: it is skipped`);
+          this.longTag = at;
+          this.skip = { until: '>', what: 'tag' };
+          this.unfinished = { at, what: 'tag' };
+          pos = lt + 1;
+          this.lines(data, lt, pos, base);
+          continue;
+        }
+        this.keep(data, lt, base);
+        return;
+      }
+      const body = data.slice(lt + 1, i);
+      this.lines(data, lt, i + 1, base);
+      const end = this.line === at.line ? base + i + 1 - this.lineStart : at.column + 1;
+      const position: TagPosition = { line: at.line, column: at.column, end };
+      pos = i + 1;
+      if (body.length > MAX_TAG) {
+        this.handler.problem('xml-long-tag', position, `a tag longer than ${MAX_TAG} characters: it is skipped`);
+        continue;
+      }
+      this.tag(body, position);
+    }
+    this.base = base + n;
+  }
+
+  /** The end of the text: a construct left open is reported. */
+  finish(): void {
+    this.slice++;
+    const at = this.unfinished?.at ?? (this.carry.length ? this.position(this.base) : null);
+    if (at) {
+      const what = this.unfinished?.what ?? 'tag';
+      this.handler.problem('xml-unfinished', at, `the file ends inside this ${what}`);
+    }
+    this.lines(this.carry, 0, this.carry.length, this.base);
+    this.base += this.carry.length;
+    this.carry = '';
+  }
+
+  private keep(data: string, from: number, base: number): void {
+    this.carry = data.slice(from);
+    this.base = base + from;
+  }
+
+  private tag(body: string, at: TagPosition): void {
+    if (body.charCodeAt(0) === 47 /* / */) {
+      this.handler.close(tagName(body, 1), at);
+      return;
+    }
+    const selfClosing = body.charCodeAt(body.length - 1) === 47;
+    const name = tagName(body, 0);
+    let attributes = NO_ATTRIBUTES;
+    if (body.indexOf('=') >= 0) {
+      const map = new Map<string, string>();
+      ATTRIBUTE.lastIndex = name.length;
+      for (let m = ATTRIBUTE.exec(body); m; m = ATTRIBUTE.exec(body)) map.set(m[1]!, m[2] ?? m[3] ?? '');
+      attributes = map;
+    }
+    this.handler.open(name, attributes, at, selfClosing);
+    if (selfClosing) this.handler.close(name, at);
+  }
+
+  private position(absolute: number): TagPosition {
+    const column = absolute - this.lineStart;
+    return { line: this.line, column, end: column + 1 };
+  }
+
+  /** Counts the line breaks in data[from, to) (data[0] is at absolute offset base). */
+  private lines(data: string, from: number, to: number, base: number): void {
+    if (from >= to) return;
+    if (this.afterCR && data.charCodeAt(from) === 10) {
+      this.lineStart = base + from + 1;
+      from++;
+    }
+    this.afterCR = false;
+    // The next '\r' of this slice, looked up again only once passed: a search per call would be quadratic.
+    if (this.crSlice !== this.slice || (this.crAt >= 0 && this.crAt < from)) {
+      this.crSlice = this.slice;
+      this.crAt = data.indexOf('\r', from);
+    }
+    const cr = this.crAt;
+    if (cr < 0 || cr >= to) {
+      for (let i = data.indexOf('\n', from); i >= 0 && i < to; i = data.indexOf('\n', i + 1)) {
+        this.line++;
+        this.lineStart = base + i + 1;
+      }
+      return;
+    }
+    for (let i = from; i < to; i++) {
+      const c = data.charCodeAt(i);
+      if (c === 10) {
+        this.line++;
+        this.lineStart = base + i + 1;
+      } else if (c === 13) {
+        this.line++;
+        if (i + 1 < to && data.charCodeAt(i + 1) === 10) i++;
+        else if (i + 1 === to) this.afterCR = true;
+        this.lineStart = base + i + 1;
+      }
+    }
+  }
+}
+
+const SPECIALS = [
+  { start: '<!--', until: '-->', what: 'comment' },
+  { start: '<![CDATA[', until: ']]>', what: 'CDATA section' },
+  { start: '<?', until: '?>', what: 'processing instruction' },
+  { start: '<!', until: '>', what: 'declaration' },
+] as const;
+
+function specialAt(data: string, at: number): { until: string; what: string; open: number } | undefined {
+  if (data.charCodeAt(at + 1) !== 33 /* ! */ && data.charCodeAt(at + 1) !== 63 /* ? */) return undefined;
+  for (const s of SPECIALS) if (data.startsWith(s.start, at)) return { until: s.until, what: s.what, open: s.start.length };
+  return undefined;
+}
+
+/** Whether the characters from `at` to the end could still become the start of a comment, CDATA, … */
+function isPrefixOfSpecial(data: string, at: number): boolean {
+  const rest = data.slice(at, at + 9);
+  if (rest.length < 2) return true; // '<' alone: anything may follow
+  // '<!' or '<!-' may become a comment, '<![CD' a CDATA section: wait for more.
+  return SPECIALS.some((s) => s.start.length > rest.length && s.start.startsWith(rest));
+}
+
+function tagName(body: string, from: number): string {
+  let i = from;
+  while (i < body.length) {
+    const c = body.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 47 || c === 12) break;
+    i++;
+  }
+  return body.slice(from, i);
+}
