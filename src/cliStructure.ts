@@ -4,9 +4,10 @@
  * format comes from the file name, then the content. Exit code 1 when a file has errors, 2 when a file
  * cannot be read or the arguments are wrong (nothing is printed then).
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
 import { readStructure } from './core/structures/formats';
-import { detectFormat } from './core/structures/languages';
+import { detectFormat, formatOfName, SNIFF_CHARS } from './core/structures/languages';
+import { VasprunReader } from './core/structures/vasprun/index';
 import { FRAME_SELECTIONS, hasErrors, structureReport, type FrameSelection, type StructureReport } from './core/structures/report';
 import type { StructureFile } from './core/structures/types';
 
@@ -43,14 +44,46 @@ function parseArgs(rest: string[]): StructureArgs {
   return args;
 }
 
-function readText(file: string): string {
+const cannotRead = (file: string, error: unknown): StructureUsageError =>
+  new StructureUsageError(
+    `Cannot read ${file === '-' ? 'standard input' : file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
+  );
+
+/** The first characters of a file, for the format its content says. */
+function head(file: string): string {
+  let fd: number | undefined;
   try {
-    return readFileSync(file === '-' ? 0 : file, 'utf8');
+    fd = openSync(file, 'r');
+    const buffer = Buffer.alloc(SNIFF_CHARS);
+    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, SNIFF_CHARS, 0));
   } catch (error) {
-    throw new StructureUsageError(
-      `Cannot read ${file === '-' ? 'standard input' : file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`,
-    );
+    throw cannotRead(file, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** vasprun.xml (50–500 MB) streams through its reader in slices: the text is never held whole. */
+async function streamVasprun(file: string): Promise<StructureFile> {
+  const reader = new VasprunReader();
+  try {
+    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) reader.push(chunk as string);
+  } catch (error) {
+    throw cannotRead(file, error);
+  }
+  return reader.finish();
+}
+
+/** One file's shared model: standard input and every other format read whole. */
+async function readFile(file: string): Promise<StructureFile> {
+  if (file !== '-' && detectFormat(file, head(file)).id === 'vasprun') return streamVasprun(file);
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw cannotRead(file, error);
+  }
+  return readStructureText(file, text);
 }
 
 /** The shared model of one file's text, in the format its name or content says. */
@@ -58,6 +91,7 @@ export function readStructureText(file: string, text: string): StructureFile {
   const language = detectFormat(file === '-' ? '' : file, text);
   const read = readStructure(language.id, text);
   if (read) return read;
+  const why = language.kind === 'structure' ? `Token Lens has no ${language.label} reader yet` : `${language.label} holds no structure`;
   return {
     format: language.id,
     frames: [],
@@ -67,16 +101,16 @@ export function readStructureText(file: string, text: string): StructureFile {
         severity: 'error',
         code: 'not-a-structure',
         range: { line: 0, start: 0, end: 0 },
-        message: `Line 1: this is ${language.label.toLowerCase()} (${language.id}), not a structure: nothing to read`,
+        message: `Line 1: this file is ${language.label} (by its ${formatOfName(file) ? 'name' : 'content'}), and ${why}`,
       },
     ],
   };
 }
 
 /** The command: a usage problem or an unreadable file prints its message and the usage on stderr and gives 2. */
-export function structureCommand(rest: string[]): number {
+export async function structureCommand(rest: string[]): Promise<number> {
   try {
-    return run(rest);
+    return await run(rest);
   } catch (error) {
     if (!(error instanceof StructureUsageError)) throw error;
     process.stderr.write(`${error.message}\n${STRUCTURE_USAGE}\n`);
@@ -84,11 +118,11 @@ export function structureCommand(rest: string[]): number {
   }
 }
 
-function run(rest: string[]): number {
+async function run(rest: string[]): Promise<number> {
   const args = parseArgs(rest);
   // Every file is read before anything is printed: an unreadable one prints nothing but the message.
-  const texts = args.files.map(readText);
-  const reports: StructureReport[] = args.files.map((file, i) => structureReport(file, readStructureText(file, texts[i]!), args.frames));
+  const reports: StructureReport[] = [];
+  for (const file of args.files) reports.push(structureReport(file, await readFile(file), args.frames));
   for (const report of reports) process.stdout.write(`${JSON.stringify(report)}\n`);
   return reports.some(hasErrors) ? 1 : 0;
 }

@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { formatEntry, errorsOf, type FormatEntry } from '../core/structures/formats';
-import { detectFormat } from '../core/structures/languages';
+import { detectFormat, SNIFF_CHARS } from '../core/structures/languages';
+import { readStructureBytes } from '../core/structures/sliced';
 import { refusalToRun } from '../core/structures/poscar';
 import { frameLine } from '../core/structures/summary';
 import type { StructureFile } from '../core/structures/types';
@@ -25,6 +26,8 @@ export const CONVERT_COMMANDS = {
 } as const;
 export const RELAXATION_SUMMARY = 'tokenLens.relaxationSummary';
 export const OPEN_SENT = 'tokenLens.runs.openSent';
+/** From the Explorer: a file too big for a text editor (VS Code opens none over ~50 MB), read in slices. */
+export const OPEN_RELAXATION_SUMMARY = 'tokenLens.openRelaxationSummary';
 
 /** A command's argument: a URI (CodeLens, Explorer, editor title), or for scripts and tests the frame too. */
 interface ConvertArgs {
@@ -50,6 +53,14 @@ export class StructureFileCommands extends Disposable {
     for (const [target, command] of Object.entries(CONVERT_COMMANDS))
       this.register(vscode.commands.registerCommand(command, (arg?: unknown) => this.convert(target, asArgs(arg))));
     this.register(vscode.commands.registerCommand(RELAXATION_SUMMARY, (arg?: unknown) => this.relaxationSummary(asArgs(arg).uri)));
+    this.register(
+      vscode.commands.registerCommand(OPEN_RELAXATION_SUMMARY, (arg?: unknown) => {
+        const uri = asArgs(arg).uri;
+        return this.openRelaxationSummary(
+          typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri),
+        );
+      }),
+    );
     this.register(vscode.commands.registerCommand(OPEN_SENT, (run?: RunRecord) => run && openSent(run)));
   }
 
@@ -148,6 +159,46 @@ export class StructureFileCommands extends Disposable {
       source.file,
       source.entry.language.label,
     );
+    if (typeof record === 'string') return void notify.warning(record);
+    this.results.show(record, false);
+    return record.id;
+  }
+
+  /**
+   * The Explorer's Open Relaxation Summary: the file read from disk in slices (vasprun.xml streamed through
+   * its reader), with progress and Cancel, never opened as a text document. Returns the record's id.
+   */
+  async openRelaxationSummary(uri: vscode.Uri | undefined): Promise<string | undefined> {
+    if (!uri) return void notify.warning('Choose an OUTCAR or vasprun.xml file in the Explorer.');
+    const name = fileName(uri);
+    let bytes: Uint8Array;
+    try {
+      bytes = await vscode.workspace.fs.readFile(uri);
+    } catch (error) {
+      return void notify.error(`${name} could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const head = new TextDecoder().decode(bytes.subarray(0, SNIFF_CHARS));
+    const language = detectFormat(uri.path, head);
+    if (!formatEntry(language.id)?.structure) return void notify.warning(`${name} is not a structure file Token Lens reads.`);
+    const file = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Reading ${name}`, cancellable: true },
+      (progress, token) => {
+        let reported = 0;
+        return readStructureBytes(
+          language.id,
+          bytes,
+          (done, total) => {
+            const percent = Math.floor((100 * done) / total);
+            if (percent > reported)
+              progress.report({ increment: percent - reported, message: `${Math.round(done / 1e6)} of ${Math.round(total / 1e6)} MB` });
+            reported = percent;
+          },
+          () => token.isCancellationRequested,
+        );
+      },
+    );
+    if (!file) return undefined;
+    const record = relaxationRecord(uri.toString(), name, file, language.label);
     if (typeof record === 'string') return void notify.warning(record);
     this.results.show(record, false);
     return record.id;

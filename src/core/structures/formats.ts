@@ -9,6 +9,8 @@ import { parsePoscar } from '../poscar/parse';
 import type { ParseResult } from '../poscar/types';
 import { FORMAT_LANGUAGES, type FormatLanguage } from './languages';
 import { frameToPoscarText, poscarStructureFile } from './poscar';
+import { readOutcar } from './outcar/index';
+import { readVasprun } from './vasprun/index';
 import type { StructureDiagnostic, StructureFile, StructureFrame } from './types';
 
 export interface FormatEntry<T = unknown> {
@@ -55,9 +57,13 @@ export const DIFFRACTION_FORMAT: FormatEntry<DiffractionData> = {
 };
 
 /** Every registered format, in languages.ts's order. */
-export const FORMATS: readonly FormatEntry[] = [POSCAR_FORMAT as FormatEntry, DIFFRACTION_FORMAT as FormatEntry].sort(
-  (a, b) => FORMAT_LANGUAGES.indexOf(a.language) - FORMAT_LANGUAGES.indexOf(b.language),
-);
+export const FORMATS: readonly FormatEntry[] = [
+  POSCAR_FORMAT as FormatEntry,
+  structureEntry('outcar', readOutcar) as FormatEntry,
+  // Files of 50–500 MB are read in slices through VasprunReader (push/finish) where they stream.
+  structureEntry('vasprun', readVasprun) as FormatEntry,
+  DIFFRACTION_FORMAT as FormatEntry,
+].sort((a, b) => FORMAT_LANGUAGES.indexOf(a.language) - FORMAT_LANGUAGES.indexOf(b.language));
 
 /** The structure formats (those with the shared model). */
 export const STRUCTURE_FORMATS: readonly FormatEntry[] = FORMATS.filter((f) => f.structure);
