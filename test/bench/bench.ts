@@ -3,7 +3,7 @@
  * [--baseline=CHECKOUT]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
- * server, physics, views, prompts, package, host, chat (default: all). Their goal lines follow; the others are left out.
+ * server, physics, views, prompts, package, host, chat, cif (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer 4, ai-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE), on large text files a Debian machine has (installedFiles in textgen.ts) and on generated hostile and
@@ -32,6 +32,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchChat, chatRatio, formatChatBench } from './chat';
+import { benchCif, formatCifBench } from './cif';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
@@ -77,6 +78,7 @@ const SECTIONS = [
   'package',
   'host',
   'chat',
+  'cif',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
@@ -877,6 +879,7 @@ async function main(): Promise<void> {
     for (const r of [...benchPhysics(), ...benchPhysicsSecondRound()])
       console.log(`${pad(r.name, 52)}${lpad(ms(r.ms), 10)} ms   ${r.detail}`);
   }
+  if (runs('cif')) for (const line of formatCifBench(benchCif())) console.log(line);
   const views = runs('views') ? benchViewsSection() : undefined;
   const host = runs('host') ? benchHostSection() : undefined;
 
