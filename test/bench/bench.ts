@@ -51,6 +51,7 @@ import {
   type PoscarBenchRow,
   type ServerBenchRow,
 } from './structures';
+import { benchTrajectories, formatTrajectories } from './trajectories';
 import { CORPUS_PATH, hostileInputs, installedFiles, readCorpus, type BenchInput } from './textgen';
 
 // ---------------------------------------------------------------------------------------------
@@ -79,6 +80,7 @@ const SECTIONS = [
   'host',
   'chat',
   'cif',
+  'trajectories',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
@@ -874,6 +876,7 @@ async function main(): Promise<void> {
   // 5-7. Structures: POSCAR parsing, the reference server's runs, the views in a webview.
   const poscar = runs('poscar') ? await benchPoscarSection() : undefined;
   const server = runs('server') ? await benchServerSection() : undefined;
+  if (runs('trajectories')) for (const line of formatTrajectories(benchTrajectories())) console.log(line);
   if (runs('physics')) {
     console.log('\n## Physics: the literature models next to the reference models they replace (this process, one run each)');
     for (const r of [...benchPhysics(), ...benchPhysicsSecondRound()])

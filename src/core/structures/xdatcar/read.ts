@@ -1,0 +1,286 @@
+/**
+ * readXdatcar: VASP 5's XDATCAR, the positions of a molecular dynamics or relaxation run, as pymatgen's
+ * Xdatcar (pymatgen/io/vasp/outputs.py) and ASE's read_vasp_xdatcar (ase/io/vasp.py) read it. The header is
+ * a POSCAR header (title, scale, lattice, element names, counts), read by the POSCAR core's own reader;
+ * then one block per configuration: 'Direct configuration=     N' and one line of fractional coordinates
+ * per atom. With a fixed cell the header comes once; with a variable cell (ISIF=3 MD) VASP repeats it
+ * before every configuration. Never throws; near-linear; every problem on its line and column.
+ *
+ * Followed as pymatgen does, where ASE differs:
+ * - no element names line (VASP 4 style): names from the comment line when it lists one per count, else
+ *   X1, X2, … (the POSCAR core's rule; ASE reads the counts as names and fails);
+ * - blank lines instead of 'Direct configuration=' lines: each blank line ends a configuration (ASE
+ *   reads only the first);
+ * - a negative scale is the cell volume in Å³ (ASE multiplies by it);
+ * - labels after the coordinates are ignored (ASE fails on them).
+ */
+import { readHeader, type Header } from '../../poscar/header';
+import { parseInteger, parseNumber } from '../../poscar/numbers';
+import { plural, quote, Report } from '../../poscar/report';
+import { SourceText, tokenize } from '../../poscar/text';
+import { Fields } from '../fields';
+import type { Mat3, Vec3 } from '../../poscar/types';
+import { frameDetail, groupFrames, MAX_FRAME_ATOMS, MAX_FRAMES, MAX_TOTAL_SITES } from '../trajectoryOutline';
+import type { OutlineEntry, StructureFile, StructureFrame } from '../types';
+
+/** Lines a POSCAR header can take: 5, then up to 10 lines of names and 10 of counts, then the mode line. */
+const HEADER_LINES = 32;
+
+/** `src` seen from line `first` on, for at most HEADER_LINES lines: the POSCAR header reader starts at 0. */
+function windowAt(src: SourceText, first: number): SourceText {
+  const count = Math.max(0, Math.min(src.count - first, HEADER_LINES));
+  const lines = src.lines.slice(first, first + count);
+  return {
+    lines,
+    count,
+    has: (line: number) => line < count,
+    tokens: (line: number) => (line < count ? tokenize(lines[line]!) : []),
+    isBlank: (line: number) => line >= count || tokenize(lines[line]!).length === 0,
+  } as SourceText;
+}
+
+/**
+ * The POSCAR header from line `first`, its problems moved to the file's lines. Warnings already given for
+ * an earlier header (a left-handed cell repeated in every block) are not given again.
+ */
+function readHeaderAt(src: SourceText, first: number, report: Report, seen: Set<string>): Header | undefined {
+  const window = windowAt(src, first);
+  const local = new Report().within(window.lines.length > 0 ? window.lines : ['']);
+  const header = readHeader(window, local);
+  for (const d of local.diagnostics) {
+    if (d.code === 'mode-line-blank') continue; // a blank line is a configuration separator here (see below)
+    if (d.severity === 'warning' && seen.has(d.code)) continue;
+    seen.add(d.code);
+    const text = d.message.replace(/^Line \d+: /, '');
+    const range = { ...d.range, line: d.range.line + first };
+    if (d.severity === 'error') report.error(d.code, range, text);
+    else report.warning(d.code, range, text);
+  }
+  if (!header) return undefined;
+  return { ...header, lines: { ...header.lines, mode: header.lines.mode + first } };
+}
+
+/** 'Direct configuration=     3' (or VASP's 'Cartesian configuration=' that no version writes). */
+const isConfigurationLine = (text: string): boolean => /^\s*[A-Za-z]+\s+configuration\s*=/.test(text) || /^\s*Direct\s*$/i.test(text);
+
+function configurationNumber(text: string): number | undefined {
+  const match = /=\s*(\S+)/.exec(text);
+  const n = match ? parseInteger(match[1]!) : undefined;
+  return n !== undefined && n >= 0 ? n : undefined;
+}
+
+interface Block {
+  lattice: Mat3;
+  species: string[];
+  atoms: number;
+  /** The configuration separator is a blank line (no 'Direct configuration=' lines). */
+  blankSeparated: boolean;
+}
+
+function blockOf(header: Header, src: SourceText): Block {
+  const species: string[] = [];
+  const atoms = header.counts.reduce((sum, n) => sum + n, 0);
+  // Too many to read: the caller reports it before the species are needed.
+  if (atoms > MAX_FRAME_ATOMS) return { lattice: header.lattice, species, atoms, blankSeparated: false };
+  header.counts.forEach((n, g) => {
+    for (let k = 0; k < n; k++) species.push(header.species[g]!);
+  });
+  return { lattice: header.lattice, species, atoms: species.length, blankSeparated: src.isBlank(header.lines.mode) };
+}
+
+/**
+ * Cartesian position of one atom from its fractional coordinates (the first three fields; anything after
+ * them, a label, is ignored), or undefined after reporting why not.
+ */
+function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number, atoms: number, report: Report): Vec3 | undefined {
+  if (fields.count < 3) {
+    report.error(
+      'xdatcar-short-line',
+      fields.span(line),
+      fields.count === 0
+        ? `a blank line where atom ${atom} of ${atoms} should be: the configuration is left out`
+        : `atom ${atom} needs three fractional coordinates (found ${fields.count}): the configuration is left out`,
+    );
+    return undefined;
+  }
+  const a = fields.number(0);
+  const b = fields.number(1);
+  const c = fields.number(2);
+  if (a === undefined || b === undefined || c === undefined) {
+    const k = a === undefined ? 0 : b === undefined ? 1 : 2;
+    report.error(
+      'xdatcar-not-number',
+      fields.range(line, k),
+      `the coordinate must be a number (found ${quote(fields.text(k))}): the configuration is left out`,
+    );
+    return undefined;
+  }
+  // f·L (fracToCart), written out: one array per atom, the only allocation left in the hot loop.
+  const [u, v, w] = lattice;
+  const x = a * u[0] + b * v[0] + c * w[0];
+  const y = a * u[1] + b * v[1] + c * w[1];
+  const z = a * u[2] + b * v[2] + c * w[2];
+  if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) return [x, y, z];
+  report.error(
+    'xdatcar-coordinates-too-large',
+    { line, start: fields.starts[0]!, end: fields.ends[2]! },
+    'these coordinates times the lattice vectors are too large to compute with: the configuration is left out',
+  );
+  return undefined;
+}
+
+/** One scanner for every coordinate line read (the reader is synchronous, so it is never shared by two reads). */
+const FIELDS = new Fields();
+
+/** Whether a character code is an ASCII letter: a configuration line starts with one, a coordinate line never. */
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+export function readXdatcar(text: string): StructureFile {
+  const report = new Report();
+  const src = new SourceText(text);
+  report.within(src.lines);
+  const empty = (): StructureFile => ({ format: 'xdatcar', frames: [], diagnostics: report.sorted(), outline: [] });
+  if (!/\S/.test(text)) {
+    report.error(
+      'empty-file',
+      { line: 0, start: 0, end: 0 },
+      'the file is empty: an XDATCAR holds a POSCAR-like header, then one block of coordinates per configuration',
+    );
+    return empty();
+  }
+  const seen = new Set<string>();
+  const title = (src.lines[0] ?? '').trim();
+  const header = readHeaderAt(src, 0, report, seen);
+  if (!header) return empty();
+  let block = blockOf(header, src);
+  const frames: StructureFrame[] = [];
+  const outline: OutlineEntry[] = [];
+  let sites = 0;
+  let blankNoted = false;
+  // The line of the current block's 'Direct configuration=' (or blank separator) line, and where its block begins.
+  let marker = header.lines.mode;
+  let blockStart = 0;
+  for (let index = 1; ; index++) {
+    if (block.atoms > MAX_FRAME_ATOMS) {
+      report.error(
+        'xdatcar-too-many-atoms',
+        { line: marker, start: 0, end: 0 },
+        `${block.atoms} atoms in one configuration: at most ${MAX_FRAME_ATOMS} are read`,
+      );
+      break;
+    }
+    if (frames.length >= MAX_FRAMES || sites + block.atoms > MAX_TOTAL_SITES) {
+      report.warning(
+        'too-many-frames',
+        { line: marker, start: 0, end: src.lines[marker]?.length ?? 0 },
+        `only the first ${frames.length} configurations are read (${sites} atoms in all; at most ${MAX_FRAMES} configurations or ${MAX_TOTAL_SITES} atoms): the rest of the file is left out`,
+      );
+      break;
+    }
+    if (block.blankSeparated && !blankNoted) {
+      blankNoted = true;
+      report.warning(
+        'xdatcar-no-configuration-line',
+        { line: marker, start: 0, end: 0 },
+        "a blank line where VASP writes 'Direct configuration=     1': read as Direct coordinates with blank lines between configurations, as pymatgen reads it (ASE reads only the first configuration)",
+      );
+    }
+    const markerText = src.lines[marker] ?? '';
+    if (/^\s*[cCkK]/.test(markerText)) {
+      report.warning(
+        'xdatcar-cartesian',
+        { line: marker, start: 0, end: markerText.length },
+        'XDATCAR coordinates are fractional (VASP writes Direct): read as Direct, as ASE and pymatgen read them',
+      );
+    }
+    const number = configurationNumber(markerText) ?? index;
+    // The coordinates.
+    const positions: Vec3[] = [];
+    let ok = true;
+    let line = marker + 1;
+    let truncated = false;
+    let cut = false;
+    for (let i = 0; i < block.atoms; i++, line++) {
+      if (!src.has(line)) {
+        truncated = true;
+        break;
+      }
+      const text = src.lines[line]!;
+      const fields = FIELDS.scan(text);
+      if (fields.count > 0 && isLetter(text.charCodeAt(fields.starts[0]!)) && isConfigurationLine(text)) {
+        cut = true;
+        report.error(
+          'xdatcar-count-mismatch',
+          { line, start: 0, end: text.length },
+          `configuration ${number} has ${plural(i, 'coordinate line')} but the counts say ${block.atoms} atoms: that configuration is left out`,
+        );
+        break;
+      }
+      if (!ok) continue;
+      const position = readPosition(fields, block.lattice, line, i + 1, block.atoms, report);
+      if (position) positions.push(position);
+      else ok = false;
+    }
+    if (truncated) {
+      report.warning(
+        'xdatcar-truncated',
+        { line, start: 0, end: 0 },
+        `the file ends after ${plural(line - marker - 1, 'coordinate line')} of configuration ${number} (of ${block.atoms}): that configuration is left out${frames.length > 0 ? `, the ${plural(frames.length, 'configuration')} before it are kept` : ''}`,
+      );
+      break;
+    }
+    if (ok && !cut) {
+      const frame: StructureFrame = {
+        lattice: block.lattice,
+        pbc: [true, true, true],
+        species: block.species,
+        positions,
+        title: `configuration ${number}`,
+        lines: { first: blockStart, last: line - 1 },
+      };
+      frames.push(frame);
+      sites += block.atoms;
+      outline.push({ name: `configuration ${number}`, detail: frameDetail(block.atoms), kind: 'frame', lines: frame.lines });
+    }
+    // What follows: the end, another configuration line, a blank separator, or a repeated header.
+    let next = line;
+    while (next < src.count && src.isBlank(next)) next++;
+    if (next >= src.count) break;
+    const nextText = src.lines[next]!;
+    if (isConfigurationLine(nextText)) {
+      marker = blockStart = next;
+      continue;
+    }
+    const firstToken = src.tokens(next)[0]?.text ?? '';
+    if (block.blankSeparated && next > line && parseNumber(firstToken) !== undefined) {
+      marker = next - 1; // the blank line before the coordinates stands for 'Direct configuration='
+      blockStart = line;
+      continue;
+    }
+    // A repeated header (variable cell): pymatgen recognises it by the title line, ASE by anything that is
+    // not a configuration line; both then read a whole new POSCAR header.
+    const trimmed = nextText.trim();
+    const scaleFollows = parseNumber(src.tokens(next + 1)[0]?.text ?? '') !== undefined;
+    if (trimmed !== title && !(parseNumber(firstToken) === undefined && scaleFollows)) {
+      report.error(
+        'xdatcar-unexpected-line',
+        { line: next, start: 0, end: nextText.length },
+        `expected 'Direct configuration=' or a repeated header after configuration ${number}, found ${quote(trimmed)}: does the configuration above have more atoms than the counts say? The rest of the file is left out`,
+      );
+      break;
+    }
+    const repeated = readHeaderAt(src, next, report, seen);
+    if (!repeated) {
+      report.error(
+        'xdatcar-bad-header',
+        { line: next, start: 0, end: nextText.length },
+        'this repeated header (a variable cell) cannot be read: the rest of the file is left out',
+      );
+      break;
+    }
+    block = blockOf(repeated, src);
+    marker = repeated.lines.mode;
+    blockStart = next;
+  }
+  return { format: 'xdatcar', frames, diagnostics: report.sorted(), outline: groupFrames(outline) };
+}

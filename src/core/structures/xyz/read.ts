@@ -1,0 +1,314 @@
+/**
+ * readXyz: plain and extended XYZ, one frame or many, as ASE's extxyz reader (ase/io/extxyz.py, ASE 3.22)
+ * and pymatgen's XYZ (pymatgen/io/xyz.py) read them. Each frame: the atom count, a comment line (key=value
+ * pairs in extended XYZ), then one line per atom (element symbol or atomic number, x y z in Å, and the
+ * columns Properties= names). Never throws; near-linear; every problem on its line and column.
+ */
+import { ELEMENTS, element } from '../../poscar/elements';
+import { parseInteger } from '../../poscar/numbers';
+import { plural, quote, Report } from '../../poscar/report';
+import { SourceText, type Token } from '../../poscar/text';
+import { Fields } from '../fields';
+import type { Vec3 } from '../../poscar/types';
+import { frameDetail, groupFrames, MAX_FRAME_ATOMS, MAX_FRAMES, MAX_TOTAL_SITES } from '../trajectoryOutline';
+import type { OutlineEntry, StructureFile, StructureFrame } from '../types';
+import { readFrameSpec, type FrameSpec } from './frameSpec';
+
+/** Characters of a comment line kept as a frame's title. */
+const TITLE_LENGTH = 80;
+
+/** Element symbols for species tokens, each token resolved once. */
+class SpeciesNames {
+  private readonly known = new Map<string, Resolved>();
+
+  /**
+   * The element for a species token: an atomic number (ASE's Z column, pymatgen reads '6' as carbon), a
+   * symbol in any case ('CL' -> Cl, as ASE's capitalize()), or a label starting with one ('C1', 'Fe_pv').
+   * Anything else is 'X' with the token kept as the label; `unknown` is set the first time only.
+   */
+  resolve(text: string): Resolved {
+    const cached = this.known.get(text);
+    if (cached) return cached.unknown ? { ...cached, unknown: false } : cached;
+    const z = parseInteger(text);
+    let symbol: string | undefined;
+    if (z !== undefined) symbol = z >= 1 && z <= ELEMENTS.length ? ELEMENTS[z - 1]!.symbol : undefined;
+    else {
+      const capital = text[0]!.toUpperCase() + text.slice(1).toLowerCase();
+      if (element(capital)) symbol = capital;
+      else {
+        const letters = /^[A-Za-z]{1,2}/.exec(text)?.[0];
+        const two = letters && letters[0]!.toUpperCase() + letters.slice(1).toLowerCase();
+        if (two && element(two)) symbol = two;
+        else if (letters && element(letters[0]!.toUpperCase())) symbol = letters[0]!.toUpperCase();
+      }
+    }
+    const resolved: Resolved =
+      symbol === undefined
+        ? { symbol: 'X', label: text, unknown: true }
+        : { symbol, label: symbol === text || z !== undefined ? undefined : text, unknown: false };
+    this.known.set(text, resolved);
+    return resolved;
+  }
+}
+
+interface Resolved {
+  symbol: string;
+  label: string | undefined;
+  unknown: boolean;
+}
+
+interface Frames {
+  frames: StructureFrame[];
+  outline: OutlineEntry[];
+  sites: number;
+}
+
+/** A lone whole number: the count line of a frame. */
+const isCountLine = (tokens: Token[]): boolean => tokens.length === 1 && (parseInteger(tokens[0]!.text) ?? -1) >= 0;
+
+/** The next count line from `from` on, or the end of the file. */
+function nextCountLine(src: SourceText, from: number): number {
+  let line = from;
+  while (line < src.count && !isCountLine(src.tokens(line))) line++;
+  return line;
+}
+
+function frameTitle(comment: string, spec: FrameSpec, index: number): string {
+  const text = comment.trim();
+  if (spec.extended || text === '') return `frame ${index}`;
+  return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text;
+}
+
+/** Reads the atom lines of one frame; undefined when its positions cannot all be read. */
+function readAtoms(
+  src: SourceText,
+  first: number,
+  n: number,
+  spec: FrameSpec,
+  names: SpeciesNames,
+  report: Report,
+): {
+  species: string[];
+  labels: (string | undefined)[];
+  positions: Vec3[];
+  forces?: Vec3[];
+  next: number;
+  ok: boolean;
+  truncated: boolean;
+  short?: number;
+} {
+  const species: string[] = [];
+  const labels: (string | undefined)[] = [];
+  const positions: Vec3[] = [];
+  const forces: Vec3[] = [];
+  let forcesOk = spec.forces !== undefined;
+  let ok = spec.positions !== undefined;
+  const width = spec.width;
+  const speciesOffset = spec.species ?? spec.numbers;
+  const fields = FIELDS;
+  for (let i = 0; i < n; i++) {
+    const line = first + i;
+    if (!src.has(line)) return { species, labels, positions, next: line, ok: false, truncated: true };
+    fields.scan(src.lines[line]!);
+    if (i > 0 && fields.count === 1 && (parseInteger(fields.text(0)) ?? -1) >= 0)
+      return { species, labels, positions, ...(forcesOk ? { forces } : {}), next: line, ok, truncated: false, short: i };
+    if (!ok) continue; // the columns are unknown or a line was bad: only the frame's extent matters now
+    if (fields.count < width) {
+      report.error(
+        'xyz-short-line',
+        fields.span(line),
+        fields.count === 0
+          ? `a blank line where atom ${i + 1} of ${n} should be: the frame is left out`
+          : `atom ${i + 1} has ${plural(fields.count, 'column')} where ${spec.extended ? 'Properties=' : 'an XYZ atom line'} asks for ${width} (${describe(spec)}): the frame is left out`,
+      );
+      ok = false;
+      continue;
+    }
+    const position = readVector(fields, spec.positions!, line, 'position', report);
+    if (!position) {
+      ok = false;
+      continue;
+    }
+    positions.push(position);
+    if (speciesOffset === undefined) {
+      species.push('X');
+      labels.push(undefined);
+    } else {
+      const resolved = names.resolve(fields.text(speciesOffset));
+      if (resolved.unknown) {
+        report.warning(
+          'unknown-element',
+          fields.range(line, speciesOffset),
+          `${quote(resolved.label!)} is not an element symbol or atomic number: shown as X, its mass is unknown`,
+        );
+      }
+      species.push(resolved.symbol);
+      labels.push(resolved.label);
+    }
+    if (forcesOk) {
+      const force = readVector(fields, spec.forces!, line, 'force', report);
+      if (force) forces.push(force);
+      else forcesOk = false;
+    }
+  }
+  return { species, labels, positions, ...(forcesOk ? { forces } : {}), next: first + n, ok, truncated: false };
+}
+
+/** One scanner for every atom line read (the readers are synchronous, so it is never shared by two reads). */
+const FIELDS = new Fields();
+
+function describe(spec: FrameSpec): string {
+  return spec.columns.map((c) => `${c.name}:${c.count}`).join(' ');
+}
+
+function readVector(fields: Fields, offset: number, line: number, what: string, report: Report): Vec3 | undefined {
+  const x = fields.number(offset);
+  const y = fields.number(offset + 1);
+  const z = fields.number(offset + 2);
+  if (x !== undefined && y !== undefined && z !== undefined) return [x, y, z];
+  const k = x === undefined ? 0 : y === undefined ? 1 : 2;
+  report.error(
+    'xyz-not-number',
+    fields.range(line, offset + k),
+    `the ${what}'s ${'xyz'[k]} must be a number (found ${quote(fields.text(offset + k))})${what === 'position' ? ': the frame is left out' : ": the frame's forces are left out"}`,
+  );
+  return undefined;
+}
+
+function readFrames(src: SourceText, report: Report): Frames {
+  const out: Frames = { frames: [], outline: [], sites: 0 };
+  const names = new SpeciesNames();
+  let line = 0;
+  let index = 0; // frames met, read or not
+  let blankReported = false;
+  let previousEnd = -1; // the line after the last frame read in full
+  while (line < src.count) {
+    const tokens = src.tokens(line);
+    if (tokens.length === 0) {
+      let next = line;
+      while (next < src.count && src.isBlank(next)) next++;
+      const follows = src.tokens(next);
+      if (next < src.count && index > 0 && isCountLine(follows.slice(0, 1)) && !blankReported) {
+        blankReported = true;
+        report.warning(
+          'xyz-blank-line',
+          { line, start: 0, end: 0 },
+          'a blank line between frames: read on here, but ASE stops reading at a blank line and drops the frames after it',
+        );
+      }
+      if (next < src.count && index > 0 && !isCountLine(follows.slice(0, 1))) {
+        report.warning(
+          'xyz-trailing-text',
+          { line: next, start: follows[0]!.start, end: src.lines[next]!.length },
+          `the text after the blank line is not an XYZ frame (no atom count): lines ${next + 1}–${src.count} are ignored, as ASE (which stops at the blank line) and pymatgen ignore them`,
+        );
+        break;
+      }
+      line = next;
+      continue;
+    }
+    const n = parseInteger(tokens[0]!.text);
+    if (n === undefined || n < 0) {
+      const next = nextCountLine(src, line + 1);
+      const skipped = next > line + 1 ? ` (lines ${line + 1}–${next} skipped)` : '';
+      report.error(
+        'xyz-count',
+        { line, start: tokens[0]!.start, end: tokens[tokens.length - 1]!.end },
+        previousEnd === line
+          ? `expected the atom count of the next frame, found ${quote(src.lines[line]!.trim())}: does the frame above have more atom lines than its count says?${skipped}`
+          : `an XYZ frame starts with its atom count, a whole number (found ${quote(tokens[0]!.text)})${skipped}`,
+      );
+      line = next;
+      continue;
+    }
+    if (tokens.length > 1) {
+      report.warning(
+        'xyz-count-extra',
+        { line, start: tokens[1]!.start, end: tokens[tokens.length - 1]!.end },
+        'only the atom count belongs on this line: ASE and pymatgen refuse the frame with more on it',
+      );
+    }
+    const countRange = { line, start: tokens[0]!.start, end: tokens[0]!.end };
+    if (n > MAX_FRAME_ATOMS) {
+      report.error(
+        'xyz-too-many-atoms',
+        countRange,
+        `${n} atoms in one frame: at most ${MAX_FRAME_ATOMS} are read; the rest of the file is left out`,
+      );
+      break;
+    }
+    if (out.frames.length >= MAX_FRAMES || out.sites + n > MAX_TOTAL_SITES) {
+      report.warning(
+        'too-many-frames',
+        countRange,
+        `only the first ${out.frames.length} frames are read (${out.sites} atoms in all; at most ${MAX_FRAMES} frames or ${MAX_TOTAL_SITES} atoms): the rest of the file is left out`,
+      );
+      break;
+    }
+    index++;
+    const commentLine = line + 1;
+    if (!src.has(commentLine)) {
+      report.warning(
+        'xyz-truncated',
+        { line: commentLine, start: 0, end: 0 },
+        `the file ends after the atom count of frame ${index}: that frame is left out`,
+      );
+      break;
+    }
+    const comment = src.lines[commentLine]!;
+    const spec = readFrameSpec(comment, commentLine, report);
+    const atoms = readAtoms(src, line + 2, n, spec, names, report);
+    if (atoms.truncated) {
+      report.warning(
+        'xyz-truncated',
+        { line: atoms.next, start: 0, end: 0 },
+        `the file ends after ${plural(atoms.next - line - 2, 'atom line')} of frame ${index}, whose count on line ${line + 1} is ${n}: that frame is left out${out.frames.length > 0 ? `, the ${plural(out.frames.length, 'frame')} before it are kept` : ''}`,
+      );
+      break;
+    }
+    if (atoms.short !== undefined) {
+      report.error(
+        'xyz-count-mismatch',
+        countRange,
+        `frame ${index} has ${plural(atoms.short, 'atom line')} but its count says ${n}: a new frame starts on line ${atoms.next + 1}`,
+      );
+    }
+    if (atoms.ok) {
+      const count = atoms.positions.length;
+      const frame: StructureFrame = {
+        lattice: spec.lattice,
+        pbc: spec.pbc,
+        species: atoms.species,
+        positions: atoms.positions,
+        ...(atoms.labels.some((l) => l !== undefined) ? { labels: atoms.labels.map((l, k) => l ?? atoms.species[k]!) } : {}),
+        ...(spec.energy === undefined ? {} : { energy: spec.energy }),
+        ...(atoms.forces && atoms.forces.length === count ? { forces: atoms.forces } : {}),
+        ...(spec.stress ? { stress: spec.stress } : {}),
+        title: frameTitle(comment, spec, index),
+        lines: { first: line, last: atoms.next - 1 },
+      };
+      out.frames.push(frame);
+      out.sites += count;
+      out.outline.push({ name: `frame ${index}`, detail: frameDetail(count, spec.energy), kind: 'frame', lines: frame.lines });
+    }
+    line = atoms.next;
+    previousEnd = line;
+  }
+  return out;
+}
+
+export function readXyz(text: string): StructureFile {
+  const report = new Report();
+  const src = new SourceText(text);
+  report.within(src.lines);
+  if (!/\S/.test(text)) {
+    report.error(
+      'empty-file',
+      { line: 0, start: 0, end: 0 },
+      'the file is empty: an XYZ frame holds the atom count, a comment line and one line per atom',
+    );
+    return { format: 'xyz', frames: [], diagnostics: report.sorted(), outline: [] };
+  }
+  const { frames, outline } = readFrames(src, report);
+  return { format: 'xyz', frames, diagnostics: report.sorted(), outline: groupFrames(outline) };
+}
