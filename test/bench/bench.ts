@@ -3,7 +3,7 @@
  * [--baseline=CHECKOUT]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
- * server, physics, views, prompts, package, host, chat, cif (default: all). Their goal lines follow; the others are left out.
+ * server, physics, views, prompts, package, host, chat, cif, trajectories, vasp (default: all). Their goal lines follow; the others are left out.
  *
  * Compares Token Lens with gpt-tokenizer 4, ai-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE), on large text files a Debian machine has (installedFiles in textgen.ts) and on generated hostile and
@@ -52,6 +52,7 @@ import {
   type ServerBenchRow,
 } from './structures';
 import { benchTrajectories, formatTrajectories } from './trajectories';
+import { benchVasp } from './vaspOutputs';
 import { CORPUS_PATH, hostileInputs, installedFiles, readCorpus, type BenchInput } from './textgen';
 
 // ---------------------------------------------------------------------------------------------
@@ -81,6 +82,7 @@ const SECTIONS = [
   'chat',
   'cif',
   'trajectories',
+  'vasp',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 const onlyAt = args.indexOf('--only');
@@ -883,6 +885,7 @@ async function main(): Promise<void> {
       console.log(`${pad(r.name, 52)}${lpad(ms(r.ms), 10)} ms   ${r.detail}`);
   }
   if (runs('cif')) for (const line of formatCifBench(benchCif())) console.log(line);
+  if (runs('vasp')) for (const line of await benchVasp()) console.log(line);
   const views = runs('views') ? benchViewsSection() : undefined;
   const host = runs('host') ? benchHostSection() : undefined;
 

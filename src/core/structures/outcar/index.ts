@@ -56,6 +56,17 @@ function titelElement(words: readonly string[]): string | undefined {
   return element(symbol) ? symbol : undefined;
 }
 
+/** The first token after `marker` on the line, its value (undefined when not a number) and columns. */
+function valueAfter(line: string, marker: string): { value: number | undefined; start: number; end: number } {
+  const from = line.indexOf(marker);
+  if (from < 0) return { value: undefined, start: 0, end: line.length };
+  let offset = from + marker.length;
+  while (offset < line.length && (line[offset] === ' ' || line[offset] === '=')) offset++; // 'energy(sigma->0) =' and '=-1.9'
+  const token = tokenize(line.slice(offset))[0];
+  if (!token) return { value: undefined, start: from, end: line.length };
+  return { value: parseNumber(token.text), start: offset + token.start, end: offset + token.end };
+}
+
 const DASHES = /^\s*-{10,}\s*$/;
 /** How far past 'FREE ENERGIE OF THE ION-ELECTRON SYSTEM' its TOTEN and sigma->0 lines may stand. */
 const ENERGY_LOOKAHEAD = 6;
@@ -235,36 +246,30 @@ export function readOutcar(text: string): StructureFile {
     } else if (line.includes('FREE ENERGIE OF THE ION-ELECTRON SYSTEM')) {
       let toten: number | undefined;
       let sigma0: number | undefined;
+      let totenAt: { line: number; start: number; end: number } | undefined;
       let last = i;
       for (let k = 1; k <= ENERGY_LOOKAHEAD && i + k < n; k++) {
         const next = lines[i + k]!;
         if (next.includes('TOTEN')) {
-          toten = parseNumber(
-            next
-              .slice(next.indexOf('=') + 1)
-              .trim()
-              .split(/\s+/)[0] ?? '',
-          );
+          const found = valueAfter(next, '=');
+          toten = found.value;
+          totenAt = { line: i + k, start: found.start, end: found.end };
           last = i + k;
         } else if (next.includes('energy(sigma->0)')) {
-          sigma0 = parseNumber(
-            next
-              .slice(next.indexOf('energy(sigma->0)') + 16)
-              .replace('=', ' ')
-              .trim()
-              .split(/\s+/)[0] ?? '',
-          );
+          sigma0 = valueAfter(next, 'energy(sigma->0)').value;
           last = i + k;
           break;
         }
       }
       if (last === i) continue; // the file ends inside the block: the step is incomplete (said at the end)
-      if (toten === undefined)
+      if (toten === undefined) {
+        const at = totenAt ?? { line: i, start: 0, end: line.length };
         report.warning(
           'outcar-bad-energy',
-          { line: i, start: 0, end: line.length },
-          `ionic step ${frames.length + 1} has no readable 'free  energy   TOTEN' after this line`,
+          at,
+          `ionic step ${frames.length + 1} has no readable free energy TOTEN${totenAt ? '' : ' after this line'}`,
         );
+      }
       const energy = { toten, sigma0, line: i, last };
       if (positions) emit(positions, energy);
       else pendingEnergy = energy; // some runs print the energy before the positions (single points of VASP 5.2)

@@ -46,13 +46,13 @@ export class XmlTokenizer {
   private lineStart = 0;
   /** The last character seen was '\r' (a following '\n' belongs to the same line break). */
   private afterCR = false;
-  /** A long tag being skipped: where it started. */
-  private longTag: TagPosition | null = null;
   private unfinished: { at: TagPosition; what: string } | null = null;
   /** The slice last searched for '\r' and where its next one is (-1: none). */
   private slice = 0;
   private crSlice = -1;
   private crAt = -1;
+  private nlSlice = -1;
+  private nlAt = -1;
 
   constructor(private readonly handler: XmlHandler) {}
 
@@ -84,7 +84,6 @@ export class XmlTokenizer {
         }
         this.lines(data, pos, found + until.length, base);
         pos = found + until.length;
-        if (this.longTag) this.longTag = null;
         this.skip = null;
         this.unfinished = null;
         continue;
@@ -111,26 +110,27 @@ export class XmlTokenizer {
         pos = lt + special.open;
         continue;
       }
-      // A tag: up to the '>' outside quotes.
+      // A tag: up to the '>' outside quotes, looked for no further than MAX_TAG characters.
+      const limit = Math.min(n, lt + MAX_TAG + 1);
       let i = lt + 1;
       let quote = 0;
-      for (; i < n; i++) {
+      for (; i < limit; i++) {
         const c = data.charCodeAt(i);
         if (quote) {
           if (c === quote) quote = 0;
         } else if (c === 62 /* > */) break;
         else if (c === 34 || c === 39) quote = c;
       }
+      // Too long: skipped to the next '>', quoted or not, the same wherever the slices were cut.
+      if (i === limit && limit - lt > MAX_TAG) {
+        this.handler.problem('xml-long-tag', at, `a tag longer than ${MAX_TAG} characters starts here: it is skipped`);
+        this.skip = { until: '>', what: 'tag' };
+        this.unfinished = { at, what: 'tag' };
+        pos = lt + 1;
+        this.lines(data, lt, pos, base);
+        continue;
+      }
       if (i >= n) {
-        if (n - lt > MAX_TAG) {
-          this.handler.problem('xml-long-tag', at, `a tag longer than ${MAX_TAG} characters starts here: it is skipped`);
-          this.longTag = at;
-          this.skip = { until: '>', what: 'tag' };
-          this.unfinished = { at, what: 'tag' };
-          pos = lt + 1;
-          this.lines(data, lt, pos, base);
-          continue;
-        }
         this.keep(data, lt, base);
         return;
       }
@@ -139,10 +139,6 @@ export class XmlTokenizer {
       const end = this.line === at.line ? base + i + 1 - this.lineStart : at.column + 1;
       const position: TagPosition = { line: at.line, column: at.column, end };
       pos = i + 1;
-      if (body.length > MAX_TAG) {
-        this.handler.problem('xml-long-tag', position, `a tag longer than ${MAX_TAG} characters: it is skipped`);
-        continue;
-      }
       this.tag(body, position);
     }
     this.base = base + n;
@@ -204,9 +200,14 @@ export class XmlTokenizer {
     }
     const cr = this.crAt;
     if (cr < 0 || cr >= to) {
-      for (let i = data.indexOf('\n', from); i >= 0 && i < to; i = data.indexOf('\n', i + 1)) {
+      // The same for '\n': a long stretch without one must not be searched again on every call.
+      if (this.nlSlice !== this.slice || (this.nlAt >= 0 && this.nlAt < from)) {
+        this.nlSlice = this.slice;
+        this.nlAt = data.indexOf('\n', from);
+      }
+      for (; this.nlAt >= 0 && this.nlAt < to; this.nlAt = data.indexOf('\n', this.nlAt + 1)) {
         this.line++;
-        this.lineStart = base + i + 1;
+        this.lineStart = base + this.nlAt + 1;
       }
       return;
     }
