@@ -46,9 +46,10 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
         { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
         { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
         { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
-        { title: '$(file-symlink-file) POSCAR', command: CONVERT_COMMANDS.poscar },
-        { title: '$(file-symlink-file) CIF', command: CONVERT_COMMANDS.cif },
-        { title: '$(file-symlink-file) Extended XYZ', command: CONVERT_COMMANDS.xyz },
+        // Conversions to the other writable formats (a file is not converted to its own).
+        { title: '$(file-symlink-file) → POSCAR', command: CONVERT_COMMANDS.poscar },
+        { title: '$(file-symlink-file) → CIF', command: CONVERT_COMMANDS.cif, when: (f) => f.format !== 'cif' },
+        { title: '$(file-symlink-file) → Extended XYZ', command: CONVERT_COMMANDS.xyz, when: (f) => f.format !== 'xyz' },
       ]),
   );
   return tree;

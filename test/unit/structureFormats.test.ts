@@ -55,7 +55,9 @@ function frame(over: Partial<StructureFrame> = {}): StructureFrame {
 }
 
 test('package.json contributes exactly the table: each language, its names, patterns and extensions, and its activation', () => {
-  const languages = new Map<string, Record<string, string[] | undefined>>(manifest.contributes.languages.map((l: { id: string }) => [l.id, l]));
+  const languages = new Map<string, Record<string, string[] | undefined>>(
+    manifest.contributes.languages.map((l: { id: string }) => [l.id, l]),
+  );
   for (const f of FORMAT_LANGUAGES) {
     const l = languages.get(f.languageId);
     assert.ok(l, `package.json declares the language ${f.languageId}`);
@@ -144,9 +146,18 @@ test('POSCAR joins the table through its adapter: one frame with Cartesian posit
 });
 
 test('a frame written as POSCAR reads back as the same atoms in the same order, selective dynamics kept', () => {
-  const f = frame({ free: [[true, true, true], [false, false, true], [true, false, true]] });
+  const f = frame({
+    free: [
+      [true, true, true],
+      [false, false, true],
+      [true, false, true],
+    ],
+  });
   const back = readStructure('poscar', frameToPoscarText(f))!;
-  assert.deepEqual(back.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    back.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   assert.deepEqual(back.frames[0]!.species, f.species);
   back.frames[0]!.positions.forEach((p, i) => p.forEach((x, k) => assert.ok(Math.abs(x - f.positions[i]![k]!) < 1e-10)));
   assert.deepEqual(back.frames[0]!.free, f.free);
@@ -192,7 +203,9 @@ test('what a run sends: a POSCAR as it is, any other format one frame converted;
 });
 
 test('the 3D view plays every frame of one set of atoms, thins a huge trajectory evenly, and boxes a molecule', () => {
-  const frames = [0, 1, 2].map((i) => frame({ title: `step ${i + 1}`, energy: -10 - i, positions: frame().positions.map((p) => [p[0] + 0.1 * i, p[1], p[2]]) }));
+  const frames = [0, 1, 2].map((i) =>
+    frame({ title: `step ${i + 1}`, energy: -10 - i, positions: frame().positions.map((p) => [p[0] + 0.1 * i, p[1], p[2]]) }),
+  );
   const data = fileStructureData({ format: 'xyz', frames, diagnostics: [], outline: [] }, 'Extended XYZ');
   assert.ok(typeof data !== 'string');
   assert.equal(data.frames?.length, 3);
@@ -201,17 +214,42 @@ test('the 3D view plays every frame of one set of atoms, thins a huge trajectory
   assert.match(data.summary, /3 frames · E -10\.0000 → -12\.0000 eV/);
   assert.deepEqual(playedFrames(10, 1, 3 * 4), [0, 3, 6, 9]);
   assert.deepEqual(playedFrames(3, 100), [0, 1, 2]);
-  const molecule = fileStructureData({ format: 'xyz', frames: [frame({ lattice: null, pbc: [false, false, false] })], diagnostics: [], outline: [] }, 'XYZ');
+  const molecule = fileStructureData(
+    { format: 'xyz', frames: [frame({ lattice: null, pbc: [false, false, false] })], diagnostics: [], outline: [] },
+    'XYZ',
+  );
   assert.ok(typeof molecule !== 'string' && molecule.molecule === true);
-  assert.ok(molecule.frac.every((x) => x > 0 && x < 1), 'every atom inside its box');
+  assert.ok(
+    molecule.frac.every((x) => x > 0 && x < 1),
+    'every atom inside its box',
+  );
   assert.equal(fileStructureData({ format: 'xyz', frames: [], diagnostics: [], outline: [] }, 'XYZ'), 'no structure could be read');
 });
 
 test('the relaxation summary of a file: energy and largest free force per step, the target |EDIFFG|, convergence', () => {
   const steps = [0.5, 0.1, 0.01].map((f, i) =>
-    frame({ energy: -5 - i, forces: [[f, 0, 0], [0, 0, 0], [0, 0, 0]], free: [[true, true, true], [true, true, true], [true, true, true]], title: `step ${i + 1}` }),
+    frame({
+      energy: -5 - i,
+      forces: [
+        [f, 0, 0],
+        [0, 0, 0],
+        [0, 0, 0],
+      ],
+      free: [
+        [true, true, true],
+        [true, true, true],
+        [true, true, true],
+      ],
+      title: `step ${i + 1}`,
+    }),
   );
-  const file: StructureFile = { format: 'outcar', frames: steps, diagnostics: [], outline: [], outcome: { ediffg: -0.02, converged: true } };
+  const file: StructureFile = {
+    format: 'outcar',
+    frames: steps,
+    diagnostics: [],
+    outline: [],
+    outcome: { ediffg: -0.02, converged: true },
+  };
   const record = relaxationRecord('file:///w/OUTCAR', 'OUTCAR', file, 'OUTCAR', 0);
   assert.ok(typeof record !== 'string');
   assert.equal(record.kind, 'relax');
@@ -239,7 +277,11 @@ test('structureReport: format, frames with natoms, Hill formula, lattice and ene
 
 const cli = join(root, 'out', 'src', 'cli.js');
 const runCli = (args: string[], input?: string) => spawnSync(process.execPath, [cli, ...args], { input, encoding: 'utf8' });
-const lines = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l));
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 test('cli structure: one JSON line per file in order, format by name then content, exit 1 on errors, 2 on usage', () => {
   const dir = mkdtempSync(join(tmpdir(), 'token-lens-structure-'));
@@ -281,7 +323,9 @@ test('cli structure on real VASP outputs: OUTCAR steps with energies, vasprun.xm
   const all = lines(runCli(['structure', outcar]).stdout)[0];
   assert.equal(all.format, 'outcar');
   assert.ok(all.frames.length > 1, 'every ionic step');
-  assert.ok(all.frames.every((f: { energy?: number; natoms: number }) => typeof f.energy === 'number' && f.natoms === all.frames[0].natoms));
+  assert.ok(
+    all.frames.every((f: { energy?: number; natoms: number }) => typeof f.energy === 'number' && f.natoms === all.frames[0].natoms),
+  );
   const last = lines(runCli(['structure', '--frames', 'last', outcar]).stdout)[0];
   assert.deepEqual(last.frames, [all.frames[all.frames.length - 1]]);
   const first = lines(runCli(['structure', '--frames=first', outcar]).stdout)[0];

@@ -9,7 +9,10 @@ import { parsePoscar } from '../poscar/parse';
 import type { ParseResult } from '../poscar/types';
 import { FORMAT_LANGUAGES, type FormatLanguage } from './languages';
 import { frameToPoscarText, poscarStructureFile } from './poscar';
+import { readCif, writeCif } from './cif/index';
 import { readOutcar } from './outcar/index';
+import { readXdatcar } from './xdatcar/index';
+import { readXyz, writeExtxyz } from './xyz/index';
 import { readVasprun } from './vasprun/index';
 import type { StructureDiagnostic, StructureFile, StructureFrame } from './types';
 
@@ -59,6 +62,9 @@ export const DIFFRACTION_FORMAT: FormatEntry<DiffractionData> = {
 /** Every registered format, in languages.ts's order. */
 export const FORMATS: readonly FormatEntry[] = [
   POSCAR_FORMAT as FormatEntry,
+  structureEntry('cif', readCif, { write: (frames) => writeCif(frames[0]!) }) as FormatEntry,
+  structureEntry('xyz', readXyz, { write: (frames) => writeExtxyz([...frames]), writesFrames: true }) as FormatEntry,
+  structureEntry('xdatcar', readXdatcar) as FormatEntry,
   structureEntry('outcar', readOutcar) as FormatEntry,
   // Files of 50–500 MB are read in slices through VasprunReader (push/finish) where they stream.
   structureEntry('vasprun', readVasprun) as FormatEntry,
