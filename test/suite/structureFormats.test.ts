@@ -99,7 +99,7 @@ suite('Structure formats: every registered format in the editor', () => {
     await vscode.commands.executeCommand('tokenLens.showStructure', uri);
     const shown = await waitFor(
       async () => ((await view('report', { uri: uri.toString() }))?.atoms ?? 0) > 0 && view('report', { uri: uri.toString() }),
-      15_000,
+      90_000,
       'the 3D view',
     );
     assert.ok(shown);
@@ -128,7 +128,7 @@ suite('Structure formats: every registered format in the editor', () => {
     let first: StructureReport | undefined;
     await waitFor(
       async () => ((first = await view('setFrame', { uri: key, frame: 0 }))?.painted ?? 0) > 0.005,
-      20_000,
+      90_000,
       () => `a drawn frame: ${JSON.stringify(first)}`,
       200,
     );
