@@ -9,6 +9,7 @@ import {
   type ModelChatConfig,
 } from './core/chat/index';
 import { xrd, XRD_USAGE } from './cliXrd';
+import { STRUCTURE_USAGE, structureCommand } from './cliStructure';
 import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
 import { symmetryCommand, SYMMETRY_USAGE } from './features/symmetry/cli';
 import { MAX_CHAT_FILE_BYTES, readChatConfig } from './features/models/store';
@@ -45,7 +46,9 @@ Exit code 1 when a line could not be counted.
 
 ${XRD_USAGE}
 
-${SYMMETRY_USAGE}`;
+${SYMMETRY_USAGE}
+
+${STRUCTURE_USAGE}`;
 
 interface TokenizeArgs {
   tokenizer: string;
@@ -249,6 +252,7 @@ const COMMANDS = new Map<string, (rest: string[]) => number | Promise<number>>([
   ['chat', chat],
   ['xrd', xrd],
   ['symmetry', (rest) => symmetryCommand(rest)],
+  ['structure', structureCommand],
 ]);
 
 const HELP = new Set(['--help', '-h', 'help']);

@@ -1,12 +1,15 @@
 /**
- * The materials side of the desktop host: the service, its runs and their views, and the POSCAR and
- * diffraction editors. materialsLoader.ts starts it on first use, with require(), so that until then its
+ * The materials side of the desktop host: the service, its runs and their views, and the editors of
+ * every registered format (core/structures/formats.ts). materialsLoader.ts starts it on first use, with require(), so that until then its
  * modules are neither evaluated nor wired.
  */
-import { diffractionDiagnostics } from './features/diffraction/language';
 import { KpointsCommand } from './features/poscar/kpoints';
 import { PoscarLanguageFeature } from './features/poscar/language';
+import { FormatDiagnostics } from './features/structures/diagnostics';
+import { StructureLanguageFeature } from './features/structures/language';
 import { SymmetryFeature } from './features/symmetry/feature';
+import { CONVERT_COMMANDS, RELAXATION_SUMMARY } from './runs/structureFiles';
+import { hasIonicSteps } from './webviews/results/relaxationFile';
 import { materialsRuns } from './runs';
 import { OPTIONS_COMMANDS, RUN_COMMANDS } from './runs/structureRunner';
 import { SHOW_STRUCTURE } from './webviews/structure/feature';
@@ -22,7 +25,7 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
     tree = made.tree;
     return made.disposables;
   });
-  start('diffraction-data problems', () => diffractionDiagnostics(log));
+  start('the materials formats’ problems', () => new FormatDiagnostics(log));
   start('the powder pattern', () => new PowderPatternFeature(context, log, testMode));
   start('the POSCAR editor', () => {
     // The space group and the cell commands; moyo loads on the first search (a lens or hover asks), not here.
@@ -30,7 +33,6 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
     return [
       symmetry,
       new PoscarLanguageFeature(
-        log,
         [
           { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
           { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
@@ -47,5 +49,21 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
       new KpointsCommand(log, symmetry.standardize),
     ];
   });
+  start(
+    'the structure editors',
+    () =>
+      new StructureLanguageFeature([
+        { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
+        { title: '$(graph-line) Relaxation Summary', command: RELAXATION_SUMMARY, when: (f) => f.frames.length > 1 && hasIonicSteps(f) },
+        { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
+        { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
+        { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
+        { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+        // Conversions to the other writable formats (a file is not converted to its own).
+        { title: '$(file-symlink-file) → POSCAR', command: CONVERT_COMMANDS.poscar },
+        { title: '$(file-symlink-file) → CIF', command: CONVERT_COMMANDS.cif, when: (f) => f.format !== 'cif' },
+        { title: '$(file-symlink-file) → Extended XYZ', command: CONVERT_COMMANDS.xyz, when: (f) => f.format !== 'xyz' },
+      ]),
+  );
   return tree;
 }

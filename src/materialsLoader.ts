@@ -1,6 +1,6 @@
 /**
  * The materials side starts on first use, so that a prompt writer's window pays for the token features only:
- * when a POSCAR or diffraction document is open or opens, when a result or 3D view comes back after a reload,
+ * when a document of a registered format (POSCAR, CIF, XYZ, XDATCAR, OUTCAR, vasprun.xml, diffraction data) is open or opens, when a result or 3D view comes back after a reload,
  * when the Structure Runs view is shown, or when one of its commands runs. Until then each of its commands is
  * a stand-in that starts it and then runs the real command with the same arguments. The Runs view is this
  * module's from the start (one view for the window's life), showing the Runs list's rows once there is one.
@@ -8,9 +8,11 @@
 import * as vscode from 'vscode';
 import { RUNS_VIEW, type RunRecord } from './core/runs/run';
 import { Disposable } from './platform/disposable';
+import { MATERIALS_LANGUAGES } from './core/structures/languages';
 import type { Wiring } from './wiring';
 
-const LANGUAGES = new Set(['poscar', 'diffraction']);
+// Every registered format's language (core/structures/languages.ts: data only, no reader is loaded here).
+const LANGUAGES = MATERIALS_LANGUAGES;
 const VIEW_TYPES = /tokenLens\.(structure|result)$/;
 /** What only the tests call, before any other materials command (behind TEST_HOOKS: not in release bundles). */
 const TEST_COMMANDS = ['tokenLens.results.test', 'tokenLens.structure.test', 'tokenLens.runs.test', 'tokenLens.service.test'];

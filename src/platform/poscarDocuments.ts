@@ -1,10 +1,11 @@
 /**
  * One parse per document version, shared by diagnostics, hover, CodeLens, symbols, folding and the
- * structure view: each asks for the same text's structure within milliseconds of an edit.
+ * structure view: each asks for the same text's structure within milliseconds of an edit. POSCAR's
+ * parse is its registration's (core/structures/formats.ts); this names it for POSCAR's own features.
  */
-import * as vscode from 'vscode';
-import { parsePoscar } from '../core/poscar/index';
-import { perVersion } from './documentParse';
+import type * as vscode from 'vscode';
+import { POSCAR_FORMAT } from '../core/structures/formats';
+import { documentParser } from './formatDocuments';
 import type { ParseResult } from '../core/poscar/types';
 
 export const POSCAR_LANGUAGE = 'poscar';
@@ -15,7 +16,7 @@ export function isPoscar(document: vscode.TextDocument): boolean {
   return document.languageId === POSCAR_LANGUAGE;
 }
 
-export const parsed: (document: vscode.TextDocument) => ParseResult = perVersion(parsePoscar);
+export const parsed: (document: vscode.TextDocument) => ParseResult = documentParser(POSCAR_FORMAT);
 
 /** The first error, for messages that refuse to act on a broken file. */
 export function firstError(result: ParseResult): ParseResult['diagnostics'][number] | undefined {

@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import { config } from '../platform/config';
 import { DIFFRACTION_LANGUAGE, parsedDiffraction } from '../features/diffraction/language';
 import { firstError, parsed, POSCAR_LANGUAGE } from '../platform/poscarDocuments';
+import { isStructureDocument } from '../platform/formatDocuments';
+import { isRefusal as isRunRefusal, runPoscar } from '../core/structures/runInput';
 import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
 import type { CallStatus, ServiceFeature, ShownMessage } from '../features/service/feature';
@@ -271,16 +273,18 @@ export class ApplicationRuns extends Disposable {
         };
       },
       history: (key) => this.context.globalState.get<string[]>(HISTORY(key)) ?? [],
+      // Every open structure document, as the POSCAR a run would send (converted from any registered format).
       poscars: () =>
         vscode.workspace.textDocuments
-          .filter((d) => d.languageId === POSCAR_LANGUAGE && !d.isClosed)
+          .filter((d) => isStructureDocument(d) && !d.isClosed)
           .map((d) => {
-            const error = firstError(parsed(d));
-            return {
-              name: d.uri.path.slice(d.uri.path.lastIndexOf('/') + 1) || 'POSCAR',
-              text: d.getText(),
-              ...(error ? { error: error.message } : {}),
-            };
+            const name = d.uri.path.slice(d.uri.path.lastIndexOf('/') + 1) || 'POSCAR';
+            if (d.languageId === POSCAR_LANGUAGE) {
+              const error = firstError(parsed(d));
+              return { name, text: d.getText(), ...(error ? { error: error.message } : {}) };
+            }
+            const sent = runPoscar(d.languageId, d.getText(), name);
+            return isRunRefusal(sent) ? { name, text: '', error: sent.refuse } : { name, text: sent.text };
           }),
     };
   }

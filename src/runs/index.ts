@@ -2,7 +2,7 @@
  * The materials side in one piece: the service, the run list and its two runners (structure runs and
  * applications), their result and 3D views, and the Runs tree. Each run goes back to whoever runs its kind.
  */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { isAppKind } from '../core/runs/run';
 import { ServiceFeature } from '../features/service/feature';
 import { ResultViews } from '../webviews/results/feature';
@@ -11,6 +11,8 @@ import { ApplicationRuns } from './applicationRunner';
 import { RunRecorder } from './recorder';
 import { RunStore } from './store';
 import { StructureRuns } from './structureRunner';
+import { StructureFileCommands } from './structureFiles';
+import { isFileSummary } from '../webviews/results/relaxationFile';
 import { RunsTree, type RunControl } from './tree';
 
 /** Everything to dispose, and the Runs list's data, which the window's Runs view (materialsLoader.ts) shows. */
@@ -35,15 +37,18 @@ export function materialsRuns(
       lookup: (id) => store.get(id),
       onCancel: control.cancel,
       onRetry: (id) => void control.again(id),
-      onShow3d: (run) => void structures.showRun(run),
+      // A file's relaxation summary shows the file's own 3D view, its ionic steps played.
+      onShow3d: (run) => void (isFileSummary(run) ? structures.show(vscode.Uri.parse(run.inputUri)) : structures.showRun(run)),
       onDetail: (app, id) => void applications.openItem(app, id),
     },
     testMode,
   );
   const recorder = new RunRecorder(service, store, results);
-  const runs = new StructureRuns(service, store, recorder, context.workspaceState);
+  const shownFrame = (uri: vscode.Uri) => structures.viewOf(uri)?.shownFrame;
+  const runs = new StructureRuns(service, store, recorder, context.workspaceState, shownFrame);
+  const files = new StructureFileCommands(results, shownFrame);
   const applications = new ApplicationRuns(context, service, store, recorder);
   const runnerOf = (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs);
   const tree = new RunsTree(store, control, results, testMode);
-  return { disposables: [service, recorder, runs, applications, results, structures, tree], tree };
+  return { disposables: [service, recorder, runs, files, applications, results, structures, tree], tree };
 }

@@ -1,13 +1,18 @@
 /**
- * Relax, single point, MD and band structure from the open POSCAR: each command reads the document
- * (unsaved edits included; a file that is not open is read from disk), refuses a file with errors and
- * takes the user to the first one, then sends it through the service feature's one request policy.
+ * Relax, single point, MD and band structure from the open structure (POSCAR, or any registered format
+ * converted to POSCAR: the POSCAR sent is the run's input): each command reads the document (unsaved edits
+ * included; a file that is not open is read from disk), refuses a file with errors (or partial occupancy)
+ * and takes the user to the first one, then sends it through the service feature's one request policy.
  * Every run is kept in the run list and has a result view; several may run at once.
  */
 import * as vscode from 'vscode';
 import { config } from '../platform/config';
 import { parsePoscar } from '../core/poscar/index';
 import { POSCAR_LANGUAGE } from '../platform/poscarDocuments';
+import { formatEntry } from '../core/structures/formats';
+import { detectFormat } from '../core/structures/languages';
+import { isRefusal, runPoscar } from '../core/structures/runInput';
+import type { SourceRange } from '../core/structures/types';
 import { isAppKind, KIND_LABELS, type StructureKind } from '../core/runs/run';
 import { Disposable } from '../platform/disposable';
 import { quantity } from '../core/util/quantity';
@@ -75,6 +80,8 @@ export class StructureRuns extends Disposable {
     private readonly recorder: RunRecorder,
     /** Where the options form remembers its values: the workspace's state. */
     private readonly memory: vscode.Memento,
+    /** The frame a document's 3D view shows, if one plays its frames: what a run of a trajectory sends. */
+    private readonly shownFrame: (uri: vscode.Uri) => number | undefined = () => undefined,
   ) {
     super();
     for (const kind of Object.keys(RUN_COMMANDS) as StructureKind[]) {
@@ -108,8 +115,8 @@ export class StructureRuns extends Disposable {
   async runWithOptions(kind: ParameterKind, args: StructureRunArgs = {}, start?: ParameterValues): Promise<StructureRunOutcome> {
     const refused = this.service.refuseInRestrictedMode();
     if (refused) return { status: 'untrusted', kind, message: refused }; // before the form: nothing to fill in for nothing
-    const input = await this.input(args);
-    if (!input) return this.run(kind, args); // says what to open
+    const input = await this.poscarInput(args);
+    if (!input || 'refused' in input) return this.run(kind, args); // says what to open, or why not
     const title = `${kind === 'relax' ? 'Relax' : 'Molecular Dynamics'} with Options: ${input.name}`;
     const params = await askParameters(this.memory, kind, title, start);
     if (!params) return { status: 'cancelled', kind };
@@ -117,14 +124,15 @@ export class StructureRuns extends Disposable {
   }
 
   async run(kind: StructureKind, args: StructureRunArgs = {}): Promise<StructureRunOutcome> {
-    const input = await this.input(args);
+    const input = await this.poscarInput(args);
     if (!input) {
       const message = this.service.show(
         'warning',
-        `Open a POSCAR file to run ${KIND_LABELS[kind].toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`,
+        `Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to run ${KIND_LABELS[kind].toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`,
       );
       return { status: 'noInput', kind, message };
     }
+    if ('refused' in input) return { status: 'invalid', kind, message: input.refused };
     const invalid = await this.refuseErrors(input);
     if (invalid) return { status: 'invalid', kind, message: invalid };
     const density = kind === 'tightbinding' ? (args.kpathDensity ?? config.kpathDensity) : undefined;
@@ -182,19 +190,32 @@ export class StructureRuns extends Disposable {
     return { ...outcome, kind };
   }
 
-  /** The text to send: given text, the open document (unsaved edits included), the file on disk, or the active POSCAR editor. */
-  private async input(args: StructureRunArgs): Promise<Input | undefined> {
-    const uri = typeof args.uri === 'string' ? vscode.Uri.parse(args.uri) : (args.uri ?? activePoscar());
+  /**
+   * The POSCAR text to send: given text as it is; else the structure of the open document (unsaved edits
+   * included), the file on disk or the active structure editor, converted to POSCAR from any registered
+   * format (core/structures/runInput.ts); or why it is refused, shown, with the problem selected.
+   */
+  private async poscarInput(args: StructureRunArgs): Promise<Input | { refused: ShownMessage } | undefined> {
+    const uri = typeof args.uri === 'string' ? vscode.Uri.parse(args.uri) : (args.uri ?? activeStructure());
     if (!uri) return args.text === undefined ? undefined : { uri: vscode.Uri.parse('untitled:POSCAR'), name: 'POSCAR', text: args.text };
     const name = uri.path.slice(uri.path.lastIndexOf('/') + 1) || 'POSCAR';
     if (args.text !== undefined) return { uri, name, text: args.text };
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) return { uri, name, text: open.getText() };
+    let text: string;
     try {
-      return { uri, name, text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)) };
+      text = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     } catch {
       return undefined;
     }
+    const format = open && formatEntry(open.languageId)?.structure ? open.languageId : detectFormat(uri.path, text).id;
+    const converted = runPoscar(format, text, name, this.shownFrame(uri));
+    if (!isRefusal(converted)) {
+      if (converted.frame !== undefined && (converted.frames ?? 1) > 1)
+        vscode.window.setStatusBarMessage(`Token Lens: sending frame ${converted.frame + 1} of ${converted.frames} of ${name}`, 5000);
+      return { uri, name, text: converted.text };
+    }
+    if (converted.at) await selectProblem(uri, converted.at, format);
+    return { refused: this.service.show('error', converted.refuse) };
   }
 
   /** A structure with errors is not sent: say why and show the first problem. */
@@ -219,9 +240,23 @@ export class StructureRuns extends Disposable {
   }
 }
 
-function activePoscar(): vscode.Uri | undefined {
+function activeStructure(): vscode.Uri | undefined {
   const editor = vscode.window.activeTextEditor;
-  return editor?.document.languageId === POSCAR_LANGUAGE ? editor.document.uri : undefined;
+  return editor && formatEntry(editor.document.languageId)?.structure ? editor.document.uri : undefined;
+}
+
+/** Shows a problem of a file not sent, selected, in the file's language. */
+async function selectProblem(uri: vscode.Uri, at: SourceRange, languageId: string): Promise<void> {
+  try {
+    const document = await vscode.workspace.openTextDocument(uri);
+    const range = new vscode.Range(at.line, at.start, at.line, Math.max(at.start, at.end));
+    await vscode.window.showTextDocument(
+      document.languageId === languageId ? document : await vscode.languages.setTextDocumentLanguage(document, languageId),
+      { selection: range },
+    );
+  } catch {
+    // The message says where the problem is.
+  }
 }
 
 function asArgs(arg: unknown): StructureRunArgs {

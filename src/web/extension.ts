@@ -2,7 +2,8 @@
 import '../core/util/loadStart';
 import * as vscode from 'vscode';
 import type { TokenLensApi } from '../api';
-import { diffractionDiagnostics } from '../features/diffraction/language';
+import { FormatDiagnostics } from '../features/structures/diagnostics';
+import { StructureLanguageFeature } from '../features/structures/language';
 import { activateWith, type Wiring } from '../wiring';
 import { KpointsCommand } from '../features/poscar/kpoints';
 import { PoscarLanguageFeature } from '../features/poscar/language';
@@ -17,17 +18,18 @@ export function activate(context: vscode.ExtensionContext): TokenLensApi {
 }
 
 /**
- * The POSCAR and diffraction editors run as on the desktop (without run lenses). The service
+ * The editors of every materials format run as on the desktop (without run lenses). The service
  * commands are left out: the desktop client is undici's keep-alive Agent with its request policy,
  * which needs Node; every command the web build does not run says so instead of "command not found".
  */
 function webFeatures({ context, log, start }: Wiring): void {
-  start('diffraction-data problems', () => diffractionDiagnostics(log));
+  start('the materials formats’ problems', () => new FormatDiagnostics(log));
   start('the POSCAR editor', () => {
     // moyo's bindings are in this bundle, its .wasm read from dist/ on the first search; the k-path is pure.
     const symmetry = new SymmetryFeature(context.extensionUri);
-    return [symmetry, new PoscarLanguageFeature(log, [], symmetry.hooks), new KpointsCommand(log, symmetry.standardize)];
+    return [symmetry, new PoscarLanguageFeature([], symmetry.hooks), new KpointsCommand(log, symmetry.standardize)];
   });
+  start('the structure editors', () => new StructureLanguageFeature([]));
   void explainDesktopOnly(context);
 }
 

@@ -1,24 +1,16 @@
 /**
- * POSCAR files in the editor: live diagnostics, hovers, a CodeLens with the summary and actions,
+ * POSCAR files in the editor (their problems come with every format's, features/structures/diagnostics.ts): hovers, a CodeLens with the summary and actions,
  * Outline symbols and folding. Every provider reads the one parse of the document's version.
  */
 import * as vscode from 'vscode';
 import { summarize } from '../../core/poscar';
 import { element } from '../../core/poscar/elements';
 import { cellLine, headline, oneLine } from '../../core/poscar/format';
-import type { Poscar, PoscarDiagnostic, StructureSummary } from '../../core/poscar/types';
+import type { Poscar, StructureSummary } from '../../core/poscar/types';
 import { Disposable } from '../../platform/disposable';
 import { quantity } from '../../core/util/quantity';
-import { LiveDiagnostics } from '../../platform/liveDiagnostics';
 import { markdownText } from '../../core/util/outsideText';
-import { problemRange } from '../../platform/documentParse';
-import { parsed, POSCAR_LANGUAGE, POSCAR_SELECTOR } from '../../platform/poscarDocuments';
-
-const SEVERITY: Record<PoscarDiagnostic['severity'], vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  info: vscode.DiagnosticSeverity.Information,
-};
+import { parsed, POSCAR_SELECTOR } from '../../platform/poscarDocuments';
 
 /** Commands the CodeLens offers on a structure, after the summary. */
 export interface LensAction {
@@ -37,19 +29,8 @@ export interface SymmetryHooks {
 }
 
 export class PoscarLanguageFeature extends Disposable {
-  constructor(log: vscode.LogOutputChannel, actions: readonly LensAction[], symmetry?: SymmetryHooks) {
+  constructor(actions: readonly LensAction[], symmetry?: SymmetryHooks) {
     super();
-    // A new, still empty file is not yet wrong.
-    this.register(
-      new LiveDiagnostics(
-        POSCAR_LANGUAGE,
-        (d) => {
-          const problems = parsed(d).diagnostics;
-          return problems.some((p) => p.code === 'empty-file') ? [] : problems.map(toDiagnostic);
-        },
-        log,
-      ),
-    );
     this.register(vscode.languages.registerHoverProvider(POSCAR_SELECTOR, { provideHover: (d, p) => hover(d, p, symmetry) }));
     this.register(
       vscode.languages.registerCodeLensProvider(POSCAR_SELECTOR, {
@@ -62,13 +43,6 @@ export class PoscarLanguageFeature extends Disposable {
     );
     this.register(vscode.languages.registerFoldingRangeProvider(POSCAR_SELECTOR, { provideFoldingRanges: (d) => folding(d) }));
   }
-}
-
-function toDiagnostic(d: PoscarDiagnostic): vscode.Diagnostic {
-  const diagnostic = new vscode.Diagnostic(problemRange(d.range), d.message, SEVERITY[d.severity]);
-  diagnostic.source = 'POSCAR';
-  diagnostic.code = d.code;
-  return diagnostic;
 }
 
 // ---- hover ----------------------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 /**
- * Token Lens: Show Structure, one view per POSCAR document (running it again reveals that view), a
+ * Token Lens: Show Structure, one view per structure document of any registered format (running it again reveals that view), a
  * run's trajectory played in the same view, and the views' return after a window reload.
  */
 import * as vscode from 'vscode';
-import { isPoscar } from '../../platform/poscarDocuments';
+import { isStructureDocument } from '../../platform/formatDocuments';
 import { Disposable } from '../../platform/disposable';
 import { isString, isRecord } from '../../core/util/guards';
 import { PanelSet } from '../panelSet';
@@ -45,11 +45,16 @@ export class StructureFeature extends Disposable {
       this.register(vscode.commands.registerCommand(STRUCTURE_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
   }
 
-  /** Shows the structure of `uri`, or of the active POSCAR editor; returns the view (undefined when there is nothing to show). */
+  /** The view of a document, if one is open (for the frame its player shows). */
+  viewOf(uri: vscode.Uri): StructurePanel | undefined {
+    return this.panels.get(uri.toString());
+  }
+
+  /** Shows the structure of `uri`, or of the active structure editor; returns the view (undefined when there is nothing to show). */
   async show(uri?: vscode.Uri): Promise<StructurePanel | undefined> {
     const target = uri ?? this.activePoscar();
     if (!target) {
-      void notify.info('Open a POSCAR file (or choose POSCAR as the language mode) to see its structure.');
+      void notify.info('Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to see its structure.');
       return undefined;
     }
     const existing = this.panels.get(target.toString());
@@ -81,7 +86,7 @@ export class StructureFeature extends Disposable {
 
   private activePoscar(): vscode.Uri | undefined {
     const editor = vscode.window.activeTextEditor;
-    return editor && isPoscar(editor.document) ? editor.document.uri : undefined;
+    return editor && isStructureDocument(editor.document) ? editor.document.uri : undefined;
   }
 
   private restore(panel: vscode.WebviewPanel, state: unknown): void {

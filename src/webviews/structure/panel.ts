@@ -1,11 +1,15 @@
 /**
- * The structure views: a webview that shows a cell in 3D. One kind follows a POSCAR document as it is
- * edited (while the text has errors the last valid structure stays, with a note); the other shows a
+ * The structure views: a webview that shows a cell in 3D. One kind follows a structure document (POSCAR,
+ * CIF, XYZ, XDATCAR, OUTCAR, vasprun.xml; several frames play) as it is edited (while the text has errors the last valid structure stays, with a note); the other shows a
  * run's trajectory, or its final structure, as it came back.
  */
 import * as vscode from 'vscode';
 import { summarize } from '../../core/poscar/index';
-import { firstError, parsed } from '../../platform/poscarDocuments';
+import { firstError, isPoscar, parsed } from '../../platform/poscarDocuments';
+import { formatOf, structureOf } from '../../platform/formatDocuments';
+import { errorsOf } from '../../core/structures/formats';
+import { hillFormula } from '../../core/structures/summary';
+import { fileStructureData } from './fileData';
 import { quantity } from '../../core/util/quantity';
 import { Debouncer } from '../../core/util/debounce';
 import { derivedName } from '../results/poscarText';
@@ -41,6 +45,8 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
   protected structure: StructureData | null = null;
   protected formula = '';
   protected note = '';
+  /** The trajectory frame the page shows (its index in the file), for Convert on the frame shown; undefined without a player. */
+  shownFrame: number | undefined;
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -92,6 +98,9 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
         return;
       case 'exportPng':
         void this.savePng(message.dataUrl, this.pngTarget);
+        return;
+      case 'frame':
+        this.shownFrame = message.index;
         return;
       case 'copy':
         void vscode.env.clipboard
@@ -168,6 +177,12 @@ export class DocumentStructurePanel extends StructurePanel {
       );
       return;
     }
+    if (isPoscar(document)) this.updatePoscar(document);
+    else this.updateFile(document);
+    this.show();
+  }
+
+  private updatePoscar(document: vscode.TextDocument): void {
     const result = parsed(document);
     const error = firstError(result);
     if (result.poscar && !error) {
@@ -175,13 +190,32 @@ export class DocumentStructurePanel extends StructurePanel {
       this.formula = summarize(result.poscar).formula;
       this.note = '';
       this.legendSymmetry(document);
-    } else {
-      const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-      this.note =
-        `${this.name} has ${quantity(errors, 'error')} (${error?.message ?? 'unreadable'}): ` +
-        (this.structure ? 'showing the last valid structure.' : 'nothing to show until it can be read.');
+    } else this.unreadable(result.diagnostics.filter((d) => d.severity === 'error').length, error?.message ?? 'unreadable');
+  }
+
+  /** Any other registered structure format: every frame it read, played (what it read stands even with errors further on). */
+  private updateFile(document: vscode.TextDocument): void {
+    const entry = formatOf(document);
+    const file = structureOf(document);
+    if (!entry || !file) {
+      this.note = `${this.name} is no longer in a structure format (${document.languageId}).`;
+      return;
     }
-    this.show();
+    const data = fileStructureData(file, entry.language.label);
+    const errors = errorsOf(file);
+    if (typeof data === 'string') return this.unreadable(errors.length, errors[0]?.message ?? data);
+    this.structure = data;
+    this.formula = hillFormula(file.frames[file.frames.length - 1]!.species);
+    this.shownFrame = data.frames ? (this.shownFrame ?? 0) : undefined;
+    this.note = errors.length
+      ? `${this.name} has ${quantity(errors.length, 'error')} (${errors[0]!.message}): showing what could be read.`
+      : '';
+  }
+
+  private unreadable(errors: number, first: string): void {
+    this.note =
+      `${this.name} has ${quantity(errors, 'error')} (${first}): ` +
+      (this.structure ? 'showing the last valid structure.' : 'nothing to show until it can be read.');
   }
 
   /** The space group joins the legend once the search settles (moyo loads on the first one), if the text is still the same. */

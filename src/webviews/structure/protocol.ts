@@ -29,6 +29,8 @@ export interface FrameData {
   lattice?: Mat3;
   /** "Step 120 · −43.2130 eV" */
   caption: string;
+  /** The frame's index in its file (a thinned trajectory skips some), for Convert on the frame shown. */
+  source?: number;
 }
 
 export interface StructureData {
@@ -40,10 +42,12 @@ export interface StructureData {
   labels: string[];
   /** Summary line under the title: formula, atoms, volume, density, a b c α β γ. */
   summary: string;
-  /** A run's trajectory: the page plays these instead of `frac`. */
+  /** A run's trajectory, or a file's frames: the page plays these instead of `frac`. */
   frames?: FrameData[];
   /** The space group with the tolerance used, or why there is none, for the legend (a document's view). */
   symmetry?: string;
+  /** No cell: `lattice` is only a box around the atoms (no repeat, no cell drawn). */
+  molecule?: boolean;
 }
 
 /** The whole state of the view; sent on ready and after every change of the document. */
@@ -115,6 +119,8 @@ export type FromStructurePage =
   | { type: 'options'; options: StructureOptions }
   | { type: 'exportPng'; dataUrl: string }
   | { type: 'copy'; text: string }
+  /** The trajectory frame now shown (its index in the file). */
+  | { type: 'frame'; index: number }
   | { type: 'error'; message: string }
   | ({ type: 'rendered' } & StructureReport);
 
@@ -144,11 +150,12 @@ const isFrame =
     isArrayOf(value.frac, isFiniteNumber) &&
     value.frac.length === 3 * sites &&
     (value.lattice === undefined || isLattice(value.lattice)) &&
-    isString(value.caption, 200);
+    isString(value.caption, 200) &&
+    (value.source === undefined || isInt(value.source));
 
 function isStructure(value: unknown): value is StructureData {
   if (!isRecord(value)) return false;
-  const { lattice, elements, frac, labels, summary, frames, symmetry } = value;
+  const { lattice, elements, frac, labels, summary, frames, symmetry, molecule } = value;
   return (
     isLattice(lattice) &&
     isArrayOf(elements, (e): e is string => isString(e, 20), MAX_SITES) &&
@@ -158,6 +165,7 @@ function isStructure(value: unknown): value is StructureData {
     labels.length === elements.length &&
     isString(summary, 2000) &&
     (symmetry === undefined || isString(symmetry, 500)) &&
+    (molecule === undefined || typeof molecule === 'boolean') &&
     (frames === undefined || isArrayOf(frames, isFrame(elements.length), Math.floor(MAX_TRAJECTORY_VALUES / Math.max(1, frac.length))))
   );
 }
@@ -200,6 +208,8 @@ export function isFromStructurePage(value: unknown): value is FromStructurePage 
       return isString(value.message, 5000);
     case 'copy':
       return isString(value.text, 5000);
+    case 'frame':
+      return isInt(value.index);
     case 'rendered':
       return (
         isInt(value.seq) &&

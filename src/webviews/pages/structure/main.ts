@@ -68,20 +68,26 @@ resetButton.addEventListener('click', () => {
 });
 const exportButton = el('button', undefined, 'Export PNG…');
 exportButton.addEventListener('click', () => bridge.post({ type: 'exportPng', dataUrl: viewer.pngURI() }));
-toolbar.append(
-  el('span', 'label', 'Supercell'),
-  ...repeatSelects.map((r) => r.label),
-  bondsBox.label,
-  cellBox.label,
-  resetButton,
-  exportButton,
-);
+const supercellLabel = el('span', 'label', 'Supercell');
+toolbar.append(supercellLabel, ...repeatSelects.map((r) => r.label), bondsBox.label, cellBox.label, resetButton, exportButton);
 
 // ---- trajectory player ----
 const player = el('div', 'toolbar player');
 player.hidden = true;
 const playButton = el('button', undefined, 'Play');
 playButton.addEventListener('click', () => (timer ? pause() : play()));
+const stepButton = (text: string, label: string, by: number): HTMLButtonElement => {
+  const button = el('button', 'step', text);
+  button.title = label;
+  button.setAttribute('aria-label', label);
+  button.addEventListener('click', () => {
+    pause();
+    showFrame(frameIndex + by);
+  });
+  return button;
+};
+const backButton = stepButton('◀', 'Previous frame', -1);
+const forwardButton = stepButton('▶', 'Next frame', 1);
 const slider = el('input');
 slider.type = 'range';
 slider.min = '0';
@@ -99,7 +105,7 @@ speed.addEventListener('change', () => {
 const loopBox = checkbox('Loop', () => undefined);
 const caption = el('span', 'caption');
 caption.setAttribute('aria-live', 'off');
-player.append(playButton, slider, caption, speed, loopBox.label);
+player.append(playButton, backButton, forwardButton, slider, caption, speed, loopBox.label);
 
 const note = el('div', 'note');
 note.setAttribute('role', 'status');
@@ -166,13 +172,15 @@ function persist(): void {
 function show(message: ShowMessage): void {
   const started = performance.now();
   const changed = message.structure !== current?.structure || !current;
+  const previous = current?.uri;
   current = message;
   options = sanitizeStructureOptions(message.options);
   persist();
   syncControls();
   title.textContent = message.title;
   summary.textContent = message.structure?.summary ?? '';
-  if (changed) resetPlayer(message.structure);
+  for (const hide of [supercellLabel, cellBox.label, ...repeatSelects.map((r) => r.label)]) hide.hidden = !!message.structure?.molecule;
+  if (changed) resetPlayer(message.structure, previous === message.uri);
   draw(changed);
   renderMs = performance.now() - started;
 }
@@ -181,14 +189,17 @@ function framesOf(structure: StructureData | null | undefined): number {
   return structure?.frames?.length ?? 0;
 }
 
-/** A new trajectory starts playing from its first frame, once through. */
-function resetPlayer(structure: StructureData | null): void {
+/**
+ * A new trajectory starts playing from its first frame, once through; an edited document's stays on the
+ * frame shown.
+ */
+function resetPlayer(structure: StructureData | null, sameView: boolean): void {
   pause();
-  frameIndex = 0;
   const n = framesOf(structure);
+  if (!sameView || frameIndex >= n) frameIndex = 0;
   player.hidden = n < 2;
   slider.max = String(Math.max(0, n - 1));
-  if (n > 1) play();
+  if (n > 1 && !sameView) play();
 }
 
 function play(): void {
@@ -216,7 +227,13 @@ function pause(): void {
 function showFrame(index: number): void {
   frameIndex = Math.max(0, Math.min(index, framesOf(current?.structure) - 1));
   draw(true, true);
+  const shown = current?.structure?.frames?.[frameIndex];
+  if (shown) bridge.post({ type: 'frame', index: shown.source ?? frameIndex });
 }
+
+/** A molecule has no cell: one copy, no box drawn. */
+const periodic = (): boolean => !current?.structure?.molecule;
+const drawnRepeat = (): [number, number, number] => (periodic() ? options.repeat : [1, 1, 1]);
 
 /** What to draw: the structure, or the trajectory frame shown. */
 function sceneInput(structure: StructureData): SceneInput {
@@ -239,7 +256,7 @@ function draw(rebuild: boolean, keepView = false): void {
     return;
   }
   if (rebuild || !scene) {
-    scene = buildScene(sceneInput(structure), options.repeat, MAX_DRAWN_ATOMS);
+    scene = buildScene(sceneInput(structure), drawnRepeat(), MAX_DRAWN_ATOMS);
     const view = viewer.getView();
     viewer.clear();
     const a = scene.cell;
@@ -258,7 +275,7 @@ function draw(rebuild: boolean, keepView = false): void {
     else frame();
   }
   style();
-  const reduced = scene.repeat.some((n, k) => n !== options.repeat[k]);
+  const reduced = scene.repeat.some((n, k) => n !== drawnRepeat()[k]);
   setNote(
     [
       current!.note,
@@ -286,7 +303,7 @@ function style(): void {
   viewer.setStyle({}, options.bonds && !big ? { sphere: ball, stick: { radius: 0.12, colorscheme: 'Jmol' } } : { sphere: ball });
   viewer.removeAllShapes();
   const model = viewer.getModel();
-  if (options.cell && model) viewer.addUnitCell(model, { box: { color: cssVar('--vscode-editor-foreground') || '#888888' } });
+  if (options.cell && periodic() && model) viewer.addUnitCell(model, { box: { color: cssVar('--vscode-editor-foreground') || '#888888' } });
   for (const index of picks) {
     const p = scene!.positions;
     viewer.addSphere({
@@ -302,7 +319,7 @@ function style(): void {
 /** The cell's axes, a b c at the ends of its vectors from the origin (3Dmol draws them on the canvas). */
 function labels(): void {
   viewer.removeAllLabels();
-  if (!options.cell || !scene) return;
+  if (!options.cell || !periodic() || !scene) return;
   const color = cssVar('--vscode-editor-foreground') || '#888888';
   scene.cell.forEach((v, k) => {
     const n = scene!.repeat[k]!;

@@ -1,0 +1,194 @@
+/**
+ * Every registered structure format in the editor: problems, Outline, CodeLens, the 3D view with its
+ * trajectory player, conversion to POSCAR / extended XYZ, the relaxation summary of a real OUTCAR, and a
+ * Relax of a CIF on the built-in service (the POSCAR sent kept with the run); a disordered CIF refused.
+ * Fixtures are written here; the OUTCAR is Debian's pymatgen-test-files one (skipped loudly without it).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { StructureReport } from '../../src/webviews/structure/protocol';
+import { parsePoscar } from '../../src/core/poscar/index';
+import { activateExtension, closeAllEditors, screenshot, sleep, waitFor } from './util';
+import { reportWhere, type Outcome } from './runs';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-formats-'));
+const write = (name: string, text: string): vscode.Uri => {
+  fs.writeFileSync(path.join(dir, name), text);
+  return vscode.Uri.file(path.join(dir, name));
+};
+
+const CIF = `data_NaCl
+_cell_length_a 5.64
+_cell_length_b 5.64
+_cell_length_c 5.64
+_cell_angle_alpha 90
+_cell_angle_beta 90
+_cell_angle_gamma 90
+_symmetry_space_group_name_H-M 'P 1'
+loop_
+_atom_site_label
+_atom_site_type_symbol
+_atom_site_fract_x
+_atom_site_fract_y
+_atom_site_fract_z
+Na1 Na 0 0 0
+Cl1 Cl 0.5 0.5 0.5
+`;
+const DISORDERED = CIF.replace('_atom_site_fract_z', '_atom_site_fract_z\n_atom_site_occupancy')
+  .replace('Na1 Na 0 0 0', 'Na1 Na 0 0 0 0.5')
+  .replace('Cl1 Cl 0.5 0.5 0.5', 'Cl1 Cl 0.5 0.5 0.5 1');
+const XDATCAR = ['Si2', '1.0', '5.43 0 0', '0 5.43 0', '0 0 5.43', 'Si', '2']
+  .concat(...[0, 1, 2].map((i) => [`Direct configuration=     ${i + 1}`, `0.0${i} 0 0`, '0.25 0.25 0.25']))
+  .join('\n');
+const OUTCAR = '/usr/share/doc/pymatgen-test-files/examples/test_files/OUTCAR';
+
+const view = (action: string, args: object = {}) =>
+  vscode.commands.executeCommand<StructureReport | undefined>('tokenLens.structure.test', action, args);
+
+async function lensTitles(uri: vscode.Uri): Promise<string[]> {
+  let titles: string[] = [];
+  await waitFor(
+    async () => {
+      const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri, 20)) ?? [];
+      titles = lenses.map((l) => l.command?.title ?? '');
+      return titles.some((t) => / atoms? · /.test(t));
+    },
+    30_000,
+    () => `a summary lens; got ${JSON.stringify(titles)}`,
+  );
+  return titles;
+}
+
+suite('Structure formats: every registered format in the editor', () => {
+  suiteSetup(async function () {
+    this.timeout(30_000);
+    await activateExtension();
+  });
+
+  teardown(async function () {
+    this.timeout(60_000);
+    await view('closeAll');
+    await vscode.commands.executeCommand('tokenLens.results.test', 'closeAll');
+    await closeAllEditors();
+  });
+
+  test('a CIF: no problems, its block in the Outline, the summary lens, the 3D view; Convert to POSCAR reads back', async function () {
+    this.timeout(150_000);
+    const uri = write('NaCl.cif', CIF);
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.languageId, 'cif');
+    await vscode.window.showTextDocument(document);
+    await sleep(500);
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error),
+      [],
+    );
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
+    assert.ok(
+      symbols?.some((s) => /NaCl/.test(s.name)),
+      JSON.stringify(symbols?.map((s) => s.name)),
+    );
+    const titles = await lensTitles(uri);
+    assert.ok(
+      titles.some((t) => t.startsWith('ClNa · 2 atoms · a b c 5.6400')),
+      JSON.stringify(titles),
+    );
+    await vscode.commands.executeCommand('tokenLens.showStructure', uri);
+    const shown = await waitFor(
+      async () => ((await view('report', { uri: uri.toString() }))?.atoms ?? 0) > 0 && view('report', { uri: uri.toString() }),
+      90_000,
+      'the 3D view',
+    );
+    assert.ok(shown);
+    const converted = await vscode.commands.executeCommand<string>('tokenLens.convertToPoscar', { uri });
+    const poscar = vscode.workspace.textDocuments.find((d) => d.uri.toString() === converted)!;
+    assert.equal(poscar.languageId, 'poscar');
+    const back = parsePoscar(poscar.getText());
+    assert.deepEqual(
+      back.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
+    assert.deepEqual(back.poscar!.species, ['Na', 'Cl']);
+  });
+
+  test('an XDATCAR plays in the 3D view; Convert writes the frame the player shows, or every frame as extended XYZ', async function () {
+    this.timeout(150_000);
+    const uri = write('XDATCAR', XDATCAR);
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.languageId, 'xdatcar');
+    await vscode.window.showTextDocument(document);
+    const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
+    assert.ok((symbols?.length ?? 0) >= 1);
+    assert.ok((await lensTitles(uri)).some((t) => /3 frames/.test(t)));
+    await vscode.commands.executeCommand('tokenLens.showStructure', uri);
+    const key = uri.toString();
+    let first: StructureReport | undefined;
+    await waitFor(
+      async () => ((first = await view('setFrame', { uri: key, frame: 0 }))?.painted ?? 0) > 0.005,
+      90_000,
+      () => `a drawn frame: ${JSON.stringify(first)}`,
+      200,
+    );
+    assert.equal(first!.frames, 3);
+    const last = (await view('setFrame', { uri: key, frame: 2 }))!;
+    assert.match(last.caption, /\(3 of 3\)$/);
+    assert.notDeepEqual(last.firstAtom, first!.firstAtom, 'the atoms move');
+    await sleep(300);
+    await screenshot('xdatcar-player');
+    // The frame shown (3) is the one converted.
+    const converted = await vscode.commands.executeCommand<string>('tokenLens.convertToPoscar', uri);
+    const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === converted)!.getText();
+    assert.match(text.split('\n')[8]!, /^\s*0\.02000/, text);
+    const xyz = await vscode.commands.executeCommand<string>('tokenLens.convertToExtxyz', { uri, frame: 'all' });
+    const extxyz = vscode.workspace.textDocuments.find((d) => d.uri.toString() === xyz)!;
+    assert.equal(extxyz.languageId, 'xyz');
+    assert.equal(extxyz.getText().match(/Lattice="/g)?.length, 3);
+  });
+
+  test('the relaxation summary of an OUTCAR: energy and largest force per ionic step, in the result view', async function () {
+    this.timeout(90_000);
+    if (!fs.existsSync(OUTCAR)) {
+      console.warn(`SKIPPED: ${OUTCAR} is missing (Debian's pymatgen-test-files); the relaxation summary was not tested`);
+      return this.skip();
+    }
+    const uri = write('OUTCAR', fs.readFileSync(OUTCAR, 'utf8'));
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.languageId, 'outcar');
+    await vscode.window.showTextDocument(document);
+    const id = (await vscode.commands.executeCommand<string>('tokenLens.relaxationSummary', uri))!;
+    const shown = await reportWhere(id, (r) => r.state === 'done' && r.plots.length > 0, 'the relaxation summary');
+    assert.equal(shown.kind, 'relax');
+    assert.ok(
+      shown.plots.some((p) => p.points > 1),
+      JSON.stringify(shown.plots),
+    );
+    await sleep(500);
+    await screenshot('relaxation-summary');
+  });
+
+  test('Relax of a CIF on the built-in service sends it as POSCAR, kept with the run; partial occupancy is refused', async function () {
+    this.timeout(120_000);
+    const settings = vscode.workspace.getConfiguration('tokenLens');
+    try {
+      const used = (await vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.useBuiltinService'))!;
+      assert.equal(used.status, 'ok', used.message);
+      const uri = write('Si-NaCl.cif', CIF);
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      const outcome = (await vscode.commands.executeCommand<Outcome>('tokenLens.relax', { uri, show: false }))!;
+      assert.equal(outcome.status, 'ok', outcome.message?.text);
+      const item = (await vscode.commands.executeCommand<{ id: string; label: string }[]>('tokenLens.runs.test', 'items'))!.find(
+        (i) => i.id === outcome.runId,
+      );
+      assert.match(item!.label, /NaCl\.cif/);
+      const disordered = write('disordered.cif', DISORDERED);
+      const refused = (await vscode.commands.executeCommand<Outcome>('tokenLens.relax', { uri: disordered, show: false }))!;
+      assert.equal(refused.status, 'invalid');
+      assert.match(refused.message!.text, /partial occupancy .* needs one atom on every site/);
+    } finally {
+      await settings.update('service.builtin', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
