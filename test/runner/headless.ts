@@ -3,7 +3,7 @@
  * driven by Debian's Chromium through playwright-core.
  *
  *   node out/test/runner/headless.js [--suite out/test/suite/index.js]
- *        [--workspace test/fixtures/workspace] [--extension .] [--timeout 600]
+ *        [--workspace test/fixtures/workspace] [--extension .] [--timeout 1500]
  *        [--screenshots test-results/screenshots] [--grep REGEXP] [--verbose] [--raw]
  *
  * The suite module (exports `run()`) runs inside the extension host. Its console output
@@ -59,7 +59,7 @@ const USAGE = `Usage: node out/test/runner/headless.js [options]
   --suite PATH        compiled suite module exporting run()   (default out/test/suite/index.js)
   --workspace DIR     folder opened in the window              (default test/fixtures/workspace)
   --extension DIR     extensionDevelopmentPath                 (default: the repository root)
-  --timeout SEC       overall time limit for the run           (default 600)
+  --timeout SEC       overall time limit for the run           (default 1500)
   --screenshots DIR   where screenshot('name') PNGs are saved  (default test-results/screenshots)
   --grep REGEXP       only run tests whose title matches
   --vsix FILE         install FILE into a fresh extensions dir and test that installed build
@@ -103,7 +103,7 @@ function parseArgs(argv: string[]): Options {
     suite: DEFAULT_SUITE,
     workspace: DEFAULT_WORKSPACE,
     extension: REPO_ROOT,
-    timeoutSec: Number(process.env.TOKEN_LENS_TEST_TIMEOUT) || 600,
+    timeoutSec: Number(process.env.TOKEN_LENS_TEST_TIMEOUT) || 1500,
     screenshots: SCREENSHOT_DIR,
     verbose: false,
     raw: false,

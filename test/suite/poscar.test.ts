@@ -277,7 +277,7 @@ suite('POSCAR', () => {
     this.timeout(60_000); // software WebGL in a loaded machine draws slowly
     const editor = await openWorkspaceFile('Si.vasp');
     await vscode.commands.executeCommand('tokenLens.showStructure');
-    await reportWhere((x) => x.atoms > 0, 'the first render');
+    await reportWhere((x) => x.atoms > 0, 'the first render', 45_000);
     const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-png-')), 'si.png');
     await report('exportPng', { target: vscode.Uri.file(target).toString() });
     await waitFor(() => fs.existsSync(target) && fs.statSync(target).size > 1000, 5000, 'the PNG file');
@@ -302,11 +302,12 @@ suite('POSCAR', () => {
     assert.ok(made?.isUntitled, 'a new untitled document');
     assert.equal(vscode.window.activeTextEditor?.document, made, 'shown');
     const lines = made.getText().split('\n');
-    // No symmetry finder is wired yet: the cubic cell's metric says CUB, and the comment line says where it came from.
-    assert.match(lines[0]!, /^CUB k-path of Setyawan & Curtarolo \(2010\); lattice type from the cell metric; /);
+    // The conventional cubic cell of diamond Si: its metric alone says CUB, moyo's space group 227 says FCC (the
+    // primitive lattice's path), and the comment line says where the lattice type came from.
+    assert.match(lines[0]!, /^FCC k-path of Setyawan & Curtarolo \(2010\); space group 227; /);
     assert.deepEqual(lines.slice(2, 4), ['Line-mode', 'Reciprocal']);
     assert.ok(Number(lines[1]) >= 2);
-    assert.ok(lines.some((l) => l.endsWith('! \\Gamma')) && lines.some((l) => l.endsWith('! R')), 'labels as pymatgen writes them');
+    assert.ok(lines.some((l) => l.endsWith('! \\Gamma')) && lines.some((l) => l.endsWith('! K')), 'labels as pymatgen writes them');
     assert.equal(source.document.isDirty, false, 'the POSCAR is untouched');
     await openWorkspaceFile('POSCAR_broken');
     assert.equal(
