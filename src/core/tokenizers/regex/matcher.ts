@@ -242,27 +242,20 @@ export class LinearMatcher implements Matcher {
    * (existence) any path will do, and states that reach the end are remembered as such.
    */
   private run(): number {
-    const { op, a, b, branch, looks } = this.program;
+    const { op, a, b, branch } = this.program;
     const memo = this.memo;
-    const frames = this.frames;
-    let { pc, pos, base, existence } = this;
+    // Locals, as they change at every step; a step of -1 is a failed path. The lookaround methods answer the next
+    // step (or -1) and leave the position in this.pos.
+    let { pc, pos } = this;
     let work = workLeft;
     for (;;) {
-      let failed = false;
-      while (!failed) {
-        if (--work < 0 && (work = refill() - 1) < 0) {
-          this.pc = pc;
-          this.pos = pos;
-          this.base = base;
-          this.existence = existence;
-          workLeft = 0;
-          return PAUSED;
-        }
+      while (pc >= 0) {
+        if (--work < 0 && (work = refill() - 1) < 0) return this.pause(pc, pos);
         switch (op[pc]) {
           case CHAR:
           case SET: {
             const cp = this.consumes(pc, pos);
-            if (cp < 0) failed = true;
+            if (cp < 0) pc = -1;
             else {
               pos += cp > 0xffff ? 2 : 1;
               pc = b[pc]!;
@@ -272,16 +265,10 @@ export class LinearMatcher implements Matcher {
           case SPLIT: {
             const slot = 2 * branch[pc]!;
             const first = a[pc]!;
-            if (memo.get(slot, pos)) failed = true;
-            else if (existence && memo.get(slot + 1, pos)) {
-              const frame = this.bodyReached(base);
-              base = frame.base;
-              existence = frame.existence;
-              if (frame.step.negate) failed = true;
-              else {
-                pc = frame.pc + 1;
-                pos = frame.pos;
-              }
+            if (memo.get(slot, pos)) pc = -1;
+            else if (this.existence && memo.get(slot + 1, pos)) {
+              pc = this.bodyReached();
+              pos = this.pos;
             }
             // A preferred branch that starts with a character not here needs no way back (alternatives of literals,
             // the end of a run): the state may then be explored again, but only as far as the next SPLIT's memo.
@@ -295,68 +282,30 @@ export class LinearMatcher implements Matcher {
           case JMP:
             pc = a[pc]!;
             break;
-          case LOOK: {
-            const frame = (frames[this.lookDepth] ??= { step: looks[0]!, pc: 0, pos: 0, alt: 0, base: 0, existence: false });
-            frame.step = looks[a[pc]!]!;
-            frame.pc = pc;
-            frame.pos = pos;
-            frame.alt = 0;
-            frame.base = base;
-            frame.existence = existence;
-            const from = this.firstAlt(frame);
-            if (from >= 0) {
-              this.lookDepth++;
-              base = this.depth;
-              existence = true;
-              pc = frame.step.alts[frame.alt]!.start;
-              pos = from;
-            } else if (frame.step.negate) pc++;
-            else failed = true;
+          case LOOK:
+            pc = this.enterLook(pc, pos);
+            pos = this.pos;
             break;
-          }
           case MATCH:
             if (this.lookDepth === 0) {
-              this.depth = base;
+              this.depth = this.base;
               workLeft = work;
               return pos;
             }
-            {
-              const frame = this.bodyReached(base);
-              base = frame.base;
-              existence = frame.existence;
-              if (frame.step.negate) failed = true;
-              else {
-                pc = frame.pc + 1;
-                pos = frame.pos;
-              }
-            }
+            pc = this.bodyReached();
+            pos = this.pos;
             break;
         }
       }
-      // Back to the latest SPLIT with a branch left; a SPLIT whose branches both failed fails for good. A body
-      // with no way left fails its alternative: the next one is tried, or the lookaround is decided.
-      for (;;) {
-        if (this.depth === base) {
+      // Back to the latest SPLIT with a branch left; a SPLIT whose branches both failed fails for good.
+      while (pc < 0) {
+        if (this.depth === this.base) {
           if (this.lookDepth === 0) {
             workLeft = work;
             return -1;
           }
-          const frame = frames[this.lookDepth - 1]!;
-          frame.alt++;
-          const from = this.firstAlt(frame);
-          if (from >= 0) {
-            pc = frame.step.alts[frame.alt]!.start;
-            pos = from;
-            break;
-          }
-          this.lookDepth--;
-          base = frame.base;
-          existence = frame.existence;
-          if (frame.step.negate) {
-            pc = frame.pc + 1;
-            pos = frame.pos;
-            break;
-          }
+          pc = this.bodyFailed();
+          pos = this.pos;
           continue;
         }
         const top = this.depth - 1;
@@ -364,20 +313,71 @@ export class LinearMatcher implements Matcher {
           this.stackSecond[top] = 1;
           pc = b[this.stackStep[top]!]!;
           pos = this.stackPos[top]!;
-          break;
+        } else {
+          memo.set(2 * branch[this.stackStep[top]!]!, this.stackPos[top]!);
+          this.depth--;
         }
-        memo.set(2 * branch[this.stackStep[top]!]!, this.stackPos[top]!);
-        this.depth--;
       }
     }
   }
 
-  /** A lookaround's body reached its end: so does every SPLIT state on its path; the lookaround is decided. */
-  private bodyReached(base: number): LookFrame {
+  /** Out of work: keeps where the run stands for the next exec. */
+  private pause(pc: number, pos: number): number {
+    this.pc = pc;
+    this.pos = pos;
+    workLeft = 0;
+    return PAUSED;
+  }
+
+  /**
+   * The LOOK step pc at pos: the step the run goes on at (its body's start, or past a negative lookaround with no
+   * alternative that fits), or -1.
+   */
+  private enterLook(pc: number, pos: number): number {
+    const looks = this.program.looks;
+    const frame = (this.frames[this.lookDepth] ??= { step: looks[0]!, pc: 0, pos: 0, alt: 0, base: 0, existence: false });
+    frame.step = looks[this.program.a[pc]!]!;
+    frame.pc = pc;
+    frame.pos = pos;
+    frame.alt = 0;
+    frame.base = this.base;
+    frame.existence = this.existence;
+    const from = this.firstAlt(frame);
+    this.pos = from >= 0 ? from : pos;
+    if (from < 0) return frame.step.negate ? pc + 1 : -1;
+    this.lookDepth++;
+    this.base = this.depth;
+    this.existence = true;
+    return frame.step.alts[frame.alt]!.start;
+  }
+
+  /** A lookaround's body reached its end: so does every SPLIT state on its path; the step past the lookaround, or -1 if negative. */
+  private bodyReached(): number {
     const branch = this.program.branch;
-    for (let d = base; d < this.depth; d++) this.memo.set(2 * branch[this.stackStep[d]!]! + 1, this.stackPos[d]!);
-    this.depth = base;
-    return this.frames[--this.lookDepth]!;
+    for (let d = this.base; d < this.depth; d++) this.memo.set(2 * branch[this.stackStep[d]!]! + 1, this.stackPos[d]!);
+    this.depth = this.base;
+    return this.lookDecided(this.frames[--this.lookDepth]!, true);
+  }
+
+  /** The innermost body has no way left: the start of its next alternative, else the step past the lookaround if negative, or -1. */
+  private bodyFailed(): number {
+    const frame = this.frames[this.lookDepth - 1]!;
+    frame.alt++;
+    const from = this.firstAlt(frame);
+    if (from < 0) {
+      this.lookDepth--;
+      return this.lookDecided(frame, false);
+    }
+    this.pos = from;
+    return frame.step.alts[frame.alt]!.start;
+  }
+
+  /** Back from frame's lookaround (already popped), which found a match or not: the step past it if it holds, or -1. */
+  private lookDecided(frame: LookFrame, found: boolean): number {
+    this.base = frame.base;
+    this.existence = frame.existence;
+    this.pos = frame.pos;
+    return found !== frame.step.negate ? frame.pc + 1 : -1;
   }
 
   /** Where the lookaround's alternatives from frame.alt on first has a start (a lookbehind's needs that many code points before), or -1. */
