@@ -24,6 +24,7 @@ import { parseInteger, parseNumber, splitRunTogether } from '../../poscar/number
 import { plural, quote, Report } from '../../poscar/report';
 import { speciesSymbol } from '../../poscar/species';
 import { tokenize, type Token } from '../../poscar/text';
+import type { SourceRange } from '../../poscar/types';
 import { stepOutline, stressFromVoigt } from '../steps';
 import type { Mat3, RunOutcome, StructureFile, StructureFrame, Vec3 } from '../types';
 
@@ -67,86 +68,89 @@ function valueAfter(line: string, marker: string): { value: number | undefined; 
   return { value: parseNumber(token.text), start: offset + token.start, end: offset + token.end };
 }
 
+/** The words after the first `marker` on the line ('TITEL  = PAW_PBE Fe_pv 02Aug2007', '=' → PAW_PBE, Fe_pv, 02Aug2007). */
+function wordsAfter(line: string, marker: string): string[] {
+  return line
+    .slice(line.indexOf(marker) + marker.length)
+    .trim()
+    .split(/\s+/);
+}
+
+const wordAfter = (line: string, marker: string): string => wordsAfter(line, marker)[0] ?? '';
+
 const DASHES = /^\s*-{10,}\s*$/;
 /** How far past 'FREE ENERGIE OF THE ION-ELECTRON SYSTEM' its TOTEN and sigma->0 lines may stand. */
 const ENERGY_LOOKAHEAD = 6;
 
-export function readOutcar(text: string): StructureFile {
+interface Positions {
+  at: Vec3[];
+  forces: Vec3[];
+}
+
+interface StepEnergy {
+  toten: number | undefined;
+  sigma0: number | undefined;
+  /** The 'FREE ENERGIE' line and the block's last line. */
+  line: number;
+  last: number;
+}
+
+/** What the pass over the lines has read so far. */
+interface Outcar {
+  readonly lines: readonly string[];
+  /** The lines to read: not the empty one after a final line break. */
+  readonly n: number;
+  readonly report: Report;
+  readonly frames: StructureFrame[];
+  readonly titel: { symbol: string; line: number }[];
+  readonly potcar: string[];
+  counts: { values: number[]; line: number } | undefined;
+  nions: number | undefined;
+  ediffg: { value: number; criterion: boolean } | undefined;
+  nsw: number | undefined;
+  ibrion: number | undefined;
+  reached: boolean;
+  finished: boolean;
+  fermi: number | undefined;
+  speciesPerSite: string[] | undefined;
+  // The step being read: its first line, and what of it was read so far.
+  stepStart: number;
+  lattice: Mat3 | null;
+  stress: Mat3 | undefined;
+  positions: Positions | undefined;
+  pendingEnergy: StepEnergy | undefined;
+}
+
+function newOutcar(text: string): Outcar {
   // A string split when there is no '\r' (V8's fast path; a regular expression over 8 MB costs ten times more).
   const lines = text.indexOf('\r') < 0 ? text.split('\n') : text.split(/\r\n|\r|\n/);
-  const n = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
-  const report = new Report().within(lines);
-
-  const titel: { symbol: string; line: number }[] = [];
-  const potcar: string[] = [];
-  let counts: { values: number[]; line: number } | undefined;
-  let nions: number | undefined;
-  let ediffg: { value: number; criterion: boolean } | undefined;
-  let nsw: number | undefined;
-  let ibrion: number | undefined;
-  let reached = false;
-  let finished = false;
-  let fermi: number | undefined;
-
-  let lattice: Mat3 | null = null;
-  let stress: Mat3 | undefined;
-  let positions: { at: Vec3[]; forces: Vec3[] } | undefined;
-  let stepStart = 0;
-  const frames: StructureFrame[] = [];
-  let speciesPerSite: string[] | undefined;
-
-  interface StepEnergy {
-    toten: number | undefined;
-    sigma0: number | undefined;
-    /** The 'FREE ENERGIE' line and the block's last line. */
-    line: number;
-    last: number;
-  }
-  let pendingEnergy: StepEnergy | undefined;
-
-  const emit = (at: { at: Vec3[]; forces: Vec3[] }, energy: StepEnergy, last = energy.last): void => {
-    const names = species();
-    const frame: StructureFrame = {
-      lattice,
-      pbc: lattice ? [true, true, true] : [false, false, false],
-      species: names.length === at.at.length ? names : at.at.map((_, s) => names[s] ?? 'X'),
-      positions: at.at,
-      forces: at.forces,
-      title: `step ${frames.length + 1}`,
-      lines: { first: stepStart, last },
-    };
-    const value = energy.sigma0 ?? energy.toten;
-    if (value !== undefined) frame.energy = value;
-    if (energy.toten !== undefined) frame.freeEnergy = energy.toten;
-    if (stress) frame.stress = stress;
-    frames.push(frame);
-    stress = undefined;
-    pendingEnergy = undefined;
+  return {
+    lines,
+    n: lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length,
+    report: new Report().within(lines),
+    frames: [],
+    titel: [],
+    potcar: [],
+    counts: undefined,
+    nions: undefined,
+    ediffg: undefined,
+    nsw: undefined,
+    ibrion: undefined,
+    reached: false,
+    finished: false,
+    fermi: undefined,
+    speciesPerSite: undefined,
+    stepStart: 0,
+    lattice: null,
+    stress: undefined,
+    positions: undefined,
+    pendingEnergy: undefined,
   };
+}
 
-  /** An energy block no positions followed before the next electronic loop: that step cannot be shown. */
-  const dropPendingEnergy = (): void => {
-    if (!pendingEnergy) return;
-    const at = pendingEnergy.line;
-    report.warning(
-      'outcar-step-without-positions',
-      { line: at, start: 0, end: lines[at]!.length },
-      `ionic step ${frames.length + 1} ends here without a 'POSITION … TOTAL-FORCE' block: it is left out`,
-    );
-    pendingEnergy = undefined;
-    stress = undefined;
-  };
-
-  const species = (): string[] => {
-    if (speciesPerSite) return speciesPerSite;
-    const names = titel.length ? titel.map((t) => t.symbol) : potcar.slice(0, Math.ceil(potcar.length / 2));
-    const out: string[] = [];
-    if (counts) counts.values.forEach((c, i) => out.push(...Array<string>(c).fill(names[i] ?? 'X')));
-    speciesPerSite = out;
-    return out;
-  };
-  const expectedAtoms = (): number | undefined => (counts ? counts.values.reduce((a, b) => a + b, 0) : nions);
-
+export function readOutcar(text: string): StructureFile {
+  const s = newOutcar(text);
+  const { lines, n } = s;
   for (let i = 0; i < n; i++) {
     const line = lines[i]!;
     // Most of an OUTCAR is rows of numbers (eigenvalues, charges, forces of the electronic loop): none is looked at.
@@ -155,195 +159,243 @@ export function readOutcar(text: string): StructureFile {
     const c = line.charCodeAt(first);
     if ((c >= 48 && c <= 57) || c === 46 || first === line.length) continue;
     if (c === 45 /* - */ && line.charCodeAt(first + 1) !== 45) continue; // a negative number, not a row of dashes
-    // Cheap screens first: most of an OUTCAR is electronic iterations none of these match.
-    if (line.includes('TITEL')) {
-      const words = line
-        .slice(line.indexOf('=') + 1)
-        .trim()
-        .split(/\s+/);
-      const symbol = titelElement(words);
-      if (symbol) titel.push({ symbol, line: i });
-      else {
-        titel.push({ symbol: 'X', line: i });
-        const start = line.indexOf('=') + 1;
-        report.warning(
-          'outcar-unknown-element',
-          { line: i, start, end: line.length },
-          `no element in the POTCAR title ${quote(words.join(' '))}: its atoms are shown as X`,
-        );
-      }
-    } else if (line.startsWith(' POTCAR:')) {
-      potcar.push(titelElement(line.slice(8).trim().split(/\s+/)) ?? 'X');
-    } else if (line.includes('ions per type =')) {
-      const words = line
-        .slice(line.indexOf('=') + 1)
-        .trim()
-        .split(/\s+/);
-      const values = words.map(parseInteger);
-      if (!counts && values.length && values.every((v) => v !== undefined && v >= 0)) counts = { values: values as number[], line: i };
-    } else if (nions === undefined && line.includes('NIONS =')) {
-      nions = parseInteger(
-        line
-          .slice(line.indexOf('NIONS =') + 7)
-          .trim()
-          .split(/\s+/)[0] ?? '',
-      );
-    } else if (line.includes('EDIFFG =')) {
-      const value = parseNumber(
-        line
-          .slice(line.indexOf('EDIFFG =') + 8)
-          .trim()
-          .split(/\s+/)[0] ?? '',
-      );
-      const criterion = line.includes('stopping-criterion');
-      if (value !== undefined && (!ediffg || (criterion && !ediffg.criterion))) ediffg = { value, criterion };
-    } else if (line.includes('NSW    =') || line.includes('IBRION =')) {
-      const key = line.includes('NSW') ? 'NSW' : 'IBRION';
-      const value = parseInteger(
-        line
-          .slice(line.indexOf('=') + 1)
-          .trim()
-          .split(/\s+/)[0] ?? '',
-      );
-      if (value !== undefined) {
-        if (key === 'NSW' && nsw === undefined) nsw = value;
-        if (key === 'IBRION' && ibrion === undefined) ibrion = value;
-      }
-    } else if (line.includes('direct lattice vectors')) {
-      const rows: Vec3[] = [];
-      for (let k = 1; k <= 3 && i + k < n; k++) {
-        const { values, bad } = numbersOf(lines[i + k]!);
-        if (values.length < 3) {
-          const at = bad ?? { start: 0, end: lines[i + k]!.length };
-          report.error(
-            'outcar-bad-lattice',
-            { line: i + k, start: at.start, end: at.end },
-            'a lattice vector needs three numbers here: the lattice of this step is not known',
-          );
-          break;
-        }
-        rows.push([values[0]!, values[1]!, values[2]!]);
-      }
-      if (rows.length === 3) lattice = rows as Mat3;
-      i += rows.length;
-    } else if (line.includes('in kB')) {
-      const after = line.slice(line.indexOf('in kB') + 5);
-      const { values, bad } = numbersOf(after);
-      if (values.length >= 6 && !bad) stress = stressFromVoigt(values);
-      else {
-        stress = undefined;
-        const offset = line.indexOf('in kB') + 5;
-        const range = bad ? { line: i, start: offset + bad.start, end: offset + bad.end } : { line: i, start: 0, end: line.length };
-        report.warning(
-          'outcar-bad-stress',
-          range,
-          `the stress needs six numbers (XX YY ZZ XY YZ ZX)${bad ? `, not ${quote(bad.text)}` : ''}: this step has no stress`,
-        );
-      }
-    } else if (line.includes('POSITION') && line.includes('TOTAL-FORCE')) {
-      const block = readPositions(i);
-      positions = block.positions;
-      if (positions && pendingEnergy) {
-        emit(positions, pendingEnergy, block.next);
-        positions = undefined;
-        stepStart = block.next + 1;
-      }
-      i = block.next;
-    } else if (line.includes('FREE ENERGIE OF THE ION-ELECTRON SYSTEM')) {
-      let toten: number | undefined;
-      let sigma0: number | undefined;
-      let totenAt: { line: number; start: number; end: number } | undefined;
-      let last = i;
-      for (let k = 1; k <= ENERGY_LOOKAHEAD && i + k < n; k++) {
-        const next = lines[i + k]!;
-        if (next.includes('TOTEN')) {
-          const found = valueAfter(next, '=');
-          toten = found.value;
-          totenAt = { line: i + k, start: found.start, end: found.end };
-          last = i + k;
-        } else if (next.includes('energy(sigma->0)')) {
-          sigma0 = valueAfter(next, 'energy(sigma->0)').value;
-          last = i + k;
-          break;
-        }
-      }
-      if (last === i) continue; // the file ends inside the block: the step is incomplete (said at the end)
-      if (toten === undefined) {
-        const at = totenAt ?? { line: i, start: 0, end: line.length };
-        report.warning(
-          'outcar-bad-energy',
-          at,
-          `ionic step ${frames.length + 1} has no readable free energy TOTEN${totenAt ? '' : ' after this line'}`,
-        );
-      }
-      const energy = { toten, sigma0, line: i, last };
-      if (positions) emit(positions, energy);
-      else pendingEnergy = energy; // some runs print the energy before the positions (single points of VASP 5.2)
-      positions = undefined;
-      stepStart = last + 1;
-      i = last;
-    } else if (line.includes('Iteration')) {
-      dropPendingEnergy();
-    } else if (line.includes('E-fermi :')) {
-      const value = parseNumber(
-        line
-          .slice(line.indexOf('E-fermi :') + 9)
-          .trim()
-          .split(/\s+/)[0] ?? '',
-      );
-      fermi = value; // pymatgen keeps the last one, None when VASP printed stars
-    } else if (line.includes('reached required accuracy')) {
-      reached = true;
-    } else if (line.includes('General timing and accounting')) {
-      finished = true;
-    }
+    i = readLine(s, line, i);
   }
+  dropPendingEnergy(s);
+  reportSpecies(s);
+  reportEnd(s);
+  return { format: 'outcar', frames: s.frames, diagnostics: s.report.sorted(), outline: stepOutline(s.frames), outcome: outcomeOf(s) };
+}
 
-  /** The rows after the POSITION header (on line `at`) up to the dashes; `next` is the last line read. */
-  function readPositions(at: number): { positions?: { at: Vec3[]; forces: Vec3[] }; next: number } {
-    const expected = expectedAtoms();
-    const pos: Vec3[] = [];
-    const forces: Vec3[] = [];
-    let k = at + 1;
-    if (k < n && DASHES.test(lines[k]!)) k++;
-    for (; k < n && !DASHES.test(lines[k]!); k++) {
-      const { values, bad } = numbersOf(lines[k]!);
-      if (values.length < 6 || bad) {
-        const token = bad ?? { start: 0, end: lines[k]!.length };
-        report.error(
-          'outcar-bad-position',
-          { line: k, start: token.start, end: token.end },
-          `a row of the POSITION block needs six numbers (x y z Fx Fy Fz)${bad ? `, not ${quote(bad.text)}` : ''}: ionic step ${frames.length + 1} is left out`,
-        );
-        return { next: blockEnd(k) };
-      }
-      pos.push([values[0]!, values[1]!, values[2]!]);
-      forces.push([values[3]!, values[4]!, values[5]!]);
+/** Reads what line i starts (a setting, a block), by the first of these markers it holds; returns the last line read. */
+function readLine(s: Outcar, line: string, i: number): number {
+  if (line.includes('TITEL')) readTitel(s, line, i);
+  else if (line.startsWith(' POTCAR:')) s.potcar.push(titelElement(line.slice(8).trim().split(/\s+/)) ?? 'X');
+  else if (line.includes('ions per type =')) readCounts(s, line, i);
+  else if (s.nions === undefined && line.includes('NIONS =')) s.nions = parseInteger(wordAfter(line, 'NIONS ='));
+  else if (line.includes('EDIFFG =')) readEdiffg(s, line);
+  else if (line.includes('NSW    =') || line.includes('IBRION =')) readNswIbrion(s, line);
+  else if (line.includes('direct lattice vectors')) return readLattice(s, i);
+  else if (line.includes('in kB')) readStress(s, line, i);
+  else if (line.includes('POSITION') && line.includes('TOTAL-FORCE')) return readPositions(s, i);
+  else if (line.includes('FREE ENERGIE OF THE ION-ELECTRON SYSTEM')) return readEnergy(s, line, i);
+  else if (line.includes('Iteration')) dropPendingEnergy(s);
+  else if (line.includes('E-fermi :'))
+    s.fermi = parseNumber(wordAfter(line, 'E-fermi :')); // pymatgen keeps the last one, None when VASP printed stars
+  else if (line.includes('reached required accuracy')) s.reached = true;
+  else if (line.includes('General timing and accounting')) s.finished = true;
+  return i;
+}
+
+function readTitel(s: Outcar, line: string, i: number): void {
+  const words = wordsAfter(line, '=');
+  const symbol = titelElement(words);
+  s.titel.push({ symbol: symbol ?? 'X', line: i });
+  if (!symbol)
+    s.report.warning(
+      'outcar-unknown-element',
+      { line: i, start: line.indexOf('=') + 1, end: line.length },
+      `no element in the POTCAR title ${quote(words.join(' '))}: its atoms are shown as X`,
+    );
+}
+
+function readCounts(s: Outcar, line: string, i: number): void {
+  const values = wordsAfter(line, '=').map(parseInteger);
+  if (!s.counts && values.length && values.every((v) => v !== undefined && v >= 0)) s.counts = { values: values as number[], line: i };
+}
+
+function readEdiffg(s: Outcar, line: string): void {
+  const value = parseNumber(wordAfter(line, 'EDIFFG ='));
+  const criterion = line.includes('stopping-criterion');
+  if (value !== undefined && (!s.ediffg || (criterion && !s.ediffg.criterion))) s.ediffg = { value, criterion };
+}
+
+function readNswIbrion(s: Outcar, line: string): void {
+  const value = parseInteger(wordAfter(line, '='));
+  if (value === undefined) return;
+  if (line.includes('NSW')) s.nsw ??= value;
+  else s.ibrion ??= value;
+}
+
+/** The three rows after 'direct lattice vectors' (line i); returns the last line read. */
+function readLattice(s: Outcar, i: number): number {
+  const { lines, n } = s;
+  const rows: Vec3[] = [];
+  for (let k = 1; k <= 3 && i + k < n; k++) {
+    const { values, bad } = numbersOf(lines[i + k]!);
+    if (values.length < 3) {
+      const at = bad ?? { start: 0, end: lines[i + k]!.length };
+      s.report.error(
+        'outcar-bad-lattice',
+        { line: i + k, start: at.start, end: at.end },
+        'a lattice vector needs three numbers here: the lattice of this step is not known',
+      );
+      break;
     }
-    if (k >= n) return { next: n }; // the file ends inside the block (a running job): said at the end
-    if (expected !== undefined && pos.length !== expected) {
+    rows.push([values[0]!, values[1]!, values[2]!]);
+  }
+  if (rows.length === 3) s.lattice = rows as Mat3;
+  return i + rows.length;
+}
+
+function readStress(s: Outcar, line: string, i: number): void {
+  const offset = line.indexOf('in kB') + 5;
+  const { values, bad } = numbersOf(line.slice(offset));
+  if (values.length >= 6 && !bad) {
+    s.stress = stressFromVoigt(values);
+    return;
+  }
+  s.stress = undefined;
+  const range = bad ? { line: i, start: offset + bad.start, end: offset + bad.end } : { line: i, start: 0, end: line.length };
+  s.report.warning(
+    'outcar-bad-stress',
+    range,
+    `the stress needs six numbers (XX YY ZZ XY YZ ZX)${bad ? `, not ${quote(bad.text)}` : ''}: this step has no stress`,
+  );
+}
+
+/** The POSITION … TOTAL-FORCE block on line i: it completes the step when its energy came first. Returns the last line read. */
+function readPositions(s: Outcar, i: number): number {
+  const block = positionRows(s, i);
+  s.positions = block.positions;
+  if (s.positions && s.pendingEnergy) {
+    emit(s, s.positions, s.pendingEnergy, block.next);
+    s.positions = undefined;
+    s.stepStart = block.next + 1;
+  }
+  return block.next;
+}
+
+/** The rows after the POSITION header (on line `at`) up to the dashes; `next` is the last line read. */
+function positionRows(s: Outcar, at: number): { positions?: Positions; next: number } {
+  const { lines, n, report } = s;
+  const expected = expectedAtoms(s);
+  const pos: Vec3[] = [];
+  const forces: Vec3[] = [];
+  let k = at + 1;
+  if (k < n && DASHES.test(lines[k]!)) k++;
+  for (; k < n && !DASHES.test(lines[k]!); k++) {
+    const { values, bad } = numbersOf(lines[k]!);
+    if (values.length < 6 || bad) {
+      const token = bad ?? { start: 0, end: lines[k]!.length };
       report.error(
-        'outcar-atom-count',
-        { line: at, start: 0, end: lines[at]!.length },
-        `this POSITION block lists ${plural(pos.length, 'atom')}, the header ${expected} ('ions per type'): ionic step ${frames.length + 1} is left out`,
+        'outcar-bad-position',
+        { line: k, start: token.start, end: token.end },
+        `a row of the POSITION block needs six numbers (x y z Fx Fy Fz)${bad ? `, not ${quote(bad.text)}` : ''}: ionic step ${s.frames.length + 1} is left out`,
       );
-      return { next: k };
+      return { next: blockEnd(s, k) };
     }
-    return { positions: { at: pos, forces }, next: k };
+    pos.push([values[0]!, values[1]!, values[2]!]);
+    forces.push([values[3]!, values[4]!, values[5]!]);
   }
-
-  /** The closing dashes of a block with a bad row (or the end of the file). */
-  function blockEnd(from: number): number {
-    let k = from;
-    while (k < n && !DASHES.test(lines[k]!)) k++;
-    return k;
+  if (k >= n) return { next: n }; // the file ends inside the block (a running job): said at the end
+  if (expected !== undefined && pos.length !== expected) {
+    report.error(
+      'outcar-atom-count',
+      { line: at, start: 0, end: lines[at]!.length },
+      `this POSITION block lists ${plural(pos.length, 'atom')}, the header ${expected} ('ions per type'): ionic step ${s.frames.length + 1} is left out`,
+    );
+    return { next: k };
   }
+  return { positions: { at: pos, forces }, next: k };
+}
 
-  dropPendingEnergy();
-  const lastLine = Math.max(0, n - 1);
-  const end = { line: lastLine, start: 0, end: lines[lastLine]?.length ?? 0 };
-  if (titel.length === 0 && potcar.length === 0) {
-    if (frames.length || counts)
+/** The closing dashes of a block with a bad row (or the end of the file). */
+function blockEnd(s: Outcar, from: number): number {
+  let k = from;
+  while (k < s.n && !DASHES.test(s.lines[k]!)) k++;
+  return k;
+}
+
+/** The energy block on line i ('FREE ENERGIE'): it completes the step when its positions came first. Returns the last line read. */
+function readEnergy(s: Outcar, line: string, i: number): number {
+  const { energy, totenAt } = energyLines(s, i);
+  if (energy.last === i) return i; // the file ends inside the block: the step is incomplete (said at the end)
+  if (energy.toten === undefined) {
+    s.report.warning(
+      'outcar-bad-energy',
+      totenAt ?? { line: i, start: 0, end: line.length },
+      `ionic step ${s.frames.length + 1} has no readable free energy TOTEN${totenAt ? '' : ' after this line'}`,
+    );
+  }
+  if (s.positions) emit(s, s.positions, energy);
+  else s.pendingEnergy = energy; // some runs print the energy before the positions (single points of VASP 5.2)
+  s.positions = undefined;
+  s.stepStart = energy.last + 1;
+  return energy.last;
+}
+
+/** The TOTEN and energy(sigma->0) lines after the 'FREE ENERGIE' line i; `last` stays i when neither is there. */
+function energyLines(s: Outcar, i: number): { energy: StepEnergy; totenAt: SourceRange | undefined } {
+  let toten: number | undefined;
+  let sigma0: number | undefined;
+  let totenAt: SourceRange | undefined;
+  let last = i;
+  for (let k = 1; k <= ENERGY_LOOKAHEAD && i + k < s.n; k++) {
+    const next = s.lines[i + k]!;
+    if (next.includes('TOTEN')) {
+      const found = valueAfter(next, '=');
+      toten = found.value;
+      totenAt = { line: i + k, start: found.start, end: found.end };
+      last = i + k;
+    } else if (next.includes('energy(sigma->0)')) {
+      sigma0 = valueAfter(next, 'energy(sigma->0)').value;
+      last = i + k;
+      break;
+    }
+  }
+  return { energy: { toten, sigma0, line: i, last }, totenAt };
+}
+
+function emit(s: Outcar, at: Positions, energy: StepEnergy, last = energy.last): void {
+  const names = species(s);
+  const frame: StructureFrame = {
+    lattice: s.lattice,
+    pbc: s.lattice ? [true, true, true] : [false, false, false],
+    species: names.length === at.at.length ? names : at.at.map((_, k) => names[k] ?? 'X'),
+    positions: at.at,
+    forces: at.forces,
+    title: `step ${s.frames.length + 1}`,
+    lines: { first: s.stepStart, last },
+  };
+  const value = energy.sigma0 ?? energy.toten;
+  if (value !== undefined) frame.energy = value;
+  if (energy.toten !== undefined) frame.freeEnergy = energy.toten;
+  if (s.stress) frame.stress = s.stress;
+  s.frames.push(frame);
+  s.stress = undefined;
+  s.pendingEnergy = undefined;
+}
+
+/** An energy block no positions followed before the next electronic loop: that step cannot be shown. */
+function dropPendingEnergy(s: Outcar): void {
+  if (!s.pendingEnergy) return;
+  const at = s.pendingEnergy.line;
+  s.report.warning(
+    'outcar-step-without-positions',
+    { line: at, start: 0, end: s.lines[at]!.length },
+    `ionic step ${s.frames.length + 1} ends here without a 'POSITION … TOTAL-FORCE' block: it is left out`,
+  );
+  s.pendingEnergy = undefined;
+  s.stress = undefined;
+}
+
+/** The species of every site, from the POTCAR titles and 'ions per type' read before the first step. */
+function species(s: Outcar): string[] {
+  if (s.speciesPerSite) return s.speciesPerSite;
+  const names = s.titel.length ? s.titel.map((t) => t.symbol) : s.potcar.slice(0, Math.ceil(s.potcar.length / 2));
+  const out: string[] = [];
+  if (s.counts) s.counts.values.forEach((c, i) => out.push(...Array<string>(c).fill(names[i] ?? 'X')));
+  s.speciesPerSite = out;
+  return out;
+}
+
+const expectedAtoms = (s: Outcar): number | undefined => (s.counts ? s.counts.values.reduce((a, b) => a + b, 0) : s.nions);
+
+function reportSpecies(s: Outcar): void {
+  const { counts, titel, lines, report } = s;
+  if (titel.length === 0 && s.potcar.length === 0) {
+    if (s.frames.length || counts)
       report.warning(
         'outcar-no-species',
         { line: counts?.line ?? 0, start: 0, end: lines[counts?.line ?? 0]!.length },
@@ -356,42 +408,50 @@ export function readOutcar(text: string): StructureFile {
       `'ions per type' has ${plural(counts.values.length, 'count')} but the POTCAR has ${plural(titel.length, 'species')}: species may be wrong`,
     );
   }
-  if (!counts && frames.length)
+  if (!counts && s.frames.length)
     report.warning(
       'outcar-no-counts',
       { line: 0, start: 0, end: lines[0]!.length },
       `no 'ions per type' line: the elements of the atoms are not known`,
     );
+}
+
+/** Whether the text ends early: in a step, or before VASP's closing timing. */
+function reportEnd(s: Outcar): void {
+  const { frames, report } = s;
+  const lastLine = Math.max(0, s.n - 1);
+  const end = { line: lastLine, start: 0, end: s.lines[lastLine]?.length ?? 0 };
   if (frames.length === 0) {
     report.error('outcar-no-steps', end, `no complete ionic step: this is not an OUTCAR, or its first step has not finished yet`);
-  } else if (!finished && hasStepStarted(stepStart)) {
+  } else if (!s.finished && hasStepStarted(s, s.stepStart)) {
     report.warning(
       'outcar-truncated',
       end,
       `the file ends inside ionic step ${frames.length + 1} (the job is running or was stopped): ${plural(frames.length, 'complete step')} shown`,
     );
-  } else if (!finished) {
+  } else if (!s.finished) {
     report.warning(
       'outcar-unfinished',
       end,
       `no 'General timing and accounting' at the end: the job is running or was stopped; ${plural(frames.length, 'complete step')} shown`,
     );
   }
+}
 
-  function hasStepStarted(from: number): boolean {
-    for (let k = from; k < n; k++) if (lines[k]!.includes('Iteration') || lines[k]!.includes('POSITION')) return true;
-    return false;
-  }
+function hasStepStarted(s: Outcar, from: number): boolean {
+  for (let k = from; k < s.n; k++) if (s.lines[k]!.includes('Iteration') || s.lines[k]!.includes('POSITION')) return true;
+  return false;
+}
 
+function outcomeOf(s: Outcar): RunOutcome {
   const outcome: RunOutcome = {};
-  if (ediffg) outcome.ediffg = ediffg.value;
-  if (fermi !== undefined) outcome.fermi = fermi;
-  if (reached) outcome.converged = true;
-  else if (ibrion === 0) {
+  if (s.ediffg) outcome.ediffg = s.ediffg.value;
+  if (s.fermi !== undefined) outcome.fermi = s.fermi;
+  if (s.reached) outcome.converged = true;
+  else if (s.ibrion === 0) {
     // Molecular dynamics has no convergence target.
-  } else if (ibrion === -1 || (nsw !== undefined && nsw <= 1))
-    outcome.converged = finished && frames.length > 0; // a single point, as pymatgen's converged_ionic
+  } else if (s.ibrion === -1 || (s.nsw !== undefined && s.nsw <= 1))
+    outcome.converged = s.finished && s.frames.length > 0; // a single point, as pymatgen's converged_ionic
   else outcome.converged = false;
-
-  return { format: 'outcar', frames, diagnostics: report.sorted(), outline: stepOutline(frames), outcome };
+  return outcome;
 }

@@ -276,16 +276,7 @@ export class VasprunReader implements XmlHandler {
 
   open(name: string, attributes: ReadonlyMap<string, string>, at: TagPosition): void {
     if (this.stack.length >= MAX_DEPTH) {
-      this.overflow++;
-      if (!this.deepReported) {
-        this.deepReported = true;
-        this.problems.add(
-          'error',
-          'vasprun-deep',
-          at,
-          `elements nested deeper than ${MAX_DEPTH} levels: not vasprun.xml's; what is inside is skipped`,
-        );
-      }
+      this.tooDeep(at);
       return;
     }
     const parent = this.stack[this.stack.length - 1];
@@ -301,57 +292,28 @@ export class VasprunReader implements XmlHandler {
         this.sawRoot = true;
         break;
       case 'array':
-        if (parent === 'atominfo' && nameAttr === 'atoms') {
-          this.inAtoms = depth;
-          this.speciesAt = at;
-          this.species.length = 0;
-        }
+        if (parent === 'atominfo' && nameAttr === 'atoms') this.openAtoms(at, depth);
         break;
       case 'rc':
         this.cInRow = 0;
         break;
       case 'c':
-        if (this.inAtoms > 0 && parent === 'rc' && this.cInRow++ === 0) {
-          this.begin(at, (text, where) => {
-            const symbol = atomSymbol(text);
-            if (!symbol)
-              this.problems.add(
-                'warning',
-                'vasprun-unknown-element',
-                where,
-                `${quote(text.trim())} is no element: its atoms are shown as X`,
-              );
-            this.species.push(symbol ?? 'X');
-          });
-        }
+        if (this.inAtoms > 0 && parent === 'rc' && this.cInRow++ === 0) this.begin(at, (text, where) => this.atom(text, where));
         break;
       case 'i':
         this.openValue(parent, nameAttr, at);
         break;
       case 'calculation':
-        if (parent === 'modeling') {
-          this.calculation = { at, energy: new Map() };
-          this.calculationDepth = depth;
-        }
+        if (parent === 'modeling') this.openCalculation(at, depth);
         break;
       case 'scstep':
-        if (this.calculation && parent === 'calculation') {
-          this.scstepDepth = depth;
-          this.calculation.scstep = new Map();
-        }
+        if (this.calculation && parent === 'calculation') this.openScstep(depth);
         break;
       case 'energy':
-        if (this.calculation && parent === 'calculation') this.energy = this.calculation.energy;
-        else if (this.calculation && parent === 'scstep' && depth === this.scstepDepth + 1) this.energy = this.calculation.scstep!;
+        this.openEnergy(parent, depth);
         break;
       case 'structure':
-        if (
-          (parent === 'modeling' && (nameAttr === 'initialpos' || nameAttr === 'finalpos')) ||
-          (parent === 'calculation' && this.calculation)
-        ) {
-          this.structure = { name: parent === 'calculation' ? 'step' : nameAttr!, at };
-          this.structureDepth = depth;
-        }
+        this.openStructure(parent, nameAttr, at, depth);
         break;
       case 'varray':
         this.openArray(parent, nameAttr, at, depth);
@@ -360,12 +322,7 @@ export class VasprunReader implements XmlHandler {
         if ((this.rows || this.logical) && parent === 'varray') this.begin(at, (text, where) => this.row(text, where));
         break;
       case 'eigenvalues':
-        this.eigenDepth = depth;
-        this.eigenSets = 0;
-        this.eigenSpin = -1;
-        this.spinGaps = [];
-        this.allGap = newGap();
-        this.eigenBad = false;
+        this.openEigenvalues(depth);
         break;
       case 'set':
         if (this.eigenDepth > 0) this.openEigenSet(attributes.get('comment'), depth);
@@ -478,6 +435,66 @@ export class VasprunReader implements XmlHandler {
     const text = this.captured;
     this.captured = '';
     use(text, this.captureAt);
+  }
+
+  /** An element past MAX_DEPTH: not kept on the stack, reported once. */
+  private tooDeep(at: TagPosition): void {
+    this.overflow++;
+    if (this.deepReported) return;
+    this.deepReported = true;
+    this.problems.add(
+      'error',
+      'vasprun-deep',
+      at,
+      `elements nested deeper than ${MAX_DEPTH} levels: not vasprun.xml's; what is inside is skipped`,
+    );
+  }
+
+  private openAtoms(at: TagPosition, depth: number): void {
+    this.inAtoms = depth;
+    this.speciesAt = at;
+    this.species.length = 0;
+  }
+
+  /** The first <c> of an atoms row: the element. */
+  private atom(text: string, at: TagPosition): void {
+    const symbol = atomSymbol(text);
+    if (!symbol)
+      this.problems.add('warning', 'vasprun-unknown-element', at, `${quote(text.trim())} is no element: its atoms are shown as X`);
+    this.species.push(symbol ?? 'X');
+  }
+
+  private openCalculation(at: TagPosition, depth: number): void {
+    this.calculation = { at, energy: new Map() };
+    this.calculationDepth = depth;
+  }
+
+  private openScstep(depth: number): void {
+    this.scstepDepth = depth;
+    this.calculation!.scstep = new Map();
+  }
+
+  /** The <energy> of the ionic step or of one of its electronic steps: where its <i> values go. */
+  private openEnergy(parent: string | undefined, depth: number): void {
+    if (this.calculation && parent === 'calculation') this.energy = this.calculation.energy;
+    else if (this.calculation && parent === 'scstep' && depth === this.scstepDepth + 1) this.energy = this.calculation.scstep!;
+  }
+
+  /** initialpos, finalpos or a step's structure; any other is not read. */
+  private openStructure(parent: string | undefined, name: string | undefined, at: TagPosition, depth: number): void {
+    if ((parent === 'modeling' && (name === 'initialpos' || name === 'finalpos')) || (parent === 'calculation' && this.calculation)) {
+      this.structure = { name: parent === 'calculation' ? 'step' : name!, at };
+      this.structureDepth = depth;
+    }
+  }
+
+  private openEigenvalues(depth: number): void {
+    this.eigenDepth = depth;
+    this.eigenSets = 0;
+    this.eigenSpin = -1;
+    this.spinGaps = [];
+    this.allGap = newGap();
+    this.eigenBad = false;
   }
 
   private openValue(parent: string | undefined, name: string | undefined, at: TagPosition): void {

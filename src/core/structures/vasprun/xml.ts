@@ -72,20 +72,8 @@ export class XmlTokenizer {
     const n = data.length;
     while (pos < n) {
       if (this.skip) {
-        const { until } = this.skip;
-        const found = data.indexOf(until, pos);
-        if (found < 0) {
-          // Keep the last characters: the terminator may start in them.
-          const keep = Math.max(pos, n - (until.length - 1));
-          this.lines(data, pos, keep, base);
-          this.carry = data.slice(keep);
-          this.base = base + keep;
-          return;
-        }
-        this.lines(data, pos, found + until.length, base);
-        pos = found + until.length;
-        this.skip = null;
-        this.unfinished = null;
+        pos = this.skipped(data, pos, base);
+        if (pos < 0) return;
         continue;
       }
       const lt = data.indexOf('<', pos);
@@ -95,53 +83,67 @@ export class XmlTokenizer {
         this.lines(data, pos, textEnd, base);
       }
       if (lt < 0) break;
-
-      const at = this.position(base + lt);
-      // Comments, CDATA, processing instructions and declarations: skipped to their end.
-      if (n - lt < 9 && isPrefixOfSpecial(data, lt)) {
-        this.keep(data, lt, base);
-        return;
-      }
-      const special = specialAt(data, lt);
-      if (special) {
-        this.skip = { until: special.until, what: special.what };
-        this.unfinished = { at, what: special.what };
-        this.lines(data, lt, lt + special.open, base);
-        pos = lt + special.open;
-        continue;
-      }
-      // A tag: up to the '>' outside quotes, looked for no further than MAX_TAG characters.
-      const limit = Math.min(n, lt + MAX_TAG + 1);
-      let i = lt + 1;
-      let quote = 0;
-      for (; i < limit; i++) {
-        const c = data.charCodeAt(i);
-        if (quote) {
-          if (c === quote) quote = 0;
-        } else if (c === 62 /* > */) break;
-        else if (c === 34 || c === 39) quote = c;
-      }
-      // Too long: skipped to the next '>', quoted or not, the same wherever the slices were cut.
-      if (i === limit && limit - lt > MAX_TAG) {
-        this.handler.problem('xml-long-tag', at, `a tag longer than ${MAX_TAG} characters starts here: it is skipped`);
-        this.skip = { until: '>', what: 'tag' };
-        this.unfinished = { at, what: 'tag' };
-        pos = lt + 1;
-        this.lines(data, lt, pos, base);
-        continue;
-      }
-      if (i >= n) {
-        this.keep(data, lt, base);
-        return;
-      }
-      const body = data.slice(lt + 1, i);
-      this.lines(data, lt, i + 1, base);
-      const end = this.line === at.line ? base + i + 1 - this.lineStart : at.column + 1;
-      const position: TagPosition = { line: at.line, column: at.column, end };
-      pos = i + 1;
-      this.tag(body, position);
+      pos = this.markup(data, lt, base);
+      if (pos < 0) return;
     }
     this.base = base + n;
+  }
+
+  /** Passes over what is being skipped up to its terminator: the offset after it, or -1 when this slice does not hold it. */
+  private skipped(data: string, pos: number, base: number): number {
+    const { until } = this.skip!;
+    const found = data.indexOf(until, pos);
+    if (found < 0) {
+      // Keep the last characters: the terminator may start in them.
+      const keep = Math.max(pos, data.length - (until.length - 1));
+      this.lines(data, pos, keep, base);
+      this.keep(data, keep, base);
+      return -1;
+    }
+    this.lines(data, pos, found + until.length, base);
+    this.skip = null;
+    this.unfinished = null;
+    return found + until.length;
+  }
+
+  /** The markup at data[lt] ('<'): the offset after it, or -1 when it goes on in the next slice (it is kept). */
+  private markup(data: string, lt: number, base: number): number {
+    const n = data.length;
+    const at = this.position(base + lt);
+    // Comments, CDATA, processing instructions and declarations: skipped to their end.
+    if (n - lt < 9 && isPrefixOfSpecial(data, lt)) {
+      this.keep(data, lt, base);
+      return -1;
+    }
+    const special = specialAt(data, lt);
+    if (special) {
+      this.skipFrom(at, special.until, special.what);
+      this.lines(data, lt, lt + special.open, base);
+      return lt + special.open;
+    }
+    // A tag: up to the '>' outside quotes, looked for no further than MAX_TAG characters.
+    const limit = Math.min(n, lt + MAX_TAG + 1);
+    const i = tagEnd(data, lt + 1, limit);
+    // Too long: skipped to the next '>', quoted or not, the same wherever the slices were cut.
+    if (i === limit && limit - lt > MAX_TAG) {
+      this.handler.problem('xml-long-tag', at, `a tag longer than ${MAX_TAG} characters starts here: it is skipped`);
+      this.skipFrom(at, '>', 'tag');
+      this.lines(data, lt, lt + 1, base);
+      return lt + 1;
+    }
+    if (i >= n) {
+      this.keep(data, lt, base);
+      return -1;
+    }
+    this.lines(data, lt, i + 1, base);
+    const end = this.line === at.line ? base + i + 1 - this.lineStart : at.column + 1;
+    this.tag(data.slice(lt + 1, i), { line: at.line, column: at.column, end });
+    return i + 1;
+  }
+
+  private skipFrom(at: TagPosition, until: string, what: string): void {
+    this.skip = { until, what };
+    this.unfinished = { at, what };
   }
 
   /** The end of the text: a construct left open is reported. */
@@ -245,6 +247,20 @@ function isPrefixOfSpecial(data: string, at: number): boolean {
   if (rest.length < 2) return true; // '<' alone: anything may follow
   // '<!' or '<!-' may become a comment, '<![CD' a CDATA section: wait for more.
   return SPECIALS.some((s) => s.start.length > rest.length && s.start.startsWith(rest));
+}
+
+/** The offset of the '>' that ends a tag, outside quotes, looked for from `from` up to `limit` (`limit`: none). */
+function tagEnd(data: string, from: number, limit: number): number {
+  let i = from;
+  let quote = 0;
+  for (; i < limit; i++) {
+    const c = data.charCodeAt(i);
+    if (quote) {
+      if (c === quote) quote = 0;
+    } else if (c === 62 /* > */) break;
+    else if (c === 34 || c === 39) quote = c;
+  }
+  return i;
 }
 
 function tagName(body: string, from: number): string {
