@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { MAX_DIAGNOSTICS } from '../../src/core/poscar/report';
 import { MAX_ATOMS, readCif, writeCif } from '../../src/core/structures/cif/index';
 import { largeFm3mCif, NACL_CIF, sampleCif } from './cifSamples';
+import { lineMutation, mutateLines, type LineMutation } from './lineMutations';
 
 const ROOT = '/usr/share/doc/pymatgen-test-files/examples/test_files';
 const SEED = 20261127;
@@ -82,40 +83,8 @@ const HOSTILE = [
   '[x](command:workbench.action.terminal.sendSequence)',
 ];
 
-const mutation = fc.oneof(
-  fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('swap' as const), at: fc.nat(), to: fc.nat() }),
-  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({
-    kind: fc.constant('token' as const),
-    at: fc.nat(),
-    token: fc.nat(),
-    value: fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 }), fc.double().map(String)),
-  }),
-);
-type Mutation = typeof mutation extends fc.Arbitrary<infer M> ? M : never;
-
-function mutate(text: string, mutations: Mutation[]): string {
-  let lines = text.split('\n');
-  for (const m of mutations) {
-    const i = m.at % Math.max(1, lines.length);
-    if (m.kind === 'delete') lines.splice(i, 1);
-    else if (m.kind === 'duplicate') lines.splice(i, 0, lines[i] ?? '');
-    else if (m.kind === 'swap') [lines[i], lines[m.to % lines.length]] = [lines[m.to % lines.length]!, lines[i]!];
-    else if (m.kind === 'truncate')
-      lines = lines
-        .join('\n')
-        .slice(0, m.at % (text.length + 1))
-        .split('\n');
-    else {
-      const tokens = (lines[i] ?? '').split(/(\s+)/);
-      tokens[m.token % Math.max(1, tokens.length)] = m.value;
-      lines[i] = tokens.join('');
-    }
-  }
-  return lines.join('\n');
-}
+const mutation = lineMutation(HOSTILE);
+const mutate = (text: string, ms: readonly LineMutation[]): string => mutateLines(text, ms, /(\s+)/);
 
 function check(text: string): void {
   const file = readCif(text);

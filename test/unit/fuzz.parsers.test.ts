@@ -13,6 +13,7 @@ import { parseDiffraction } from '../../src/core/diffraction/parse';
 import { parsePoscar, summarize } from '../../src/core/poscar/index';
 import { aseStructures } from './aseOracle';
 import { fastestParse, LAYOUTS, layoutPoscar } from './poscarLayouts';
+import { lineMutation, mutateLines, type LineMutation } from './lineMutations';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures');
 const read = (dir: string, name: string) => readFileSync(join(FIXTURES, dir, name), 'utf8');
@@ -85,41 +86,8 @@ const HOSTILE = [
   '1.0D-3',
 ];
 
-/** A mutation of a text's lines: delete, duplicate, swap, truncate, or a token replaced by a hostile one. */
-const mutation = fc.oneof(
-  fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('swap' as const), at: fc.nat(), to: fc.nat() }),
-  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({
-    kind: fc.constant('token' as const),
-    at: fc.nat(),
-    token: fc.nat(),
-    value: fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 }), fc.double().map(String)),
-  }),
-);
-type Mutation = typeof mutation extends fc.Arbitrary<infer M> ? M : never;
-
-function mutate(text: string, mutations: Mutation[]): string {
-  let lines = text.split('\n');
-  for (const m of mutations) {
-    const i = m.at % Math.max(1, lines.length);
-    if (m.kind === 'delete') lines.splice(i, 1);
-    else if (m.kind === 'duplicate') lines.splice(i, 0, lines[i] ?? '');
-    else if (m.kind === 'swap') [lines[i], lines[m.to % lines.length]] = [lines[m.to % lines.length]!, lines[i]!];
-    else if (m.kind === 'truncate')
-      lines = lines
-        .join('\n')
-        .slice(0, m.at % (text.length + 1))
-        .split('\n');
-    else {
-      const tokens = (lines[i] ?? '').split(/(\s+|,|;)/);
-      tokens[m.token % Math.max(1, tokens.length)] = m.value;
-      lines[i] = tokens.join('');
-    }
-  }
-  return lines.join('\n');
-}
+const mutation = lineMutation(HOSTILE);
+const mutate = (text: string, ms: readonly LineMutation[]): string => mutateLines(text, ms, /(\s+|,|;)/);
 
 test('fuzz: mutated POSCARs never throw, keep every problem inside the document and every number finite', () => {
   fc.assert(

@@ -17,6 +17,7 @@ import { readOutcar } from '../../src/core/structures/outcar/index';
 import type { StructureFile } from '../../src/core/structures/types';
 import { readVasprun, VasprunReader } from '../../src/core/structures/vasprun/index';
 import { sampleOutcar, sampleSteps, sampleVasprun } from './vaspSamples';
+import { lineMutation, mutateLines, type LineMutation } from './lineMutations';
 
 const SEED = 20261127;
 const ROOT = '/usr/share/doc/pymatgen-test-files/examples/test_files';
@@ -98,49 +99,8 @@ const HOSTILE = [
   '</modeling>',
 ];
 
-const mutation = fc.oneof(
-  fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('swap' as const), at: fc.nat(), to: fc.nat() }),
-  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({
-    kind: fc.constant('insert' as const),
-    at: fc.nat(),
-    value: fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 })),
-  }),
-  fc.record({
-    kind: fc.constant('token' as const),
-    at: fc.nat(),
-    token: fc.nat(),
-    value: fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 }), fc.double().map(String)),
-  }),
-);
-type Mutation = typeof mutation extends fc.Arbitrary<infer M> ? M : never;
-
-function mutate(text: string, mutations: Mutation[]): string {
-  let lines = text.split('\n');
-  for (const m of mutations) {
-    const i = m.at % Math.max(1, lines.length);
-    if (m.kind === 'delete') lines.splice(i, 1);
-    else if (m.kind === 'duplicate') lines.splice(i, 0, lines[i] ?? '');
-    else if (m.kind === 'swap') [lines[i], lines[m.to % lines.length]] = [lines[m.to % lines.length]!, lines[i]!];
-    else if (m.kind === 'truncate')
-      lines = lines
-        .join('\n')
-        .slice(0, m.at % (text.length + 1))
-        .split('\n');
-    else if (m.kind === 'insert') {
-      const line = lines[i] ?? '';
-      const at = m.at % (line.length + 1);
-      lines[i] = line.slice(0, at) + m.value + line.slice(at);
-    } else {
-      const tokens = (lines[i] ?? '').split(/(\s+|<|>)/);
-      tokens[m.token % Math.max(1, tokens.length)] = m.value;
-      lines[i] = tokens.join('');
-    }
-  }
-  return lines.join('\n');
-}
+const mutation = lineMutation(HOSTILE, { insert: true });
+const mutate = (text: string, ms: readonly LineMutation[]): string => mutateLines(text, ms, /(\s+|<|>)/);
 
 const finite = (values: unknown[], what: string) =>
   values.forEach((v) => assert.ok(typeof v !== 'number' || Number.isFinite(v), `${what}: ${String(v)}`));
