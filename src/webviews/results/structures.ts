@@ -12,33 +12,47 @@ import { notify } from '../../platform/notify';
 
 export const RESULT_SCHEME = 'tokenlens-result';
 
+/** The texts every ResultDocuments serves: one provider per scheme, however many views hold a ResultDocuments. */
+const texts = new Map<string, string>();
+const changed = new vscode.EventEmitter<vscode.Uri>();
+let provider: { registration: vscode.Disposable; users: number } | undefined;
+
 /** Serves the texts a diff shows; they are forgotten with their run's view. */
-export class ResultDocuments extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly texts = new Map<string, string>();
-  private readonly changed = this.register(new vscode.EventEmitter<vscode.Uri>());
-  readonly onDidChange = this.changed.event;
+export class ResultDocuments extends Disposable {
   /** Where Save writes without asking (tests only). */
   saveTarget: vscode.Uri | undefined;
 
   constructor() {
     super();
-    this.register(vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this));
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.texts.get(uri.toString()) ?? '';
+    // A scheme answers through one provider: the result views and the powder pattern's share it.
+    provider ??= {
+      registration: vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, {
+        onDidChange: changed.event,
+        provideTextDocumentContent: (uri) => texts.get(uri.toString()) ?? '',
+      }),
+      users: 0,
+    };
+    provider.users++;
+    this.register({
+      dispose: () => {
+        if (provider && --provider.users === 0) {
+          provider.registration.dispose();
+          provider = undefined;
+        }
+      },
+    });
   }
 
   private serve(runId: string, part: string, name: string, text: string): vscode.Uri {
     const uri = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${encodeURIComponent(runId)}/${part}/${name}` });
-    this.texts.set(uri.toString(), text);
-    this.changed.fire(uri);
+    texts.set(uri.toString(), text);
+    changed.fire(uri);
     return uri;
   }
 
   forget(runId: string): void {
     const prefix = vscode.Uri.from({ scheme: RESULT_SCHEME, path: `/${encodeURIComponent(runId)}/` }).toString();
-    for (const key of [...this.texts.keys()]) if (key.startsWith(prefix)) this.texts.delete(key);
+    for (const key of [...texts.keys()]) if (key.startsWith(prefix)) texts.delete(key);
   }
 
   async open(text: string): Promise<void> {
