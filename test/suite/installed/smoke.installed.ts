@@ -99,7 +99,11 @@ suite('Installed .vsix', () => {
 
   test('the published build carries no test hooks, and the inspector works without them', async function () {
     this.timeout(60_000);
-    assert.deepStrictEqual(Object.keys(api).sort(), ['count', 'tokenize', 'tokenizers'], 'the API has no test-only values');
+    assert.deepStrictEqual(
+      Object.keys(api).sort(),
+      ['count', 'countConversation', 'tokenize', 'tokenizers'],
+      'the API has no test-only values',
+    );
     const commands = new Set(await vscode.commands.getCommands(true));
     assert.ok(commands.has('tokenLens.openInspector'));
     assert.deepStrictEqual(
