@@ -30,18 +30,7 @@ export class Report {
 
   /** Sorted by line, then column; stable otherwise. Past the cap, one more says how many were left out. */
   sorted(): PoscarDiagnostic[] {
-    const sorted = [...this.diagnostics].sort((p, q) => p.range.line - q.range.line || p.range.start - q.range.start);
-    if (this.dropped === 0) return sorted;
-    const last = sorted[sorted.length - 1]!;
-    return [
-      ...sorted,
-      {
-        ...last,
-        code: 'more-problems',
-        severity: 'warning',
-        message: `Line ${last.range.line + 1}: … and ${this.dropped} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)`,
-      },
-    ];
+    return sortedWithOverflow(this.diagnostics, this.dropped);
   }
 
   private add(severity: Severity, code: string, wanted: SourceRange, text: string): void {
@@ -67,3 +56,19 @@ export const quote = (text: string): string => `'${text.length > 40 ? `${text.sl
 
 /** '1 atom', '2 atoms'. */
 export const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Diagnostics sorted by line, then column (stable otherwise); past a cap, one more says how many were left out. */
+export function sortedWithOverflow(diagnostics: readonly PoscarDiagnostic[], dropped: number): PoscarDiagnostic[] {
+  const sorted = [...diagnostics].sort((p, q) => p.range.line - q.range.line || p.range.start - q.range.start);
+  if (dropped === 0) return sorted;
+  const last = sorted[sorted.length - 1]!;
+  return [
+    ...sorted,
+    {
+      ...last,
+      code: 'more-problems',
+      severity: 'warning',
+      message: `Line ${last.range.line + 1}: … and ${dropped} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)`,
+    },
+  ];
+}

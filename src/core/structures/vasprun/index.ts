@@ -28,7 +28,7 @@
  * text kept for one value and the diagnostics are capped; the work is linear in the text.
  */
 import { element } from '../../poscar/elements';
-import { MAX_DIAGNOSTICS, plural, quote } from '../../poscar/report';
+import { MAX_DIAGNOSTICS, plural, quote, sortedWithOverflow } from '../../poscar/report';
 import { fracToCart } from '../../poscar/structure';
 import type { PoscarDiagnostic, Severity } from '../../poscar/types';
 import { stepOutline } from '../steps';
@@ -103,18 +103,7 @@ class Problems {
   }
 
   sorted(): PoscarDiagnostic[] {
-    const sorted = [...this.list].sort((p, q) => p.range.line - q.range.line || p.range.start - q.range.start);
-    if (this.dropped === 0) return sorted;
-    const last = sorted[sorted.length - 1]!;
-    return [
-      ...sorted,
-      {
-        ...last,
-        code: 'more-problems',
-        severity: 'warning',
-        message: `Line ${last.range.line + 1}: … and ${this.dropped} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)`,
-      },
-    ];
+    return sortedWithOverflow(this.list, this.dropped);
   }
 }
 
