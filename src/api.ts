@@ -1,6 +1,6 @@
 import { config } from './platform/config';
 import type { CountSummary } from './core/counts/summary';
-import { loadTokenizer, shownCount, tokenizerNames, type TokenizeResult } from './core/tokenizers/index';
+import { countAsync, loadTokenizer, shownCount, tokenizeAsync, tokenizerNames, type TokenizeResult } from './core/tokenizers/index';
 import { countConversation, parseConversation } from './core/chat/index';
 import type { ChatModels } from './features/chat/chatModels';
 
@@ -67,12 +67,12 @@ export function createApi(models: ChatModels, hooks?: TestHooks): TokenLensApi {
   const load = (name?: string) => loadTokenizer(name ?? config.tokenizer, { specialTokens: config.specialTokens });
   const api: TokenLensApi = {
     async tokenize(text, tokenizer) {
-      return (await load(tokenizer)).tokenize(text);
+      return tokenizeAsync(await load(tokenizer), text);
     },
     async count(text, tokenizer) {
       // An estimate's tokenizer counts its base encoding; the API answers with the estimate (round(base × factor)).
       const engine = await load(tokenizer);
-      return shownCount(engine.info, engine.count(text));
+      return shownCount(engine.info, await countAsync(engine, text));
     },
     async countConversation(conversation, tokenizer) {
       const model = await models.model(tokenizer ?? config.tokenizer);

@@ -5,6 +5,8 @@
  * older one between chunks, and the tokens are those the status bar counts. Pure (engine only, no VS Code).
  */
 import type { Tokenizer, TokenSpan } from '../tokenizers/index';
+import { runSliced } from '../tokenizers/sliced';
+import type { ScanStop, SpansStop } from '../tokenizers/types';
 import { WHITE_SPACE } from '../tokenizers/pattern';
 import { yieldToEventLoop as yieldTurn } from '../util/yield';
 import {
@@ -44,23 +46,58 @@ export function canSlice(tokenizer: Tokenizer): boolean {
   return tokenizer.info.kind !== 'whitespace';
 }
 
+/** A chunk's table, where it ends, and why it ended early (a heavy piece to prepare, SCAN_PAUSED; undefined when done). */
+export interface Chunk {
+  table: SegmentTable;
+  end: number;
+  why: ScanStop;
+}
+
 /**
  * The segment table of text from `from` (0 or a piece end), offsets relative to `from`, up to the first piece end
- * that no character straddles and `stop` accepts (the text's end otherwise).
+ * that no character straddles, where a token ends, and that `stop` accepts (the text's end otherwise). The model's patterns work on a budget:
+ * the chunk may end early, at such a piece end, before a heavy piece or when the budget runs out, and says why;
+ * until `deadline` (performance.now()) it prepares the piece or walks on itself.
  */
-export function chunkTable(
-  tokenizer: Tokenizer,
-  text: string,
-  from: number,
-  stop: (end: number) => boolean,
-): { table: SegmentTable; end: number } {
+export function chunkTable(tokenizer: Tokenizer, text: string, from: number, stop: (end: number) => boolean, deadline = -Infinity): Chunk {
   const spans: TokenSpan[] = [];
-  const end = tokenizer.spansFrom(text, from, spans, (e) => isGraphemeBoundary(text, e) && stop(e));
+  let walked = walkSpans(tokenizer, text, from, stop, spans);
+  while (walked.why !== undefined && performance.now() < deadline) {
+    if (typeof walked.why === 'string') drain(tokenizer.prepare(walked.why), deadline);
+    walked = walkSpans(tokenizer, text, walked.end, stop, spans);
+  }
   for (const span of spans) {
     span.start -= from;
     span.end -= from;
   }
-  return { table: buildSegmentTable(text.slice(from, end), spans), end };
+  return { table: buildSegmentTable(text.slice(from, walked.end), spans), end: walked.end, why: walked.why };
+}
+
+/** One budgeted walk appending to spans; cut back, when it ends early, to the last piece end where a chunk may end. */
+function walkSpans(tokenizer: Tokenizer, text: string, from: number, stop: (end: number) => boolean, spans: TokenSpan[]): SpansStop {
+  const before = spans.length;
+  let safe = from;
+  const walked = tokenizer.spansUntilHeavy(text, from, spans, (e) => {
+    // Only where a token ends: cut inside text no token holds, the chunks would hold two segments where the whole has one.
+    if (spans[spans.length - 1]?.end !== e || !isGraphemeBoundary(text, e)) return false;
+    safe = e;
+    return stop(e);
+  });
+  if (walked.why === undefined) return walked;
+  const past = spans.findIndex((span, i) => i >= before && span.start >= safe && span.end > safe);
+  if (past >= 0) spans.length = past;
+  return { end: safe, why: walked.why };
+}
+
+/** Runs a preparation's steps until it is done or the deadline passes. */
+function drain(steps: Generator<void, void>, deadline: number): void {
+  while (performance.now() < deadline && !steps.next().done);
+}
+
+/** Deals with why a chunk ended early: prepares the heavy piece in slices, or just yields for a paused pattern. */
+async function resume(tokenizer: Tokenizer, why: ScanStop): Promise<void> {
+  if (typeof why === 'string') await runSliced(tokenizer.prepare(why));
+  else await yieldTurn();
 }
 
 /** Restart points are kept about this far apart: an edit tokenizes again about this much on each side of it. */
@@ -92,8 +129,10 @@ export async function walkTable(
   const oneCall = text.length - from <= SLICE_THRESHOLD || !canSlice(tokenizer);
   let pos = from;
   let stopped = false;
+  let why: ScanStop;
   while (pos < text.length && !stopped) {
-    if (!oneCall) await yieldTurn();
+    if (why !== undefined) await resume(tokenizer, why);
+    else if (!oneCall) await yieldTurn();
     if (cancellation.cancelled) return undefined;
     const limit = oneCall ? Infinity : pos + CHUNK;
     let anchor = pos;
@@ -103,11 +142,13 @@ export async function walkTable(
       if (e - anchor >= ANCHOR_GAP) anchors.push((anchor = e));
       return false;
     });
-    const end = chunk.end;
-    const table = toWireTable(chunk.table);
-    parts.push({ table, first: 0, last: table.bounds.length - 1, shift: pos - from });
-    if (end < text.length) anchors.push(end);
-    pos = end;
+    why = chunk.why;
+    if (chunk.end > pos) {
+      const table = toWireTable(chunk.table);
+      parts.push({ table, first: 0, last: table.bounds.length - 1, shift: pos - from });
+      if (chunk.end < text.length) anchors.push(chunk.end);
+    }
+    pos = chunk.end;
   }
   return { table: joinTables(parts), end: pos, anchors };
 }

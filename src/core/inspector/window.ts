@@ -43,7 +43,12 @@ export interface BoundaryWindow {
   from: number;
   text: string;
   table: SegmentTable;
+  /** False when the model's patterns or a heavy piece took longer than WINDOW_MS: the table stops short of the window. */
+  complete: boolean;
 }
+
+/** How long one window may take: a tokenizer.json's slow pattern shows fewer boundaries instead of freezing the editor. */
+export const WINDOW_MS = 150;
 
 /** The segments covering [start, end) of `text`; the whitespace tokenizer, whose ids depend on the whole text, is tokenized from the start. */
 export function boundaryWindow(tokenizer: Tokenizer, text: string, start: number, end: number): BoundaryWindow {
@@ -51,6 +56,6 @@ export function boundaryWindow(tokenizer: Tokenizer, text: string, start: number
   const from = canSlice(tokenizer) ? cutBefore(text, start) : 0;
   const to = cutAfter(text, visibleEnd);
   // Walked in the whole text, not the slice alone: a slice would start a new text (a Prepend normalizer's ▁ again).
-  const chunk = chunkTable(tokenizer, text, from, (e) => e >= to);
-  return { from, text: text.slice(from, chunk.end), table: chunk.table };
+  const chunk = chunkTable(tokenizer, text, from, (e) => e >= to, performance.now() + WINDOW_MS);
+  return { from, text: text.slice(from, chunk.end), table: chunk.table, complete: chunk.why === undefined };
 }

@@ -1,5 +1,5 @@
 import type { TokenizerInfo } from './registry';
-import type { EngineOptions, ScanStop, TokenizeResult, Tokenizer, TokenSpan } from './types';
+import type { EngineOptions, ScanStop, SpansStop, TokenizeResult, Tokenizer, TokenSpan } from './types';
 import { countChars } from './utf8';
 
 const utf8 = new TextDecoder();
@@ -32,6 +32,10 @@ export abstract class TokenizerBase implements Tokenizer {
     return undefined;
   }
 
+  spansUntilHeavy(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): SpansStop {
+    return { end: this.spansFrom(text, from, out, stop), why: undefined };
+  }
+
   *prepare(_piece: string): Generator<void, void> {}
 
   count(text: string): number {
@@ -49,14 +53,18 @@ export abstract class TokenizerBase implements Tokenizer {
 
   /** Spec 2.2. A token holding part of a character decodes with U+FFFD, as the service's decode does. */
   tokenize(text: string): TokenizeResult {
-    const spans = this.spans(text);
-    return {
-      tokenizer: this.info.name,
-      text,
-      n_tokens: spans.length,
-      n_chars: countChars(text),
-      tokens: spans.map((s) => (s.partial ? utf8.decode(s.bytes) : text.slice(s.start, s.end))),
-      token_ids: spans.map((s) => s.id),
-    };
+    return tokenizeResult(this.info.name, text, this.spans(text));
   }
+}
+
+/** Spec 2.2's answer for text from its spans. */
+export function tokenizeResult(tokenizer: string, text: string, spans: readonly TokenSpan[]): TokenizeResult {
+  return {
+    tokenizer,
+    text,
+    n_tokens: spans.length,
+    n_chars: countChars(text),
+    tokens: spans.map((s) => (s.partial ? utf8.decode(s.bytes) : text.slice(s.start, s.end))),
+    token_ids: spans.map((s) => s.id),
+  };
 }

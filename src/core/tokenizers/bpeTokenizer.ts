@@ -5,7 +5,7 @@ import { PatternPieces, type DirectPieces, type PieceSource } from './pieces';
 import type { RankFile, RankTable } from './rankTable';
 import type { TokenizerInfo } from './registry';
 import { withWorkBudget, WorkPaused } from './regex';
-import { SCAN_PAUSED, type EngineOptions, type ScanStop, type SpecialTokenMode, type TokenSpan } from './types';
+import { SCAN_PAUSED, type EngineOptions, type ScanStop, type SpansStop, type SpecialTokenMode, type TokenSpan } from './types';
 import { ByteBuffer, codePointAt } from './utf8';
 
 type Ids = number | number[];
@@ -92,21 +92,26 @@ export class BpeTokenizer extends TokenizerBase {
   }
 
   override scanUntilHeavy(text: string, from: number, emit: (end: number, count: number) => boolean): ScanStop {
+    return this.walkBudgeted(text, from, (_start, end, ids) => emit(end, typeof ids === 'number' ? 1 : ids.length));
+  }
+
+  override spansUntilHeavy(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): SpansStop {
+    let reached = from;
+    let accepted = false;
+    const why = this.walkBudgeted(text, from, (start, end, ids, piece) => {
+      this.pushSpans(text, start, end, ids, piece, out);
+      reached = end;
+      accepted = stop(end);
+      return !accepted;
+    });
+    return { end: accepted || why !== undefined ? reached : text.length, why };
+  }
+
+  /** walk, stopping before a heavy piece not prepared yet (returned) or when the patterns' work budget runs out. */
+  private walkBudgeted(text: string, from: number, visit: Visit): ScanStop {
     let heavy: string | undefined;
     try {
-      withWorkBudget(
-        Infinity,
-        () =>
-          this.walk(
-            text,
-            from,
-            (_start, end, ids) => emit(end, typeof ids === 'number' ? 1 : ids.length),
-            (piece) => {
-              heavy = piece;
-            },
-          ),
-        SCAN_MS,
-      );
+      withWorkBudget(Infinity, () => this.walk(text, from, visit, (piece) => (heavy = piece)), SCAN_MS);
     } catch (error) {
       if (error instanceof WorkPaused) return SCAN_PAUSED;
       throw error;

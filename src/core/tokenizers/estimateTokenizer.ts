@@ -1,5 +1,5 @@
 import type { TokenizerInfo } from './registry';
-import type { EngineOptions, ScanStop, TokenizeResult, Tokenizer, TokenSpan } from './types';
+import type { EngineOptions, ScanStop, SpansStop, TokenizeResult, Tokenizer, TokenSpan } from './types';
 
 /** Token boundaries, ids and the inspector need an exact tokenizer; an estimate has none to show. */
 export class NotExactError extends Error {
@@ -54,6 +54,10 @@ export class EstimateTokenizer implements Tokenizer {
   }
 
   spansFrom(): number {
+    throw new NotExactError(this.info.name);
+  }
+
+  spansUntilHeavy(): SpansStop {
     throw new NotExactError(this.info.name);
   }
 

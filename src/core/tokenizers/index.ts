@@ -14,7 +14,7 @@ export {
   prepareModelJson,
   type EncodingStats,
 } from './load';
-export { countAsync, CancelledError, SLICE_MS } from './sliced';
+export { countAsync, tokenizeAsync, CancelledError, SLICE_MS } from './sliced';
 export { DocumentIndex, mergeChanges, type TextChange, type EditEnvelope } from './documentIndex';
 export {
   loadHuggingFaceTokenizer,

@@ -1,5 +1,6 @@
 import { yieldToEventLoop } from '../util/yield';
-import { SCAN_PAUSED, type Tokenizer } from './types';
+import { tokenizeResult } from './base';
+import { SCAN_PAUSED, type TokenizeResult, type Tokenizer, type TokenSpan } from './types';
 
 /** How long one synchronous slice of counting may hold the event loop. */
 export const SLICE_MS = 8;
@@ -40,7 +41,7 @@ export async function scanSliced(
 }
 
 /** Drives a resumable computation, yielding to the event loop whenever a slice's time is up. */
-async function runSliced(steps: Generator<void, void>, signal?: AbortSignal): Promise<void> {
+export async function runSliced(steps: Generator<void, void>, signal?: AbortSignal): Promise<void> {
   let deadline = performance.now() + SLICE_MS;
   while (!steps.next().done) {
     if (performance.now() >= deadline) {
@@ -56,4 +57,23 @@ export async function countAsync(tokenizer: Tokenizer, text: string, options: { 
   let total = 0;
   await scanSliced(tokenizer, text, (_end, count) => (total += count), options.signal);
   return total;
+}
+
+/** The same as tokenizer.tokenize(text), in slices as countAsync counts. */
+export async function tokenizeAsync(tokenizer: Tokenizer, text: string, options: { signal?: AbortSignal } = {}): Promise<TokenizeResult> {
+  const spans: TokenSpan[] = [];
+  // The whitespace tokenizer numbers words from the text's start: it is walked in one go (it has no patterns to pause).
+  const sliceable = tokenizer.info.kind !== 'whitespace';
+  let pos = 0;
+  while (pos < text.length) {
+    if (options.signal?.aborted) throw new CancelledError();
+    const deadline = performance.now() + SLICE_MS;
+    let checks = 0;
+    const late = () => sliceable && (++checks & 63) === 0 && performance.now() >= deadline;
+    const { end, why } = tokenizer.spansUntilHeavy(text, pos, spans, late);
+    pos = end;
+    if (typeof why === 'string') await runSliced(tokenizer.prepare(why), options.signal);
+    else if (pos < text.length) await yieldToEventLoop();
+  }
+  return tokenizeResult(tokenizer.info.name, text, spans);
 }

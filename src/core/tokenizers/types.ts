@@ -41,6 +41,12 @@ export const SCAN_PAUSED: unique symbol = Symbol('scan paused');
 /** Why scanUntilHeavy stopped early: a heavy piece to prepare, or SCAN_PAUSED; undefined when emit stopped it or the text ended. */
 export type ScanStop = string | typeof SCAN_PAUSED | undefined;
 
+/** Where spansUntilHeavy stopped and why (why undefined: `stop` accepted `end`, or the text ended there). */
+export interface SpansStop {
+  end: number;
+  why: ScanStop;
+}
+
 export interface Tokenizer {
   readonly info: TokenizerInfo;
   readonly options: Required<EngineOptions>;
@@ -53,6 +59,12 @@ export interface Tokenizer {
    * what the inspector tokenizes in chunks and again after an edit, on the walk the counts take.
    */
   spansFrom(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): number;
+  /**
+   * spansFrom for time-sliced callers, as scanUntilHeavy is to scan: it also stops after the last piece before a heavy
+   * piece, or when its patterns' work budget runs out (SCAN_PAUSED), and says which; `end` is then the last piece end
+   * it reached (`from` when none), where the caller walks on after preparing the piece or yielding.
+   */
+  spansUntilHeavy(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): SpansStop;
   tokenize(text: string): TokenizeResult;
   /**
    * Splits text into pieces that are tokenized independently (tiktoken's pre-tokenizer pieces, special

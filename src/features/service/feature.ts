@@ -6,7 +6,14 @@
  */
 import * as vscode from 'vscode';
 import { config, inspectServiceBaseUrl, onDidChangeConfig, updateSetting } from '../../platform/config';
-import { countChars, loadTokenizer, NotExactError, UnknownTokenizerError, type TokenizeResult } from '../../core/tokenizers/index';
+import {
+  countChars,
+  loadTokenizer,
+  NotExactError,
+  tokenizeAsync,
+  UnknownTokenizerError,
+  type TokenizeResult,
+} from '../../core/tokenizers/index';
 import { Disposable } from '../../platform/disposable';
 import { randomBytes } from 'node:crypto';
 import { ApiKeyStore, validateApiKey } from './apiKey';
@@ -373,7 +380,7 @@ export class ServiceFeature extends Disposable {
     const result = outcome.value;
     let local: TokenizeResult | undefined;
     try {
-      local = (await loadTokenizer(tokenizer, { specialTokens })).tokenize(text);
+      local = await tokenizeAsync(await loadTokenizer(tokenizer, { specialTokens }), text);
     } catch (error) {
       // An estimate has no tokens to compare with: as for a name Token Lens does not know.
       if (!(error instanceof UnknownTokenizerError || error instanceof NotExactError)) throw error;

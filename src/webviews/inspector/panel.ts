@@ -20,7 +20,7 @@ import {
   NotExactError,
   type Tokenizer,
 } from '../../core/tokenizers/index';
-import { boundaryWindow } from '../../core/inspector/window';
+import { boundaryWindow, WINDOW_MS } from '../../core/inspector/window';
 import { gauge, gaugeText } from '../../core/counts/summary';
 import { plural, type Locale } from '../../core/util/locale';
 import { panelOptions, WebviewHost } from '../host';
@@ -36,10 +36,10 @@ import {
   type RenderMessage,
   type ToWebview,
 } from './protocol';
-import { buildSegmentTable, toWireTable, type SegmentTable } from '../../core/inspector/segments';
+import { toWireTable, type SegmentTable } from '../../core/inspector/segments';
 import { IncrementalTables } from '../../core/inspector/incremental';
 import { translatePage } from '../../core/inspector/strings';
-import { canSlice, type Cancellation } from '../../core/inspector/tokenize';
+import { canSlice, chunkTable, type Cancellation } from '../../core/inspector/tokenize';
 
 /** Documents longer than this (UTF-16 units) are inspected up to here, with a note saying so. */
 export const MAX_CHARS = 2_000_000;
@@ -450,7 +450,8 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
       return { tokenizer: name, nTokens: wire.ids.length, table: wire };
     };
     const primary = pane(primaryName, window.table);
-    const compare = comparing && pane(comparing[0], buildSegmentTable(window.text, comparing[1].spans(window.text)));
+    const compare =
+      comparing && pane(comparing[0], chunkTable(comparing[1], window.text, 0, () => false, performance.now() + WINDOW_MS).table);
     // Document scope: the inspected text starts at the document's start. The cap's note waits for the complete render.
     this.postRender(
       { ...source, text: window.text, truncatedFrom: undefined },
