@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { compute, HEADER, MATERIALS, row } from './physicsTable';
+import { compute, HEADER, MATERIALS, row, TOSI_FUMI } from './physicsTable';
 
 const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
 
@@ -22,10 +22,16 @@ for (const material of MATERIALS) {
   });
 }
 
-test('the rows agree with the measurements they stand beside: a within 1 %, Ec within 6 %, gaps within 0.2 eV and of the same character', () => {
+/**
+ * Tosi and Fumi fitted a static lattice: their salts sit up to 1.7 % below the room-temperature measurement, about the
+ * thermal expansion from 0 K (physics.ionic.test.ts checks every salt is below it by 0.2–1.7 %).
+ */
+const aTolerance = (m: (typeof MATERIALS)[number]): number => (m.model === TOSI_FUMI ? 0.017 : 0.01);
+
+test('the rows agree with the measurements they stand beside: a within 1 % (Tosi–Fumi 1.7 %), Ec within 6 %, gaps within 0.2 eV and of the same character', () => {
   for (const m of MATERIALS) {
     const c = compute(m);
-    if (m.model) assert.ok(Math.abs(c.a / m.a - 1) < 0.01, `${m.name}: a = ${c.a} Å against ${m.a}`);
+    if (m.model) assert.ok(Math.abs(c.a / m.a - 1) < aTolerance(m), `${m.name}: a = ${c.a} Å against ${m.a}`);
     if (m.model && m.ec) assert.ok(Math.abs(c.ec / m.ec - 1) < 0.07, `${m.name}: Ec = ${c.ec} eV against ${m.ec}`);
     if (m.gap && c.gap) {
       const [value, character] = m.gap.split(', ');

@@ -29,6 +29,8 @@ interface Material {
   model?: string;
 }
 
+export const TOSI_FUMI = 'Born–Mayer–Huggins, Tosi–Fumi 1964';
+
 export const MATERIALS: readonly Material[] = [
   { name: 'Si', lattice: 'diamond', species: ['Si'], a: 5.431, ec: 4.63, gap: '1.17, indirect', model: 'Stillinger–Weber 1985' },
   {
@@ -51,7 +53,12 @@ export const MATERIALS: readonly Material[] = [
     gap: '1.52, direct',
     model: 'Bond-order, Albe–Nordlund–Nord–Kuronen 2002',
   },
-  { name: 'NaCl', lattice: 'rocksalt', species: ['Na', 'Cl'], a: 5.64, model: 'Born–Mayer–Huggins, Tosi–Fumi 1964' },
+  { name: 'NaCl', lattice: 'rocksalt', species: ['Na', 'Cl'], a: 5.64, model: TOSI_FUMI },
+  // Measured at room temperature to 0.01 Å: K. S. Song and R. T. Williams, Self-Trapped Excitons, 2nd ed., Table 5.7.
+  { name: 'LiF', lattice: 'rocksalt', species: ['Li', 'F'], a: 4.03, model: TOSI_FUMI },
+  { name: 'NaF', lattice: 'rocksalt', species: ['Na', 'F'], a: 4.63, model: TOSI_FUMI },
+  { name: 'KBr', lattice: 'rocksalt', species: ['K', 'Br'], a: 6.6, model: TOSI_FUMI },
+  { name: 'RbI', lattice: 'rocksalt', species: ['Rb', 'I'], a: 7.34, model: TOSI_FUMI },
   { name: 'MgO', lattice: 'rocksalt', species: ['Mg', 'O'], a: 4.212, model: 'Buckingham, Bush et al. 1994' },
   { name: 'CaO', lattice: 'rocksalt', species: ['Ca', 'O'], a: 4.811, model: 'Buckingham, Bush et al. 1994' },
   { name: 'SrTiO3', lattice: 'perovskite', species: ['Sr', 'Ti', 'O'], a: 3.905, model: 'Buckingham, Bush et al. 1994' },

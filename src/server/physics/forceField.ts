@@ -1,7 +1,8 @@
 /**
  * Which potential computes a structure's energy and forces: a published one where one covers its elements (an
  * ionic set only when its formal charges make the cell neutral),
- * else UFF's Lennard-Jones nonbond term (uff.ts), which the answer's method labels as the rough model it is. Pure.
+ * else UFF's Lennard-Jones nonbond term (uff.ts), which the answer's method labels as the rough model it is (saying why when
+ * the elements are those of two alkali halides). Pure.
  */
 import type { Cell } from './cell';
 import type { Evaluation } from './potential';
@@ -9,7 +10,7 @@ import { EAM_METHOD, eamCovers, evaluateEam } from './eam';
 import { evaluateSw, swCovers, SW_METHOD } from './stillingerWeber';
 import { evaluateTersoff, tersoffCovers, TERSOFF_METHOD } from './tersoff';
 import { evaluateUff, UFF_METHOD } from './uff';
-import { evaluateIonic, ionicMethod, ionicSetFor } from './ionic';
+import { evaluateIonic, ionicMethod, ionicSetFor, mixedHalideNote } from './ionic';
 import { abopCovers, ABOP_METHOD, evaluateAbop } from './abop';
 
 export interface ForceField {
@@ -25,5 +26,6 @@ export function forceFieldFor(symbols: readonly string[]): ForceField {
   if (abopCovers(symbols)) return { evaluate: evaluateAbop, method: ABOP_METHOD };
   const set = ionicSetFor(symbols);
   if (set) return { evaluate: (cell) => evaluateIonic(cell, set), method: ionicMethod(set) };
-  return { evaluate: evaluateUff, method: UFF_METHOD };
+  const note = mixedHalideNote(symbols);
+  return { evaluate: evaluateUff, method: note ? `${UFF_METHOD}. ${note}.` : UFF_METHOD };
 }

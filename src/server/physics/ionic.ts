@@ -5,11 +5,12 @@
  * in eV/Å, the virial ∂E/∂ε (eV) as potential.ts defines it. Pure.
  *
  * The short-range term is switched smoothly to zero between SHORT_ON and SHORT_OFF (quintic, species.ts); the dispersion
- * it drops beyond is below 0.01 eV per ion in NaCl, KCl and MgO (2πnC/3r³ with the anion's C from about 9 Å).
+ * it drops beyond is below 0.01 eV per ion in MgO and every alkali halide here (πn(C₊₊ + C₋₋ + 2C₊₋)/3r³ from about 9 Å;
+ * RbI's, the largest, is 0.007 eV).
  */
 import { InputError, type Cell, type Vec3 } from './cell';
 import { addReciprocal, realTerm, splitting, ACCURACY, type Splitting } from './ewald';
-import { IONIC_SETS, type IonicSet, type ShortRange } from './ionicParameters';
+import { ALKALI_HALIDES, IONIC_SETS, type IonicSet, type ShortRange } from './ionicParameters';
 import { neighborList, type NeighborList } from './neighbors';
 import { addPairTerm, type Evaluation } from './potential';
 import { pairTable, smoothSwitch } from './species';
@@ -28,6 +29,21 @@ export function ionicSetFor(symbols: readonly string[]): IonicSet | undefined {
   const set = IONIC_SETS.find((s) => symbols.length > 0 && symbols.every((x) => Object.hasOwn(s.charges, x)));
   if (!set) return undefined;
   return symbols.reduce((q, x) => q + set.charges[x], 0) === 0 ? set : undefined;
+}
+
+/** The ion's formal charge in the alkali halides, undefined for an element none of them holds. */
+const halideCharge = (x: string): number | undefined => ALKALI_HALIDES.find((s) => Object.hasOwn(s.charges, x))?.charges[x];
+
+/**
+ * Why a structure of alkali-halide ions that no one salt covers (a NaCl–KCl solid solution, NaCl with Br) gets no
+ * rigid-ion set, for the fallback's method; undefined for anything else.
+ */
+export function mixedHalideNote(symbols: readonly string[]): string | undefined {
+  const elements = [...new Set(symbols)].sort();
+  const ofOneSalt = ALKALI_HALIDES.some((s) => elements.every((x) => Object.hasOwn(s.charges, x)));
+  const charges = elements.map(halideCharge);
+  if (ofOneSalt || charges.includes(undefined) || !charges.includes(1) || !charges.includes(-1)) return undefined;
+  return `Tosi and Fumi parametrised each alkali halide on its own (ρ and Mayer's C and D belong to one salt), so a structure mixing salts (${elements.join(', ')}) gets no rigid-ion set`;
 }
 
 export function ionicMethod(set: IonicSet): string {

@@ -29,34 +29,79 @@ const PER_1E12_ERG = 0.62415091;
 /** eV·Å⁶ per 10⁻⁶⁰ erg·cm⁶ and eV·Å⁸ per 10⁻⁷⁶ erg·cm⁸ (Mayer's units of C and D): the same factor. */
 const MAYER = 0.62415091;
 
-interface BornMayerHuggins {
-  /** Å: the salt's hardness parameter. */
-  rho: number;
-  /** Å: the cation's and the anion's basic radii. */
-  sigma: [number, number];
-  /** Mayer's van der Waals coefficients, ++ +− −−, in his units. */
-  C: [number, number, number];
-  D: [number, number, number];
-}
+/**
+ * Tosi and Fumi's basic radii σ (Å), one per ion whatever the salt, and the ion's outer-shell electron count n for
+ * Pauling's factor (Li⁺ has helium's two, every other ion here eight).
+ */
+const BASIC_RADII: Readonly<Record<string, number>> = {
+  Li: 0.816,
+  Na: 1.17,
+  K: 1.463,
+  Rb: 1.587,
+  Cs: 1.72,
+  F: 1.179,
+  Cl: 1.585,
+  Br: 1.716,
+  I: 1.907,
+};
+const outerElectrons = (ion: string): number => (ion === 'Li' ? 2 : 8);
+
+/** ++, +−, −− */
+type Triple = readonly [number, number, number];
+/** Cation, anion, the salt's ρ (Å), Mayer's C (10⁻⁶⁰ erg·cm⁶) and D (10⁻⁷⁶ erg·cm⁸) for that salt. */
+type Salt = readonly [string, string, number, Triple, Triple];
+
+/**
+ * Every rock-salt alkali halide Tosi and Fumi parametrised: the sixteen of Li, Na, K and Rb with F, Cl, Br and I, and
+ * CsF (rock salt too). CsCl, CsBr and CsI have the CsCl structure and no ρ in the paper, so they are not here. ρ and the
+ * basic radii are the paper's Tables; C and D are Mayer's (1933) per salt: his ++ and −− terms depend on the partner ion
+ * through the polarisabilities he used. The numbers were read from a public transcription of both papers (the
+ * TosiFumiParams class of N. Jackson and G. Sivaraman, a molten-salt code on GitHub), checked against the NaCl set of an
+ * independent OpenMM implementation (Lewis, Singer and Woodcock's Table, J. Chem. Soc. Faraday Trans. 2 71, 301 (1975))
+ * and against Pauling's n (Li⁺ 2); the unit tests relax every salt against its measured lattice constant.
+ */
+const SALTS: readonly Salt[] = [
+  ['Li', 'F', 0.299, [0.073, 0.8, 14.5], [0.03, 0.6, 17]],
+  ['Li', 'Cl', 0.342, [0.073, 2, 111], [0.03, 2.4, 223]],
+  ['Li', 'Br', 0.353, [0.073, 2.5, 185], [0.03, 3.3, 423]],
+  ['Li', 'I', 0.43, [0.073, 3.3, 378], [0.03, 5.3, 1060]],
+  ['Na', 'F', 0.33, [1.68, 4.5, 16.5], [0.8, 3.8, 20]],
+  ['Na', 'Cl', 0.317, [1.68, 11.2, 116], [0.8, 13.9, 233]],
+  ['Na', 'Br', 0.34, [1.68, 14, 196], [0.8, 19, 450]],
+  ['Na', 'I', 0.386, [1.68, 19.1, 392], [0.8, 31, 1100]],
+  ['K', 'F', 0.338, [24.3, 19.5, 18.6], [24, 21, 22]],
+  ['K', 'Cl', 0.337, [24.3, 48, 124.5], [24, 73, 250]],
+  ['K', 'Br', 0.335, [24.3, 60, 206], [24, 99, 470]],
+  ['K', 'I', 0.355, [24.3, 82, 403], [24, 156, 1130]],
+  ['Rb', 'F', 0.328, [59.4, 31, 18.9], [82, 40, 23]],
+  ['Rb', 'Cl', 0.318, [59.4, 79, 130], [82, 134, 260]],
+  ['Rb', 'Br', 0.335, [59.4, 99, 215], [82, 180, 490]],
+  ['Rb', 'I', 0.337, [59.4, 135, 428], [82, 280, 1200]],
+  ['Cs', 'F', 0.282, [152, 52, 19.1], [278, 78, 23]],
+];
 
 /**
  * Tosi and Fumi's form φ_ij = c_ij b e^((σ_i + σ_j − r)/ρ) − C_ij/r⁶ − D_ij/r⁸ as A e^(−r/ρ): b = 0.338·10⁻¹² erg for
- * every salt, Pauling's c_ij = 1 + z_i/n_i + z_j/n_j (1.25, 1, 0.75 for ++, +−, −− with eight outer electrons).
+ * every salt, Pauling's c_ij = 1 + z_i/n_i + z_j/n_j (for eight-electron ions 1.25, 1, 0.75 for ++, +−, −−; Li⁺ 2 and
+ * 1.375 for ++ and +−).
  */
-function tosiFumi(cation: string, anion: string, p: BornMayerHuggins): Record<string, ShortRange> {
+function tosiFumi([cation, anion, rho, C, D]: Salt): IonicSet {
   const b = 0.338 * PER_1E12_ERG;
-  const [sp, sm] = p.sigma;
-  const term = (c: number, sigma: number, k: number): ShortRange => ({
-    A: c * b * Math.exp(sigma / p.rho),
-    rho: p.rho,
-    C: p.C[k] * MAYER,
-    D: p.D[k] * MAYER,
-  });
-  const key = (x: string, y: string): string => [x, y].sort().join('-');
+  const charges = { [cation]: 1, [anion]: -1 };
+  const term = (x: string, y: string, k: number): [string, ShortRange] => [
+    [x, y].sort().join('-'),
+    {
+      A: (1 + charges[x] / outerElectrons(x) + charges[y] / outerElectrons(y)) * b * Math.exp((BASIC_RADII[x] + BASIC_RADII[y]) / rho),
+      rho,
+      C: C[k] * MAYER,
+      D: D[k] * MAYER,
+    },
+  ];
   return {
-    [key(cation, cation)]: term(1.25, 2 * sp, 0),
-    [key(cation, anion)]: term(1, sp + sm, 1),
-    [key(anion, anion)]: term(0.75, 2 * sm, 2),
+    name: 'Born–Mayer–Huggins, Tosi–Fumi 1964',
+    citation: TOSI_FUMI,
+    charges,
+    pairs: Object.fromEntries([term(cation, cation, 0), term(cation, anion, 1), term(anion, anion, 2)]),
   };
 }
 
@@ -64,20 +109,7 @@ const TOSI_FUMI =
   'M. P. Tosi and F. G. Fumi, J. Phys. Chem. Solids 25, 45 (1964), Tables 1 and 2 (ρ, σ), van der Waals C and D of J. E. Mayer, J. Chem. Phys. 1, 270 (1933)';
 
 /** Tosi and Fumi (1964): one set per salt, each with its own ρ and Mayer's C and D for that salt. */
-export const ALKALI_HALIDES: readonly IonicSet[] = [
-  {
-    name: 'Born–Mayer–Huggins, Tosi–Fumi 1964',
-    citation: TOSI_FUMI,
-    charges: { Na: 1, Cl: -1 },
-    pairs: tosiFumi('Na', 'Cl', { rho: 0.317, sigma: [1.17, 1.585], C: [1.68, 11.2, 116], D: [0.8, 13.9, 233] }),
-  },
-  {
-    name: 'Born–Mayer–Huggins, Tosi–Fumi 1964',
-    citation: TOSI_FUMI,
-    charges: { K: 1, Cl: -1 },
-    pairs: tosiFumi('K', 'Cl', { rho: 0.337, sigma: [1.463, 1.585], C: [24.3, 48, 124.5], D: [24, 73, 250] }),
-  },
-];
+export const ALKALI_HALIDES: readonly IonicSet[] = SALTS.map(tosiFumi);
 
 /**
  * T. S. Bush, J. D. Gale, C. R. A. Catlow and P. D. Battle, "Self-consistent
