@@ -1,7 +1,7 @@
 /**
  * Every message the inspector's page shows, in English. The page cannot call vscode.l10n.t: the host
  * translates this list and posts it when the page says ready (before the first render); the page
- * fills {0}, {1}, … itself. Pure: imported by panel.ts and by webview/main.ts.
+ * fills {0}, {1}, … itself. Pure: imported by panel.ts and by pages/inspector/main.ts.
  */
 import type { Translate } from '../util/locale';
 

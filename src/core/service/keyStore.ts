@@ -1,6 +1,6 @@
 /**
  * API keys kept per service origin in a secret store (pure: VS Code's SecretStorage in the extension, a Map in
- * tests). The prompt that fills it is in ./apiKey.
+ * tests). The prompt that fills it is in features/service/apiKey.ts.
  */
 import { apiKeySecretName, LEGACY_API_KEY_SECRET, normalizeApiKey } from './origin';
 

@@ -1,6 +1,6 @@
 /**
  * API keys, one per service origin, kept only in VS Code's SecretStorage (never in a setting, never in a log).
- * Editor edge: the prompt and its validation; storage is ./keyStore, the origin rules ./origin.
+ * Editor edge: the prompt and its validation; storage is core/service/keyStore.ts, the origin rules core/service/origin.ts.
  */
 import * as vscode from 'vscode';
 import { KeyStore } from '../../core/service/keyStore';

@@ -1,7 +1,7 @@
 /**
  * The messages between the inspector panel (extension host) and its webview, both directions, and
  * the guards each side runs on what it receives: anything malformed or unknown is dropped, never
- * trusted. Pure: imported by panel.ts and by webview/main.ts.
+ * trusted. Pure: imported by panel.ts and by pages/inspector/main.ts.
  *
  * Handshake: the webview posts `ready` (with its persisted options) once its script runs; the
  * extension posts nothing before that. Every `render` carries a `seq`; `select` and `rendered`

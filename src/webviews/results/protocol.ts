@@ -1,6 +1,6 @@
 /**
  * Messages between a result view (extension) and its page, with the guards each side runs. Pure:
- * imported by panel.ts and webview/main.ts.
+ * imported by panel.ts and pages/results/main.ts.
  */
 import { isArrayOf, isFiniteNumber, isInt, isRecord, isString, isVec3 } from '../../core/util/guards';
 import { conforms, fit, fittingNote, list, optional, pick, record, test, text, whole, type Shape } from '../../core/util/shape';

@@ -1,6 +1,6 @@
 /**
  * Messages between the structure view (extension) and its page, with the guards each side runs.
- * Pure: imported by panel.ts and webview/main.ts.
+ * Pure: imported by panel.ts and pages/structure/main.ts.
  */
 import type { Mat3, Vec3 } from '../../core/poscar/types';
 import { isArrayOf, isFiniteNumber, isInt, isRecord, isString, isVec3 } from '../../core/util/guards';
