@@ -109,6 +109,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/first': 'error',
       'import-x/no-restricted-paths': ['error', { zones: ZONES }],
     },
   },

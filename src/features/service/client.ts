@@ -4,11 +4,6 @@
  * keeps every client of one key under the service's rate limit.
  */
 import type { Agent, Dispatcher } from 'undici';
-
-type Undici = typeof import('undici');
-let undici: Undici | undefined;
-/** undici is read and evaluated on the first request, not at activation: the build keeps it in its own file (esbuild.mjs). */
-const lib = (): Undici => (undici ??= require('undici') as Undici);
 import type { TokenizeResult } from '../../core/tokenizers/types';
 import type { ResponseBody, ServiceResponse } from '../../core/service/response';
 import { ServiceError, kindForStatus, type ServiceErrorKind } from '../../core/service/errors';
@@ -16,6 +11,11 @@ import { redact, redactBytesSliced, redactedError, redactJson, redactor, redactS
 import { MAX_ANSWER_DEPTH } from '../../core/service/limits';
 import { JsonDepthError, JsonSyntaxError, parseJsonSliced } from '../../core/util/slicedJson';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
+
+type Undici = typeof import('undici');
+let undici: Undici | undefined;
+/** undici is read and evaluated on the first request, not at activation: the build keeps it in its own file (esbuild.mjs). */
+const lib = (): Undici => (undici ??= require('undici') as Undici);
 
 /** One entry per request (after its retries), for the output channel. Never holds the key. */
 export interface RequestLogEntry {
