@@ -6,12 +6,13 @@ import {
   modelTokenizers,
   TOKENIZERS,
   UnknownTokenizerError,
+  type Tokenizer,
   type TokenizerInfo,
 } from '../../core/tokenizers/index';
 import { Disposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
-import type { EditorCount, StatusBarFeature } from './feature';
 import { countRows, scopeLabel, type CountSummary } from '../../core/counts/summary';
+import type { Comparisons } from './comparisons';
 import { notify } from '../../platform/notify';
 import { plainText } from '../../core/util/outsideText';
 
@@ -44,12 +45,28 @@ export function addTokenizerPickerActions(actions: readonly PickerAction[]): vsc
   });
 }
 
+/** What the commands count with: the status bar's feature. */
+export interface CountSource {
+  editor(): vscode.TextEditor | undefined;
+  tokenizer(): Promise<Tokenizer | undefined>;
+  countEditor(editor: vscode.TextEditor, tokenizer: Tokenizer, signal: AbortSignal): Promise<EditorCount | undefined>;
+  readonly comparisons: Comparisons;
+}
+
+export interface EditorCount {
+  summary: CountSummary;
+  /** The non-empty selections counted; empty for the whole document. */
+  ranges: vscode.Range[];
+  /** Document version, selections, tokenizer and special-token mode: the same key means the same numbers. */
+  key: string;
+}
+
 type TokenizerPickItem = vscode.QuickPickItem & { name?: string; command?: string };
 
 /** Token Lens: Select Tokenizer, Count Tokens in Selection and Set Context Window. */
 export class StatusBarCommands extends Disposable {
   constructor(
-    private readonly feature: StatusBarFeature,
+    private readonly feature: CountSource,
     private readonly log: vscode.LogOutputChannel,
     private readonly locale: Locale,
   ) {

@@ -14,7 +14,7 @@ import {
 import { Debouncer } from '../../core/util/debounce';
 import { Disposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
-import { StatusBarCommands } from './commands';
+import { StatusBarCommands, type CountSource, type EditorCount } from './commands';
 import { Comparisons } from './comparisons';
 import { DocumentCounts } from './documentCounts';
 import { gauge, statusText, summarize, tokenQuantity, tooltipMarkdown, type CountSummary } from '../../core/counts/summary';
@@ -29,16 +29,8 @@ const COMPARE_LIMIT = 500_000;
 const COUNTING_STATE_AFTER_MS = 120;
 
 /** What one editor's text is, counted: the selections (none: the whole document) and their summary. */
-export interface EditorCount {
-  summary: CountSummary;
-  /** The non-empty selections counted; empty for the whole document. */
-  ranges: vscode.Range[];
-  /** Document version, selections, tokenizer and special-token mode: the same key means the same numbers. */
-  key: string;
-}
-
 /** The live count in the status bar; its tooltip adds the other encodings once the user pauses. */
-export class StatusBarFeature extends Disposable {
+export class StatusBarFeature extends Disposable implements CountSource {
   private readonly item = this.register(vscode.window.createStatusBarItem('tokenLens.count', vscode.StatusBarAlignment.Right, 100));
   private readonly counts = this.register(new DocumentCounts());
   readonly comparisons = new Comparisons(this.counts);
