@@ -1,6 +1,6 @@
 """Independent energies for the bench's comparison (physicsAse.ts): structures built by ASE (ase.build.bulk), pairs
 from ASE's neighbour list (ase.neighborlist.neighbor_list), and the rigid-ion and bond-order energies written out here
-with numpy and scipy from the papers' own forms, since ASE 3.22 has no Buckingham, Ewald or Tersoff calculator.
+with numpy and scipy from the papers' own forms (the III-V Tersoff sets as LAMMPS's pair_style tersoff reads their files), since ASE 3.22 has no Buckingham, Ewald or Tersoff calculator.
 Prints JSON: one entry per structure with its cell, symbols, positions and energy (eV)."""
 import json, math
 import numpy as np
@@ -89,12 +89,52 @@ def bond_order(atoms):
             e += 0.5 * fc(r, P[9], P[10]) * (vr - va / math.sqrt(1 + chi))
     return e
 
+# Powell, Migliorato and Cullis (2007) as the LAMMPS files Powell_2007/*.tersoff hold them (src/server/physics/
+# tersoffIIIV.ts names the source), read as LAMMPS reads every i-j-k line: m, γ, λ3, c, d, cosθ0, n, β, λ2, B, R, D, λ1, A.
+# The compound's line serves cation-anion-anion and anion-cation-cation; the files' other lines are placeholders their
+# author calls "zero contribution", left out here as in tersoffIIIV.ts (read literally, LAMMPS would add g = 1 to ζ for
+# every like neighbour within R + D, which a rattled AlAs, a/√2 = 4.00 Å against R + D = 3.8 Å, reaches).
+POWELL = {
+    'AlAs': (3, 1, 1.38402, 1.05025, 0.850097, -0.458041, 8.36992, 0.359702, 1.64996, 330.99221, 3.7, 0.1, 2.5431003, 1780.771194),
+    'GaP': (3, 1, 1.81771, 1.26417, 0.799535, -0.433247, 5.42195, 0.339811, 1.818646, 378.0635108, 3.1, 0.1, 2.8991224, 2806.027777),
+    'InP': (3, 1, 1.89106, 1.2179, 0.831026, -0.461576, 5.3449, 0.338811, 1.718098, 404.713323, 3.3, 0.1, 2.716484, 2979.859085),
+    'InSb': (3, 1, 2.47677, 5.32122, 1.39907, -0.489527, 1.8926, 0.304347, 1.168874, 67.95917, 3.7, 0.1, 3.5372944, 14105.27888),
+}
+def powell_line(compound, i, j, k):
+    return POWELL[compound] if i != j and j == k else None
+
+def lammps_tersoff(atoms, compound):
+    sym = atoms.get_chemical_symbols()
+    i, j, dvec, d = neighbor_list('ijDd', atoms, 4.0)
+    near = [[] for _ in atoms]
+    for a, b, v, r in zip(i, j, dvec, d): near[a].append((sym[b], v, r))
+    e = 0.0
+    for a, lst in enumerate(near):
+        for x, (sj, v, r) in enumerate(lst):
+            line = powell_line(compound, sym[a], sj, sj)
+            if line is None or r >= line[10] + line[11]: continue
+            m, _, _, _, _, _, n, beta, lam2, B, R, D, lam1, A = line
+            zeta = 0.0
+            for y, (sk, w, rk) in enumerate(lst):
+                if y == x or powell_line(compound, sym[a], sk, sk) is None: continue
+                mk, gam, lam3, c, dd, cos0, _, _, _, _, Rk, Dk, _, _ = powell_line(compound, sym[a], sj, sk)
+                cos = np.dot(v, w) / (r * rk)
+                g = gam * (1 + c * c / (dd * dd) - c * c / (dd * dd + (cos - cos0) ** 2))
+                zeta += fc(rk, Rk, Dk) * g * math.exp((lam3 * (r - rk)) ** mk)
+            b = (1 + (beta * zeta) ** n) ** (-1 / (2 * n))
+            e += 0.5 * fc(r, R, D) * (A * math.exp(-lam1 * r) - b * B * math.exp(-lam2 * r))
+    return e
+
 rng = np.random.default_rng(3)
 out = []
 for name, structure, a, energy in [
     ('NaCl64', 'rocksalt', 5.64, lambda at: rigid_ion(at, *IONIC['NaCl'])),
     ('MgO216', 'rocksalt', 4.212, lambda at: rigid_ion(at, *IONIC['MgO'])),
     ('GaAs64', 'zincblende', 5.653, bond_order),
+    ('AlAs64', 'zincblende', 5.6611, lambda at: lammps_tersoff(at, 'AlAs')),
+    ('GaP64', 'zincblende', 5.4505, lambda at: lammps_tersoff(at, 'GaP')),
+    ('InP64', 'zincblende', 5.8697, lambda at: lammps_tersoff(at, 'InP')),
+    ('InSb64', 'zincblende', 6.4794, lambda at: lammps_tersoff(at, 'InSb')),
 ]:
     formula = name.rstrip('0123456789')
     atoms = bulk(formula, structure, a=a, cubic=True).repeat(2 if name != 'MgO216' else 3)

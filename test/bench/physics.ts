@@ -4,10 +4,11 @@
  * fixed cell as before, 1,000 NVT MD steps of 256 Cu atoms (the thermostat vs NVE, both on the Zhou-Johnson-Wadley EAM),
  * and the band structure of 64-atom Si (sp3s*, 640 orbitals, vs one s orbital). Then the second round's models next
  * to the rough fallback (UFF's Lennard-Jones) on the same cells: relax with the cell of 64-ion NaCl (Tosi–Fumi + Ewald)
- * and 64-atom GaAs (Albe et al.'s bond-order potential) from the measured structure, and 1,000 NVE steps of 216-ion
- * MgO (Bush et al. + Ewald); and the energies of ASE-built, rattled NaCl64, MgO216 and GaAs64 next to an independent
- * evaluation (aseReference.py: ASE's structures and neighbour list, the papers' forms in numpy; ASE 3.22 itself has no
- * Buckingham, Ewald or Tersoff calculator).
+ * and 64-atom GaAs (Albe et al.'s bond-order potential) and InP (Powell et al.'s Tersoff set) from the measured
+ * structure, and 1,000 NVE steps of 216-ion MgO (Bush et al. + Ewald); and the energies of ASE-built, rattled NaCl64,
+ * MgO216, GaAs64, AlAs64, GaP64, InP64 and InSb64 next to an independent evaluation (aseReference.py: ASE's
+ * structures and neighbour list, the papers' forms in numpy; ASE 3.22 itself has no Buckingham, Ewald or Tersoff
+ * calculator).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -76,12 +77,15 @@ function aseRows(): PhysicsRow[] {
 export function benchPhysicsSecondRound(): PhysicsRow[] {
   const nacl = rattle(rockSalt(2, 5.64, 'Na', 'Cl'), 0.05, 2);
   const gaas = rattle(zincblendeCubic(2, 5.653, 'Ga', 'As'), 0.05, 2);
+  const inp = rattle(zincblendeCubic(2, 5.8697, 'In', 'P'), 0.05, 2);
   const mgo = rockSalt(3, 4.212, 'Mg', 'O');
   return [
     relaxRow('NaCl64', nacl, 2, 5.64, false),
     relaxRow('NaCl64', nacl, 2, 5.64, true),
     relaxRow('GaAs64', gaas, 2, 5.653, false),
     relaxRow('GaAs64', gaas, 2, 5.653, true),
+    relaxRow('InP64', inp, 2, 5.8697, false),
+    relaxRow('InP64', inp, 2, 5.8697, true),
     mdRow(mgo, false),
     mdRow(mgo, true),
     ...aseRows(),

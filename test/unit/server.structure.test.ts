@@ -311,11 +311,12 @@ test('relax with relax_cell: silicon started 3 % too large comes back to 5.431 Ã
   assert.equal(fixed.relax_cell, false);
 });
 
-test('relax with relax_cell from the measured structure: NaCl, MgO and GaAs stay within 2 % of a, and the answer names the paper', async () => {
+test('relax with relax_cell from the measured structure: NaCl, MgO, GaAs and InSb stay within 2 % of a, and the answer names the paper', async () => {
   const cases: [Cell, number, RegExp][] = [
     [rockSalt(1, 5.64, 'Na', 'Cl'), 5.64, /Tosi and F\. G\. Fumi, J\. Phys\. Chem\. Solids 25, 45 \(1964\)/],
     [rockSalt(1, 4.212, 'Mg', 'O'), 4.212, /Bush, J\. D\. Gale, C\. R\. A\. Catlow and P\. D\. Battle, J\. Mater\. Chem\. 4, 831 \(1994\)/],
     [zincblendeCubic(1, 5.653, 'Ga', 'As'), 5.653, /Albe, Nordlund, Nord and Kuronen, Phys\. Rev\. B 66, 035205 \(2002\)/],
+    [zincblendeCubic(1, 6.4794, 'In', 'Sb'), 6.4794, /Powell, Migliorato and Cullis, Phys\. Rev\. B 75, 115202 \(2007\)/],
   ];
   for (const [cell, measured, paper] of cases) {
     const b = (await post(RELAX, { poscar: poscarText(rattle(cell, 0.05, 3)), relax_cell: true, fmax: 0.01, steps: 500 })).body;

@@ -12,6 +12,7 @@ import { evaluateTersoff, tersoffCovers, TERSOFF_METHOD } from './tersoff';
 import { evaluateUff, UFF_METHOD } from './uff';
 import { evaluateIonic, ionicMethod, ionicSetFor, mixedHalideNote } from './ionic';
 import { abopCovers, ABOP_METHOD, evaluateAbop } from './abop';
+import { evaluatePowell, powellCovers, POWELL_METHOD } from './tersoffIIIV';
 
 export interface ForceField {
   evaluate(cell: Cell): Evaluation;
@@ -24,6 +25,7 @@ export function forceFieldFor(symbols: readonly string[]): ForceField {
   if (tersoffCovers(symbols)) return { evaluate: evaluateTersoff, method: TERSOFF_METHOD };
   if (eamCovers(symbols)) return { evaluate: evaluateEam, method: EAM_METHOD };
   if (abopCovers(symbols)) return { evaluate: evaluateAbop, method: ABOP_METHOD };
+  if (powellCovers(symbols)) return { evaluate: evaluatePowell, method: POWELL_METHOD };
   const set = ionicSetFor(symbols);
   if (set) return { evaluate: (cell) => evaluateIonic(cell, set), method: ionicMethod(set) };
   const note = mixedHalideNote(symbols);
