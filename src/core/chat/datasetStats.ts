@@ -108,11 +108,14 @@ export class DatasetTally {
     return this.n;
   }
 
-  /** The numbers so far; `bins` for the histogram. Sorting is O(n log n) on the counts alone. */
-  stats(bins = 40): DatasetStats {
-    const sorted = this.values.slice(0, this.n).sort();
-    const distribution =
-      this.n === 0
+  /**
+   * The numbers so far; `bins` for the histogram. The distribution sorts the counts (O(n log n) on the counts
+   * alone); without `distribution` (progress while counting) none is computed, nor the histogram.
+   */
+  stats(bins = 40, distribution = true): DatasetStats {
+    const sorted = distribution ? this.values.slice(0, this.n).sort() : new Float64Array(0);
+    const spread =
+      sorted.length === 0
         ? undefined
         : {
             min: sorted[0]!,
@@ -128,7 +131,7 @@ export class DatasetTally {
       tokens: this.tokens,
       text: this.text,
       messages: this.messages,
-      ...(distribution ? { distribution } : {}),
+      ...(spread ? { distribution: spread } : {}),
       histogram: histogram(sorted, bins),
       ...(this.usable !== undefined ? { usable: this.usable } : {}),
       overCount: this.overCount,
