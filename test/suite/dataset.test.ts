@@ -42,7 +42,8 @@ suite('Dataset overview', function () {
   });
 
   teardown(async () => {
-    for (const key of ['contextWindow.size', 'prices', 'dataset.epochs']) await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['contextWindow.size', 'prices', 'dataset.epochs'])
+      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand(TEST, 'closeAll');
     await closeAllEditors();
   });
@@ -63,7 +64,8 @@ suite('Dataset overview', function () {
     for (const c of conversations) counts.push((await countConversation(parseConversation(c), model)).total);
     const total = counts.reduce((a, b) => a + b, 0);
     const sorted = Float64Array.from(counts).sort();
-    const shown = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: Number.isInteger(n) ? 0 : 1, minimumFractionDigits: Number.isInteger(n) ? 0 : 1 });
+    const shown = (n: number) =>
+      n.toLocaleString('en-US', { maximumFractionDigits: Number.isInteger(n) ? 0 : 1, minimumFractionDigits: Number.isInteger(n) ? 0 : 1 });
     const overLines = counts.flatMap((n, i) => (n > 200 ? [i + (i >= 3 ? 2 : 1)] : []));
     assert.ok(overLines.length >= 1, `some conversation over 200 tokens: ${counts.join(', ')}`);
 
@@ -71,7 +73,11 @@ suite('Dataset overview', function () {
     await vscode.commands.executeCommand(TEST, 'settled');
     const report = async (): Promise<DatasetReport> => {
       let last: DatasetReport | undefined;
-      await waitFor(async () => (last = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report'))?.state === 'done', 30_000, () => JSON.stringify(last));
+      await waitFor(
+        async () => (last = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report'))?.state === 'done',
+        30_000,
+        () => JSON.stringify(last),
+      );
       return last!;
     };
     const seen = await report();
@@ -92,15 +98,25 @@ suite('Dataset overview', function () {
       `Maximum | ${shown(sorted[sorted.length - 1]!)}`,
     ]);
     assert.ok(seen.plotted && seen.bins > 1, `the histogram is drawn: ${seen.bins} bins`);
-    assert.deepEqual(rows('Lines that are no conversation').map((r) => r.split(' | ')[0]), ['4', '11']);
-    assert.ok(rows('Training cost').some((r) => r.startsWith('Epochs | 3')), 'no price: epochs only');
+    assert.deepEqual(
+      rows('Lines that are no conversation').map((r) => r.split(' | ')[0]),
+      ['4', '11'],
+    );
+    assert.ok(
+      rows('Training cost').some((r) => r.startsWith('Epochs | 3')),
+      'no price: epochs only',
+    );
     assert.ok(seen.targets.includes('prices'), 'a button to set a price');
 
     await settings().update('prices', { cl100k_base: { training: 8 } }, vscode.ConfigurationTarget.Global);
-    const priced = await waitFor(async () => {
-      const r = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report');
-      return r?.tables.find((t) => t.title === 'Training cost')?.rows.find((row) => row.startsWith('Estimated cost'));
-    }, 10_000, 'the cost once a price is set');
+    const priced = await waitFor(
+      async () => {
+        const r = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report');
+        return r?.tables.find((t) => t.title === 'Training cost')?.rows.find((row) => row.startsWith('Estimated cost'));
+      },
+      10_000,
+      'the cost once a price is set',
+    );
     const cost = (total * 3 * 8) / 1e6;
     assert.equal(priced, `Estimated cost | $${cost >= 0.01 ? cost.toFixed(2) : priced!.split('$')[1]}`);
     await screenshot('dataset-overview');
@@ -108,9 +124,11 @@ suite('Dataset overview', function () {
     const line = overLines[0]!;
     await vscode.commands.executeCommand(TEST, 'click', { target: `over:${line}` });
     await waitFor(
-      () => vscode.window.activeTextEditor?.document.uri.fsPath === file && vscode.window.activeTextEditor.selection.active.line === line - 1,
+      () =>
+        vscode.window.activeTextEditor?.document.uri.fsPath === file && vscode.window.activeTextEditor.selection.active.line === line - 1,
       10_000,
-      () => `line ${line} selected, the editor shows ${vscode.window.activeTextEditor?.document.fileName}:${vscode.window.activeTextEditor?.selection.active.line}`,
+      () =>
+        `line ${line} selected, the editor shows ${vscode.window.activeTextEditor?.document.fileName}:${vscode.window.activeTextEditor?.selection.active.line}`,
     );
   });
 

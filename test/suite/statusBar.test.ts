@@ -43,7 +43,11 @@ suite('Status bar', () => {
     const settings = vscode.workspace.getConfiguration('tokenLens');
     await settings.update('prices', { cl100k_base: { input: 30 } }, vscode.ConfigurationTarget.Global);
     try {
-      await waitFor(() => api.statusBar.tooltip.includes('Cost as input'), 10_000, () => api.statusBar.tooltip);
+      await waitFor(
+        () => api.statusBar.tooltip.includes('Cost as input'),
+        10_000,
+        () => api.statusBar.tooltip,
+      );
       assert.match(api.statusBar.tooltip, /\| Cost as input \| \$0\.000060 \(at \$30\.00 per 1M tokens, tokenLens\.prices\) \|/);
     } finally {
       await settings.update('prices', undefined, vscode.ConfigurationTarget.Global);

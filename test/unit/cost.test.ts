@@ -14,10 +14,13 @@ test('prices: finite non-negative numbers of the three kinds kept, anything else
     huge: { input: 1e300, output: NaN },
     list: [1, 2],
   });
-  assert.deepEqual([...prices], [
-    ['o200k_base', { input: 2.5, output: 10, training: 25 }],
-    ['gpt2', { training: 0 }],
-  ]);
+  assert.deepEqual(
+    [...prices],
+    [
+      ['o200k_base', { input: 2.5, output: 10, training: 25 }],
+      ['gpt2', { training: 0 }],
+    ],
+  );
   for (const value of [undefined, null, 3, 'x', []]) assert.equal(readPrices(value).size, 0);
 });
 

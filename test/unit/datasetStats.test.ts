@@ -29,14 +29,26 @@ test('histogram: equal whole-token bins from the least to the most, every value 
   const bins = histogram(sorted([10, 11, 19, 20, 29, 100]), 10);
   assert.equal(bins[0]!.from, 10);
   assert.equal(bins[0]!.to - bins[0]!.from, 10, 'width ceil(91 / 10)');
-  assert.deepEqual(bins.map((b) => b.count), [3, 2, 0, 0, 0, 0, 0, 0, 0, 1]);
-  assert.equal(bins.reduce((n, b) => n + b.count, 0), 6);
+  assert.deepEqual(
+    bins.map((b) => b.count),
+    [3, 2, 0, 0, 0, 0, 0, 0, 0, 1],
+  );
+  assert.equal(
+    bins.reduce((n, b) => n + b.count, 0),
+    6,
+  );
   assert.deepEqual(histogram(sorted([5, 5, 5]), 40), [{ from: 5, to: 6, count: 3 }]);
   assert.deepEqual(histogram(new Float64Array(0), 40), []);
 });
 
 const model = (): ChatModel => ({ tokenizer: loadTokenizerSync('cl100k_base'), format: openAIFormat });
-const line = (content: string) => JSON.stringify({ messages: [{ role: 'user', content }, { role: 'assistant', content: 'ok' }] });
+const line = (content: string) =>
+  JSON.stringify({
+    messages: [
+      { role: 'user', content },
+      { role: 'assistant', content: 'ok' },
+    ],
+  });
 
 async function tally(text: string, usable?: number): Promise<DatasetTally> {
   const out = new DatasetTally(usable);
@@ -45,17 +57,30 @@ async function tally(text: string, usable?: number): Promise<DatasetTally> {
 }
 
 test('a dataset tallied as countDataset yields it: totals, the lines over the window, the malformed lines', async () => {
-  const text = [line('hi'), '{"messages": [', '', line('word '.repeat(200)), line('hello there'), '{"messages":[{"role":"wizard","content":"x"}]}'].join('\n');
+  const text = [
+    line('hi'),
+    '{"messages": [',
+    '',
+    line('word '.repeat(200)),
+    line('hello there'),
+    '{"messages":[{"role":"wizard","content":"x"}]}',
+  ].join('\n');
   const results = [];
   for await (const r of countDataset(text, model())) results.push(r);
   const counts = results.flatMap((r) => ('count' in r ? [r.count.total] : []));
   const stats = (await tally(text, 100)).stats();
   assert.equal(stats.conversations, 3);
-  assert.equal(stats.tokens, counts.reduce((a, b) => a + b, 0));
+  assert.equal(
+    stats.tokens,
+    counts.reduce((a, b) => a + b, 0),
+  );
   assert.equal(stats.distribution!.max, Math.max(...counts));
   assert.equal(stats.distribution!.median, [...counts].sort((a, b) => a - b)[1]);
   assert.deepEqual(stats.over, [{ line: 4, tokens: counts[1]! }]);
-  assert.deepEqual(stats.problems.map((p) => p.line), [2, 6]);
+  assert.deepEqual(
+    stats.problems.map((p) => p.line),
+    [2, 6],
+  );
   assert.match(stats.problems[1]!.problem, /wizard/);
   const progress = (await tally(text, 100)).stats(40, false);
   assert.equal(progress.distribution, undefined, 'progress while counting sorts nothing');
@@ -72,7 +97,15 @@ test('lists are capped, counts are not', async () => {
 test('the view: counts and percentiles as the user reads them, the cost with its price, "set a price" without one', async () => {
   const text = [line('hi'), line('word '.repeat(200)), 'junk'].join('\n');
   const stats = (await tally(text, 100)).stats();
-  const input = { fileName: 'train.jsonl', tokenizer: 'cl100k_base', format: 'OpenAI framing', state: 'done' as const, elapsedMs: 1234, stats, epochs: 3 };
+  const input = {
+    fileName: 'train.jsonl',
+    tokenizer: 'cl100k_base',
+    format: 'OpenAI framing',
+    state: 'done' as const,
+    elapsedMs: 1234,
+    stats,
+    epochs: 3,
+  };
   const view = datasetView({ ...input, price: { training: 25 } }, ENGLISH);
   assert.ok(isDatasetView(view), 'the page accepts it');
   assert.equal(view.title, 'Dataset: train.jsonl');
@@ -85,13 +118,25 @@ test('the view: counts and percentiles as the user reads them, the cost with its
   const [low, high] = [stats.distribution!.min, stats.distribution!.max];
   assert.equal(stats.distribution!.median, (low + high) / 2, 'two conversations: the median is their mean');
   const shown = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : n.toFixed(1));
-  assert.deepEqual(view.distribution!.rows.find((r) => r[0] === 'Median'), ['Median', shown((low + high) / 2)]);
-  assert.deepEqual(view.distribution!.rows.find((r) => r[0] === 'p99'), ['p99', shown(low + 0.99 * (high - low))]);
+  assert.deepEqual(
+    view.distribution!.rows.find((r) => r[0] === 'Median'),
+    ['Median', shown((low + high) / 2)],
+  );
+  assert.deepEqual(
+    view.distribution!.rows.find((r) => r[0] === 'p99'),
+    ['p99', shown(low + 0.99 * (high - low))],
+  );
   const cost = (stats.tokens * 3 * 25) / 1e6;
   assert.deepEqual(view.cost.rows.at(-1), ['Estimated cost', cost >= 0.01 ? `$${cost.toFixed(2)}` : view.cost.rows.at(-1)![1]]);
   assert.equal(view.priceAction, undefined);
-  assert.deepEqual(view.over!.rows.map((r) => r.line), [2]);
-  assert.deepEqual(view.problems!.rows.map((r) => r.line), [3]);
+  assert.deepEqual(
+    view.over!.rows.map((r) => r.line),
+    [2],
+  );
+  assert.deepEqual(
+    view.problems!.rows.map((r) => r.line),
+    [3],
+  );
 
   const unpriced = datasetView(input, ENGLISH);
   assert.equal(unpriced.priceAction, 'Set a price in tokenLens.prices');

@@ -26,7 +26,11 @@ const TOOLS = [
   fn('get_multiple_weathers', 'Gets the current weather in the provided list of locations.', {
     type: 'object',
     properties: {
-      locations: { type: 'array', items: { type: 'string' }, description: 'List of city and state, e.g. ["San Francisco, CA", "New York, NY"]' },
+      locations: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'List of city and state, e.g. ["San Francisco, CA", "New York, NY"]',
+      },
       format: FORMAT,
     },
     required: ['locations'],
@@ -127,8 +131,14 @@ test("Harmony with tools: exactly the harmony renderer's documented text, and th
 test('Harmony with tools and no system message: the tools get a developer message of their own', async () => {
   const bare = parseConversation({ messages: [{ role: 'user', content: 'Hi' }], tools: [TOOLS[0]] });
   const framed = await format.frame(bare, {}, inThreadRenderer());
-  assert.match(framed.shown!, /'functions'\.<\|end\|><\|start\|>developer<\|message\|># Tools\n\n## functions\n\nnamespace functions \{\n\n/);
-  assert.match(framed.shown!, /type get_location = \(\) => any;\n\n\} \/\/ namespace functions<\|end\|><\|start\|>user<\|message\|>Hi<\|end\|>$/);
+  assert.match(
+    framed.shown!,
+    /'functions'\.<\|end\|><\|start\|>developer<\|message\|># Tools\n\n## functions\n\nnamespace functions \{\n\n/,
+  );
+  assert.match(
+    framed.shown!,
+    /type get_location = \(\) => any;\n\n\} \/\/ namespace functions<\|end\|><\|start\|>user<\|message\|>Hi<\|end\|>$/,
+  );
 });
 
 test('tools: the chat format and the bare function both read, other tool kinds and nameless ones skipped', () => {

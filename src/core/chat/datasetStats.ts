@@ -101,7 +101,8 @@ export class DatasetTally {
     this.tokens += total;
     this.text += text;
     this.messages += messages;
-    if (this.usable !== undefined && total > this.usable && this.overCount++ < MAX_LISTED) this.over.push({ line: result.line, tokens: total });
+    if (this.usable !== undefined && total > this.usable && this.overCount++ < MAX_LISTED)
+      this.over.push({ line: result.line, tokens: total });
   }
 
   get conversations(): number {

@@ -35,7 +35,9 @@ export function harmonyToolsSection(tools: readonly FunctionTool[]): string {
   for (const tool of tools) {
     for (const line of lines(tool.description)) content.push(`// ${line}`);
     content.push(
-      tool.parameters === undefined ? `type ${tool.name} = () => any;\n` : `type ${tool.name} = (_: ${typescript(tool.parameters, '', 0)}) => any;\n`,
+      tool.parameters === undefined
+        ? `type ${tool.name} = () => any;\n`
+        : `type ${tool.name} = (_: ${typescript(tool.parameters, '', 0)}) => any;\n`,
     );
   }
   content.push('} // namespace functions');

@@ -80,7 +80,14 @@ export class StatusBarFeature extends Disposable {
           this.counts.clear();
           this.comparisons.clear();
         }
-        if (affects('tokenizer') || affects('specialTokens') || affects('statusBar') || affects('contextWindow') || affects('chat') || affects('prices')) {
+        if (
+          affects('tokenizer') ||
+          affects('specialTokens') ||
+          affects('statusBar') ||
+          affects('contextWindow') ||
+          affects('chat') ||
+          affects('prices')
+        ) {
           this.current = undefined;
           void this.refresh();
         }

@@ -53,7 +53,14 @@ export class DatasetPanel extends WebviewHost<ToDatasetPage, FromDatasetPage> {
     private readonly environment: DatasetEnvironment,
   ) {
     const title = environment.locale.t('Dataset: {0}', fileName(uri));
-    super(panel, extensionUri, { title, script: 'dataset.js', styles: ['results.css', 'dataset.css'] }, isFromDatasetPage, environment.testMode, environment.log);
+    super(
+      panel,
+      extensionUri,
+      { title, script: 'dataset.js', styles: ['results.css', 'dataset.css'] },
+      isFromDatasetPage,
+      environment.testMode,
+      environment.log,
+    );
     this.locale = environment.locale;
     panel.title = title;
     this.input = this.emptyInput();
@@ -156,7 +163,8 @@ export class DatasetPanel extends WebviewHost<ToDatasetPage, FromDatasetPage> {
   /** Selects the line in the editor (vscode.open: a file over 50 MB opens too, where no extension gets its document). */
   private async revealLine(line: number): Promise<void> {
     const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri.toString());
-    const column = shown?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One);
+    const column =
+      shown?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One);
     const at = new vscode.Position(line - 1, 0);
     await vscode.commands.executeCommand('vscode.open', this.uri, { viewColumn: column, selection: new vscode.Range(at, at) });
   }

@@ -86,10 +86,7 @@ export interface DatasetReport {
 }
 
 export type FromDatasetPage =
-  | { type: 'reveal'; line: number }
-  | { type: 'openPrices' }
-  | { type: 'error'; message: string }
-  | ({ type: 'rendered' } & DatasetReport);
+  { type: 'reveal'; line: number } | { type: 'openPrices' } | { type: 'error'; message: string } | ({ type: 'rendered' } & DatasetReport);
 
 const isText = (v: unknown): v is string => isString(v, MAX_TEXT);
 const isCells = (v: unknown): v is string[] => isArrayOf(v, isText, 8);
@@ -102,7 +99,9 @@ function isTextTable(v: unknown): v is TextTable {
 
 function isLinesTable(v: unknown): v is LinesTable {
   const isRow = (r: unknown): r is LinesTable['rows'][number] => isRecord(r) && isInt(r.line, 1) && isCells(r.cells);
-  return isRecord(v) && isText(v.title) && isCells(v.head) && isArrayOf(v.rows, isRow, MAX_ROWS) && (v.note === undefined || isText(v.note));
+  return (
+    isRecord(v) && isText(v.title) && isCells(v.head) && isArrayOf(v.rows, isRow, MAX_ROWS) && (v.note === undefined || isText(v.note))
+  );
 }
 
 function isHistogram(v: unknown): v is HistogramPlot {
@@ -148,7 +147,10 @@ function isReport(v: Record<string, unknown>): boolean {
     typeof v.state === 'string' &&
     typeof v.status === 'string' &&
     typeof v.notice === 'string' &&
-    isArrayOf(v.tables, (t): t is DatasetReport['tables'][number] => isRecord(t) && typeof t.title === 'string' && isArrayOf(t.rows, isString)) &&
+    isArrayOf(
+      v.tables,
+      (t): t is DatasetReport['tables'][number] => isRecord(t) && typeof t.title === 'string' && isArrayOf(t.rows, isString),
+    ) &&
     isInt(v.bins) &&
     typeof v.plotted === 'boolean' &&
     isArrayOf(v.targets, isString)

@@ -118,7 +118,10 @@ function costTable({ stats, price, epochs, tokenizer }: DatasetInput, locale: Lo
       title: t('Training cost'),
       head: ['', ''],
       rows: [[t('Epochs'), locale.number(epochs)]],
-      note: t('No training price for {0}: set a price in tokenLens.prices (US dollars per 1M tokens, from your provider’s price page).', name),
+      note: t(
+        'No training price for {0}: set a price in tokenLens.prices (US dollars per 1M tokens, from your provider’s price page).',
+        name,
+      ),
     };
   return {
     title: t('Training cost'),
@@ -141,7 +144,9 @@ function overTable(stats: DatasetStats, locale: Locale): LinesTable {
       line,
       cells: [locale.number(line), locale.number(n), locale.number(n - stats.usable!)],
     })),
-    ...(stats.overCount > stats.over.length ? { note: t('The first {0} of {1} lines.', locale.number(stats.over.length), locale.number(stats.overCount)) } : {}),
+    ...(stats.overCount > stats.over.length
+      ? { note: t('The first {0} of {1} lines.', locale.number(stats.over.length), locale.number(stats.overCount)) }
+      : {}),
   };
 }
 

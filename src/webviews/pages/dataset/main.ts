@@ -64,7 +64,12 @@ function notice(text: string, kind: 'error' | 'note'): HTMLElement {
 }
 
 function textTable(t: TextTable): HTMLElement {
-  return table(t.title, t.head, t.rows.map((cells) => ({ cells })), t.note);
+  return table(
+    t.title,
+    t.head,
+    t.rows.map((cells) => ({ cells })),
+    t.note,
+  );
 }
 
 function costSection(view: DatasetView): HTMLElement {
@@ -75,7 +80,11 @@ function costSection(view: DatasetView): HTMLElement {
 
 /** Clickable rows: the extension selects the line (the page never opens anything itself). */
 function linesTable(t: LinesTable, kind: string): HTMLElement {
-  const rows = t.rows.map(({ line, cells }) => ({ cells, target: `${kind}:${line}`, onClick: () => bridge.post({ type: 'reveal', line }) }));
+  const rows = t.rows.map(({ line, cells }) => ({
+    cells,
+    target: `${kind}:${line}`,
+    onClick: () => bridge.post({ type: 'reveal', line }),
+  }));
   return table(t.title, t.head, rows, t.note);
 }
 
