@@ -143,6 +143,7 @@ const builds = {
       inspector: 'src/webviews/pages/inspector/main.ts',
       structure: 'src/webviews/pages/structure/main.ts',
       results: 'src/webviews/pages/results/main.ts',
+      dataset: 'src/webviews/pages/dataset/main.ts',
     },
     outdir: 'media/build',
     format: 'iife',

@@ -11,10 +11,11 @@ import { TokenBoundariesFeature } from './features/boundaries/feature';
 import { CountTokensTool } from './features/chatTool/tool';
 import { FileCountsFeature } from './features/fileCounts/feature';
 import { InspectorFeature } from './webviews/inspector/feature';
+import { DatasetViewFeature } from './webviews/dataset/feature';
 import { StatusBarFeature } from './features/statusBar/feature';
 import { ChatModels, type ChatHost } from './features/chat/chatModels';
 import { ConversationCounts } from './features/chat/conversationCounts';
-import { DatasetFeature } from './features/chat/dataset';
+import { DatasetFeature, datasetWindow } from './features/chat/dataset';
 import { makeLocale, type Locale } from './core/util/locale';
 
 export interface Wiring {
@@ -70,6 +71,12 @@ export function activateWith(
   context.subscriptions.push(conversations.models, conversations, statusBar);
   start('conversation datasets', () => new DatasetFeature(conversations, log, locale));
   start('the token inspector', () => new InspectorFeature(context, log, locale, testMode));
+  const counter = {
+    lines: (text: string, name: string, signal: AbortSignal) => conversations.lines(text, name, signal),
+    format: async (name: string) => (await conversations.models.model(name)).format.label,
+    window: datasetWindow,
+  };
+  start('the dataset overview', () => new DatasetViewFeature(context, { counter, log, locale, testMode }));
   start('Count Tokens in Files', () => new FileCountsFeature(testMode));
   start('the chat tool', () => new CountTokensTool(conversations.models));
   start('token boundaries', () => new TokenBoundariesFeature(log));

@@ -37,6 +37,9 @@ export const SETTING_DEFAULTS = {
   'providers.liveCounts': false,
   /** Å, spglib's symprec (core/crystallography/symmetry.ts DEFAULT_SYMPREC). */
   'symmetry.tolerance': 0.001,
+  /** US dollars per 1M tokens by tokenizer name (core/counts/cost.ts reads them). None shipped: prices change and are never fetched. */
+  prices: {} as Readonly<Record<string, unknown>>,
+  'dataset.epochs': 1,
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { SETTING_DEFAULTS, type SettingKey } from '../core/settings';
 import { PARAMETERS, type ParameterKind, type ParameterValue, type ParameterValues } from '../core/runs/parameters';
+import { readPrices, type Price } from '../core/counts/cost';
 
 /** The one typed place that reads tokenLens.* settings. Getters read live, so nothing caches a stale value. */
 export type SpecialTokenMode = 'text' | 'special';
@@ -97,6 +98,15 @@ export const config = {
   /** Ask the provider again after each pause in typing (where consent and a key are already given). */
   get providerLiveCounts(): boolean {
     return read('providers.liveCounts');
+  },
+  /** The user's price for the tokenizer `name` (USD per 1M tokens), the entries that are no price dropped; undefined when none is set. */
+  price(name: string): Price | undefined {
+    return readPrices(read('prices')).get(name.trim());
+  },
+  /** Training epochs a dataset's cost is multiplied by (1-100). */
+  get datasetEpochs(): number {
+    const n = read('dataset.epochs');
+    return Number.isInteger(n) && n >= 1 ? Math.min(n, 100) : SETTING_DEFAULTS['dataset.epochs'];
   },
   get hubEndpoint(): string {
     return read('models.hubEndpoint').trim().replace(/\/+$/, '') || SETTING_DEFAULTS['models.hubEndpoint'];

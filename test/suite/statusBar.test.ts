@@ -36,6 +36,24 @@ suite('Status bar', () => {
     assert.match(api.statusBar.tooltip, /\| Characters per token \| 5\.50 \|/);
   });
 
+  test('a price set for the tokenizer: the tooltip shows what the text costs as input, and nothing without one', async () => {
+    await openDocument('Hello world', 'plaintext');
+    await shows('$(symbol-numeric) 2 tokens · cl100k_base');
+    assert.doesNotMatch(api.statusBar.tooltip, /Cost as input/);
+    const settings = vscode.workspace.getConfiguration('tokenLens');
+    await settings.update('prices', { cl100k_base: { input: 30 } }, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(
+        () => api.statusBar.tooltip.includes('Cost as input'),
+        10_000,
+        () => api.statusBar.tooltip,
+      );
+      assert.match(api.statusBar.tooltip, /\| Cost as input \| \$0\.000060 \(at \$30\.00 per 1M tokens, tokenLens\.prices\) \|/);
+    } finally {
+      await settings.update('prices', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('the context-window gauge: share used, warning past the threshold, error past 100 %, tokens left in the tooltip', async () => {
     const settings = vscode.workspace.getConfiguration('tokenLens');
     const text = 'word '.repeat(400); // 401 tokens with cl100k_base

@@ -19,12 +19,14 @@
  *
  * The renderer there builds token ids part by part: the format's special tokens are tokens, every text
  * (roles, headers, content) is encoded as text, so text that spells a special token stays text. So the
- * framing here is a list of texts plus the number of special tokens between them. Tool definitions (the
- * developer message's "# Tools" section in TypeScript-like syntax) are not rendered: counted, they would be
- * a guess at that syntax.
+ * framing here is a list of texts plus the number of special tokens between them. Function tools are the
+ * developer message's "# Tools" section (harmonyTools.ts), after the first system or developer message's
+ * instructions, or in a developer message of their own when the conversation starts otherwise; the system
+ * message then says where their calls go, as the renderer does.
  */
 import { messageText, type Conversation, type Message } from './conversation';
 import type { Framed } from './format';
+import { functionTools, harmonyToolsSection } from './harmonyTools';
 
 export const HARMONY_LABEL = 'Harmony format (gpt-oss)';
 
@@ -56,15 +58,20 @@ class Writer {
 
 export function frameHarmony(conversation: Conversation, addGenerationPrompt: boolean, options: HarmonyOptions = {}): Framed {
   const out = new Writer();
-  out.message('system', systemText(options));
+  const functions = functionTools(conversation.tools);
+  const tools = functions.length > 0 ? harmonyToolsSection(functions) : undefined;
+  out.message('system', systemText(options, tools !== undefined));
+  const [first] = conversation.messages;
+  const instructions = first?.role === 'system' || first?.role === 'developer';
+  if (tools !== undefined && !instructions) out.message('developer', tools);
   const toolNames = new Map<string, string>();
-  for (const message of conversation.messages) writeMessage(out, message, toolNames);
+  conversation.messages.forEach((message, i) => writeMessage(out, message, toolNames, i === 0 ? tools : undefined));
   if (addGenerationPrompt) out.special('<|start|>').text('assistant');
   return { pieces: out.texts, extra: out.specials, shown: out.shown };
 }
 
-function systemText({ date = new Date().toISOString().slice(0, 10), reasoning = 'medium' }: HarmonyOptions): string {
-  return [
+function systemText({ date = new Date().toISOString().slice(0, 10), reasoning = 'medium' }: HarmonyOptions, functions: boolean): string {
+  const lines = [
     'You are ChatGPT, a large language model trained by OpenAI.',
     'Knowledge cutoff: 2024-06',
     `Current date: ${date}`,
@@ -72,15 +79,18 @@ function systemText({ date = new Date().toISOString().slice(0, 10), reasoning = 
     `Reasoning: ${reasoning}`,
     '',
     '# Valid channels: analysis, commentary, final. Channel must be included for every message.',
-  ].join('\n');
+  ];
+  if (functions) lines.push("Calls to these tools must go to the commentary channel: 'functions'.");
+  return lines.join('\n');
 }
 
-function writeMessage(out: Writer, message: Message, toolNames: Map<string, string>): void {
+/** `tools`: the tools section, given with the first message (it follows the instructions of a system or developer one). */
+function writeMessage(out: Writer, message: Message, toolNames: Map<string, string>, tools: string | undefined): void {
   const text = messageText({ ...message, tool_calls: [] }).join('');
   switch (message.role) {
     case 'system':
     case 'developer':
-      out.message('developer', `# Instructions\n\n${text}`);
+      out.message('developer', `# Instructions\n\n${text}${tools === undefined ? '' : `\n\n${tools}`}`);
       return;
     case 'user':
       out.message('user', text);

@@ -1,6 +1,7 @@
 import { approx, countChars, estimateOf, scaleCount, type Estimate } from '../tokenizers/index';
 import { markdownText, plainText } from '../util/outsideText';
 import { ENGLISH, plural, type Locale } from '../util/locale';
+import { cost, usd, type Price } from './cost';
 
 /** What the status bar and the count command show about one text: pure, so it is unit-tested. */
 export interface CountSummary {
@@ -63,19 +64,24 @@ export function scopeLabel(summary: CountSummary, locale: Locale = ENGLISH): str
   return summary.selections > 1 ? plural(locale, summary.selections, '{0} selection', '{0} selections') : locale.t('Selection');
 }
 
-/** The tooltip as Markdown: the numbers, then the other encodings. */
-export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow): string {
+/** The tooltip as Markdown: the numbers (and the cost as input, when `price` has an input price), then the other encodings. */
+export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow, price?: Price): string {
   const { t } = locale;
   const g = window && gauge(summary.tokens, window);
+  const estimated = !!summary.estimate && !summary.exact;
   const lines = [
     `**Token Lens** · ${scopeLabel(summary, locale)} · ${markdownText(summary.tokenizer)}`,
     '',
     '| | |',
     '|---|---:|',
-    `| ${t('Tokens')} | ${approx(!!summary.estimate && !summary.exact, locale.number(summary.tokens))} |`,
+    `| ${t('Tokens')} | ${approx(estimated, locale.number(summary.tokens))} |`,
     `| ${t('Characters')} | ${locale.number(summary.characters)} |`,
     `| ${t('Characters per token')} | ${charsPerToken(summary, locale)} |`,
   ];
+  if (price?.input !== undefined)
+    lines.push(
+      `| ${t('Cost as input')} | ${approx(estimated, usd(cost(summary.tokens, price.input), locale))} (${t('at {0} per 1M tokens, tokenLens.prices', usd(price.input, locale))}) |`,
+    );
   if (g && window) lines.push('', gaugeLine(g, window, locale));
   if (summary.conversation) lines.push('', ...conversationLines(summary, summary.conversation, locale));
   if (summary.exact) lines.push('', ...exactLines(summary.exact, locale));

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { LineOutcome } from '../../core/chat/index';
-import { gauge } from '../../core/counts/summary';
+import { gauge, type ContextWindow } from '../../core/counts/summary';
 import { CancelledError, findTokenizer } from '../../core/tokenizers/index';
 import { plural, type Locale } from '../../core/util/locale';
 import { plainText } from '../../core/util/outsideText';
@@ -15,6 +15,13 @@ import { config, onDidChangeConfig } from '../../platform/config';
 import { Disposable } from '../../platform/disposable';
 import { datasetKind, type ConversationCounts } from './conversationCounts';
 import { isConversationDataset } from '../../core/chat/index';
+
+/** The window a dataset's conversations are measured against: the setting's, else the model's own; undefined when neither is known. */
+export function datasetWindow(name: string): ContextWindow | undefined {
+  const configured = config.contextWindow;
+  const size = configured.size || findTokenizer(name)?.contextWindow || 0;
+  return size > 0 ? { ...configured, size } : undefined;
+}
 
 /** More lines than this get no CodeLens (the counts and problems still cover the whole file). */
 const MAX_LENSES = 200_000;
@@ -122,16 +129,9 @@ export class DatasetFeature extends Disposable {
     }
   }
 
-  /** The usable window: the setting's, else the model's own; undefined when neither is known. */
-  private window(name: string): { size: number; reserve: number; warnAt: number } | undefined {
-    const configured = config.contextWindow;
-    const size = configured.size || findTokenizer(name)?.contextWindow || 0;
-    return size > 0 ? { ...configured, size } : undefined;
-  }
-
   private problems(document: vscode.TextDocument, pass: Pass): vscode.Diagnostic[] {
     const { t } = this.locale;
-    const window = this.window(pass.name);
+    const window = datasetWindow(pass.name);
     const out: vscode.Diagnostic[] = [];
     for (const [line, outcome] of pass.lines) {
       const range = document.lineAt(Math.min(line - 1, document.lineCount - 1)).range;

@@ -72,7 +72,14 @@ export class StatusBarFeature extends Disposable implements CountSource {
           this.counts.clear();
           this.comparisons.clear();
         }
-        if (affects('tokenizer') || affects('specialTokens') || affects('statusBar') || affects('contextWindow') || affects('chat')) {
+        if (
+          affects('tokenizer') ||
+          affects('specialTokens') ||
+          affects('statusBar') ||
+          affects('contextWindow') ||
+          affects('chat') ||
+          affects('prices')
+        ) {
           this.current = undefined;
           void this.refresh();
         }
@@ -293,7 +300,7 @@ export class StatusBarFeature extends Disposable implements CountSource {
     const window = dataset ? undefined : config.contextWindow;
     const level = (window && gauge(summary.tokens, window)?.level) ?? 'ok';
     this.item.text = statusText(summary, this.locale, window);
-    this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary, this.locale, window));
+    this.item.tooltip = new vscode.MarkdownString(tooltipMarkdown(summary, this.locale, window, config.price(summary.tokenizer)));
     this.item.accessibilityInformation = { label: `${tokenQuantity(summary, this.locale)}, ${summary.tokenizer}` };
     this.item.backgroundColor = level === 'ok' ? undefined : new vscode.ThemeColor(`statusBarItem.${level}Background`);
     this.setVisible(true);

@@ -18,6 +18,8 @@ export interface PlotSeries {
   sticks?: boolean;
   /** Joined across the x of other series (where this one has no value). */
   spanGaps?: boolean;
+  /** Drawn as bars from each x to the next (a histogram's bins, x their lower edges). */
+  bars?: boolean;
 }
 
 export interface PlotSpec {
@@ -36,6 +38,8 @@ export interface PlotSpec {
   logY?: boolean;
   /** Dashed horizontal lines: a threshold, the energy zero, a mean. */
   hLines?: { y: number; label: string; colour: Colour }[];
+  /** Dashed vertical lines: a limit on the x axis (a context window). */
+  vLines?: { x: number; label: string; colour: Colour }[];
   /** Vertical lines with their labels on the x axis (high-symmetry points). */
   xTicks?: BandTick[];
   /** A shaded range of y, e.g. the band gap. */

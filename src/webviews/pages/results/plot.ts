@@ -61,15 +61,15 @@ function overlays(spec: PlotSpec): uPlot.Hooks.Arrays {
         ctx.clip();
         for (const line of spec.hLines ?? []) {
           const y = u.valToPos(line.y, 'y', true);
-          ctx.strokeStyle = ctx.fillStyle = colour(line.colour);
-          ctx.setLineDash([6 * px, 4 * px]);
-          ctx.lineWidth = px;
-          ctx.beginPath();
-          ctx.moveTo(bbox.left, y);
-          ctx.lineTo(bbox.left + bbox.width, y);
-          ctx.stroke();
+          dashed(ctx, line.colour, px, [bbox.left, y], [bbox.left + bbox.width, y]);
           ctx.textAlign = 'left';
           ctx.fillText(line.label, bbox.left + 6 * px, y - 4 * px);
+        }
+        for (const line of spec.vLines ?? []) {
+          const x = u.valToPos(line.x, 'x', true);
+          dashed(ctx, line.colour, px, [x, bbox.top], [x, bbox.top + bbox.height]);
+          ctx.textAlign = 'right';
+          ctx.fillText(line.label, x - 4 * px, bbox.top + 14 * px);
         }
         ctx.setLineDash([]);
         // Stick series (diffraction peaks): a vertical line from zero to each value.
@@ -109,6 +109,17 @@ function overlays(spec: PlotSpec): uPlot.Hooks.Arrays {
       },
     ],
   };
+}
+
+/** A dashed line in the colour, which stays the fill colour for its label. */
+function dashed(ctx: CanvasRenderingContext2D, name: Colour, px: number, from: [number, number], to: [number, number]): void {
+  ctx.strokeStyle = ctx.fillStyle = colour(name);
+  ctx.setLineDash([6 * px, 4 * px]);
+  ctx.lineWidth = px;
+  ctx.beginPath();
+  ctx.moveTo(...from);
+  ctx.lineTo(...to);
+  ctx.stroke();
 }
 
 /** The series as uPlot draws them: one per branch where the x axis breaks (a gap of zero width would still be joined). */
@@ -162,8 +173,9 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
         stroke: colour(s.colour),
         width: bands ? 1.25 : 1.75,
         // Few steps (a relax that converged at once) would draw nothing without their points.
-        points: { show: !bands && !s.sticks && spec.x.length <= 60, size: 6 },
+        points: { show: !bands && !s.sticks && !s.bars && spec.x.length <= 60, size: 6 },
         ...(s.sticks ? { paths: () => null } : {}),
+        ...(s.bars ? { paths: uPlot.paths.bars!({ align: 1, size: [1, Infinity] }), fill: withAlpha(colour(s.colour), 0.5) } : {}),
         ...(s.spanGaps ? { spanGaps: true } : {}),
         value: (_u: uPlot, v: number | null) => (v == null ? '–' : short(v, 5)),
       })),

@@ -1,0 +1,141 @@
+/**
+ * The dataset overview's page: the extension's numbers as tables, the histogram drawn with uPlot (the result
+ * views' plot), and the lines over the window or that are no conversation, each a row that asks the extension
+ * to select its line. All text arrives worded by the extension and reaches the DOM through textContent.
+ */
+import { connect, el, onThemeChange } from '../bridge';
+import type { PlotSpec } from '../../results/plots';
+import {
+  isToDatasetPage,
+  type DatasetTestMessage,
+  type DatasetView,
+  type FromDatasetPage,
+  type LinesTable,
+  type ShowMessage,
+  type TextTable,
+  type ToDatasetPage,
+} from '../../dataset/protocol';
+import { button, table, tableTexts } from '../results/dom';
+import { drawPlot, type Plot } from '../results/plot';
+
+const bridge = connect<ToDatasetPage, FromDatasetPage>(isToDatasetPage, (message) => {
+  if (message.type === 'show') show(message);
+  else if (TEST_HOOKS && bridge.testMode) test(message);
+});
+
+const app = document.getElementById('app')!;
+let current: ShowMessage | undefined;
+let slot: { container: HTMLElement; spec: PlotSpec } | undefined;
+let plot: Plot | undefined;
+
+function show(message: ShowMessage): void {
+  current = message;
+  const { view } = message;
+  const parts: HTMLElement[] = [header(view)];
+  if (view.notice) parts.push(notice(view.notice, view.state === 'failed' ? 'error' : 'note'));
+  const columns = el('div', 'dataset-columns');
+  columns.append(textTable(view.summary));
+  if (view.distribution) columns.append(textTable(view.distribution));
+  columns.append(costSection(view));
+  parts.push(columns);
+  slot = undefined;
+  if (view.histogram) parts.push(histogram(view.histogram));
+  if (view.over) parts.push(linesTable(view.over, 'over'));
+  if (view.problems) parts.push(linesTable(view.problems, 'problem'));
+  app.replaceChildren(...parts);
+  draw();
+}
+
+function header(view: DatasetView): HTMLElement {
+  const node = el('header');
+  const status = el('span', `status ${view.state === 'counting' ? 'running' : view.state}`, view.status);
+  status.setAttribute('role', 'status');
+  const line = el('div', 'status-line');
+  line.append(status);
+  node.append(el('h1', undefined, view.title), line);
+  return node;
+}
+
+function notice(text: string, kind: 'error' | 'note'): HTMLElement {
+  const node = el('div', `problem ${kind}`);
+  node.setAttribute('role', kind === 'error' ? 'alert' : 'status');
+  node.append(el('p', undefined, text));
+  return node;
+}
+
+function textTable(t: TextTable): HTMLElement {
+  return table(
+    t.title,
+    t.head,
+    t.rows.map((cells) => ({ cells })),
+    t.note,
+  );
+}
+
+function costSection(view: DatasetView): HTMLElement {
+  const section = textTable(view.cost);
+  if (view.priceAction) section.append(button(view.priceAction, 'prices', () => bridge.post({ type: 'openPrices' })));
+  return section;
+}
+
+/** Clickable rows: the extension selects the line (the page never opens anything itself). */
+function linesTable(t: LinesTable, kind: string): HTMLElement {
+  const rows = t.rows.map(({ line, cells }) => ({
+    cells,
+    target: `${kind}:${line}`,
+    onClick: () => bridge.post({ type: 'reveal', line }),
+  }));
+  return table(t.title, t.head, rows, t.note);
+}
+
+function histogram(h: NonNullable<DatasetView['histogram']>): HTMLElement {
+  const figure = el('figure', 'plot');
+  const caption = el('figcaption');
+  caption.append(el('span', 'plot-title', h.title));
+  const container = el('div', 'plot-area');
+  figure.append(caption, container);
+  // The last bin's upper edge closes the x axis; its bar would start there, so it has no value.
+  const spec: PlotSpec = {
+    id: 'histogram',
+    title: h.title,
+    xLabel: h.xLabel,
+    yLabel: h.yLabel,
+    x: [...h.x, h.end],
+    series: [{ label: h.yLabel, values: [...h.counts, null], colour: 'blue', bars: true }],
+    legend: false,
+    xRange: [h.x[0]!, Math.max(h.end, h.limit ? h.limit.x * 1.02 : h.end)],
+    ...(h.limit ? { vLines: [{ x: h.limit.x, label: h.limit.label, colour: 'red' as const }] } : {}),
+  };
+  slot = { container, spec };
+  return figure;
+}
+
+function draw(): void {
+  plot?.destroy();
+  plot = slot ? drawPlot(slot.container, slot.spec) : undefined;
+}
+
+onThemeChange(() => draw());
+new ResizeObserver(() => (plot && slot ? plot.resize(slot.container.clientWidth) : undefined)).observe(app);
+
+// ---- test mode only -----------------------------------------------------------------------------
+
+function test(message: DatasetTestMessage): void {
+  if (message.action === 'click' && message.target)
+    app.querySelector<HTMLElement>(`[data-target="${CSS.escape(message.target)}"]`)?.click();
+  bridge.post({
+    type: 'rendered',
+    request: message.id,
+    seq: current?.seq ?? -1,
+    state: current?.view.state ?? '',
+    status: app.querySelector('.status')?.textContent ?? '',
+    notice: app.querySelector('.problem')?.textContent ?? '',
+    tables: tableTexts(app),
+    bins: current?.view.histogram?.counts.length ?? 0,
+    plotted: app.querySelector('.plot-area canvas') !== null,
+    targets: Array.from(app.querySelectorAll<HTMLElement>('[data-target]'), (e) => e.dataset.target!),
+  });
+}
+
+window.addEventListener('error', (event) => bridge.post({ type: 'error', message: String(event.message) }));
+bridge.ready();

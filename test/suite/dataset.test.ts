@@ -1,0 +1,148 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { countConversation, openAIFormat, parseConversation } from '../../src/core/chat/index';
+import { percentile } from '../../src/core/chat/datasetStats';
+import { loadTokenizerSync } from '../../src/core/tokenizers/index';
+import type { DatasetReport } from '../../src/webviews/dataset/protocol';
+import { activateExtension, closeAllEditors, screenshot, waitFor } from './util';
+
+const TEST = 'tokenLens.dataset.test';
+const settings = () => vscode.workspace.getConfiguration('tokenLens');
+
+/** A small fine-tuning set: varied lengths, one conversation far over a 200-token window, two broken lines. */
+function dataset(): { lines: string[]; conversations: unknown[] } {
+  const conversations: unknown[] = [];
+  const topics = ['tea', 'the tides', 'prime numbers', 'bread', 'orbits', 'violins', 'glaciers', 'ink'];
+  topics.forEach((topic, i) =>
+    conversations.push({
+      messages: [
+        { role: 'system', content: 'You are a concise tutor.' },
+        { role: 'user', content: `Tell me about ${topic}.${' Please go on.'.repeat(i * 3)}` },
+        { role: 'assistant', content: `${topic} is a fine subject. `.repeat(i + 1) },
+      ],
+    }),
+  );
+  conversations.push({ messages: [{ role: 'user', content: 'Summarise this: ' + 'lorem ipsum dolor sit amet '.repeat(60) }] });
+  const lines = conversations.map((c) => JSON.stringify(c));
+  lines.splice(3, 0, '{"messages": [{"role": "user", "content": "cut off');
+  lines.push('{"messages":[{"role":"wizard","content":"abracadabra"}]}');
+  return { lines, conversations };
+}
+
+suite('Dataset overview', function () {
+  this.timeout(90_000);
+  let dir: string;
+
+  suiteSetup(async () => {
+    await activateExtension();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-dataset-view-'));
+  });
+
+  teardown(async () => {
+    for (const key of ['contextWindow.size', 'prices', 'dataset.epochs'])
+      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand(TEST, 'closeAll');
+    await closeAllEditors();
+  });
+
+  suiteTeardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('shows the counts as the model reads them, the percentiles, the lines over the window (which open at a click) and the cost', async () => {
+    const { lines, conversations } = dataset();
+    const file = path.join(dir, 'train.jsonl');
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    await settings().update('contextWindow.size', 200, vscode.ConfigurationTarget.Global);
+    await settings().update('dataset.epochs', 3, vscode.ConfigurationTarget.Global);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
+
+    // What the view must show: the core's count of each conversation with OpenAI's framing on cl100k_base.
+    const model = { tokenizer: loadTokenizerSync('cl100k_base'), format: openAIFormat };
+    const counts: number[] = [];
+    for (const c of conversations) counts.push((await countConversation(parseConversation(c), model)).total);
+    const total = counts.reduce((a, b) => a + b, 0);
+    const sorted = Float64Array.from(counts).sort();
+    const shown = (n: number) =>
+      n.toLocaleString('en-US', { maximumFractionDigits: Number.isInteger(n) ? 0 : 1, minimumFractionDigits: Number.isInteger(n) ? 0 : 1 });
+    const overLines = counts.flatMap((n, i) => (n > 200 ? [i + (i >= 3 ? 2 : 1)] : []));
+    assert.ok(overLines.length >= 1, `some conversation over 200 tokens: ${counts.join(', ')}`);
+
+    await vscode.commands.executeCommand('tokenLens.openDatasetView');
+    await vscode.commands.executeCommand(TEST, 'settled');
+    const report = async (): Promise<DatasetReport> => {
+      let last: DatasetReport | undefined;
+      await waitFor(
+        async () => (last = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report'))?.state === 'done',
+        30_000,
+        () => JSON.stringify(last),
+      );
+      return last!;
+    };
+    const seen = await report();
+    const rows = (title: string) => seen.tables.find((t) => t.title === title)?.rows ?? [];
+    assert.match(seen.status, /^11 lines counted in [\d.]+ s · cl100k_base$/);
+    const summary = rows('Dataset');
+    assert.ok(summary.includes(`Conversations | ${conversations.length}`), summary.join('\n'));
+    assert.ok(summary.includes(`Tokens as the model reads them | ${total.toLocaleString('en-US')}`), summary.join('\n'));
+    assert.ok(summary.includes('Lines that are no conversation | 2'), summary.join('\n'));
+    assert.ok(summary.includes(`Over the usable context window | ${overLines.length}`), summary.join('\n'));
+    const spread = rows('Tokens per conversation');
+    assert.deepEqual(spread.slice(0, 6), [
+      `Minimum | ${shown(sorted[0]!)}`,
+      `Median | ${shown(percentile(sorted, 50))}`,
+      `p90 | ${shown(percentile(sorted, 90))}`,
+      `p95 | ${shown(percentile(sorted, 95))}`,
+      `p99 | ${shown(percentile(sorted, 99))}`,
+      `Maximum | ${shown(sorted[sorted.length - 1]!)}`,
+    ]);
+    assert.ok(seen.plotted && seen.bins > 1, `the histogram is drawn: ${seen.bins} bins`);
+    assert.deepEqual(
+      rows('Lines that are no conversation').map((r) => r.split(' | ')[0]),
+      ['4', '11'],
+    );
+    assert.ok(
+      rows('Training cost').some((r) => r.startsWith('Epochs | 3')),
+      'no price: epochs only',
+    );
+    assert.ok(seen.targets.includes('prices'), 'a button to set a price');
+
+    await settings().update('prices', { cl100k_base: { training: 8 } }, vscode.ConfigurationTarget.Global);
+    const priced = await waitFor(
+      async () => {
+        const r = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report');
+        return r?.tables.find((t) => t.title === 'Training cost')?.rows.find((row) => row.startsWith('Estimated cost'));
+      },
+      10_000,
+      'the cost once a price is set',
+    );
+    const cost = (total * 3 * 8) / 1e6;
+    assert.equal(priced, `Estimated cost | $${cost >= 0.01 ? cost.toFixed(2) : priced!.split('$')[1]}`);
+    await screenshot('dataset-overview');
+
+    const line = overLines[0]!;
+    await vscode.commands.executeCommand(TEST, 'click', { target: `over:${line}` });
+    await waitFor(
+      () =>
+        vscode.window.activeTextEditor?.document.uri.fsPath === file && vscode.window.activeTextEditor.selection.active.line === line - 1,
+      10_000,
+      () =>
+        `line ${line} selected, the editor shows ${vscode.window.activeTextEditor?.document.fileName}:${vscode.window.activeTextEditor?.selection.active.line}`,
+    );
+  });
+
+  test('a file not open in the editor: read from the disk in slices, every line counted and every broken one listed', async () => {
+    const { lines } = dataset();
+    const file = path.join(dir, 'big.jsonl');
+    const body = Array.from({ length: 400 }, () => lines.join('\n')).join('\n');
+    fs.writeFileSync(file, body);
+    const uri = vscode.Uri.file(file).toString();
+    assert.equal(await vscode.commands.executeCommand(TEST, 'open', { uri }), uri);
+    const report = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report');
+    const rows = report?.tables.find((t) => t.title === 'Dataset')?.rows ?? [];
+    assert.ok(rows.includes(`Conversations | ${(400 * 9).toLocaleString('en-US')}`), rows.join('\n'));
+    assert.ok(rows.includes('Lines that are no conversation | 800'), rows.join('\n'));
+    assert.equal(report?.tables.find((t) => t.title === 'Lines that are no conversation')?.rows.length, 800);
+  });
+});
