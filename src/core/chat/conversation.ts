@@ -150,3 +150,15 @@ export function messageText(message: Message): string[] {
   }
   return parts;
 }
+
+/** A conversation as a format frames it for the model: what format.ts's formats answer. */
+export interface Framed {
+  /** Texts counted one by one with the model's tokenizer. */
+  pieces: string[];
+  /** Tokens that are no text: OpenAI's per-message constants, Harmony's special tokens. */
+  extra: number;
+  /** The prompt as one text, where the format has one (a rendered template, Harmony). */
+  shown?: string;
+  /** The template this conversation was rendered with, when the format chose among several. */
+  label?: string;
+}

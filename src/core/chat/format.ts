@@ -3,22 +3,11 @@
  * documented framing, the Harmony format, or none (the messages' text alone). Framing a conversation gives
  * the texts to count and the tokens counted outside them.
  */
-import { messageText, type Conversation } from './conversation';
+import { messageText, type Conversation, type Framed } from './conversation';
 import { frameHarmony, HARMONY_LABEL, type HarmonyOptions } from './harmony';
 import { frameOpenAI, OPENAI_FRAMING_LABEL } from './openai';
 import { compileTemplate, renderTemplate, RENDER_LIMITS, type CompiledTemplate, type RenderLimits } from './render';
 import { chooseTemplate, type ModelChatConfig } from './template';
-
-export interface Framed {
-  /** Texts counted one by one with the model's tokenizer. */
-  pieces: string[];
-  /** Tokens that are no text: OpenAI's per-message constants, Harmony's special tokens. */
-  extra: number;
-  /** The prompt as one text, where the format has one (a rendered template, Harmony). */
-  shown?: string;
-  /** The template this conversation was rendered with, when the format chose among several. */
-  label?: string;
-}
 
 export interface FrameOptions {
   /** Ends the prompt with the assistant's header, as a request for a reply does (templates, Harmony). */

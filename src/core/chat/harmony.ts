@@ -25,7 +25,7 @@
  * message then says where their calls go, as the renderer does.
  */
 import { messageText, type Conversation, type Message } from './conversation';
-import type { Framed } from './format';
+import type { Framed } from './conversation';
 import { functionTools, harmonyToolsSection } from './harmonyTools';
 
 export const HARMONY_LABEL = 'Harmony format (gpt-oss)';

@@ -7,7 +7,7 @@
  */
 import type { Conversation } from './conversation';
 import { messageText } from './conversation';
-import type { Framed } from './format';
+import type { Framed } from './conversation';
 
 const PER_MESSAGE = 3;
 const PER_NAME = 1;
