@@ -118,12 +118,24 @@ class UnionFind {
   }
 }
 
+/** The sites in a fixed shuffled order, so that a candidate that fails meets a site it fails on early. */
+function shuffledSites(count: number): Int32Array {
+  const order = Int32Array.from({ length: count }, (_, i) => i);
+  let seed = 29;
+  for (let i = count - 1; i > 0; i--) {
+    seed = (seed * 16807) % 2147483647;
+    const j = seed % (i + 1);
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
 /** The permutation a translation makes of the sites, or undefined when some site lands on no site or on a taken one. */
-function translationImage(cell: Cell, grid: SiteGrid, t: Vec3): Int32Array | undefined {
+function translationImage(cell: Cell, grid: SiteGrid, t: Vec3, order: Int32Array): Int32Array | undefined {
   const image = new Int32Array(cell.frac.length);
   const taken = new Uint8Array(cell.frac.length);
   const target: Vec3 = [0, 0, 0];
-  for (let i = 0; i < cell.frac.length; i++) {
+  for (const i of order) {
     const f = cell.frac[i]!;
     target[0] = f[0] + t[0];
     target[1] = f[1] + t[1];
@@ -168,13 +180,14 @@ function pureTranslations(cell: Cell, symprec: number): { generators: Generator[
   const grid = new SiteGrid(cell, symprec);
   const orbits = new UnionFind(cell.frac.length);
   const generators: Generator[] = [];
+  const order = shuffledSites(cell.frac.length);
   const [anchor, ...others] = rarestSites(cell.species);
   const a = cell.frac[anchor!]!;
   for (const j of others) {
     if (orbits.find(j) === orbits.find(anchor!)) continue;
     const t = cell.frac[j]!.map((x, k) => nearest(x - a[k]!)) as Vec3;
     if (grid.distance2(t, [0, 0, 0]) <= symprec * symprec) continue;
-    const image = translationImage(cell, grid, t);
+    const image = translationImage(cell, grid, t, order);
     if (!image) continue;
     image.forEach((to, from) => orbits.union(from, to));
     generators.push(generatorOf(cell, image, t, anchor!));

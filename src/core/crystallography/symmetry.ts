@@ -238,12 +238,17 @@ function readResult(moyo: MoyoBindings, raw: unknown, symbolOf: Map<number, stri
 /**
  * The primitive cell's operations in the input's coordinates, each combined with every pure translation: with
  * x = Mᵀ·y (M the primitive vectors in the input's fractional coordinates, rows), R = Mᵀ·R_p·Mᵀ⁻¹ and t = Mᵀ·t_p.
+ * A rotation that is not integer there does not map the input's lattice onto itself (a supercell that breaks the
+ * lattice's symmetry, e.g. a cubic cell repeated 1×1×2): moyo and spglib leave those out of a cell's operations, so
+ * this does too.
  */
 function liftOperations(operations: SymmetryOperation[], reduction: Reduction): SymmetryOperation[] {
   const mt = transpose(reduction.basis);
   const mtInv = inverse(mt);
   return operations.flatMap((op) => {
-    const rotation = matTimes(mt, matTimes(op.rotation, mtInv)).map((r) => r.map(Math.round)) as Mat3;
+    const exact = matTimes(mt, matTimes(op.rotation, mtInv));
+    const rotation = exact.map((r) => r.map(Math.round)) as Mat3;
+    if (exact.some((r, i) => r.some((x, k) => Math.abs(x - rotation[i]![k]!) > 1e-6))) return [];
     const t = rowTimes(op.translation, reduction.basis);
     return reduction.translations.map((tau) => ({ rotation, translation: t.map((x, k) => wrapUnit(x + tau[k]!)) as Vec3 }));
   });
