@@ -107,6 +107,8 @@ const builds = {
     entryPoints: [
       'src/extension.ts',
       'src/features/chat/renderWorker.ts',
+      // At dist/'s top, beside moyo.js, which it requires as ./moyo.js like the extension's bundle.
+      { in: 'src/platform/symmetryWorker.ts', out: 'symmetryWorker' },
       'src/server/main.ts',
       'src/server/worker.ts',
       ...(production ? [] : ['src/cli.ts']),

@@ -8,6 +8,7 @@ import { PoscarLanguageFeature } from './features/poscar/language';
 import { FormatDiagnostics } from './features/structures/diagnostics';
 import { StructureLanguageFeature } from './features/structures/language';
 import { SymmetryFeature } from './features/symmetry/feature';
+import { SymmetryPool, symmetryWorkerScript } from './platform/symmetryPool';
 import { CONVERT_COMMANDS, RELAXATION_SUMMARY } from './runs/structureFiles';
 import { hasIonicSteps } from './webviews/results/relaxationFile';
 import { materialsRuns } from './runs';
@@ -28,9 +29,12 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
   start('the materials formats’ problems', () => new FormatDiagnostics(log));
   start('the powder pattern', () => new PowderPatternFeature(context, log, testMode));
   start('the POSCAR editor', () => {
-    // The space group and the cell commands; moyo loads on the first search (a lens or hover asks), not here.
-    const symmetry = new SymmetryFeature(context.extensionUri);
+    // The space group and the cell commands; moyo loads on the first search (a lens or hover asks), not here, and
+    // searches run on a worker thread, which starts on that first search too.
+    const pool = new SymmetryPool(symmetryWorkerScript(__dirname));
+    const symmetry = new SymmetryFeature(context.extensionUri, pool.search);
     return [
+      { dispose: () => void pool.close() },
       symmetry,
       new PoscarLanguageFeature(
         [

@@ -1,21 +1,28 @@
 /**
  * The editor's one symmetry finder (core/crystallography/symmetry.ts) and the space group of each POSCAR
- * document's version, found on first ask and kept until the text or the tolerance changes. moyo's .wasm is read
- * from the extension's dist/ with vscode.workspace.fs (both hosts) on the first search, never at activation.
+ * document's version, found on first ask and kept until the text or the tolerance changes; a search for a version
+ * that is no longer current is cancelled. moyo's .wasm is read from the extension's dist/ with vscode.workspace.fs
+ * (both hosts) on the first search, never at activation; the desktop host runs the searches themselves on a
+ * worker thread (symmetryPool.ts, passed in as `offThread`).
  */
 import * as vscode from 'vscode';
 import { cellOfPoscar } from '../core/crystallography/cell';
-import { AUTO_SYMMETRY_ATOMS, SymmetryFinder, type SymmetryOutcome } from '../core/crystallography/symmetry';
+import { SymmetryFinder, type SymmetryOutcome, type SymmetrySearch } from '../core/crystallography/symmetry';
 import { config } from './config';
 import { loadMoyo, MOYO_WASM_FILE } from './moyo';
 import { parsed } from './poscarDocuments';
 
 let shared: SymmetryFinder | undefined;
 
-/** The finder, created (not loaded) on first call; the extension's URI says where dist/ is. */
-export function symmetryFinder(extensionUri: vscode.Uri): SymmetryFinder {
-  shared ??= new SymmetryFinder(async () =>
-    loadMoyo(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'dist', MOYO_WASM_FILE))),
+/**
+ * The finder, created (not loaded) on first call; the extension's URI says where dist/ is. The first caller (the
+ * symmetry feature, at activation) says where searches run.
+ */
+export function symmetryFinder(extensionUri: vscode.Uri, offThread?: SymmetrySearch): SymmetryFinder {
+  shared ??= new SymmetryFinder(
+    async () => loadMoyo(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'dist', MOYO_WASM_FILE))),
+    undefined,
+    offThread,
   );
   return shared;
 }
@@ -37,6 +44,7 @@ export function resetSymmetry(): void {
 
 interface Entry {
   key: string;
+  cancel: AbortController;
   outcome: Promise<SymmetryOutcome>;
   settled?: SymmetryOutcome;
 }
@@ -49,7 +57,10 @@ export class DocumentSymmetry implements vscode.Disposable {
   private readonly closing: vscode.Disposable;
 
   constructor(private readonly finder: SymmetryFinder) {
-    this.closing = vscode.workspace.onDidCloseTextDocument((d) => this.entries.delete(d.uri.toString()));
+    this.closing = vscode.workspace.onDidCloseTextDocument((d) => {
+      this.entries.get(d.uri.toString())?.cancel.abort();
+      this.entries.delete(d.uri.toString());
+    });
   }
 
   private entry(document: vscode.TextDocument): Entry | undefined {
@@ -60,7 +71,9 @@ export class DocumentSymmetry implements vscode.Disposable {
     const id = document.uri.toString();
     const known = this.entries.get(id);
     if (known?.key === key) return known;
-    const entry: Entry = { key, outcome: this.finder.find(cellOfPoscar(poscar), symprec, AUTO_SYMMETRY_ATOMS) };
+    known?.cancel.abort();
+    const cancel = new AbortController();
+    const entry: Entry = { key, cancel, outcome: this.finder.find(cellOfPoscar(poscar), symprec, this.finder.autoAtoms, cancel.signal) };
     this.entries.set(id, entry);
     void entry.outcome.then((outcome) => {
       entry.settled = outcome;
@@ -83,6 +96,7 @@ export class DocumentSymmetry implements vscode.Disposable {
   dispose(): void {
     this.closing.dispose();
     this.changed.dispose();
+    for (const entry of this.entries.values()) entry.cancel.abort();
     this.entries.clear();
   }
 }

@@ -33,7 +33,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchChat, chatRatio, formatChatBench } from './chat';
-import { benchSymmetry, formatSymmetryBench } from './symmetry';
+import { benchSymmetry, formatSymmetryBench, symmetryGoals } from './symmetry';
 import { benchCif, formatCifBench } from './cif';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
@@ -915,9 +915,10 @@ async function main(): Promise<void> {
     if (pkg.error) console.log(pkg.error);
   }
 
-  if (runs('symmetry')) {
+  const symmetry = runs('symmetry') ? await benchSymmetry(QUICK) : undefined;
+  if (symmetry) {
     console.log('\n## Symmetry: space groups by moyo-wasm vs spglib from Python, same run');
-    for (const line of formatSymmetryBench(await benchSymmetry(QUICK))) console.log(line);
+    for (const line of formatSymmetryBench(symmetry)) console.log(line);
   }
   const chat = runs('chat') ? await benchChat(QUICK ? 10e6 : 100e6) : undefined;
   if (chat) {
@@ -990,6 +991,7 @@ async function main(): Promise<void> {
   const unchecked = reports.filter((r) => r.results.get('tiktoken')?.count === undefined).length;
   const WRONG_LINE = `Token Lens counts equal tiktoken's on every input${unchecked ? ` (${unchecked} inputs unchecked: tiktoken skipped)` : ''}${wrong.length ? `: differs on ${wrong.map((r) => `${r.input} (${r.encoding})`).join(', ')}` : ''}`;
   const asyncWrong = reports.filter((r) => r.async && !isNaN(r.async.count) && r.async.count !== r.async.syncCount);
+  if (symmetry) symmetryGoals(goal, symmetry);
   if (runs('count')) goal(wrong.length === 0, WRONG_LINE);
   if (runs('count')) goal(asyncWrong.length === 0, 'countAsync equals count on every input');
   if (inspector) {

@@ -39,7 +39,7 @@ const FORBIDDEN: [RegExp, string][] = [
 
 /**
  * What every package must carry: the manifest and documents, both entries, the service client's library, the
- * built-in service, and the symmetry finder (moyo's bindings for the desktop and its .wasm for both hosts).
+ * built-in service, and the symmetry finder (moyo's bindings and the worker it searches on for the desktop, its .wasm for both hosts).
  */
 const REQUIRED = [
   'extension/package.json',
@@ -48,6 +48,7 @@ const REQUIRED = [
   'extension/LICENSE.txt',
   'extension/dist/extension.js',
   'extension/dist/features/chat/renderWorker.js',
+  'extension/dist/symmetryWorker.js',
   'extension/dist/undici.js',
   'extension/dist/moyo.js',
   'extension/dist/moyo_wasm_bg.wasm',

@@ -431,9 +431,9 @@ test('the finder loads moyo on its first search only, reports a failed load and 
     1e-3,
   );
   assert.equal(tooClose.ok, false);
-  const tooMany = await finder.find({ ...cell, frac: Array(3000).fill([0, 0, 0]), species: Array(3000).fill('Po') });
-  assert.match(!tooMany.ok ? tooMany.reason : '', /up to 1,000 atoms/);
+  const tooMany = await finder.find({ ...cell, frac: Array(20_001).fill([0, 0, 0]), species: Array(20_001).fill('Po') });
+  assert.match(!tooMany.ok ? tooMany.reason : '', /up to 20,000 atoms; this structure has 20,001/);
   const auto = await finder.find({ ...cell, frac: Array(301).fill([0, 0, 0]), species: Array(301).fill('Po') }, 1e-3, 300);
-  assert.match(!auto.ok ? auto.reason : '', /up to 300 atoms by itself \(the cell commands and the CLI take up to 1,000\)/);
+  assert.match(!auto.ok ? auto.reason : '', /up to 300 atoms by itself \(the cell commands and the CLI take up to 20,000\)/);
   assert.match(!(await finder.find(cell, 0)).ok ? 'refused' : '', /refused/);
 });

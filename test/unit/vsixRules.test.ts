@@ -28,6 +28,7 @@ function good(): VsixEntry[] {
     ['extension/dist/server/main.js', 'q'],
     ['extension/dist/server/worker.js', 'r'],
     ['extension/dist/features/chat/renderWorker.js', 's'],
+    ['extension/dist/symmetryWorker.js', 'v'],
     ['extension/dist/moyo.js', 't'],
     ['extension/dist/moyo_wasm_bg.wasm', 'u'],
   ].map(([name, seed]) => ({ name: name!, data: bytes(seed!) }));

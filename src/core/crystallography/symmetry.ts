@@ -11,8 +11,9 @@
  */
 import type { Mat3, Vec3 } from '../poscar/types';
 import { SETTING_DEFAULTS } from '../settings';
-import { determinant } from '../poscar/vec';
-import { typeNumbers, type Cell } from './cell';
+import { determinant, rowTimes } from '../poscar/vec';
+import { inverse, matTimes, transpose, typeNumbers, wrapUnit, type Cell } from './cell';
+import { primitiveReduction, type Reduction } from './primitive';
 
 /** The part of @spglib/moyo-wasm's bindings the finder calls (the package's own functions, once initialized). */
 export interface MoyoBindings {
@@ -25,14 +26,22 @@ export const DEFAULT_SYMPREC: number = SETTING_DEFAULTS['symmetry.tolerance'];
 /** The tolerances the setting accepts, Å: below, floating-point noise; above, neighbouring atoms merge. */
 export const SYMPREC_RANGE = { min: 1e-6, max: 0.5 } as const;
 /**
- * The most atoms a search is run on. The search runs in one piece on the thread that asks (WebAssembly cannot be
- * interrupted), and moyo 0.15 grows fast with the pure translations of a supercell: a 1,000-atom 5×5×8 perovskite
- * supercell took 14 s where spglib took 0.2 s (npm run bench -- --only=symmetry), while 500 atoms without such
- * translations take ~0.2 s.
+ * The most atoms a search is run on (the cell commands, the CLI). The search reduces a supercell to its primitive
+ * cell first (primitive.ts), so a 8,000-atom perovskite supercell takes about a second; a cell without pure
+ * translations is moyo's whole cost: ~1.3 s for 3,000 atoms in P1 (npm run bench -- --only=symmetry, loaded
+ * machine). In the desktop editor it runs on a worker thread with a timeout (platform/symmetryPool.ts).
  */
-export const MAX_SYMMETRY_ATOMS = 1000;
-/** The most atoms the editor searches by itself (CodeLens, hover, 3D legend): a supercell of this size takes ~1 s. */
-export const AUTO_SYMMETRY_ATOMS = 300;
+export const MAX_SYMMETRY_ATOMS = 20_000;
+/**
+ * The most atoms the editor searches by itself (CodeLens, hover, 3D legend) where the search runs on a worker
+ * thread (the desktop host): it never blocks the editor, and a changed document cancels it.
+ */
+export const AUTO_SYMMETRY_ATOMS = 5000;
+/**
+ * The same where the search runs on the extension host's own thread (the web host, where moyo's WebAssembly
+ * cannot be moved off it): ~0.2 s for 1,000 atoms in P1, less for a supercell.
+ */
+export const AUTO_SYMMETRY_ATOMS_IN_THREAD = 1000;
 /** How long the first load of the WebAssembly may take before the search says it timed out, ms. */
 export const LOAD_TIMEOUT_MS = 20_000;
 
@@ -75,6 +84,9 @@ export interface SymmetryResult {
   /** The standardized primitive cell, as moyo gives it (the same caveats). */
   primitive: Cell;
 }
+
+/** A search run elsewhere (a worker thread): the same answer as analyzeSymmetry, cancelled by `signal`. */
+export type SymmetrySearch = (cell: Cell, symprec: number, signal?: AbortSignal) => Promise<SymmetryResult>;
 
 export type SymmetryOutcome = { ok: true; result: SymmetryResult; ms: number } | { ok: false; reason: string; symprec: number };
 
@@ -168,25 +180,34 @@ export function cellProblem(cell: Cell, symprec: number, maxAtoms = MAX_SYMMETRY
   return undefined;
 }
 
-/**
- * The search, in one synchronous call of moyo. Throws SymmetryError with a sentence for the user when the
- * cell cannot be searched or moyo finds no group at this tolerance (e.g. atoms closer than symprec).
- */
-export function analyzeSymmetry(moyo: MoyoBindings, cell: Cell, symprec = DEFAULT_SYMPREC): SymmetryResult {
-  const problem = cellProblem(cell, symprec);
-  if (problem) throw new SymmetryError(problem);
-  const numbers = typeNumbers(cell.species);
-  const symbolOf = new Map<number, string>();
-  numbers.forEach((n, i) => symbolOf.set(n, cell.species[i]!));
+/** moyo's dataset for a cell, JSON in, object out; a failure is a SymmetryError with moyo's words. */
+function moyoDataset(moyo: MoyoBindings, cell: Cell, symprec: number): unknown {
   // moyo takes the lattice row-major, rows = vectors: the same layout as ours.
-  const json = JSON.stringify({ lattice: { basis: cell.lattice.flat() }, positions: cell.frac, numbers });
-  let raw: unknown;
+  const json = JSON.stringify({ lattice: { basis: cell.lattice.flat() }, positions: cell.frac, numbers: typeNumbers(cell.species) });
   try {
-    raw = moyo.analyze_cell(json, symprec, 'Spglib');
+    return moyo.analyze_cell(json, symprec, 'Spglib');
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new SymmetryError(`No space group found at symprec ${symprec} Å (moyo: ${detail.slice(0, 200)}).`);
   }
+}
+
+/**
+ * moyo's raw dataset of the cell's primitive cell (primitive.ts; the cell itself when it is primitive), for the
+ * callers that read the standard cell and its rotation (both the same for a cell and its primitive cell: the
+ * Cartesian frame is shared).
+ */
+export function primitiveDataset(moyo: MoyoBindings, cell: Cell, symprec: number): unknown {
+  return moyoDataset(moyo, primitiveReduction(cell, symprec)?.cell ?? cell, symprec);
+}
+
+function readOperation(op: unknown): SymmetryOperation {
+  if (!isObj(op)) throw new SymmetryError('moyo answered in an unexpected shape.');
+  // moyo writes a rotation column by column (nalgebra's order): transposed here to rows.
+  return { rotation: transpose(mat3(op.rotation)), translation: nums(op.translation, 3) as Vec3 };
+}
+
+function readResult(moyo: MoyoBindings, raw: unknown, symbolOf: Map<number, string>, symprec: number): SymmetryResult {
   if (!isObj(raw) || !isNum(raw.number) || !isNum(raw.hall_number) || !Array.isArray(raw.wyckoffs)) {
     throw new SymmetryError('moyo answered in an unexpected shape.');
   }
@@ -195,21 +216,6 @@ export function analyzeSymmetry(moyo: MoyoBindings, cell: Cell, symprec = DEFAUL
   const hmFull = isObj(entry) && typeof entry.hm_full === 'string' ? entry.hm_full : hmShort;
   const pearson = typeof raw.pearson_symbol === 'string' ? raw.pearson_symbol : '';
   const bravais = pearson.slice(0, 2);
-  const operations = Array.isArray(raw.operations)
-    ? raw.operations.map((op: unknown): SymmetryOperation => {
-        if (!isObj(op)) throw new SymmetryError('moyo answered in an unexpected shape.');
-        // moyo writes a rotation column by column (nalgebra's order): transposed here to rows.
-        const r = mat3(op.rotation);
-        return {
-          rotation: [
-            [r[0][0], r[1][0], r[2][0]],
-            [r[0][1], r[1][1], r[2][1]],
-            [r[0][2], r[1][2], r[2][2]],
-          ],
-          translation: nums(op.translation, 3) as Vec3,
-        };
-      })
-    : [];
   return {
     number: raw.number,
     symbol: spglibSymbol(hmShort),
@@ -222,11 +228,62 @@ export function analyzeSymmetry(moyo: MoyoBindings, cell: Cell, symprec = DEFAUL
     wyckoffs: (raw.wyckoffs as unknown[]).map(String),
     siteSymmetries: Array.isArray(raw.site_symmetry_symbols) ? (raw.site_symmetry_symbols as unknown[]).map(String) : [],
     orbits: Array.isArray(raw.orbits) ? (raw.orbits as unknown[]).map(Number) : [],
-    operations,
+    operations: Array.isArray(raw.operations) ? raw.operations.map(readOperation) : [],
     symprec,
     conventional: readCell(raw.std_cell, symbolOf),
     primitive: readCell(raw.prim_std_cell, symbolOf),
   };
+}
+
+/**
+ * The primitive cell's operations in the input's coordinates, each combined with every pure translation: with
+ * x = Mᵀ·y (M the primitive vectors in the input's fractional coordinates, rows), R = Mᵀ·R_p·Mᵀ⁻¹ and t = Mᵀ·t_p.
+ * A rotation that is not integer there does not map the input's lattice onto itself (a supercell that breaks the
+ * lattice's symmetry, e.g. a cubic cell repeated 1×1×2): moyo and spglib leave those out of a cell's operations, so
+ * this does too.
+ */
+function liftOperations(operations: SymmetryOperation[], reduction: Reduction): SymmetryOperation[] {
+  const mt = transpose(reduction.basis);
+  const mtInv = inverse(mt);
+  return operations.flatMap((op) => {
+    const exact = matTimes(mt, matTimes(op.rotation, mtInv));
+    const rotation = exact.map((r) => r.map(Math.round)) as Mat3;
+    if (exact.some((r, i) => r.some((x, k) => Math.abs(x - rotation[i]![k]!) > 1e-6))) return [];
+    const t = rowTimes(op.translation, reduction.basis);
+    return reduction.translations.map((tau) => ({ rotation, translation: t.map((x, k) => wrapUnit(x + tau[k]!)) as Vec3 }));
+  });
+}
+
+/** The primitive cell's answer for the input's sites: each site takes its primitive site's letter and symbol. */
+function liftResult(result: SymmetryResult, reduction: Reduction): SymmetryResult {
+  const site = [...reduction.site];
+  // An orbit is named by its first site, as moyo and spglib name it.
+  const firstOf = new Map<number, number>();
+  site.forEach((p, i) => firstOf.has(result.orbits[p]!) || firstOf.set(result.orbits[p]!, i));
+  return {
+    ...result,
+    wyckoffs: site.map((p) => result.wyckoffs[p]!),
+    siteSymmetries: result.siteSymmetries.length > 0 ? site.map((p) => result.siteSymmetries[p]!) : [],
+    orbits: result.orbits.length > 0 ? site.map((p) => firstOf.get(result.orbits[p]!)!) : [],
+    operations: liftOperations(result.operations, reduction),
+  };
+}
+
+/**
+ * The search: the cell reduced to its primitive cell by its pure translations (primitive.ts), which moyo searches
+ * in one synchronous call, and the answer mapped back to the input's sites and coordinates. Throws SymmetryError
+ * with a sentence for the user when the cell cannot be searched or moyo finds no group at this tolerance (e.g.
+ * atoms closer than symprec).
+ */
+export function analyzeSymmetry(moyo: MoyoBindings, cell: Cell, symprec = DEFAULT_SYMPREC): SymmetryResult {
+  const problem = cellProblem(cell, symprec);
+  if (problem) throw new SymmetryError(problem);
+  const numbers = typeNumbers(cell.species);
+  const symbolOf = new Map<number, string>();
+  numbers.forEach((n, i) => symbolOf.set(n, cell.species[i]!));
+  const reduction = primitiveReduction(cell, symprec);
+  const result = readResult(moyo, moyoDataset(moyo, reduction?.cell ?? cell, symprec), symbolOf, symprec);
+  return reduction ? liftResult(result, reduction) : result;
 }
 
 /** "Fd-3m (227), face-centred cubic" — the one-line form the CodeLens and the legend show. */
@@ -244,10 +301,20 @@ export class SymmetryFinder {
   /** How long the load took, ms, once it did. */
   loadMs: number | undefined;
 
+  /**
+   * `load` gives the bindings on this thread (the cell commands' standard cells, and the search itself unless
+   * `offThread` runs it elsewhere).
+   */
   constructor(
     private readonly load: () => Promise<MoyoBindings>,
     private readonly loadTimeoutMs = LOAD_TIMEOUT_MS,
+    private readonly offThread?: SymmetrySearch,
   ) {}
+
+  /** The most atoms the editor searches by itself with this finder. */
+  get autoAtoms(): number {
+    return this.offThread ? AUTO_SYMMETRY_ATOMS : AUTO_SYMMETRY_ATOMS_IN_THREAD;
+  }
 
   /** True once moyo is loaded (nothing loads it but a search). */
   get loaded(): boolean {
@@ -289,14 +356,14 @@ export class SymmetryFinder {
     return this.bindings();
   }
 
-  /** Never throws: a failure is an outcome with its reason. */
-  async find(cell: Cell, symprec = DEFAULT_SYMPREC, maxAtoms = MAX_SYMMETRY_ATOMS): Promise<SymmetryOutcome> {
+  /** Never throws: a failure (a cancellation by `signal` too) is an outcome with its reason. */
+  async find(cell: Cell, symprec = DEFAULT_SYMPREC, maxAtoms = MAX_SYMMETRY_ATOMS, signal?: AbortSignal): Promise<SymmetryOutcome> {
     const problem = cellProblem(cell, symprec, maxAtoms);
     if (problem) return { ok: false, reason: problem, symprec };
     try {
-      const moyo = await this.bindings();
+      const moyo = this.offThread ? undefined : await this.bindings();
       const start = performance.now();
-      const result = analyzeSymmetry(moyo, cell, symprec);
+      const result = moyo ? analyzeSymmetry(moyo, cell, symprec) : await this.offThread!(cell, symprec, signal);
       return { ok: true, result, ms: performance.now() - start };
     } catch (error) {
       return { ok: false, reason: error instanceof Error ? error.message : String(error), symprec };

@@ -6,11 +6,11 @@
  * formats' readers can reuse them. A search that fails says why; the document stays as it is.
  */
 import * as vscode from 'vscode';
-import { cellOfPoscar, cellToPoscarText, typeNumbers, wrapCell, type Cell } from '../../core/crystallography/cell';
+import { cellOfPoscar, cellToPoscarText, wrapCell, type Cell } from '../../core/crystallography/cell';
 import { symmetryParagraphs, symmetryTitle } from '../../core/crystallography/describe';
 import { niggliCell, parseSupercellMatrix, supercell, supercellProblem, symmetrizeCell } from '../../core/crystallography/operations';
 import { standardCells } from '../../core/crystallography/standard';
-import { cellProblem, type SymmetryFinder, type SymmetryResult } from '../../core/crystallography/symmetry';
+import { cellProblem, primitiveDataset, type SymmetryFinder, type SymmetryResult, type SymmetrySearch } from '../../core/crystallography/symmetry';
 import { standardizedFromMoyo, type MoyoStandardCell, type Standardize } from '../../core/crystallography/kpoints';
 import { cartToFrac } from '../../core/poscar/structure';
 import type { Poscar } from '../../core/poscar/types';
@@ -73,9 +73,10 @@ export class SymmetryFeature extends Disposable {
   private readonly documents: DocumentSymmetry;
   private readonly lensesChanged = this.register(new vscode.EventEmitter<void>());
 
-  constructor(extensionUri: vscode.Uri) {
+  /** `offThread` runs the searches on a worker thread (the desktop host); without it they run on this one. */
+  constructor(extensionUri: vscode.Uri, offThread?: SymmetrySearch) {
     super();
-    this.finder = symmetryFinder(extensionUri);
+    this.finder = symmetryFinder(extensionUri, offThread);
     this.documents = documentSymmetry(extensionUri);
     this.register({ dispose: resetSymmetry });
     this.register(this.documents.onDidChange(() => this.lensesChanged.fire()));
@@ -97,11 +98,10 @@ export class SymmetryFeature extends Disposable {
    */
   readonly standardize: Standardize = async (crystal) => {
     const symprec = config.symmetryTolerance;
-    const frac = crystal.positions.map((p) => cartToFrac(crystal.lattice, p));
-    if (cellProblem({ lattice: crystal.lattice, frac, species: crystal.species }, symprec)) return undefined;
+    const cell: Cell = { lattice: crystal.lattice, frac: crystal.positions.map((p) => cartToFrac(crystal.lattice, p)), species: crystal.species };
+    if (cellProblem(cell, symprec)) return undefined;
     const moyo = await this.finder.moyo();
-    const json = JSON.stringify({ lattice: { basis: crystal.lattice.flat() }, positions: frac, numbers: typeNumbers(crystal.species) });
-    const raw = moyo.analyze_cell(json, symprec, 'Spglib') as Partial<MoyoStandardCell> | undefined;
+    const raw = primitiveDataset(moyo, cell, symprec) as Partial<MoyoStandardCell> | undefined;
     const basis = raw?.std_cell?.lattice?.basis;
     const rotation = raw?.std_rotation_matrix;
     const nine = (v: unknown): boolean => Array.isArray(v) && v.length === 9 && v.every((x) => Number.isFinite(x));
