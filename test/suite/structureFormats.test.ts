@@ -12,7 +12,8 @@ import * as vscode from 'vscode';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { parsePoscar } from '../../src/core/poscar/index';
 import { activateExtension, closeAllEditors, screenshot, sleep, waitFor } from './util';
-import { reportWhere, type Outcome } from './runs';
+import { resultReport, type Outcome } from './runs';
+import type { ResultReport } from '../../src/webviews/results/protocol';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-formats-'));
 const write = (name: string, text: string): vscode.Uri => {
@@ -159,11 +160,30 @@ suite('Structure formats: every registered format in the editor', () => {
     assert.equal(document.languageId, 'outcar');
     await vscode.window.showTextDocument(document);
     const id = (await vscode.commands.executeCommand<string>('tokenLens.relaxationSummary', uri))!;
-    const shown = await reportWhere(id, (r) => r.state === 'done' && r.plots.length > 0, 'the relaxation summary');
+    // A loaded machine can take longer than reportWhere's 15 s to start the page: wait up to a minute.
+    let last: ResultReport | undefined;
+    const drawn = (r: ResultReport | undefined): r is ResultReport =>
+      r?.state === 'done' && r.plots.length > 0 && r.plots.every((p) => p.yTicks.length > 0);
+    await waitFor(
+      async () => drawn((last = await resultReport(id))),
+      60_000,
+      () => `the relaxation summary with its axes drawn; last report: ${JSON.stringify(last)}`,
+      300,
+    );
+    const shown = last!;
     assert.equal(shown.kind, 'relax');
     assert.ok(
       shown.plots.some((p) => p.points > 1),
       JSON.stringify(shown.plots),
+    );
+    // Read from the file, not answered by a service: its name, no HTTP status.
+    assert.match(shown.status, /^OUTCAR · read from file at /);
+    assert.doesNotMatch(shown.status, /HTTP/);
+    // This OUTCAR's energy barely moves (−34.007x eV): every energy tick must still read differently from its neighbour.
+    const energy = shown.plots.find((p) => p.title === 'Energy per step')!;
+    assert.ok(
+      energy.yTicks.every((t, i) => i === 0 || t !== energy.yTicks[i - 1]),
+      energy.yTicks.join(' | '),
     );
     await sleep(500);
     await screenshot('relaxation-summary');
