@@ -170,39 +170,47 @@ export class StructureFileCommands extends Disposable {
    */
   async openRelaxationSummary(uri: vscode.Uri | undefined): Promise<string | undefined> {
     if (!uri) return void notify.warning('Choose an OUTCAR or vasprun.xml file in the Explorer.');
-    const name = fileName(uri);
-    let bytes: Uint8Array;
-    try {
-      bytes = await vscode.workspace.fs.readFile(uri);
-    } catch (error) {
-      return void notify.error(`${name} could not be read: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const head = new TextDecoder().decode(bytes.subarray(0, SNIFF_CHARS));
-    const language = detectFormat(uri.path, head);
-    if (!formatEntry(language.id)?.structure) return void notify.warning(`${name} is not a structure file Token Lens reads.`);
-    const file = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Reading ${name}`, cancellable: true },
-      (progress, token) => {
-        let reported = 0;
-        return readStructureBytes(
-          language.id,
-          bytes,
-          (done, total) => {
-            const percent = Math.floor((100 * done) / total);
-            if (percent > reported)
-              progress.report({ increment: percent - reported, message: `${Math.round(done / 1e6)} of ${Math.round(total / 1e6)} MB` });
-            reported = percent;
-          },
-          () => token.isCancellationRequested,
-        );
-      },
-    );
-    if (!file) return undefined;
-    const record = relaxationRecord(uri.toString(), name, file, language.label);
+    const record = await readRelaxationSummary(uri);
     if (typeof record === 'string') return void notify.warning(record);
+    if (!record) return undefined;
     this.results.show(record, false);
     return record.id;
   }
+}
+
+/**
+ * A file's relaxation summary read from disk in slices, with progress and Cancel (undefined when cancelled), or why
+ * there is none: the Explorer's command, and a summary's view coming back after a window reload.
+ */
+export async function readRelaxationSummary(uri: vscode.Uri): Promise<RunRecord | string | undefined> {
+  const name = fileName(uri);
+  let bytes: Uint8Array;
+  try {
+    bytes = await vscode.workspace.fs.readFile(uri);
+  } catch (error) {
+    return `${name} could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const head = new TextDecoder().decode(bytes.subarray(0, SNIFF_CHARS));
+  const language = detectFormat(uri.path, head);
+  if (!formatEntry(language.id)?.structure) return `${name} is not a structure file Token Lens reads.`;
+  const file = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Reading ${name}`, cancellable: true },
+    (progress, token) => {
+      let reported = 0;
+      return readStructureBytes(
+        language.id,
+        bytes,
+        (done, total) => {
+          const percent = Math.floor((100 * done) / total);
+          if (percent > reported)
+            progress.report({ increment: percent - reported, message: `${Math.round(done / 1e6)} of ${Math.round(total / 1e6)} MB` });
+          reported = percent;
+        },
+        () => token.isCancellationRequested,
+      );
+    },
+  );
+  return file && relaxationRecord(uri.toString(), name, file, language.label);
 }
 
 /** The POSCAR a structure run sent (converted from its file, or the file's text then), as a new document. */
