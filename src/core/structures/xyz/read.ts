@@ -79,15 +79,8 @@ function frameTitle(comment: string, spec: FrameSpec, index: number): string {
   return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text;
 }
 
-/** Reads the atom lines of one frame; undefined when its positions cannot all be read. */
-function readAtoms(
-  src: SourceText,
-  first: number,
-  n: number,
-  spec: FrameSpec,
-  names: SpeciesNames,
-  report: Report,
-): {
+/** A frame's atom lines as read: what each gave, where the frame ends, and whether it can be kept. */
+interface AtomLines {
   species: string[];
   labels: (string | undefined)[];
   positions: Vec3[];
@@ -97,7 +90,10 @@ function readAtoms(
   ok: boolean;
   truncated: boolean;
   short?: number;
-} {
+}
+
+/** Reads the atom lines of one frame. */
+function readAtoms(src: SourceText, first: number, n: number, spec: FrameSpec, names: SpeciesNames, report: Report): AtomLines {
   const species: string[] = [];
   const labels: (string | undefined)[] = [];
   const positions: Vec3[] = [];
