@@ -47,7 +47,7 @@ export function materialsRuns(
   const recorder = new RunRecorder(service, store, results);
   const shownFrame = (uri: vscode.Uri) => structures.viewOf(uri)?.shownFrame;
   const runs = new StructureRuns(service, store, recorder, context.workspaceState, shownFrame);
-  const files = new StructureFileCommands(results, shownFrame);
+  const files = new StructureFileCommands(results, shownFrame, (id) => store.get(id));
   const applications = new ApplicationRuns(context, service, store, recorder);
   const runnerOf = (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs);
   const tree = new RunsTree(store, control, results, testMode);

@@ -48,6 +48,8 @@ export class StructureFileCommands extends Disposable {
     private readonly results: ResultViews,
     /** The frame a document's 3D view shows, if it plays the document's frames. */
     private readonly shownFrame: (uri: vscode.Uri) => number | undefined,
+    /** The run list's record of a run (the Runs view passes its item, a script or test only the id). */
+    lookup: (runId: string) => RunRecord | undefined,
   ) {
     super();
     for (const [target, command] of Object.entries(CONVERT_COMMANDS))
@@ -61,7 +63,12 @@ export class StructureFileCommands extends Disposable {
         );
       }),
     );
-    this.register(vscode.commands.registerCommand(OPEN_SENT, (run?: RunRecord) => run && openSent(run)));
+    this.register(
+      vscode.commands.registerCommand(OPEN_SENT, (run?: Pick<RunRecord, 'id'>) => {
+        const record = run && (lookup(run.id) ?? (run as RunRecord));
+        return record && openSent(record);
+      }),
+    );
   }
 
   /** The document of a URI (opened if need be) or the active editor, with its shared model. */
@@ -213,9 +220,10 @@ export async function readRelaxationSummary(uri: vscode.Uri): Promise<RunRecord 
   return file && relaxationRecord(uri.toString(), name, file, language.label);
 }
 
-/** The POSCAR a structure run sent (converted from its file, or the file's text then), as a new document. */
-async function openSent(run: RunRecord): Promise<void> {
-  if (isAppKind(run.kind)) return;
+/** The POSCAR a structure run sent (converted from its file, or the file's text then), as a new document; returns its URI. */
+async function openSent(run: RunRecord): Promise<string | undefined> {
+  if (isAppKind(run.kind) || typeof run.inputText !== 'string') return undefined;
   const document = await vscode.workspace.openTextDocument({ language: 'poscar', content: run.inputText });
   await vscode.window.showTextDocument(document, { preview: false });
+  return document.uri.toString();
 }

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { parsePoscar } from '../../src/core/poscar/index';
-import { activateExtension, closeAllEditors, screenshot, sleep, waitFor } from './util';
+import { activateExtension, closeAllEditors, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 import { resultReport, type Outcome } from './runs';
 import type { ResultReport } from '../../src/webviews/results/protocol';
 
@@ -189,6 +189,33 @@ suite('Structure formats: every registered format in the editor', () => {
     await screenshot('relaxation-summary');
   });
 
+  test('a structure file over the 50 MB the editor syncs: the limit message, and nothing hangs', async function () {
+    this.timeout(150_000);
+    if (!screenshotsSupported()) return this.skip();
+    const atoms = ' 0.12345678 0.23456789 0.34567890\n'.repeat(1_600_000); // 56 MB
+    const big = write('XDATCAR_big', `Si\n1.0\n5.43 0 0\n0 5.43 0\n0 0 5.43\nSi\n1600000\nDirect configuration= 1\n${atoms}`);
+    assert.ok(fs.statSync(big.fsPath).size > 50 * 1024 * 1024);
+    const outcome = await Promise.race([
+      vscode.commands.executeCommand('tokenLens.convertToPoscar', big).then(() => 'returned'),
+      sleep(60_000).then(() => 'hung'),
+    ]);
+    assert.equal(outcome, 'returned');
+    const shown = await waitFor(
+      async () => {
+        const text = await ui({ op: 'read', selector: '.notifications-toasts' });
+        return text?.includes('XDATCAR_big could not be opened') ? text : undefined;
+      },
+      30_000,
+      'the message that the file could not be opened',
+    );
+    assert.match(shown, /50\s?MB/i, shown);
+    // Still answering: a small file gets its lens.
+    const small = write('XDATCAR', XDATCAR);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(small));
+    assert.ok((await lensTitles(small)).some((t) => /3 frames/.test(t)));
+    fs.rmSync(big.fsPath, { force: true });
+  });
+
   test('Relax of a CIF on the built-in service sends it as POSCAR, kept with the run; partial occupancy is refused', async function () {
     this.timeout(120_000);
     const settings = vscode.workspace.getConfiguration('tokenLens');
@@ -203,6 +230,13 @@ suite('Structure formats: every registered format in the editor', () => {
         (i) => i.id === outcome.runId,
       );
       assert.match(item!.label, /NaCl\.cif/);
+      // Open Structure Sent: the POSCAR the run sent, converted from the CIF.
+      const sent = await vscode.commands.executeCommand<string>('tokenLens.runs.openSent', { id: outcome.runId });
+      const sentDocument = vscode.workspace.textDocuments.find((d) => d.uri.toString() === sent)!;
+      assert.equal(sentDocument.languageId, 'poscar');
+      const sentPoscar = parsePoscar(sentDocument.getText()).poscar!;
+      assert.deepEqual(sentPoscar.species, ['Na', 'Cl']);
+      assert.equal(sentPoscar.sites.length, 2);
       const disordered = write('disordered.cif', DISORDERED);
       const refused = (await vscode.commands.executeCommand<Outcome>('tokenLens.relax', { uri: disordered, show: false }))!;
       assert.equal(refused.status, 'invalid');
