@@ -11,7 +11,7 @@ import { ApplicationRuns } from './applicationRunner';
 import { RunRecorder } from './recorder';
 import { RunStore } from './store';
 import { StructureRuns } from './structureRunner';
-import { StructureFileCommands } from './structureFiles';
+import { readRelaxationSummary, StructureFileCommands } from './structureFiles';
 import { isFileSummary } from '../webviews/results/relaxationFile';
 import { RunsTree, type RunControl } from './tree';
 
@@ -35,6 +35,7 @@ export function materialsRuns(
     log,
     {
       lookup: (id) => store.get(id),
+      reread: (uri) => readRelaxationSummary(vscode.Uri.parse(uri)),
       onCancel: control.cancel,
       onRetry: (id) => void control.again(id),
       // A file's relaxation summary shows the file's own 3D view, its ionic steps played.
@@ -46,7 +47,7 @@ export function materialsRuns(
   const recorder = new RunRecorder(service, store, results);
   const shownFrame = (uri: vscode.Uri) => structures.viewOf(uri)?.shownFrame;
   const runs = new StructureRuns(service, store, recorder, context.workspaceState, shownFrame);
-  const files = new StructureFileCommands(results, shownFrame);
+  const files = new StructureFileCommands(results, shownFrame, (id) => store.get(id));
   const applications = new ApplicationRuns(context, service, store, recorder);
   const runnerOf = (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs);
   const tree = new RunsTree(store, control, results, testMode);

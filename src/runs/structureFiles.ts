@@ -48,6 +48,8 @@ export class StructureFileCommands extends Disposable {
     private readonly results: ResultViews,
     /** The frame a document's 3D view shows, if it plays the document's frames. */
     private readonly shownFrame: (uri: vscode.Uri) => number | undefined,
+    /** The run list's record of a run (the Runs view passes its item, a script or test only the id). */
+    lookup: (runId: string) => RunRecord | undefined,
   ) {
     super();
     for (const [target, command] of Object.entries(CONVERT_COMMANDS))
@@ -61,7 +63,12 @@ export class StructureFileCommands extends Disposable {
         );
       }),
     );
-    this.register(vscode.commands.registerCommand(OPEN_SENT, (run?: RunRecord) => run && openSent(run)));
+    this.register(
+      vscode.commands.registerCommand(OPEN_SENT, (run?: Pick<RunRecord, 'id'>) => {
+        const record = run && (lookup(run.id) ?? (run as RunRecord));
+        return record && openSent(record);
+      }),
+    );
   }
 
   /** The document of a URI (opened if need be) or the active editor, with its shared model. */
@@ -170,44 +177,53 @@ export class StructureFileCommands extends Disposable {
    */
   async openRelaxationSummary(uri: vscode.Uri | undefined): Promise<string | undefined> {
     if (!uri) return void notify.warning('Choose an OUTCAR or vasprun.xml file in the Explorer.');
-    const name = fileName(uri);
-    let bytes: Uint8Array;
-    try {
-      bytes = await vscode.workspace.fs.readFile(uri);
-    } catch (error) {
-      return void notify.error(`${name} could not be read: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const head = new TextDecoder().decode(bytes.subarray(0, SNIFF_CHARS));
-    const language = detectFormat(uri.path, head);
-    if (!formatEntry(language.id)?.structure) return void notify.warning(`${name} is not a structure file Token Lens reads.`);
-    const file = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Reading ${name}`, cancellable: true },
-      (progress, token) => {
-        let reported = 0;
-        return readStructureBytes(
-          language.id,
-          bytes,
-          (done, total) => {
-            const percent = Math.floor((100 * done) / total);
-            if (percent > reported)
-              progress.report({ increment: percent - reported, message: `${Math.round(done / 1e6)} of ${Math.round(total / 1e6)} MB` });
-            reported = percent;
-          },
-          () => token.isCancellationRequested,
-        );
-      },
-    );
-    if (!file) return undefined;
-    const record = relaxationRecord(uri.toString(), name, file, language.label);
+    const record = await readRelaxationSummary(uri);
     if (typeof record === 'string') return void notify.warning(record);
+    if (!record) return undefined;
     this.results.show(record, false);
     return record.id;
   }
 }
 
-/** The POSCAR a structure run sent (converted from its file, or the file's text then), as a new document. */
-async function openSent(run: RunRecord): Promise<void> {
-  if (isAppKind(run.kind)) return;
+/**
+ * A file's relaxation summary read from disk in slices, with progress and Cancel (undefined when cancelled), or why
+ * there is none: the Explorer's command, and a summary's view coming back after a window reload.
+ */
+export async function readRelaxationSummary(uri: vscode.Uri): Promise<RunRecord | string | undefined> {
+  const name = fileName(uri);
+  let bytes: Uint8Array;
+  try {
+    bytes = await vscode.workspace.fs.readFile(uri);
+  } catch (error) {
+    return `${name} could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const head = new TextDecoder().decode(bytes.subarray(0, SNIFF_CHARS));
+  const language = detectFormat(uri.path, head);
+  if (!formatEntry(language.id)?.structure) return `${name} is not a structure file Token Lens reads.`;
+  const file = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Reading ${name}`, cancellable: true },
+    (progress, token) => {
+      let reported = 0;
+      return readStructureBytes(
+        language.id,
+        bytes,
+        (done, total) => {
+          const percent = Math.floor((100 * done) / total);
+          if (percent > reported)
+            progress.report({ increment: percent - reported, message: `${Math.round(done / 1e6)} of ${Math.round(total / 1e6)} MB` });
+          reported = percent;
+        },
+        () => token.isCancellationRequested,
+      );
+    },
+  );
+  return file && relaxationRecord(uri.toString(), name, file, language.label);
+}
+
+/** The POSCAR a structure run sent (converted from its file, or the file's text then), as a new document; returns its URI. */
+async function openSent(run: RunRecord): Promise<string | undefined> {
+  if (isAppKind(run.kind) || typeof run.inputText !== 'string') return undefined;
   const document = await vscode.workspace.openTextDocument({ language: 'poscar', content: run.inputText });
   await vscode.window.showTextDocument(document, { preview: false });
+  return document.uri.toString();
 }

@@ -11,8 +11,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { parsePoscar } from '../../src/core/poscar/index';
-import { activateExtension, closeAllEditors, screenshot, sleep, waitFor } from './util';
-import { reportWhere, type Outcome } from './runs';
+import { activateExtension, closeAllEditors, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
+import { resultReport, type Outcome } from './runs';
+import type { ResultReport } from '../../src/webviews/results/protocol';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-formats-'));
 const write = (name: string, text: string): vscode.Uri => {
@@ -159,14 +160,60 @@ suite('Structure formats: every registered format in the editor', () => {
     assert.equal(document.languageId, 'outcar');
     await vscode.window.showTextDocument(document);
     const id = (await vscode.commands.executeCommand<string>('tokenLens.relaxationSummary', uri))!;
-    const shown = await reportWhere(id, (r) => r.state === 'done' && r.plots.length > 0, 'the relaxation summary');
+    // A loaded machine can take longer than reportWhere's 15 s to start the page: wait up to a minute.
+    let last: ResultReport | undefined;
+    const drawn = (r: ResultReport | undefined): r is ResultReport =>
+      r?.state === 'done' && r.plots.length > 0 && r.plots.every((p) => p.yTicks.length > 0);
+    await waitFor(
+      async () => drawn((last = await resultReport(id))),
+      60_000,
+      () => `the relaxation summary with its axes drawn; last report: ${JSON.stringify(last)}`,
+      300,
+    );
+    const shown = last!;
     assert.equal(shown.kind, 'relax');
     assert.ok(
       shown.plots.some((p) => p.points > 1),
       JSON.stringify(shown.plots),
     );
+    // Read from the file, not answered by a service: its name, no HTTP status.
+    assert.match(shown.status, /^OUTCAR · read from file at /);
+    assert.doesNotMatch(shown.status, /HTTP/);
+    // This OUTCAR's energy barely moves (−34.007x eV): every energy tick must still read differently from its neighbour.
+    const energy = shown.plots.find((p) => p.title === 'Energy per step')!;
+    assert.ok(
+      energy.yTicks.every((t, i) => i === 0 || t !== energy.yTicks[i - 1]),
+      energy.yTicks.join(' | '),
+    );
     await sleep(500);
     await screenshot('relaxation-summary');
+  });
+
+  test('a structure file over the 50 MB the editor syncs: the limit message, and nothing hangs', async function () {
+    this.timeout(150_000);
+    if (!screenshotsSupported()) return this.skip();
+    const atoms = ' 0.12345678 0.23456789 0.34567890\n'.repeat(1_600_000); // 56 MB
+    const big = write('XDATCAR_big', `Si\n1.0\n5.43 0 0\n0 5.43 0\n0 0 5.43\nSi\n1600000\nDirect configuration= 1\n${atoms}`);
+    assert.ok(fs.statSync(big.fsPath).size > 50 * 1024 * 1024);
+    const outcome = await Promise.race([
+      vscode.commands.executeCommand('tokenLens.convertToPoscar', big).then(() => 'returned'),
+      sleep(60_000).then(() => 'hung'),
+    ]);
+    assert.equal(outcome, 'returned');
+    const shown = await waitFor(
+      async () => {
+        const text = await ui({ op: 'read', selector: '.notifications-toasts' });
+        return text?.includes('XDATCAR_big could not be opened') ? text : undefined;
+      },
+      30_000,
+      'the message that the file could not be opened',
+    );
+    assert.match(shown, /50\s?MB/i, shown);
+    // Still answering: a small file gets its lens.
+    const small = write('XDATCAR', XDATCAR);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(small));
+    assert.ok((await lensTitles(small)).some((t) => /3 frames/.test(t)));
+    fs.rmSync(big.fsPath, { force: true });
   });
 
   test('Relax of a CIF on the built-in service sends it as POSCAR, kept with the run; partial occupancy is refused', async function () {
@@ -183,6 +230,13 @@ suite('Structure formats: every registered format in the editor', () => {
         (i) => i.id === outcome.runId,
       );
       assert.match(item!.label, /NaCl\.cif/);
+      // Open Structure Sent: the POSCAR the run sent, converted from the CIF.
+      const sent = await vscode.commands.executeCommand<string>('tokenLens.runs.openSent', { id: outcome.runId });
+      const sentDocument = vscode.workspace.textDocuments.find((d) => d.uri.toString() === sent)!;
+      assert.equal(sentDocument.languageId, 'poscar');
+      const sentPoscar = parsePoscar(sentDocument.getText()).poscar!;
+      assert.deepEqual(sentPoscar.species, ['Na', 'Cl']);
+      assert.equal(sentPoscar.sites.length, 2);
       const disordered = write('disordered.cif', DISORDERED);
       const refused = (await vscode.commands.executeCommand<Outcome>('tokenLens.relax', { uri: disordered, show: false }))!;
       assert.equal(refused.status, 'invalid');

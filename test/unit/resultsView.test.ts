@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { duration, fixed, short, signed } from '../../src/webviews/results/format';
+import { duration, fixed, short, signed, tickLabels } from '../../src/webviews/results/format';
 import type { BandsModel, RelaxModel } from '../../src/webviews/results/model';
 import { plotsOf, toCsv } from '../../src/webviews/results/plots';
 import { derivedName, inputStructure } from '../../src/webviews/results/poscarText';
@@ -47,6 +47,23 @@ test('numbers: true minus signs, no negative zero, explicit plus where a change 
   assert.equal(duration(800), '0.8 s');
   assert.equal(duration(12_400), '12 s');
   assert.equal(duration(185_000), '3 min 05 s');
+});
+
+test('axis ticks: as many decimals as the step needs, so adjacent labels differ (a flat relaxation near −34.007 eV)', () => {
+  const flat = [-34.00725, -34.0072, -34.00715, -34.0071];
+  assert.deepEqual(tickLabels(flat), ['−34.00725', '−34.00720', '−34.00715', '−34.00710']);
+  const labels = tickLabels(flat);
+  assert.ok(
+    labels.every((l, i) => i === 0 || l !== labels[i - 1]),
+    labels.join(' '),
+  );
+  assert.deepEqual(tickLabels([0, 0.25, 0.5, 0.75]), ['0.00', '0.25', '0.50', '0.75']);
+  assert.deepEqual(tickLabels([0, 5, 10, 15]), ['0', '5', '10', '15']);
+  assert.deepEqual(tickLabels([-0.2, -0.1, 0.1 - 0.1, 0.1]), ['−0.2', '−0.1', '0.0', '0.1'], 'no negative zero, float noise ignored');
+  assert.deepEqual(tickLabels([2e6, 2.5e6, 3e6]), ['2.0e+6', '2.5e+6', '3.0e+6']);
+  assert.deepEqual(tickLabels([1e-8, 2e-8, 3e-8]), ['1e−8', '2e−8', '3e−8']);
+  assert.deepEqual(tickLabels([null, 1.5, null]), ['', '1.5', ''], 'filtered ticks stay empty; one tick reads as it is');
+  assert.deepEqual(tickLabels([]), []);
 });
 
 test('titles and file names', () => {

@@ -1,6 +1,7 @@
 /**
  * The result views: one per run (showing a run again reveals its view), kept up to date as the run
- * changes, and back after a window reload when the run list still knows the run.
+ * changes, and back after a window reload when the run list still knows the run, or for a file's
+ * relaxation summary, which no list keeps, when its file can still be read.
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../../platform/disposable';
@@ -12,6 +13,8 @@ import { RESULT_VIEW_TYPE } from './protocol';
 import { runTitle, type RunRecord } from '../../core/runs/run';
 import { ResultDocuments } from './structures';
 import { viewsColumn } from '../column';
+import { notify } from '../../platform/notify';
+import { FILE_SUMMARY_PREFIX, isFileSummary } from './relaxationFile';
 
 /** Registered outside production mode only. */
 export const RESULTS_TEST_COMMAND = 'tokenLens.results.test';
@@ -19,6 +22,8 @@ export const RESULTS_TEST_COMMAND = 'tokenLens.results.test';
 export interface ResultViewsOptions extends RunActions {
   /** The run list's record of a run, for views that come back after a reload. */
   lookup(runId: string): RunRecord | undefined;
+  /** A file's relaxation summary read again from the file's URI, or why it cannot be (undefined: cancelled). */
+  reread(uri: string): Promise<RunRecord | string | undefined>;
 }
 
 export class ResultViews extends Disposable {
@@ -34,7 +39,7 @@ export class ResultViews extends Disposable {
     super();
     this.register(
       vscode.window.registerWebviewPanelSerializer(RESULT_VIEW_TYPE, {
-        deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
+        deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
       }),
     );
     if (TEST_HOOKS && testMode)
@@ -73,10 +78,23 @@ export class ResultViews extends Disposable {
     this.panels.get(run.id)?.update(run);
   }
 
-  private restore(panel: vscode.WebviewPanel, state: unknown): void {
-    const run = isRecord(state) && isString(state.runId, 200) ? this.options.lookup(state.runId) : undefined;
+  private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const id = isRecord(state) && isString(state.runId, 10_000) ? state.runId : undefined;
+    let closed = false;
+    const closing = panel.onDidDispose(() => (closed = true));
+    const run = id === undefined ? undefined : isFileSummary({ id }) ? await this.reread(id) : this.options.lookup(id);
+    closing.dispose();
+    if (closed) return;
     if (run) this.adopt(panel, run);
     else panel.dispose();
+  }
+
+  /** A file's summary is kept by nobody: after a reload it is read again from its file, or the user is told why not. */
+  private async reread(id: string): Promise<RunRecord | undefined> {
+    const record = await this.options.reread(id.slice(FILE_SUMMARY_PREFIX.length));
+    if (typeof record !== 'string') return record;
+    void notify.warning(`The relaxation summary was not restored after the reload: ${record}`);
+    return undefined;
   }
 
   private adopt(panel: vscode.WebviewPanel, run: RunRecord): ResultPanel {
@@ -115,7 +133,7 @@ export class ResultViews extends Disposable {
           { viewColumn: viewsColumn(), preserveFocus: true },
           panelOptions(this.context.extensionUri),
         );
-        this.restore(webviewPanel, arg);
+        await this.restore(webviewPanel, arg);
         return this.panels.keys();
       }
       case 'closeAll':

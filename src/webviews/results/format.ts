@@ -33,3 +33,32 @@ export function duration(ms: number): string {
   if (s < 60) return `${Math.floor(s)} s`;
   return `${Math.floor(s / 60)} min ${String(Math.floor(s % 60)).padStart(2, '0')} s`;
 }
+
+/** The smallest precision in [from, to] at which `write` puts every tick within a thousandth of `step` of its value. */
+function precision(ticks: readonly number[], step: number, write: (x: number, n: number) => string, from: number, to: number): number {
+  for (let n = from; n < to; n++) if (ticks.every((x) => Math.abs(Number(write(x, n)) - x) <= step / 1000)) return n;
+  return to;
+}
+
+/**
+ * An axis's tick labels, with the fewest decimals that still write each tick exactly to a thousandth of the step
+ * between ticks, so that adjacent labels always differ: a flat relaxation's −34.0071, −34.0072, … otherwise all
+ * read "−34.007". Ticks of 1e6 and more, or steps under 1e-6, in exponent form. Null ticks (filtered) stay empty.
+ */
+export function tickLabels(splits: readonly (number | null)[]): string[] {
+  const ticks = splits.filter((x): x is number => x !== null && Number.isFinite(x));
+  let step = Infinity;
+  for (let i = 1; i < ticks.length; i++) {
+    const gap = Math.abs(ticks[i]! - ticks[i - 1]!);
+    if (gap > 0) step = Math.min(step, gap);
+  }
+  let write = (x: number): string => short(x, 6);
+  if (step < Infinity && (Math.max(...ticks.map(Math.abs)) >= 1e6 || step < 1e-6)) {
+    const n = precision(ticks, step, (x, k) => x.toExponential(k), 0, 15);
+    write = (x) => (x === 0 ? '0' : x.toExponential(n).replace(/-/g, '−'));
+  } else if (step < Infinity) {
+    const n = precision(ticks, step, (x, k) => x.toFixed(k), 0, 12);
+    write = (x) => fixed(x, n);
+  }
+  return splits.map((x) => (x === null || !Number.isFinite(x) ? '' : write(x)));
+}

@@ -23,8 +23,10 @@ export interface RunInfo {
   startedAt: number;
   durationMs?: number;
   error?: string;
-  /** The HTTP status of the answer, when one came. */
+  /** The HTTP status of the answer, when one came (never for a file's summary). */
   status?: number;
+  /** A file's relaxation summary: the file's name. Its header says it was read from the file, not answered. */
+  readFrom?: string;
   /** Answered by the built-in local service (the reference models on this machine). */
   builtin?: boolean;
   /** Relax and MD: each parameter as the request carried it and as the answer states it (core/runs/parameters.ts). */
@@ -77,10 +79,12 @@ export interface ResultReport {
   headline: string;
   /** The header's note that the built-in reference service answered, or ''. */
   source: string;
+  /** The header's status line: "Done in 1.2 s · HTTP 200 · started …", or a file summary's "OUTCAR · read from file at …". */
+  status: string;
   /** The note of what was shortened or dropped to fit, as shown, or ''. */
   note: string;
-  /** Plot titles with their series and points (of the longest series). */
-  plots: { title: string; series: number; points: number }[];
+  /** Plot titles with their series and points (of the longest series), and the y axis's tick labels as drawn. */
+  plots: { title: string; series: number; points: number; yTicks: string[] }[];
   /** Every table's rows as text, cells joined by " | ". */
   tables: { title: string; rows: string[] }[];
   extraKeys: string[];
@@ -221,7 +225,8 @@ const MODEL = pick(
 );
 
 const RUN_INFO = record({
-  id: whole(200),
+  // A file summary's id holds the file's URI.
+  id: whole(10_000),
   kind: oneOf(...RUN_KINDS),
   title: text(1000),
   inputName: text(1000),
@@ -230,6 +235,7 @@ const RUN_INFO = record({
   durationMs: num,
   error: optional(text(20_000)),
   status: optional(int),
+  readFrom: optional(text(1000)),
   builtin: bool,
   parameters: optional(list(record({ name: text(100), sent: text(200), answer: text(200) }), 20)),
 });
@@ -279,8 +285,18 @@ const isReport = recordOf({
   state: (v) => isString(v, 100),
   headline: (v) => isString(v, 10_000),
   source: (v) => isString(v, 1000),
+  status: (v) => isString(v, 1000),
   note: (v) => isString(v, 10_000),
-  plots: (v) => Array.isArray(v) && v.every(recordOf({ title: (t) => isString(t, 1000), series: isInt, points: isInt })),
+  plots: (v) =>
+    Array.isArray(v) &&
+    v.every(
+      recordOf({
+        title: (t) => isString(t, 1000),
+        series: isInt,
+        points: isInt,
+        yTicks: (t) => isArrayOf(t, (x): x is string => isString(x, 100)),
+      }),
+    ),
   tables: (v) =>
     Array.isArray(v) &&
     v.every(recordOf({ title: (t) => isString(t, 1000), rows: (r) => isArrayOf(r, (x): x is string => isString(x, 10_000)) })),

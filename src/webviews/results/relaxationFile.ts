@@ -14,6 +14,17 @@ export const FILE_SUMMARY_PREFIX = 'file:';
 
 export const isFileSummary = (run: Pick<RunRecord, 'id'>): boolean => run.id.startsWith(FILE_SUMMARY_PREFIX);
 
+/** The name of the file a summary was read from: the last segment of its URI. */
+export function summaryFileName(run: Pick<RunRecord, 'inputUri'>): string {
+  const path = run.inputUri.replace(/[?#].*$/, '');
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(last) || run.inputUri;
+  } catch {
+    return last || run.inputUri;
+  }
+}
+
 const round = (x: number | undefined): number | null => (x === undefined || !Number.isFinite(x) ? null : x);
 
 /** Whether a file has what a relaxation summary draws: an energy or forces on at least one frame. */

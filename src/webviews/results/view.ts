@@ -10,8 +10,11 @@ import { readResult } from './read';
 import { isAppKind, runTitle, type RunRecord } from '../../core/runs/run';
 import { isRecord, type Rec } from '../../core/util/guards';
 import { isParameterKind, parameterRows } from '../../core/runs/parameters';
+import { isFileSummary, summaryFileName } from './relaxationFile';
 
 export function runInfo(run: RunRecord): RunInfo {
+  // A file's summary was read, not answered: no HTTP status, the file's name instead.
+  const file = isFileSummary(run);
   return {
     id: run.id,
     kind: run.kind,
@@ -21,7 +24,7 @@ export function runInfo(run: RunRecord): RunInfo {
     startedAt: run.startedAt,
     durationMs: run.durationMs,
     error: run.error,
-    status: run.response?.status,
+    ...(file ? { readFrom: summaryFileName(run) } : { status: run.response?.status }),
     ...(run.builtin ? { builtin: true } : {}),
     ...(run.params && isParameterKind(run.kind) ? { parameters: parameterRows(run.kind, run.params, answerOf(run)) } : {}),
   };

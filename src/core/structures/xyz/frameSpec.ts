@@ -37,6 +37,8 @@ export interface FrameSpec {
   species?: number;
   numbers?: number;
   forces?: number;
+  /** ASE's constraints (FixAtoms: move_mask:L:1, FixCartesian: move_mask:L:3): true = free, as VASP's selective dynamics. */
+  moveMask?: { offset: number; count: 1 | 3 };
   energy?: number;
   /** kBar, VASP's sign (see readStress). */
   stress?: Mat3;
@@ -171,6 +173,14 @@ function locate(columns: Column[], kv: KeyValue | undefined, line: number, repor
   if (forces && forces.type === 'R' && forces.count === 3) out.forces = forces.offset;
   else if (forces)
     report.warning('xyz-forces-shape', range, `forces must be forces:R:3 (found forces:${forces.type}:${forces.count}): they are left out`);
+  const mask = find('move_mask');
+  if (mask && mask.type === 'L' && (mask.count === 1 || mask.count === 3)) out.moveMask = { offset: mask.offset, count: mask.count };
+  else if (mask)
+    report.warning(
+      'xyz-move-mask-shape',
+      range,
+      `move_mask must be move_mask:L:1 or move_mask:L:3 (found move_mask:${mask.type}:${mask.count}): the fixed atoms are left out`,
+    );
   return out;
 }
 

@@ -79,29 +79,29 @@ function frameTitle(comment: string, spec: FrameSpec, index: number): string {
   return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text;
 }
 
-/** Reads the atom lines of one frame; undefined when its positions cannot all be read. */
-function readAtoms(
-  src: SourceText,
-  first: number,
-  n: number,
-  spec: FrameSpec,
-  names: SpeciesNames,
-  report: Report,
-): {
+/** A frame's atom lines as read: what each gave, where the frame ends, and whether it can be kept. */
+interface AtomLines {
   species: string[];
   labels: (string | undefined)[];
   positions: Vec3[];
   forces?: Vec3[];
+  free?: Flags[];
   next: number;
   ok: boolean;
   truncated: boolean;
   short?: number;
-} {
+}
+
+/** Reads the atom lines of one frame. */
+function readAtoms(src: SourceText, first: number, n: number, spec: FrameSpec, names: SpeciesNames, report: Report): AtomLines {
   const species: string[] = [];
   const labels: (string | undefined)[] = [];
   const positions: Vec3[] = [];
   const forces: Vec3[] = [];
+  const free: Flags[] = [];
   let forcesOk = spec.forces !== undefined;
+  let freeOk = spec.moveMask !== undefined;
+  const read = () => ({ species, labels, positions, ...(forcesOk ? { forces } : {}), ...(freeOk ? { free } : {}) });
   let ok = spec.positions !== undefined;
   const width = spec.width;
   const speciesOffset = spec.species ?? spec.numbers;
@@ -111,7 +111,7 @@ function readAtoms(
     if (!src.has(line)) return { species, labels, positions, next: line, ok: false, truncated: true };
     fields.scan(src.lines[line]!);
     if (i > 0 && fields.count === 1 && (parseInteger(fields.text(0)) ?? -1) >= 0)
-      return { species, labels, positions, ...(forcesOk ? { forces } : {}), next: line, ok, truncated: false, short: i };
+      return { ...read(), next: line, ok, truncated: false, short: i };
     if (!ok) continue; // the columns are unknown or a line was bad: only the frame's extent matters now
     if (fields.count < width) {
       report.error(
@@ -150,8 +150,36 @@ function readAtoms(
       if (force) forces.push(force);
       else forcesOk = false;
     }
+    if (freeOk) {
+      const flags = readFlags(fields, spec.moveMask!, line, report);
+      if (flags) free.push(flags);
+      else freeOk = false;
+    }
   }
-  return { species, labels, positions, ...(forcesOk ? { forces } : {}), next: first + n, ok, truncated: false };
+  return { ...read(), next: first + n, ok, truncated: false };
+}
+
+type Flags = [boolean, boolean, boolean];
+
+/** ASE's logical values (ase/io/extxyz.py: T, F, True, False in any case). */
+const LOGICAL: Record<string, boolean> = { t: true, true: true, f: false, false: false };
+
+/** An atom's move_mask: one flag for all three axes (FixAtoms) or one per axis (FixCartesian); true = free. */
+function readFlags(fields: Fields, mask: { offset: number; count: 1 | 3 }, line: number, report: Report): Flags | undefined {
+  const flags: boolean[] = [];
+  for (let k = 0; k < mask.count; k++) {
+    const flag = LOGICAL[fields.text(mask.offset + k).toLowerCase()];
+    if (flag === undefined) {
+      report.warning(
+        'xyz-not-logical',
+        fields.range(line, mask.offset + k),
+        `move_mask must be T or F (found ${quote(fields.text(mask.offset + k))}): the frame's fixed atoms are left out`,
+      );
+      return undefined;
+    }
+    flags.push(flag);
+  }
+  return mask.count === 1 ? [flags[0]!, flags[0]!, flags[0]!] : (flags as Flags);
 }
 
 /** One scanner for every atom line read (the readers are synchronous, so it is never shared by two reads). */
@@ -293,6 +321,7 @@ function readFrame(state: State, line: number, n: number, countRange: { line: nu
     ...(atoms.labels.some((l) => l !== undefined) ? { labels: atoms.labels.map((l, k) => l ?? atoms.species[k]!) } : {}),
     ...(spec.energy === undefined ? {} : { energy: spec.energy }),
     ...(atoms.forces && atoms.forces.length === count ? { forces: atoms.forces } : {}),
+    ...(atoms.free && atoms.free.length === count ? { free: atoms.free } : {}),
     ...(spec.stress ? { stress: spec.stress } : {}),
     title: frameTitle(comment, spec, index),
     lines: { first: line, last: atoms.next - 1 },

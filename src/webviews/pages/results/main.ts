@@ -85,7 +85,11 @@ function header(run: RunInfo): HTMLElement {
   } else {
     const took = run.durationMs === undefined ? '' : ` in ${duration(run.durationMs)}`;
     const words = { done: `Done${took}`, failed: `Failed${took.replace(' in ', ' after ')}`, cancelled: 'Cancelled' } as const;
-    status.textContent = `${words[run.state]}${run.status ? ` · HTTP ${run.status}` : ''} · started ${new Date(run.startedAt).toLocaleTimeString()}`;
+    const at = new Date(run.startedAt).toLocaleTimeString();
+    status.textContent =
+      run.readFrom !== undefined
+        ? `${run.readFrom} · read from file at ${at}`
+        : `${words[run.state]}${run.status ? ` · HTTP ${run.status}` : ''} · started ${at}`;
   }
   return node;
 }
@@ -210,8 +214,9 @@ function report(request: number): void {
     state: current?.run.state ?? '',
     headline: app.querySelector('.headline')?.textContent ?? '',
     source: app.querySelector('.builtin')?.textContent ?? '',
+    status: app.querySelector('header .status')?.textContent ?? '',
     note: app.querySelector('.fitted')?.textContent ?? '',
-    plots: plots.map((p) => ({ title: p.spec.title, series: p.spec.series.length, points: p.spec.x.length })),
+    plots: plots.map((p) => ({ title: p.spec.title, series: p.spec.series.length, points: p.spec.x.length, yTicks: yTicks(p) })),
     tables: tableTexts(app),
     extraKeys: Object.keys(view?.model.extra ?? {}),
     images: app.querySelectorAll('figure.image img').length,
@@ -221,6 +226,10 @@ function report(request: number): void {
     renderMs,
   });
 }
+
+/** The y axis's labels as uPlot drew them (its own `_values`, not in its types). */
+const yTicks = (plot: Plot): string[] =>
+  ((plot.uplot.axes[1] as { _values?: unknown[] } | undefined)?._values ?? []).map((v) => (v === null ? '' : String(v)));
 
 window.addEventListener('error', (event) => bridge.post({ type: 'error', message: String(event.message) }));
 bridge.ready();

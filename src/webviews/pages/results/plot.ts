@@ -5,7 +5,7 @@
  */
 import uPlot from 'uplot';
 import { cssVar, el } from '../bridge';
-import { short } from '../../results/format';
+import { short, tickLabels } from '../../results/format';
 import type { Colour, PlotSpec } from '../../results/plots';
 
 const FALLBACK: Record<Colour, string> = {
@@ -33,6 +33,10 @@ function withAlpha(css: string, alpha: number): string {
 }
 
 const HEIGHT = 280;
+/** Every linear axis's tick labels: as many decimals as the step between ticks needs (format.ts tickLabels). */
+const values = (_u: uPlot, splits: number[]): string[] => tickLabels(splits);
+/** A y axis wide enough for its longest label (12 px digits are about 7 px wide), never narrower than 64 px. */
+const ySize = (_u: uPlot, labels: string[] | null): number => Math.max(64, 22 + 7 * Math.max(0, ...(labels ?? []).map((l) => l.length)));
 /** Tick steps for axes of step numbers: whole numbers only. */
 const WHOLE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000];
 
@@ -152,6 +156,7 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
         ...axis,
         label: spec.xLabel,
         ...(spec.xSteps ? { incrs: WHOLE } : {}),
+        values,
         ...(ticks
           ? {
               splits: () => ticks.map((t) => t.distance),
@@ -160,7 +165,7 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
             }
           : {}),
       },
-      { ...axis, label: spec.yLabel, size: 64 },
+      { ...axis, label: spec.yLabel, size: ySize, ...(spec.logY ? {} : { values }) },
     ],
     series: [
       {
