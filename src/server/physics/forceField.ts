@@ -24,6 +24,9 @@ export function forceFieldFor(symbols: readonly string[]): ForceField {
   if (eamCovers(symbols)) return { evaluate: evaluateEam, method: EAM_METHOD };
   if (abopCovers(symbols)) return { evaluate: evaluateAbop, method: ABOP_METHOD };
   const set = ionicSetFor(symbols);
-  if (set) return { evaluate: (cell) => evaluateIonic(cell, set), method: ionicMethod(set) };
+  if (set) {
+    const memory = {};
+    return { evaluate: (cell) => evaluateIonic(cell, set, undefined, memory), method: ionicMethod(set) };
+  }
   return { evaluate: evaluateUff, method: UFF_METHOD };
 }
