@@ -19,7 +19,7 @@ import { relaxCell } from '../../src/server/physics/cellRelax';
 import { COULOMB, erfc, erfcScaled, MAX_EWALD_ATOMS, splitting } from '../../src/server/physics/ewald';
 import { forceFieldFor } from '../../src/server/physics/forceField';
 import { evaluateIonic, ionicSetFor } from '../../src/server/physics/ionic';
-import { BUSH_1994, type IonicSet } from '../../src/server/physics/ionicParameters';
+import { asRigidIons, BUSH_1994, type IonicSet } from '../../src/server/physics/ionicParameters';
 import { runToEnd } from '../../src/server/physics/schedule';
 import { stressGPa } from '../../src/server/physics/potential';
 import { UFF_METHOD } from '../../src/server/physics/uff';
@@ -34,7 +34,6 @@ import {
   rutile,
   SHEAR,
 } from './physicsCrystals';
-
 
 const ionic = (cell: Cell) => evaluateIonic(cell);
 const near = (value: number, expected: number, tolerance: number, what: string): void =>
@@ -72,7 +71,7 @@ for (const c of CRYSTALS) {
 }
 
 /** Bush et al.'s set with every ion rigid (formal charges, short-range terms between the ions): what the shells replace. */
-const RIGID_BUSH: IonicSet = { name: 'rigid', citation: 'none', charges: BUSH_1994.charges, pairs: BUSH_1994.pairs };
+const RIGID_BUSH = asRigidIons(BUSH_1994);
 
 /** The hexagonal a and c of a rhombohedral cell (Å). */
 const hexagonal = (l: Mat3): [number, number] => [
@@ -105,7 +104,11 @@ test('rutile TiO2: rigid ions shrink a by 5 %; with shells the measured cell is 
   const stress = stressGPa(evaluateIonic(measured).virial, measured);
   near(stress[0], 11.9, 0.2, 'σxx (GPa)');
   near(stress[2], 44.2, 0.3, 'σzz (GPa)');
-  const found = equilibrium((cell) => evaluateIonic(cell, RIGID_BUSH), (a) => rutile(a, (a * 2.9729) / 4.3493, 0.3155, 'Ti'), 4.35);
+  const found = equilibrium(
+    (cell) => evaluateIonic(cell, RIGID_BUSH),
+    (a) => rutile(a, (a * 2.9729) / 4.3493, 0.3155, 'Ti'),
+    4.35,
+  );
   near(found.a, 4.3493, 0.002, 'rigid-ion a (Å)');
   // Downhill from the measured cell, widening a and shortening c, the O shells are pulled off their cores for good.
   const wider = evaluateIonic(rutile(4.8, 2.8, 0.315, 'Ti')).energy;
@@ -181,7 +184,10 @@ test('shells: the energy of displaced shells is the same for any Ewald splitting
   for (const f of [0.7, 1.5]) near(evaluateIonic(RATTLED_CORUNDUM, BUSH_1994, alpha * f).energy, e, 1e-4, `α × ${f}`);
   const memory = { shells: RATTLED_CORUNDUM.positions.map((): Vec3 => [0.05, -0.03, 0.02]) };
   near(evaluateIonic(RATTLED_CORUNDUM, BUSH_1994, undefined, memory).energy, e, 1e-9, 'from displaced shells');
-  assert.ok(memory.shells.some((d) => Math.hypot(...d) > 1e-3), 'the rattled cell polarises its shells');
+  assert.ok(
+    memory.shells.some((d) => Math.hypot(...d) > 1e-3),
+    'the rattled cell polarises its shells',
+  );
 });
 
 test('which set applies: from the elements, only for a neutral composition; anything else stays on the labelled fallback', () => {
@@ -191,6 +197,11 @@ test('which set applies: from the elements, only for a neutral composition; anyt
     /Bush, J\. D\. Gale, C\. R\. A\. Catlow and P\. D\. Battle, J\. Mater\. Chem\. 4, 831 \(1994\)/,
   );
   assert.match(forceFieldFor(['Sr', 'Ti', 'O', 'O', 'O']).method, /formal charges O -2, .*Sr \+2, .*Ti \+4/);
+  assert.match(
+    forceFieldFor(['Al', 'Al', 'O', 'O', 'O']).method,
+    /^Buckingham shell model, .*Al \+3.*shells .*O \+0\.513 -2\.513 20\.53.*Al \+0\.043 \+2\.957 403\.98/,
+  );
+  assert.match(forceFieldFor(['Na', 'Cl']).method, /^Rigid-ion Born–Mayer–Huggins/);
   assert.equal(ionicSetFor(['Mg', 'Mg', 'O']), undefined);
   assert.equal(forceFieldFor(['Mg', 'Mg', 'O']).method, UFF_METHOD);
   assert.equal(forceFieldFor(['Na', 'K', 'Cl', 'Cl']).method, UFF_METHOD);
@@ -202,7 +213,9 @@ test('limits: more than MAX_EWALD_ATOMS ions, a cell needing too many reciprocal
   assert.ok(big.positions.length > MAX_EWALD_ATOMS);
   assert.throws(
     () => evaluateIonic(big),
-    (e: unknown) => e instanceof InputError && /at most 2000 point charges \(ions, and their shells in a shell model\); this cell has 2744/.test(e.message),
+    (e: unknown) =>
+      e instanceof InputError &&
+      /at most 2000 point charges \(ions, and their shells in a shell model\); this cell has 2744/.test(e.message),
   );
   const unit = rockSalt(1, 5.64, 'Na', 'Cl');
   const collapsed = { ...unit, positions: unit.positions.map((p, i) => (i === 4 ? ([0.8, 0, 0] as Vec3) : p)) };

@@ -22,10 +22,10 @@ for (const material of MATERIALS) {
   });
 }
 
-test('the rows agree with the measurements they stand beside: a within 1 %, Ec within 6 %, gaps within 0.2 eV and of the same character', () => {
+test("the rows agree with the measurements they stand beside: a within 1 % (or the row's stated model distance), Ec within 6 %, gaps within 0.2 eV and of the same character", () => {
   for (const m of MATERIALS) {
     const c = compute(m);
-    if (m.model) assert.ok(Math.abs(c.a / m.a - 1) < 0.01, `${m.name}: a = ${c.a} Å against ${m.a}`);
+    if (m.model) assert.ok(Math.abs(c.a / m.a - 1) < (m.aTolerance ?? 0.01), `${m.name}: a = ${c.a} Å against ${m.a}`);
     if (m.model && m.ec) assert.ok(Math.abs(c.ec / m.ec - 1) < 0.07, `${m.name}: Ec = ${c.ec} eV against ${m.ec}`);
     if (m.gap && c.gap) {
       const [value, character] = m.gap.split(', ');

@@ -52,7 +52,9 @@ export function corundum(a: number, c: number, z: number, x: number, cation: str
   const cyclic = (f: Vec3): Vec3[] => [f, [f[2], f[0], f[1]], [f[1], f[2], f[0]]];
   const cations: Vec3[] = [z, 0.5 - z, 1 - z, 0.5 + z].map((t): Vec3 => [t, t, t]);
   const anions = [...cyclic([0.25 + x, 0.25 - x, 0.25]), ...cyclic([0.75 - x, x - 0.25, 0.75])];
-  const positions = [...cations, ...anions].map((f) => [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3);
+  const positions = [...cations, ...anions].map(
+    (f) => [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3,
+  );
   return { lattice, symbols: [...cations.map(() => cation), ...anions.map(() => 'O')], positions };
 }
 

@@ -25,12 +25,16 @@ export function ionicSetFor(symbols: readonly string[]): IonicSet | undefined {
 
 const hasShells = (set: IonicSet): set is ShellSet => 'shells' in set;
 
+const signed = (q: number): string => `${q > 0 ? '+' : ''}${q}`;
+
 export function ionicMethod(set: IonicSet): string {
-  return `Rigid-ion ${set.name} (${set.citation}): formal charges ${Object.entries(set.charges)
-    .map(([x, q]) => `${x} ${q > 0 ? '+' : ''}${q}`)
-    .join(
-      ', ',
-    )}, Coulomb by Ewald summation to ${ACCURACY} of each tail, short-range terms switched off between ${SHORT_ON} and ${SHORT_OFF} Å`;
+  const charges = Object.entries(set.charges).map(([x, q]) => `${x} ${signed(q)}`);
+  const shells = hasShells(set)
+    ? `, shells (core, shell, spring eV/Å²) ${Object.entries(set.shells)
+        .map(([x, s]) => `${x} ${signed(s.core)} ${signed(s.shell)} ${s.k}`)
+        .join(', ')} relaxed at every step`
+    : '';
+  return `${hasShells(set) ? '' : 'Rigid-ion '}${set.name} (${set.citation}): formal charges ${charges.join(', ')}${shells}, Coulomb by Ewald summation to ${ACCURACY} of each tail, short-range terms switched off between ${SHORT_ON} and ${SHORT_OFF} Å`;
 }
 
 /** The real-space Ewald and short-range terms of every pair in the list, in one pass; returns their energy. */

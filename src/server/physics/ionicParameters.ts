@@ -97,6 +97,14 @@ export interface ShellSet extends IonicSet {
   shells: Readonly<Record<string, Shell>>;
 }
 
+/** A set's ions without their shells: formal charges and the same short-range terms (the approximation shells refine). */
+export const asRigidIons = (set: IonicSet): IonicSet => ({
+  name: `${set.name}, as rigid ions`,
+  citation: set.citation,
+  charges: set.charges,
+  pairs: set.pairs,
+});
+
 const buck = (A: number, rho: number, C = 0): ShortRange => ({ A, rho, C, D: 0 });
 
 /**
@@ -110,8 +118,7 @@ const buck = (A: number, rho: number, C = 0): ShortRange => ({ A, rho, C, D: 0 }
  */
 export const BUSH_1994: ShellSet = {
   name: 'Buckingham shell model, Bush–Gale–Catlow–Battle 1994',
-  citation:
-    'T. S. Bush, J. D. Gale, C. R. A. Catlow and P. D. Battle, J. Mater. Chem. 4, 831 (1994), as in GULP\'s library bush.lib',
+  citation: "T. S. Bush, J. D. Gale, C. R. A. Catlow and P. D. Battle, J. Mater. Chem. 4, 831 (1994), as in GULP's library bush.lib",
   charges: { O: -2, Mg: 2, Ca: 2, Sr: 2, Ba: 2, Ti: 4, Al: 3 },
   shells: {
     O: { core: 0.513, shell: -2.513, k: 20.53 },

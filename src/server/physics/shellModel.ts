@@ -191,7 +191,9 @@ function relaxShells(at: (shells: Vec3[]) => Terms, start: Vec3[], shellForces: 
     const residual = largest(r);
     if (residual < SHELL_TOLERANCE) return { terms: t, shells };
     if (evaluations >= MAX_SHELL_EVALUATIONS)
-      throw new InputError(`The shells did not settle in ${MAX_SHELL_EVALUATIONS} evaluations (a force of ${residual.toExponential(1)} eV/Å is left).`);
+      throw new InputError(
+        `The shells did not settle in ${MAX_SHELL_EVALUATIONS} evaluations (a force of ${residual.toExponential(1)} eV/Å is left).`,
+      );
     // Newton: solve H δ = r by conjugate gradients preconditioned with the shells' blocks, H·v from forces a step away.
     const precondition = (v: Vec3[]): Vec3[] => v.map((x, k) => solve(t.blocks[k], x));
     let step: Vec3[] = r.map(() => [0, 0, 0]);
