@@ -38,6 +38,44 @@ export function perovskite(a: number, A: string, B: string): Cell {
   return { lattice, symbols: [A, B, 'O', 'O', 'O'], positions: f.map((p) => p.map((x) => x * a) as Vec3) };
 }
 
+/**
+ * Corundum M2O3 in its ten-ion rhombohedral cell, from the hexagonal a and c, the cation's z and the anion's x (R-3c:
+ * cations at ±(z, z, z) and ±(½ − z), anions at (¼ + x, ¼ − x, ¼) and (¾ − x, x − ¼, ¾) with their cyclic permutations).
+ */
+export function corundum(a: number, c: number, z: number, x: number, cation: string): Cell {
+  const h = a / (2 * Math.sqrt(3));
+  const lattice: Mat3 = [
+    [a / 2, h, c / 3],
+    [-a / 2, h, c / 3],
+    [0, -2 * h, c / 3],
+  ];
+  const cyclic = (f: Vec3): Vec3[] => [f, [f[2], f[0], f[1]], [f[1], f[2], f[0]]];
+  const cations: Vec3[] = [z, 0.5 - z, 1 - z, 0.5 + z].map((t): Vec3 => [t, t, t]);
+  const anions = [...cyclic([0.25 + x, 0.25 - x, 0.25]), ...cyclic([0.75 - x, x - 0.25, 0.75])];
+  const positions = [...cations, ...anions].map(
+    (f) => [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3,
+  );
+  return { lattice, symbols: [...cations.map(() => cation), ...anions.map(() => 'O')], positions };
+}
+
+/** Rutile MO2 (P4₂/mnm): cations at (0, 0, 0) and (½, ½, ½), anions at ±(u, u, 0) and (½ ± u, ½ ∓ u, ½). */
+export function rutile(a: number, c: number, u: number, cation: string): Cell {
+  const f: Vec3[] = [
+    [0, 0, 0],
+    [0.5, 0.5, 0.5],
+    [u, u, 0],
+    [1 - u, 1 - u, 0],
+    [0.5 + u, 0.5 - u, 0.5],
+    [0.5 - u, 0.5 + u, 0.5],
+  ];
+  const lattice: Mat3 = [
+    [a, 0, 0],
+    [0, a, 0],
+    [0, 0, c],
+  ];
+  return { lattice, symbols: [cation, cation, 'O', 'O', 'O', 'O'], positions: f.map((p) => [p[0] * a, p[1] * a, p[2] * c] as Vec3) };
+}
+
 /** The minimum of a smooth function on [lo, hi] by golden-section search. */
 export function minimum(f: (x: number) => number, lo: number, hi: number): number {
   const g = (Math.sqrt(5) - 1) / 2;

@@ -39,7 +39,9 @@ const P = -Math.log(ACCURACY);
 export function splitting(cell: Cell, alpha?: number, reach = Infinity): Splitting {
   const n = cell.positions.length;
   if (n > MAX_EWALD_ATOMS)
-    throw new InputError(`The Ewald sum takes at most ${MAX_EWALD_ATOMS} atoms; this cell has ${n}: use a smaller cell.`);
+    throw new InputError(
+      `The Ewald sum takes at most ${MAX_EWALD_ATOMS} point charges (ions, and their shells in a shell model); this cell has ${n}: use a smaller cell.`,
+    );
   const v = volume(cell.lattice);
   const a = alpha ?? Math.max(((2 * Math.PI ** 3 * n) / (v * v)) ** (1 / 6), Math.sqrt(P) / reach);
   return { alpha: a, realCutoff: Math.sqrt(P) / a, kCutoff: 2 * a * Math.sqrt(P) };

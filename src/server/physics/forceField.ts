@@ -27,7 +27,10 @@ export function forceFieldFor(symbols: readonly string[]): ForceField {
   if (abopCovers(symbols)) return { evaluate: evaluateAbop, method: ABOP_METHOD };
   if (powellCovers(symbols)) return { evaluate: evaluatePowell, method: POWELL_METHOD };
   const set = ionicSetFor(symbols);
-  if (set) return { evaluate: (cell) => evaluateIonic(cell, set), method: ionicMethod(set) };
+  if (set) {
+    const memory = {};
+    return { evaluate: (cell) => evaluateIonic(cell, set, undefined, memory), method: ionicMethod(set) };
+  }
   const note = mixedHalideNote(symbols);
   return { evaluate: evaluateUff, method: note ? `${UFF_METHOD}. ${note}.` : UFF_METHOD };
 }

@@ -6,23 +6,19 @@
  *
  * The short-range term is switched smoothly to zero between SHORT_ON and SHORT_OFF (quintic, species.ts); the dispersion
  * it drops beyond is below 0.01 eV per ion in MgO and every alkali halide here (πn(C₊₊ + C₋₋ + 2C₊₋)/3r³ from about 9 Å;
- * RbI's, the largest, is 0.007 eV).
+ * RbI's, the largest, is 0.007 eV). A set with shells (Bush et al.'s) is evaluated as the shell model it was fitted as
+ * (shellModel.ts).
  */
 import { InputError, type Cell, type Vec3 } from './cell';
 import { addReciprocal, realTerm, splitting, ACCURACY, type Splitting } from './ewald';
-import { ALKALI_HALIDES, IONIC_SETS, type IonicSet, type ShortRange } from './ionicParameters';
+import { MIN_SEPARATION, SHORT_OFF, SHORT_ON, shortRange } from './buckingham';
+import { ALKALI_HALIDES, IONIC_SETS, type IonicSet, type ShellSet, type ShortRange } from './ionicParameters';
 import { neighborList, type NeighborList } from './neighbors';
 import { addPairTerm, type Evaluation } from './potential';
-import { pairTable, smoothSwitch } from './species';
+import { evaluateShellModel, type ShellMemory } from './shellModel';
+import { pairTable } from './species';
 
-/**
- * Å: closer than this the model is refused. Formal charges and Buckingham's −C/r⁶ fall without bound as two ions meet
- * (O–O of Bush et al. turns over below about 1.3 Å), so a relax or MD there would collapse rather than answer.
- */
-export const MIN_SEPARATION = 1;
-/** Å */
-export const SHORT_ON = 8;
-export const SHORT_OFF = 10;
+export { MIN_SEPARATION, SHORT_OFF, SHORT_ON };
 
 /** The set that names every element of the structure, if its formal charges add up to zero. */
 export function ionicSetFor(symbols: readonly string[]): IonicSet | undefined {
@@ -46,23 +42,18 @@ export function mixedHalideNote(symbols: readonly string[]): string | undefined 
   return `Tosi and Fumi parametrised each alkali halide on its own (ρ and Mayer's C and D belong to one salt), so a structure mixing salts (${elements.join(', ')}) gets no rigid-ion set`;
 }
 
-export function ionicMethod(set: IonicSet): string {
-  return `Rigid-ion ${set.name} (${set.citation}): formal charges ${Object.entries(set.charges)
-    .map(([x, q]) => `${x} ${q > 0 ? '+' : ''}${q}`)
-    .join(
-      ', ',
-    )}, Coulomb by Ewald summation to ${ACCURACY} of each tail, short-range terms switched off between ${SHORT_ON} and ${SHORT_OFF} Å`;
-}
+const hasShells = (set: IonicSet): set is ShellSet => 'shells' in set;
 
-/** φ(r) and dφ/dr, switched. */
-function shortRange(p: ShortRange, r: number): [number, number] {
-  const [s, ds] = smoothSwitch(r, SHORT_ON, SHORT_OFF);
-  if (s === 0) return [0, 0];
-  const rep = p.A * Math.exp(-r / p.rho);
-  const r6 = r ** 6;
-  const phi = rep - p.C / r6 - p.D / (r6 * r * r);
-  const dphi = -rep / p.rho + (6 * p.C) / (r6 * r) + (8 * p.D) / (r6 * r * r * r);
-  return [phi * s, dphi * s + phi * ds];
+const signed = (q: number): string => `${q > 0 ? '+' : ''}${q}`;
+
+export function ionicMethod(set: IonicSet): string {
+  const charges = Object.entries(set.charges).map(([x, q]) => `${x} ${signed(q)}`);
+  const shells = hasShells(set)
+    ? `, shells (core, shell, spring eV/Å²) ${Object.entries(set.shells)
+        .map(([x, s]) => `${x} ${signed(s.core)} ${signed(s.shell)} ${s.k}`)
+        .join(', ')} relaxed at every step`
+    : '';
+  return `${hasShells(set) ? '' : 'Rigid-ion '}${set.name} (${set.citation}): formal charges ${charges.join(', ')}${shells}, Coulomb by Ewald summation to ${ACCURACY} of each tail, short-range terms switched off between ${SHORT_ON} and ${SHORT_OFF} Å`;
 }
 
 /** The real-space Ewald and short-range terms of every pair in the list, in one pass; returns their energy. */
@@ -90,9 +81,13 @@ function addPairs(
   return energy;
 }
 
-/** The rigid-ion energy with the given set, or the set ionicSetFor chooses; alpha overrides Ewald's splitting. */
-export function evaluateIonic(cell: Cell, set = ionicSetFor(cell.symbols), alpha?: number): Evaluation {
-  if (!set) throw new InputError('No rigid-ion parameter set covers these elements with a neutral composition.');
+/**
+ * The energy with the given set, or the set ionicSetFor chooses; alpha overrides Ewald's splitting. A shell-model set's
+ * shells start from `memory` (one per run, so a relaxation's steps start where the last one left them).
+ */
+export function evaluateIonic(cell: Cell, set = ionicSetFor(cell.symbols), alpha?: number, memory?: ShellMemory): Evaluation {
+  if (!set) throw new InputError('No ionic parameter set covers these elements with a neutral composition.');
+  if (hasShells(set)) return evaluateShellModel(cell, set, alpha, memory);
   const charges = cell.symbols.map((x) => set.charges[x]);
   const s = splitting(cell, alpha, SHORT_OFF);
   const pair = pairTable(cell.symbols, (x, y) => set.pairs[[x, y].sort().join('-')]);

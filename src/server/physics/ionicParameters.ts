@@ -1,5 +1,5 @@
 /**
- * Rigid-ion parameter sets for ionic.ts: formal charges and short-range pair terms
+ * Ionic parameter sets for ionic.ts and shellModel.ts: formal charges (and shells) and short-range pair terms
  * φ(r) = A e^(−r/ρ) − C/r⁶ − D/r⁸ (eV, Å). A set applies to a structure whose elements it all names. Pure data.
  */
 
@@ -112,24 +112,63 @@ const TOSI_FUMI =
 export const ALKALI_HALIDES: readonly IonicSet[] = SALTS.map(tosiFumi);
 
 /**
- * T. S. Bush, J. D. Gale, C. R. A. Catlow and P. D. Battle, "Self-consistent
- * interatomic potentials for the simulation of binary and ternary oxides", J. Mater. Chem. 4, 831 (1994), Table 1: formal
- * charges, Buckingham cation–O and O–O terms, no cation–cation term. The paper's oxygen is a shell (core +0.513, shell
- * −2.513, k = 20.53 eV/Å²); here it is a rigid ion of −2, which is the shell model itself wherever every ion sits on a
- * centre of inversion (rock salt, cubic perovskite) and an approximation elsewhere. Only the cations whose parameters the
- * unit tests check against the paper's fitted crystals are listed.
+ * A polarisable ion of the shell model (B. G. Dick and A. W. Overhauser, Phys. Rev. 112, 90 (1958)): a core and a
+ * massless shell of the given charges (summing to the ion's formal charge) tied by a harmonic spring ½k|d|².
  */
-export const BUSH_1994: IonicSet = {
-  name: 'Buckingham, Bush–Gale–Catlow–Battle 1994',
-  citation: 'T. S. Bush, J. D. Gale, C. R. A. Catlow and P. D. Battle, J. Mater. Chem. 4, 831 (1994), Table 1, rigid ions',
-  charges: { O: -2, Mg: 2, Ca: 2, Sr: 2, Ba: 2, Ti: 4 },
+export interface Shell {
+  /** e */
+  core: number;
+  /** e */
+  shell: number;
+  /** eV/Å² */
+  k: number;
+}
+
+/** An ionic set whose ions may carry shells: the short-range terms act between shells where an ion has one. */
+export interface ShellSet extends IonicSet {
+  shells: Readonly<Record<string, Shell>>;
+}
+
+/** A set's ions without their shells: formal charges and the same short-range terms (the approximation shells refine). */
+export const asRigidIons = (set: IonicSet): IonicSet => ({
+  name: `${set.name}, as rigid ions`,
+  citation: set.citation,
+  charges: set.charges,
+  pairs: set.pairs,
+});
+
+const buck = (A: number, rho: number, C = 0): ShortRange => ({ A, rho, C, D: 0 });
+
+/**
+ * T. S. Bush, J. D. Gale, C. R. A. Catlow and P. D. Battle, "Self-consistent interatomic potentials for the simulation
+ * of binary and ternary oxides", J. Mater. Chem. 4, 831 (1994): shell-model ions, Buckingham cation–O and O–O terms, no
+ * cation–cation term. The numbers are those of GULP's library file bush.lib (J. D. Gale's distribution, "from T.S.Bush,
+ * J.D.Gale, C.R.A.Catlow and P.D. Battle, J. Mater Chem., 4, 831-837 (1994)"; read from the copy in
+ * github.com/danse-inelastic/gulp, resources/potentials/bush.lib), the file GULP's own alumina example (example1.gin)
+ * uses. Listed are the ions the unit tests check; the file also has Li, Na, K, Fe³⁺, Ga, Y, La and five lanthanides.
+ * Zn is not in the paper's set.
+ */
+export const BUSH_1994: ShellSet = {
+  name: 'Buckingham shell model, Bush–Gale–Catlow–Battle 1994',
+  citation: "T. S. Bush, J. D. Gale, C. R. A. Catlow and P. D. Battle, J. Mater. Chem. 4, 831 (1994), as in GULP's library bush.lib",
+  charges: { O: -2, Mg: 2, Ca: 2, Sr: 2, Ba: 2, Ti: 4, Al: 3 },
+  shells: {
+    O: { core: 0.513, shell: -2.513, k: 20.53 },
+    Mg: { core: 1.58, shell: 0.42, k: 349.95 },
+    Ca: { core: 0.719, shell: 1.281, k: 34.05 },
+    Sr: { core: 0.169, shell: 1.831, k: 21.53 },
+    Ba: { core: 0.169, shell: 1.831, k: 34.05 },
+    Ti: { core: 2.332, shell: 1.668, k: 253.6 },
+    Al: { core: 0.043, shell: 2.957, k: 403.98 },
+  },
   pairs: {
-    'O-O': { A: 25.41, rho: 0.6937, C: 32.32, D: 0 },
-    'Mg-O': { A: 2457.243, rho: 0.261, C: 0, D: 0 },
-    'Ca-O': { A: 2272.741, rho: 0.2986, C: 0, D: 0 },
-    'O-Sr': { A: 1956.702, rho: 0.3252, C: 0, D: 0 },
-    'Ba-O': { A: 4818.416, rho: 0.3067, C: 0, D: 0 },
-    'O-Ti': { A: 4590.7279, rho: 0.261, C: 0, D: 0 },
+    'O-O': buck(25.41, 0.6937, 32.32),
+    'Mg-O': buck(2457.243, 0.261),
+    'Ca-O': buck(2272.741, 0.2986),
+    'O-Sr': buck(1956.702, 0.3252),
+    'Ba-O': buck(4818.416, 0.3067),
+    'O-Ti': buck(2088.107, 0.2888),
+    'Al-O': buck(2409.505, 0.2649),
   },
 };
 
