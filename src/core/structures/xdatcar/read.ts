@@ -19,7 +19,8 @@ import { parseInteger, parseNumber } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
 import { SourceText, tokenize } from '../../poscar/text';
 import { Fields } from '../fields';
-import type { Mat3, Vec3 } from '../../poscar/types';
+import type { Mat3 } from '../../poscar/types';
+import { defineRows } from '../packed';
 import { frameDetail, groupFrames, MAX_FRAME_ATOMS, MAX_FRAMES, MAX_TOTAL_SITES } from '../trajectoryOutline';
 import type { OutlineEntry, StructureFile, StructureFrame } from '../types';
 
@@ -89,10 +90,10 @@ function blockOf(header: Header, src: SourceText): Block {
 }
 
 /**
- * Cartesian position of one atom from its fractional coordinates (the first three fields; anything after
- * them, a label, is ignored), or undefined after reporting why not.
+ * Cartesian position of atom `atom` (1-based) from its fractional coordinates (the first three fields;
+ * anything after them, a label, is ignored), written into `out`; false after reporting why not.
  */
-function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number, atoms: number, report: Report): Vec3 | undefined {
+function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number, atoms: number, report: Report, out: Float64Array): boolean {
   if (fields.count < 3) {
     report.error(
       'xdatcar-short-line',
@@ -101,7 +102,7 @@ function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number,
         ? `a blank line where atom ${atom} of ${atoms} should be: the configuration is left out`
         : `atom ${atom} needs three fractional coordinates (found ${fields.count}): the configuration is left out`,
     );
-    return undefined;
+    return false;
   }
   const a = fields.number(0);
   const b = fields.number(1);
@@ -113,20 +114,26 @@ function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number,
       fields.range(line, k),
       `the coordinate must be a number (found ${quote(fields.text(k))}): the configuration is left out`,
     );
-    return undefined;
+    return false;
   }
-  // f·L (fracToCart), written out: one array per atom, the only allocation left in the hot loop.
+  // f·L (fracToCart), written out: nothing is allocated per atom.
   const [u, v, w] = lattice;
   const x = a * u[0] + b * v[0] + c * w[0];
   const y = a * u[1] + b * v[1] + c * w[1];
   const z = a * u[2] + b * v[2] + c * w[2];
-  if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) return [x, y, z];
+  if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) {
+    const k = 3 * (atom - 1);
+    out[k] = x;
+    out[k + 1] = y;
+    out[k + 2] = z;
+    return true;
+  }
   report.error(
     'xdatcar-coordinates-too-large',
     { line, start: fields.starts[0]!, end: fields.ends[2]! },
     'these coordinates times the lattice vectors are too large to compute with: the configuration is left out',
   );
-  return undefined;
+  return false;
 }
 
 /** One scanner for every coordinate line read (the reader is synchronous, so it is never shared by two reads). */
@@ -195,9 +202,9 @@ function checkConfiguration(state: State): boolean {
  * The coordinate lines of one configuration: its positions (undefined when a line is bad or a
  * configuration line comes too soon), the line after it, and whether the file ended first.
  */
-function readConfiguration(state: State, number: number): { positions?: Vec3[]; next: number; truncated: boolean } {
+function readConfiguration(state: State, number: number): { positions?: Float64Array; next: number; truncated: boolean } {
   const { src, report, block, marker } = state;
-  const positions: Vec3[] = [];
+  const positions = new Float64Array(3 * block.atoms);
   let ok = true;
   let line = marker + 1;
   for (let i = 0; i < block.atoms; i++, line++) {
@@ -212,10 +219,7 @@ function readConfiguration(state: State, number: number): { positions?: Vec3[]; 
       );
       return { next: line, truncated: false };
     }
-    if (!ok) continue;
-    const position = readPosition(fields, block.lattice, line, i + 1, block.atoms, report);
-    if (position) positions.push(position);
-    else ok = false;
+    if (ok) ok = readPosition(fields, block.lattice, line, i + 1, block.atoms, report, positions);
   }
   return { ...(ok ? { positions } : {}), next: line, truncated: false };
 }
@@ -268,16 +272,14 @@ function advance(state: State, line: number, number: number): boolean {
   return true;
 }
 
-function keep(state: State, positions: Vec3[], number: number, last: number): void {
+function keep(state: State, positions: Float64Array, number: number, last: number): void {
   const { block } = state;
-  const frame: StructureFrame = {
-    lattice: block.lattice,
-    pbc: [true, true, true],
-    species: block.species,
+  const lines = { first: state.blockStart, last };
+  const frame: StructureFrame = defineRows(
+    { lattice: block.lattice, pbc: [true, true, true], species: block.species, title: `configuration ${number}`, lines },
+    'positions',
     positions,
-    title: `configuration ${number}`,
-    lines: { first: state.blockStart, last },
-  };
+  );
   state.frames.push(frame);
   state.sites += block.atoms;
   state.outline.push({ name: `configuration ${number}`, detail: frameDetail(block.atoms), kind: 'frame', lines: frame.lines });
