@@ -14,7 +14,7 @@
  * - a negative scale is the cell volume in Å³ (ASE multiplies by it);
  * - labels after the coordinates are ignored (ASE fails on them).
  */
-import { readHeader, type Header } from '../../poscar/header';
+import { readCell, readHeader, type Header } from '../../poscar/header';
 import { parseInteger, parseNumber } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
 import { SourceText, tokenize } from '../../poscar/text';
@@ -41,13 +41,13 @@ function windowAt(src: SourceText, first: number): SourceText {
 }
 
 /**
- * The POSCAR header from line `first`, its problems moved to the file's lines. Warnings already given for
- * an earlier header (a left-handed cell repeated in every block) are not given again.
+ * What `read` makes of the header window at line `first`, its problems moved to the file's lines.
+ * Warnings already given for an earlier header (a left-handed cell repeated in every block) are not given again.
  */
-function readHeaderAt(src: SourceText, first: number, report: Report, seen: Set<string>): Header | undefined {
+function readAt<T>(src: SourceText, first: number, report: Report, seen: Set<string>, read: (window: SourceText, local: Report) => T): T {
   const window = windowAt(src, first);
   const local = new Report().within(window.lines.length > 0 ? window.lines : ['']);
-  const header = readHeader(window, local);
+  const result = read(window, local);
   for (const d of local.diagnostics) {
     if (d.code === 'mode-line-blank') continue; // a blank line is a configuration separator here (see below)
     if (d.severity === 'warning' && seen.has(d.code)) continue;
@@ -57,6 +57,12 @@ function readHeaderAt(src: SourceText, first: number, report: Report, seen: Set<
     if (d.severity === 'error') report.error(d.code, range, text);
     else report.warning(d.code, range, text);
   }
+  return result;
+}
+
+/** The POSCAR header from line `first`, its problems moved to the file's lines. */
+function readHeaderAt(src: SourceText, first: number, report: Report, seen: Set<string>): Header | undefined {
+  const header = readAt(src, first, report, seen, readHeader);
   if (!header) return undefined;
   return { ...header, lines: { ...header.lines, mode: header.lines.mode + first } };
 }
@@ -71,6 +77,9 @@ function configurationNumber(text: string): number | undefined {
 }
 
 interface Block {
+  /** The lines of its header, from the title to the mode line. */
+  first: number;
+  mode: number;
   lattice: Mat3;
   species: string[];
   atoms: number;
@@ -78,15 +87,46 @@ interface Block {
   blankSeparated: boolean;
 }
 
-function blockOf(header: Header, src: SourceText): Block {
+function blockOf(header: Header, src: SourceText, first: number): Block {
   const species: string[] = [];
   const atoms = header.counts.reduce((sum, n) => sum + n, 0);
+  const { mode } = header.lines;
   // Too many to read: the caller reports it before the species are needed.
-  if (atoms > MAX_FRAME_ATOMS) return { lattice: header.lattice, species, atoms, blankSeparated: false };
+  if (atoms > MAX_FRAME_ATOMS) return { first, mode, lattice: header.lattice, species, atoms, blankSeparated: false };
   header.counts.forEach((n, g) => {
     for (let k = 0; k < n; k++) species.push(header.species[g]!);
   });
-  return { lattice: header.lattice, species, atoms: species.length, blankSeparated: src.isBlank(header.lines.mode) };
+  return { first, mode, lattice: header.lattice, species, atoms: species.length, blankSeparated: src.isBlank(mode) };
+}
+
+/**
+ * Whether the repeated header at `first` has the current block's lines but the scale and lattice (title,
+ * names, counts, selective; the mode line but its number) word for word, as a variable-cell run writes
+ * them before every configuration.
+ */
+function sameLayout(state: State, first: number): boolean {
+  const { src, block } = state;
+  const size = block.mode - block.first;
+  if (first + size >= src.count || src.lines[first] !== src.lines[block.first]) return false;
+  for (let k = 5; k < size; k++) if (src.lines[first + k] !== src.lines[block.first + k]) return false;
+  return modeOf(src.lines[first + size]!) === modeOf(src.lines[block.mode]!);
+}
+
+/** A mode line up to its '=' (the configuration number after it changes): all readHeader reads of it. */
+const modeOf = (text: string): string => text.split('=', 1)[0]!;
+
+/**
+ * The block of a repeated header at `first`: of the same layout, only its scale and lattice are read and
+ * the species are shared; else the whole header. Undefined (the problems reported) when it cannot be read.
+ */
+function repeatedBlock(state: State, first: number): Block | undefined {
+  const { src, block, report, seen } = state;
+  if (sameLayout(state, first)) {
+    const cell = readAt(src, first, report, seen, (window, local) => readCell(window, local).cell);
+    return cell && { ...block, first, mode: first + block.mode - block.first, lattice: cell.lattice };
+  }
+  const header = readHeaderAt(src, first, report, seen);
+  return header && blockOf(header, src, first);
 }
 
 /**
@@ -257,7 +297,7 @@ function advance(state: State, line: number, number: number): boolean {
     );
     return false;
   }
-  const repeated = readHeaderAt(src, next, report, state.seen);
+  const repeated = repeatedBlock(state, next);
   if (!repeated) {
     report.error(
       'xdatcar-bad-header',
@@ -266,8 +306,8 @@ function advance(state: State, line: number, number: number): boolean {
     );
     return false;
   }
-  state.block = blockOf(repeated, src);
-  state.marker = repeated.lines.mode;
+  state.block = repeated;
+  state.marker = repeated.mode;
   state.blockStart = next;
   return true;
 }
@@ -306,7 +346,7 @@ export function readXdatcar(text: string): StructureFile {
     report,
     seen,
     title: (src.lines[0] ?? '').trim(),
-    block: blockOf(header, src),
+    block: blockOf(header, src, 0),
     marker: header.lines.mode,
     blockStart: 0,
     frames: [],
