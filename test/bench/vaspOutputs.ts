@@ -210,7 +210,8 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 /** A library's line; the ratio is of CPU time when both have one (`ours.cpuMs`), else of wall-clock time. */
 function pyLine(name: string, r: PyResult, ours: { ms: number; cpuMs?: number }): string {
-  if (r.over) return `${name.padEnd(40)} over ${PYTHON_TIMEOUT_S} s wall (>${((PYTHON_TIMEOUT_S * 1000) / ours.ms).toFixed(0)}x our wall time)`;
+  if (r.over)
+    return `${name.padEnd(40)} over ${PYTHON_TIMEOUT_S} s wall (>${((PYTHON_TIMEOUT_S * 1000) / ours.ms).toFixed(0)}x our wall time)`;
   if (r.error !== undefined)
     return `${name.padEnd(40)} error: ${r.error}${/MemoryError/.test(r.error) ? ` (over ${MEMORY_CAP_GB} GB)` : ''}`;
   const ratio =

@@ -183,7 +183,10 @@ function readMode(ctx: Context, line: number): { selective?: number; mode: numbe
  * The scale and lattice lines (1–4), scaled and checked: `cell` when they can be computed with; `missing`
  * when a lattice line is missing (the lines below are then shifted: errors there would be noise).
  */
-export function readCell(src: SourceText, report: Report): { cell?: Pick<Header, 'scale' | 'lattice' | 'cartesianScale'>; missing: boolean } {
+export function readCell(
+  src: SourceText,
+  report: Report,
+): { cell?: Pick<Header, 'scale' | 'lattice' | 'cartesianScale'>; missing: boolean } {
   const ctx = { src, report };
   const scale = readScale(ctx, 1);
   const raw = readLattice(ctx, 2);

@@ -330,8 +330,7 @@ export class VasprunReader implements XmlHandler {
         if (this.eigenDepth > 0) this.openEigenSet(attributes.get('comment'), depth);
         break;
       case 'r':
-        if (this.eigenDepth > 0 && parent === 'set' && depth === this.eigenDepth + 5)
-          this.begin(at, this.onEigenRow);
+        if (this.eigenDepth > 0 && parent === 'set' && depth === this.eigenDepth + 5) this.begin(at, this.onEigenRow);
         break;
       case 'dos':
         this.dosDepth = depth;

@@ -133,7 +133,15 @@ function repeatedBlock(state: State, first: number): Block | undefined {
  * Cartesian position of atom `atom` (1-based) from its fractional coordinates (the first three fields;
  * anything after them, a label, is ignored), written into `out`; false after reporting why not.
  */
-function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number, atoms: number, report: Report, out: Float64Array): boolean {
+function readPosition(
+  fields: Fields,
+  lattice: Mat3,
+  line: number,
+  atom: number,
+  atoms: number,
+  report: Report,
+  out: Float64Array,
+): boolean {
   if (fields.count < 3) {
     report.error(
       'xdatcar-short-line',

@@ -103,7 +103,12 @@ function readAtoms(
   const positions = new Float64Array(3 * n);
   const forces = new Float64Array(3 * n);
   // The first i atoms, when a count line comes early.
-  const read = (i: number) => ({ species, labels, positions: positions.subarray(0, 3 * i), ...(forcesOk ? { forces: forces.subarray(0, 3 * i) } : {}) });
+  const read = (i: number) => ({
+    species,
+    labels,
+    positions: positions.subarray(0, 3 * i),
+    ...(forcesOk ? { forces: forces.subarray(0, 3 * i) } : {}),
+  });
   let forcesOk = spec.forces !== undefined;
   let ok = spec.positions !== undefined;
   const width = spec.width;
