@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { fracToCart } from '../../src/core/poscar/structure';
 import type { Mat3, Vec3 } from '../../src/core/poscar/types';
 import { MAX_DEPTH, MAX_VALUE, readVasprun, VasprunReader } from '../../src/core/structures/vasprun/index';
-import { MAX_TAG } from '../../src/core/structures/vasprun/xml';
+import { MAX_TAG, XmlTokenizer } from '../../src/core/structures/vasprun/xml';
 import { sampleSteps, sampleVasprun, SI_O2_LATTICE } from './vaspSamples';
 
 const lineOf = (text: string, line: number) => text.split(/\r\n|\r|\n/)[line] ?? '';
@@ -354,4 +354,23 @@ test('VasprunReader: after finish, push is ignored and finish gives the same res
   reader.push('<calculation>');
   assert.equal(reader.finish(), first);
   assert.equal(first.frames.length, 2);
+});
+
+test('the XML tokenizer reads a tag\'s attributes when asked: quoted either way, the last of a repeated name, none without "="', () => {
+  const seen: [string, string | undefined, string | undefined, boolean][] = [];
+  const tokenizer = new XmlTokenizer({
+    open: (name, attributes, _at, selfClosing) => seen.push([name, attributes.get('name'), attributes.get('comment'), selfClosing]),
+    close: () => undefined,
+    text: () => undefined,
+    wantsText: false,
+    problem: () => undefined,
+  });
+  tokenizer.push(`<a name="x" comment='spin 1'><i name="e" name = 'f'/><v>1 2 3</v><set comment="a>b" /><r\nname="y"></r></a>`);
+  assert.deepEqual(seen, [
+    ['a', 'x', 'spin 1', false],
+    ['i', 'f', undefined, true],
+    ['v', undefined, undefined, false],
+    ['set', undefined, 'a>b', true],
+    ['r', 'y', undefined, false],
+  ]);
 });

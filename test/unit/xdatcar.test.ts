@@ -73,6 +73,36 @@ test('a variable cell (ISIF=3 MD): the header repeated before each configuration
   assert.deepEqual(r.frames[1]!.lines, { first: 11, last: 21 });
 });
 
+test('a repeated header with other names or counts is read whole; one with the same lines shares the species', () => {
+  const second = [...HEADER];
+  second[5] = '   Na   O';
+  const third = [...HEADER];
+  third[1] = '   2.2';
+  const r = readXdatcar([...HEADER, ...config(1), ...second, ...config(2), ...third, ...config(3)].join('\n'));
+  assert.deepEqual(codes(r), []);
+  assert.deepEqual(
+    r.frames.map((f) => f.species.join(' ')),
+    ['Li Li O', 'Na Na O', 'Li Li O'],
+  );
+  assert.deepEqual(r.frames[2]!.lattice![0], [4.4, 0, 0], 'the third header read for its scale');
+  const fourth = [...HEADER];
+  fourth[6] = '    1   2';
+  const s = readXdatcar([...HEADER, ...config(1), ...third, ...config(2), ...fourth, ...config(3)].join('\n'));
+  assert.deepEqual(s.frames[1]!.species, s.frames[0]!.species);
+  assert.deepEqual(s.frames[2]!.species, ['Li', 'O', 'O'], 'new counts');
+});
+
+test('positions kept packed read as Vec3 rows: the same through spread and JSON, and assignable', () => {
+  const r = readXdatcar([...HEADER, ...config(1)].join('\n'));
+  const frame = r.frames[0]!;
+  close(frame.positions[1]!, [2, 3, 3], 'atom 2: (0.5, 0.5, 0.5) in the cell scaled by 2');
+  assert.equal(frame.positions, frame.positions, 'made once');
+  assert.deepEqual({ ...frame }.positions, frame.positions);
+  assert.deepEqual(JSON.parse(JSON.stringify(frame)).positions, frame.positions);
+  frame.positions = [[1, 2, 3]];
+  assert.deepEqual(frame.positions, [[1, 2, 3]]);
+});
+
 test('a negative scale is the cell volume (VASP, pymatgen); labels after the coordinates are ignored', () => {
   const header = [...HEADER];
   header[1] = '  -240';

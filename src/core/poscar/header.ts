@@ -180,25 +180,37 @@ function readMode(ctx: Context, line: number): { selective?: number; mode: numbe
 }
 
 /**
+ * The scale and lattice lines (1–4), scaled and checked: `cell` when they can be computed with; `missing`
+ * when a lattice line is missing (the lines below are then shifted: errors there would be noise).
+ */
+export function readCell(
+  src: SourceText,
+  report: Report,
+): { cell?: Pick<Header, 'scale' | 'lattice' | 'cartesianScale'>; missing: boolean } {
+  const ctx = { src, report };
+  const scale = readScale(ctx, 1);
+  const raw = readLattice(ctx, 2);
+  const scaled = raw && scale && applyScale(raw, scale);
+  const usable = scaled ? checkLattice(ctx, scaled.lattice, 2) : true;
+  return { missing: !raw, ...(scale && scaled && usable ? { cell: { scale, ...scaled } } : {}) };
+}
+
+/**
  * The header, or undefined (with errors reported) when it cannot be read. A singular lattice or a
  * names/counts mismatch is reported but still gives a header, so the sites are checked too.
  */
 export function readHeader(src: SourceText, report: Report): Header | undefined {
   const ctx = { src, report };
   const comment = (src.lines[0] ?? '').trim();
-  const scale = readScale(ctx, 1);
-  const raw = readLattice(ctx, 2);
-  const scaled = raw && scale && applyScale(raw, scale);
-  const usable = scaled ? checkLattice(ctx, scaled.lattice, 2) : true;
-  if (!raw) return undefined; // a lattice line missing shifts the lines below: errors there would be noise
+  const { cell, missing } = readCell(src, report);
+  if (missing) return undefined;
   const groups = readSpeciesAndCounts(ctx, 5, comment);
   const mode = groups && readMode(ctx, groups.next);
-  if (!scale || !scaled || !usable || !groups || !mode) return undefined;
+  if (!cell || !groups || !mode) return undefined;
   const { names, counts } = groups;
   return {
     comment,
-    scale,
-    ...scaled,
+    ...cell,
     ...names,
     counts: counts.counts,
     countsRange: counts.range,

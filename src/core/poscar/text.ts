@@ -30,7 +30,8 @@ export class SourceText {
 
   constructor(text: string) {
     // \r\n, \r and \n all end a line, as in VS Code, so line numbers agree with the editor's.
-    this.lines = text.split(/\r\n|\r|\n/);
+    // A text without '\r' (most files) splits several times faster on the plain character than on the pattern.
+    this.lines = text.includes('\r') ? text.split(/\r\n|\r|\n/) : text.split('\n');
     this.count = this.lines.length > 1 && this.lines[this.lines.length - 1] === '' ? this.lines.length - 1 : this.lines.length;
   }
 

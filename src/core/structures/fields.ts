@@ -9,6 +9,9 @@ import { isSpace } from '../poscar/text';
 /** Exact powers of ten: a mantissa below 2^53 divided by one of them is the correctly rounded value. */
 const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 
+/** isSpace, with ' ' and printable ASCII (nearly every character scanned) answered without the call. */
+const space = (c: number): boolean => c === 32 || (c > 32 && c < 0xa0 ? false : isSpace(c));
+
 export class Fields {
   starts = new Int32Array(16);
   ends = new Int32Array(16);
@@ -21,10 +24,10 @@ export class Fields {
     let count = 0;
     const n = line.length;
     for (let i = 0; i < n;) {
-      while (i < n && isSpace(line.charCodeAt(i))) i++;
+      while (i < n && space(line.charCodeAt(i))) i++;
       if (i >= n) break;
       const start = i;
-      while (i < n && !isSpace(line.charCodeAt(i))) i++;
+      while (i < n && !space(line.charCodeAt(i))) i++;
       if (count === this.starts.length) this.grow();
       this.starts[count] = start;
       this.ends[count] = i;

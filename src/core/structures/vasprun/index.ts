@@ -33,7 +33,7 @@ import { fracToCart } from '../../poscar/structure';
 import type { PoscarDiagnostic, Severity } from '../../poscar/types';
 import { stepOutline } from '../steps';
 import type { Mat3, RunOutcome, StructureFile, StructureFrame, Vec3 } from '../types';
-import { XmlTokenizer, type TagPosition, type XmlHandler } from './xml';
+import { XmlTokenizer, type Attributes, type TagPosition, type XmlHandler } from './xml';
 
 /** Deeper elements than this are not vasprun.xml's: they are skipped. */
 export const MAX_DEPTH = 64;
@@ -121,9 +121,15 @@ function atomSymbol(raw: string): string | undefined {
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** The numbers of a value's text, or undefined when one is not a number ('*****' overflow, NaN). */
-function numbers(text: string): number[] | undefined {
-  const out: number[] = [];
+/** Scratch for the numbers of one value: a value keeps at most MAX_VALUE characters, so at most half as many numbers. */
+const VALUES = new Float64Array(MAX_VALUE / 2 + 1);
+
+/**
+ * Reads the numbers of a value's text into VALUES: how many, or -1 when one is not a number ('*****'
+ * overflow, NaN). The rows of a 500 MB file allocate no array of their own.
+ */
+function scanNumbers(text: string): number {
+  let count = 0;
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -133,11 +139,14 @@ function numbers(text: string): number[] | undefined {
     while (i < n && text.charCodeAt(i) > 32) i++;
     const token = text.slice(start, i);
     const value = Number(token);
-    if (!Number.isFinite(value) || !NUMBER.test(token)) return undefined;
-    out.push(value);
+    if (!Number.isFinite(value) || !NUMBER.test(token)) return -1;
+    VALUES[count++] = value;
   }
-  return out;
+  return count;
 }
+
+/** The one number of a value's text, or undefined when it holds another count or not a number. */
+const single = (text: string): number | undefined => (scanNumbers(text) === 1 ? VALUES[0] : undefined);
 
 export class VasprunReader implements XmlHandler {
   private readonly tokenizer = new XmlTokenizer(this);
@@ -190,6 +199,11 @@ export class VasprunReader implements XmlHandler {
   private band: RunOutcome['bandGap'];
   private dosDepth = -1;
   private fermi: number | undefined;
+
+  // What a captured value goes to, one function each (not one per value: a large file has millions).
+  private readonly onAtom = (text: string, at: TagPosition): void => this.atom(text, at);
+  private readonly onRow = (text: string, at: TagPosition): void => this.row(text, at);
+  private readonly onEigenRow = (text: string, at: TagPosition): void => this.eigenRow(text, at);
 
   get wantsText(): boolean {
     return this.capture !== null;
@@ -263,7 +277,7 @@ export class VasprunReader implements XmlHandler {
   // ---------------------------------------------------------------------------------------------
   // Tokens
 
-  open(name: string, attributes: ReadonlyMap<string, string>, at: TagPosition): void {
+  open(name: string, attributes: Attributes, at: TagPosition): void {
     if (this.stack.length >= MAX_DEPTH) {
       this.tooDeep(at);
       return;
@@ -275,22 +289,21 @@ export class VasprunReader implements XmlHandler {
       // A value element holds no elements: its text so far is all it has.
       this.endCapture();
     }
-    const nameAttr = attributes.get('name');
     switch (name) {
       case 'modeling':
         this.sawRoot = true;
         break;
       case 'array':
-        if (parent === 'atominfo' && nameAttr === 'atoms') this.openAtoms(at, depth);
+        if (parent === 'atominfo' && attributes.get('name') === 'atoms') this.openAtoms(at, depth);
         break;
       case 'rc':
         this.cInRow = 0;
         break;
       case 'c':
-        if (this.inAtoms > 0 && parent === 'rc' && this.cInRow++ === 0) this.begin(at, (text, where) => this.atom(text, where));
+        if (this.inAtoms > 0 && parent === 'rc' && this.cInRow++ === 0) this.begin(at, this.onAtom);
         break;
       case 'i':
-        this.openValue(parent, nameAttr, at);
+        this.openValue(parent, attributes.get('name'), at);
         break;
       case 'calculation':
         if (parent === 'modeling') this.openCalculation(at, depth);
@@ -302,13 +315,13 @@ export class VasprunReader implements XmlHandler {
         this.openEnergy(parent, depth);
         break;
       case 'structure':
-        this.openStructure(parent, nameAttr, at, depth);
+        this.openStructure(parent, attributes.get('name'), at, depth);
         break;
       case 'varray':
-        this.openArray(parent, nameAttr, at, depth);
+        this.openArray(parent, attributes.get('name'), at, depth);
         break;
       case 'v':
-        if ((this.rows || this.logical) && parent === 'varray') this.begin(at, (text, where) => this.row(text, where));
+        if ((this.rows || this.logical) && parent === 'varray') this.begin(at, this.onRow);
         break;
       case 'eigenvalues':
         this.openEigenvalues(depth);
@@ -317,8 +330,7 @@ export class VasprunReader implements XmlHandler {
         if (this.eigenDepth > 0) this.openEigenSet(attributes.get('comment'), depth);
         break;
       case 'r':
-        if (this.eigenDepth > 0 && parent === 'set' && depth === this.eigenDepth + 5)
-          this.begin(at, (text, where) => this.eigenRow(text, where));
+        if (this.eigenDepth > 0 && parent === 'set' && depth === this.eigenDepth + 5) this.begin(at, this.onEigenRow);
         break;
       case 'dos':
         this.dosDepth = depth;
@@ -492,24 +504,24 @@ export class VasprunReader implements XmlHandler {
       const into = this.energy;
       const inStep = this.calculation !== null && into === this.calculation.energy;
       this.begin(at, (text, where) => {
-        const value = numbers(text);
-        if (value?.length === 1) into.set(name, value[0]!);
+        const value = single(text);
+        if (value !== undefined) into.set(name, value);
         // An electronic step's overflow ('****', pymatgen's NaN) is common and harmless; the ionic step's is not.
         else if (inStep)
           this.problems.add('warning', 'vasprun-bad-number', where, `${name} is not a number (${quote(text.trim())}): it is left out`);
       });
     } else if (parent === 'dos' && name === 'efermi' && this.stack.length === this.dosDepth + 1) {
       this.begin(at, (text, where) => {
-        const value = numbers(text);
-        if (value?.length === 1) this.fermi = value[0];
+        const value = single(text);
+        if (value !== undefined) this.fermi = value;
         else this.problems.add('warning', 'vasprun-bad-number', where, `the Fermi energy is not a number (${quote(text.trim())})`);
       });
     } else if (name === 'EDIFFG' || name === 'NSW' || name === 'IBRION') {
       const into = this.stack.includes('parameters') ? this.parameters : this.stack.includes('incar') ? this.incar : undefined;
       if (!into || into.has(name)) return;
       this.begin(at, (text, where) => {
-        const value = numbers(text);
-        if (value?.length === 1) into.set(name, value[0]!);
+        const value = single(text);
+        if (value !== undefined) into.set(name, value);
         else this.problems.add('warning', 'vasprun-bad-number', where, `${name} is not a number (${quote(text.trim())})`);
       });
     }
@@ -551,19 +563,19 @@ export class VasprunReader implements XmlHandler {
       return;
     }
     const rows = this.rows!;
-    const values = numbers(text);
-    if (!values || values.length !== 3) {
+    const count = scanNumbers(text);
+    if (count !== 3) {
       if (rows.ok)
         this.problems.add(
           'error',
           'vasprun-bad-row',
           at,
-          `this row needs three numbers, not ${quote(text.trim())}${values ? '' : ' (VASP writes ***** for a number too large for its field)'}`,
+          `this row needs three numbers, not ${quote(text.trim())}${count >= 0 ? '' : ' (VASP writes ***** for a number too large for its field)'}`,
         );
       rows.ok = false;
       return;
     }
-    rows.rows.push(values);
+    rows.rows.push([VALUES[0]!, VALUES[1]!, VALUES[2]!]);
   }
 
   private closeStructure(end: TagPosition): void {
@@ -693,8 +705,7 @@ export class VasprunReader implements XmlHandler {
   }
 
   private eigenRow(text: string, at: TagPosition): void {
-    const values = numbers(text);
-    if (!values || values.length < 2 || this.eigenSpin < 0) {
+    if (scanNumbers(text) < 2 || this.eigenSpin < 0) {
       if (!this.eigenBad)
         this.problems.add(
           'warning',
@@ -705,15 +716,19 @@ export class VasprunReader implements XmlHandler {
       this.eigenBad = true;
       return;
     }
-    const [e, occ] = values as [number, number];
-    for (const gap of [this.allGap, this.spinGaps[this.eigenSpin]!]) {
-      if (occ > OCCUPIED && e > gap.vbm) {
-        gap.vbm = e;
-        gap.vbmK = this.eigenK;
-      } else if (occ <= OCCUPIED && e < gap.cbm) {
-        gap.cbm = e;
-        gap.cbmK = this.eigenK;
-      }
+    const e = VALUES[0]!;
+    const occ = VALUES[1]!;
+    this.reduce(this.allGap, e, occ);
+    this.reduce(this.spinGaps[this.eigenSpin]!, e, occ);
+  }
+
+  private reduce(gap: Gap, e: number, occ: number): void {
+    if (occ > OCCUPIED && e > gap.vbm) {
+      gap.vbm = e;
+      gap.vbmK = this.eigenK;
+    } else if (occ <= OCCUPIED && e < gap.cbm) {
+      gap.cbm = e;
+      gap.cbmK = this.eigenK;
     }
   }
 

@@ -20,8 +20,36 @@ export interface TagPosition {
   end: number;
 }
 
+/**
+ * A start tag's attributes, read from its text only when asked for: most tags' never are. Valid only during
+ * the `open` call it is passed to (the tokenizer reuses it).
+ */
+export class Attributes {
+  private data = '';
+  private from = 0;
+  private to = 0;
+
+  /** The tag's characters between its name and its '>' are data[from, to). */
+  set(data: string, from: number, to: number): this {
+    this.data = data;
+    this.from = from;
+    this.to = to;
+    return this;
+  }
+
+  /** The value of the last attribute `name` (as a Map built in order would hold it), undefined without one. */
+  get(name: string): string | undefined {
+    const body = this.data.slice(this.from, this.to);
+    if (body.indexOf('=') < 0) return undefined;
+    let value: string | undefined;
+    ATTRIBUTE.lastIndex = 0;
+    for (let m = ATTRIBUTE.exec(body); m; m = ATTRIBUTE.exec(body)) if (m[1] === name) value = m[2] ?? m[3] ?? '';
+    return value;
+  }
+}
+
 export interface XmlHandler {
-  open(name: string, attributes: ReadonlyMap<string, string>, at: TagPosition, selfClosing: boolean): void;
+  open(name: string, attributes: Attributes, at: TagPosition, selfClosing: boolean): void;
   close(name: string, at: TagPosition): void;
   /** Text between tags, in pieces, only while `wantsText` is true (entities are not decoded). */
   text(piece: string): void;
@@ -32,7 +60,6 @@ export interface XmlHandler {
 
 type Skip = { until: string; what: string } | null;
 
-const NO_ATTRIBUTES: ReadonlyMap<string, string> = new Map();
 const ATTRIBUTE = /([^\s=/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 export class XmlTokenizer {
@@ -53,6 +80,8 @@ export class XmlTokenizer {
   private crAt = -1;
   private nlSlice = -1;
   private nlAt = -1;
+
+  private readonly attributes = new Attributes();
 
   constructor(private readonly handler: XmlHandler) {}
 
@@ -109,7 +138,8 @@ export class XmlTokenizer {
   /** The markup at data[lt] ('<'): the offset after it, or -1 when it goes on in the next slice (it is kept). */
   private markup(data: string, lt: number, base: number): number {
     const n = data.length;
-    const at = this.position(base + lt);
+    const column = base + lt - this.lineStart;
+    const line = this.line;
     // Comments, CDATA, processing instructions and declarations: skipped to their end.
     if (n - lt < 9 && isPrefixOfSpecial(data, lt)) {
       this.keep(data, lt, base);
@@ -117,7 +147,7 @@ export class XmlTokenizer {
     }
     const special = specialAt(data, lt);
     if (special) {
-      this.skipFrom(at, special.until, special.what);
+      this.skipFrom({ line, column, end: column + 1 }, special.until, special.what);
       this.lines(data, lt, lt + special.open, base);
       return lt + special.open;
     }
@@ -126,6 +156,7 @@ export class XmlTokenizer {
     const i = tagEnd(data, lt + 1, limit);
     // Too long: skipped to the next '>', quoted or not, the same wherever the slices were cut.
     if (i === limit && limit - lt > MAX_TAG) {
+      const at = { line, column, end: column + 1 };
       this.handler.problem('xml-long-tag', at, `a tag longer than ${MAX_TAG} characters starts here: it is skipped`);
       this.skipFrom(at, '>', 'tag');
       this.lines(data, lt, lt + 1, base);
@@ -136,8 +167,8 @@ export class XmlTokenizer {
       return -1;
     }
     this.lines(data, lt, i + 1, base);
-    const end = this.line === at.line ? base + i + 1 - this.lineStart : at.column + 1;
-    this.tag(data.slice(lt + 1, i), { line: at.line, column: at.column, end });
+    const end = this.line === line ? base + i + 1 - this.lineStart : column + 1;
+    this.tag(data, lt + 1, i, { line, column, end });
     return i + 1;
   }
 
@@ -164,21 +195,16 @@ export class XmlTokenizer {
     this.base = base + from;
   }
 
-  private tag(body: string, at: TagPosition): void {
-    if (body.charCodeAt(0) === 47 /* / */) {
-      this.handler.close(tagName(body, 1), at);
+  /** The tag whose text (between '<' and '>') is data[from, to). */
+  private tag(data: string, from: number, to: number, at: TagPosition): void {
+    if (data.charCodeAt(from) === 47 /* / */) {
+      this.handler.close(data.slice(from + 1, nameEnd(data, from + 1, to)), at);
       return;
     }
-    const selfClosing = body.charCodeAt(body.length - 1) === 47;
-    const name = tagName(body, 0);
-    let attributes = NO_ATTRIBUTES;
-    if (body.indexOf('=') >= 0) {
-      const map = new Map<string, string>();
-      ATTRIBUTE.lastIndex = name.length;
-      for (let m = ATTRIBUTE.exec(body); m; m = ATTRIBUTE.exec(body)) map.set(m[1]!, m[2] ?? m[3] ?? '');
-      attributes = map;
-    }
-    this.handler.open(name, attributes, at, selfClosing);
+    const selfClosing = to > from && data.charCodeAt(to - 1) === 47;
+    const end = nameEnd(data, from, to);
+    const name = data.slice(from, end);
+    this.handler.open(name, this.attributes.set(data, end, to), at, selfClosing);
     if (selfClosing) this.handler.close(name, at);
   }
 
@@ -263,12 +289,13 @@ function tagEnd(data: string, from: number, limit: number): number {
   return i;
 }
 
-function tagName(body: string, from: number): string {
+/** Where the tag name starting at `from` ends (at whitespace, '/' or `to`). */
+function nameEnd(data: string, from: number, to: number): number {
   let i = from;
-  while (i < body.length) {
-    const c = body.charCodeAt(i);
+  while (i < to) {
+    const c = data.charCodeAt(i);
     if (c === 32 || c === 9 || c === 10 || c === 13 || c === 47 || c === 12) break;
     i++;
   }
-  return body.slice(from, i);
+  return i;
 }

@@ -14,12 +14,13 @@
  * - a negative scale is the cell volume in Å³ (ASE multiplies by it);
  * - labels after the coordinates are ignored (ASE fails on them).
  */
-import { readHeader, type Header } from '../../poscar/header';
+import { readCell, readHeader, type Header } from '../../poscar/header';
 import { parseInteger, parseNumber } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
 import { SourceText, tokenize } from '../../poscar/text';
 import { Fields } from '../fields';
-import type { Mat3, Vec3 } from '../../poscar/types';
+import type { Mat3 } from '../../poscar/types';
+import { defineRows } from '../packed';
 import { frameDetail, groupFrames, MAX_FRAME_ATOMS, MAX_FRAMES, MAX_TOTAL_SITES } from '../trajectoryOutline';
 import type { OutlineEntry, StructureFile, StructureFrame } from '../types';
 
@@ -40,13 +41,13 @@ function windowAt(src: SourceText, first: number): SourceText {
 }
 
 /**
- * The POSCAR header from line `first`, its problems moved to the file's lines. Warnings already given for
- * an earlier header (a left-handed cell repeated in every block) are not given again.
+ * What `read` makes of the header window at line `first`, its problems moved to the file's lines.
+ * Warnings already given for an earlier header (a left-handed cell repeated in every block) are not given again.
  */
-function readHeaderAt(src: SourceText, first: number, report: Report, seen: Set<string>): Header | undefined {
+function readAt<T>(src: SourceText, first: number, report: Report, seen: Set<string>, read: (window: SourceText, local: Report) => T): T {
   const window = windowAt(src, first);
   const local = new Report().within(window.lines.length > 0 ? window.lines : ['']);
-  const header = readHeader(window, local);
+  const result = read(window, local);
   for (const d of local.diagnostics) {
     if (d.code === 'mode-line-blank') continue; // a blank line is a configuration separator here (see below)
     if (d.severity === 'warning' && seen.has(d.code)) continue;
@@ -56,6 +57,12 @@ function readHeaderAt(src: SourceText, first: number, report: Report, seen: Set<
     if (d.severity === 'error') report.error(d.code, range, text);
     else report.warning(d.code, range, text);
   }
+  return result;
+}
+
+/** The POSCAR header from line `first`, its problems moved to the file's lines. */
+function readHeaderAt(src: SourceText, first: number, report: Report, seen: Set<string>): Header | undefined {
+  const header = readAt(src, first, report, seen, readHeader);
   if (!header) return undefined;
   return { ...header, lines: { ...header.lines, mode: header.lines.mode + first } };
 }
@@ -70,6 +77,9 @@ function configurationNumber(text: string): number | undefined {
 }
 
 interface Block {
+  /** The lines of its header, from the title to the mode line. */
+  first: number;
+  mode: number;
   lattice: Mat3;
   species: string[];
   atoms: number;
@@ -77,22 +87,61 @@ interface Block {
   blankSeparated: boolean;
 }
 
-function blockOf(header: Header, src: SourceText): Block {
+function blockOf(header: Header, src: SourceText, first: number): Block {
   const species: string[] = [];
   const atoms = header.counts.reduce((sum, n) => sum + n, 0);
+  const { mode } = header.lines;
   // Too many to read: the caller reports it before the species are needed.
-  if (atoms > MAX_FRAME_ATOMS) return { lattice: header.lattice, species, atoms, blankSeparated: false };
+  if (atoms > MAX_FRAME_ATOMS) return { first, mode, lattice: header.lattice, species, atoms, blankSeparated: false };
   header.counts.forEach((n, g) => {
     for (let k = 0; k < n; k++) species.push(header.species[g]!);
   });
-  return { lattice: header.lattice, species, atoms: species.length, blankSeparated: src.isBlank(header.lines.mode) };
+  return { first, mode, lattice: header.lattice, species, atoms: species.length, blankSeparated: src.isBlank(mode) };
 }
 
 /**
- * Cartesian position of one atom from its fractional coordinates (the first three fields; anything after
- * them, a label, is ignored), or undefined after reporting why not.
+ * Whether the repeated header at `first` has the current block's lines but the scale and lattice (title,
+ * names, counts, selective; the mode line but its number) word for word, as a variable-cell run writes
+ * them before every configuration.
  */
-function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number, atoms: number, report: Report): Vec3 | undefined {
+function sameLayout(state: State, first: number): boolean {
+  const { src, block } = state;
+  const size = block.mode - block.first;
+  if (first + size >= src.count || src.lines[first] !== src.lines[block.first]) return false;
+  for (let k = 5; k < size; k++) if (src.lines[first + k] !== src.lines[block.first + k]) return false;
+  return modeOf(src.lines[first + size]!) === modeOf(src.lines[block.mode]!);
+}
+
+/** A mode line up to its '=' (the configuration number after it changes): all readHeader reads of it. */
+const modeOf = (text: string): string => text.split('=', 1)[0]!;
+
+/**
+ * The block of a repeated header at `first`: of the same layout, only its scale and lattice are read and
+ * the species are shared; else the whole header. Undefined (the problems reported) when it cannot be read.
+ */
+function repeatedBlock(state: State, first: number): Block | undefined {
+  const { src, block, report, seen } = state;
+  if (sameLayout(state, first)) {
+    const cell = readAt(src, first, report, seen, (window, local) => readCell(window, local).cell);
+    return cell && { ...block, first, mode: first + block.mode - block.first, lattice: cell.lattice };
+  }
+  const header = readHeaderAt(src, first, report, seen);
+  return header && blockOf(header, src, first);
+}
+
+/**
+ * Cartesian position of atom `atom` (1-based) from its fractional coordinates (the first three fields;
+ * anything after them, a label, is ignored), written into `out`; false after reporting why not.
+ */
+function readPosition(
+  fields: Fields,
+  lattice: Mat3,
+  line: number,
+  atom: number,
+  atoms: number,
+  report: Report,
+  out: Float64Array,
+): boolean {
   if (fields.count < 3) {
     report.error(
       'xdatcar-short-line',
@@ -101,7 +150,7 @@ function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number,
         ? `a blank line where atom ${atom} of ${atoms} should be: the configuration is left out`
         : `atom ${atom} needs three fractional coordinates (found ${fields.count}): the configuration is left out`,
     );
-    return undefined;
+    return false;
   }
   const a = fields.number(0);
   const b = fields.number(1);
@@ -113,20 +162,26 @@ function readPosition(fields: Fields, lattice: Mat3, line: number, atom: number,
       fields.range(line, k),
       `the coordinate must be a number (found ${quote(fields.text(k))}): the configuration is left out`,
     );
-    return undefined;
+    return false;
   }
-  // f·L (fracToCart), written out: one array per atom, the only allocation left in the hot loop.
+  // f·L (fracToCart), written out: nothing is allocated per atom.
   const [u, v, w] = lattice;
   const x = a * u[0] + b * v[0] + c * w[0];
   const y = a * u[1] + b * v[1] + c * w[1];
   const z = a * u[2] + b * v[2] + c * w[2];
-  if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) return [x, y, z];
+  if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) {
+    const k = 3 * (atom - 1);
+    out[k] = x;
+    out[k + 1] = y;
+    out[k + 2] = z;
+    return true;
+  }
   report.error(
     'xdatcar-coordinates-too-large',
     { line, start: fields.starts[0]!, end: fields.ends[2]! },
     'these coordinates times the lattice vectors are too large to compute with: the configuration is left out',
   );
-  return undefined;
+  return false;
 }
 
 /** One scanner for every coordinate line read (the reader is synchronous, so it is never shared by two reads). */
@@ -195,9 +250,9 @@ function checkConfiguration(state: State): boolean {
  * The coordinate lines of one configuration: its positions (undefined when a line is bad or a
  * configuration line comes too soon), the line after it, and whether the file ended first.
  */
-function readConfiguration(state: State, number: number): { positions?: Vec3[]; next: number; truncated: boolean } {
+function readConfiguration(state: State, number: number): { positions?: Float64Array; next: number; truncated: boolean } {
   const { src, report, block, marker } = state;
-  const positions: Vec3[] = [];
+  const positions = new Float64Array(3 * block.atoms);
   let ok = true;
   let line = marker + 1;
   for (let i = 0; i < block.atoms; i++, line++) {
@@ -212,10 +267,7 @@ function readConfiguration(state: State, number: number): { positions?: Vec3[]; 
       );
       return { next: line, truncated: false };
     }
-    if (!ok) continue;
-    const position = readPosition(fields, block.lattice, line, i + 1, block.atoms, report);
-    if (position) positions.push(position);
-    else ok = false;
+    if (ok) ok = readPosition(fields, block.lattice, line, i + 1, block.atoms, report, positions);
   }
   return { ...(ok ? { positions } : {}), next: line, truncated: false };
 }
@@ -253,7 +305,7 @@ function advance(state: State, line: number, number: number): boolean {
     );
     return false;
   }
-  const repeated = readHeaderAt(src, next, report, state.seen);
+  const repeated = repeatedBlock(state, next);
   if (!repeated) {
     report.error(
       'xdatcar-bad-header',
@@ -262,22 +314,20 @@ function advance(state: State, line: number, number: number): boolean {
     );
     return false;
   }
-  state.block = blockOf(repeated, src);
-  state.marker = repeated.lines.mode;
+  state.block = repeated;
+  state.marker = repeated.mode;
   state.blockStart = next;
   return true;
 }
 
-function keep(state: State, positions: Vec3[], number: number, last: number): void {
+function keep(state: State, positions: Float64Array, number: number, last: number): void {
   const { block } = state;
-  const frame: StructureFrame = {
-    lattice: block.lattice,
-    pbc: [true, true, true],
-    species: block.species,
+  const lines = { first: state.blockStart, last };
+  const frame: StructureFrame = defineRows(
+    { lattice: block.lattice, pbc: [true, true, true], species: block.species, title: `configuration ${number}`, lines },
+    'positions',
     positions,
-    title: `configuration ${number}`,
-    lines: { first: state.blockStart, last },
-  };
+  );
   state.frames.push(frame);
   state.sites += block.atoms;
   state.outline.push({ name: `configuration ${number}`, detail: frameDetail(block.atoms), kind: 'frame', lines: frame.lines });
@@ -304,7 +354,7 @@ export function readXdatcar(text: string): StructureFile {
     report,
     seen,
     title: (src.lines[0] ?? '').trim(),
-    block: blockOf(header, src),
+    block: blockOf(header, src, 0),
     marker: header.lines.mode,
     blockStart: 0,
     frames: [],

@@ -9,7 +9,7 @@ import { parseInteger } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
 import { SourceText, type Token } from '../../poscar/text';
 import { Fields } from '../fields';
-import type { Vec3 } from '../../poscar/types';
+import { defineRows } from '../packed';
 import { frameDetail, groupFrames, MAX_FRAME_ATOMS, MAX_FRAMES, MAX_TOTAL_SITES } from '../trajectoryOutline';
 import type { OutlineEntry, StructureFile, StructureFrame } from '../types';
 import { readFrameSpec, type FrameSpec } from './frameSpec';
@@ -83,8 +83,9 @@ function frameTitle(comment: string, spec: FrameSpec, index: number): string {
 interface AtomLines {
   species: string[];
   labels: (string | undefined)[];
-  positions: Vec3[];
-  forces?: Vec3[];
+  /** x y z of each atom read, packed (see ../packed.ts). */
+  positions: Float64Array;
+  forces?: Float64Array;
   free?: Flags[];
   next: number;
   ok: boolean;
@@ -96,22 +97,29 @@ interface AtomLines {
 function readAtoms(src: SourceText, first: number, n: number, spec: FrameSpec, names: SpeciesNames, report: Report): AtomLines {
   const species: string[] = [];
   const labels: (string | undefined)[] = [];
-  const positions: Vec3[] = [];
-  const forces: Vec3[] = [];
+  const positions = new Float64Array(3 * n);
+  const forces = new Float64Array(3 * n);
   const free: Flags[] = [];
+  // The first i atoms, when a count line comes early.
+  const read = (i: number) => ({
+    species,
+    labels,
+    positions: positions.subarray(0, 3 * i),
+    ...(forcesOk ? { forces: forces.subarray(0, 3 * i) } : {}),
+    ...(freeOk ? { free } : {}),
+  });
   let forcesOk = spec.forces !== undefined;
   let freeOk = spec.moveMask !== undefined;
-  const read = () => ({ species, labels, positions, ...(forcesOk ? { forces } : {}), ...(freeOk ? { free } : {}) });
   let ok = spec.positions !== undefined;
   const width = spec.width;
   const speciesOffset = spec.species ?? spec.numbers;
   const fields = FIELDS;
   for (let i = 0; i < n; i++) {
     const line = first + i;
-    if (!src.has(line)) return { species, labels, positions, next: line, ok: false, truncated: true };
+    if (!src.has(line)) return { ...read(i), next: line, ok: false, truncated: true };
     fields.scan(src.lines[line]!);
     if (i > 0 && fields.count === 1 && (parseInteger(fields.text(0)) ?? -1) >= 0)
-      return { ...read(), next: line, ok, truncated: false, short: i };
+      return { ...read(i), next: line, ok, truncated: false, short: i };
     if (!ok) continue; // the columns are unknown or a line was bad: only the frame's extent matters now
     if (fields.count < width) {
       report.error(
@@ -124,12 +132,10 @@ function readAtoms(src: SourceText, first: number, n: number, spec: FrameSpec, n
       ok = false;
       continue;
     }
-    const position = readVector(fields, spec.positions!, line, 'position', report);
-    if (!position) {
+    if (!readVector(fields, spec.positions!, line, 'position', report, positions, i)) {
       ok = false;
       continue;
     }
-    positions.push(position);
     if (speciesOffset === undefined) {
       species.push('X');
       labels.push(undefined);
@@ -145,18 +151,14 @@ function readAtoms(src: SourceText, first: number, n: number, spec: FrameSpec, n
       species.push(resolved.symbol);
       labels.push(resolved.label);
     }
-    if (forcesOk) {
-      const force = readVector(fields, spec.forces!, line, 'force', report);
-      if (force) forces.push(force);
-      else forcesOk = false;
-    }
+    if (forcesOk) forcesOk = readVector(fields, spec.forces!, line, 'force', report, forces, i);
     if (freeOk) {
       const flags = readFlags(fields, spec.moveMask!, line, report);
       if (flags) free.push(flags);
       else freeOk = false;
     }
   }
-  return { ...read(), next: first + n, ok, truncated: false };
+  return { ...read(n), next: first + n, ok, truncated: false };
 }
 
 type Flags = [boolean, boolean, boolean];
@@ -189,18 +191,24 @@ function describe(spec: FrameSpec): string {
   return spec.columns.map((c) => `${c.name}:${c.count}`).join(' ');
 }
 
-function readVector(fields: Fields, offset: number, line: number, what: string, report: Report): Vec3 | undefined {
+/** The vector in columns offset… of the line, written into `out` as atom `atom`'s; false after reporting why not. */
+function readVector(fields: Fields, offset: number, line: number, what: string, report: Report, out: Float64Array, atom: number): boolean {
   const x = fields.number(offset);
   const y = fields.number(offset + 1);
   const z = fields.number(offset + 2);
-  if (x !== undefined && y !== undefined && z !== undefined) return [x, y, z];
+  if (x !== undefined && y !== undefined && z !== undefined) {
+    out[3 * atom] = x;
+    out[3 * atom + 1] = y;
+    out[3 * atom + 2] = z;
+    return true;
+  }
   const k = x === undefined ? 0 : y === undefined ? 1 : 2;
   report.error(
     'xyz-not-number',
     fields.range(line, offset + k),
     `the ${what}'s ${'xyz'[k]} must be a number (found ${quote(fields.text(offset + k))})${what === 'position' ? ': the frame is left out' : ": the frame's forces are left out"}`,
   );
-  return undefined;
+  return false;
 }
 
 /** What the reader carries from one frame to the next. */
@@ -312,20 +320,23 @@ function readFrame(state: State, line: number, n: number, countRange: { line: nu
     );
   }
   if (!atoms.ok) return atoms.next;
-  const count = atoms.positions.length;
-  const frame: StructureFrame = {
-    lattice: spec.lattice,
-    pbc: spec.pbc,
-    species: atoms.species,
-    positions: atoms.positions,
-    ...(atoms.labels.some((l) => l !== undefined) ? { labels: atoms.labels.map((l, k) => l ?? atoms.species[k]!) } : {}),
-    ...(spec.energy === undefined ? {} : { energy: spec.energy }),
-    ...(atoms.forces && atoms.forces.length === count ? { forces: atoms.forces } : {}),
-    ...(atoms.free && atoms.free.length === count ? { free: atoms.free } : {}),
-    ...(spec.stress ? { stress: spec.stress } : {}),
-    title: frameTitle(comment, spec, index),
-    lines: { first: line, last: atoms.next - 1 },
-  };
+  const count = atoms.species.length;
+  const frame: StructureFrame = defineRows(
+    {
+      lattice: spec.lattice,
+      pbc: spec.pbc,
+      species: atoms.species,
+      ...(atoms.labels.some((l) => l !== undefined) ? { labels: atoms.labels.map((l, k) => l ?? atoms.species[k]!) } : {}),
+      ...(spec.energy === undefined ? {} : { energy: spec.energy }),
+      ...(spec.stress ? { stress: spec.stress } : {}),
+      title: frameTitle(comment, spec, index),
+      lines: { first: line, last: atoms.next - 1 },
+    },
+    'positions',
+    atoms.positions,
+  );
+  if (atoms.forces) defineRows(frame, 'forces', atoms.forces);
+  if (atoms.free && atoms.free.length === count) frame.free = atoms.free;
   out.frames.push(frame);
   out.sites += count;
   out.outline.push({ name: `frame ${index}`, detail: frameDetail(count, spec.energy), kind: 'frame', lines: frame.lines });
