@@ -15,18 +15,21 @@ import { OPTIONS_COMMANDS, RUN_COMMANDS } from './runs/structureRunner';
 import { SHOW_STRUCTURE } from './webviews/structure/feature';
 import { POWDER_PATTERN, PowderPatternFeature } from './webviews/xrd/feature';
 import type { RunsTree } from './runs/tree';
+import type { ResultViews } from './webviews/results/feature';
 import type { Wiring } from './wiring';
 
 /** Starts it; returns the Runs list's data (undefined if the service failed to start: the failure is logged). */
 export function startMaterials({ context, log, testMode, start }: Wiring): RunsTree | undefined {
   let tree: RunsTree | undefined;
+  let results: ResultViews | undefined;
   start('the materials service', () => {
     const made = materialsRuns(context, log, testMode);
     tree = made.tree;
+    results = made.results;
     return made.disposables;
   });
   start('the materials formats’ problems', () => new FormatDiagnostics(log));
-  start('the powder pattern', () => new PowderPatternFeature(context, log, testMode));
+  start('the powder pattern', () => new PowderPatternFeature(context, log, testMode, results));
   start('the POSCAR editor', () => {
     // The space group and the cell commands; moyo loads on the first search (a lens or hover asks), not here.
     const symmetry = new SymmetryFeature(context.extensionUri);

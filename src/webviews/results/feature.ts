@@ -16,6 +16,9 @@ import { viewsColumn } from '../column';
 /** Registered outside production mode only. */
 export const RESULTS_TEST_COMMAND = 'tokenLens.results.test';
 
+/** Brings back, after a reload, a view whose record nobody keeps (computed here from a file): its id starts with the prefix. */
+export type LocalRestore = (panel: vscode.WebviewPanel, id: string) => void | Promise<void>;
+
 export interface ResultViewsOptions extends RunActions {
   /** The run list's record of a run, for views that come back after a reload. */
   lookup(runId: string): RunRecord | undefined;
@@ -24,6 +27,8 @@ export interface ResultViewsOptions extends RunActions {
 export class ResultViews extends Disposable {
   private readonly panels = this.register(new PanelSet<ResultPanel>());
   private readonly documents = this.register(new ResultDocuments());
+  /** Every result page comes back through this one serializer (one per view type): these take the ids the run list does not know. */
+  private readonly localRestores = new Map<string, LocalRestore>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -73,8 +78,17 @@ export class ResultViews extends Disposable {
     this.panels.get(run.id)?.update(run);
   }
 
-  private restore(panel: vscode.WebviewPanel, state: unknown): void {
-    const run = isRecord(state) && isString(state.runId, 200) ? this.options.lookup(state.runId) : undefined;
+  /** The views of records made from files (id starting with `prefix`) come back through `restore`, not the run list. */
+  restoreLocal(prefix: string, restore: LocalRestore): vscode.Disposable {
+    this.localRestores.set(prefix, restore);
+    return { dispose: () => this.localRestores.delete(prefix) };
+  }
+
+  private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const id = isRecord(state) && isString(state.runId, 10_000) ? state.runId : '';
+    const local = [...this.localRestores].find(([prefix]) => id.startsWith(prefix));
+    if (local) return local[1](panel, id);
+    const run = id ? this.options.lookup(id) : undefined;
     if (run) this.adopt(panel, run);
     else panel.dispose();
   }
@@ -115,7 +129,7 @@ export class ResultViews extends Disposable {
           { viewColumn: viewsColumn(), preserveFocus: true },
           panelOptions(this.context.extensionUri),
         );
-        this.restore(webviewPanel, arg);
+        await this.restore(webviewPanel, arg);
         return this.panels.keys();
       }
       case 'closeAll':
