@@ -8,7 +8,8 @@ import { PoscarLanguageFeature } from './features/poscar/language';
 import { FormatDiagnostics } from './features/structures/diagnostics';
 import { StructureLanguageFeature } from './features/structures/language';
 import { SymmetryFeature } from './features/symmetry/feature';
-import { CONVERT_COMMANDS, RELAXATION_SUMMARY } from './runs/structureFiles';
+import { CONVERT_COMMANDS, RELAXATION_SUMMARY, TRAJECTORY_ANALYSIS } from './runs/structureFiles';
+import { hasTrajectory } from './webviews/results/trajectoryFile';
 import { hasIonicSteps } from './webviews/results/relaxationFile';
 import { materialsRuns } from './runs';
 import { OPTIONS_COMMANDS, RUN_COMMANDS } from './runs/structureRunner';
@@ -58,6 +59,11 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
       new StructureLanguageFeature([
         { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
         { title: '$(graph-line) Relaxation Summary', command: RELAXATION_SUMMARY, when: (f) => f.frames.length > 1 && hasIonicSteps(f) },
+        {
+          title: '$(graph-scatter) Trajectory Analysis',
+          command: TRAJECTORY_ANALYSIS,
+          when: (f) => (f.format === 'xdatcar' || f.format === 'xyz') && hasTrajectory(f),
+        },
         { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
         { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
         { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
