@@ -4,30 +4,17 @@
  * stored anywhere: the page keeps only the id, which names the file).
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ResultReport } from '../../src/webviews/results/protocol';
-import { activateExtension, screenshot, screenshotsSupported, sleep, waitFor } from '../suite/util';
+import { activateExtension, screenshot, sleep, waitFor } from '../suite/util';
+import { acrossReload } from './reload';
 
 const TEST = 'tokenLens.xrd.test';
 
-interface BeforeReload {
-  pid: number;
-  uri: string;
-}
-
 suite('The powder pattern view across a window reload', () => {
   test('shown, the window reloaded: the view is back with the same peaks, computed again from the file', async function () {
-    const runDir = process.env.TOKEN_LENS_RUN_DIR;
-    if (!runDir || !screenshotsSupported()) {
-      console.warn('SKIPPED LOUDLY: only the headless runner survives a window reload (TOKEN_LENS_RUN_DIR).');
-      this.skip();
-    }
     this.timeout(180_000);
-    const marker = path.join(runDir, 'xrd-reload.json');
-    if (fs.existsSync(marker)) await afterReload(JSON.parse(fs.readFileSync(marker, 'utf8')) as BeforeReload);
-    else await showThenReload(marker);
+    await acrossReload(this, 'xrd', showPattern, afterReload);
   });
 });
 
@@ -42,7 +29,8 @@ async function pattern(): Promise<ResultReport> {
   );
 }
 
-async function showThenReload(marker: string): Promise<never> {
+/** The first run: the pattern of NaCl.vasp shown; returns the file's URI. */
+async function showPattern(): Promise<string> {
   await activateExtension();
   const folder = vscode.workspace.workspaceFolders![0]!.uri;
   const uri = vscode.Uri.joinPath(folder, 'NaCl.vasp');
@@ -50,18 +38,14 @@ async function showThenReload(marker: string): Promise<never> {
   await vscode.commands.executeCommand('tokenLens.powderPattern');
   assert.match((await pattern()).headline, /^\d+ peaks/);
   await sleep(1000); // the page keeps its state ({ runId }) once it has shown the run
-  fs.writeFileSync(marker, JSON.stringify({ pid: process.pid, uri: uri.toString() } satisfies BeforeReload));
-  await vscode.commands.executeCommand('workbench.action.reloadWindow');
-  await sleep(60_000);
-  throw new Error('The window did not reload: this extension host still runs 60 s later.');
+  return uri.toString();
 }
 
-async function afterReload(before: BeforeReload): Promise<void> {
-  assert.notEqual(process.pid, before.pid, 'a new extension host: the window did reload');
+async function afterReload(uri: string): Promise<void> {
   await activateExtension();
   try {
     await waitFor(
-      async () => ((await vscode.commands.executeCommand<string[] | undefined>(TEST, 'open')) ?? []).includes(before.uri),
+      async () => ((await vscode.commands.executeCommand<string[] | undefined>(TEST, 'open')) ?? []).includes(uri),
       60_000,
       'the pattern view to come back',
     );
