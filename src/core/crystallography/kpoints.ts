@@ -5,6 +5,9 @@
  * .automatic_linemode), so pymatgen's Kpoints.from_file reads them back. Pure.
  */
 import type { Mat3, Vec3 } from '../poscar/types';
+import { cartToFrac } from '../poscar/structure';
+import { typeNumbers } from './cell';
+import { cellProblem, type MoyoBindings } from './symmetry';
 import { pymatgenLabel } from './kpathLabels';
 import { bravaisFromMetric, kPathOfSpaceGroup, pointsIn, segmentLength, setyawanCurtarolo, type Variant } from './kpath';
 
@@ -116,4 +119,20 @@ export function standardizedFromMoyo(dataset: MoyoStandardCell): Standardized {
   const std: Vec3[] = [0, 1, 2].map((i) => [b[3 * i]!, b[3 * i + 1]!, b[3 * i + 2]!]);
   const back = (v: Vec3): Vec3 => [0, 1, 2].map((i) => r[3 * i]! * v[0] + r[3 * i + 1]! * v[1] + r[3 * i + 2]! * v[2]) as Vec3;
   return { number: dataset.number, conventionalLattice: std.map(back) as Mat3 };
+}
+
+/**
+ * The space group and standard cell of a crystal by moyo, in spglib's setting; undefined when the cell cannot be
+ * searched or moyo's answer lacks them. Throws what moyo throws (no group at this tolerance).
+ */
+export function standardizeCrystal(moyo: MoyoBindings, crystal: Crystal, symprec: number): Standardized | undefined {
+  const frac = crystal.positions.map((p) => cartToFrac(crystal.lattice, p));
+  if (cellProblem({ lattice: crystal.lattice, frac, species: crystal.species }, symprec)) return undefined;
+  const json = JSON.stringify({ lattice: { basis: crystal.lattice.flat() }, positions: frac, numbers: typeNumbers(crystal.species) });
+  const raw = moyo.analyze_cell(json, symprec, 'Spglib') as Partial<MoyoStandardCell> | undefined;
+  const basis = raw?.std_cell?.lattice?.basis;
+  const rotation = raw?.std_rotation_matrix;
+  const nine = (v: unknown): boolean => Array.isArray(v) && v.length === 9 && v.every((x) => Number.isFinite(x));
+  if (typeof raw?.number !== 'number' || !nine(basis) || !nine(rotation)) return undefined;
+  return standardizedFromMoyo(raw as MoyoStandardCell);
 }

@@ -6,12 +6,12 @@
  * formats' readers can reuse them. A search that fails says why; the document stays as it is.
  */
 import * as vscode from 'vscode';
-import { cellOfPoscar, cellToPoscarText, typeNumbers, wrapCell, type Cell } from '../../core/crystallography/cell';
+import { cellOfPoscar, cellToPoscarText, wrapCell, type Cell } from '../../core/crystallography/cell';
 import { symmetryParagraphs, symmetryTitle } from '../../core/crystallography/describe';
 import { niggliCell, parseSupercellMatrix, supercell, supercellProblem, symmetrizeCell } from '../../core/crystallography/operations';
 import { standardCells } from '../../core/crystallography/standard';
 import { cellProblem, type SymmetryFinder, type SymmetryResult } from '../../core/crystallography/symmetry';
-import { standardizedFromMoyo, type MoyoStandardCell, type Standardize } from '../../core/crystallography/kpoints';
+import { standardizeCrystal, type Standardize } from '../../core/crystallography/kpoints';
 import { cartToFrac } from '../../core/poscar/structure';
 import type { Poscar } from '../../core/poscar/types';
 import { config, onDidChangeConfig } from '../../platform/config';
@@ -99,14 +99,7 @@ export class SymmetryFeature extends Disposable {
     const symprec = config.symmetryTolerance;
     const frac = crystal.positions.map((p) => cartToFrac(crystal.lattice, p));
     if (cellProblem({ lattice: crystal.lattice, frac, species: crystal.species }, symprec)) return undefined;
-    const moyo = await this.finder.moyo();
-    const json = JSON.stringify({ lattice: { basis: crystal.lattice.flat() }, positions: frac, numbers: typeNumbers(crystal.species) });
-    const raw = moyo.analyze_cell(json, symprec, 'Spglib') as Partial<MoyoStandardCell> | undefined;
-    const basis = raw?.std_cell?.lattice?.basis;
-    const rotation = raw?.std_rotation_matrix;
-    const nine = (v: unknown): boolean => Array.isArray(v) && v.length === 9 && v.every((x) => Number.isFinite(x));
-    if (typeof raw?.number !== 'number' || !nine(basis) || !nine(rotation)) return undefined;
-    return standardizedFromMoyo(raw as MoyoStandardCell);
+    return standardizeCrystal(await this.finder.moyo(), crystal, symprec);
   };
 
   /** The CodeLens and hover hooks of the POSCAR editor. */
