@@ -9,25 +9,29 @@ import { FormatDiagnostics } from './features/structures/diagnostics';
 import { StructureLanguageFeature } from './features/structures/language';
 import { SymmetryFeature } from './features/symmetry/feature';
 import { SymmetryPool, symmetryWorkerScript } from './platform/symmetryPool';
-import { CONVERT_COMMANDS, RELAXATION_SUMMARY } from './runs/structureFiles';
+import { CONVERT_COMMANDS, RELAXATION_SUMMARY, TRAJECTORY_ANALYSIS } from './runs/structureFiles';
+import { hasTrajectory } from './webviews/results/trajectoryFile';
 import { hasIonicSteps } from './webviews/results/relaxationFile';
 import { materialsRuns } from './runs';
 import { OPTIONS_COMMANDS, RUN_COMMANDS } from './runs/structureRunner';
 import { SHOW_STRUCTURE } from './webviews/structure/feature';
 import { POWDER_PATTERN, PowderPatternFeature } from './webviews/xrd/feature';
 import type { RunsTree } from './runs/tree';
+import type { ResultViews } from './webviews/results/feature';
 import type { Wiring } from './wiring';
 
 /** Starts it; returns the Runs list's data (undefined if the service failed to start: the failure is logged). */
 export function startMaterials({ context, log, testMode, start }: Wiring): RunsTree | undefined {
   let tree: RunsTree | undefined;
+  let results: ResultViews | undefined;
   start('the materials service', () => {
     const made = materialsRuns(context, log, testMode);
     tree = made.tree;
+    results = made.results;
     return made.disposables;
   });
   start('the materials formats’ problems', () => new FormatDiagnostics(log));
-  start('the powder pattern', () => new PowderPatternFeature(context, log, testMode));
+  start('the powder pattern', () => new PowderPatternFeature(context, log, testMode, results));
   start('the POSCAR editor', () => {
     // The space group and the cell commands; moyo loads on the first search (a lens or hover asks), not here, and
     // searches run on a worker thread, which starts on that first search too.
@@ -59,6 +63,11 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
       new StructureLanguageFeature([
         { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
         { title: '$(graph-line) Relaxation Summary', command: RELAXATION_SUMMARY, when: (f) => f.frames.length > 1 && hasIonicSteps(f) },
+        {
+          title: '$(graph-scatter) Trajectory Analysis',
+          command: TRAJECTORY_ANALYSIS,
+          when: (f) => (f.format === 'xdatcar' || f.format === 'xyz') && hasTrajectory(f),
+        },
         { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
         { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
         { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },

@@ -15,12 +15,12 @@ import { readRelaxationSummary, StructureFileCommands } from './structureFiles';
 import { isFileSummary } from '../webviews/results/relaxationFile';
 import { RunsTree, type RunControl } from './tree';
 
-/** Everything to dispose, and the Runs list's data, which the window's Runs view (materialsLoader.ts) shows. */
+/** Everything to dispose, the result views (which bring back every result page after a reload), and the Runs list's data, which the window's Runs view (materialsLoader.ts) shows. */
 export function materialsRuns(
   context: vscode.ExtensionContext,
   log: vscode.LogOutputChannel,
   testMode: boolean,
-): { disposables: vscode.Disposable[]; tree: RunsTree } {
+): { disposables: vscode.Disposable[]; tree: RunsTree; results: ResultViews } {
   const service = new ServiceFeature(context, log, testMode);
   const store = new RunStore(context.workspaceState);
   // The views and the runners need each other; the views reach the runners through this, once both exist.
@@ -51,5 +51,5 @@ export function materialsRuns(
   const applications = new ApplicationRuns(context, service, store, recorder);
   const runnerOf = (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs);
   const tree = new RunsTree(store, control, results, testMode);
-  return { disposables: [service, recorder, runs, files, applications, results, structures, tree], tree };
+  return { disposables: [service, recorder, runs, files, applications, results, structures, tree], tree, results };
 }

@@ -1,7 +1,8 @@
 /**
  * Commands on structure files of any registered format: Convert to POSCAR / CIF / Extended XYZ (the frame
  * the 3D view's player shows, else a frame picked; a new untitled document in the target's language) and
- * the Relaxation Summary of a VASP output file (its ionic steps in the result view), plus Open Structure
+ * the Relaxation Summary of a VASP output file (its ionic steps in the result view), the Trajectory Analysis of a
+ * multi-frame periodic file (its g(r) and MSD in the result view), plus Open Structure
  * Sent of a run (the POSCAR it sent, whatever file it came from).
  */
 import * as vscode from 'vscode';
@@ -17,6 +18,7 @@ import { structureOf } from '../platform/formatDocuments';
 import { notify } from '../platform/notify';
 import { frameCaption } from '../webviews/structure/fileData';
 import { relaxationRecord } from '../webviews/results/relaxationFile';
+import { trajectoryRecord } from '../webviews/results/trajectoryFile';
 import type { ResultViews } from '../webviews/results/feature';
 
 export const CONVERT_COMMANDS = {
@@ -25,6 +27,7 @@ export const CONVERT_COMMANDS = {
   xyz: 'tokenLens.convertToExtxyz',
 } as const;
 export const RELAXATION_SUMMARY = 'tokenLens.relaxationSummary';
+export const TRAJECTORY_ANALYSIS = 'tokenLens.trajectoryAnalysis';
 export const OPEN_SENT = 'tokenLens.runs.openSent';
 /** From the Explorer: a file too big for a text editor (VS Code opens none over ~50 MB), read in slices. */
 export const OPEN_RELAXATION_SUMMARY = 'tokenLens.openRelaxationSummary';
@@ -55,6 +58,7 @@ export class StructureFileCommands extends Disposable {
     for (const [target, command] of Object.entries(CONVERT_COMMANDS))
       this.register(vscode.commands.registerCommand(command, (arg?: unknown) => this.convert(target, asArgs(arg))));
     this.register(vscode.commands.registerCommand(RELAXATION_SUMMARY, (arg?: unknown) => this.relaxationSummary(asArgs(arg).uri)));
+    this.register(vscode.commands.registerCommand(TRAJECTORY_ANALYSIS, (arg?: unknown) => this.trajectoryAnalysis(asArgs(arg).uri)));
     this.register(
       vscode.commands.registerCommand(OPEN_RELAXATION_SUMMARY, (arg?: unknown) => {
         const uri = asArgs(arg).uri;
@@ -157,15 +161,19 @@ export class StructureFileCommands extends Disposable {
   }
 
   /** Opens the file's ionic steps in the result view; returns the record's id. */
-  async relaxationSummary(uri: vscode.Uri | string | undefined): Promise<string | undefined> {
+  relaxationSummary(uri: vscode.Uri | string | undefined): Promise<string | undefined> {
+    return this.fileRecord(uri, relaxationRecord);
+  }
+
+  /** Opens g(r) and the MSD of the file's frames in the result view; returns the record's id. */
+  trajectoryAnalysis(uri: vscode.Uri | string | undefined): Promise<string | undefined> {
+    return this.fileRecord(uri, trajectoryRecord);
+  }
+
+  private async fileRecord(uri: vscode.Uri | string | undefined, make: typeof relaxationRecord): Promise<string | undefined> {
     const source = await this.source(uri);
     if (typeof source === 'string') return void notify.warning(source);
-    const record = relaxationRecord(
-      source.document.uri.toString(),
-      fileName(source.document.uri),
-      source.file,
-      source.entry.language.label,
-    );
+    const record = make(source.document.uri.toString(), fileName(source.document.uri), source.file, source.entry.language.label);
     if (typeof record === 'string') return void notify.warning(record);
     this.results.show(record, false);
     return record.id;

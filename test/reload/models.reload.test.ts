@@ -6,12 +6,12 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
 import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace';
 import { modelFile, startStandInHub } from '../unit/standInHub';
-import { activateExtension, openDocument, screenshotsSupported, sleep, ui, waitFor } from '../suite/util';
+import { activateExtension, openDocument, ui, waitFor } from '../suite/util';
+import { acrossReload } from './reload';
 
 const REPO = 'test-org/qwen3';
 // Qwen 3 gives 36 tokens, cl100k_base 33: the count tells the tokenizers apart.
@@ -19,7 +19,6 @@ const TEXT = 'Open models count exactly: 通义千问 和 Llama 3 读 "héllo" �
 
 /** What the first run leaves for the one after the reload. */
 interface BeforeReload {
-  pid: number;
   endpoint: string;
 }
 
@@ -27,20 +26,13 @@ const settings = () => vscode.workspace.getConfiguration('tokenLens');
 
 suite('A downloaded model across a window reload', () => {
   test('added from the hub, the hub stopped, the window reloaded: listed, in the pick, and counting exactly from the cache', async function () {
-    const runDir = process.env.TOKEN_LENS_RUN_DIR;
-    if (!runDir || !screenshotsSupported()) {
-      console.warn('SKIPPED LOUDLY: only the headless runner survives a window reload (TOKEN_LENS_RUN_DIR) and reads the pick.');
-      this.skip();
-    }
     this.timeout(180_000);
-    const marker = path.join(runDir, 'models-reload.json');
-    if (fs.existsSync(marker)) await afterReload(JSON.parse(fs.readFileSync(marker, 'utf8')) as BeforeReload);
-    else await addThenReload(marker);
+    await acrossReload(this, 'models', addModel, afterReload);
   });
 });
 
-/** The first run: adds the model, stops the hub, notes what the next run checks, reloads. Never returns. */
-async function addThenReload(marker: string): Promise<never> {
+/** The first run: adds the model, stops the hub; returns what the next run checks. */
+async function addModel(): Promise<BeforeReload> {
   const api = await activateExtension<TokenLensTestApi>();
   assert.ok(!api.tokenizers().includes(REPO), 'a fresh profile has no model yet');
   const hub = await startStandInHub();
@@ -48,14 +40,10 @@ async function addThenReload(marker: string): Promise<never> {
   assert.equal(await vscode.commands.executeCommand('tokenLens.addModel', REPO), REPO);
   assert.equal(settings().get('tokenizer'), REPO, 'the model added is the one counted with');
   await hub.close();
-  fs.writeFileSync(marker, JSON.stringify({ pid: process.pid, endpoint: hub.endpoint } satisfies BeforeReload));
-  await vscode.commands.executeCommand('workbench.action.reloadWindow');
-  await sleep(60_000);
-  throw new Error('The window did not reload: this extension host still runs 60 s later.');
+  return { endpoint: hub.endpoint };
 }
 
 async function afterReload(before: BeforeReload): Promise<void> {
-  assert.notEqual(process.pid, before.pid, 'a new extension host: the window did reload');
   assert.equal(settings().get('models.hubEndpoint'), before.endpoint);
   await assert.rejects(fetch(`${before.endpoint}/api/models/${REPO}`), 'the hub is gone: nothing could be downloaded again');
   try {

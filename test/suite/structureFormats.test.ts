@@ -45,6 +45,7 @@ const XDATCAR = ['Si2', '1.0', '5.43 0 0', '0 5.43 0', '0 0 5.43', 'Si', '2']
   .concat(...[0, 1, 2].map((i) => [`Direct configuration=     ${i + 1}`, `0.0${i} 0 0`, '0.25 0.25 0.25']))
   .join('\n');
 const OUTCAR = '/usr/share/doc/pymatgen-test-files/examples/test_files/OUTCAR';
+const LI_SI_XDATCAR = '/usr/share/doc/pymatgen-test-files/examples/test_files/Traj_XDATCAR';
 
 const view = (action: string, args: object = {}) =>
   vscode.commands.executeCommand<StructureReport | undefined>('tokenLens.structure.test', action, args);
@@ -214,6 +215,33 @@ suite('Structure formats: every registered format in the editor', () => {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(small));
     assert.ok((await lensTitles(small)).some((t) => /3 frames/.test(t)));
     fs.rmSync(big.fsPath, { force: true });
+  });
+
+  test('Trajectory Analysis of an XDATCAR: g(r) and the MSD with D of its frames, in the result view', async function () {
+    this.timeout(90_000);
+    if (!fs.existsSync(LI_SI_XDATCAR)) {
+      console.warn(`SKIPPED LOUDLY: ${LI_SI_XDATCAR} is missing (Debian's pymatgen-test-files); Trajectory Analysis was not tested`);
+      return this.skip();
+    }
+    const uri = write('XDATCAR_LiSi', fs.readFileSync(LI_SI_XDATCAR, 'utf8'));
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(document, 'xdatcar');
+    await vscode.window.showTextDocument(document);
+    assert.ok(
+      (await lensTitles(uri)).some((t) => /Trajectory Analysis/.test(t)),
+      'the lens offers it',
+    );
+    const id = (await vscode.commands.executeCommand<string>('tokenLens.trajectoryAnalysis', uri))!;
+    const shown = await reportWhere(id, (r) => r.state === 'done' && r.plots.length > 0, 'the trajectory analysis');
+    assert.equal(shown.kind, 'md');
+    assert.deepEqual(
+      shown.plots.map((p) => p.title.replace(/: D = .*/, ': D')),
+      ['Radial distribution function (20 frames averaged)', 'Mean squared displacement: D'],
+    );
+    assert.match(shown.plots[1]!.title, /D = \d\.\d\de[-+]\d+ Å²\/frame/);
+    assert.equal(shown.plots[1]!.points, 100, 'a lag per frame');
+    await sleep(500);
+    await screenshot('trajectory-analysis');
   });
 
   test('Relax of a CIF on the built-in service sends it as POSCAR, kept with the run; partial occupancy is refused', async function () {

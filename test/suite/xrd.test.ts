@@ -53,4 +53,35 @@ suite('Powder pattern', () => {
     assert.match(written, /^# NaCl\.vasp: computed powder pattern, wavelength 1\.54056 Å/);
     assert.match(written, /\n31\.\d{4} 100\.0000\n/, 'NaCl 200 at 31.7°, the strongest');
   });
+
+  test('After a reload the pattern view is computed again from its file; a file that is gone is a message, not a blank view', async function () {
+    this.timeout(120_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xrd-restore-'));
+    const file = path.join(dir, 'NaCl.vasp');
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    fs.copyFileSync(path.join(folder, 'NaCl.vasp'), file);
+    const uri = vscode.Uri.file(file).toString();
+    // What the result views' serializer does with the state a pattern page kept ({ runId }).
+    await vscode.commands.executeCommand('tokenLens.results.test', 'restore', { runId: `xrd:${uri}` });
+    assert.deepEqual(await vscode.commands.executeCommand(TEST, 'open'), [uri]);
+    const report = await waitFor(
+      async () => {
+        const r = await vscode.commands.executeCommand<ResultReport | undefined>(TEST, 'report');
+        return r?.state === 'done' && r.plots.length > 0 ? r : undefined;
+      },
+      90_000,
+      'the restored pattern view',
+    );
+    assert.match(report.headline, /^\d+ peaks/);
+    assert.ok(report.tables[0]!.rows.some((row) => / \| 200 \| 6$/.test(row)));
+
+    await vscode.commands.executeCommand(TEST, 'closeAll');
+    fs.rmSync(dir, { recursive: true });
+    const webviews = () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview).length;
+    const before = webviews();
+    await vscode.commands.executeCommand('tokenLens.results.test', 'restore', { runId: `xrd:${uri}` });
+    assert.deepEqual(await vscode.commands.executeCommand(TEST, 'open'), [], 'no view for a file that is gone');
+    await waitFor(() => webviews() === before, 10_000, 'the page the serializer was given to be closed');
+  });
 });

@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { referenceServer } from './serverHarness';
+import { bandPathKpoints, standardizeCrystal } from '../../src/core/crystallography/kpoints';
+import { loadMoyoNode } from '../../src/platform/moyoNode';
 import { parsePoscar } from '../../src/core/poscar/index';
 import type { Cell, Vec3 } from '../../src/server/physics/cell';
 import { forceFieldFor } from '../../src/server/physics/forceField';
@@ -163,6 +165,22 @@ test('md: NVE series, temperatures, times and a final POSCAR; energy conserved; 
   assert.equal(defaults.timestep_fs, 1);
   assert.ok(close(defaults.temperatures[0], 300));
   assert.equal((await post(MD, { poscar, steps: 50_000 })).body.steps, 2000);
+});
+
+test('tight binding: the k-path follows the space group (moyo), so conventional cubic Si takes the FCC path, as Generate KPOINTS does', async () => {
+  const answer = await post(TB, { poscar: poscarText(diamond(1)), kpath_density: 3 });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  const b = answer.body;
+  // The metric alone sees a simple cubic cell (CUB, Γ-X-M-Γ-R-X|M-R); Fd-3m (227) is face-centred.
+  assert.equal(b.space_group, 227);
+  assert.equal(b.lattice_type_source, 'space group 227');
+  assert.equal(b.lattice_type, 'FCC');
+  assert.equal(b.path, 'Γ-X-W-K-Γ-L-U-W-L-K|U-X');
+  const si = diamond(1);
+  const crystal = { lattice: si.lattice, species: si.symbols, positions: si.positions };
+  const editor = bandPathKpoints(crystal, 3, standardizeCrystal(await loadMoyoNode(), crystal, 1e-3));
+  assert.equal(editor.variant, b.lattice_type);
+  assert.equal(editor.spaceGroup, 227);
 });
 
 test('tight binding: bands along the FCC path for primitive Si, gap fields consistent with the eigenvalues', async () => {

@@ -5,6 +5,8 @@
  * .automatic_linemode), so pymatgen's Kpoints.from_file reads them back. Pure.
  */
 import type { Mat3, Vec3 } from '../poscar/types';
+import { cartToFrac } from '../poscar/structure';
+import { cellProblem, primitiveDataset, type MoyoBindings } from './symmetry';
 import { pymatgenLabel } from './kpathLabels';
 import { bravaisFromMetric, kPathOfSpaceGroup, pointsIn, segmentLength, setyawanCurtarolo, type Variant } from './kpath';
 
@@ -116,4 +118,20 @@ export function standardizedFromMoyo(dataset: MoyoStandardCell): Standardized {
   const std: Vec3[] = [0, 1, 2].map((i) => [b[3 * i]!, b[3 * i + 1]!, b[3 * i + 2]!]);
   const back = (v: Vec3): Vec3 => [0, 1, 2].map((i) => r[3 * i]! * v[0] + r[3 * i + 1]! * v[1] + r[3 * i + 2]! * v[2]) as Vec3;
   return { number: dataset.number, conventionalLattice: std.map(back) as Mat3 };
+}
+
+/**
+ * The space group and standard cell of a crystal by moyo, in spglib's setting; undefined when the cell cannot be
+ * searched or moyo's answer lacks them. Throws what moyo throws (no group at this tolerance).
+ */
+export function standardizeCrystal(moyo: MoyoBindings, crystal: Crystal, symprec: number): Standardized | undefined {
+  const cell = { lattice: crystal.lattice, frac: crystal.positions.map((p) => cartToFrac(crystal.lattice, p)), species: crystal.species };
+  if (cellProblem(cell, symprec)) return undefined;
+  // A supercell is reduced first: moyo's cost grows steeply with the atoms, and the standard cell is the same.
+  const raw = primitiveDataset(moyo, cell, symprec) as Partial<MoyoStandardCell> | undefined;
+  const basis = raw?.std_cell?.lattice?.basis;
+  const rotation = raw?.std_rotation_matrix;
+  const nine = (v: unknown): boolean => Array.isArray(v) && v.length === 9 && v.every((x) => Number.isFinite(x));
+  if (typeof raw?.number !== 'number' || !nine(basis) || !nine(rotation)) return undefined;
+  return standardizedFromMoyo(raw as MoyoStandardCell);
 }

@@ -10,8 +10,8 @@ import { cellOfPoscar, cellToPoscarText, wrapCell, type Cell } from '../../core/
 import { symmetryParagraphs, symmetryTitle } from '../../core/crystallography/describe';
 import { niggliCell, parseSupercellMatrix, supercell, supercellProblem, symmetrizeCell } from '../../core/crystallography/operations';
 import { standardCells } from '../../core/crystallography/standard';
-import { cellProblem, primitiveDataset, type SymmetryFinder, type SymmetryResult, type SymmetrySearch } from '../../core/crystallography/symmetry';
-import { standardizedFromMoyo, type MoyoStandardCell, type Standardize } from '../../core/crystallography/kpoints';
+import { cellProblem, type SymmetryFinder, type SymmetryResult, type SymmetrySearch } from '../../core/crystallography/symmetry';
+import { standardizeCrystal, type Standardize } from '../../core/crystallography/kpoints';
 import { cartToFrac } from '../../core/poscar/structure';
 import type { Poscar } from '../../core/poscar/types';
 import { config, onDidChangeConfig } from '../../platform/config';
@@ -98,15 +98,9 @@ export class SymmetryFeature extends Disposable {
    */
   readonly standardize: Standardize = async (crystal) => {
     const symprec = config.symmetryTolerance;
-    const cell: Cell = { lattice: crystal.lattice, frac: crystal.positions.map((p) => cartToFrac(crystal.lattice, p)), species: crystal.species };
-    if (cellProblem(cell, symprec)) return undefined;
-    const moyo = await this.finder.moyo();
-    const raw = primitiveDataset(moyo, cell, symprec) as Partial<MoyoStandardCell> | undefined;
-    const basis = raw?.std_cell?.lattice?.basis;
-    const rotation = raw?.std_rotation_matrix;
-    const nine = (v: unknown): boolean => Array.isArray(v) && v.length === 9 && v.every((x) => Number.isFinite(x));
-    if (typeof raw?.number !== 'number' || !nine(basis) || !nine(rotation)) return undefined;
-    return standardizedFromMoyo(raw as MoyoStandardCell);
+    const frac = crystal.positions.map((p) => cartToFrac(crystal.lattice, p));
+    if (cellProblem({ lattice: crystal.lattice, frac, species: crystal.species }, symprec)) return undefined;
+    return standardizeCrystal(await this.finder.moyo(), crystal, symprec);
   };
 
   /** The CodeLens and hover hooks of the POSCAR editor. */

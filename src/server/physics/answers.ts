@@ -9,6 +9,7 @@ import { dualBasis, InputError, norm, toFractional, type Cell, type Mat3, type V
 import type { Flags } from './constraints';
 import type { Frame } from './frames';
 import { kPath } from './kpath';
+import { spaceGroupOf } from './spaceGroup';
 import { LANGEVIN_FRICTION, md, type Ensemble } from './md';
 import { forceFieldFor } from './forceField';
 import { stressGPa } from './potential';
@@ -191,7 +192,8 @@ export function bandModel(cell: Cell) {
 
 export function* bandStructure(s: Structure, density: number): Steps<Record<string, unknown>> {
   check(s, MAX_ATOMS.tightbinding);
-  const path = kPath(s.cell.lattice, density);
+  const group = spaceGroupOf({ lattice: s.cell.lattice, species: s.cell.symbols, positions: s.cell.positions });
+  const path = kPath(s.cell.lattice, density, typeof group === 'string' ? undefined : group);
   const n = s.cell.symbols.length;
   const model = bandModel(s.cell);
   const size = 2 * model.orbitals * n;
@@ -216,6 +218,9 @@ export function* bandStructure(s: Structure, density: number): Steps<Record<stri
     labels: path.labels,
     path: path.path,
     lattice_type: path.variant,
+    // Where the lattice type came from: the space group (moyo), or the cell's metric and why.
+    lattice_type_source: typeof group === 'string' ? `the cell's metric (no space group: ${group})` : `space group ${group.number}`,
+    ...(typeof group === 'string' ? {} : { space_group: group.number }),
     fermi_level: edges.fermiLevel,
     vbm: edges.vbm,
     cbm: edges.cbm,

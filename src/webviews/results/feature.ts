@@ -14,10 +14,13 @@ import { runTitle, type RunRecord } from '../../core/runs/run';
 import { ResultDocuments } from './structures';
 import { viewsColumn } from '../column';
 import { notify } from '../../platform/notify';
-import { FILE_SUMMARY_PREFIX, isFileSummary } from './relaxationFile';
+import { FILE_SUMMARY_PREFIX } from './relaxationFile';
 
 /** Registered outside production mode only. */
 export const RESULTS_TEST_COMMAND = 'tokenLens.results.test';
+
+/** Brings back, after a reload, a view whose record nobody keeps (computed here from a file): its id starts with the prefix. */
+export type LocalRestore = (panel: vscode.WebviewPanel, id: string) => void | Promise<void>;
 
 export interface ResultViewsOptions extends RunActions {
   /** The run list's record of a run, for views that come back after a reload. */
@@ -29,6 +32,8 @@ export interface ResultViewsOptions extends RunActions {
 export class ResultViews extends Disposable {
   private readonly panels = this.register(new PanelSet<ResultPanel>());
   private readonly documents = this.register(new ResultDocuments());
+  /** Every result page comes back through this one serializer (one per view type): these take the ids the run list does not know. */
+  private readonly localRestores = new Map<string, LocalRestore>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -42,6 +47,7 @@ export class ResultViews extends Disposable {
         deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
       }),
     );
+    this.localRestores.set(FILE_SUMMARY_PREFIX, (panel, id) => this.restoreSummary(panel, id));
     if (TEST_HOOKS && testMode)
       this.register(vscode.commands.registerCommand(RESULTS_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
   }
@@ -78,23 +84,31 @@ export class ResultViews extends Disposable {
     this.panels.get(run.id)?.update(run);
   }
 
+  /** The views of records made from files (id starting with `prefix`) come back through `restore`, not the run list. */
+  restoreLocal(prefix: string, restore: LocalRestore): vscode.Disposable {
+    this.localRestores.set(prefix, restore);
+    return { dispose: () => this.localRestores.delete(prefix) };
+  }
+
   private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const id = isRecord(state) && isString(state.runId, 10_000) ? state.runId : undefined;
-    let closed = false;
-    const closing = panel.onDidDispose(() => (closed = true));
-    const run = id === undefined ? undefined : isFileSummary({ id }) ? await this.reread(id) : this.options.lookup(id);
-    closing.dispose();
-    if (closed) return;
+    const id = isRecord(state) && isString(state.runId, 10_000) ? state.runId : '';
+    const local = [...this.localRestores].find(([prefix]) => id.startsWith(prefix));
+    if (local) return local[1](panel, id);
+    const run = id ? this.options.lookup(id) : undefined;
     if (run) this.adopt(panel, run);
     else panel.dispose();
   }
 
   /** A file's summary is kept by nobody: after a reload it is read again from its file, or the user is told why not. */
-  private async reread(id: string): Promise<RunRecord | undefined> {
+  private async restoreSummary(panel: vscode.WebviewPanel, id: string): Promise<void> {
+    let closed = false;
+    const closing = panel.onDidDispose(() => (closed = true));
     const record = await this.options.reread(id.slice(FILE_SUMMARY_PREFIX.length));
-    if (typeof record !== 'string') return record;
-    void notify.warning(`The relaxation summary was not restored after the reload: ${record}`);
-    return undefined;
+    closing.dispose();
+    if (closed) return;
+    if (typeof record === 'string') void notify.warning(`The relaxation summary was not restored after the reload: ${record}`);
+    if (record && typeof record !== 'string') this.adopt(panel, record);
+    else panel.dispose();
   }
 
   private adopt(panel: vscode.WebviewPanel, run: RunRecord): ResultPanel {

@@ -13,7 +13,7 @@ import {
   unwrap,
   type PeriodicFrame,
 } from '../../core/crystallography/trajectory';
-import type { Vec3 } from '../../core/poscar/types';
+import type { Mat3, Vec3 } from '../../core/poscar/types';
 import { toVec3Rows } from './fields';
 import type { MdAnalysis } from './model';
 
@@ -31,11 +31,19 @@ function thin<T>(items: readonly T[], fits: (count: number) => boolean): { items
   return { items: items.filter((_, i) => i % stride === 0), stride };
 }
 
-function framePositions(frame: unknown): { positions: Vec3[]; step?: number } | undefined {
+interface FramePositions {
+  positions: Vec3[];
+  step?: number;
+  /** The frame's own cell (a variable-cell run, an XDATCAR of NpT), when it gives one. */
+  lattice?: Mat3;
+}
+
+function framePositions(frame: unknown): FramePositions | undefined {
   const positions = toVec3Rows(isRecord(frame) ? (frame.positions ?? frame.coords ?? frame.cart_coords) : frame);
   if (!positions) return undefined;
   const step = isRecord(frame) && typeof frame.step === 'number' && Number.isFinite(frame.step) ? frame.step : undefined;
-  return { positions, ...(step !== undefined ? { step } : {}) };
+  const cell = isRecord(frame) ? toVec3Rows(frame.lattice ?? frame.cell) : undefined;
+  return { positions, ...(step !== undefined ? { step } : {}), ...(cell?.length === 3 ? { lattice: cell as Mat3 } : {}) };
 }
 
 /** The analysis, or a note saying why there is none; undefined when the answer has no trajectory at all. */
@@ -49,7 +57,15 @@ export function analyseTrajectory(raw: unknown, poscarText: string | undefined, 
   const usable = frames.filter((f) => f!.positions.length === species.length);
   if (usable.length !== frames.length)
     return { note: `The frames do not all have the ${species.length} atoms of the final POSCAR: no g(r) or MSD.` };
-  const periodic: PeriodicFrame[] = usable.map((f) => ({ lattice: poscar.lattice, species, positions: f!.positions }));
+  const periodic: PeriodicFrame[] = usable.map((f) => ({ lattice: f!.lattice ?? poscar.lattice, species, positions: f!.positions }));
+  const unit = usable.every((f) => f!.step !== undefined) && timestepFs ? 'fs' : 'frame';
+  const times = unit === 'fs' ? usable.map((f) => f!.step! * timestepFs!) : usable.map((_, i) => i);
+  return analysePeriodic(periodic, times, unit);
+}
+
+/** g(r) and the MSD of periodic frames at the given times (fs, or frame numbers). */
+function analysePeriodic(periodic: PeriodicFrame[], times: number[], unit: 'fs' | 'frame'): MdAnalysis {
+  const atoms = periodic[0]!.species.length;
   const analysis: MdAnalysis = {};
   try {
     const rMax = minimumImageRMax(periodic);
@@ -60,14 +76,12 @@ export function analyseTrajectory(raw: unknown, poscarText: string | undefined, 
     if (!(error instanceof TrajectoryError)) throw error;
     analysis.note = `No g(r): ${error.message}`;
   }
-  const unit = usable.every((f) => f!.step !== undefined) && timestepFs ? 'fs' : 'frame';
-  const times = unit === 'fs' ? usable.map((f) => f!.step! * timestepFs!) : usable.map((_, i) => i);
   // The MSD's origins need equal spacing: a last frame off the stride (the run's final step) is left out of it.
   let even = times.length;
   while (even > 2 && Math.abs(times[even - 1]! - times[0]! - (even - 1) * (times[1]! - times[0]!)) > 1e-6 * Math.abs(times[1]! - times[0]!))
     even--;
   try {
-    const fits = (n: number) => (n * n * species.length) / 2 <= MSD_WORK;
+    const fits = (n: number) => (n * n * atoms) / 2 <= MSD_WORK;
     const positions = thin(unwrap(periodic).slice(0, even), fits).items;
     const msd = meanSquaredDisplacement(positions, thin(times.slice(0, even), fits).items);
     analysis.msd = {

@@ -17,7 +17,8 @@ import { viewsColumn } from '../column';
 import { ResultPanel } from '../results/panel';
 import { RESULT_VIEW_TYPE } from '../results/protocol';
 import { ResultDocuments } from '../results/structures';
-import { runTitle } from '../../core/runs/run';
+import { runTitle, type RunRecord } from '../../core/runs/run';
+import type { ResultViews } from '../results/feature';
 import { patternRun, type Measured } from './patternRun';
 
 export const POWDER_PATTERN = 'tokenLens.powderPattern';
@@ -26,19 +27,43 @@ export const EXPORT_PATTERN = 'tokenLens.exportPattern';
 export const XRD_TEST_COMMAND = 'tokenLens.xrd.test';
 const DIFFRACTION_LANGUAGE = 'diffraction';
 
+/** The pattern's record id: this prefix, then the structure file's URI. */
+const XRD_ID_PREFIX = 'xrd:';
+
 const baseName = (uri: vscode.Uri): string => uri.path.split('/').pop() || 'structure';
+
+function tryParse(text: string): vscode.Uri | undefined {
+  try {
+    return vscode.Uri.parse(text, true);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A saved file that is still there, or an untitled document the window still holds. */
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  if (uri.scheme === 'untitled') return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export class PowderPatternFeature extends Disposable {
   private readonly panels = this.register(new PanelSet<ResultPanel>());
   private readonly documents = this.register(new ResultDocuments());
-  private count = 0;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly testMode: boolean,
+    /** The result views' serializer, which hands this the pages of patterns after a reload. */
+    results?: ResultViews,
   ) {
     super();
+    if (results) this.register(results.restoreLocal(XRD_ID_PREFIX, (panel, id) => this.restore(panel, id)));
     this.register(vscode.commands.registerCommand(POWDER_PATTERN, (uri?: vscode.Uri) => this.show(uri)));
     this.register(vscode.commands.registerCommand(EXPORT_PATTERN, (uri?: vscode.Uri, target?: vscode.Uri) => this.export(uri, target)));
     if (TEST_HOOKS && testMode)
@@ -48,7 +73,9 @@ export class PowderPatternFeature extends Disposable {
             ? this.panels.last()?.requestReport({ action: 'report' })
             : action === 'closeAll'
               ? this.panels.dispose()
-              : undefined,
+              : action === 'open'
+                ? this.panels.keys()
+                : undefined,
         ),
       );
   }
@@ -95,39 +122,72 @@ export class PowderPatternFeature extends Disposable {
 
   private async show(uri: vscode.Uri | undefined): Promise<void> {
     const read = await this.structure(uri);
+    if (!read) return;
+    const run = this.compute(read);
+    if (!run) return;
+    const key = read.document.uri.toString();
+    const existing = this.panels.get(key);
+    if (existing) {
+      existing.update(run);
+      existing.panel.reveal(existing.panel.viewColumn, true);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      RESULT_VIEW_TYPE,
+      runTitle(run),
+      { viewColumn: viewsColumn(), preserveFocus: true },
+      panelOptions(this.context.extensionUri),
+    );
+    this.adopt(panel, run, read.document.uri);
+  }
+
+  /** The finished run of a structure, over the measured pattern of an open diffraction file; undefined after a message. */
+  private compute(read: { structure: XrdStructure; document: vscode.TextDocument }): RunRecord | undefined {
     const wavelength = this.wavelength();
-    if (!read || wavelength === undefined) return;
+    if (wavelength === undefined) return undefined;
     const measured = this.measured();
     try {
-      const run = patternRun({
+      return patternRun({
         structure: read.structure,
         name: baseName(read.document.uri),
         uri: read.document.uri.toString(),
         wavelength,
         ...(measured ? { measured } : {}),
-        id: `xrd-${Date.now().toString(36)}-${++this.count}`,
+        // One id per file: the page keeps it, and after a reload it names the file to compute from again.
+        id: `${XRD_ID_PREFIX}${read.document.uri.toString()}`,
         now: Date.now(),
       });
-      const key = read.document.uri.toString();
-      const existing = this.panels.get(key);
-      if (existing) {
-        existing.update(run);
-        existing.panel.reveal(existing.panel.viewColumn, true);
-        return;
-      }
-      const panel = vscode.window.createWebviewPanel(
-        RESULT_VIEW_TYPE,
-        runTitle(run),
-        { viewColumn: viewsColumn(), preserveFocus: true },
-        panelOptions(this.context.extensionUri),
-      );
-      // Computed here: nothing to cancel, retry or open from a row; the structure buttons act on the input file.
-      const actions = { onCancel: () => undefined, onRetry: () => void this.show(read.document.uri), onShow3d: () => undefined };
-      this.panels.add(key, new ResultPanel(panel, this.context.extensionUri, run, this.testMode, actions, this.documents, this.log));
     } catch (error) {
       if (!(error instanceof XrdError)) throw error;
       void notify.error(`No powder pattern for ${baseName(read.document.uri)}: ${error.message}`);
+      return undefined;
     }
+  }
+
+  private adopt(panel: vscode.WebviewPanel, run: RunRecord, uri: vscode.Uri): void {
+    // Computed here: nothing to cancel, retry or open from a row; the structure buttons act on the input file.
+    const actions = { onCancel: () => undefined, onRetry: () => void this.show(uri), onShow3d: () => undefined };
+    this.panels.add(
+      uri.toString(),
+      new ResultPanel(panel, this.context.extensionUri, run, this.testMode, actions, this.documents, this.log),
+    );
+  }
+
+  /** After a window reload: the pattern computed again from the file the page names, or a message saying why not. */
+  private async restore(panel: vscode.WebviewPanel, id: string): Promise<void> {
+    const uri = tryParse(id.slice(XRD_ID_PREFIX.length));
+    const gone = !uri || !(await exists(uri));
+    const read = gone ? undefined : await this.structure(uri);
+    const run = read && this.compute(read);
+    if (!read || !run) {
+      panel.dispose();
+      if (gone)
+        void notify.warning(
+          `The powder pattern of ${uri ? baseName(uri) : 'a structure'} did not come back after the reload: ${uri?.scheme === 'file' ? uri.fsPath : (uri?.toString() ?? id)} is gone.`,
+        );
+      return;
+    }
+    this.adopt(panel, run, read.document.uri);
   }
 
   private async export(uri: vscode.Uri | undefined, target: vscode.Uri | undefined): Promise<void> {
