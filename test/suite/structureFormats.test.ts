@@ -15,6 +15,20 @@ import { activateExtension, closeAllEditors, screenshot, screenshotsSupported, s
 import { resultReport, type Outcome } from './runs';
 import type { ResultReport } from '../../src/webviews/results/protocol';
 
+/** A result page's report once it is done with every plot's axes drawn: a loaded machine can take a minute to start it. */
+async function drawnReport(id: string, what: string): Promise<ResultReport> {
+  let last: ResultReport | undefined;
+  const drawn = (r: ResultReport | undefined): r is ResultReport =>
+    r?.state === 'done' && r.plots.length > 0 && r.plots.every((p) => p.yTicks.length > 0);
+  await waitFor(
+    async () => drawn((last = await resultReport(id))),
+    60_000,
+    () => `${what} with its axes drawn; last report: ${JSON.stringify(last)}`,
+    300,
+  );
+  return last!;
+}
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-formats-'));
 const write = (name: string, text: string): vscode.Uri => {
   fs.writeFileSync(path.join(dir, name), text);
@@ -161,17 +175,7 @@ suite('Structure formats: every registered format in the editor', () => {
     assert.equal(document.languageId, 'outcar');
     await vscode.window.showTextDocument(document);
     const id = (await vscode.commands.executeCommand<string>('tokenLens.relaxationSummary', uri))!;
-    // A loaded machine can take longer than reportWhere's 15 s to start the page: wait up to a minute.
-    let last: ResultReport | undefined;
-    const drawn = (r: ResultReport | undefined): r is ResultReport =>
-      r?.state === 'done' && r.plots.length > 0 && r.plots.every((p) => p.yTicks.length > 0);
-    await waitFor(
-      async () => drawn((last = await resultReport(id))),
-      60_000,
-      () => `the relaxation summary with its axes drawn; last report: ${JSON.stringify(last)}`,
-      300,
-    );
-    const shown = last!;
+    const shown = await drawnReport(id, 'the relaxation summary');
     assert.equal(shown.kind, 'relax');
     assert.ok(
       shown.plots.some((p) => p.points > 1),
@@ -232,7 +236,7 @@ suite('Structure formats: every registered format in the editor', () => {
       'the lens offers it',
     );
     const id = (await vscode.commands.executeCommand<string>('tokenLens.trajectoryAnalysis', uri))!;
-    const shown = await reportWhere(id, (r) => r.state === 'done' && r.plots.length > 0, 'the trajectory analysis');
+    const shown = await drawnReport(id, 'the trajectory analysis');
     assert.equal(shown.kind, 'md');
     assert.deepEqual(
       shown.plots.map((p) => p.title.replace(/: D = .*/, ': D')),
