@@ -31,20 +31,23 @@ function resolve(from: string, specifier: string): string | undefined {
   return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => fs.existsSync(f));
 }
 
-function folderGraph(): Map<string, Set<string>> {
+/** The graph of relative imports between src/'s files, each file named by `nodeOf` (its folder, or itself); `import type` counts. */
+function importGraph(nodeOf: (file: string) => string): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const file of sourceFiles(SRC)) {
-    const from = folderOf(file);
+    const from = nodeOf(file);
     const edges = graph.get(from) ?? graph.set(from, new Set()).get(from)!;
     for (const { fileName } of ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true).importedFiles) {
       const target = fileName.startsWith('.') ? resolve(file, fileName) : undefined;
-      if (target && folderOf(target) !== from) edges.add(folderOf(target));
+      if (target && nodeOf(target) !== from) edges.add(nodeOf(target));
     }
   }
   return graph;
 }
 
-/** A cycle through the folder graph, as a path, or undefined (depth-first search with colours). */
+const folderGraph = (): Map<string, Set<string>> => importGraph(folderOf);
+
+/** A cycle through a graph, as a path, or undefined (depth-first search with colours). */
 function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -73,6 +76,13 @@ test('no two folders of src/ depend on each other, directly or through others', 
   assert.ok(graph.size > 20 && graph.get('runs')?.has('core/runs'), `the graph was read: ${[...graph.keys()].join(', ')}`);
   const cycle = findCycle(graph);
   assert.equal(cycle, undefined, `a cycle between folders: ${cycle?.join(' → ')}`);
+});
+
+test('no two modules of src/ import each other, directly or through others, type imports included', () => {
+  const graph = importGraph((file) => path.relative(SRC, file));
+  assert.ok(graph.get('features/statusBar/feature.ts')?.has('features/statusBar/commands.ts'), 'the graph was read');
+  const cycle = findCycle(graph);
+  assert.equal(cycle, undefined, `a cycle between modules: ${cycle?.join(' → ')}`);
 });
 
 test('the cycle check finds a ring it is given', () => {

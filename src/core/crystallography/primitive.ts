@@ -17,7 +17,7 @@
 import type { Mat3, Vec3 } from '../poscar/types';
 import { determinant, planeSpacings, rowTimes } from '../poscar/vec';
 import { inverse, matTimes, metric, wrapUnit, type Cell } from './cell';
-import { niggliReduce } from './operations';
+import { niggliReduce } from './niggli';
 
 export interface Reduction {
   /** The primitive cell, sites in the order of their first input site. */

@@ -5,29 +5,9 @@
  */
 import type { Mat3, Vec3 } from '../../core/poscar/types';
 import type { AppModel } from './apps/model';
+import type { BandTick, Common, Series } from './basics';
 
-/** A number per step; null where the service sent something that is not one. */
-export type Series = (number | null)[];
-
-export interface ResultImage {
-  /** data:image/png;base64,… */
-  dataUrl: string;
-  /** Where it came from: a field name, a header, or "answer" for a whole image answer. */
-  source: string;
-}
-
-/** What every kind's model has: the method, the atoms, and what the view did not place. */
-export interface Common {
-  /** How the service computed it, in its words. */
-  method?: string;
-  /** Atoms and element symbols as the answer states them. */
-  natoms?: number;
-  species?: string[];
-  /** Every field the view does not show, as the service sent it. */
-  extra: Record<string, unknown>;
-  images: ResultImage[];
-  warnings: string[];
-}
+export type { BandTick, Common, ResultImage, Series } from './basics';
 
 export interface Trajectory {
   frames: number;
@@ -103,12 +83,6 @@ export interface MdModel extends Common {
   finalPoscar?: string;
   trajectory?: Trajectory;
   analysis?: MdAnalysis;
-}
-
-export interface BandTick {
-  distance: number;
-  /** "Γ", "X", "X|U" */
-  label: string;
 }
 
 export interface BandEdges {

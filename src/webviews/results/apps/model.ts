@@ -3,8 +3,8 @@
  * equation, a returned structure, sortable (and paged) tables, plots. The readers (pure, tolerant)
  * build it from the answer; the page draws any application with the same few parts.
  */
-import type { PlotSpec } from '../plots';
-import type { Common } from '../model';
+import type { PlotSpec } from '../plotSpec';
+import type { Common } from '../basics';
 import type { AppKind } from '../../../core/runs/run';
 
 export interface AppRow {
