@@ -18,8 +18,11 @@ parentPort?.on('message', ({ id, cell, symprec }: SearchRequest) => {
     moyo = undefined;
     throw new Error(`The symmetry finder (moyo) could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
   }));
-  loading.then((bindings) => analyzeSymmetry(bindings, cell, symprec)).then(
-    (result) => parentPort!.postMessage({ id, result } satisfies SearchReply),
-    (error: unknown) => parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies SearchReply),
-  );
+  loading
+    .then((bindings) => analyzeSymmetry(bindings, cell, symprec))
+    .then(
+      (result) => parentPort!.postMessage({ id, result } satisfies SearchReply),
+      (error: unknown) =>
+        parentPort!.postMessage({ id, error: error instanceof Error ? error.message : String(error) } satisfies SearchReply),
+    );
 });

@@ -60,7 +60,13 @@ function cases(): { name: string; unit: Cell; det: number; diagonal: boolean; ce
       ['rotated', ROTATED, 4],
       ...(cell.frac.length <= 8 ? [['5×5×5', diag(5), 125] as [string, Mat3, number]] : []),
     ];
-    return matrices.map(([label, m, det]) => ({ name: `${name} ${label}`, unit: cell, det, diagonal: m !== ROTATED, cell: supercell(cell, m) }));
+    return matrices.map(([label, m, det]) => ({
+      name: `${name} ${label}`,
+      unit: cell,
+      det,
+      diagonal: m !== ROTATED,
+      cell: supercell(cell, m),
+    }));
   });
 }
 
@@ -78,7 +84,8 @@ test('supercells of real structures: the same group as the unit cell and as spgl
     all.map((c) => ({ name: c.name, lattice: c.cell.lattice, frac: c.cell.frac, numbers: typeNumbers(c.cell.species) })),
     [SYMPREC],
   );
-  if (!answers) t.diagnostic('SKIPPED LOUDLY (the spglib half): spglib is not installed for /usr/bin/python3 (apt-get install python3-spglib)');
+  if (!answers)
+    t.diagnostic('SKIPPED LOUDLY (the spglib half): spglib is not installed for /usr/bin/python3 (apt-get install python3-spglib)');
   const problems: string[] = [];
   let letterChoices = 0;
   all.forEach((c, i) => {

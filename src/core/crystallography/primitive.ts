@@ -221,12 +221,7 @@ export function integerBasis(rows: number[][]): Mat3 {
 /** The primitive basis (rows, the input's fractional coordinates) the generators span with the input lattice. */
 function primitiveBasis(generators: Generator[], n: number): Mat3 | undefined {
   if (generators.some((g) => n % g.order !== 0)) return undefined;
-  const rows = [
-    [n, 0, 0],
-    [0, n, 0],
-    [0, 0, n],
-    ...generators.map((g) => g.numerators.map((x) => x * (n / g.order))),
-  ];
+  const rows = [[n, 0, 0], [0, n, 0], [0, 0, n], ...generators.map((g) => g.numerators.map((x) => x * (n / g.order)))];
   const m = integerBasis(rows).map((r) => r.map((x) => x / n)) as Mat3;
   return Math.abs(Math.abs(determinant(m)) * n - 1) < 1e-9 ? m : undefined;
 }
