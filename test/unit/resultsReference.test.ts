@@ -48,7 +48,8 @@ test('reference MD', () => {
 test('reference band structure', () => {
   const m = viaJson<BandsModel>('tightbinding', runToEnd(bandStructure(structure, 5)));
   assert.deepEqual(m.warnings, []);
-  assert.deepEqual(Object.keys(m.extra), ['kpath_density']);
+  assert.deepEqual(Object.keys(m.extra), ['space_group', 'kpath_density']); // the number is in the source's words too
+  assert.match(m.latticeTypeSource ?? '', /^space group \d+$/); // read, not left under Other fields
   assert.ok(m.dos && m.dos.energies.length === m.dos.states.length && m.dos.energies.length > 100, 'the density of states is read');
   assert.equal(m.bands.length, 40); // Si in Vogl's sp3s*: five orbitals per atom
   assert.equal(m.distanceSource, 'service');

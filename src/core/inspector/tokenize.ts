@@ -21,6 +21,11 @@ import {
 
 /** Texts up to this many UTF-16 units are tokenized in one call (up to ~25 ms cold). */
 export const SLICE_THRESHOLD = 24_000;
+/**
+ * The longest heavy piece a chunk with a deadline takes in (UTF-16 units): its spans are built in one go after it is
+ * prepared (about 3 µs a token), so a longer one ends the chunk there, incomplete, instead of overrunning the deadline.
+ */
+export const SYNC_HEAVY_PIECE = 32_768;
 /** Target chunk size for the sliced path. */
 export const CHUNK = 16_000;
 
@@ -57,12 +62,13 @@ export interface Chunk {
  * The segment table of text from `from` (0 or a piece end), offsets relative to `from`, up to the first piece end
  * that no character straddles, where a token ends, and that `stop` accepts (the text's end otherwise). The model's patterns work on a budget:
  * the chunk may end early, at such a piece end, before a heavy piece or when the budget runs out, and says why;
- * until `deadline` (performance.now()) it prepares the piece or walks on itself.
+ * until `deadline` (performance.now()) it prepares the piece (up to SYNC_HEAVY_PIECE) or walks on itself.
  */
 export function chunkTable(tokenizer: Tokenizer, text: string, from: number, stop: (end: number) => boolean, deadline = -Infinity): Chunk {
   const spans: TokenSpan[] = [];
   let walked = walkSpans(tokenizer, text, from, stop, spans);
   while (walked.why !== undefined && performance.now() < deadline) {
+    if (typeof walked.why === 'string' && walked.why.length > SYNC_HEAVY_PIECE) break;
     if (typeof walked.why === 'string') drain(tokenizer.prepare(walked.why), deadline);
     walked = walkSpans(tokenizer, text, walked.end, stop, spans);
   }

@@ -118,6 +118,8 @@ export interface BandsModel extends Common {
   path?: string;
   /** "FCC" */
   latticeType?: string;
+  /** Where the lattice type came from: "space group 227", or the cell's metric and why. */
+  latticeTypeSource?: string;
   /** The density of states: energies (eV, on the bands' scale) and states per eV, when the answer has one. */
   dos?: { energies: number[]; states: Series; /** "σ 0.1 eV, 8×8×8 k-mesh" */ made?: string };
 }

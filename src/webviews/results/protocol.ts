@@ -202,6 +202,7 @@ const KINDS: Record<StructureKind, Record<string, Shape>> = {
     nelectrons: num,
     path: optional(text(1000)),
     latticeType: optional(text(100)),
+    latticeTypeSource: optional(text(300)),
     dos: optional(record({ energies: numbers, states: series, made: optional(text(200)) })),
     edges: record({
       vbm: num,

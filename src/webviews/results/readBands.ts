@@ -180,6 +180,7 @@ export function readBands(f: Fields, headers: Record<string, string>): Read<Band
     nelectrons,
     path: pick((s) => s.text('path', 'kpath', 'k_path')),
     latticeType: pick((s) => s.text('lattice_type', 'bravais', 'bravais_lattice')),
+    latticeTypeSource: pick((s) => s.text('lattice_type_source')),
     ...dosOf(f),
   };
 }

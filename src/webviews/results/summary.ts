@@ -120,7 +120,8 @@ function bands(m: BandsModel): Summary {
     facts.push(`VBM ${fixed(m.edges.vbm, 3)} eV, CBM ${fixed(m.edges.cbm, 3)} eV`);
   if (m.edges.directGap !== undefined) facts.push(`Smallest direct gap ${fixed(m.edges.directGap, 3)} eV`);
   if (m.fermi !== undefined) facts.push(`Fermi level ${fixed(m.fermi, 3)} eV`);
-  if (m.path) facts.push(`Path ${m.path}${m.latticeType ? ` (${m.latticeType})` : ''}`);
+  if (m.path)
+    facts.push(`Path ${m.path}${m.latticeType ? ` (${m.latticeType}${m.latticeTypeSource ? `, from ${m.latticeTypeSource}` : ''})` : ''}`);
   const source = SOURCES[m.edges.source](m);
   if (source) facts.push(source);
   if (m.distanceSource === 'kpoints') facts.push('k-distances computed from the fractional k-points, without the lattice: approximate');
