@@ -57,12 +57,11 @@ export class RunRecorder extends Disposable {
   }
 
   /** A run again of one that failed or was cancelled replaces its view: no stale tab under the same title. */
-  private closeFailedTwins(run: RunRecord): void {
-    for (const old of this.store.all) {
-      const ended = old.state === 'failed' || old.state === 'cancelled';
-      if (ended && old.id !== run.id && old.kind === run.kind && old.inputUri === run.inputUri && old.inputText === run.inputText)
-        this.views.close(old.id);
-    }
+  private failedTwins(run: RunRecord): string[] {
+    const ended = (old: RunRecord): boolean => old.state === 'failed' || old.state === 'cancelled';
+    const twin = (old: RunRecord): boolean =>
+      old.id !== run.id && old.kind === run.kind && old.inputUri === run.inputUri && old.inputText === run.inputText;
+    return this.store.all.filter((old) => ended(old) && twin(old)).map((old) => old.id);
   }
 
   /** Records the run, sends the request, and records how it ended. */
@@ -81,10 +80,7 @@ export class RunRecorder extends Disposable {
     const controller = new AbortController();
     this.controllers.set(run.id, controller);
     this.store.put(run);
-    if (options.show) {
-      this.closeFailedTwins(run);
-      this.views.show(run);
-    }
+    if (options.show) this.views.show(run, true, this.failedTwins(run));
     // The duration counts from the request, not from the prompts (URL, key) before it.
     let sentAt = run.startedAt;
     const timed = (client: ServiceClient, signal: AbortSignal): Promise<ServiceResponse> => {

@@ -28,8 +28,17 @@ export class PanelSet<P extends View> implements vscode.Disposable {
     this.views.get(key)?.dispose();
     this.views.set(key, view);
     view.onDidDispose(() => {
-      if (this.views.get(key) === view) this.views.delete(key);
+      for (const [k, v] of this.views) if (v === view) this.views.delete(k);
     });
+    return view;
+  }
+
+  /** The view under `from` is now the one of `to` (a run again taking over its failed twin's tab). */
+  rekey(from: string, to: string): P | undefined {
+    const view = this.views.get(from);
+    if (!view || this.views.has(to)) return undefined;
+    this.views.delete(from);
+    this.views.set(to, view);
     return view;
   }
 

@@ -145,6 +145,8 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     );
     r = await reportWhere(again.id, (x) => x.state === 'done', 'the retried view');
     assert.equal(r.headline, 'Formation energy per atom: 0 eV/atom');
+    const open = (await vscode.commands.executeCommand<string[]>('tokenLens.results.test', 'open'))!;
+    assert.ok(open.includes(again.id) && !open.includes(outcome.runId!), `the retry took over the failed view's tab: ${open.join(', ')}`);
   });
 
   test('Powder diffraction: a computed pattern as sticks; the open data file has live problems, is refused while broken, then matched', async () => {

@@ -52,8 +52,14 @@ export class ResultViews extends Disposable {
       this.register(vscode.commands.registerCommand(RESULTS_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
   }
 
-  /** Opens the view of a run beside the editor, or reveals it (brought up to date). */
-  show(run: RunRecord, preserveFocus = true): ResultPanel {
+  /**
+   * Opens the view of a run beside the editor, or reveals it (brought up to date). The views of runs it
+   * `replaces` close; the first open one becomes this run's, so a Retry keeps its tab.
+   */
+  show(run: RunRecord, preserveFocus = true, replaces: readonly string[] = []): ResultPanel {
+    const [taken, ...closing] = replaces.filter((id) => this.panels.get(id));
+    closing.forEach((id) => this.close(id));
+    if (taken && !this.panels.get(run.id)) this.panels.rekey(taken, run.id);
     const existing = this.panels.get(run.id);
     if (existing) {
       existing.update(run);

@@ -58,7 +58,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
     log: vscode.LogOutputChannel,
   ) {
     super(panel, extensionUri, { title: runTitle(run), script: 'results.js', styles: ['results.css'] }, isFromResultPage, testMode, log);
-    this.register({ dispose: () => documents.forget(run.id) });
+    this.register({ dispose: () => documents.forget(this.run.id) });
     this.update(run);
   }
 
@@ -68,6 +68,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
 
   /** The run changed (running → done, …): read its answer again and show it. */
   update(run: RunRecord): void {
+    if (run.id !== this.run.id) this.documents.forget(this.run.id);
     if (run.inputText !== this.run.inputText || !this.input) this.input = inputStructure(run.inputText);
     this.run = run;
     this.view = resultView(run, this.input);
