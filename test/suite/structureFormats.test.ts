@@ -149,9 +149,23 @@ suite('Structure formats: every registered format in the editor', () => {
       200,
     );
     assert.equal(first!.frames, 3);
+    // The legend gives the space group of the frame shown (spglib 2.0: R-3m, then C2/m once an atom moved).
+    const symmetryOf = async (frame: number, expected: RegExp) => {
+      let report: StructureReport | undefined;
+      await waitFor(
+        async () => expected.test((report = await view('report', { uri: key }))?.symmetry ?? ''),
+        60_000,
+        () => `frame ${frame + 1}'s space group ${expected}; the legend says "${report?.symmetry}"`,
+        200,
+      );
+      return report!;
+    };
+    await symmetryOf(0, /^R-3m \(166\) · trigonal · hR · symprec/);
+    await view('pause', { uri: key });
     const last = (await view('setFrame', { uri: key, frame: 2 }))!;
     assert.match(last.caption, /\(3 of 3\)$/);
     assert.notDeepEqual(last.firstAtom, first!.firstAtom, 'the atoms move');
+    assert.equal((await symmetryOf(2, /^C2\/m \(12\) · monoclinic/)).caption, last.caption);
     await sleep(300);
     await screenshot('xdatcar-player');
     // The frame shown (3) is the one converted.

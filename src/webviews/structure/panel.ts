@@ -16,7 +16,10 @@ import { derivedName } from '../results/poscarText';
 import type { RunRecord } from '../../core/runs/run';
 import { WebviewHost } from '../host';
 import { symmetryTitle } from '../../core/crystallography/describe';
-import { documentSymmetry, type DocumentSymmetry } from '../../platform/symmetry';
+import { documentSymmetry, symmetryFinder, type DocumentSymmetry } from '../../platform/symmetry';
+import { AUTO_SYMMETRY_ATOMS } from '../../core/crystallography/symmetry';
+import { config } from '../../platform/config';
+import { FrameSymmetry } from './frameSymmetry';
 import { structureData, type RunStructure } from './data';
 import {
   isFromStructurePage,
@@ -47,6 +50,7 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
   protected note = '';
   /** The trajectory frame the page shows (its index in the file), for Convert on the frame shown; undefined without a player. */
   shownFrame: number | undefined;
+  private readonly frameSymmetry: FrameSymmetry;
 
   constructor(
     panel: vscode.WebviewPanel,
@@ -64,6 +68,12 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
       isFromStructurePage,
       testMode,
       log,
+    );
+    const finder = symmetryFinder(extensionUri);
+    this.frameSymmetry = new FrameSymmetry(
+      (cell, symprec) => finder.find(cell, symprec, AUTO_SYMMETRY_ATOMS),
+      () => config.symmetryTolerance,
+      (frame, text) => this.post({ type: 'frameSymmetry', frame, text }),
     );
   }
 
@@ -83,6 +93,8 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
       note: this.note,
       options: this.options,
     });
+    const frames = this.structure?.frames;
+    if (frames?.length) this.frameSymmetry.shown(this.structure, this.shownFrame ?? frames[0]!.source ?? 0);
   }
 
   protected onReady(state: unknown): void {
@@ -101,6 +113,7 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
         return;
       case 'frame':
         this.shownFrame = message.index;
+        this.frameSymmetry.shown(this.structure, message.index);
         return;
       case 'copy':
         void vscode.env.clipboard

@@ -81,7 +81,15 @@ export interface StructureTestMessage {
 const TEST_ACTIONS = ['report', 'hover', 'pick', 'exportPng', 'setRepeat', 'setFrame', 'play', 'pause'] as const;
 type TestAction = (typeof TEST_ACTIONS)[number];
 
-export type ToStructurePage = ShowMessage | StructureTestMessage;
+/** The space group of a trajectory frame (frameSymmetry.ts), for the legend while that frame is shown. */
+export interface FrameSymmetryMessage {
+  type: 'frameSymmetry';
+  /** The frame's index in its file (FrameData.source, else its place). */
+  frame: number;
+  text: string;
+}
+
+export type ToStructurePage = ShowMessage | StructureTestMessage | FrameSymmetryMessage;
 
 export interface StructureReport {
   seq: number;
@@ -182,6 +190,8 @@ export function isToStructurePage(value: unknown): value is ToStructurePage {
         isOptions(value.options) &&
         (value.structure === null || isStructure(value.structure))
       );
+    case 'frameSymmetry':
+      return isInt(value.frame) && isString(value.text, 500);
     case 'test':
       return (
         TEST_ACTIONS.includes(value.action as TestAction) &&

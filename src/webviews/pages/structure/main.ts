@@ -22,6 +22,7 @@ import {
 
 const bridge = connect<ToStructurePage, FromStructurePage>(isToStructurePage, (message) => {
   if (message.type === 'show') show(message);
+  else if (message.type === 'frameSymmetry') frameSymmetry(message.frame, message.text);
   else if (TEST_HOOKS && bridge.testMode) void test(message);
 });
 
@@ -35,6 +36,8 @@ let renderMs = 0;
 /** The trajectory frame shown, and the timer that advances it while playing. */
 let frameIndex = 0;
 let timer: ReturnType<typeof setInterval> | undefined;
+/** The space group of each trajectory frame the extension has searched, by the frame's index in its file. */
+const frameGroups = new Map<number, string>();
 
 // ---- page ---------------------------------------------------------------------------------------
 
@@ -180,6 +183,7 @@ function show(message: ShowMessage): void {
   title.textContent = message.title;
   summary.textContent = message.structure?.summary ?? '';
   for (const hide of [supercellLabel, cellBox.label, ...repeatSelects.map((r) => r.label)]) hide.hidden = !!message.structure?.molecule;
+  if (changed) frameGroups.clear(); // the extension sends the frame shown's again
   if (changed) resetPlayer(message.structure, previous === message.uri);
   draw(changed);
   renderMs = performance.now() - started;
@@ -284,8 +288,23 @@ function draw(rebuild: boolean, keepView = false): void {
       .filter(Boolean)
       .join(' '),
   );
-  fillLegend(structure.elements, structure.symmetry);
+  fillLegend(structure.elements, legendSymmetry(structure));
   viewer.render();
+}
+
+/** A trajectory's legend gives the space group of the frame shown, once the extension has searched it. */
+function legendSymmetry(structure: StructureData): string | undefined {
+  const frame = structure.frames?.[frameIndex];
+  return frame ? (frameGroups.get(frame.source ?? frameIndex) ?? symmetrySearching) : structure.symmetry;
+}
+
+const symmetrySearching = 'Space group: searching…';
+
+function frameSymmetry(source: number, text: string): void {
+  frameGroups.set(source, text);
+  const structure = current?.structure;
+  const frame = structure?.frames?.[frameIndex];
+  if (structure && frame && (frame.source ?? frameIndex) === source) fillLegend(structure.elements, text);
 }
 
 /** Fits the cell in view, turned a little off its axes so that its depth shows. */
