@@ -69,9 +69,9 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
       testMode,
       log,
     );
-    const finder = symmetryFinder(extensionUri);
+    // The shared finder is asked for at the search, not here: by then the symmetry feature has given it the worker.
     this.frameSymmetry = new FrameSymmetry(
-      (cell, symprec) => finder.find(cell, symprec, AUTO_SYMMETRY_ATOMS),
+      (cell, symprec) => symmetryFinder(extensionUri).find(cell, symprec, AUTO_SYMMETRY_ATOMS),
       () => config.symmetryTolerance,
       (frame, text) => this.post({ type: 'frameSymmetry', frame, text }),
     );
