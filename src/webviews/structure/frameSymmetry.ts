@@ -2,7 +2,7 @@
  * The space group of the trajectory frame a structure view shows (an XDATCAR's, an MD run's): searched when the
  * frame is shown, never ahead, one search at a time with the latest frame asked for next (a playing trajectory skips
  * the frames it passed while a search ran), each frame's answer kept for this structure and tolerance. The finder
- * is the editor's (platform/symmetry.ts), with the editor's own atom limit: over it the answer says so and moyo is
+ * is the editor's (platform/symmetry.ts), with the limit of the thread it runs on: over it the answer says so and moyo is
  * not even loaded. Pure: no `vscode`.
  */
 import type { Cell } from '../../core/crystallography/cell';

@@ -17,7 +17,6 @@ import type { RunRecord } from '../../core/runs/run';
 import { WebviewHost } from '../host';
 import { symmetryTitle } from '../../core/crystallography/describe';
 import { documentSymmetry, symmetryFinder, type DocumentSymmetry } from '../../platform/symmetry';
-import { AUTO_SYMMETRY_ATOMS } from '../../core/crystallography/symmetry';
 import { config } from '../../platform/config';
 import { FrameSymmetry } from './frameSymmetry';
 import { structureData, type RunStructure } from './data';
@@ -71,7 +70,10 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
     );
     // The shared finder is asked for at the search, not here: by then the symmetry feature has given it the worker.
     this.frameSymmetry = new FrameSymmetry(
-      (cell, symprec) => symmetryFinder(extensionUri).find(cell, symprec, AUTO_SYMMETRY_ATOMS),
+      (cell, symprec) => {
+        const finder = symmetryFinder(extensionUri);
+        return finder.find(cell, symprec, finder.autoAtoms); // the web host has no worker: its smaller limit
+      },
       () => config.symmetryTolerance,
       (frame, text) => this.post({ type: 'frameSymmetry', frame, text }),
     );
