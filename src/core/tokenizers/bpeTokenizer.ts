@@ -6,7 +6,7 @@ import type { RankFile, RankTable } from './rankTable';
 import type { TokenizerInfo } from './registry';
 import { withWorkBudget, WorkPaused } from './regex';
 import { SCAN_PAUSED, type EngineOptions, type ScanStop, type SpansStop, type SpecialTokenMode, type TokenSpan } from './types';
-import { ByteBuffer, codePointAt } from './utf8';
+import { ByteBuffer, codePointAt, utf8Length } from './utf8';
 
 type Ids = number | number[];
 /** piece: the string the ids encode, when it lines up with text[start, end) unit for unit. */
@@ -59,6 +59,14 @@ function hasLoneSurrogate(piece: string): boolean {
   return false;
 }
 
+/** A piece's tokens and the UTF-8 length of each (id -1: text no token holds). */
+interface TokenParts {
+  ids: ArrayLike<number>;
+  lengths: ArrayLike<number>;
+  /** The lengths' sum. */
+  bytes: number;
+}
+
 /** A BPE tokenizer: pre-tokenizer, per-piece cache, exact byte-pair merges. */
 export class BpeTokenizer extends TokenizerBase {
   readonly lookbehind: number;
@@ -73,6 +81,8 @@ export class BpeTokenizer extends TokenizerBase {
   private readonly scratch = new ByteBuffer();
   /** A Hugging Face model's initial ids of the piece being merged. */
   private symbols = new Int32Array(256);
+  /** bytesOf's views, by id. */
+  private readonly tokenBytes: Uint8Array[] = [];
 
   constructor(
     info: TokenizerInfo,
@@ -181,43 +191,46 @@ export class BpeTokenizer extends TokenizerBase {
       out.push({ id: ids, bytes: own ? UTF8.encode(text.slice(start, end)) : this.bytesOf(ids), start, end, partial: false });
       return;
     }
-    const lengths = piece !== undefined && piece.length === end - start ? this.byteLengths(piece, ids) : undefined;
-    if (lengths) this.splitPiece(text, piece!, start, lengths, out);
+    const parts = piece !== undefined && piece.length === end - start ? this.byteLengths(piece, ids) : undefined;
+    if (parts) this.splitPiece(text, piece!, start, parts, out);
     else for (const id of ids) out.push({ id, bytes: this.bytesOf(id), start, end, partial: true }); // normalized: no finer mapping
   }
 
+  /** A token's bytes: one shared view per id (TokenSpan.bytes is read-only), made once, as a long piece repeats its ids. */
   private bytesOf(id: number): Uint8Array {
-    const bytes = this.table.bytesOf(id);
-    if (bytes) return bytes.slice();
-    const special = [...this.specials].find(([, v]) => v === id)?.[0] ?? '';
-    return new TextEncoder().encode(special);
+    const known = this.tokenBytes[id];
+    if (known) return known;
+    const bytes = this.table.bytesOf(id) ?? new TextEncoder().encode([...this.specials].find(([, v]) => v === id)?.[0] ?? '');
+    if (id >= 0 && id < 1 << 24) this.tokenBytes[id] = bytes;
+    return bytes;
   }
 
   /**
-   * Each token's UTF-8 length in the piece, as [id, length] pairs. Where the model left a character outside its
-   * vocabulary (a SentencePiece model without byte fallback) the ids say nothing of its length: they are merged
-   * again without resolving the unknown parts, each of which holds one character (id -1 where no token stands for
-   * it). Undefined when the lengths do not add up to the piece's (the tokens then share the piece's whole range).
+   * Each token's UTF-8 length in the piece. Where the model left a character outside its vocabulary (a
+   * SentencePiece model without byte fallback) the ids say nothing of its length: they are merged again without
+   * resolving the unknown parts, each of which holds one character (id -1 where no token stands for it).
+   * Undefined when the lengths do not add up to the piece's (the tokens then share the piece's whole range).
    */
-  private byteLengths(piece: string, ids: number[]): [id: number, length: number][] | undefined {
+  private byteLengths(piece: string, ids: number[]): TokenParts | undefined {
     const unknown = this.model.unknown;
-    const total = UTF8.encode(piece).length;
-    let parts: [number, number][] = ids.map((id) => [id, this.table.bytesOf(id)?.length ?? 0]);
-    const sum = (list: [number, number][]) => list.reduce((n, [, length]) => n + length, 0);
-    if (this.table.charLevel && (sum(parts) !== total || (unknown && ids.includes(unknown.id)))) {
-      parts = this.unknownLengths(piece);
-    }
-    return sum(parts) === total ? parts : undefined;
+    const total = utf8Length(piece);
+    const lengths = new Int32Array(ids.length);
+    let bytes = 0;
+    for (let i = 0; i < ids.length; i++) bytes += lengths[i] = Math.max(this.table.byteLength(ids[i]!), 0);
+    const resolved = !this.table.charLevel || (bytes === total && !(unknown && ids.includes(unknown.id)));
+    const parts = resolved ? { ids, lengths, bytes } : this.unknownLengths(piece);
+    return parts.bytes === total ? parts : undefined;
   }
 
   /**
    * The piece's ids before unknown parts are resolved, each with its UTF-8 length: an unknown part is a character
    * (a byte where the model falls back to bytes and lacks that byte's token); then resolved as resolve() does.
    */
-  private unknownLengths(piece: string): [number, number][] {
+  private unknownLengths(piece: string): TokenParts {
     const raw = hasLoneSurrogate(piece) ? this.characterIds(piece) : this.encodeRun(piece);
     const unknown = this.model.unknown;
-    const out: [number, number][] = [];
+    const ids: number[] = [];
+    const lengths: number[] = [];
     let byte = 0;
     let char = 0; // the character holding byte `byte` starts at piece[char], its first byte at `charByte`
     let charByte = 0;
@@ -227,24 +240,28 @@ export class BpeTokenizer extends TokenizerBase {
         charByte += c.bytes;
         char += c.units;
       }
-      const length = id >= 0 ? (this.table.bytesOf(id)?.length ?? 0) : this.table.byteFallback ? 1 : codePointAt(piece, char).bytes;
-      if (id >= 0) out.push([id, length]);
-      else if (unknown?.fuse && previousUnknown) out[out.length - 1]![1] += length;
-      else out.push([unknown ? unknown.id : -1, length]);
+      const length = id >= 0 ? Math.max(this.table.byteLength(id), 0) : this.table.byteFallback ? 1 : codePointAt(piece, char).bytes;
+      if (id < 0 && unknown?.fuse && previousUnknown) lengths[lengths.length - 1]! += length;
+      else {
+        ids.push(id >= 0 ? id : unknown ? unknown.id : -1);
+        lengths.push(length);
+      }
       previousUnknown = id < 0;
       byte += length;
     }
-    return out;
+    return { ids, lengths, bytes: byte };
   }
 
   /** Gives each token of a piece its bytes and the whole characters they touch (the piece lines up with the text at pieceStart). */
-  private splitPiece(text: string, piece: string, pieceStart: number, parts: [id: number, length: number][], out: TokenSpan[]): void {
+  private splitPiece(text: string, piece: string, pieceStart: number, parts: TokenParts, out: TokenSpan[]): void {
     let char = 0; // offset in the piece of the character holding byte `charByte`
     let charByte = 0;
     let cp = codePointAt(piece, char);
     let byte = 0;
-    for (const [id, length] of parts) {
-      const tokenEnd = byte + length;
+    const unknown = this.model.unknown?.id;
+    for (let t = 0; t < parts.ids.length; t++) {
+      const id = parts.ids[t]!;
+      const tokenEnd = byte + parts.lengths[t]!;
       while (charByte + cp.bytes <= byte) {
         charByte += cp.bytes;
         char += cp.units;
@@ -264,7 +281,7 @@ export class BpeTokenizer extends TokenizerBase {
       byte = tokenEnd;
       if (id < 0) continue; // text no token holds
       const end = endChar + endCp.units;
-      const bytes = id === this.model.unknown?.id ? UTF8.encode(text.slice(pieceStart + start, pieceStart + end)) : this.bytesOf(id);
+      const bytes = id === unknown ? UTF8.encode(text.slice(pieceStart + start, pieceStart + end)) : this.bytesOf(id);
       out.push({ id, bytes, start: pieceStart + start, end: pieceStart + end, partial: !startsClean || !endsClean });
     }
   }

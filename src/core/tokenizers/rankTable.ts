@@ -162,6 +162,12 @@ export class RankTable {
     return this.byteFallback[bytes[start]!]!;
   }
 
+  /** The byte length of a rank, or -1 if it has no bytes. */
+  byteLength(rank: number): number {
+    if (rank < this.offset) return this.base?.byteLength(rank) ?? -1;
+    return this.length[rank - this.offset] ?? -1;
+  }
+
   /** The bytes of a rank (a view; do not modify). */
   bytesOf(rank: number): Uint8Array | undefined {
     if (rank < this.offset) return this.base?.bytesOf(rank);

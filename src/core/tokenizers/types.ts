@@ -18,6 +18,7 @@ export interface TokenizeResult {
  */
 export interface TokenSpan {
   id: number;
+  /** The token's bytes; may be the tokenizer's own (shared by every span of the id): read only. */
   bytes: Uint8Array;
   start: number;
   end: number;

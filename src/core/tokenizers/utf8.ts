@@ -16,6 +16,21 @@ export function countChars(text: string): number {
   return n;
 }
 
+/** UTF-8 length of text as TextEncoder encodes it (a lone surrogate is U+FFFD, three bytes). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
 /** UTF-8 byte length of the code point starting at text[i], and how many UTF-16 units it spans. */
 export function codePointAt(text: string, i: number): { bytes: number; units: number } {
   const c = text.charCodeAt(i);
