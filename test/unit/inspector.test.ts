@@ -9,7 +9,8 @@ import {
   type RenderMessage,
 } from '../../src/webviews/inspector/protocol';
 import { buildSegmentTable, toWireTable, type SegmentTable } from '../../src/core/inspector/segments';
-import { canSlice, SAFE_CUT, SLICE_THRESHOLD, tableSliced, walkTable } from '../../src/core/inspector/tokenize';
+import { canSlice, chunkTable, SAFE_CUT, SLICE_THRESHOLD, tableSliced, walkTable } from '../../src/core/inspector/tokenize';
+import { tokenizeAsync } from '../../src/core/tokenizers/sliced';
 import { PAGE_MESSAGES, translatePage } from '../../src/core/inspector/strings';
 import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/core/tokenizers/index';
 import { substitute } from '../../src/core/util/locale';
@@ -150,6 +151,29 @@ test('a table built chunk by chunk equals the table of the whole text, for every
       }
     }
   }
+});
+
+test("a piece of 60,000 letters is walked in parts between its tokens, and the table equals the whole text's, for every tokenizer", async () => {
+  const rng = new Rng(7);
+  const letters = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[rng.int(0, alphabet.length - 1)]).join('');
+  // A DNA sequence, a run of accented letters (tokens that split characters) and CJK, each one pre-tokenizer piece.
+  const texts = [letters('ACGT', 60_000), `x ${letters('éèàüöñç', 30_000)} y`, letters('的一是不了人我在有他这中', 30_000)];
+  for (const name of TOKENIZER_NAMES) {
+    const tokenizer = loadTokenizerSync(name);
+    for (const text of texts) {
+      const whole = toWireTable(buildSegmentTable(text, tokenizer.spans(text)));
+      const walked = (await walkTable(tokenizer, text, 0))!;
+      for (const key of ['bounds', 'tokenIndex', 'ids', 'byteLengths'] as const) {
+        assert.deepEqual(walked.table[key], whole[key], `${name}, ${text.slice(0, 8)}…: ${key}`);
+      }
+      const pieceEnds = new Set<number>();
+      tokenizer.spansFrom(text, 0, [], (end) => !pieceEnds.add(end));
+      for (const anchor of walked.anchors) assert.ok(pieceEnds.has(anchor), `${name}: anchor ${anchor} is a piece end`);
+      assert.deepEqual(await tokenizeAsync(tokenizer, text), tokenizer.tokenize(text), `${name}: tokenizeAsync`);
+    }
+  }
+  const first = chunkTable(loadTokenizerSync('cl100k_base'), texts[0]!, 0, (_end, inPiece) => inPiece);
+  assert.ok(first.resume && first.end > 0 && first.end < 60_000, `the first chunk ends inside the piece, at ${first.end}`);
 });
 
 test('building a table in chunks stops when cancelled', async () => {

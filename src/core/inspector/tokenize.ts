@@ -6,7 +6,7 @@
  */
 import type { Tokenizer, TokenSpan } from '../tokenizers/index';
 import { runSliced } from '../tokenizers/sliced';
-import type { ScanStop, SpansStop } from '../tokenizers/types';
+import type { PieceResume, ScanStop, SpansStop, SpansStopAt } from '../tokenizers/types';
 import { WHITE_SPACE } from '../tokenizers/pattern';
 import { yieldToEventLoop as yieldTurn } from '../util/yield';
 import {
@@ -56,40 +56,69 @@ export interface Chunk {
   table: SegmentTable;
   end: number;
   why: ScanStop;
+  /** Set when the chunk ends inside a long piece: the next chunk goes on from `end` with it (no restart point). */
+  resume?: PieceResume;
 }
 
 /**
- * The segment table of text from `from` (0 or a piece end), offsets relative to `from`, up to the first piece end
- * that no character straddles, where a token ends, and that `stop` accepts (the text's end otherwise). The model's patterns work on a budget:
- * the chunk may end early, at such a piece end, before a heavy piece or when the budget runs out, and says why;
- * until `deadline` (performance.now()) it prepares the piece (up to SYNC_HEAVY_PIECE) or walks on itself.
+ * The segment table of text from `from` (0 or a piece end, or inside a piece with `resume`), offsets relative to
+ * `from`, up to the first point that no character straddles, where a token ends, and that `stop` accepts (the text's
+ * end otherwise): a piece end, or a point between the parts of a long piece's tokens (`inPiece`). The model's
+ * patterns work on a budget: the chunk may end early, at a piece end, before a heavy piece or when the budget runs
+ * out, and says why; until `deadline` (performance.now()) it prepares the piece (up to SYNC_HEAVY_PIECE) or walks on.
  */
-export function chunkTable(tokenizer: Tokenizer, text: string, from: number, stop: (end: number) => boolean, deadline = -Infinity): Chunk {
+export function chunkTable(
+  tokenizer: Tokenizer,
+  text: string,
+  from: number,
+  stop: SpansStopAt,
+  deadline = -Infinity,
+  resume?: PieceResume,
+): Chunk {
   const spans: TokenSpan[] = [];
-  let walked = walkSpans(tokenizer, text, from, stop, spans);
+  let walked = walkSpans(tokenizer, text, from, stop, spans, resume);
   while (walked.why !== undefined && performance.now() < deadline) {
     if (typeof walked.why === 'string' && walked.why.length > SYNC_HEAVY_PIECE) break;
     if (typeof walked.why === 'string') drain(tokenizer.prepare(walked.why), deadline);
-    walked = walkSpans(tokenizer, text, walked.end, stop, spans);
+    walked = walkSpans(tokenizer, text, walked.end, stop, spans, walked.resume);
   }
   for (const span of spans) {
     span.start -= from;
     span.end -= from;
   }
-  return { table: buildSegmentTable(text.slice(from, walked.end), spans), end: walked.end, why: walked.why };
+  const table = buildSegmentTable(text.slice(from, walked.end), spans);
+  return { table, end: walked.end, why: walked.why, ...(walked.resume ? { resume: walked.resume } : {}) };
 }
 
 /** One budgeted walk appending to spans; cut back, when it ends early, to the last piece end where a chunk may end. */
-function walkSpans(tokenizer: Tokenizer, text: string, from: number, stop: (end: number) => boolean, spans: TokenSpan[]): SpansStop {
+function walkSpans(
+  tokenizer: Tokenizer,
+  text: string,
+  from: number,
+  stop: SpansStopAt,
+  spans: TokenSpan[],
+  resume?: PieceResume,
+): SpansStop {
   const before = spans.length;
-  let safe = from;
-  const walked = tokenizer.spansUntilHeavy(text, from, spans, (e) => {
-    // Only where a token ends: cut inside text no token holds, the chunks would hold two segments where the whole has one.
-    if (spans[spans.length - 1]?.end !== e || !isGraphemeBoundary(text, e)) return false;
-    safe = e;
-    return stop(e);
-  });
+  let safe = resume ? -1 : from;
+  const walked = tokenizer.spansUntilHeavy(
+    text,
+    from,
+    spans,
+    (e, inPiece) => {
+      // Only where a token ends: cut inside text no token holds, the chunks would hold two segments where the whole has one.
+      if (spans[spans.length - 1]?.end !== e || !isGraphemeBoundary(text, e)) return false;
+      if (!inPiece) safe = e;
+      return stop(e, inPiece);
+    },
+    resume,
+  );
   if (walked.why === undefined) return walked;
+  if (safe < 0) {
+    // Resumed inside a piece, then stopped before any point to end at: tried again from the same place.
+    spans.length = before;
+    return { end: from, why: walked.why, ...(resume ? { resume } : {}) };
+  }
   const past = spans.findIndex((span, i) => i >= before && span.start >= safe && span.end > safe);
   if (past >= 0) spans.length = past;
   return { end: safe, why: walked.why };
@@ -136,23 +165,33 @@ export async function walkTable(
   let pos = from;
   let stopped = false;
   let why: ScanStop;
+  let inPiece: PieceResume | undefined;
   while (pos < text.length && !stopped) {
     if (why !== undefined) await resume(tokenizer, why);
     else if (!oneCall) await yieldTurn();
     if (cancellation.cancelled) return undefined;
     const limit = oneCall ? Infinity : pos + CHUNK;
     let anchor = pos;
-    const chunk = chunkTable(tokenizer, text, pos, (e) => {
-      stopped = stop(e);
-      if (stopped || e >= limit) return true;
-      if (e - anchor >= ANCHOR_GAP) anchors.push((anchor = e));
-      return false;
-    });
+    const chunk = chunkTable(
+      tokenizer,
+      text,
+      pos,
+      (e, withinPiece) => {
+        if (withinPiece) return e >= limit; // a restart point for this walk alone: no anchor, no resync
+        stopped = stop(e);
+        if (stopped || e >= limit) return true;
+        if (e - anchor >= ANCHOR_GAP) anchors.push((anchor = e));
+        return false;
+      },
+      -Infinity,
+      inPiece,
+    );
     why = chunk.why;
+    inPiece = chunk.resume;
     if (chunk.end > pos) {
       const table = toWireTable(chunk.table);
       parts.push({ table, first: 0, last: table.bounds.length - 1, shift: pos - from });
-      if (chunk.end < text.length) anchors.push(chunk.end);
+      if (chunk.end < text.length && !inPiece) anchors.push(chunk.end);
     }
     pos = chunk.end;
   }

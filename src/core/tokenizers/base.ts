@@ -1,5 +1,5 @@
 import type { TokenizerInfo } from './registry';
-import type { EngineOptions, ScanStop, SpansStop, TokenizeResult, Tokenizer, TokenSpan } from './types';
+import type { EngineOptions, ScanStop, SpansStop, SpansStopAt, TokenizeResult, Tokenizer, TokenSpan } from './types';
 import { countChars } from './utf8';
 
 const utf8 = new TextDecoder();
@@ -32,8 +32,8 @@ export abstract class TokenizerBase implements Tokenizer {
     return undefined;
   }
 
-  spansUntilHeavy(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): SpansStop {
-    return { end: this.spansFrom(text, from, out, stop), why: undefined };
+  spansUntilHeavy(text: string, from: number, out: TokenSpan[], stop: SpansStopAt): SpansStop {
+    return { end: this.spansFrom(text, from, out, (end) => stop(end, false)), why: undefined };
   }
 
   *prepare(_piece: string): Generator<void, void> {}

@@ -5,8 +5,18 @@ import { PatternPieces, type DirectPieces, type PieceSource } from './pieces';
 import type { RankFile, RankTable } from './rankTable';
 import type { TokenizerInfo } from './registry';
 import { withWorkBudget, WorkPaused } from './regex';
-import { SCAN_PAUSED, type EngineOptions, type ScanStop, type SpansStop, type SpecialTokenMode, type TokenSpan } from './types';
+import {
+  SCAN_PAUSED,
+  type EngineOptions,
+  type ScanStop,
+  type PieceResume,
+  type SpansStop,
+  type SpansStopAt,
+  type SpecialTokenMode,
+  type TokenSpan,
+} from './types';
 import { ByteBuffer, codePointAt, utf8Length } from './utf8';
+import { PieceCursor, type TokenBytes, type TokenParts } from './pieceCursor';
 
 type Ids = number | number[];
 /** piece: the string the ids encode, when it lines up with text[start, end) unit for unit. */
@@ -37,6 +47,8 @@ const CACHE_LIMIT = 100_000;
 /** Pieces longer than this (UTF-16 units) may take milliseconds to merge; sliced scans prepare them in steps. */
 const HEAVY_PIECE = 8192;
 const HEAVY_CACHE_LIMIT = 16;
+/** A piece with more tokens gives its spans this many at a time (about 1 ms), a walk stopping between parts. */
+const SPANS_PART = 4096;
 /**
  * How long a file's patterns may work in one scanUntilHeavy call (milliseconds): a pattern whose per-character
  * cost is thousands of steps then pauses the scan (SCAN_PAUSED) instead of holding the event loop for seconds.
@@ -57,14 +69,6 @@ function hasLoneSurrogate(piece: string): boolean {
     if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
   }
   return false;
-}
-
-/** A piece's tokens and the UTF-8 length of each (id -1: text no token holds). */
-interface TokenParts {
-  ids: ArrayLike<number>;
-  lengths: ArrayLike<number>;
-  /** The lengths' sum. */
-  bytes: number;
 }
 
 /** A BPE tokenizer: pre-tokenizer, per-piece cache, exact byte-pair merges. */
@@ -105,16 +109,35 @@ export class BpeTokenizer extends TokenizerBase {
     return this.walkBudgeted(text, from, (_start, end, ids) => emit(end, typeof ids === 'number' ? 1 : ids.length));
   }
 
-  override spansUntilHeavy(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): SpansStop {
+  override spansUntilHeavy(text: string, from: number, out: TokenSpan[], stop: SpansStopAt, resume?: PieceResume): SpansStop {
+    if (resume) {
+      const cursor = resume instanceof PieceCursor && resume.text === text && resume.end === from ? resume.copy() : undefined;
+      if (!cursor) throw new Error(`A walk resumed at ${from} with another walk's place.`);
+      if (this.pushParts(cursor, out, stop)) return { end: cursor.end, why: undefined, resume: cursor };
+      if (stop(cursor.pieceEnd, false) || cursor.pieceEnd >= text.length) return { end: cursor.pieceEnd, why: undefined };
+      from = cursor.pieceEnd;
+    }
     let reached = from;
     let accepted = false;
+    let paused: PieceCursor | undefined;
     const why = this.walkBudgeted(text, from, (start, end, ids, piece) => {
-      this.pushSpans(text, start, end, ids, piece, out);
+      const long = typeof ids !== 'number' && ids.length > SPANS_PART && piece?.length === end - start;
+      const parts = long ? this.byteLengths(piece, ids) : undefined;
+      const cursor = parts && new PieceCursor(text, piece!, start, end, parts);
+      if (cursor && this.pushParts(cursor, out, stop)) paused = cursor;
+      else if (!cursor) this.pushSpans(text, start, end, ids, piece, out);
       reached = end;
-      accepted = stop(end);
-      return !accepted;
+      accepted = !paused && stop(end, false);
+      return !accepted && !paused;
     });
+    if (paused) return { end: paused.end, why: undefined, resume: paused };
     return { end: accepted || why !== undefined ? reached : text.length, why };
+  }
+
+  /** Gives a long piece's spans SPANS_PART tokens at a time, asking `stop` between parts; true when it stopped there. */
+  private pushParts(cursor: PieceCursor, out: TokenSpan[], stop: SpansStopAt): boolean {
+    while (!cursor.done) if (cursor.push(out, SPANS_PART, this.spanBytes) && !cursor.done && stop(cursor.end, true)) return true;
+    return false;
   }
 
   /** walk, stopping before a heavy piece not prepared yet (returned) or when the patterns' work budget runs out. */
@@ -192,7 +215,7 @@ export class BpeTokenizer extends TokenizerBase {
       return;
     }
     const parts = piece !== undefined && piece.length === end - start ? this.byteLengths(piece, ids) : undefined;
-    if (parts) this.splitPiece(text, piece!, start, parts, out);
+    if (parts) new PieceCursor(text, piece!, start, end, parts).push(out, Infinity, this.spanBytes);
     else for (const id of ids) out.push({ id, bytes: this.bytesOf(id), start, end, partial: true }); // normalized: no finer mapping
   }
 
@@ -252,39 +275,9 @@ export class BpeTokenizer extends TokenizerBase {
     return { ids, lengths, bytes: byte };
   }
 
-  /** Gives each token of a piece its bytes and the whole characters they touch (the piece lines up with the text at pieceStart). */
-  private splitPiece(text: string, piece: string, pieceStart: number, parts: TokenParts, out: TokenSpan[]): void {
-    let char = 0; // offset in the piece of the character holding byte `charByte`
-    let charByte = 0;
-    let cp = codePointAt(piece, char);
-    let byte = 0;
-    const unknown = this.model.unknown?.id;
-    for (let t = 0; t < parts.ids.length; t++) {
-      const id = parts.ids[t]!;
-      const tokenEnd = byte + parts.lengths[t]!;
-      while (charByte + cp.bytes <= byte) {
-        charByte += cp.bytes;
-        char += cp.units;
-        cp = codePointAt(piece, char);
-      }
-      const start = char;
-      const startsClean = charByte === byte;
-      let endChar = char;
-      let endByte = charByte;
-      let endCp = cp;
-      while (endByte + endCp.bytes < tokenEnd) {
-        endByte += endCp.bytes;
-        endChar += endCp.units;
-        endCp = codePointAt(piece, endChar);
-      }
-      const endsClean = endByte + endCp.bytes === tokenEnd;
-      byte = tokenEnd;
-      if (id < 0) continue; // text no token holds
-      const end = endChar + endCp.units;
-      const bytes = id === unknown ? UTF8.encode(text.slice(pieceStart + start, pieceStart + end)) : this.bytesOf(id);
-      out.push({ id, bytes, start: pieceStart + start, end: pieceStart + end, partial: !startsClean || !endsClean });
-    }
-  }
+  /** A token's bytes: the text's own for the unknown token (it stands for any), else its id's. */
+  private readonly spanBytes: TokenBytes = (id, text, start, end) =>
+    id === this.model.unknown?.id ? UTF8.encode(text.slice(start, end)) : this.bytesOf(id);
 
   /** Calls visit for every piece from `from` (a piece boundary) on, special tokens included, until it returns false. */
   private walk(text: string, from: number, visit: Visit, stopAtHeavy?: (piece: string) => void): void {

@@ -1,6 +1,6 @@
 import { yieldToEventLoop } from '../util/yield';
 import { tokenizeResult } from './base';
-import { SCAN_PAUSED, type TokenizeResult, type Tokenizer, type TokenSpan } from './types';
+import { SCAN_PAUSED, type PieceResume, type TokenizeResult, type Tokenizer, type TokenSpan } from './types';
 
 /** How long one synchronous slice of counting may hold the event loop. */
 export const SLICE_MS = 8;
@@ -65,13 +65,15 @@ export async function tokenizeAsync(tokenizer: Tokenizer, text: string, options:
   // The whitespace tokenizer numbers words from the text's start: it is walked in one go (it has no patterns to pause).
   const sliceable = tokenizer.info.kind !== 'whitespace';
   let pos = 0;
+  let resume: PieceResume | undefined;
   while (pos < text.length) {
     if (options.signal?.aborted) throw new CancelledError();
     const deadline = performance.now() + SLICE_MS;
     let checks = 0;
-    const late = () => sliceable && (++checks & 63) === 0 && performance.now() >= deadline;
-    const { end, why } = tokenizer.spansUntilHeavy(text, pos, spans, late);
+    const late = (_end: number, inPiece: boolean) => sliceable && (inPiece || (++checks & 63) === 0) && performance.now() >= deadline;
+    const { end, why, resume: inPiece } = tokenizer.spansUntilHeavy(text, pos, spans, late, resume);
     pos = end;
+    resume = inPiece;
     if (typeof why === 'string') await runSliced(tokenizer.prepare(why), options.signal);
     else if (pos < text.length) await yieldToEventLoop();
   }

@@ -42,11 +42,23 @@ export const SCAN_PAUSED: unique symbol = Symbol('scan paused');
 /** Why scanUntilHeavy stopped early: a heavy piece to prepare, or SCAN_PAUSED; undefined when emit stopped it or the text ended. */
 export type ScanStop = string | typeof SCAN_PAUSED | undefined;
 
-/** Where spansUntilHeavy stopped and why (why undefined: `stop` accepted `end`, or the text ended there). */
+/** Where a walk stopped between two tokens of one long piece; given back to spansUntilHeavy, it goes on from there. */
+export interface PieceResume {
+  readonly end: number;
+}
+
+/**
+ * Where spansUntilHeavy stopped and why (why undefined: `stop` accepted `end`, or the text ended there). With
+ * `resume`, `end` is inside a piece: only that resume goes on from it (it is no restart point for anything else).
+ */
 export interface SpansStop {
   end: number;
   why: ScanStop;
+  resume?: PieceResume;
 }
+
+/** Asked at each piece end, and between the parts of a long piece's tokens (`inPiece`); true stops the walk there. */
+export type SpansStopAt = (end: number, inPiece: boolean) => boolean;
 
 export interface Tokenizer {
   readonly info: TokenizerInfo;
@@ -63,9 +75,10 @@ export interface Tokenizer {
   /**
    * spansFrom for time-sliced callers, as scanUntilHeavy is to scan: it also stops after the last piece before a heavy
    * piece, or when its patterns' work budget runs out (SCAN_PAUSED), and says which; `end` is then the last piece end
-   * it reached (`from` when none), where the caller walks on after preparing the piece or yielding.
+   * it reached (`from` when none), where the caller walks on after preparing the piece or yielding. A long piece's
+   * tokens are given in parts, `stop` asked between them: stopped there, the answer's `resume` goes on.
    */
-  spansUntilHeavy(text: string, from: number, out: TokenSpan[], stop: (end: number) => boolean): SpansStop;
+  spansUntilHeavy(text: string, from: number, out: TokenSpan[], stop: SpansStopAt, resume?: PieceResume): SpansStop;
   tokenize(text: string): TokenizeResult;
   /**
    * Splits text into pieces that are tokenized independently (tiktoken's pre-tokenizer pieces, special
