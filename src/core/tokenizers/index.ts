@@ -1,9 +1,9 @@
 /** The token engine: exact tiktoken encodings, Hugging Face tokenizer.json BPE models and the comparison tokenizers, with no dependency on VS Code. */
 export * from './registry';
 export type { EngineOptions, SpecialTokenMode, TokenizeResult, Tokenizer, TokenSpan } from './types';
-export { countChars } from './utf8';
-export { ESTIMATES, scaleCount, shownCount, approx, type Estimate, type EstimateEntry } from './estimates';
-export { EstimateTokenizer, NotExactError } from './estimateTokenizer';
+export { countChars } from './engine/utf8';
+export { ESTIMATES, scaleCount, shownCount, approx, type Estimate, type EstimateEntry } from './estimate/estimates';
+export { EstimateTokenizer, NotExactError } from './estimate/estimateTokenizer';
 export {
   loadTokenizer,
   loadTokenizerSync,
@@ -24,4 +24,4 @@ export {
   TokenizerJsonError,
   MAX_TOKENIZER_JSON_CHARS,
   type HuggingFaceOptions,
-} from './huggingFace';
+} from './huggingFace/huggingFace';

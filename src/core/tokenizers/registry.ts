@@ -1,4 +1,4 @@
-import { ESTIMATES, type Estimate, type EstimateBase } from './estimates';
+import { ESTIMATES, type Estimate, type EstimateBase } from './estimate/estimates';
 
 /**
  * The one place that knows tokenizer names: the service's list (spec 4.1) and what each resolves to.

@@ -1,5 +1,5 @@
-import type { TokenizerInfo } from './registry';
-import type { EngineOptions, ScanStop, SpansStop, TokenizeResult, Tokenizer, TokenSpan } from './types';
+import type { TokenizerInfo } from '../registry';
+import type { EngineOptions, ScanStop, SpansStop, TokenizeResult, Tokenizer, TokenSpan } from '../types';
 
 /** Token boundaries, ids and the inspector need an exact tokenizer; an estimate has none to show. */
 export class NotExactError extends Error {

@@ -3,9 +3,9 @@ import { TokenizerBase } from './base';
 import { bytePairEncode, bytePairEncodeSteps, mergeIds, mergeIdsSteps } from './bpe';
 import { PatternPieces, type DirectPieces, type PieceSource } from './pieces';
 import type { RankFile, RankTable } from './rankTable';
-import type { TokenizerInfo } from './registry';
+import type { TokenizerInfo } from '../registry';
 import { withWorkBudget, WorkPaused } from './regex';
-import { SCAN_PAUSED, type EngineOptions, type ScanStop, type SpansStop, type SpecialTokenMode, type TokenSpan } from './types';
+import { SCAN_PAUSED, type EngineOptions, type ScanStop, type SpansStop, type SpecialTokenMode, type TokenSpan } from '../types';
 import { ByteBuffer, codePointAt } from './utf8';
 
 type Ids = number | number[];

@@ -1,7 +1,7 @@
-import { TokenizerBase } from './base';
-import { WHITE_SPACE } from './pattern';
-import type { TokenSpan } from './types';
-import { codePointAt, countChars } from './utf8';
+import { TokenizerBase } from '../engine/base';
+import { WHITE_SPACE } from '../engine/pattern';
+import type { TokenSpan } from '../types';
+import { codePointAt, countChars } from '../engine/utf8';
 
 const encoder = new TextEncoder();
 
