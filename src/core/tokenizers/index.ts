@@ -13,7 +13,7 @@ export {
   provideModel,
   prepareModelJson,
   type EncodingStats,
-} from './load';
+} from './tiktoken/ranks';
 export { countAsync, tokenizeAsync, CancelledError, SLICE_MS } from './sliced';
 export { DocumentIndex, mergeChanges, type TextChange, type EditEnvelope } from './documentIndex';
 export {

@@ -1,7 +1,7 @@
-import { yieldToEventLoop } from '../util/yield';
-import { BpeTokenizer, tiktokenModel } from './engine/bpeTokenizer';
-import { RankTable, type RankFile } from './engine/rankTable';
-import { prepareHuggingFaceSliced, type PreparedHuggingFace } from './huggingFace/huggingFace';
+import { yieldToEventLoop } from '../../util/yield';
+import { BpeTokenizer, tiktokenModel } from '../engine/bpeTokenizer';
+import { RankTable, type RankFile } from '../engine/rankTable';
+import { prepareHuggingFaceSliced, type PreparedHuggingFace } from '../huggingFace/huggingFace';
 import {
   ENCODING_NAMES,
   modelEntry,
@@ -10,10 +10,10 @@ import {
   type EncodingName,
   type ModelEntry,
   type TokenizerInfo,
-} from './registry';
-import { CharacterTokenizer, WhitespaceTokenizer } from './simple/simpleTokenizers';
-import { EstimateTokenizer } from './estimate/estimateTokenizer';
-import type { EngineOptions, Tokenizer } from './types';
+} from '../registry';
+import { CharacterTokenizer, WhitespaceTokenizer } from '../simple/simpleTokenizers';
+import { EstimateTokenizer } from '../estimate/estimateTokenizer';
+import type { EngineOptions, Tokenizer } from '../types';
 
 /** One built rank table: the rank file it was read from and the encodings that read it so far. */
 export interface EncodingStats {
