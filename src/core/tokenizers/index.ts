@@ -4,16 +4,9 @@ export type { EngineOptions, SpecialTokenMode, TokenizeResult, Tokenizer, TokenS
 export { countChars } from './engine/utf8';
 export { ESTIMATES, scaleCount, shownCount, approx, type Estimate, type EstimateEntry } from './estimate/estimates';
 export { EstimateTokenizer, NotExactError } from './estimate/estimateTokenizer';
-export {
-  loadTokenizer,
-  loadTokenizerSync,
-  isLoaded,
-  getEncodingStats,
-  ModelLoadError,
-  provideModel,
-  prepareModelJson,
-  type EncodingStats,
-} from './tiktoken/ranks';
+export { loadTokenizer, loadTokenizerSync, isLoaded } from './load';
+export { getEncodingStats, type EncodingStats } from './tiktoken/ranks';
+export { ModelLoadError, provideModel, prepareModelJson } from './huggingFace/models';
 export { countAsync, tokenizeAsync, CancelledError, SLICE_MS } from './sliced';
 export { DocumentIndex, mergeChanges, type TextChange, type EditEnvelope } from './documentIndex';
 export {

@@ -162,7 +162,7 @@ export function modelTokenizers(): TokenizerInfo[] {
   return [...models.values()].map((m) => m.info);
 }
 
-/** The registration behind a model name (tiktoken/ranks.ts reads it), if any. */
+/** The registration behind a model name (huggingFace/models.ts reads it), if any. */
 export function modelEntry(name: string): ModelEntry | undefined {
   return models.get(name);
 }

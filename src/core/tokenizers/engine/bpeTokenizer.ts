@@ -1,11 +1,11 @@
 import { TokenMatcher } from './addedTokens';
 import { TokenizerBase } from './base';
 import { bytePairEncode, bytePairEncodeSteps, mergeIds, mergeIdsSteps } from './bpe';
-import { PatternPieces, type DirectPieces, type PieceSource } from './pieces';
-import type { RankFile, RankTable } from './rankTable';
+import type { DirectPieces, PieceSource } from './pieces';
+import type { RankTable } from './rankTable';
 import type { TokenizerInfo } from '../registry';
 import { withWorkBudget, WorkPaused } from './regex';
-import { SCAN_PAUSED, type EngineOptions, type ScanStop, type SpansStop, type SpecialTokenMode, type TokenSpan } from '../types';
+import { SCAN_PAUSED, type EngineOptions, type ScanStop, type SpansStop, type TokenSpan } from '../types';
 import { ByteBuffer, codePointAt } from './utf8';
 
 type Ids = number | number[];
@@ -24,15 +24,6 @@ export interface BpeModel {
   unknown?: { id: number; fuse: boolean };
 }
 
-/** A tiktoken encoding as a BpeModel: its pattern, and its special tokens in 'special' mode. */
-export function tiktokenModel(file: Omit<RankFile, 'bpe_ranks'>, mode: SpecialTokenMode): BpeModel {
-  return {
-    pieces: new PatternPieces(file.pat_str),
-    specials: mode === 'special' ? new Map(Object.entries(file.special_tokens)) : NO_SPECIALS,
-    wholePieces: true,
-  };
-}
-
 const CACHE_LIMIT = 100_000;
 /** Pieces longer than this (UTF-16 units) may take milliseconds to merge; sliced scans prepare them in steps. */
 const HEAVY_PIECE = 8192;
@@ -42,7 +33,6 @@ const HEAVY_CACHE_LIMIT = 16;
  * cost is thousands of steps then pauses the scan (SCAN_PAUSED) instead of holding the event loop for seconds.
  */
 const SCAN_MS = 4;
-const NO_SPECIALS: ReadonlyMap<string, number> = new Map();
 const NO_IDS: number[] = [];
 const UTF8 = new TextEncoder();
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -1,19 +1,7 @@
+/** The tiktoken family: the rank files OpenAI's encodings read, one table per file however many encodings share it. */
 import { yieldToEventLoop } from '../../util/yield';
-import { BpeTokenizer, tiktokenModel } from '../engine/bpeTokenizer';
 import { RankTable, type RankFile } from '../engine/rankTable';
-import { prepareHuggingFaceSliced, type PreparedHuggingFace } from '../huggingFace/huggingFace';
-import {
-  ENCODING_NAMES,
-  modelEntry,
-  onModelsChanged,
-  resolveTokenizer,
-  type EncodingName,
-  type ModelEntry,
-  type TokenizerInfo,
-} from '../registry';
-import { CharacterTokenizer, WhitespaceTokenizer } from '../simple/simpleTokenizers';
-import { EstimateTokenizer } from '../estimate/estimateTokenizer';
-import type { EngineOptions, Tokenizer } from '../types';
+import type { EncodingName } from '../registry';
 
 /** One built rank table: the rank file it was read from and the encodings that read it so far. */
 export interface EncodingStats {
@@ -35,71 +23,6 @@ interface Table {
 
 /** Keyed by rank file (rankFileOf), not by encoding: gpt2 and r50k_base, o200k_base and o200k_harmony share one. */
 const tables = new Map<EncodingName, Table>();
-const tokenizers = new Map<string, Tokenizer>();
-
-/** A registered model's tokenizer.json could not be read or used; the message names the model and where its file is. */
-export class ModelLoadError extends Error {
-  constructor(
-    readonly model: string,
-    readonly source: string,
-    readonly reason: string,
-  ) {
-    super(`Could not load the tokenizer "${model}" from ${source}: ${reason}`);
-    this.name = 'ModelLoadError';
-  }
-}
-
-/** One read and build per registration, shared by every caller; a failure stays until the model is registered again. */
-const preparing = new WeakMap<ModelEntry, Promise<PreparedHuggingFace>>();
-const prepared = new WeakMap<ModelEntry, PreparedHuggingFace>();
-
-// A model registered again (another file) or removed: its tokenizers were built from the old one.
-onModelsChanged((name) => {
-  for (const key of [...tokenizers.keys()]) if (key.startsWith(`${name}\0`)) tokenizers.delete(key);
-});
-
-/**
- * Hands a registered model the tokenizer.json already built from the same file (Add Model Tokenizer builds
- * it to check it before saving), so the first count does not read and build it a second time.
- */
-export function provideModel(name: string, model: PreparedHuggingFace): void {
-  const entry = modelEntry(name);
-  if (!entry || prepared.has(entry)) return;
-  prepared.set(entry, model);
-  preparing.set(entry, Promise.resolve(model));
-}
-
-/** prepareHuggingFaceSliced, sharing the table of a built-in encoding loaded so far that the vocabulary begins with. */
-export function prepareModelJson(text: string): Promise<PreparedHuggingFace> {
-  return prepareHuggingFaceSliced(text, { bases: [...tables.values()].map((t) => t.table) });
-}
-
-function prepareModel(entry: ModelEntry): Promise<PreparedHuggingFace> {
-  let pending = preparing.get(entry);
-  if (!pending) {
-    const { name, source = name } = entry.info;
-    pending = entry
-      .load()
-      .then(prepareModelJson)
-      .then(
-        (model) => {
-          prepared.set(entry, model);
-          return model;
-        },
-        (error: unknown) => {
-          const failure = new ModelLoadError(name, source, error instanceof Error ? error.message : String(error));
-          try {
-            entry.onLoadFailed?.(failure.reason);
-          } catch {
-            // the listener's own failure must not hide this one
-          }
-          throw failure;
-        },
-      );
-    preparing.set(entry, pending);
-  }
-  return pending;
-}
 
 /**
  * o200k_harmony's special tokens (gpt-oss's Harmony format), as tiktoken 0.11's openai_public.py defines them: its
@@ -236,87 +159,30 @@ function loadTable(fileName: EncodingName, fetched?: RankFile): Table {
 }
 
 /** Encoding `name`: its rank file's table (shared) with its own pattern and special tokens. */
-function loadEncoding(name: EncodingName): { file: Omit<RankFile, 'bpe_ranks'>; table: RankTable } {
+export function loadEncoding(name: EncodingName): { file: Omit<RankFile, 'bpe_ranks'>; table: RankTable } {
   const { file, table, stats } = loadTable(rankFileOf(name));
   if (!stats.encodings.includes(name)) stats.encodings.push(name);
   return { file: withOwnSpecials(name, file), table };
 }
 
-/** The tiktoken encoding a listed tokenizer reads, if any (the listed names never resolve to a tokenizer.json). */
-function encodingOf(info: TokenizerInfo): EncodingName | undefined {
-  return info.kind === 'character' || info.kind === 'whitespace' || info.kind === 'huggingface' ? undefined : info.kind;
-}
-
-/** Returns the tokenizer for a listed name (aliases included), loading only the encoding it needs. Throws UnknownTokenizerError. */
-export function loadTokenizerSync(name: string, options: EngineOptions = {}): Tokenizer {
-  const info = resolveTokenizer(name);
-  const mode = options.specialTokens ?? 'text';
-  const key = `${info.name}\0${mode}`;
-  let tokenizer = tokenizers.get(key);
-  if (!tokenizer) {
-    if (info.kind === 'character') tokenizer = new CharacterTokenizer(info, options);
-    else if (info.kind === 'whitespace') tokenizer = new WhitespaceTokenizer(info, options);
-    else if (info.kind === 'huggingface') tokenizer = modelTokenizer(info, mode);
-    else if (info.estimate) tokenizer = new EstimateTokenizer(info, estimateBase(info, info.estimate.base, options));
-    else tokenizer = bpeTokenizer(info, encodingOf(info)!, mode);
-    tokenizers.set(key, tokenizer);
-  }
-  return tokenizer;
-}
-
-/**
- * What an estimate counts with: a built-in encoding's own tokenizer (its piece cache shared with counts in that
- * encoding), or for a vocabulary no tokenizer name stands for (claude) one built from its encoding.
- */
-function estimateBase(info: TokenizerInfo, base: EncodingName, options: EngineOptions): Tokenizer {
-  return ENCODING_NAMES.includes(base) ? loadTokenizerSync(base, options) : bpeTokenizer(info, base, options.specialTokens ?? 'text');
-}
-
-function bpeTokenizer(info: TokenizerInfo, name: EncodingName, mode: 'text' | 'special'): Tokenizer {
-  const encoding = loadEncoding(name);
-  return new BpeTokenizer(info, { specialTokens: mode }, encoding.table, tiktokenModel(encoding.file, mode));
-}
-
-/** A registered model's tokenizer, once its tokenizer.json is read (loadTokenizer reads it). */
-function modelTokenizer(info: TokenizerInfo, mode: 'text' | 'special'): Tokenizer {
-  const entry = modelEntry(info.name);
-  const model = entry && prepared.get(entry);
-  if (!model) throw new Error(`The tokenizer "${info.name}" is read from ${info.source ?? 'its file'}: load it with loadTokenizer first.`);
-  const { name, description, ...rest } = entry.info;
-  return model.tokenizer({ name, description, specialTokens: mode, info: rest });
-}
-
-/**
- * As loadTokenizerSync, but lets the event loop run first, so a first load never stacks on other work.
- * A registered model's tokenizer.json is read and built here, in slices (ModelLoadError when it cannot be).
- */
-export async function loadTokenizer(name: string, options: EngineOptions = {}): Promise<Tokenizer> {
-  const info = resolveTokenizer(name);
-  if (info.kind === 'huggingface') {
-    const entry = modelEntry(info.name);
-    if (entry && !prepared.has(entry)) await prepareModel(entry);
-    return loadTokenizerSync(name, options);
-  }
-  const kind = encodingOf(info);
-  const fileName = kind && rankFileOf(kind);
-  if (fileName && !tables.has(fileName)) {
-    if (rankSource) loadTable(fileName, await fetchRankFile(rankSource, fileName));
-    else await yieldToEventLoop();
-  }
-  return loadTokenizerSync(name, options);
-}
-
-export function isLoaded(name: string): boolean {
-  const info = resolveTokenizer(name);
-  if (info.kind === 'huggingface') {
-    const entry = modelEntry(info.name);
-    return entry !== undefined && prepared.has(entry);
-  }
-  const kind = encodingOf(info);
-  return !kind || tables.has(rankFileOf(kind));
-}
-
 /** The tables built so far, one per rank file. */
 export function getEncodingStats(): EncodingStats[] {
   return [...tables.values()].map(({ stats }) => ({ ...stats, encodings: [...stats.encodings] }));
+}
+
+/** Whether encoding `name`'s rank table is built (loadEncodingAsync builds it; the Node files are read on first use anyway). */
+export function isEncodingLoaded(name: EncodingName): boolean {
+  return tables.has(rankFileOf(name));
+}
+
+/** Builds encoding `name`'s table without blocking: fetched on the web, else read on first use after a yield. */
+export async function loadEncodingAsync(name: EncodingName): Promise<void> {
+  const fileName = rankFileOf(name);
+  if (rankSource) loadTable(fileName, await fetchRankFile(rankSource, fileName));
+  else await yieldToEventLoop();
+}
+
+/** The tables built so far: a tokenizer.json whose vocabulary begins with one shares it (huggingFace/models.ts). */
+export function builtTables(): RankTable[] {
+  return [...tables.values()].map((t) => t.table);
 }
