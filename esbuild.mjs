@@ -18,7 +18,7 @@ const watch = args.has('--watch');
 const define = { TEST_HOOKS: String(!production) };
 const common = { bundle: true, define, minify: production, sourcemap: !production, logLevel: 'warning' };
 
-/** The rank files the package carries from js-tiktoken: one per distinct table (src/core/tokenizers/load.ts, SHARED_RANKS). */
+/** The rank files the package carries from js-tiktoken: one per distinct table (src/core/tokenizers/tiktoken/ranks.ts, SHARED_RANKS). */
 export const RANK_FILES = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
 
 /** The rank files the build writes itself, in the same format: the vocabularies js-tiktoken does not have. */
@@ -52,7 +52,7 @@ function claudeRankFile() {
   return `module.exports = ${JSON.stringify(file)};\n`;
 }
 
-/** Writes the generated rank files into `dir`: dist/ranks beside the bundles, or beside load.js in the test build. */
+/** Writes the generated rank files into `dir`: dist/ranks beside the bundles, or beside tiktoken/ranks.js in the test build. */
 function writeGeneratedRanks(dir) {
   fs.mkdirSync(dir, { recursive: true });
   for (const [name, make] of Object.entries(GENERATED_RANK_FILES)) fs.writeFileSync(path.join(dir, `${name}.js`), make());
@@ -167,7 +167,7 @@ const tests = {
 
 async function main() {
   if (args.has('--tests')) {
-    writeGeneratedRanks('out/src/core/tokenizers/ranks');
+    writeGeneratedRanks('out/src/core/tokenizers/tiktoken/ranks');
     return void (await esbuild.build(tests));
   }
   if (production) for (const dir of ['dist', 'media/build']) fs.rmSync(dir, { recursive: true, force: true });

@@ -36,7 +36,7 @@ interface AbortSignal {
   readonly aborted: boolean;
 }
 /**
- * CommonJS, where the host has it (the Node bundles): tokenizers/load.ts reads the shipped rank files with it.
+ * CommonJS, where the host has it (the Node bundles): tokenizers/tiktoken/ranks.ts reads the shipped rank files with it.
  * The web host never calls that path; it sets a RankSource instead.
  */
 declare const require: ((id: string) => unknown) & { cache: Record<string, unknown>; resolve(id: string): string };

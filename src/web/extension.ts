@@ -8,7 +8,7 @@ import { activateWith, type Wiring } from '../wiring';
 import { KpointsCommand } from '../features/poscar/kpoints';
 import { PoscarLanguageFeature } from '../features/poscar/language';
 import { SymmetryFeature } from '../features/symmetry/feature';
-import { useRankSource } from '../core/tokenizers/load';
+import { useRankSource } from '../core/tokenizers/tiktoken/ranks';
 import { extensionRanks } from './ranks';
 import { notify } from '../platform/notify';
 

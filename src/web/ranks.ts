@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RankSource } from '../core/tokenizers/load';
+import type { RankSource } from '../core/tokenizers/tiktoken/ranks';
 
 /**
  * The rank files the package carries (dist/ranks), read from the extension's own location: through

@@ -7,7 +7,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { getEncodingStats, loadTokenizerSync, prepareModelJson } from '../../src/core/tokenizers/load';
+import { prepareModelJson } from '../../src/core/tokenizers/huggingFace/models';
+import { loadTokenizerSync } from '../../src/core/tokenizers/load';
+import { getEncodingStats } from '../../src/core/tokenizers/tiktoken/ranks';
 import type { EncodingName } from '../../src/core/tokenizers/registry';
 
 export const MODELS = ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3'];

@@ -1,13 +1,13 @@
 /**
- * The linear matcher (src/core/tokenizers/regex/) against V8's RegExp on real Split patterns: a global scan of the
+ * The linear matcher (src/core/tokenizers/engine/regex/) against V8's RegExp on real Split patterns: a global scan of the
  * shared 1 MiB corpus (or FILE), best of ten taking turns after a warm-up, and the same matches asserted.
  * `npm run -s build:tests && node out/test/bench/regexBench.js [FILE]`.
  */
 import assert from 'node:assert/strict';
-import { GPT2_PATTERN } from '../../src/core/tokenizers/hfPipeline';
-import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
-import { linearMatcher, UNFINISHED, withWorkBudget, type Matcher } from '../../src/core/tokenizers/regex';
-import { DEEPSEEK_SPLITS, SCANNED_PATTERNS } from '../../src/core/tokenizers/scanner';
+import { GPT2_PATTERN } from '../../src/core/tokenizers/huggingFace/hfPipeline';
+import { translateOnigRegex } from '../../src/core/tokenizers/huggingFace/onigRegex';
+import { linearMatcher, UNFINISHED, withWorkBudget, type Matcher } from '../../src/core/tokenizers/engine/regex';
+import { DEEPSEEK_SPLITS, SCANNED_PATTERNS } from '../../src/core/tokenizers/engine/scanner';
 import { CORPUS_PATH, readCorpus } from './textgen';
 
 const file = process.argv[2] ?? CORPUS_PATH;

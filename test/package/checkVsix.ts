@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { shippedRankFiles } from '../../src/core/tokenizers/load';
+import { shippedRankFiles } from '../../src/core/tokenizers/tiktoken/ranks';
 import { ALL_ENCODINGS } from '../../src/core/tokenizers/registry';
 import { checkVsix, type VsixEntry } from './vsixRules';
 

@@ -11,7 +11,7 @@ export interface VsixEntry {
 }
 
 export interface VsixExpectations {
-  /** Rank files the loader reads (src/core/tokenizers/load.ts shippedRankFiles). */
+  /** Rank files the loader reads (src/core/tokenizers/tiktoken/ranks.ts shippedRankFiles). */
   rankFiles: readonly string[];
   /** The manifest's `icon`, relative to the extension root. */
   icon?: string;

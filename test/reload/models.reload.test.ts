@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
-import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace';
+import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace/huggingFace';
 import { modelFile, startStandInHub } from '../unit/standInHub';
 import { activateExtension, openDocument, ui, waitFor } from '../suite/util';
 import { acrossReload } from './reload';

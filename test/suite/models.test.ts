@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
-import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace';
+import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace/huggingFace';
 import type { Tokenizer } from '../../src/core/tokenizers/types';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
 import { HUB_TOKEN, hostileBytes, modelFile, startStandInHub, type StandInHub, type StandInModel } from '../unit/standInHub';

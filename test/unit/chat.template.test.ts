@@ -24,7 +24,7 @@ import {
   inThreadRenderer,
   type ChatModel,
 } from '../../src/core/chat/index';
-import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace';
+import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace/huggingFace';
 
 type Json = Record<string, unknown>;
 interface Reference {

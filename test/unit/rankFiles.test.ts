@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { readRankFile, shippedRankFiles } from '../../src/core/tokenizers/load';
+import { readRankFile, shippedRankFiles } from '../../src/core/tokenizers/tiktoken/ranks';
 import { ALL_ENCODINGS, ENCODING_NAMES } from '../../src/core/tokenizers/registry';
-import { RankTable, type RankFile } from '../../src/core/tokenizers/rankTable';
+import { RankTable, type RankFile } from '../../src/core/tokenizers/engine/rankTable';
 import { gptTokenizerHarmonySpecials } from './tiktokenOracle';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');

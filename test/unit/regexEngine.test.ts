@@ -1,5 +1,5 @@
 /**
- * The linear matcher (src/core/tokenizers/regex/) against real Oniguruma (vscode-oniguruma, the same C library
+ * The linear matcher (src/core/tokenizers/engine/regex/) against real Oniguruma (vscode-oniguruma, the same C library
  * Hugging Face tokenizers compiles patterns with, as wasm): fast-check writes patterns from a grammar of every
  * construct the parser reads, and subjects over a small alphabet that hits them; every match of a global scan
  * (start and end in UTF-16 units) must be Oniguruma's. Patterns the engine refuses are counted and must be few.
@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { OnigScanner, OnigString, loadWASM } from 'vscode-oniguruma';
-import { linearMatcher, PatternError, UNFINISHED, withWorkBudget, type Matcher } from '../../src/core/tokenizers/regex';
-import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
-import { DEEPSEEK_SPLITS, SCANNED_PATTERNS } from '../../src/core/tokenizers/scanner';
-import { GPT2_PATTERN, preTokenization, type JsonObject } from '../../src/core/tokenizers/hfPipeline';
-import { LinearMatcher } from '../../src/core/tokenizers/regex/matcher';
+import { linearMatcher, PatternError, UNFINISHED, withWorkBudget, type Matcher } from '../../src/core/tokenizers/engine/regex';
+import { translateOnigRegex } from '../../src/core/tokenizers/huggingFace/onigRegex';
+import { DEEPSEEK_SPLITS, SCANNED_PATTERNS } from '../../src/core/tokenizers/engine/scanner';
+import { GPT2_PATTERN, preTokenization, type JsonObject } from '../../src/core/tokenizers/huggingFace/hfPipeline';
+import { LinearMatcher } from '../../src/core/tokenizers/engine/regex/matcher';
 import { randomText, realText, Rng } from '../bench/textgen';
 import { root } from './grammar';
 

@@ -1,5 +1,5 @@
 /**
- * The hand-written pre-tokenizer scanners (src/core/tokenizers/scanner.ts) against the RegExp they
+ * The hand-written pre-tokenizer scanners (src/core/tokenizers/engine/scanner.ts) against the RegExp they
  * replace, compiled as production compiles it: js-tiktoken's patterns by compilePattern, tokenizer.json's
  * by translateOnigRegex (both, where a pattern compiles both ways). Every match must be the same, on
  * real text, on the bench's random text, and on fast-check strings built from one character of every
@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { compilePattern } from '../../src/core/tokenizers/pattern';
-import { translateOnigRegex } from '../../src/core/tokenizers/onigRegex';
-import { SCANNED_PATTERNS, scannerFor, scannerForSplits } from '../../src/core/tokenizers/scanner';
-import { preTokenization } from '../../src/core/tokenizers/hfPipeline';
-import { SplitPieces } from '../../src/core/tokenizers/pieces';
+import { compilePattern } from '../../src/core/tokenizers/engine/pattern';
+import { translateOnigRegex } from '../../src/core/tokenizers/huggingFace/onigRegex';
+import { SCANNED_PATTERNS, scannerFor, scannerForSplits } from '../../src/core/tokenizers/engine/scanner';
+import { preTokenization } from '../../src/core/tokenizers/huggingFace/hfPipeline';
+import { SplitPieces } from '../../src/core/tokenizers/engine/pieces';
 import { charBoundary, corpora, randomText, Rng } from '../bench/textgen';
 
 const { pat_str: CL100K } = require('js-tiktoken/ranks/cl100k_base') as { pat_str: string };

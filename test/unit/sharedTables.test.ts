@@ -6,9 +6,10 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
-import { loadHuggingFaceTokenizer, prepareHuggingFaceSliced } from '../../src/core/tokenizers/huggingFace';
-import { loadTokenizerSync, prepareModelJson } from '../../src/core/tokenizers/load';
-import { RankTable } from '../../src/core/tokenizers/rankTable';
+import { loadHuggingFaceTokenizer, prepareHuggingFaceSliced } from '../../src/core/tokenizers/huggingFace/huggingFace';
+import { prepareModelJson } from '../../src/core/tokenizers/huggingFace/models';
+import { loadTokenizerSync } from '../../src/core/tokenizers/load';
+import { RankTable } from '../../src/core/tokenizers/engine/rankTable';
 import type { Tokenizer } from '../../src/core/tokenizers/types';
 import { corpora, randomText, Rng } from '../bench/textgen';
 

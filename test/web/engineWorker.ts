@@ -4,7 +4,7 @@
  * setImmediate. Texts arrive as UTF-16 code units, so lone surrogates survive the trip.
  */
 import { countAsync, getEncodingStats, loadTokenizer, type EncodingStats, type SpecialTokenMode } from '../../src/core/tokenizers/index';
-import { useRankSource } from '../../src/core/tokenizers/load';
+import { useRankSource } from '../../src/core/tokenizers/tiktoken/ranks';
 
 export interface WorkerRequest {
   tokenizer: string;

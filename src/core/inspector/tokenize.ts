@@ -7,7 +7,7 @@
 import type { Tokenizer, TokenSpan } from '../tokenizers/index';
 import { runSliced } from '../tokenizers/sliced';
 import type { PieceResume, ScanStop, SpansStop, SpansStopAt } from '../tokenizers/types';
-import { WHITE_SPACE } from '../tokenizers/pattern';
+import { WHITE_SPACE } from '../tokenizers/engine/pattern';
 import { yieldToEventLoop as yieldTurn } from '../util/yield';
 import {
   buildSegmentTable,

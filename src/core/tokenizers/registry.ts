@@ -1,4 +1,4 @@
-import { ESTIMATES, type Estimate, type EstimateBase } from './estimates';
+import { ESTIMATES, type Estimate, type EstimateBase } from './estimate/estimates';
 
 /**
  * The one place that knows tokenizer names: the service's list (spec 4.1) and what each resolves to.
@@ -162,7 +162,7 @@ export function modelTokenizers(): TokenizerInfo[] {
   return [...models.values()].map((m) => m.info);
 }
 
-/** The registration behind a model name (load.ts reads it), if any. */
+/** The registration behind a model name (huggingFace/models.ts reads it), if any. */
 export function modelEntry(name: string): ModelEntry | undefined {
   return models.get(name);
 }

@@ -1,5 +1,5 @@
 import { yieldToEventLoop } from '../util/yield';
-import { tokenizeResult } from './base';
+import { tokenizeResult } from './engine/base';
 import { SCAN_PAUSED, type PieceResume, type TokenizeResult, type Tokenizer, type TokenSpan } from './types';
 
 /** How long one synchronous slice of counting may hold the event loop. */

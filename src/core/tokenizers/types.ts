@@ -32,6 +32,9 @@ export interface EngineOptions {
   specialTokens?: SpecialTokenMode;
 }
 
+/** loadTokenizerSync, as a family built on another family's tokenizer is handed it (families.ts). */
+export type LoadSync = (name: string, options: EngineOptions) => Tokenizer;
+
 /**
  * scanUntilHeavy's answer when a pattern of the model (a tokenizer.json's Split or Replace) ran out of its work
  * budget for this call (regex/matcher.ts): the caller may yield, then scans again from the last end, and the pattern

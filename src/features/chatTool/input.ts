@@ -3,7 +3,7 @@
  * Pure.
  */
 import { findTokenizer, tokenizerNames } from '../../core/tokenizers/registry';
-import type { Estimate } from '../../core/tokenizers/estimates';
+import type { Estimate } from '../../core/tokenizers/estimate/estimates';
 
 export const TOOL_NAME = 'tokenLens_countTokens';
 /** More paths than this in one call are refused: a model should ask for a folder's files in batches. */

@@ -1,20 +1,19 @@
 import { TokenMatcher } from './addedTokens';
 import { TokenizerBase } from './base';
 import { bytePairEncode, bytePairEncodeSteps, mergeIds, mergeIdsSteps } from './bpe';
-import { PatternPieces, type DirectPieces, type PieceSource } from './pieces';
-import type { RankFile, RankTable } from './rankTable';
-import type { TokenizerInfo } from './registry';
+import type { DirectPieces, PieceSource } from './pieces';
+import type { RankTable } from './rankTable';
+import type { TokenizerInfo } from '../registry';
 import { withWorkBudget, WorkPaused } from './regex';
 import {
   SCAN_PAUSED,
   type EngineOptions,
-  type ScanStop,
   type PieceResume,
+  type ScanStop,
   type SpansStop,
   type SpansStopAt,
-  type SpecialTokenMode,
   type TokenSpan,
-} from './types';
+} from '../types';
 import { ByteBuffer, codePointAt, utf8Length } from './utf8';
 import { PieceCursor, type TokenBytes, type TokenParts } from './pieceCursor';
 
@@ -34,15 +33,6 @@ export interface BpeModel {
   unknown?: { id: number; fuse: boolean };
 }
 
-/** A tiktoken encoding as a BpeModel: its pattern, and its special tokens in 'special' mode. */
-export function tiktokenModel(file: Omit<RankFile, 'bpe_ranks'>, mode: SpecialTokenMode): BpeModel {
-  return {
-    pieces: new PatternPieces(file.pat_str),
-    specials: mode === 'special' ? new Map(Object.entries(file.special_tokens)) : NO_SPECIALS,
-    wholePieces: true,
-  };
-}
-
 const CACHE_LIMIT = 100_000;
 /** Pieces longer than this (UTF-16 units) may take milliseconds to merge; sliced scans prepare them in steps. */
 const HEAVY_PIECE = 8192;
@@ -54,7 +44,6 @@ const SPANS_PART = 4096;
  * cost is thousands of steps then pauses the scan (SCAN_PAUSED) instead of holding the event loop for seconds.
  */
 const SCAN_MS = 4;
-const NO_SPECIALS: ReadonlyMap<string, number> = new Map();
 const NO_IDS: number[] = [];
 const UTF8 = new TextEncoder();
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

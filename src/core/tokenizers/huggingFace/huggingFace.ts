@@ -13,7 +13,7 @@
  * their special tokens (tokenizers' encode_special_tokens); the others are always one token, as in
  * every Hugging Face tokenizer. In 'special' mode all are.
  */
-import { BpeTokenizer, type BpeModel } from './bpeTokenizer';
+import { BpeTokenizer, type BpeModel } from '../engine/bpeTokenizer';
 import {
   isObject,
   normalizerSteps,
@@ -25,15 +25,15 @@ import {
   type JsonObject,
 } from './hfPipeline';
 import { checkLimit, MODEL_LIMITS, ModelLimitError } from './modelLimits';
-import { normalizeAll, type NormalizeStep } from './normalize';
-import { SplitPieces, type SplitStep } from './pieces';
-import { InitialSymbols, PairMerges } from './pairMerges';
-import { RankTable, type TokenBytes } from './rankTable';
-import type { TokenizerInfo } from './registry';
-import { SLICE_MS } from './sliced';
-import type { SpecialTokenMode, Tokenizer } from './types';
-import { JsonSizeError, parseJsonSteps } from '../util/slicedJson';
-import { yieldToEventLoop } from '../util/yield';
+import { normalizeAll, type NormalizeStep } from '../engine/normalize';
+import { SplitPieces, type SplitStep } from '../engine/pieces';
+import { InitialSymbols, PairMerges } from '../engine/pairMerges';
+import { RankTable, type TokenBytes } from '../engine/rankTable';
+import type { TokenizerInfo } from '../registry';
+import { SLICE_MS } from '../sliced';
+import type { SpecialTokenMode, Tokenizer } from '../types';
+import { JsonSizeError, parseJsonSteps } from '../../util/slicedJson';
+import { yieldToEventLoop } from '../../util/yield';
 
 export { TokenizerJsonError } from './hfPipeline';
 

@@ -4,7 +4,7 @@
  * spans in one go would hold the event loop for as long as the piece is long). Pure: no `vscode`.
  */
 import { codePointAt } from './utf8';
-import type { PieceResume, TokenSpan } from './types';
+import type { PieceResume, TokenSpan } from '../types';
 
 /** A piece's tokens and the UTF-8 length of each (id -1: text no token holds). */
 export interface TokenParts {

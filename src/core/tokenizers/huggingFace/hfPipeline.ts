@@ -13,12 +13,12 @@ import {
   unicodeStep,
   type NormalizeStep,
   type UnicodeForm,
-} from './normalize';
+} from '../engine/normalize';
 import { checkLimit, TokenizerJsonError } from './modelLimits';
 import { translateOnigRegex } from './onigRegex';
-import { linearMatcher, type Matcher } from './regex';
-import type { SplitBehavior, SplitStep } from './pieces';
-import { isScannedPattern } from './scanner';
+import { linearMatcher, type Matcher } from '../engine/regex';
+import type { SplitBehavior, SplitStep } from '../engine/pieces';
+import { isScannedPattern } from '../engine/scanner';
 
 export { TokenizerJsonError };
 

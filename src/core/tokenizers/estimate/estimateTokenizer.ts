@@ -1,5 +1,7 @@
-import type { TokenizerInfo } from './registry';
-import type { EngineOptions, ScanStop, SpansStop, TokenizeResult, Tokenizer, TokenSpan } from './types';
+import { ENCODING_NAMES, type TokenizerInfo } from '../registry';
+import { encodingTokenizer } from '../tiktoken/encoding';
+import type { EngineOptions, LoadSync, ScanStop, SpansStop, TokenizeResult, Tokenizer, TokenSpan } from '../types';
+import type { Estimate } from './estimates';
 
 /** Token boundaries, ids and the inspector need an exact tokenizer; an estimate has none to show. */
 export class NotExactError extends Error {
@@ -64,4 +66,15 @@ export class EstimateTokenizer implements Tokenizer {
   tokenize(): TokenizeResult {
     throw new NotExactError(this.info.name);
   }
+}
+
+/**
+ * An estimate's tokenizer: what it counts with is a built-in encoding's own tokenizer (`loadSync`: its piece cache
+ * shared with counts in that encoding), or for a vocabulary no tokenizer name stands for (claude) one built from its
+ * encoding.
+ */
+export function estimateTokenizer(info: TokenizerInfo, estimate: Estimate, options: EngineOptions, loadSync: LoadSync): Tokenizer {
+  const { base } = estimate;
+  const counted = ENCODING_NAMES.includes(base) ? loadSync(base, options) : encodingTokenizer(info, base, options.specialTokens ?? 'text');
+  return new EstimateTokenizer(info, counted);
 }

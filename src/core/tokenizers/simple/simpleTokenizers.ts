@@ -1,7 +1,8 @@
-import { TokenizerBase } from './base';
-import { WHITE_SPACE } from './pattern';
-import type { TokenSpan } from './types';
-import { codePointAt, countChars } from './utf8';
+import { TokenizerBase } from '../engine/base';
+import { WHITE_SPACE } from '../engine/pattern';
+import type { TokenizerInfo } from '../registry';
+import type { EngineOptions, Tokenizer, TokenSpan } from '../types';
+import { codePointAt, countChars } from '../engine/utf8';
 
 const encoder = new TextEncoder();
 
@@ -77,4 +78,9 @@ export class WhitespaceTokenizer extends PatternTokenizer {
     });
     return stoppedAt;
   }
+}
+
+/** The comparison tokenizer `info` names: 'character' or 'whitespace'. */
+export function simpleTokenizer(info: TokenizerInfo, options: EngineOptions): Tokenizer {
+  return info.kind === 'character' ? new CharacterTokenizer(info, options) : new WhitespaceTokenizer(info, options);
 }

@@ -5,8 +5,8 @@
  * matcher (regex/matcher.ts). A quantifier on something that can match empty text is refused here: JavaScript
  * fails an empty iteration where Oniguruma leaves the loop.
  */
-import { alternativesOf, looksBehind, nullable, someNode, type CharSet, type ClassItem, type RegexNode } from './regex/ast';
-import { parseOnigRegex, PatternError } from './regex/parse';
+import { alternativesOf, looksBehind, nullable, someNode, type CharSet, type ClassItem, type RegexNode } from '../engine/regex/ast';
+import { parseOnigRegex, PatternError } from '../engine/regex/parse';
 
 export { PatternError };
 

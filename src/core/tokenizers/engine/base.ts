@@ -1,5 +1,5 @@
-import type { TokenizerInfo } from './registry';
-import type { EngineOptions, ScanStop, SpansStop, SpansStopAt, TokenizeResult, Tokenizer, TokenSpan } from './types';
+import type { TokenizerInfo } from '../registry';
+import type { EngineOptions, ScanStop, SpansStop, SpansStopAt, TokenizeResult, Tokenizer, TokenSpan } from '../types';
 import { countChars } from './utf8';
 
 const utf8 = new TextDecoder();

@@ -1,0 +1,188 @@
+/** The tiktoken family: the rank files OpenAI's encodings read, one table per file however many encodings share it. */
+import { yieldToEventLoop } from '../../util/yield';
+import { RankTable, type RankFile } from '../engine/rankTable';
+import type { EncodingName } from '../registry';
+
+/** One built rank table: the rank file it was read from and the encodings that read it so far. */
+export interface EncodingStats {
+  ranks: EncodingName;
+  encodings: EncodingName[];
+  /** Time to read the rank file and build the table. */
+  loadMs: number;
+  /** Memory the table holds. */
+  tableBytes: number;
+  tokens: number;
+}
+
+/** A rank file's table, built once however many encodings read it; file: its own pattern and special tokens. */
+interface Table {
+  file: Omit<RankFile, 'bpe_ranks'>;
+  table: RankTable;
+  stats: EncodingStats;
+}
+
+/** Keyed by rank file (rankFileOf), not by encoding: gpt2 and r50k_base, o200k_base and o200k_harmony share one. */
+const tables = new Map<EncodingName, Table>();
+
+/**
+ * o200k_harmony's special tokens (gpt-oss's Harmony format), as tiktoken 0.11's openai_public.py defines them: its
+ * named tokens and <|reserved_N|> for every other id from 199998 to 201087, plus o200k_base's <|endofprompt|>, which
+ * keeps id 200018 beside <|reserved_200018|>.
+ */
+const HARMONY_NAMED: Readonly<Record<number, string>> = {
+  199998: 'startoftext',
+  199999: 'endoftext',
+  200002: 'return',
+  200003: 'constrain',
+  200005: 'channel',
+  200006: 'start',
+  200007: 'end',
+  200008: 'message',
+  200012: 'call',
+};
+function harmonySpecialTokens(): Record<string, number> {
+  const tokens: Record<string, number> = { '<|endofprompt|>': 200018 };
+  for (let id = 199998; id < 201088; id++) tokens[`<|${HARMONY_NAMED[id] ?? `reserved_${id}`}|>`] = id;
+  return tokens;
+}
+
+/**
+ * Encodings whose ranks equal another's (js-tiktoken ships gpt2's and p50k_edit's twice, and has no o200k_harmony):
+ * the package carries each rank file once, these read the shipped one, with their own special tokens where they
+ * differ, and one table serves them all.
+ */
+export const SHARED_RANKS: Readonly<Partial<Record<EncodingName, { ranks: EncodingName; specialTokens?: Record<string, number> }>>> = {
+  gpt2: { ranks: 'r50k_base' },
+  p50k_edit: {
+    ranks: 'p50k_base',
+    specialTokens: { '<|endoftext|>': 50256, '<|fim_prefix|>': 50281, '<|fim_middle|>': 50282, '<|fim_suffix|>': 50283 },
+  },
+  o200k_harmony: { ranks: 'o200k_base', specialTokens: harmonySpecialTokens() },
+};
+
+/** The rank files the package must carry: one per distinct table. */
+export function shippedRankFiles(encodings: readonly EncodingName[]): EncodingName[] {
+  return encodings.filter((name) => !SHARED_RANKS[name]);
+}
+
+/** Where the rank files come from when not from the Node files (VS Code for the Web: fetched from the extension). */
+export interface RankSource {
+  /** The text of dist/ranks/<file>.js, as the build wrote it. */
+  fetchText(file: EncodingName): Promise<string>;
+}
+
+let rankSource: RankSource | undefined;
+
+/** Reads rank files through `source` from now on (the web entry calls this once at activation). */
+export function useRankSource(source: RankSource): void {
+  rankSource = source;
+}
+
+/** The rank file name `name` reads, and the file with its own special tokens where they differ. */
+const rankFileOf = (name: EncodingName): EncodingName => SHARED_RANKS[name]?.ranks ?? name;
+function withOwnSpecials<F extends Omit<RankFile, 'bpe_ranks'>>(name: EncodingName, file: F): F {
+  const specialTokens = SHARED_RANKS[name]?.specialTokens;
+  return specialTokens ? { ...file, special_tokens: specialTokens } : file;
+}
+
+/** What encoding `name` reads: its rank file with its own special tokens. */
+export function readRankFile(name: EncodingName): RankFile {
+  return withOwnSpecials(name, readRankModule(rankFileOf(name)));
+}
+
+/**
+ * The packaged extension carries the rank files next to its bundle (dist/ranks: js-tiktoken's copied by the build,
+ * the claude one written by it, esbuild.mjs GENERATED_RANK_FILES); tests and the dev server read js-tiktoken's in
+ * node_modules, and the claude one the test build writes beside this file. Node only: fs is required here, not
+ * imported, so the browser bundle never evaluates it.
+ */
+function readRankModule(fileName: EncodingName): RankFile {
+  const fs = require('node:fs') as { existsSync(path: string): boolean };
+  const path = require('node:path') as { join(...parts: string[]): string };
+  const bundled = path.join(__dirname, 'ranks', `${fileName}.js`);
+  const id = fs.existsSync(bundled) ? bundled : `js-tiktoken/ranks/${fileName}`;
+  const loaded = require(id) as RankFile | { default: RankFile };
+  delete require.cache[require.resolve(id)]; // the table keeps what it needs; let the 1-2 MB source string go
+  return 'default' in loaded ? loaded.default : loaded;
+}
+
+/**
+ * Parses a rank file as the build writes it (`module.exports = {JSON};`) without evaluating it:
+ * a web worker may forbid eval, and JSON.parse is the fastest way to read a 1-2 MB literal.
+ */
+export function parseRankModule(text: string): RankFile {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (!text.slice(0, start).trim().startsWith('module.exports') || end < start) throw new Error('Not a rank file.');
+  const file = JSON.parse(text.slice(start, end + 1)) as Partial<RankFile>;
+  if (typeof file.pat_str !== 'string' || typeof file.bpe_ranks !== 'string' || typeof file.special_tokens !== 'object') {
+    throw new Error('Not a rank file.');
+  }
+  return file as RankFile;
+}
+
+const fetching = new Map<EncodingName, Promise<RankFile>>();
+
+/** One fetch per rank file, however many callers (and encodings) ask for it before it arrives; a failed one may be retried. */
+function fetchRankFile(source: RankSource, fileName: EncodingName): Promise<RankFile> {
+  let pending = fetching.get(fileName);
+  if (!pending) {
+    pending = source.fetchText(fileName).then(parseRankModule);
+    fetching.set(fileName, pending);
+    pending.then(
+      () => fetching.delete(fileName),
+      () => fetching.delete(fileName),
+    );
+  }
+  return pending;
+}
+
+/** The table of a rank file, built on first use from `fetched` (the web) or the file read here (Node). */
+function loadTable(fileName: EncodingName, fetched?: RankFile): Table {
+  let built = tables.get(fileName);
+  if (!built) {
+    const started = performance.now();
+    if (!fetched && rankSource) throw new Error(`The ${fileName} ranks are fetched: load them with loadTokenizer first.`);
+    const file = fetched ?? readRankModule(fileName);
+    const table = new RankTable(file.bpe_ranks);
+    const stats: EncodingStats = {
+      ranks: fileName,
+      encodings: [],
+      loadMs: performance.now() - started,
+      tableBytes: table.byteSize,
+      tokens: table.size,
+    };
+    built = { file: { pat_str: file.pat_str, special_tokens: file.special_tokens }, table, stats };
+    tables.set(fileName, built);
+  }
+  return built;
+}
+
+/** Encoding `name`: its rank file's table (shared) with its own pattern and special tokens. */
+export function loadEncoding(name: EncodingName): { file: Omit<RankFile, 'bpe_ranks'>; table: RankTable } {
+  const { file, table, stats } = loadTable(rankFileOf(name));
+  if (!stats.encodings.includes(name)) stats.encodings.push(name);
+  return { file: withOwnSpecials(name, file), table };
+}
+
+/** The tables built so far, one per rank file. */
+export function getEncodingStats(): EncodingStats[] {
+  return [...tables.values()].map(({ stats }) => ({ ...stats, encodings: [...stats.encodings] }));
+}
+
+/** Whether encoding `name`'s rank table is built (loadEncodingAsync builds it; the Node files are read on first use anyway). */
+export function isEncodingLoaded(name: EncodingName): boolean {
+  return tables.has(rankFileOf(name));
+}
+
+/** Builds encoding `name`'s table without blocking: fetched on the web, else read on first use after a yield. */
+export async function loadEncodingAsync(name: EncodingName): Promise<void> {
+  const fileName = rankFileOf(name);
+  if (rankSource) loadTable(fileName, await fetchRankFile(rankSource, fileName));
+  else await yieldToEventLoop();
+}
+
+/** The tables built so far: a tokenizer.json whose vocabulary begins with one shares it (huggingFace/models.ts). */
+export function builtTables(): RankTable[] {
+  return [...tables.values()].map((t) => t.table);
+}
