@@ -5,7 +5,7 @@
  */
 import type { ResultViews } from '../webviews/results/feature';
 import type { RunRecord } from '../core/runs/run';
-import { Disposable } from '../platform/disposable';
+import { Disposable, toDisposable } from '../platform/disposable';
 import type { ServiceClient } from '../features/service/client';
 import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
@@ -44,7 +44,7 @@ export class RunRecorder extends Disposable {
     private readonly views: ResultViews,
   ) {
     super();
-    this.register({ dispose: () => this.controllers.forEach((c) => c.abort()) });
+    this.register(toDisposable(() => this.controllers.forEach((c) => c.abort())));
   }
 
   cancel(runId: string): void {

@@ -5,7 +5,7 @@
  * http://, progress with cancellation, the log line, and the message the user sees when it fails.
  */
 import * as vscode from 'vscode';
-import { config, inspectServiceBaseUrl, onDidChangeConfig, updateSetting } from '../../platform/config';
+import { config, inspectServiceBaseUrl, onDidChangeConfig, updateSetting, updateUserSetting } from '../../platform/config';
 import {
   countChars,
   loadTokenizer,
@@ -14,7 +14,7 @@ import {
   UnknownTokenizerError,
   type TokenizeResult,
 } from '../../core/tokenizers/index';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import { randomBytes } from 'node:crypto';
 import { ApiKeyStore, validateApiKey } from './apiKey';
 import { LocalService } from './localService';
@@ -133,7 +133,7 @@ export class ServiceFeature extends Disposable {
     this.keys = new ApiKeyStore(context.secrets);
     this.migration = this.migrateLegacyKey();
     this.register(this.changed);
-    this.register({ dispose: () => this.inFlight.forEach((c) => c.abort()) });
+    this.register(toDisposable(() => this.inFlight.forEach((c) => c.abort())));
     this.register(
       vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
         onDidChange: this.changed.event,
@@ -162,7 +162,7 @@ export class ServiceFeature extends Disposable {
     this.register(vscode.commands.registerCommand('tokenLens.tokenizeRemote', (args?: unknown) => this.tokenizeRemote(asArgs(args))));
     this.register(vscode.commands.registerCommand('tokenLens.showLog', () => this.log.show(true)));
     this.register(vscode.commands.registerCommand('tokenLens.useBuiltinService', () => this.useBuiltinService()));
-    this.register({ dispose: () => this.builtin?.dispose() });
+    this.register(toDisposable(() => this.builtin?.dispose()));
     if (TEST_HOOKS && testMode) {
       // Tests stand in for an earlier version, which kept one key under the old name.
       this.register(
@@ -179,7 +179,7 @@ export class ServiceFeature extends Disposable {
   async useBuiltinService(): Promise<{ status: 'ok' | 'untrusted' | 'failed'; url?: string; message?: string }> {
     const refused = this.refuseInRestrictedMode();
     if (refused) return { status: 'untrusted', message: refused.text };
-    await vscode.workspace.getConfiguration('tokenLens').update('service.builtin', true, vscode.ConfigurationTarget.Global);
+    await updateUserSetting('service.builtin', true);
     const target = await this.builtinTarget();
     if ('status' in target) return { status: 'failed', message: target.message.text };
     const message = this.show(
@@ -260,8 +260,7 @@ export class ServiceFeature extends Disposable {
     }
     const normalized = value.trim().replace(/\/+$/, '');
     await updateSetting('service.baseUrl', normalized);
-    if (config.serviceBuiltin)
-      await vscode.workspace.getConfiguration('tokenLens').update('service.builtin', undefined, vscode.ConfigurationTarget.Global);
+    if (config.serviceBuiltin) await updateUserSetting('service.builtin', undefined);
     // Saved into the workspace's settings (where its URL was) by the user: nothing left to confirm.
     if (urlSource(inspectServiceBaseUrl()) === 'workspace') await this.context.workspaceState.update(CONFIRMED_WORKSPACE_URL, normalized);
     const message = await this.urlSavedMessage(normalized);
