@@ -9,7 +9,8 @@ import { Disposable, toDisposable } from '../platform/disposable';
 import type { ServiceClient } from '../features/service/client';
 import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
-import type { CallStatus, ServiceFeature, ShownMessage } from '../features/service/feature';
+import type { ShownMessage } from '../features/service/messages';
+import type { CallStatus, RequestPolicy } from '../features/service/policy';
 import type { RunStore } from './store';
 import { config } from '../platform/config';
 
@@ -39,7 +40,7 @@ export class RunRecorder extends Disposable {
   private count = 0;
 
   constructor(
-    private readonly service: ServiceFeature,
+    private readonly service: RequestPolicy,
     private readonly store: RunStore,
     private readonly views: ResultViews,
   ) {
