@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import { createServer, type ReferenceServer } from '../../src/server/http/app';
 import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 
 /** What tokenLens.tokenizeRemote returns (src/features/service/remoteTokenize.ts RemoteTokenizeOutcome), as the tests see it. */

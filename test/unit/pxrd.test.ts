@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findPeaks, matchPeaks, scanBackground, type XyPoint } from '../../src/core/diffraction/peaks';
-import { findMaterial, MATERIALS, powderPattern, type Peak } from '../../src/server/materials';
+import { findMaterial, MATERIALS } from '../../src/server/materials';
 import { errorsOf, parseDiffraction } from '../../src/core/diffraction/parse';
 import { seededRandom } from '../../src/server/physics/rng';
 import { MALFORMED_DIFFRACTION } from './diffractionCases';
-import { MAX_MATCH_POINTS } from '../../src/server/routes/pxrd';
+import { MAX_MATCH_POINTS, powderPattern, type Peak } from '../../src/server/routes/pxrd';
 import { referenceServer } from './serverHarness';
 
 const { post } = referenceServer('pxrd-test-key');

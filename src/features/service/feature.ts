@@ -32,9 +32,9 @@ export class ServiceFeature extends Disposable {
       setApiKey: (): Thenable<unknown> => commands.setApiKey(),
     });
     const builtin = this.register(new BuiltinService(context, log, keys, messages));
-    const confirmations = new Confirmations(context, log);
-    const commands = new ServiceCommands(log, messages, keys, builtin, confirmations);
-    const requests = this.register(new ServiceRequests(log, messages, keys, builtin, confirmations, commands));
+    const parts = { log, messages, keys, builtin, confirmations: new Confirmations(context, log) };
+    const commands = new ServiceCommands(parts);
+    const requests = this.register(new ServiceRequests(parts, commands));
     this.requests = requests;
     const remote = this.register(new RemoteTokenization(log, requests));
     this.register(

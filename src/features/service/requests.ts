@@ -10,50 +10,29 @@ import { Disposable, toDisposable } from '../../platform/disposable';
 import { isServiceError, type ServiceError } from '../../core/service/errors';
 import { isUnencryptedRemote, serviceOrigin, urlSource, validateServiceUrl } from '../../core/service/origin';
 import { quantity } from '../../core/util/quantity';
-import type { ApiKeyStore } from './apiKey';
-import type { BuiltinService } from './builtin';
 import { ServiceClient, type RequestLogEntry } from './client';
-import type { ServiceCommands } from './commands';
-import { SEND_UNENCRYPTED, type Confirmations } from './confirmations';
-import {
-  ENTER_NEW_KEY,
-  failureMessage,
-  OPEN_SETTINGS,
-  SET_URL,
-  SHOW_LOG,
-  TRY_AGAIN,
-  USE_BUILTIN,
-  type Messages,
-  type ShownMessage,
-} from './messages';
+import type { ServiceCommands, ServiceParts } from './commands';
+import { SEND_UNENCRYPTED } from './confirmations';
+import { ENTER_NEW_KEY, failureMessage, OPEN_SETTINGS, SET_URL, SHOW_LOG, TRY_AGAIN, USE_BUILTIN, type ShownMessage } from './messages';
 import type { CallOptions, CallOutcome, RequestPolicy, Target, UrlOutcome } from './policy';
 
 export class ServiceRequests extends Disposable implements RequestPolicy {
   private readonly inFlight = new Set<AbortController>();
 
   constructor(
-    private readonly log: vscode.LogOutputChannel,
-    private readonly messages: Messages,
-    private readonly keys: ApiKeyStore,
-    private readonly builtin: BuiltinService,
-    private readonly confirmations: Confirmations,
+    private readonly parts: ServiceParts,
     private readonly commands: ServiceCommands,
   ) {
     super();
     this.register(toDisposable(() => this.inFlight.forEach((c) => c.abort())));
   }
 
-  show(
-    severity: ShownMessage['severity'],
-    text: string,
-    actions: string[] = [],
-    onChoice?: (choice: string) => Promise<unknown>,
-  ): ShownMessage {
-    return this.messages.show(severity, text, actions, onChoice);
+  show(...args: Parameters<RequestPolicy['show']>): ShownMessage {
+    return this.parts.messages.show(...args);
   }
 
   refuseInRestrictedMode(): ShownMessage | undefined {
-    return this.messages.refuseInRestrictedMode();
+    return this.parts.messages.refuseInRestrictedMode();
   }
 
   setServiceUrl(url?: string, explanation?: string): Promise<UrlOutcome> {
@@ -112,11 +91,11 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
         const message = this.show('error', `Token Lens: ${title} failed unexpectedly: ${(error as Error).message ?? String(error)}`, [
           SHOW_LOG,
         ]);
-        this.log.error(`${title} failed: ${(error as Error).stack ?? String(error)}`);
+        this.parts.log.error(`${title} failed: ${(error as Error).stack ?? String(error)}`);
         return { status: 'error', message };
       }
       if (error.kind === 'cancelled') {
-        this.log.info(`${title}: cancelled`);
+        this.parts.log.info(`${title}: cancelled`);
         return { status: 'cancelled', error, errorKind: 'cancelled' };
       }
       const message = this.showServiceError(error, target, options.again ?? (() => this.call(title, run, options)));
@@ -132,9 +111,10 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
     origin: string,
     again: () => Thenable<unknown>,
   ): Promise<{ apiKey: string } | { status: 'noKey'; message: ShownMessage }> {
-    await this.keys.settled();
+    await this.parts.keys.settled();
     const stored =
-      (await this.keys.get(origin)) || (await this.keys.prompt(origin, vscode.l10n.t('This command needs your API key for {0}.', origin)));
+      (await this.parts.keys.get(origin)) ||
+      (await this.parts.keys.prompt(origin, vscode.l10n.t('This command needs your API key for {0}.', origin)));
     if (stored) return { apiKey: stored };
     // Entering the key from here runs the command, as after a 401: the user asked for the command, not a setting.
     const message = this.show(
@@ -145,7 +125,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
       ),
       [ENTER_NEW_KEY],
       async (choice) => {
-        if (choice !== ENTER_NEW_KEY || !(await this.keys.prompt(origin))) return;
+        if (choice !== ENTER_NEW_KEY || !(await this.parts.keys.prompt(origin))) return;
         await again();
       },
     );
@@ -171,7 +151,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
   private async target(): Promise<Target | { status: 'untrusted' | 'noUrl' | 'declined'; message: ShownMessage }> {
     const refused = this.refuseInRestrictedMode();
     if (refused) return { status: 'untrusted', message: refused };
-    if (config.serviceBuiltin) return this.builtin.target();
+    if (config.serviceBuiltin) return this.parts.builtin.target();
     if (!config.serviceBaseUrl) {
       const set = await this.setServiceUrl(
         undefined,
@@ -203,7 +183,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
       );
       return { status: 'noUrl', message };
     }
-    if (urlSource(inspectServiceBaseUrl()) === 'workspace' && !(await this.confirmations.workspaceUrl(url, origin))) {
+    if (urlSource(inspectServiceBaseUrl()) === 'workspace' && !(await this.parts.confirmations.workspaceUrl(url, origin))) {
       const message = this.show(
         'warning',
         vscode.l10n.t(
@@ -213,7 +193,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
       );
       return { status: 'declined', message };
     }
-    if (isUnencryptedRemote(url) && !(await this.confirmations.unencrypted(origin))) {
+    if (isUnencryptedRemote(url) && !(await this.parts.confirmations.unencrypted(origin))) {
       const message = this.show(
         'warning',
         vscode.l10n.t(
@@ -233,7 +213,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
     const { text, actions } = failureMessage(error, url, Math.round(config.serviceTimeoutMs / 1000));
     return this.show('error', text, actions, async (choice) => {
       if (choice === ENTER_NEW_KEY) {
-        const key = await this.keys.prompt(origin, vscode.l10n.t('The service did not accept the stored API key.'));
+        const key = await this.parts.keys.prompt(origin, vscode.l10n.t('The service did not accept the stored API key.'));
         if (key) await retry();
       } else if (choice === TRY_AGAIN) {
         await retry();
@@ -241,7 +221,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
         const set = await this.setServiceUrl();
         if (set.status === 'ok') await retry();
       } else if (choice === SHOW_LOG) {
-        this.log.show(true);
+        this.parts.log.show(true);
       } else if (choice === OPEN_SETTINGS) {
         await vscode.commands.executeCommand('workbench.action.openSettings', 'tokenLens.service');
       }
@@ -253,10 +233,10 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
     const paced = entry.pacedMs >= 50 ? `, waited ${entry.pacedMs} ms for the rate limit` : '';
     const outcome = entry.error ? `${entry.status ?? '—'} ${entry.error}` : String(entry.status);
     const line = `${entry.method} ${entry.path} → ${outcome} in ${entry.durationMs} ms${retries}${paced}`;
-    if (entry.error === 'cancelled') this.log.info(line);
-    else if (entry.error) this.log.warn(`${line}: ${entry.message ?? ''}`);
-    else this.log.info(line);
-    if (entry.requestBody !== undefined) this.log.info(`  request body: ${entry.requestBody}`);
-    if (entry.responseBody !== undefined) this.log.info(`  response body: ${entry.responseBody}`);
+    if (entry.error === 'cancelled') this.parts.log.info(line);
+    else if (entry.error) this.parts.log.warn(`${line}: ${entry.message ?? ''}`);
+    else this.parts.log.info(line);
+    if (entry.requestBody !== undefined) this.parts.log.info(`  request body: ${entry.requestBody}`);
+    if (entry.responseBody !== undefined) this.parts.log.info(`  response body: ${entry.responseBody}`);
   }
 }
