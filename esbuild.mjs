@@ -110,7 +110,8 @@ const builds = {
       // At dist/'s top, beside moyo.js, which it requires as ./moyo.js like the extension's bundle.
       { in: 'src/platform/symmetryWorker.ts', out: 'symmetryWorker' },
       'src/server/main.ts',
-      'src/server/worker.ts',
+      // Beside main.js, where pool.ts looks for it (as out/src/server/http/ has both).
+      { in: 'src/server/http/worker.ts', out: 'server/worker' },
       ...(production ? [] : ['src/cli.ts']),
     ],
     outdir: 'dist',

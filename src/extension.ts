@@ -8,6 +8,7 @@ import { ProvidersFeature } from './features/providers/feature';
 import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
 import { readChatConfig } from './features/models/store';
 import { activateWith, type HostHooks, type Wiring } from './wiring';
+import { toDisposable } from './platform/disposable';
 
 /** Every module the bundle evaluates at load is evaluated by the time this line runs (the bench splits the load here). */
 const EVALUATED = performance.now();
@@ -16,7 +17,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TokenL
   let materials: LazyMaterials | undefined;
   // Chat templates are outside text: they render on a worker thread with a heap limit, started on first use.
   const templates = new RenderPool({ script: renderWorkerScript(__dirname) });
-  context.subscriptions.push({ dispose: () => void templates.close() });
+  context.subscriptions.push(toDisposable(() => void templates.close()));
   const api = activateWith(
     context,
     (wiring) => {

@@ -19,6 +19,7 @@ import { POWDER_PATTERN, PowderPatternFeature } from './webviews/xrd/feature';
 import type { RunsTree } from './runs/tree';
 import type { ResultViews } from './webviews/results/feature';
 import type { Wiring } from './wiring';
+import { toDisposable } from './platform/disposable';
 
 /** Starts it; returns the Runs list's data (undefined if the service failed to start: the failure is logged). */
 export function startMaterials({ context, log, testMode, start }: Wiring): RunsTree | undefined {
@@ -38,7 +39,7 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
     const pool = new SymmetryPool(symmetryWorkerScript(__dirname));
     const symmetry = new SymmetryFeature(context.extensionUri, pool.search);
     return [
-      { dispose: () => void pool.close() },
+      toDisposable(() => void pool.close()),
       symmetry,
       new PoscarLanguageFeature(
         [

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { RUNS_VIEW, type RunRecord } from './core/runs/run';
-import { Disposable } from './platform/disposable';
+import { Disposable, toDisposable } from './platform/disposable';
 import { MATERIALS_LANGUAGES } from './core/structures/languages';
 import type { Wiring } from './wiring';
 
@@ -26,7 +26,7 @@ export class LazyMaterials extends Disposable {
 
   constructor(private readonly wiring: Wiring) {
     super();
-    this.register({ dispose: () => this.disposeStandIns() });
+    this.register(toDisposable(() => this.disposeStandIns()));
     this.register(vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: this.runsView(), showCollapseAll: false }));
   }
 

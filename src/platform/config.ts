@@ -126,6 +126,14 @@ export async function updateSetting(key: string, value: unknown): Promise<void> 
   await configuration.update(key, value, target);
 }
 
+/** Writes a setting into the user settings (undefined removes it there), wherever else it is set. */
+export async function updateUserSetting<K extends SettingKey>(
+  key: K,
+  value: Widen<(typeof SETTING_DEFAULTS)[K]> | undefined,
+): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(key, value, vscode.ConfigurationTarget.Global);
+}
+
 /** Fires when any tokenLens.* setting changes; `affects(key)` narrows it. */
 export function onDidChangeConfig(listener: (affects: (key: string) => boolean) => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {

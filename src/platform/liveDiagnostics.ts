@@ -3,7 +3,7 @@
  * a moment after typing pauses, removed on close or when the document changes language.
  */
 import * as vscode from 'vscode';
-import { Disposable } from './disposable';
+import { Disposable, toDisposable } from './disposable';
 
 /** Diagnostics follow typing this long after the last keystroke. */
 const DIAGNOSTICS_DEBOUNCE_MS = 150;
@@ -26,7 +26,7 @@ export class LiveDiagnostics extends Disposable {
     this.register(vscode.workspace.onDidOpenTextDocument((d) => this.update(d)));
     this.register(vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)));
     this.register(vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)));
-    this.register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
+    this.register(toDisposable(() => this.timers.forEach((t) => clearTimeout(t))));
     vscode.workspace.textDocuments.forEach((d) => this.update(d));
   }
 

@@ -1,7 +1,7 @@
 /**
  * The one runner of the application commands: asks for the input (the application's prompts, or a
  * body given programmatically, or a JSON request document), refuses what fails its checks with a
- * message and nothing sent, then sends it through the service feature's one request policy, keeps
+ * message and nothing sent, then sends it through the one request policy (features/service/policy.ts), keeps
  * the run in the Runs list and shows its result view. Also opens an item of a result
  * (GET /{app}/detail/{id}) and an application's page in the Simple Browser.
  */
@@ -13,7 +13,8 @@ import { isStructureDocument } from '../platform/formatDocuments';
 import { isRefusal as isRunRefusal, runPoscar } from '../core/structures/runInput';
 import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
-import type { CallStatus, ServiceFeature, ShownMessage } from '../features/service/feature';
+import type { ShownMessage } from '../features/service/messages';
+import type { CallStatus, RequestPolicy } from '../features/service/policy';
 import type { RunRecorder } from './recorder';
 import type { RunStore } from './store';
 import { Disposable } from '../platform/disposable';
@@ -60,7 +61,7 @@ const MAX_HISTORY = 20;
 export class ApplicationRuns extends Disposable {
   constructor(
     private readonly context: vscode.ExtensionContext,
-    private readonly service: ServiceFeature,
+    private readonly service: RequestPolicy,
     private readonly store: RunStore,
     private readonly recorder: RunRecorder,
   ) {

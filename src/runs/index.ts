@@ -22,6 +22,7 @@ export function materialsRuns(
   testMode: boolean,
 ): { disposables: vscode.Disposable[]; tree: RunsTree; results: ResultViews } {
   const service = new ServiceFeature(context, log, testMode);
+  const requests = service.requests;
   const store = new RunStore(context.workspaceState);
   // The views and the runners need each other; the views reach the runners through this, once both exist.
   const control: RunControl = {
@@ -44,11 +45,11 @@ export function materialsRuns(
     },
     testMode,
   );
-  const recorder = new RunRecorder(service, store, results);
+  const recorder = new RunRecorder(requests, store, results);
   const shownFrame = (uri: vscode.Uri) => structures.viewOf(uri)?.shownFrame;
-  const runs = new StructureRuns(service, store, recorder, context.workspaceState, shownFrame);
+  const runs = new StructureRuns(requests, store, recorder, context.workspaceState, shownFrame);
   const files = new StructureFileCommands(results, shownFrame, (id) => store.get(id));
-  const applications = new ApplicationRuns(context, service, store, recorder);
+  const applications = new ApplicationRuns(context, requests, store, recorder);
   const runnerOf = (id: string) => (isAppKind(store.get(id)?.kind ?? '') ? applications : runs);
   const tree = new RunsTree(store, control, results, testMode);
   return { disposables: [service, recorder, runs, files, applications, results, structures, tree], tree, results };

@@ -5,11 +5,12 @@
  */
 import type { ResultViews } from '../webviews/results/feature';
 import type { RunRecord } from '../core/runs/run';
-import { Disposable } from '../platform/disposable';
+import { Disposable, toDisposable } from '../platform/disposable';
 import type { ServiceClient } from '../features/service/client';
 import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
-import type { CallStatus, ServiceFeature, ShownMessage } from '../features/service/feature';
+import type { ShownMessage } from '../features/service/messages';
+import type { CallStatus, RequestPolicy } from '../features/service/policy';
 import type { RunStore } from './store';
 import { config } from '../platform/config';
 
@@ -39,12 +40,12 @@ export class RunRecorder extends Disposable {
   private count = 0;
 
   constructor(
-    private readonly service: ServiceFeature,
+    private readonly service: RequestPolicy,
     private readonly store: RunStore,
     private readonly views: ResultViews,
   ) {
     super();
-    this.register({ dispose: () => this.controllers.forEach((c) => c.abort()) });
+    this.register(toDisposable(() => this.controllers.forEach((c) => c.abort())));
   }
 
   cancel(runId: string): void {

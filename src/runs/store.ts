@@ -6,6 +6,7 @@ import type { ResponseBody } from '../core/service/response';
 import { RUN_KINDS, RUN_STATES, type RunRecord } from '../core/runs/run';
 import { isInt, isRecord, isString } from '../core/util/guards';
 import { isParameterKind, sentParameters } from '../core/runs/parameters';
+import { toDisposable } from '../platform/disposable';
 
 export interface Storage {
   get<T>(key: string): T | undefined;
@@ -52,7 +53,7 @@ export class RunStore {
 
   onDidChange(listener: (run: RunRecord | undefined) => void): { dispose(): void } {
     this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return toDisposable(() => this.listeners.delete(listener));
   }
 
   private changed(run: RunRecord | undefined): void {

@@ -32,7 +32,8 @@ import type { ServiceResponse } from '../core/service/response';
 import type { ServiceErrorKind } from '../core/service/errors';
 import type { RunRecorder } from './recorder';
 import type { RunStore } from './store';
-import type { CallStatus, ServiceFeature, ShownMessage } from '../features/service/feature';
+import type { ShownMessage } from '../features/service/messages';
+import type { CallStatus, RequestPolicy } from '../features/service/policy';
 
 export const RUN_COMMANDS: Record<StructureKind, string> = {
   relax: 'tokenLens.relax',
@@ -75,7 +76,7 @@ interface Input {
 
 export class StructureRuns extends Disposable {
   constructor(
-    private readonly service: ServiceFeature,
+    private readonly service: RequestPolicy,
     private readonly store: RunStore,
     private readonly recorder: RunRecorder,
     /** Where the options form remembers its values: the workspace's state. */

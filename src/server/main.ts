@@ -4,7 +4,7 @@
  * Prints its URL and the key it accepts. Without --api-key a random key is generated and printed.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from './app';
+import { createServer } from './http/app';
 
 interface Args {
   port: number;

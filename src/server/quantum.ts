@@ -3,7 +3,8 @@
  * a material at one k-point (the model of the band-structure endpoint, in its real form
  * [[A, −B], [B, A]], padded to a power of two), a hardware-efficient ansatz of RY rotations and a CNOT
  * ladder simulated as a real state vector, optimised by Rotosolve (each angle set to the exact minimum
- * of its sinusoid, sweep after sweep). Pure, deterministic, no I/O.
+ * of its sinusoid, sweep after sweep). And the exact ground state of a small Pauli Hamiltonian (quantum/vqe's
+ * `hamiltonian` bodies) by Jacobi diagonalization. Pure, deterministic, no I/O.
  */
 import type { Mat3, Vec3 } from '../core/poscar/types';
 import { blochHamiltonian as tightBinding } from './physics/tightbinding';
@@ -137,4 +138,70 @@ export function runVqe(m: number[][], qubits: number, reps: number, maxSweeps = 
   }
   const cnots = reps * (qubits - 1);
   return { energy: history.at(-1)!, history, parameters, iterations: sweeps, converged, depth: reps + 1 + cnots, cnots };
+}
+
+/** Lowest eigenvalue of Σ c_i P_i over n ≤ 4 qubits, by Jacobi diagonalization of the real form of H. */
+export function groundStateEnergy(terms: Array<{ pauli: string; coefficient: number }>): { energy: number; n_qubits: number } {
+  const n = terms[0]!.pauli.length;
+  const dim = 2 ** n;
+  const re = Array.from({ length: dim }, () => new Array<number>(dim).fill(0));
+  const im = Array.from({ length: dim }, () => new Array<number>(dim).fill(0));
+  for (const { pauli, coefficient } of terms) {
+    for (let col = 0; col < dim; col++) {
+      let row = col;
+      let pr = 1;
+      let pi = 0; // phase, as a complex number
+      for (let q = 0; q < n; q++) {
+        const bit = (col >> (n - 1 - q)) & 1;
+        const op = pauli[q]!;
+        if (op === 'X' || op === 'Y') row ^= 1 << (n - 1 - q);
+        let fr = 1;
+        let fi = 0;
+        if (op === 'Z' && bit) fr = -1;
+        if (op === 'Y') [fr, fi] = bit ? [0, -1] : [0, 1];
+        [pr, pi] = [pr * fr - pi * fi, pr * fi + pi * fr];
+      }
+      re[row]![col]! += coefficient * pr;
+      im[row]![col]! += coefficient * pi;
+    }
+  }
+  // [[Re, -Im], [Im, Re]] is real symmetric with each eigenvalue of H twice.
+  const size = 2 * dim;
+  const a = Array.from({ length: size }, (_, i) =>
+    Array.from({ length: size }, (_, j) => {
+      const r = i % dim;
+      const c = j % dim;
+      if (i < dim === j < dim) return re[r]![c]!;
+      return i < dim ? -im[r]![c]! : im[r]![c]!;
+    }),
+  );
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let p = 0; p < size; p++) for (let q = p + 1; q < size; q++) off += a[p]![q]! ** 2;
+    if (off < 1e-22) break;
+    for (let p = 0; p < size; p++) {
+      for (let q = p + 1; q < size; q++) {
+        const apq = a[p]![q]!;
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (a[q]![q]! - a[p]![p]!) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < size; k++) {
+          const akp = a[k]![p]!;
+          const akq = a[k]![q]!;
+          a[k]![p] = c * akp - s * akq;
+          a[k]![q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < size; k++) {
+          const apk = a[p]![k]!;
+          const aqk = a[q]![k]!;
+          a[p]![k] = c * apk - s * aqk;
+          a[q]![k] = s * apk + c * aqk;
+        }
+      }
+    }
+  }
+  const energy = Math.min(...a.map((row, i) => row[i]!));
+  return { energy: Math.round(energy * 1e10) / 1e10, n_qubits: n };
 }

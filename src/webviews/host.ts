@@ -6,7 +6,7 @@
  * new one says ready again).
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../platform/disposable';
+import { Disposable, toDisposable } from '../platform/disposable';
 import { notify } from '../platform/notify';
 import { longestString, shortenStrings } from './fit';
 
@@ -113,7 +113,7 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
     super();
     panel.webview.options = { enableScripts: true, localResourceRoots: [mediaRoot(extensionUri)] };
     this.register(this.onDisposeEmitter);
-    this.register({ dispose: () => this.answers.forEach((answer) => answer(undefined)) });
+    this.register(toDisposable(() => this.answers.forEach((answer) => answer(undefined))));
     this.register(panel.onDidDispose(() => this.dispose()));
     this.register(panel.webview.onDidReceiveMessage((message: unknown) => this.arrive(message)));
     this.register(

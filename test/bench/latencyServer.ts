@@ -1,10 +1,10 @@
 /**
  * A child process of the latency benchmark (test/bench/structures.ts): the reference server of one build (its
- * `out/src/server/app.js`, the path in argv), alone in its process, so that what holds its event loop is the
+ * `out/src/server/http/app.js`, the path in argv), alone in its process, so that what holds its event loop is the
  * server's work and not the clients'. A 1 ms heartbeat keeps the longest gap; the parent asks for it ("stall",
  * which also starts a new measure) and ends the process ("close").
  */
-import type { createServer } from '../../src/server/app';
+import type { createServer } from '../../src/server/http/app';
 
 const factory = (require(process.argv[2]!) as { createServer: typeof createServer }).createServer;
 const server = factory({ apiKey: process.argv[3]!, ratePerMinute: 1_000_000 });

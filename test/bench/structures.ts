@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createServer } from '../../src/server/app';
+import { createServer } from '../../src/server/http/app';
 import { withHeartbeat } from './heartbeat';
 import { seededRandom } from '../../src/server/physics/rng';
 import { fastestParse, LAYOUTS, layoutPoscar, type Layout } from '../unit/poscarLayouts';
@@ -250,7 +250,12 @@ export function benchAgainstAse(sizes = [10_000, 100_000]): AseBenchRow[] {
 
 /** The built server of a checkout (its `out/`, after `npm run build:tests` there): this one's by default. */
 export function serverBuild(checkout = path.join(__dirname, '..', '..', '..')): string {
-  return path.join(path.resolve(checkout), 'out', 'src', 'server', 'app.js');
+  const server = path.join(path.resolve(checkout), 'out', 'src', 'server');
+  // Before the HTTP plumbing had its folder, app.js sat in server/ itself.
+  return (
+    [path.join(server, 'http', 'app.js'), path.join(server, 'app.js')].find((file) => fs.existsSync(file)) ??
+    path.join(server, 'http', 'app.js')
+  );
 }
 
 /** The server of `build` in a process of its own (latencyServer.ts): its URL, its longest event-loop stall since last asked, and close. */

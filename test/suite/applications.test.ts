@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ReferenceServer } from '../../src/server/app';
+import type { ReferenceServer } from '../../src/server/http/app';
 import type { ResultReport } from '../../src/webviews/results/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Item, type Outcome } from './runs';
 import { closeAllEditors, openWorkspaceFile, screenshot, sleep, ui, waitFor } from './util';

@@ -1,7 +1,7 @@
 /** What the run suites share: a reference server to talk to, a command's outcome, the Runs list's entries, and a result view's report. */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import { createServer, type ReferenceServer } from '../../src/server/http/app';
 import type { ResultReport } from '../../src/webviews/results/protocol';
 import { activateExtension, waitFor } from './util';
 

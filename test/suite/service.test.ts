@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import { createServer, type ReferenceServer } from '../../src/server/http/app';
 import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 
-/** What tokenLens.tokenizeRemote returns (src/features/service/feature.ts RemoteTokenizeOutcome), as the tests see it. */
+/** What tokenLens.tokenizeRemote returns (src/features/service/remoteTokenize.ts RemoteTokenizeOutcome), as the tests see it. */
 interface Outcome {
   status: string;
   result?: { tokenizer: string; text: string; n_tokens: number; n_chars: number; tokens: string[]; token_ids: number[] };

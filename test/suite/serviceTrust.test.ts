@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import { createServer, type ReferenceServer } from '../../src/server/http/app';
 import { activateExtension, closeAllEditors, screenshot, screenshotsSupported, sleep, ui } from './util';
 
 interface Outcome {

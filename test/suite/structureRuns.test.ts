@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ReferenceServer } from '../../src/server/app';
+import type { ReferenceServer } from '../../src/server/http/app';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
 import { closeAllEditors, openWorkspaceFile, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';

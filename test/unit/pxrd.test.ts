@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findPeaks, matchPeaks, scanBackground, type XyPoint } from '../../src/core/diffraction/peaks';
-import { findMaterial, MATERIALS, powderPattern, type Peak } from '../../src/server/materials';
+import { findMaterial, MATERIALS } from '../../src/server/materials';
 import { errorsOf, parseDiffraction } from '../../src/core/diffraction/parse';
+import { DIFFRACTION_FORMAT } from '../../src/core/structures/formats';
 import { seededRandom } from '../../src/server/physics/rng';
 import { MALFORMED_DIFFRACTION } from './diffractionCases';
-import { MAX_MATCH_POINTS } from '../../src/server/routes/pxrd';
+import { MAX_MATCH_POINTS, powderPattern, type Peak } from '../../src/server/routes/pxrd';
 import { referenceServer } from './serverHarness';
 
 const { post } = referenceServer('pxrd-test-key');
@@ -112,6 +113,20 @@ test('/pxrd/match refuses malformed data as the editor does: a 400 quoting its f
     const count = errors.length === 1 ? 'an error' : `${errors.length} errors`;
     assert.equal(answer.body.detail, `Field "xrd_data" has ${count}: ${errors[0]!.message}.`, name);
     if (!/^No data/.test(errors[0]!.message)) assert.match(answer.body.detail, new RegExp(`: Line ${errorLines[0]}: `), name);
+  }
+});
+
+test('a line the editor marks as an error in a .xy file is a 400 from /pxrd/match with the message the editor shows', async () => {
+  const good = '28.44 100\n47.30 55\n56.12 30';
+  for (const line of [',', '47.30', '28.44 abc', 'NaN 3', '190 5', '28.44 -1', 'angle intensity']) {
+    const text = `${good}\n${line}\n`;
+    // What the live problems of an open diffraction document show (features/structures/diagnostics.ts reads this entry).
+    const shown = DIFFRACTION_FORMAT.diagnostics(DIFFRACTION_FORMAT.parse(text)).filter((d) => d.severity === 'error');
+    assert.equal(shown.length, 1, `the editor marks "${line}" as an error`);
+    assert.equal(shown[0]!.range.line, 3, line);
+    const answer = await post('/pxrd/match', { xrd_data: text });
+    assert.equal(answer.status, 400, line);
+    assert.equal(answer.body.detail, `Field "xrd_data" has an error: ${shown[0]!.message}.`, line);
   }
 });
 

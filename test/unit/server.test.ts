@@ -1,7 +1,12 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { APPS, createServer, type ReferenceServer } from '../../src/server/app';
-import { balanceReaction, groundStateEnergy, heaDescriptors, MATERIALS, powderPattern, reducedFormula } from '../../src/server/materials';
+import { APPS, createServer, type ReferenceServer } from '../../src/server/http/app';
+import { MATERIALS } from '../../src/server/materials';
+import { groundStateEnergy } from '../../src/server/quantum';
+import { heaDescriptors } from '../../src/server/routes/hea';
+import { reducedFormula } from '../../src/server/routes/materials';
+import { powderPattern } from '../../src/server/routes/pxrd';
+import { balanceReaction } from '../../src/server/routes/reaction';
 import { parseArgs } from '../../src/server/main';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 

@@ -1,7 +1,7 @@
 /** A reference server for one test file: started before its tests, closed after, and a POST with the key. */
 import { after, before } from 'node:test';
 import { performance } from 'node:perf_hooks';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import { createServer, type ReferenceServer } from '../../src/server/http/app';
 
 export interface Answer {
   status: number;

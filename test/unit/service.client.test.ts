@@ -1,7 +1,7 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { MockAgent } from 'undici';
-import { createServer, type ReferenceServer } from '../../src/server/app';
+import { createServer, type ReferenceServer } from '../../src/server/http/app';
 import { MAX_HTML_CHARS, ServiceClient, stripHtml, type ClientOptions, type RequestLogEntry } from '../../src/features/service/client';
 import { ServiceError } from '../../src/core/service/errors';
 import { Pacer } from '../../src/features/service/pacing';

@@ -4,7 +4,7 @@
  * tokenizer setting; a hover names the token's ids and bytes.
  */
 import * as vscode from 'vscode';
-import { config } from '../../platform/config';
+import { config, onDidChangeConfig } from '../../platform/config';
 import { getSegment, segmentAt, segmentCount } from '../../core/inspector/segments';
 import { loadTokenizer, NotExactError } from '../../core/tokenizers/index';
 import { notify } from '../../platform/notify';
@@ -49,11 +49,7 @@ export class TokenBoundariesFeature extends Disposable {
     this.register(vscode.window.onDidChangeTextEditorVisibleRanges(schedule));
     this.register(vscode.window.onDidChangeVisibleTextEditors(schedule));
     this.register(vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length > 0 && schedule()));
-    this.register(
-      vscode.workspace.onDidChangeConfiguration(
-        (e) => (e.affectsConfiguration('tokenLens.tokenizer') || e.affectsConfiguration('tokenLens.specialTokens')) && schedule(),
-      ),
-    );
+    this.register(onDidChangeConfig((affects) => (affects('tokenizer') || affects('specialTokens')) && schedule()));
     this.register(
       vscode.languages.registerHoverProvider({ scheme: '*' }, { provideHover: (document, position) => this.hover(document, position) }),
     );

@@ -7,7 +7,7 @@
  */
 import { formatFor, type ChatModel, type ModelChatConfig, type Renderer } from '../../core/chat/index';
 import { findTokenizer, loadTokenizer, onModelsChanged } from '../../core/tokenizers/index';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 
 export interface ChatHost {
   /** The chat template and special tokens from the files beside a tokenizer.json. */
@@ -20,7 +20,7 @@ export class ChatModels extends Disposable {
 
   constructor(private readonly host: ChatHost | undefined) {
     super();
-    this.register({ dispose: onModelsChanged((name) => this.models.delete(name)) });
+    this.register(toDisposable(onModelsChanged((name) => this.models.delete(name))));
   }
 
   /** The model as it reads conversations; a broken chat file rejects (with the file named) and is read again next time. */

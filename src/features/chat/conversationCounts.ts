@@ -15,7 +15,7 @@ import {
 } from '../../core/chat/index';
 import type { ConversationSummary } from '../../core/counts/summary';
 import { onModelsChanged } from '../../core/tokenizers/index';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import type { ChatModels } from './chatModels';
 
 /** A conversation text's count: the tokens the model reads, and the summary the tooltip shows. */
@@ -65,7 +65,7 @@ export class ConversationCounts extends Disposable {
 
   constructor(readonly models: ChatModels) {
     super();
-    this.register({ dispose: onModelsChanged((name) => this.caches.delete(name)) });
+    this.register(toDisposable(onModelsChanged((name) => this.caches.delete(name))));
   }
 
   /** The count of a conversation document as `name`'s model reads it; undefined when the document holds none. */

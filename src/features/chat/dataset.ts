@@ -12,7 +12,7 @@ import { plural, type Locale } from '../../core/util/locale';
 import { plainText } from '../../core/util/outsideText';
 import { Debouncer } from '../../core/util/debounce';
 import { config, onDidChangeConfig } from '../../platform/config';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import { datasetKind, type ConversationCounts } from './conversationCounts';
 import { isConversationDataset } from '../../core/chat/index';
 
@@ -74,11 +74,11 @@ export class DatasetFeature extends Disposable {
         this.lensesChanged.fire();
       }),
     );
-    this.register({
-      dispose: () => {
+    this.register(
+      toDisposable(() => {
         for (const document of [...this.running.keys()]) this.forget(document);
-      },
-    });
+      }),
+    );
     for (const document of vscode.workspace.textDocuments) this.schedule(document);
   }
 

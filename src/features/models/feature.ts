@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { findTokenizer, loadTokenizer, provideModel, registerModel, type PreparedHuggingFace } from '../../core/tokenizers/index';
 import type { Locale } from '../../core/util/locale';
 import { config, onDidChangeConfig, updateSetting } from '../../platform/config';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import { notify } from '../../platform/notify';
 import { addTokenizerPickerActions } from '../statusBar/commands';
 import { CATALOG, isRepoId, type CatalogModel } from './catalog';
@@ -45,12 +45,12 @@ export class ModelsFeature extends Disposable {
     this.cacheDir = context.globalStorageUri.fsPath;
     for (const model of readCachedModels(this.cacheDir, (message) => log.warn(message))) this.registerDownloaded(model);
     this.syncFiles();
-    this.register({
-      dispose: () => {
+    this.register(
+      toDisposable(() => {
         for (const { remove } of this.files.values()) remove();
         for (const remove of this.downloaded.values()) remove();
-      },
-    });
+      }),
+    );
     this.register(
       onDidChangeConfig((affects) => {
         if (affects('models.tokenizerFiles')) this.syncFiles();

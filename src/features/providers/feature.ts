@@ -11,7 +11,7 @@ import { serviceOrigin } from '../../core/service/origin';
 import type { Locale } from '../../core/util/locale';
 import { Debouncer } from '../../core/util/debounce';
 import { config } from '../../platform/config';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import { notify } from '../../platform/notify';
 import { exactCountsChanged, provideExactCounts } from '../statusBar/exact';
 import { ExactCounts, ProviderCountError, type ExactCount } from './exactCounts';
@@ -56,7 +56,7 @@ export class ProvidersFeature extends Disposable {
     );
     this.register(vscode.window.onDidChangeActiveTextEditor(scheduleLive));
     this.register(vscode.window.onDidChangeTextEditorSelection(scheduleLive));
-    this.register({ dispose: () => this.live?.abort() });
+    this.register(toDisposable(() => this.live?.abort()));
     this.register(
       provideExactCounts({
         lookup: (tokenizer, input) => {

@@ -1,10 +1,12 @@
 /**
  * API keys, one per service origin, kept only in VS Code's SecretStorage (never in a setting, never in a log).
- * Editor edge: the prompt and its validation; storage is core/service/keyStore.ts, the origin rules core/service/origin.ts.
+ * Editor edge: the prompt and its validation, and the move of an earlier version's key; storage is
+ * core/service/keyStore.ts, the origin rules core/service/origin.ts.
  */
 import * as vscode from 'vscode';
 import { KeyStore } from '../../core/service/keyStore';
-import { normalizeApiKey } from '../../core/service/origin';
+import { legacyKeyOrigin, normalizeApiKey } from '../../core/service/origin';
+import { inspectServiceBaseUrl } from '../../platform/config';
 
 /** Why an entered key cannot be right, or undefined when it can. */
 export function validateApiKey(value: string): string | undefined {
@@ -14,8 +16,39 @@ export function validateApiKey(value: string): string | undefined {
   return undefined;
 }
 
-/** The key store with the editor's prompt for a missing key. */
+/** The key store with the editor's prompt for a missing key, and the earlier version's key moved to its origin. */
 export class ApiKeyStore extends KeyStore {
+  private migration: Promise<void>;
+
+  constructor(
+    secrets: vscode.SecretStorage,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super(secrets);
+    this.migration = this.migrateLegacyKey();
+  }
+
+  /** The move of an earlier version's key to its origin, done: key look-ups wait for it. */
+  settled(): Promise<void> {
+    return this.migration;
+  }
+
+  /** The service URL changed: the earlier version's key may now have an origin of the user's own. */
+  migrateAgain(): void {
+    this.migration = this.migration.then(() => this.migrateLegacyKey());
+  }
+
+  /** Earlier versions kept one key for whatever URL was set: it moves to the user's own URL's origin, once there is one. */
+  private async migrateLegacyKey(): Promise<void> {
+    const origin = legacyKeyOrigin(inspectServiceBaseUrl());
+    try {
+      if (origin && (await this.adoptLegacyKey(origin)))
+        this.log.info(`The API key of an earlier version is now bound to ${origin}, the service URL in your user settings`);
+    } catch (error) {
+      this.log.error(`Could not move the earlier version's API key: ${String(error)}`);
+    }
+  }
+
   /**
    * Asks for the key of `origin` in a password input box that names the origin, and stores it. `reason` says
    * why it is asked for now. Resolves with the key, or undefined when dismissed.

@@ -80,10 +80,6 @@ export interface MaterialsSearchRequest {
   bandgap_min?: number;
   bandgap_max?: number;
 }
-export interface GnnPredictRequest {
-  jid: string;
-  model?: string;
-}
 export interface PoscarRequest {
   poscar: string;
 }
@@ -116,42 +112,19 @@ export interface PxrdComputeRequest {
   jid: string;
   wavelength?: number;
 }
-export interface PxrdMatchRequest {
-  formula?: string;
-  xrd_data: string;
-}
-export interface OptimadeQueryRequest {
-  filter_string: string;
-}
-export interface HeterostructureRequest {
-  substrate_jid: string;
-  film_jid: string;
-  max_supercell?: number;
-}
-export interface VqeRequest {
-  hamiltonian: Array<{ pauli: string; coefficient: number }>;
-  ansatz?: string;
-}
-export interface ReactionBalanceRequest {
-  reactants: string[];
-  products: string[];
-}
-export interface HeaComputeRequest {
-  composition: Record<string, number>;
-}
-export type JsonObject = Record<string, unknown>;
+type JsonObject = Record<string, unknown>;
 
 let sharedAgent: Agent | undefined;
 let sharedPacer: Pacer | undefined;
 
 /** The one keep-alive connection pool every client shares. */
-export function getSharedAgent(): Agent {
+function getSharedAgent(): Agent {
   sharedAgent ??= new (lib().Agent)({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 8 });
   return sharedAgent;
 }
 
 /** The one pacer every client shares, so two clients of one key together stay under 100/minute. */
-export function getSharedPacer(): Pacer {
+function getSharedPacer(): Pacer {
   sharedPacer ??= new Pacer();
   return sharedPacer;
 }
@@ -206,9 +179,6 @@ export class ServiceClient {
   materialsSearch(body: MaterialsSearchRequest, options?: CallOptions): Promise<ServiceResponse> {
     return this.request('POST', '/materials_explorer/search', body, options);
   }
-  gnnPredict(body: GnnPredictRequest, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('POST', '/gnn_predictor/predict', body, options);
-  }
   relax(body: RelaxRequest, options?: CallOptions): Promise<ServiceResponse> {
     return this.request('POST', '/gnn_ff_dynamics/relax', body, options);
   }
@@ -224,30 +194,9 @@ export class ServiceClient {
   pxrdCompute(body: PxrdComputeRequest, options?: CallOptions): Promise<ServiceResponse> {
     return this.request('POST', '/pxrd/compute', body, options);
   }
-  pxrdMatch(body: PxrdMatchRequest, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('POST', '/pxrd/match', body, options);
-  }
-  optimadeQuery(body: OptimadeQueryRequest, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('POST', '/optimade_explorer/query', body, options);
-  }
-  heterostructureGenerate(body: HeterostructureRequest, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('POST', '/heterostructure/generate', body, options);
-  }
-  vqe(body: VqeRequest, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('POST', '/quantum/vqe', body, options);
-  }
-  reactionBalance(body: ReactionBalanceRequest, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('POST', '/reaction_network/balance', body, options);
-  }
-  heaCompute(body: HeaComputeRequest, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('POST', '/hea/compute', body, options);
-  }
 
   // ---- spec 4.2, the common pattern -----------------------------------------------------------------------
 
-  appSearch(app: string, body: JsonObject, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('POST', `/${appSegment(app)}/search`, body, options);
-  }
   appCompute(app: string, body: JsonObject, options?: CallOptions): Promise<ServiceResponse> {
     return this.request('POST', `/${appSegment(app)}/compute`, body, options);
   }
@@ -623,7 +572,7 @@ export function stripHtml(html: string): string {
 }
 
 /** Spec 2.2, checked field by field, so a wrong answer fails here with a clear message and not later. */
-export function checkTokenizeResult(response: ServiceResponse, path: string): TokenizeResult {
+function checkTokenizeResult(response: ServiceResponse, path: string): TokenizeResult {
   const fail = (detail: string): ServiceError =>
     new ServiceError({ kind: 'malformedResponse', method: 'POST', path, status: response.status, detail });
   if (response.body.type !== 'json') throw fail(`expected JSON, got ${response.body.contentType}`);

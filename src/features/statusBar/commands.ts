@@ -9,7 +9,7 @@ import {
   type Tokenizer,
   type TokenizerInfo,
 } from '../../core/tokenizers/index';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
 import { countRows, scopeLabel, type CountSummary } from '../../core/counts/summary';
 import type { Comparisons } from './comparisons';
@@ -40,7 +40,7 @@ const pickerActions: PickerAction[] = [];
 /** Offers `actions` at the end of Select Tokenizer's list; returns what takes them away again. */
 export function addTokenizerPickerActions(actions: readonly PickerAction[]): vscode.Disposable {
   pickerActions.push(...actions);
-  return new vscode.Disposable(() => {
+  return toDisposable(() => {
     for (const action of actions) pickerActions.splice(pickerActions.indexOf(action), 1);
   });
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DocumentIndex, mergeChanges, type EditEnvelope, type Tokenizer } from '../../core/tokenizers/index';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 
 /** Edits larger than this are not patched synchronously: the index is rebuilt in time slices instead. */
 const LARGE_EDIT = 100_000;
@@ -29,7 +29,7 @@ export class DocumentCounts extends Disposable {
     super();
     this.register(vscode.workspace.onDidChangeTextDocument((e) => this.applyChanges(e)));
     this.register(vscode.workspace.onDidCloseTextDocument((d) => this.forget(d)));
-    this.register({ dispose: () => this.clear() });
+    this.register(toDisposable(() => this.clear()));
   }
 
   /** The current count, if it is known without waiting. */

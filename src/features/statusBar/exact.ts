@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ExactSummary } from '../../core/counts/summary';
 import type { ProviderInput } from '../../core/providers/providers';
+import { toDisposable } from '../../platform/disposable';
 
 export interface ExactCountSource {
   /** The confirmed count of this input for the estimate `tokenizer` stands for, if there is one. */
@@ -20,11 +21,9 @@ export const onDidChangeExactCounts = changed.event;
 export function provideExactCounts(provided: ExactCountSource): vscode.Disposable {
   source = provided;
   changed.fire();
-  return {
-    dispose: () => {
-      if (source === provided) source = undefined;
-    },
-  };
+  return toDisposable(() => {
+    if (source === provided) source = undefined;
+  });
 }
 
 /** Tells the status bar that a new count was confirmed. */

@@ -12,7 +12,7 @@ import {
   type Tokenizer,
 } from '../../core/tokenizers/index';
 import { Debouncer } from '../../core/util/debounce';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
 import { StatusBarCommands, type CountSource, type EditorCount } from './commands';
 import { Comparisons } from './comparisons';
@@ -52,7 +52,7 @@ export class StatusBarFeature extends Disposable implements CountSource {
     super();
     this.item.name = 'Token Lens';
     this.item.command = 'tokenLens.selectTokenizer';
-    this.register({ dispose: () => this.abort.abort() });
+    this.register(toDisposable(() => this.abort.abort()));
     this.register(new StatusBarCommands(this, log, locale));
     this.register(vscode.window.onDidChangeActiveTextEditor(() => this.refreshSoon.schedule()));
     this.register(vscode.window.onDidChangeVisibleTextEditors(() => this.refreshSoon.schedule()));
@@ -92,15 +92,17 @@ export class StatusBarFeature extends Disposable implements CountSource {
       }),
     );
     // A model added, replaced or removed under the configured name: what was counted with it is stale.
-    this.register({
-      dispose: onModelsChanged((name) => {
-        if (name !== config.tokenizer) return;
-        this.counts.clear();
-        this.comparisons.clear();
-        this.current = undefined;
-        void this.refresh();
-      }),
-    });
+    this.register(
+      toDisposable(
+        onModelsChanged((name) => {
+          if (name !== config.tokenizer) return;
+          this.counts.clear();
+          this.comparisons.clear();
+          this.current = undefined;
+          void this.refresh();
+        }),
+      ),
+    );
     void this.refresh();
   }
 

@@ -15,7 +15,7 @@ import { standardizeCrystal, type Standardize } from '../../core/crystallography
 import { cartToFrac } from '../../core/poscar/structure';
 import type { Poscar } from '../../core/poscar/types';
 import { config, onDidChangeConfig } from '../../platform/config';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import { notify } from '../../platform/notify';
 import { parsed, POSCAR_LANGUAGE } from '../../platform/poscarDocuments';
 import { documentSymmetry, resetSymmetry, symmetryFinder, type DocumentSymmetry } from '../../platform/symmetry';
@@ -78,7 +78,7 @@ export class SymmetryFeature extends Disposable {
     super();
     this.finder = symmetryFinder(extensionUri, offThread);
     this.documents = documentSymmetry(extensionUri);
-    this.register({ dispose: resetSymmetry });
+    this.register(toDisposable(resetSymmetry));
     this.register(this.documents.onDidChange(() => this.lensesChanged.fire()));
     this.register(onDidChangeConfig((affects) => affects('symmetry.tolerance') && this.lensesChanged.fire()));
     const command = (id: string, make: (cell: Cell) => Made | Promise<Made | undefined>) =>

@@ -1,7 +1,7 @@
 /** heterostructure/generate: a film on a substrate, from POSCAR text or jids. */
 import type { Mat3 } from '../../core/poscar/types';
 import { buildInterface, INTERFACE_DEFAULTS, MAX_INTERFACE_ATOMS, type Slab } from '../heterostructure';
-import { HttpError, material, num, str, type Handler, type Json } from '../body';
+import { HttpError, material, num, str, type Handler, type Json } from '../http/body';
 import { readStructure } from './structures';
 
 /** A structure given as POSCAR text (`poscar_<role>`, `<role>_poscar`) or as a jid (`<role>_jid`, or an alias). */

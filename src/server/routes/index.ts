@@ -1,5 +1,5 @@
 /** Every route of the reference server (spec section 4, and the applications of the catalog), by path, and where each runs. */
-import type { Handler } from '../body';
+import type { Handler } from '../http/body';
 import { heterostructure } from './heterostructure';
 import { hea } from './hea';
 import { predict, search } from './materials';

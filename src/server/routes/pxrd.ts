@@ -1,9 +1,56 @@
-/** pxrd/*: a material's computed powder pattern, and matching a measured one against the database. */
+/**
+ * pxrd/*: a material's computed powder pattern (the core's, rounded for the answer), and matching a measured one
+ * against the database; the measured data is read by the core's parser, as the editor reads a diffraction file.
+ */
 import { errorsOf, parseDiffraction } from '../../core/diffraction/parse';
 import { findPeaks, matchPeaks } from '../../core/diffraction/peaks';
-import { CU_K_ALPHA, MATCH_METHOD, MATERIALS, parseFormula, powderPattern, searchMaterials, type Material, type Peak } from '../materials';
-import { MAX_WAVELENGTH, MIN_WAVELENGTH } from '../../core/crystallography/xrd';
-import { HttpError, material, num, str, type Handler } from '../body';
+import { parseFormula } from '../../core/chemistry/formula';
+import { CU_K_ALPHA1, MAX_WAVELENGTH, MIN_WAVELENGTH, powderPattern as corePowderPattern } from '../../core/crystallography/xrd';
+import { fracToCart } from '../../core/poscar/structure';
+import type { Mat3 } from '../../core/poscar/types';
+import { MATERIALS, type Material, type Structure } from '../materials';
+import { HttpError, material, num, round, str, type Handler } from '../http/body';
+import { searchMaterials } from './materials';
+
+export interface Peak {
+  two_theta: number;
+  d_spacing: number;
+  intensity: number;
+  hkl: [number, number, number];
+}
+
+/** Cu Kα₁, the editor's default too. */
+export const CU_K_ALPHA = CU_K_ALPHA1;
+
+/**
+ * The core's kinematic powder pattern (core/crystallography/xrd.ts: pymatgen XRDCalculator's formula, Doyle &
+ * Turner scattering factors, Lorentz–polarisation, every reflection in the sphere), so the server and the
+ * editor compute the same pattern; rounded for the answer, each peak labelled with its first hkl family
+ * (the first three Miller–Bravais indices h, k, l of a hexagonal cell), peaks that round to 0 left out.
+ */
+export function powderPattern(structure: Structure, wavelength = CU_K_ALPHA, twoThetaMax = 90): Peak[] {
+  const lattice = structure.lattice as Mat3;
+  const pattern = corePowderPattern(
+    { lattice, species: structure.species, positions: structure.frac.map((f) => fracToCart(lattice, f)) },
+    { wavelength, twoThetaMax },
+  );
+  return pattern.peaks
+    .map((p) => {
+      const hkl = p.families[0]!.hkl;
+      return {
+        two_theta: round(p.twoTheta, 3),
+        d_spacing: round(p.d, 4),
+        intensity: round(p.intensity, 1),
+        hkl: (hkl.length === 4 ? [hkl[0]!, hkl[1]!, hkl[3]!] : hkl) as [number, number, number],
+      };
+    })
+    .filter((p) => p.intensity > 0);
+}
+
+export const MATCH_METHOD =
+  'background by SNIP (Ryan et al., Nucl. Instrum. Methods B 34, 396 (1988); Morháč et al., NIM A 401, 113 (1997)), ' +
+  'peaks above 3σ of the noise, paired with each computed reflection within 0.2° 2θ after the best zero shift (±0.3°); ' +
+  'score = cosine of the two intensity vectors, unpaired peaks included';
 
 /** Points of a measured scan at most: 85° at a 0.005° step is 17,000 (its peaks are found in under a second). */
 export const MAX_MATCH_POINTS = 20_000;

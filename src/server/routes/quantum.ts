@@ -2,9 +2,8 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import type { Mat3, Vec3 } from '../../core/poscar/types';
 import { rowTimes } from '../../core/poscar/vec';
-import { groundStateEnergy } from '../materials';
-import { blochHamiltonian, HAMILTONIAN_TYPES, MAX_VQE_QUBITS, pauliTermCount, padToQubits, runVqe } from '../quantum';
-import { HttpError, material, num, round, str, type Handler, type Json } from '../body';
+import { blochHamiltonian, groundStateEnergy, HAMILTONIAN_TYPES, MAX_VQE_QUBITS, pauliTermCount, padToQubits, runVqe } from '../quantum';
+import { HttpError, material, num, round, str, type Handler, type Json } from '../http/body';
 
 /** Fractional reciprocal coordinates beyond this are a mistake: H(k) is periodic with period 1. */
 const MAX_KPOINT = 100;

@@ -16,7 +16,7 @@ import {
 } from '../physics/answers';
 import type { Ensemble } from '../physics/md';
 import { runToEnd } from '../physics/schedule';
-import { HttpError, lineCount, num, str, type Handler, type Json } from '../body';
+import { HttpError, lineCount, num, str, type Handler, type Json } from '../http/body';
 
 /** The body's POSCAR as the POSCAR core reads it: its first error is a 400, warnings do not block. */
 export const readStructure = (body: Json, maxAtoms: number): Structure => {

@@ -1,7 +1,7 @@
 /** tokenizer/*: tokenize with the engine the extension counts with, and the list of tokenizers. */
 import { countChars, loadTokenizerSync, TOKENIZERS, UnknownTokenizerError } from '../../core/tokenizers/index';
 import { MAX_TEXT_CHARS } from '../../core/service/limits';
-import { HttpError, str, type Handler } from '../body';
+import { HttpError, str, type Handler } from '../http/body';
 
 export const tokenize: Handler = (body) => {
   const text = str(body, 'text', true);

@@ -16,6 +16,7 @@ import { WebviewHost } from '../host';
 import { isFromDatasetPage, isToDatasetPage, type DatasetReport, type FromDatasetPage, type ToDatasetPage } from './protocol';
 import { countLines, readDataset } from './read';
 import { datasetView, type DatasetInput } from './view';
+import { toDisposable } from '../../platform/disposable';
 
 /** How the editor counts conversations (features/chat, given by the wiring: a view does not import features). */
 export interface DatasetCounter {
@@ -64,7 +65,7 @@ export class DatasetPanel extends WebviewHost<ToDatasetPage, FromDatasetPage> {
     this.locale = environment.locale;
     panel.title = title;
     this.input = this.emptyInput();
-    this.register({ dispose: () => this.abort.abort() });
+    this.register(toDisposable(() => this.abort.abort()));
     this.register(
       onDidChangeConfig((affects) => {
         if (['tokenizer', 'contextWindow', 'chat', 'specialTokens'].some(affects)) this.recount();

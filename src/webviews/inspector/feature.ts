@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import type { Locale } from '../../core/util/locale';
 import { createInspectorPanel, InspectorPanel, type PanelEnvironment } from './panel';
 import { sanitizeOptions, VIEW_TYPE, type RenderedReport } from './protocol';
@@ -33,7 +33,7 @@ export class InspectorFeature extends Disposable {
     if (TEST_HOOKS && testMode) {
       this.register(vscode.commands.registerCommand(TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
     }
-    this.register({ dispose: () => this.panel?.dispose() });
+    this.register(toDisposable(() => this.panel?.dispose()));
   }
 
   /** Opens (or reveals) the inspector; resolves with the webview's report once it is ready and has rendered. */

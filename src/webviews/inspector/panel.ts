@@ -9,7 +9,7 @@
  * `painted` report (counts, what it put in the DOM, how long it took), which the tests read.
  */
 import * as vscode from 'vscode';
-import { config } from '../../platform/config';
+import { config, onDidChangeConfig } from '../../platform/config';
 import {
   countChars,
   loadTokenizer,
@@ -40,6 +40,7 @@ import { toWireTable, type SegmentTable } from '../../core/inspector/segments';
 import { IncrementalTables } from '../../core/inspector/incremental';
 import { translatePage } from '../../core/inspector/strings';
 import { canSlice, chunkTable, type Cancellation } from '../../core/inspector/tokenize';
+import { toDisposable } from '../../platform/disposable';
 
 /** Documents longer than this (UTF-16 units) are inspected up to here, with a note saying so. */
 export const MAX_CHARS = 2_000_000;
@@ -145,14 +146,14 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
     this.options = sanitizeOptions(options, exactTokenizerNames());
     panel.title = title;
     this.followEditors();
-    this.register({
-      dispose: () => {
+    this.register(
+      toDisposable(() => {
         if (this.timer) clearTimeout(this.timer);
         this.cancellation.cancelled = true;
         this.flushWaiters();
         for (const resolve of this.reportWaiters.splice(0)) resolve();
-      },
-    });
+      }),
+    );
 
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
     if (editor && isInspectable(editor.document)) this.track(editor);
@@ -195,8 +196,8 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
     );
     this.register(vscode.window.onDidChangeTextEditorSelection((event) => this.selectionChanged(event)));
     this.register(
-      vscode.workspace.onDidChangeConfiguration((event) => {
-        if (['tokenizer', 'specialTokens', 'contextWindow'].some((key) => event.affectsConfiguration(`tokenLens.${key}`))) this.schedule(0);
+      onDidChangeConfig((affects) => {
+        if (['tokenizer', 'specialTokens', 'contextWindow'].some(affects)) this.schedule(0);
       }),
     );
   }

@@ -4,7 +4,7 @@
  * relaxation summary, which no list keeps, when its file can still be read.
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import { isRecord, isString } from '../../core/util/guards';
 import { PanelSet } from '../panelSet';
 import { panelOptions } from '../host';
@@ -93,7 +93,7 @@ export class ResultViews extends Disposable {
   /** The views of records made from files (id starting with `prefix`) come back through `restore`, not the run list. */
   restoreLocal(prefix: string, restore: LocalRestore): vscode.Disposable {
     this.localRestores.set(prefix, restore);
-    return { dispose: () => this.localRestores.delete(prefix) };
+    return toDisposable(() => this.localRestores.delete(prefix));
   }
 
   private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {

@@ -27,6 +27,7 @@ import type { ResultDocuments } from './structures';
 import { resultView, runInfo } from './view';
 import { notify } from '../../platform/notify';
 import { inInputLayout } from '../../core/poscar/layout';
+import { toDisposable } from '../../platform/disposable';
 
 /** What the lead's run list does when the user asks. */
 export interface RunActions {
@@ -58,7 +59,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
     log: vscode.LogOutputChannel,
   ) {
     super(panel, extensionUri, { title: runTitle(run), script: 'results.js', styles: ['results.css'] }, isFromResultPage, testMode, log);
-    this.register({ dispose: () => documents.forget(this.run.id) });
+    this.register(toDisposable(() => documents.forget(this.run.id)));
     this.update(run);
   }
 

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { POSCAR_LANGUAGE } from '../../platform/poscarDocuments';
-import { Disposable } from '../../platform/disposable';
+import { Disposable, toDisposable } from '../../platform/disposable';
 import { derivedName } from './poscarText';
 import type { RunRecord } from '../../core/runs/run';
 import { notify } from '../../platform/notify';
@@ -33,14 +33,14 @@ export class ResultDocuments extends Disposable {
       users: 0,
     };
     provider.users++;
-    this.register({
-      dispose: () => {
+    this.register(
+      toDisposable(() => {
         if (provider && --provider.users === 0) {
           provider.registration.dispose();
           provider = undefined;
         }
-      },
-    });
+      }),
+    );
   }
 
   private serve(runId: string, part: string, name: string, text: string): vscode.Uri {

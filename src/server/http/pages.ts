@@ -1,5 +1,5 @@
 /** The reference server's HTML pages: the index of applications and one page per application. */
-import { APPS } from '../core/applications/catalog';
+import { APPS } from '../../core/applications/catalog';
 
 export function unique<T>(value: T, index: number, all: T[]): boolean {
   return all.indexOf(value) === index;

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Job, JobOutcome } from './compute';
-import type { Lane } from './routes/index';
+import type { Lane } from '../routes/index';
 
 export class JobTimeout extends Error {}
 

@@ -1,5 +1,5 @@
 /** Reading a request body: typed fields with 400s that name the field, and the error type the routes throw. */
-import { findMaterial, MATERIALS, type Material } from './materials';
+import { findMaterial, MATERIALS, type Material } from '../materials';
 
 export class HttpError extends Error {
   constructor(

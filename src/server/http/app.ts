@@ -7,17 +7,18 @@
 import * as http from 'node:http';
 import * as os from 'node:os';
 import type { AddressInfo } from 'node:net';
-import { APPS } from '../core/applications/catalog';
-import { TOKENIZER_NAMES, findTokenizer } from '../core/tokenizers/index';
+import { APPS } from '../../core/applications/catalog';
+import { TOKENIZER_NAMES, findTokenizer } from '../../core/tokenizers/index';
 import { HttpError } from './body';
 import type { JobOutcome } from './compute';
 import { faultsEndpoint, FaultQueue, injectFault, type Fault } from './faults';
 import { admit, KeyGuesses, RateWindows } from './gate';
-import { findMaterial, materialView } from './materials';
+import { findMaterial } from '../materials';
+import { materialView } from '../routes/materials';
 import { appPage, indexPage, unique } from './pages';
 import { JobTimeout, WorkerLanes } from './pool';
 import { answerClientErrors, decodePath, methodNotAllowed, readBody, send, sendJsonBytes, sendRaw } from './respond';
-import { laneOf, ROUTES } from './routes/index';
+import { laneOf, ROUTES } from '../routes/index';
 
 export { APPS, FaultQueue, type Fault };
 export { MAX_BODY_BYTES } from './respond';

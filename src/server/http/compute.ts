@@ -3,9 +3,9 @@
  * that neither parsing the body nor building and serializing the answer ever holds the event loop.
  */
 import { HttpError } from './body';
-import { InputError } from './physics/cell';
+import { InputError } from '../physics/cell';
 import { jsonObject } from './respond';
-import { ROUTES } from './routes/index';
+import { ROUTES } from '../routes/index';
 
 export interface Job {
   route: string;
