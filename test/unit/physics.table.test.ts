@@ -18,7 +18,10 @@ test('docs/physics.md has the table header', () => {
 for (const material of MATERIALS) {
   test(`docs/physics.md's row for ${material.name} is what the service computes`, () => {
     const line = row(material, compute(material));
-    assert.ok(page.includes(`${line}\n`), `docs/physics.md lacks the row\n${line}\n(print the table with node out/test/unit/physicsTable.js)`);
+    assert.ok(
+      page.includes(`${line}\n`),
+      `docs/physics.md lacks the row\n${line}\n(print the table with node out/test/unit/physicsTable.js)`,
+    );
   });
 }
 
