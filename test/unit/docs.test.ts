@@ -1,7 +1,7 @@
 /**
  * The documents stay what a newcomer can trust: README (the Marketplace page) fits five minutes of reading, every
- * relative link in README, CONTRIBUTING and docs/ reaches a file (and its #anchor a heading of that file), and every
- * page of docs/ is reachable from README or CONTRIBUTING.
+ * relative link in README, CONTRIBUTING and docs/ reaches a file (and its #anchor a heading of that file), every path
+ * they name in code (`src/…`, `test/…`) exists, and every page of docs/ is reachable from README or CONTRIBUTING.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -71,6 +71,20 @@ test('every relative link in README, CONTRIBUTING and docs/ reaches a file, and 
   assert.deepEqual(broken, [], 'links that lead nowhere');
 });
 
+/** Repository paths the documents name in code spans: `src/…`, `test/…`, `docs/…`, `.ci/…` (not patterns such as `read*.ts`). */
+function namedPaths(markdown: string): string[] {
+  return [...markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/`((?:src|test|docs|\.ci)\/[^`\s*<>]+)`/g)].map((m) => m[1]!);
+}
+
+test('every repository path README, CONTRIBUTING and docs/ name exists (a moved file leaves no stale mention)', () => {
+  const stale = documents().flatMap((from) =>
+    namedPaths(read(from))
+      .filter((path) => !existsSync(join(ROOT, path)))
+      .map((path) => `${from}: ${path}`),
+  );
+  assert.deepEqual(stale, [], 'paths named in the documents that do not exist');
+});
+
 test('every page of docs/ is linked from README or CONTRIBUTING', () => {
   const linked = new Set(
     ['README.md', 'CONTRIBUTING.md'].flatMap((from) =>
@@ -97,4 +111,5 @@ test('the anchors are GitHub’s, and a broken link is found (the checks can fai
   );
   assert.deepEqual(targets('see [a](docs/a.md#x) and `[b](command:c)` and ![i](media/i.png "title")'), ['docs/a.md#x', 'media/i.png']);
   assert.deepEqual(resolveLink('docs/speed.md', '../README.md#speed'), { file: 'README.md', anchor: 'speed' });
+  assert.deepEqual(namedPaths('`src/core/a.ts` and `src/webviews/results/read*.ts` and `npm test`'), ['src/core/a.ts']);
 });
