@@ -79,7 +79,7 @@ export default tseslint.config(
     },
   },
   {
-    // Outside text reaches notifications only through util/notify.ts, which shows it as plain text.
+    // Outside text reaches notifications only through platform/notify.ts, which shows it as plain text.
     files: ['src/**/*.ts'],
     ignores: ['src/platform/notify.ts'],
     rules: {

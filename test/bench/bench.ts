@@ -1,10 +1,13 @@
 /**
- * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--no-webview] [--encodings=a,b] [--only=SECTIONS]
+ * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--no-webview] [--encodings=a,b] [--only=SECTIONS] [--no-doc]
  * [--baseline=CHECKOUT]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
  * server, physics, views, prompts, package, host, chat, trajectories, xrd, symmetry, vasp, cif (default: all). Their goal
  * lines follow; the others are left out.
+ *
+ * What the run prints also goes to docs/bench.md (benchDoc.ts: one block per run with its sections, command, machine
+ * and date; a run replaces the older blocks it measured again in full); --no-doc leaves that file alone.
  *
  * Compares Token Lens with gpt-tokenizer 4, ai-tokenizer, js-tiktoken and tiktoken (WASM) on the shared 1 MiB corpus
  * (or FILE), on large text files a Debian machine has (installedFiles in textgen.ts) and on generated hostile and
@@ -28,9 +31,12 @@
  * for 10 s after typing stops in a 500,000-character document.
  */
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { format } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { addRun } from './benchDoc';
 import type { Job, Lib, Reply } from './benchWorker';
 import { benchChat, chatRatio, formatChatBench } from './chat';
 import { benchSymmetry, formatSymmetryBench, symmetryGoals } from './symmetry';
@@ -69,6 +75,8 @@ const WEBVIEW = !args.includes('--no-webview');
 const BUDGET_MS = Number(flag('budget') ?? 5) * 1000;
 const ENCODINGS = (flag('encodings') ?? 'cl100k_base,o200k_base').split(',');
 const BASELINE = flag('baseline');
+const NO_DOC = args.includes('--no-doc');
+const BENCH_DOC = path.resolve(__dirname, '..', '..', '..', 'docs', 'bench.md');
 const SECTIONS = [
   'load',
   'count',
@@ -811,11 +819,42 @@ function hostGoals(goal: GoalFn, host: { result?: HostBenchResult; error?: strin
   );
 }
 
+/** Everything the run prints from here on, line by line, for docs/bench.md (still printed as it comes). */
+function captureOutput(): string[] {
+  const lines: string[] = [];
+  const log = console.log.bind(console);
+  console.log = (...parts: unknown[]): void => {
+    lines.push(...format(...parts).split('\n'));
+    log(...parts);
+  };
+  return lines;
+}
+
+/** Adds this run to docs/bench.md: its sections, the command, the machine (CPU, cores, node, load) and the date. */
+function writeBenchDoc(output: readonly string[], startedAt: Date, loadAtStart: readonly number[]): void {
+  if (NO_DOC) return;
+  const cpus = os.cpus();
+  const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
+  const about = [
+    `- Command: \`${command}\``,
+    `- Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB, ${os.platform()} ${os.arch()}; node ${process.version}`,
+    `- Load average at the start: ${loadAtStart.map((x) => x.toFixed(2)).join(', ')} (1, 5, 15 min; other work on the machine slows every library alike, the ratios are from this run)`,
+    `- Date: ${startedAt.toISOString()}`,
+  ];
+  const previous = fs.existsSync(BENCH_DOC) ? fs.readFileSync(BENCH_DOC, 'utf8') : '';
+  const when = `${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  fs.writeFileSync(BENCH_DOC, addRun(previous, { sections: ONLY ?? [...SECTIONS], when, about, output }));
+  process.stdout.write(`written to ${path.relative(process.cwd(), BENCH_DOC)}\n`);
+}
+
 async function main(): Promise<void> {
   if (args[0] === '--load-child') {
     await loadChild(args[1] as Lib, args[2]!);
     return;
   }
+  const startedAt = new Date();
+  const loadAtStart = os.loadavg();
+  const output = captureOutput();
   const started = performance.now();
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   console.log('# Token Lens benchmark');
@@ -1031,6 +1070,7 @@ async function main(): Promise<void> {
     goal(chat.maxGapMs < 50, `chat: longest event-loop block under 50 ms (${chat.maxGapMs.toFixed(1)} ms)`);
   }
   console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  writeBenchDoc(output, startedAt, loadAtStart);
   if (wrong.length || asyncWrong.length || incremental.some((i) => i.mismatches.length)) process.exitCode = 1;
 }
 

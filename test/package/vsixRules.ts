@@ -29,7 +29,7 @@ const FORBIDDEN: [RegExp, string][] = [
     /^extension\/dist\/server\/(?!(main|worker)\.js$)/,
     'reference server sources or maps (only dist/server/main.js and worker.js ship, the built-in local service)',
   ],
-  [/^extension\/dist\/cli\.js$/, 'command-line tool (dist/cli.js; not shipped, see CONTRIBUTING.md)'],
+  [/^extension\/dist\/cli\.js$/, 'command-line tool (dist/cli.js; not shipped, see docs/architecture.md)'],
   [/fixtures?\//, 'test fixtures'],
   [/\.test\.js$|(^|\/)suite\//, 'tests'],
   [/\.ts$/, 'TypeScript source'],

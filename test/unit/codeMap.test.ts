@@ -1,5 +1,5 @@
 /**
- * CONTRIBUTING's code map stays true: every path it names exists, and every folder under src/ is in it, as an entry
+ * docs/architecture.md's code map stays true: every path it names exists, and every folder under src/ is in it, as an entry
  * of its own or named (as a word) in the description of its nearest ancestor's entry.
  */
 import assert from 'node:assert/strict';
@@ -20,10 +20,10 @@ const MAX_ENTRY_INDENT = 6;
 const ENTRY = /^( *)([\w.@-]+\/?(?:, [\w.@-]+\/?)*)(?: {2,}|$)/;
 
 function codeMap(): Entry[] {
-  const contributing = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
-  const section = contributing.slice(contributing.indexOf('## Code map'));
+  const architecture = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const section = architecture.slice(architecture.indexOf('## Code map'));
   const block = /```\n([\s\S]*?)```/.exec(section)?.[1];
-  assert.ok(block, 'CONTRIBUTING.md has a "## Code map" section with a fenced block');
+  assert.ok(block, 'docs/architecture.md has a "## Code map" section with a fenced block');
   const entries: Entry[] = [];
   const parents: { indent: number; dir: string }[] = [];
   for (const line of block.split('\n')) {
@@ -58,7 +58,7 @@ test('every path the code map names exists', () => {
   const missing = codeMap()
     .map((e) => e.path)
     .filter((path) => !existsSync(join(ROOT, path)));
-  assert.deepEqual(missing, [], "paths in CONTRIBUTING.md's code map that do not exist");
+  assert.deepEqual(missing, [], "paths in docs/architecture.md's code map that do not exist");
 });
 
 test('every folder under src/ is in the code map', () => {
@@ -71,7 +71,7 @@ test('every folder under src/ is in the code map', () => {
     const word = new RegExp(`(^|[^\\w])${posix.basename(folder)}(/|[^\\w/]|$)`);
     return !entries.some((e) => e.path === ancestor && word.test(e.text.replace(/^ *\S+/, '')));
   });
-  assert.deepEqual(unnamed, [], "folders of src/ that CONTRIBUTING.md's code map leaves out");
+  assert.deepEqual(unnamed, [], "folders of src/ that docs/architecture.md's code map leaves out");
 });
 
 /** Paths in a comment: `a/b.ts`, `b.ts`, `./b` (a sibling module). */

@@ -1,6 +1,6 @@
 /**
- * README's table of lattice constants, cohesive energies and band gaps is what the built-in service computes today:
- * each row is recomputed (physicsTable.ts) and must appear in README verbatim, so a change to a model that moves a
+ * docs/physics.md's table of lattice constants, cohesive energies and band gaps is what the built-in service computes
+ * today: each row is recomputed (physicsTable.ts) and must appear in docs/physics.md verbatim, so a change to a model that moves a
  * number fails here until the table is updated (`node out/test/unit/physicsTable.js` prints it).
  */
 import assert from 'node:assert/strict';
@@ -9,16 +9,19 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { compute, HEADER, MATERIALS, row, TOSI_FUMI } from './physicsTable';
 
-const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+const page = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'physics.md'), 'utf8');
 
-test('README has the table header', () => {
-  for (const line of HEADER) assert.ok(readme.includes(line), `README lacks the line\n${line}`);
+test('docs/physics.md has the table header', () => {
+  for (const line of HEADER) assert.ok(page.includes(line), `docs/physics.md lacks the line\n${line}`);
 });
 
 for (const material of MATERIALS) {
-  test(`README's row for ${material.name} is what the service computes`, () => {
+  test(`docs/physics.md's row for ${material.name} is what the service computes`, () => {
     const line = row(material, compute(material));
-    assert.ok(readme.includes(`${line}\n`), `README lacks the row\n${line}\n(print the table with node out/test/unit/physicsTable.js)`);
+    assert.ok(
+      page.includes(`${line}\n`),
+      `docs/physics.md lacks the row\n${line}\n(print the table with node out/test/unit/physicsTable.js)`,
+    );
   });
 }
 

@@ -1,9 +1,9 @@
 /**
- * The README's table of what the built-in service computes for well-known crystals, next to the published values.
+ * docs/physics.md's table of what the built-in service computes for well-known crystals, next to the published values.
  * Every number of ours comes from the service's own calculations, run as the service runs them: a POSCAR read by the
  * editor's parser, relaxed with relax_cell (positions and cell, to fmax 0.001 eV/Å and 0.1 GPa) from a cell 2 % too
  * large, the cohesive energy as −E/atom of the relaxed cell (isolated atoms are the potentials' zero), and the band gap
- * of the primitive cell at our lattice constant. `physics.table.test.ts` checks README holds these rows verbatim;
+ * of the primitive cell at our lattice constant. `physics.table.test.ts` checks docs/physics.md holds these rows verbatim;
  * `node out/test/unit/physicsTable.js` prints them.
  */
 import { parsePoscar } from '../../src/core/poscar/parse';
@@ -28,7 +28,7 @@ interface Material {
   gap?: string;
   /** The potential's name in the table (the answer's method cites its paper). */
   model?: string;
-  /** How far from the measured a the model's own minimum is allowed, where it is more than 1 % away (see README). */
+  /** How far from the measured a the model's own minimum is allowed, where it is more than 1 % away (see docs/physics.md). */
   aTolerance?: number;
 }
 
@@ -189,7 +189,7 @@ export function compute(m: Material): Computed {
 
 const fixed = (x: number, digits: number): string => x.toFixed(digits);
 
-/** One row of the README table; a material without a potential of its own shows its gap only. */
+/** One row of docs/physics.md's table; a material without a potential of its own shows its gap only. */
 export function row(m: Material, c: Computed): string {
   const hasPotential = m.model !== undefined && !c.method.startsWith('Rough');
   const model = hasPotential ? m.model! : 'none (rough fallback; gap at the measured a)';

@@ -1,7 +1,7 @@
 /**
  * The reference server: a faithful local implementation of the service's REST interface
  * (/work/shared/spec/rest-interface.md), for tests, demos and offline work. Pure node:http, no `vscode`.
- * Where the spec is silent, the decisions are listed in the README (and in the comments below).
+ * Where the spec is silent, the decisions are listed in docs/service.md (and in the comments below).
  * The routes are in routes/, one module per application; faults.ts, gate.ts and respond.ts hold the plumbing.
  */
 import * as http from 'node:http';

@@ -15,7 +15,7 @@ export interface ShortRange {
 }
 
 export interface IonicSet {
-  /** What the README table and the answer's method call it. */
+  /** What docs/physics.md's table and the answer's method call it. */
   name: string;
   citation: string;
   /** e */
