@@ -37,7 +37,7 @@ export const SETTING_DEFAULTS = {
   'providers.liveCounts': false,
   /** Å, spglib's symprec (core/crystallography/symmetry.ts DEFAULT_SYMPREC). */
   'symmetry.tolerance': 0.001,
-  /** US dollars per 1M tokens by tokenizer name (core/counts/cost.ts reads them). None shipped: prices change and are never fetched. */
+  /** US dollars per 1M tokens by tokenizer name (core/counts/cost.ts reads them); an entry replaces the shipped one (shippedPrices.ts). */
   prices: {} as Readonly<Record<string, unknown>>,
   'dataset.epochs': 1,
 } as const;

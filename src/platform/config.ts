@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { SETTING_DEFAULTS, type SettingKey } from '../core/settings';
 import { PARAMETERS, type ParameterKind, type ParameterValue, type ParameterValues } from '../core/runs/parameters';
-import { readPrices, type Price } from '../core/counts/cost';
+import { quotePrice, type PriceQuote } from '../core/counts/cost';
 
 /** The one typed place that reads tokenLens.* settings. Getters read live, so nothing caches a stale value. */
 export type SpecialTokenMode = 'text' | 'special';
@@ -99,9 +99,9 @@ export const config = {
   get providerLiveCounts(): boolean {
     return read('providers.liveCounts');
   },
-  /** The user's price for the tokenizer `name` (USD per 1M tokens), the entries that are no price dropped; undefined when none is set. */
-  price(name: string): Price | undefined {
-    return readPrices(read('prices')).get(name.trim());
+  /** The price of the tokenizer `name` (USD per 1M tokens): the user's entry, else the shipped one; undefined when neither. */
+  price(name: string): PriceQuote | undefined {
+    return quotePrice(name, read('prices'));
   },
   /** Training epochs a dataset's cost is multiplied by (1-100). */
   get datasetEpochs(): number {

@@ -102,23 +102,46 @@ suite('Dataset overview', function () {
       rows('Lines that are no conversation').map((r) => r.split(' | ')[0]),
       ['4', '11'],
     );
+    // No training price, but the shipped input price of cl100k_base (GPT-4's, from LiteLLM's table).
+    assert.equal(seen.epochs, 3, 'the epochs field starts at tokenLens.dataset.epochs');
+    assert.deepEqual(rows('Training cost'), [
+      `All conversations once as input | $${((total * 30) / 1e6).toFixed(2)} (at $30.00 per 1M tokens)`,
+    ]);
+    assert.ok(seen.targets.includes('prices'), 'a button to set a training price');
+    assert.ok(seen.yTicks.length >= 2, `the histogram's y axis has ticks: ${seen.yTicks.join(', ')}`);
     assert.ok(
-      rows('Training cost').some((r) => r.startsWith('Epochs | 3')),
-      'no price: epochs only',
+      seen.yTicks.every((t) => /^\d+$/.test(t)),
+      `conversations are whole: the y ticks are integers (${seen.yTicks.join(', ')})`,
     );
-    assert.ok(seen.targets.includes('prices'), 'a button to set a price');
 
     await settings().update('prices', { cl100k_base: { training: 8 } }, vscode.ConfigurationTarget.Global);
+    const estimated = (report: DatasetReport | undefined) =>
+      report?.tables.find((t) => t.title === 'Training cost')?.rows.find((row) => row.startsWith('Estimated cost'));
+    const dollars = (epochs: number) => {
+      const cost = (total * epochs * 8) / 1e6;
+      return cost >= 0.01 ? `$${cost.toFixed(2)}` : `$${cost.toPrecision(2)}`;
+    };
     const priced = await waitFor(
-      async () => {
-        const r = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report');
-        return r?.tables.find((t) => t.title === 'Training cost')?.rows.find((row) => row.startsWith('Estimated cost'));
-      },
+      async () => estimated(await vscode.commands.executeCommand<DatasetReport>(TEST, 'report')),
       10_000,
       'the cost once a price is set',
     );
-    const cost = (total * 3 * 8) / 1e6;
-    assert.equal(priced, `Estimated cost | $${cost >= 0.01 ? cost.toFixed(2) : priced!.split('$')[1]}`);
+    assert.equal(priced, `Estimated cost | ${dollars(3)}`);
+
+    // The user types 5 epochs into the view: the cost follows, the setting stays as it was.
+    await vscode.commands.executeCommand(TEST, 'epochs', { value: 5 });
+    const five = await waitFor(
+      async () => {
+        const r = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report');
+        return r?.epochs === 5 && estimated(r) === `Estimated cost | ${dollars(5)}` ? r : undefined;
+      },
+      10_000,
+      () => `the cost for 5 epochs (${dollars(5)})`,
+    );
+    assert.ok(
+      five.tables.find((t) => t.title === 'Training cost')!.rows.includes(`Training tokens | ${total.toLocaleString('en-US')} × 5 epochs`),
+    );
+    assert.equal(settings().get('dataset.epochs'), 3);
     await screenshot('dataset-overview');
 
     const line = overLines[0]!;
@@ -130,6 +153,32 @@ suite('Dataset overview', function () {
       () =>
         `line ${line} selected, the editor shows ${vscode.window.activeTextEditor?.document.fileName}:${vscode.window.activeTextEditor?.selection.active.line}`,
     );
+  });
+
+  test('after a reload the view comes back for its file with the epochs chosen in it; a file that is gone is a message, not a blank view', async () => {
+    const { lines } = dataset();
+    const file = path.join(dir, 'restored.jsonl');
+    fs.writeFileSync(file, lines.join('\n'));
+    const uri = vscode.Uri.file(file).toString();
+    // What the serializer does with the state the page kept ({ uri, epochs }).
+    assert.deepEqual(await vscode.commands.executeCommand(TEST, 'restore', { uri, epochs: 4 }), [uri]);
+    const report = await vscode.commands.executeCommand<DatasetReport>(TEST, 'report');
+    assert.equal(report?.state, 'done');
+    assert.equal(report?.epochs, 4, 'the epochs chosen before the reload');
+    assert.ok(report?.tables.find((t) => t.title === 'Dataset')?.rows.includes('Conversations | 9'));
+
+    await vscode.commands.executeCommand(TEST, 'closeAll');
+    fs.rmSync(file);
+    const webviews = () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview).length;
+    const before = webviews();
+    assert.deepEqual(await vscode.commands.executeCommand(TEST, 'restore', { uri, epochs: 4 }), [], 'no view for a file that is gone');
+    assert.deepEqual(
+      await vscode.commands.executeCommand(TEST, 'restore', { uri: 42, epochs: '<img>' }),
+      [],
+      'nor for a state that is none',
+    );
+    await waitFor(() => webviews() === before, 10_000, 'the pages the serializer was given to be closed');
   });
 
   test('a file not open in the editor: read from the disk in slices, every line counted and every broken one listed', async () => {

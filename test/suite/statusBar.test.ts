@@ -36,19 +36,20 @@ suite('Status bar', () => {
     assert.match(api.statusBar.tooltip, /\| Characters per token \| 5\.50 \|/);
   });
 
-  test('a price set for the tokenizer: the tooltip shows what the text costs as input, and nothing without one', async () => {
+  test('the cost as input: at the shipped price with its source, at yours once set', async () => {
     await openDocument('Hello world', 'plaintext');
     await shows('$(symbol-numeric) 2 tokens · cl100k_base');
-    assert.doesNotMatch(api.statusBar.tooltip, /Cost as input/);
+    assert.match(api.statusBar.tooltip, /\| Cost as input \| \$0\.000060 \(at \$30\.00 per 1M tokens\) \|/);
+    assert.match(api.statusBar.tooltip, /gpt-4's price of 2026-04-21 from LiteLLM's table of the providers' price pages/);
     const settings = vscode.workspace.getConfiguration('tokenLens');
-    await settings.update('prices', { cl100k_base: { input: 30 } }, vscode.ConfigurationTarget.Global);
+    await settings.update('prices', { cl100k_base: { input: 20 } }, vscode.ConfigurationTarget.Global);
     try {
       await waitFor(
-        () => api.statusBar.tooltip.includes('Cost as input'),
+        () => api.statusBar.tooltip.includes('Your price for cl100k'),
         10_000,
         () => api.statusBar.tooltip,
       );
-      assert.match(api.statusBar.tooltip, /\| Cost as input \| \$0\.000060 \(at \$30\.00 per 1M tokens, tokenLens\.prices\) \|/);
+      assert.match(api.statusBar.tooltip, /\| Cost as input \| \$0\.000040 \(at \$20\.00 per 1M tokens\) \|/);
     } finally {
       await settings.update('prices', undefined, vscode.ConfigurationTarget.Global);
     }

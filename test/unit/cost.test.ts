@@ -1,7 +1,7 @@
 /** Prices as the user sets them (tokenLens.prices), the cost of a count, and the status bar tooltip's line for it. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cost, readPrices, usd } from '../../src/core/counts/cost';
+import { cost, quotePrice, readPrices, usd } from '../../src/core/counts/cost';
 import { summarize, tooltipMarkdown } from '../../src/core/counts/summary';
 import { ENGLISH, makeLocale, substitute } from '../../src/core/util/locale';
 
@@ -35,12 +35,31 @@ test('cost: tokens × epochs × the price per million, in dollars written as the
   assert.equal(usd(12.5, makeLocale(substitute, 'de-DE')), '$12,50');
 });
 
-test('tooltip: the cost as input with the price it used, ≈ for an estimate, nothing without an input price', () => {
+test('tooltip: the cost as input at the price it used and where that price comes from, ≈ for an estimate', () => {
   const summary = summarize('o200k_base', 'document', ['Hello world'], 400_000);
-  const tooltip = tooltipMarkdown(summary, ENGLISH, undefined, { input: 2.5 });
-  assert.match(tooltip, /\| Cost as input \| \$1\.00 \(at \$2\.50 per 1M tokens, tokenLens\.prices\) \|/);
-  assert.doesNotMatch(tooltipMarkdown(summary, ENGLISH, undefined, { training: 25 }), /Cost/);
-  assert.doesNotMatch(tooltipMarkdown(summary), /Cost/);
+  const yours = tooltipMarkdown(summary, ENGLISH, undefined, quotePrice('o200k_base', { o200k_base: { input: 2.5 } }));
+  assert.match(yours, /\| Cost as input \| \$1\.00 \(at \$2\.50 per 1M tokens\) \|/);
+  assert.match(yours, /\nYour price for o200k\\_base in tokenLens\.prices\./);
+  const shipped = tooltipMarkdown(summary, ENGLISH, undefined, quotePrice('o200k_base', {}));
+  assert.match(shipped, /\| Cost as input \| \$1\.00 \(at \$2\.50 per 1M tokens\) \|/);
+  assert.match(
+    shipped,
+    /gpt-4o's price of 2026-04-21 from LiteLLM's table of the providers' price pages \(BerriAI\/litellm, commit 00035b69\); override it in tokenLens\.prices\./,
+  );
+  assert.doesNotMatch(
+    tooltipMarkdown(summary, ENGLISH, undefined, quotePrice('o200k_base', { o200k_base: { training: 25 } })),
+    /Cost/,
+    'your entry without an input price replaces the shipped one: no cost as input',
+  );
+
+  const unpriced = tooltipMarkdown(summarize('p50k_base', 'document', ['Hello world'], 1000), ENGLISH, undefined, undefined);
+  assert.match(unpriced, /\| Cost as input \| – \|/);
+  assert.match(unpriced, /No price for p50k\\_base: Token Lens ships prices for the OpenAI, Claude and Gemini tokenizers only/);
+
   const estimate = summarize('claude (estimate)', 'document', ['Hello world'], 1000);
-  assert.match(tooltipMarkdown(estimate, ENGLISH, undefined, { input: 3 }), /\| Cost as input \| ≈\$0\.00\d+ /);
+  const claude = tooltipMarkdown(estimate, ENGLISH, undefined, quotePrice('claude (estimate)', {}));
+  assert.match(claude, /\| Cost as input \| ≈\$0\.0033 \(at \$3\.00 per 1M tokens\) \|/, '1,100 tokens (1,000 × 1.1) at $3');
+  assert.match(claude, /claude-sonnet-4-5's price .* Prompts over 200,000 tokens: \$6\.00 per 1M input tokens\./);
+  const long = tooltipMarkdown({ ...estimate, tokens: 300_000 }, ENGLISH, undefined, quotePrice('claude (estimate)', {}));
+  assert.match(long, /\| Cost as input \| ≈\$1\.80 \(at \$6\.00 per 1M tokens\) \|/, 'a long prompt at the long prompts’ price');
 });

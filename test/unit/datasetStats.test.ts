@@ -10,6 +10,7 @@ import { DatasetTally, histogram, MAX_LISTED, percentile } from '../../src/core/
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 import { ENGLISH } from '../../src/core/util/locale';
 import { datasetView } from '../../src/webviews/dataset/view';
+import { quotePrice } from '../../src/core/counts/cost';
 import { isDatasetView } from '../../src/webviews/dataset/protocol';
 
 const sorted = (values: number[]) => Float64Array.from(values).sort();
@@ -105,8 +106,9 @@ test('the view: counts and percentiles as the user reads them, the cost with its
     elapsedMs: 1234,
     stats,
     epochs: 3,
+    key: 'file:///data/train.jsonl',
   };
-  const view = datasetView({ ...input, price: { training: 25 } }, ENGLISH);
+  const view = datasetView({ ...input, price: { price: { training: 25 }, from: 'setting' } }, ENGLISH);
   assert.ok(isDatasetView(view), 'the page accepts it');
   assert.equal(view.title, 'Dataset: train.jsonl');
   assert.equal(view.status, '3 lines counted in 1.2 s · cl100k_base');
@@ -138,8 +140,25 @@ test('the view: counts and percentiles as the user reads them, the cost with its
     [3],
   );
 
-  const unpriced = datasetView(input, ENGLISH);
+  assert.match(view.cost.note!, /^Your price for cl100k_base in tokenLens\.prices\.$/);
+  assert.deepEqual(view.epochs, { label: 'Epochs', value: 3, min: 1, max: 100 });
+  assert.equal(view.key, 'file:///data/train.jsonl');
+
+  const unpriced = datasetView({ ...input, tokenizer: 'p50k_base' }, ENGLISH);
   assert.equal(unpriced.priceAction, 'Set a price in tokenLens.prices');
-  assert.match(unpriced.cost.note!, /No training price for cl100k_base: set a price in tokenLens\.prices/);
+  assert.deepEqual(unpriced.cost.rows, []);
+  assert.match(unpriced.cost.note!, /^No price for p50k_base: Token Lens ships prices for the OpenAI, Claude and Gemini tokenizers only/);
   assert.ok(isDatasetView(unpriced));
+
+  // The shipped price of cl100k_base (GPT-4's): the set once as input, and no training price (LiteLLM lists none).
+  const shipped = datasetView({ ...input, price: quotePrice('cl100k_base', {}) }, ENGLISH);
+  assert.deepEqual(shipped.cost.rows, [
+    ['All conversations once as input', `$${((stats.tokens * 30) / 1e6).toPrecision(2)} (at $30.00 per 1M tokens)`],
+  ]);
+  assert.match(
+    shipped.cost.note!,
+    /^gpt-4's price of 2026-04-21 from LiteLLM's table of the providers' price pages \(BerriAI\/litellm, commit 00035b69\)/,
+  );
+  assert.match(shipped.cost.note!, /No training price for cl100k_base/);
+  assert.equal(shipped.priceAction, 'Set a price in tokenLens.prices');
 });

@@ -1,7 +1,7 @@
 import { approx, countChars, estimateOf, scaleCount, type Estimate } from '../tokenizers/index';
 import { markdownText, plainText } from '../util/outsideText';
 import { ENGLISH, plural, type Locale } from '../util/locale';
-import { cost, usd, type Price } from './cost';
+import { cost, inputPrice, noPriceReason, priceOrigin, usd, type PriceQuote } from './cost';
 
 /** What the status bar and the count command show about one text: pure, so it is unit-tested. */
 export interface CountSummary {
@@ -64,24 +64,20 @@ export function scopeLabel(summary: CountSummary, locale: Locale = ENGLISH): str
   return summary.selections > 1 ? plural(locale, summary.selections, '{0} selection', '{0} selections') : locale.t('Selection');
 }
 
-/** The tooltip as Markdown: the numbers (and the cost as input, when `price` has an input price), then the other encodings. */
-export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow, price?: Price): string {
+/** The tooltip as Markdown: the numbers and the cost as input (or why there is none), then the other encodings. */
+export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH, window?: ContextWindow, price?: PriceQuote): string {
   const { t } = locale;
   const g = window && gauge(summary.tokens, window);
-  const estimated = !!summary.estimate && !summary.exact;
   const lines = [
     `**Token Lens** · ${scopeLabel(summary, locale)} · ${markdownText(summary.tokenizer)}`,
     '',
     '| | |',
     '|---|---:|',
-    `| ${t('Tokens')} | ${approx(estimated, locale.number(summary.tokens))} |`,
+    `| ${t('Tokens')} | ${approx(!!summary.estimate && !summary.exact, locale.number(summary.tokens))} |`,
     `| ${t('Characters')} | ${locale.number(summary.characters)} |`,
     `| ${t('Characters per token')} | ${charsPerToken(summary, locale)} |`,
+    ...costLines(summary, locale, price),
   ];
-  if (price?.input !== undefined)
-    lines.push(
-      `| ${t('Cost as input')} | ${approx(estimated, usd(cost(summary.tokens, price.input), locale))} (${t('at {0} per 1M tokens, tokenLens.prices', usd(price.input, locale))}) |`,
-    );
   if (g && window) lines.push('', gaugeLine(g, window, locale));
   if (summary.conversation) lines.push('', ...conversationLines(summary, summary.conversation, locale));
   if (summary.exact) lines.push('', ...exactLines(summary.exact, locale));
@@ -92,6 +88,20 @@ export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH,
   }
   lines.push('', t('Click to choose the tokenizer.'));
   return lines.join('\n');
+}
+
+/** The cost row (≈ for an estimate) and, under the table, where its price comes from or why there is none. */
+function costLines(summary: CountSummary, locale: Locale, price: PriceQuote | undefined): string[] {
+  const { t } = locale;
+  if (!price) return [`| ${t('Cost as input')} | – |`, '', markdownText(noPriceReason(summary.tokenizer, locale))];
+  const perMillion = inputPrice(price, summary.tokens);
+  if (perMillion === undefined) return [];
+  const amount = approx(!!summary.estimate && !summary.exact, usd(cost(summary.tokens, perMillion), locale));
+  return [
+    `| ${t('Cost as input')} | ${amount} (${t('at {0} per 1M tokens', usd(perMillion, locale))}) |`,
+    '',
+    markdownText(priceOrigin(price, summary.tokenizer, locale)),
+  ];
 }
 
 /** The tooltip's part on a conversation: the model's reading against the messages' text, and what is not counted. */

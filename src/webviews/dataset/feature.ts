@@ -1,15 +1,17 @@
 /**
  * Token Lens: Show Dataset Overview: one view per JSON Lines file (the active editor's, or the one the editor
  * title or Explorer names), opened beside the editor; running it again for the same file reveals and recounts.
+ * After a window reload each view comes back for its file (counted again), or says the file is gone.
  */
 import * as vscode from 'vscode';
-import { isRecord, isString } from '../../core/util/guards';
+import { isInt, isRecord, isString } from '../../core/util/guards';
 import { Disposable } from '../../platform/disposable';
 import { notify } from '../../platform/notify';
 import { panelOptions } from '../host';
 import { PanelSet } from '../panelSet';
 import { DatasetPanel, type DatasetEnvironment } from './panel';
-import { DATASET_VIEW_TYPE } from './protocol';
+import { DATASET_VIEW_TYPE, EPOCHS } from './protocol';
+import { exists, tryParse } from '../uris';
 
 /** Command used by the extension-host tests (registered outside production mode only). */
 export const DATASET_TEST_COMMAND = 'tokenLens.dataset.test';
@@ -23,6 +25,11 @@ export class DatasetViewFeature extends Disposable {
   ) {
     super();
     this.register(vscode.commands.registerCommand('tokenLens.openDatasetView', (uri?: unknown) => this.open(uri)));
+    this.register(
+      vscode.window.registerWebviewPanelSerializer(DATASET_VIEW_TYPE, {
+        deserializeWebviewPanel: (panel: vscode.WebviewPanel, state: unknown) => this.restore(panel, state),
+      }),
+    );
     if (TEST_HOOKS && environment.testMode)
       this.register(vscode.commands.registerCommand(DATASET_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
   }
@@ -48,13 +55,38 @@ export class DatasetViewFeature extends Disposable {
       existing.recount();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(
+    return this.adopt(this.createPanel(), uri);
+  }
+
+  private createPanel(): vscode.WebviewPanel {
+    return vscode.window.createWebviewPanel(
       DATASET_VIEW_TYPE,
       'Dataset',
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       panelOptions(this.context.extensionUri),
     );
-    return this.panels.add(uri.toString(), new DatasetPanel(panel, this.context.extensionUri, uri, this.environment));
+  }
+
+  private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, epochs?: number): DatasetPanel {
+    return this.panels.add(uri.toString(), new DatasetPanel(panel, this.context.extensionUri, uri, this.environment, epochs));
+  }
+
+  /** After a window reload: the file the page kept, counted again with the epochs chosen in the view; a gone file is said so. */
+  private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const kept = isRecord(state) ? state : {};
+    const uri = isString(kept.uri, 10_000) ? tryParse(kept.uri) : undefined;
+    let closed = false;
+    const closing = panel.onDidDispose(() => (closed = true));
+    const gone = !uri || !(await exists(uri));
+    closing.dispose();
+    if (closed) return;
+    if (!uri || gone) {
+      panel.dispose();
+      const { t } = this.environment.locale;
+      if (uri) void notify.warning(t('The dataset overview did not come back after the reload: {0} is gone.', shown(uri)));
+      return;
+    }
+    this.adopt(panel, uri, isInt(kept.epochs, EPOCHS.min, EPOCHS.max) ? kept.epochs : undefined);
   }
 
   /** Test seam: open a file's view and wait for its count, read what the page shows, click as a user would. */
@@ -72,7 +104,16 @@ export class DatasetViewFeature extends Disposable {
         return panel !== undefined;
       case 'report':
       case 'click':
-        return panel?.requestReport(action, isString(args.target, 100) ? args.target : undefined);
+      case 'epochs':
+        return panel?.requestReport(
+          action,
+          isString(args.target, 100) ? args.target : undefined,
+          typeof args.value === 'number' ? args.value : undefined,
+        );
+      case 'restore': // what the serializer does after a reload; arg: the page's persisted state
+        await this.restore(this.createPanel(), arg);
+        await this.panels.last()?.settled();
+        return this.panels.keys();
       case 'closeAll':
         this.panels.dispose();
         return true;
@@ -80,4 +121,9 @@ export class DatasetViewFeature extends Disposable {
         return undefined;
     }
   }
+}
+
+/** A file as the user knows it: its path on the disk, else its URI. */
+function shown(uri: vscode.Uri): string {
+  return uri.scheme === 'file' ? uri.fsPath : uri.toString(true);
 }

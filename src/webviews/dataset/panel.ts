@@ -2,7 +2,7 @@
  * The dataset overview of one JSON Lines file: every line counted as the configured model reads it (in time
  * slices, with the line cache the CodeLens uses), then the numbers, the histogram, the training cost and the
  * lines to look at, which open in the editor when clicked. Counts again when the file, the tokenizer, the
- * window or the chat settings change; prices and epochs only redraw.
+ * window or the chat settings change; prices and epochs (the setting's, or those chosen in the view) only redraw.
  */
 import * as vscode from 'vscode';
 import { DatasetTally } from '../../core/chat/datasetStats';
@@ -52,6 +52,8 @@ export class DatasetPanel extends WebviewHost<ToDatasetPage, FromDatasetPage> {
     extensionUri: vscode.Uri,
     readonly uri: vscode.Uri,
     private readonly environment: DatasetEnvironment,
+    /** The epochs chosen in the view (kept by the page across a reload); until then tokenLens.dataset.epochs. */
+    private chosenEpochs?: number,
   ) {
     const title = environment.locale.t('Dataset: {0}', fileName(uri));
     super(
@@ -112,7 +114,8 @@ export class DatasetPanel extends WebviewHost<ToDatasetPage, FromDatasetPage> {
       state: 'counting',
       elapsedMs: 0,
       stats: new DatasetTally().stats(),
-      epochs: config.datasetEpochs,
+      epochs: this.epochs(),
+      key: this.uri.toString(),
       ...priceOf(config.tokenizer),
     };
   }
@@ -142,9 +145,14 @@ export class DatasetPanel extends WebviewHost<ToDatasetPage, FromDatasetPage> {
     this.show({ ...base, format, state: 'done', elapsedMs: performance.now() - started, stats: tally.stats() });
   }
 
+  private epochs(): number {
+    return this.chosenEpochs ?? config.datasetEpochs;
+  }
+
   /** Prices or epochs changed: the same counts, shown again. */
   private redraw(): void {
-    this.show({ ...this.input, epochs: config.datasetEpochs, ...priceOf(this.input.tokenizer) });
+    const { price: _, ...rest } = this.input;
+    this.show({ ...rest, epochs: this.epochs(), ...priceOf(this.input.tokenizer) });
   }
 
   private show(input: DatasetInput): void {
@@ -158,7 +166,10 @@ export class DatasetPanel extends WebviewHost<ToDatasetPage, FromDatasetPage> {
 
   protected receive(message: FromDatasetPage): void {
     if (message.type === 'reveal') void this.revealLine(message.line);
-    else if (message.type === 'openPrices') void vscode.commands.executeCommand('workbench.action.openSettings', 'tokenLens.prices');
+    else if (message.type === 'epochs') {
+      this.chosenEpochs = message.epochs;
+      this.redraw();
+    } else if (message.type === 'openPrices') void vscode.commands.executeCommand('workbench.action.openSettings', 'tokenLens.prices');
   }
 
   /** Selects the line in the editor (vscode.open: a file over 50 MB opens too, where no extension gets its document). */
@@ -170,9 +181,9 @@ export class DatasetPanel extends WebviewHost<ToDatasetPage, FromDatasetPage> {
     await vscode.commands.executeCommand('vscode.open', this.uri, { viewColumn: column, selection: new vscode.Range(at, at) });
   }
 
-  /** Test seam: asks the page what it shows (optionally clicking first). */
-  requestReport(action: 'report' | 'click', target?: string): Promise<DatasetReport | undefined> {
-    return this.askPage((id) => ({ type: 'test', id, action, ...(target ? { target } : {}) }));
+  /** Test seam: asks the page what it shows (after a click, or epochs typed into the view, as a user would). */
+  requestReport(action: 'report' | 'click' | 'epochs', target?: string, value?: number): Promise<DatasetReport | undefined> {
+    return this.askPage((id) => ({ type: 'test', id, action, ...(target ? { target } : {}), ...(value !== undefined ? { value } : {}) }));
   }
 }
 

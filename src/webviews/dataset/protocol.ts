@@ -10,6 +10,8 @@ export const DATASET_VIEW_TYPE = 'tokenLens.dataset';
 export const MAX_ROWS = 1_000;
 const MAX_BINS = 200;
 const MAX_TEXT = 2_000;
+/** The epochs the view lets the user choose (tokenLens.dataset.epochs's range). */
+export const EPOCHS = { min: 1, max: 100 } as const;
 
 export interface TextTable {
   title: string;
@@ -40,6 +42,8 @@ export interface HistogramPlot {
 
 export interface DatasetView {
   title: string;
+  /** The file's URI: the page persists it, and the view comes back for it after a reload. */
+  key: string;
   state: 'counting' | 'done' | 'failed';
   /** "Counting… 24 %", "12,345 lines counted in 3.2 s". */
   status: string;
@@ -49,6 +53,8 @@ export interface DatasetView {
   distribution?: TextTable;
   histogram?: HistogramPlot;
   cost: TextTable;
+  /** The training epochs the cost is for, which the user chooses in the view. */
+  epochs: { label: string; value: number; min: number; max: number };
   /** No training price for this tokenizer: the label of the page's button that opens the setting. */
   priceAction?: string;
   over?: LinesTable;
@@ -65,8 +71,10 @@ export interface ShowMessage {
 export interface DatasetTestMessage {
   type: 'test';
   id: number;
-  action: 'report' | 'click';
+  action: 'report' | 'click' | 'epochs';
   target?: string;
+  /** For 'epochs': the number typed into the view's field. */
+  value?: number;
 }
 
 export type ToDatasetPage = ShowMessage | DatasetTestMessage;
@@ -80,13 +88,21 @@ export interface DatasetReport {
   /** Every table as shown: its title and its rows, cells joined by " | ". */
   tables: { title: string; rows: string[] }[];
   bins: number;
+  /** The value of the epochs field. */
+  epochs: number;
+  /** The histogram's y tick labels (conversations are counted in whole numbers). */
+  yTicks: string[];
   /** Whether the histogram drew on its canvas. */
   plotted: boolean;
   targets: string[];
 }
 
 export type FromDatasetPage =
-  { type: 'reveal'; line: number } | { type: 'openPrices' } | { type: 'error'; message: string } | ({ type: 'rendered' } & DatasetReport);
+  | { type: 'reveal'; line: number }
+  | { type: 'openPrices' }
+  | { type: 'epochs'; epochs: number }
+  | { type: 'error'; message: string }
+  | ({ type: 'rendered' } & DatasetReport);
 
 const isText = (v: unknown): v is string => isString(v, MAX_TEXT);
 const isCells = (v: unknown): v is string[] => isArrayOf(v, isText, 8);
@@ -110,10 +126,16 @@ function isHistogram(v: unknown): v is HistogramPlot {
   return v.limit === undefined || (isRecord(v.limit) && isFiniteNumber(v.limit.x) && isText(v.limit.label));
 }
 
+function isEpochs(v: unknown): v is DatasetView['epochs'] {
+  return isRecord(v) && isText(v.label) && isInt(v.value, 1) && isInt(v.min, 1) && isInt(v.max, 1);
+}
+
 export function isDatasetView(v: unknown): v is DatasetView {
   return (
     isRecord(v) &&
     isText(v.title) &&
+    isString(v.key, 10_000) &&
+    isEpochs(v.epochs) &&
     ['counting', 'done', 'failed'].includes(v.state as string) &&
     isText(v.status) &&
     (v.notice === undefined || isText(v.notice)) &&
@@ -135,8 +157,9 @@ export function isToDatasetPage(v: unknown): v is ToDatasetPage {
     TEST_HOOKS &&
     v.type === 'test' &&
     isInt(v.id) &&
-    (v.action === 'report' || v.action === 'click') &&
-    (v.target === undefined || isString(v.target, 100))
+    (v.action === 'report' || v.action === 'click' || v.action === 'epochs') &&
+    (v.target === undefined || isString(v.target, 100)) &&
+    (v.value === undefined || isFiniteNumber(v.value))
   );
 }
 
@@ -152,6 +175,8 @@ function isReport(v: Record<string, unknown>): boolean {
       (t): t is DatasetReport['tables'][number] => isRecord(t) && typeof t.title === 'string' && isArrayOf(t.rows, isString),
     ) &&
     isInt(v.bins) &&
+    typeof v.epochs === 'number' &&
+    isArrayOf(v.yTicks, isString) &&
     typeof v.plotted === 'boolean' &&
     isArrayOf(v.targets, isString)
   );
@@ -166,6 +191,8 @@ export function isFromDatasetPage(v: unknown): v is FromDatasetPage | { type: 'r
       return true;
     case 'reveal':
       return isInt(v.line, 1);
+    case 'epochs':
+      return isInt(v.epochs, EPOCHS.min, EPOCHS.max);
     case 'error':
       return isString(v.message, 5000);
     case 'rendered': // the page's report, which only tests ask for

@@ -3,10 +3,10 @@
  * histogram, the training cost and the lines to look at. Pure (no vscode), so it is unit-tested.
  */
 import type { DatasetStats } from '../../core/chat/datasetStats';
-import { cost, usd, type Price } from '../../core/counts/cost';
+import { cost, inputPrice, noPriceReason, priceOrigin, usd, type PriceQuote } from '../../core/counts/cost';
 import { plainText } from '../../core/util/outsideText';
 import { plural, type Locale } from '../../core/util/locale';
-import type { DatasetView, LinesTable, TextTable } from './protocol';
+import { EPOCHS, type DatasetView, type LinesTable, type TextTable } from './protocol';
 
 export interface DatasetInput {
   fileName: string;
@@ -19,8 +19,11 @@ export interface DatasetInput {
   elapsedMs: number;
   notice?: string;
   stats: DatasetStats;
-  price?: Price;
+  price?: PriceQuote;
+  /** Training epochs the cost is for: the view's own choice, at first tokenLens.dataset.epochs. */
   epochs: number;
+  /** The file's URI, which the page keeps so the view comes back after a reload. */
+  key: string;
 }
 
 /** Tokens as written: whole numbers bare, a percentile between two counts with one decimal. */
@@ -31,9 +34,10 @@ function tokens(locale: Locale, n: number): string {
 export function datasetView(input: DatasetInput, locale: Locale): DatasetView {
   const { t } = locale;
   const { stats } = input;
-  const training = input.price?.training;
+  const training = input.price?.price.training;
   return {
     title: t('Dataset: {0}', plainText(input.fileName, 200)),
+    key: input.key,
     state: input.state,
     status: status(input, locale),
     ...(input.notice ? { notice: plainText(input.notice, 1_000) } : {}),
@@ -41,6 +45,7 @@ export function datasetView(input: DatasetInput, locale: Locale): DatasetView {
     ...(stats.distribution ? { distribution: distribution(stats, locale) } : {}),
     ...(stats.histogram.length ? { histogram: histogramPlot(stats, locale) } : {}),
     cost: costTable(input, locale),
+    epochs: { label: t('Epochs'), value: input.epochs, ...EPOCHS },
     ...(training === undefined ? { priceAction: t('Set a price in tokenLens.prices') } : {}),
     ...(stats.usable !== undefined && stats.overCount > 0 ? { over: overTable(stats, locale) } : {}),
     ...(stats.problemCount > 0 ? { problems: problemsTable(stats, locale) } : {}),
@@ -110,29 +115,31 @@ function histogramPlot(stats: DatasetStats, locale: Locale): NonNullable<Dataset
   };
 }
 
-function costTable({ stats, price, epochs, tokenizer }: DatasetInput, locale: Locale): TextTable {
+function costTable(input: DatasetInput, locale: Locale): TextTable {
   const { t } = locale;
-  const name = plainText(tokenizer, 100);
-  if (price?.training === undefined)
-    return {
-      title: t('Training cost'),
-      head: ['', ''],
-      rows: [[t('Epochs'), locale.number(epochs)]],
-      note: t(
-        'No training price for {0}: set a price in tokenLens.prices (US dollars per 1M tokens, from your provider’s price page).',
-        name,
-      ),
-    };
-  return {
-    title: t('Training cost'),
-    head: ['', ''],
-    rows: [
+  const { stats, price, epochs } = input;
+  const name = plainText(input.tokenizer, 100);
+  const training = price?.price.training;
+  const rows: string[][] = [];
+  if (training !== undefined)
+    rows.push(
       [t('Training tokens'), `${locale.number(stats.tokens)} × ${plural(locale, epochs, '{0} epoch', '{0} epochs')}`],
-      [t('Price per 1M training tokens'), usd(price.training, locale)],
-      [t('Estimated cost'), usd(cost(stats.tokens, price.training, epochs), locale)],
-    ],
-    note: t('Your price for {0} from tokenLens.prices; epochs from tokenLens.dataset.epochs.', name),
-  };
+      [t('Price per 1M training tokens'), usd(training, locale)],
+      [t('Estimated cost'), usd(cost(stats.tokens, training, epochs), locale)],
+    );
+  const perMillion = price && inputPrice(price, stats.tokens);
+  if (perMillion !== undefined)
+    rows.push([
+      t('All conversations once as input'),
+      `${usd(cost(stats.tokens, perMillion), locale)} (${t('at {0} per 1M tokens', usd(perMillion, locale))})`,
+    ]);
+  const notes = [
+    price ? plainText(priceOrigin(price, name, locale), 1_000) : noPriceReason(name, locale),
+    ...(price && training === undefined
+      ? [t("No training price for {0}: set one in tokenLens.prices (US dollars per 1M tokens; LiteLLM's table lists none).", name)]
+      : []),
+  ];
+  return { title: t('Training cost'), head: ['', ''], rows, note: notes.join(' ') };
 }
 
 function overTable(stats: DatasetStats, locale: Locale): LinesTable {

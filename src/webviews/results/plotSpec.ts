@@ -29,6 +29,8 @@ export interface PlotSpec {
   height?: number;
   /** x holds step numbers: ticks on whole numbers only. */
   xSteps?: boolean;
+  /** y holds counts: ticks on whole numbers only. */
+  ySteps?: boolean;
   logY?: boolean;
   /** Dashed horizontal lines: a threshold, the energy zero, a mean. */
   hLines?: { y: number; label: string; colour: Colour }[];

@@ -14,6 +14,7 @@ import { DocumentStructurePanel, RUN_KEY_PREFIX, RunStructurePanel, type Structu
 import { sanitizeStructureOptions, STRUCTURE_VIEW_TYPE, type StructureOptions } from './protocol';
 import { notify } from '../../platform/notify';
 import { viewsColumn } from '../column';
+import { tryParse } from '../uris';
 
 export const SHOW_STRUCTURE = 'tokenLens.showStructure';
 /** Registered in test builds only (TEST_HOOKS) and outside production mode. */
@@ -152,13 +153,5 @@ export class StructureFeature extends Disposable {
       default:
         return undefined;
     }
-  }
-}
-
-function tryParse(text: string): vscode.Uri | undefined {
-  try {
-    return vscode.Uri.parse(text, true);
-  } catch {
-    return undefined;
   }
 }

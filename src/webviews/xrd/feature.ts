@@ -14,6 +14,7 @@ import { MAX_WAVELENGTH, MIN_WAVELENGTH, patternXy, powderPattern, XrdError, typ
 import { PanelSet } from '../panelSet';
 import { panelOptions } from '../host';
 import { viewsColumn } from '../column';
+import { exists, tryParse } from '../uris';
 import { ResultPanel } from '../results/panel';
 import { RESULT_VIEW_TYPE } from '../results/protocol';
 import { ResultDocuments } from '../results/structures';
@@ -31,25 +32,6 @@ const DIFFRACTION_LANGUAGE = 'diffraction';
 const XRD_ID_PREFIX = 'xrd:';
 
 const baseName = (uri: vscode.Uri): string => uri.path.split('/').pop() || 'structure';
-
-function tryParse(text: string): vscode.Uri | undefined {
-  try {
-    return vscode.Uri.parse(text, true);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A saved file that is still there, or an untitled document the window still holds. */
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  if (uri.scheme === 'untitled') return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export class PowderPatternFeature extends Disposable {
   private readonly panels = this.register(new PanelSet<ResultPanel>());

@@ -1,7 +1,9 @@
 /**
  * The dataset overview's page: the extension's numbers as tables, the histogram drawn with uPlot (the result
  * views' plot), and the lines over the window or that are no conversation, each a row that asks the extension
- * to select its line. All text arrives worded by the extension and reaches the DOM through textContent.
+ * to select its line; the training epochs chosen in a field of the cost table. All text arrives worded by the
+ * extension and reaches the DOM through textContent. The page keeps its file's URI and the epochs (setState), so the
+ * view comes back after a window reload.
  */
 import { connect, el, onThemeChange } from '../bridge';
 import type { PlotSpec } from '../../results/plots';
@@ -16,7 +18,7 @@ import {
   type ToDatasetPage,
 } from '../../dataset/protocol';
 import { button, table, tableTexts } from '../results/dom';
-import { drawPlot, type Plot } from '../results/plot';
+import { drawPlot, yTicks, type Plot } from '../results/plot';
 
 const bridge = connect<ToDatasetPage, FromDatasetPage>(isToDatasetPage, (message) => {
   if (message.type === 'show') show(message);
@@ -31,6 +33,7 @@ let plot: Plot | undefined;
 function show(message: ShowMessage): void {
   current = message;
   const { view } = message;
+  bridge.persist({ uri: view.key, epochs: view.epochs.value });
   const parts: HTMLElement[] = [header(view)];
   if (view.notice) parts.push(notice(view.notice, view.state === 'failed' ? 'error' : 'note'));
   const columns = el('div', 'dataset-columns');
@@ -74,8 +77,24 @@ function textTable(t: TextTable): HTMLElement {
 
 function costSection(view: DatasetView): HTMLElement {
   const section = textTable(view.cost);
+  section.querySelector('h3')!.after(epochsField(view.epochs));
   if (view.priceAction) section.append(button(view.priceAction, 'prices', () => bridge.post({ type: 'openPrices' })));
   return section;
+}
+
+/** The epochs the cost is for: a whole number in the setting's range, sent to the extension when it changes. */
+function epochsField(epochs: DatasetView['epochs']): HTMLElement {
+  const label = el('label', 'epochs');
+  const input = el('input');
+  Object.assign(input, { type: 'number', min: String(epochs.min), max: String(epochs.max), step: '1', value: String(epochs.value) });
+  input.dataset.target = 'epochs';
+  input.addEventListener('change', () => {
+    const n = Number(input.value);
+    if (Number.isInteger(n) && n >= epochs.min && n <= epochs.max) bridge.post({ type: 'epochs', epochs: n });
+    else input.value = String(epochs.value);
+  });
+  label.append(el('span', undefined, epochs.label), input);
+  return label;
 }
 
 /** Clickable rows: the extension selects the line (the page never opens anything itself). */
@@ -103,6 +122,7 @@ function histogram(h: NonNullable<DatasetView['histogram']>): HTMLElement {
     x: [...h.x, h.end],
     series: [{ label: h.yLabel, values: [...h.counts, null], colour: 'blue', bars: true }],
     legend: false,
+    ySteps: true,
     xRange: [h.x[0]!, Math.max(h.end, h.limit ? h.limit.x * 1.02 : h.end)],
     ...(h.limit ? { vLines: [{ x: h.limit.x, label: h.limit.label, colour: 'red' as const }] } : {}),
   };
@@ -121,8 +141,13 @@ new ResizeObserver(() => (plot && slot ? plot.resize(slot.container.clientWidth)
 // ---- test mode only -----------------------------------------------------------------------------
 
 function test(message: DatasetTestMessage): void {
+  const epochs = app.querySelector<HTMLInputElement>('[data-target="epochs"]');
   if (message.action === 'click' && message.target)
     app.querySelector<HTMLElement>(`[data-target="${CSS.escape(message.target)}"]`)?.click();
+  if (message.action === 'epochs' && epochs && message.value !== undefined) {
+    epochs.value = String(message.value);
+    epochs.dispatchEvent(new Event('change'));
+  }
   bridge.post({
     type: 'rendered',
     request: message.id,
@@ -132,6 +157,8 @@ function test(message: DatasetTestMessage): void {
     notice: app.querySelector('.problem')?.textContent ?? '',
     tables: tableTexts(app),
     bins: current?.view.histogram?.counts.length ?? 0,
+    epochs: Number(epochs?.value ?? NaN),
+    yTicks: plot ? yTicks(plot) : [],
     plotted: app.querySelector('.plot-area canvas') !== null,
     targets: Array.from(app.querySelectorAll<HTMLElement>('[data-target]'), (e) => e.dataset.target!),
   });

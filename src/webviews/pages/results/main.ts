@@ -19,7 +19,7 @@ import {
 import { describe } from '../../results/summary';
 import { button, table, tableTexts } from './dom';
 import type { ParameterRow } from '../../../core/runs/parameters';
-import { drawPlot, type Plot } from './plot';
+import { drawPlot, yTicks, type Plot } from './plot';
 import { actions, images, tables } from './sections';
 
 const bridge = connect<ToResultPage, FromResultPage>(isToResultPage, (message) => {
@@ -226,10 +226,6 @@ function report(request: number): void {
     renderMs,
   });
 }
-
-/** The y axis's labels as uPlot drew them (its own `_values`, not in its types). */
-const yTicks = (plot: Plot): string[] =>
-  ((plot.uplot.axes[1] as { _values?: unknown[] } | undefined)?._values ?? []).map((v) => (v === null ? '' : String(v)));
 
 window.addEventListener('error', (event) => bridge.post({ type: 'error', message: String(event.message) }));
 bridge.ready();

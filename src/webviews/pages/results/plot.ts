@@ -37,7 +37,10 @@ const HEIGHT = 280;
 const values = (_u: uPlot, splits: number[]): string[] => tickLabels(splits);
 /** A y axis wide enough for its longest label (12 px digits are about 7 px wide), never narrower than 64 px. */
 const ySize = (_u: uPlot, labels: string[] | null): number => Math.max(64, 22 + 7 * Math.max(0, ...(labels ?? []).map((l) => l.length)));
-/** Tick steps for axes of step numbers: whole numbers only. */
+/** The y axis's labels as uPlot drew them (its own `_values`, not in its types); for the test seams. */
+export const yTicks = (plot: Plot): string[] =>
+  ((plot.uplot.axes[1] as { _values?: unknown[] } | undefined)?._values ?? []).map((v) => (v === null ? '' : String(v)));
+/** Tick steps for axes of step numbers or counts: whole numbers only. */
 const WHOLE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000];
 
 function overlays(spec: PlotSpec): uPlot.Hooks.Arrays {
@@ -165,7 +168,7 @@ function options(spec: PlotSpec, series: PlotSpec['series'], width: number): uPl
             }
           : {}),
       },
-      { ...axis, label: spec.yLabel, size: ySize, ...(spec.logY ? {} : { values }) },
+      { ...axis, label: spec.yLabel, size: ySize, ...(spec.logY ? {} : { values }), ...(spec.ySteps ? { incrs: WHOLE } : {}) },
     ],
     series: [
       {
