@@ -6,7 +6,8 @@
  * to the rough fallback (UFF's Lennard-Jones) on the same cells: relax with the cell of 64-ion NaCl (Tosi–Fumi + Ewald)
  * and 64-atom GaAs (Albe et al.'s bond-order potential) and InP (Powell et al.'s Tersoff set) from the measured
  * structure, and 1,000 NVE steps of 216-ion MgO (Bush et al.'s shell model + Ewald); and the energies of ASE-built, rattled NaCl64,
- * MgO216, GaAs64, AlAs64, GaP64, InP64 and InSb64 next to an independent evaluation (aseReference.py: ASE's
+ * MgO216, rutile TiO2 (Matsui and Akaogi's partial charges), wurtzite ZnO (Lewis and Catlow's, as rigid ions), GaAs64,
+ * AlAs64, GaP64, InP64 and InSb64 next to an independent evaluation (aseReference.py: ASE's
  * structures and neighbour list, the papers' forms in numpy; ASE 3.22 itself has no Buckingham, Ewald or Tersoff
  * calculator).
  */
