@@ -40,7 +40,7 @@ function relaxed(cell: Cell): { cell: Cell; lengths: number[] } {
 }
 
 const MEASURED_RUTILE = rutile(4.594, 2.959, 0.3048, 'Ti');
-const MEASURED_ZNO = wurtzite(3.25, 5.207, 0.382, 'Zn', 'O');
+const MEASURED_ZNO = wurtzite('Zn', 'O', 3.25, 5.207, 0.382);
 
 test("Matsui and Akaogi's per-ion form gives the eV Buckingham terms LAMMPS inputs quote, to 2·10⁻⁵", () => {
   const quoted: Record<string, [number, number, number]> = {
@@ -98,7 +98,7 @@ test("wurtzite ZnO on Lewis–Catlow's shell model: a relaxed-ion bulk modulus o
 });
 
 const RATTLED_RUTILE = rattle(MEASURED_RUTILE, 0.1, 12);
-const RATTLED_ZNO = rattle(wurtzite(3.25, 5.207, 0.382, 'Zn', 'O'), 0.1, 13);
+const RATTLED_ZNO = rattle(wurtzite('Zn', 'O', 3.25, 5.207, 0.382), 0.1, 13);
 
 test('forces are minus the numerical gradient of the energy (rattled rutile on Matsui–Akaogi, rattled ZnO with shells)', () => {
   assertForcesAreGradient(ionic, RATTLED_RUTILE, [0, 1, 2, 3, 4, 5], 1e-5);

@@ -79,19 +79,19 @@ export function rutile(a: number, c: number, u: number, cation: string): Cell {
 }
 
 /** Wurtzite (P6₃mc) in its four-atom cell: cations at (⅓, ⅔, 0) and (⅔, ⅓, ½), anions u·c above each. */
-export function wurtzite(a: number, c: number, u: number, cation: string, anion: string): Cell {
+export function wurtzite(cation: string, anion: string, a: number, c: number, u: number): Cell {
   const lattice: Mat3 = [
-    [a, 0, 0],
-    [-a / 2, (a * Math.sqrt(3)) / 2, 0],
+    [a / 2, (-a * Math.sqrt(3)) / 2, 0],
+    [a / 2, (a * Math.sqrt(3)) / 2, 0],
     [0, 0, c],
   ];
-  const f: Vec3[] = [
+  const fractional: Vec3[] = [
     [1 / 3, 2 / 3, 0],
     [2 / 3, 1 / 3, 0.5],
     [1 / 3, 2 / 3, u],
     [2 / 3, 1 / 3, 0.5 + u],
   ];
-  const positions = f.map((p) => [0, 1, 2].map((k) => p[0] * lattice[0][k] + p[1] * lattice[1][k] + p[2] * lattice[2][k]) as Vec3);
+  const positions = fractional.map((f) => [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3);
   return { lattice, symbols: [cation, cation, anion, anion], positions };
 }
 

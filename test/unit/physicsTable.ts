@@ -154,7 +154,7 @@ function cubicPoscar(m: Material, a: number): string {
 const NON_CUBIC: Partial<Record<Lattice, (m: Material, a: number) => Cell>> = {
   corundum: (m, a) => corundum(a, (a * 12.9933) / 4.7602, 0.35216, 0.30624, m.species[0]!),
   rutile: (m, a) => rutile(a, (a * 2.959) / 4.594, 0.3048, m.species[0]!),
-  wurtzite: (m, a) => wurtzite(a, (a * 5.207) / 3.25, 0.382, m.species[0]!, m.species[1]!),
+  wurtzite: (m, a) => wurtzite(m.species[0]!, m.species[1]!, a, (a * 5.207) / 3.25, 0.382),
 };
 
 /** A non-cubic cell as a POSCAR, Cartesian, its sites grouped by species as the builders list them. */
