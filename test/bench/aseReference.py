@@ -1,4 +1,5 @@
-"""Independent energies for the bench's comparison (physicsAse.ts): structures built by ASE (ase.build.bulk), pairs
+"""Independent energies for the bench's comparison (physics.ts): structures built by ASE (ase.build.bulk, rutile by
+ase.spacegroup.crystal), pairs
 from ASE's neighbour list (ase.neighborlist.neighbor_list), and the rigid-ion and bond-order energies written out here
 with numpy and scipy from the papers' own forms (the III-V Tersoff sets as LAMMPS's pair_style tersoff reads their files), since ASE 3.22 has no Buckingham, Ewald or Tersoff calculator.
 Prints JSON: one entry per structure with its cell, symbols, positions and energy (eV)."""
@@ -6,6 +7,7 @@ import json, math
 import numpy as np
 from scipy.special import erfc
 from ase.build import bulk
+from ase.spacegroup import crystal
 from ase.neighborlist import neighbor_list
 
 K = 14.399645  # eV·Å
@@ -22,7 +24,17 @@ IONIC = {
     'NaCl': ({'Na': 1, 'Cl': -1}, {('Na', 'Na'): TF['++'], ('Na', 'Cl'): TF['+-'], ('Cl', 'Cl'): TF['--']}),
     # Bush, Gale, Catlow and Battle (1994): O–O and Mg–O Buckingham (A, ρ, C).
     'MgO': ({'Mg': 2, 'O': -2}, {('O', 'O'): (25.41, 0.6937, 32.32, 0.0), ('Mg', 'O'): (2457.243, 0.2610, 0.0, 0.0)}),
+    # Lewis and Catlow (1985) as GULP's lewis.lib has them, without the O shell (compared as rigid ions, as MgO).
+    'ZnO': ({'Zn': 2, 'O': -2}, {('O', 'O'): (22764.0, 0.149, 27.879, 0.0), ('Zn', 'O'): (700.3, 0.3372, 0.0, 0.0)}),
 }
+# Matsui and Akaogi (1991) in the paper's own form: f0 (b_i + b_j) exp((a_i + a_j - r)/(b_i + b_j)) - c_i c_j / r^6,
+# f0 = 4.184 kJ/mol/Å, a and b in Å, c in (kJ/mol)^(1/2) Å^3; partial charges Ti +2.196, O -1.098.
+MA_ION = {'Ti': (1.1823, 0.077, 22.5), 'O': (1.6339, 0.117, 54.0)}
+KJ_MOL = 1 / 96.485332
+def matsui(x, y):
+    (ax, bx, cx), (ay, by, cy) = MA_ION[x], MA_ION[y]
+    return (4.184 * (bx + by) * math.exp((ax + ay) / (bx + by)) * KJ_MOL, bx + by, cx * cy * KJ_MOL, 0.0)
+IONIC['TiO2'] = ({'Ti': 2.196, 'O': -1.098}, {(x, y): matsui(x, y) for x, y in [('Ti', 'Ti'), ('Ti', 'O'), ('O', 'O')]})
 
 def switch(r, on=8.0, off=10.0):
     x = np.clip((r - on) / (off - on), 0, 1)
@@ -125,19 +137,26 @@ def lammps_tersoff(atoms, compound):
             e += 0.5 * fc(r, R, D) * (A * math.exp(-lam1 * r) - b * B * math.exp(-lam2 * r))
     return e
 
+def cubic(formula, structure, a, n):
+    return lambda: bulk(formula, structure, a=a, cubic=True).repeat(n)
+
+def rutile():
+    return crystal(['Ti', 'O'], basis=[(0, 0, 0), (0.3048, 0.3048, 0)], spacegroup=136, cellpar=[4.594, 4.594, 2.959, 90, 90, 90]).repeat((2, 2, 3))
+
 rng = np.random.default_rng(3)
 out = []
-for name, structure, a, energy in [
-    ('NaCl64', 'rocksalt', 5.64, lambda at: rigid_ion(at, *IONIC['NaCl'])),
-    ('MgO216', 'rocksalt', 4.212, lambda at: rigid_ion(at, *IONIC['MgO'])),
-    ('GaAs64', 'zincblende', 5.653, bond_order),
-    ('AlAs64', 'zincblende', 5.6611, lambda at: lammps_tersoff(at, 'AlAs')),
-    ('GaP64', 'zincblende', 5.4505, lambda at: lammps_tersoff(at, 'GaP')),
-    ('InP64', 'zincblende', 5.8697, lambda at: lammps_tersoff(at, 'InP')),
-    ('InSb64', 'zincblende', 6.4794, lambda at: lammps_tersoff(at, 'InSb')),
+for name, build, energy in [
+    ('NaCl64', cubic('NaCl', 'rocksalt', 5.64, 2), lambda at: rigid_ion(at, *IONIC['NaCl'])),
+    ('MgO216', cubic('MgO', 'rocksalt', 4.212, 3), lambda at: rigid_ion(at, *IONIC['MgO'])),
+    ('TiO2 rutile 72', rutile, lambda at: rigid_ion(at, *IONIC['TiO2'])),
+    ('ZnO wurtzite 72', lambda: bulk('ZnO', 'wurtzite', a=3.25, c=5.207, u=0.382).repeat((3, 3, 2)), lambda at: rigid_ion(at, *IONIC['ZnO'])),
+    ('GaAs64', cubic('GaAs', 'zincblende', 5.653, 2), bond_order),
+    ('AlAs64', cubic('AlAs', 'zincblende', 5.6611, 2), lambda at: lammps_tersoff(at, 'AlAs')),
+    ('GaP64', cubic('GaP', 'zincblende', 5.4505, 2), lambda at: lammps_tersoff(at, 'GaP')),
+    ('InP64', cubic('InP', 'zincblende', 5.8697, 2), lambda at: lammps_tersoff(at, 'InP')),
+    ('InSb64', cubic('InSb', 'zincblende', 6.4794, 2), lambda at: lammps_tersoff(at, 'InSb')),
 ]:
-    formula = name.rstrip('0123456789')
-    atoms = bulk(formula, structure, a=a, cubic=True).repeat(2 if name != 'MgO216' else 3)
+    atoms = build()
     atoms.positions += rng.uniform(-0.1, 0.1, atoms.positions.shape)
     out.append({'name': name, 'lattice': atoms.cell.array.tolist(), 'symbols': atoms.get_chemical_symbols(), 'positions': atoms.positions.tolist(), 'energy': energy(atoms)})
 print(json.dumps(out))

@@ -1,10 +1,10 @@
 /**
  * Token Lens benchmark: `npm run bench [-- FILE] [--budget=SECONDS] [--quick] [--no-hostile] [--no-webview] [--encodings=a,b] [--only=SECTIONS] [--no-doc]
- * [--baseline=CHECKOUT]`.
+ * [--baseline=CHECKOUT] [--md-steps=N]`.
  *
  * --only=a,b (or --only a,b) runs only those sections, of: load, count, models, incremental, inspector, poscar,
  * server, physics, views, prompts, package, host, chat, trajectories, xrd, symmetry, vasp, cif (default: all). Their goal
- * lines follow; the others are left out.
+ * lines follow; the others are left out. --md-steps=N shortens the physics section's MgO MD (both models; default 1,000).
  *
  * What the run prints also goes to docs/bench.md (benchDoc.ts: one block per run with its sections, command, machine
  * and date; a run replaces the older blocks it measured again in full); --no-doc leaves that file alone.
@@ -44,7 +44,7 @@ import { benchCif, formatCifBench } from './cif';
 import { benchInspector, formatInspectorBench, type InspectorBenchRow } from './inspector';
 import { MODEL_BASES, MODEL_RUNS, MODELS, measureModelRuns, modelLibs, type ModelLib, type ModelTimes } from './models';
 import { benchPackage } from './packageSize';
-import { benchPhysics, benchPhysicsSecondRound } from './physics';
+import { benchPhysics, benchPhysicsSecondRound, type PhysicsRow } from './physics';
 import { benchXrdSection } from './xrd';
 import { benchBoundaries, benchFiles, formatPromptBench } from './prompts';
 import {
@@ -925,8 +925,9 @@ async function main(): Promise<void> {
   if (runs('trajectories')) for (const line of formatTrajectories(benchTrajectories())) console.log(line);
   if (runs('physics')) {
     console.log('\n## Physics: the literature models next to the reference models they replace (this process, one run each)');
-    for (const r of [...benchPhysics(), ...benchPhysicsSecondRound()])
-      console.log(`${pad(r.name, 52)}${lpad(ms(r.ms), 10)} ms   ${r.detail}`);
+    const row = (r: PhysicsRow): void => console.log(`${pad(r.name, 52)}${lpad(ms(r.ms), 10)} ms   ${r.detail}`);
+    benchPhysics().forEach(row);
+    benchPhysicsSecondRound(Number(flag('md-steps') ?? 1000)).forEach(row);
   }
   if (runs('xrd')) benchXrdSection();
   if (runs('vasp')) for (const line of await benchVasp()) console.log(line);

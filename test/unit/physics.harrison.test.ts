@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Cell, Mat3, Vec3 } from '../../src/server/physics/cell';
+import type { Cell } from '../../src/server/physics/cell';
 import { bandModel } from '../../src/server/physics/answers';
 import { densityOfStates } from '../../src/server/physics/dos';
 import {
@@ -23,25 +23,9 @@ import { runToEnd } from '../../src/server/physics/schedule';
 import { SP3S_METHOD } from '../../src/server/physics/sp3s';
 import { bandEdges, embeddedEigenvalues } from '../../src/server/physics/tightbinding';
 import { fcc, zincblende } from './physicsFixtures';
+import { wurtzite } from './physicsCrystals';
 
 const near = (a: number, b: number, tolerance: number): boolean => Math.abs(a - b) <= tolerance;
-
-/** Wurtzite: cations at (1/3, 2/3, 0) and (2/3, 1/3, 1/2), anions u·c above them. */
-function wurtzite(cation: string, anion: string, a: number, c: number, u: number): Cell {
-  const lattice: Mat3 = [
-    [a / 2, (-a * Math.sqrt(3)) / 2, 0],
-    [a / 2, (a * Math.sqrt(3)) / 2, 0],
-    [0, 0, c],
-  ];
-  const fractional: Vec3[] = [
-    [1 / 3, 2 / 3, 0],
-    [2 / 3, 1 / 3, 0.5],
-    [1 / 3, 2 / 3, u],
-    [2 / 3, 1 / 3, 0.5 + u],
-  ];
-  const positions = fractional.map((f) => [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3);
-  return { lattice, symbols: [cation, cation, anion, anion], positions };
-}
 
 function edges(cell: Cell, density = 30) {
   const path = kPath(cell.lattice, density);

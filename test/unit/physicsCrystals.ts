@@ -2,6 +2,8 @@
 import assert from 'node:assert/strict';
 import { volume, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
 import { EV_PER_A3_IN_GPA, stressGPa, type Evaluation } from '../../src/server/physics/potential';
+import { relax } from '../../src/server/physics/relax';
+import { runToEnd } from '../../src/server/physics/schedule';
 import { fcc, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
 
 /** Two interpenetrating fcc lattices, n×n×n conventional cells: the cation's, then the anion's shifted by `shift`·a. */
@@ -76,6 +78,23 @@ export function rutile(a: number, c: number, u: number, cation: string): Cell {
   return { lattice, symbols: [cation, cation, 'O', 'O', 'O', 'O'], positions: f.map((p) => [p[0] * a, p[1] * a, p[2] * c] as Vec3) };
 }
 
+/** Wurtzite (P6₃mc) in its four-atom cell: cations at (⅓, ⅔, 0) and (⅔, ⅓, ½), anions u·c above each. */
+export function wurtzite(cation: string, anion: string, a: number, c: number, u: number): Cell {
+  const lattice: Mat3 = [
+    [a / 2, (-a * Math.sqrt(3)) / 2, 0],
+    [a / 2, (a * Math.sqrt(3)) / 2, 0],
+    [0, 0, c],
+  ];
+  const fractional: Vec3[] = [
+    [1 / 3, 2 / 3, 0],
+    [2 / 3, 1 / 3, 0.5],
+    [1 / 3, 2 / 3, u],
+    [2 / 3, 1 / 3, 0.5 + u],
+  ];
+  const positions = fractional.map((f) => [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3);
+  return { lattice, symbols: [cation, cation, anion, anion], positions };
+}
+
 /** The minimum of a smooth function on [lo, hi] by golden-section search. */
 export function minimum(f: (x: number) => number, lo: number, hi: number): number {
   const g = (Math.sqrt(5) - 1) / 2;
@@ -137,4 +156,37 @@ export function assertStressIsStrainDerivative(evaluate: (cell: Cell) => Evaluat
     const numerical = ((plus - minus) / (2 * h) / v0) * EV_PER_A3_IN_GPA;
     assert.ok(Math.abs(stress[v]! - numerical) <= tolerance, `component ${v}: ${stress[v]} vs ${numerical} GPa`);
   });
+}
+
+/**
+ * The relaxed-ion elastic constants C_ij (GPa, i, j over xx, yy, zz) of a cell at its minimum, each the central difference
+ * of the stress over a strain of ±0.5 % with the ions relaxed in the strained cell, and the Reuss bulk modulus
+ * 1/Σ S_ij (S = C⁻¹) they give. Right for cells whose normal strains do not couple to shears (orthogonal axes along
+ * the crystal's: cubic, tetragonal, the hexagonal cell with c along z).
+ */
+export function relaxedIonModuli(evaluate: (cell: Cell) => Evaluation, cell: Cell) {
+  const h = 0.005;
+  /** The stress (GPa, Voigt) after each normal strain j of size eps, the ions relaxed. */
+  const stresses = (eps: number): number[][] =>
+    [0, 1, 2].map((j) => {
+      const s = strained(cell, voigtStrain([j, j], eps));
+      const r = runToEnd(relax(s, { fmax: 1e-4, maxSteps: 2000, evaluate }));
+      assert.ok(r.converged, 'the ions relax in the strained cell');
+      return stressGPa(evaluate({ ...s, positions: r.positions }).virial, s);
+    });
+  const plus = stresses(h);
+  const minus = stresses(-h);
+  const C = [0, 1, 2].map((i) => [0, 1, 2].map((j) => (plus[j]![i]! - minus[j]![i]!) / (2 * h)));
+  const det = (m: number[][]): number =>
+    m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) -
+    m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) +
+    m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
+  // Σ S_ij is the sum of C's cofactors over its determinant.
+  const cofactors = [0, 1, 2].flatMap((i) =>
+    [0, 1, 2].map((j) => {
+      const minor = C.filter((_, r) => r !== i).map((row) => row.filter((_, c) => c !== j));
+      return (-1) ** (i + j) * (minor[0]![0]! * minor[1]![1]! - minor[0]![1]! * minor[1]![0]!);
+    }),
+  );
+  return { C, bulk: det(C) / cofactors.reduce((a, b) => a + b, 0) };
 }

@@ -9,9 +9,10 @@
 import { parsePoscar } from '../../src/core/poscar/parse';
 import { bandStructure, relaxation, structureOf } from '../../src/server/physics/answers';
 import { runToEnd } from '../../src/server/physics/schedule';
-import { corundum } from './physicsCrystals';
+import type { Cell } from '../../src/server/physics/cell';
+import { corundum, rutile, wurtzite } from './physicsCrystals';
 
-type Lattice = 'diamond' | 'zincblende' | 'fcc' | 'bcc' | 'rocksalt' | 'perovskite' | 'corundum';
+type Lattice = 'diamond' | 'zincblende' | 'fcc' | 'bcc' | 'rocksalt' | 'perovskite' | 'corundum' | 'rutile' | 'wurtzite';
 
 interface Material {
   name: string;
@@ -95,6 +96,9 @@ export const MATERIALS: readonly Material[] = [
     model: 'Shell model, Bush et al. 1994',
     aTolerance: 0.015,
   },
+  // Measured at room temperature; the rows show a, the unit tests (physics.oxides.test.ts) c as well.
+  { name: 'TiO2 (rutile)', lattice: 'rutile', species: ['Ti', 'O'], a: 4.594, model: 'Rigid ions, Matsui–Akaogi 1991', aTolerance: 0.023 },
+  { name: 'ZnO (wurtzite)', lattice: 'wurtzite', species: ['Zn', 'O'], a: 3.25, model: 'Shell model, Lewis–Catlow 1985' },
   { name: 'Cu', lattice: 'fcc', species: ['Cu'], a: 3.615, ec: 3.49, model: 'EAM, Zhou–Johnson–Wadley 2004' },
   { name: 'Ag', lattice: 'fcc', species: ['Ag'], a: 4.086, ec: 2.95, model: 'EAM, Zhou–Johnson–Wadley 2004' },
   { name: 'Au', lattice: 'fcc', species: ['Au'], a: 4.078, ec: 3.81, model: 'EAM, Zhou–Johnson–Wadley 2004' },
@@ -124,6 +128,8 @@ const BASIS: Record<Lattice, number[][][]> = {
   zincblende: [FCC, shiftedBy(FCC, [0.25, 0.25, 0.25])],
   rocksalt: [FCC, shiftedBy(FCC, [0.5, 0, 0])],
   corundum: [],
+  rutile: [],
+  wurtzite: [],
   perovskite: [
     [[0, 0, 0]],
     [[0.5, 0.5, 0.5]],
@@ -144,11 +150,18 @@ function cubicPoscar(m: Material, a: number): string {
   return [m.name, '1.0', ...lattice, m.species.join(' '), counts, 'Direct', ...sites].join('\n');
 }
 
-/** Corundum's ten-ion rhombohedral cell at the measured c/a and internal coordinates, Cartesian. */
-function corundumPoscar(m: Material, a: number): string {
-  const cell = corundum(a, (a * 12.9933) / 4.7602, 0.35216, 0.30624, m.species[0]!);
-  const rows = (v: number[][]) => v.map((r) => r.join(' '));
-  return [m.name, '1.0', ...rows(cell.lattice), m.species.join(' '), '4 6', 'Cartesian', ...rows(cell.positions)].join('\n');
+/** The cells that are not cubic, at the measured axial ratios and internal coordinates, from their a. */
+const NON_CUBIC: Partial<Record<Lattice, (m: Material, a: number) => Cell>> = {
+  corundum: (m, a) => corundum(a, (a * 12.9933) / 4.7602, 0.35216, 0.30624, m.species[0]!),
+  rutile: (m, a) => rutile(a, (a * 2.959) / 4.594, 0.3048, m.species[0]!),
+  wurtzite: (m, a) => wurtzite(m.species[0]!, m.species[1]!, a, (a * 5.207) / 3.25, 0.382),
+};
+
+/** A non-cubic cell as a POSCAR, Cartesian, its sites grouped by species as the builders list them. */
+function cellPoscar(m: Material, cell: Cell): string {
+  const rows = (v: readonly (readonly number[])[]) => v.map((r) => r.join(' '));
+  const counts = m.species.map((x) => cell.symbols.filter((s) => s === x).length).join(' ');
+  return [m.name, '1.0', ...rows(cell.lattice), m.species.join(' '), counts, 'Cartesian', ...rows(cell.positions)].join('\n');
 }
 
 /** The two-atom primitive cell (diamond and zincblende), for the band structure. */
@@ -174,12 +187,13 @@ export interface Computed {
 }
 
 export function compute(m: Material): Computed {
-  const start = structure(m.lattice === 'corundum' ? corundumPoscar(m, m.a * 1.02) : cubicPoscar(m, m.a * 1.02));
+  const build = NON_CUBIC[m.lattice];
+  const start = structure(build ? cellPoscar(m, build(m, m.a * 1.02)) : cubicPoscar(m, m.a * 1.02));
   const relaxed = runToEnd(relaxation(start, { fmax: 0.001, maxSteps: 1000, relaxCell: true }));
   if (!relaxed.converged) throw new Error(`${m.name}: the cell relaxation did not converge`);
   const l = relaxed.lattice as number[][];
-  // Corundum's hexagonal a is the difference of two rhombohedral vectors.
-  const a = m.lattice === 'corundum' ? Math.hypot(...[0, 1, 2].map((k) => l[0]![k]! - l[1]![k]!)) : l[0]![0]!;
+  // Corundum's hexagonal a is the difference of two rhombohedral vectors; every other cell's a is its first vector.
+  const a = Math.hypot(...(m.lattice === 'corundum' ? [0, 1, 2].map((k) => l[0]![k]! - l[1]![k]!) : l[0]!));
   const ec = -(relaxed.final_energy as number) / start.cell.symbols.length;
   const method = relaxed.method as string;
   if (!m.gap) return { method, a, ec };

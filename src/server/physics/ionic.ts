@@ -1,13 +1,14 @@
 /**
- * The rigid-ion model of ionic crystals: formal point charges whose Coulomb energy Ewald sums (ewald.ts), plus a
- * short-range pair term φ(r) = A e^(−r/ρ) − C/r⁶ − D/r⁸ from a published set (ionicParameters.ts): Tosi and Fumi's
- * Born–Mayer–Huggins for the alkali halides, Bush, Gale, Catlow and Battle's Buckingham for oxides. Energy in eV, forces
+ * The rigid-ion model of ionic crystals: point charges whose Coulomb energy Ewald sums (ewald.ts), plus a short-range
+ * pair term φ(r) = A e^(−r/ρ) − C/r⁶ − D/r⁸ from a published set (ionicParameters.ts): Tosi and Fumi's
+ * Born–Mayer–Huggins for the alkali halides, Matsui and Akaogi's Buckingham with partial charges for TiO₂, Bush, Gale,
+ * Catlow and Battle's and Lewis and Catlow's Buckingham for other oxides. Energy in eV, forces
  * in eV/Å, the virial ∂E/∂ε (eV) as potential.ts defines it. Pure.
  *
  * The short-range term is switched smoothly to zero between SHORT_ON and SHORT_OFF (quintic, species.ts); the dispersion
  * it drops beyond is below 0.01 eV per ion in MgO and every alkali halide here (πn(C₊₊ + C₋₋ + 2C₊₋)/3r³ from about 9 Å;
- * RbI's, the largest, is 0.007 eV). A set with shells (Bush et al.'s) is evaluated as the shell model it was fitted as
- * (shellModel.ts).
+ * RbI's, the largest, is 0.007 eV). A set with shells (Bush et al.'s, Lewis and Catlow's) is evaluated as the shell
+ * model it was fitted as (shellModel.ts).
  */
 import { InputError, type Cell, type Vec3 } from './cell';
 import { addReciprocal, realTerm, splitting, ACCURACY, type Splitting } from './ewald';
@@ -20,11 +21,14 @@ import { pairTable } from './species';
 
 export { MIN_SEPARATION, SHORT_OFF, SHORT_ON };
 
-/** The set that names every element of the structure, if its formal charges add up to zero. */
+/** e: a sum of charges closer to zero than this is neutral (Matsui and Akaogi's partial charges do not add exactly). */
+const NEUTRAL = 1e-9;
+
+/** The first set (IONIC_SETS' order) that names every element of the structure, if its charges add up to zero. */
 export function ionicSetFor(symbols: readonly string[]): IonicSet | undefined {
   const set = IONIC_SETS.find((s) => symbols.length > 0 && symbols.every((x) => Object.hasOwn(s.charges, x)));
   if (!set) return undefined;
-  return symbols.reduce((q, x) => q + set.charges[x], 0) === 0 ? set : undefined;
+  return Math.abs(symbols.reduce((q, x) => q + set.charges[x], 0)) < NEUTRAL ? set : undefined;
 }
 
 /** The ion's formal charge in the alkali halides, undefined for an element none of them holds. */
@@ -53,7 +57,8 @@ export function ionicMethod(set: IonicSet): string {
         .map(([x, s]) => `${x} ${signed(s.core)} ${signed(s.shell)} ${s.k}`)
         .join(', ')} relaxed at every step`
     : '';
-  return `${hasShells(set) ? '' : 'Rigid-ion '}${set.name} (${set.citation}): formal charges ${charges.join(', ')}${shells}, Coulomb by Ewald summation to ${ACCURACY} of each tail, short-range terms switched off between ${SHORT_ON} and ${SHORT_OFF} Å`;
+  const kind = Object.values(set.charges).every(Number.isInteger) ? 'formal' : 'partial';
+  return `${hasShells(set) ? '' : 'Rigid-ion '}${set.name} (${set.citation}): ${kind} charges ${charges.join(', ')}${shells}, Coulomb by Ewald summation to ${ACCURACY} of each tail, short-range terms switched off between ${SHORT_ON} and ${SHORT_OFF} Å`;
 }
 
 /** The real-space Ewald and short-range terms of every pair in the list, in one pass; returns their energy. */

@@ -172,4 +172,61 @@ export const BUSH_1994: ShellSet = {
   },
 };
 
-export const IONIC_SETS: readonly IonicSet[] = [...ALKALI_HALIDES, BUSH_1994];
+/** eV per kJ/mol (CODATA: 1 eV = 96.485332 kJ/mol). */
+const PER_KJ_MOL = 1 / 96.485332;
+
+/**
+ * Matsui and Akaogi's ions: a radius-like a (Å), a softness b (Å) and a dispersion c ((kJ/mol)^½ Å³), combined per pair
+ * as φ_ij = f₀ (b_i + b_j) e^((a_i + a_j − r)/(b_i + b_j)) − c_i c_j/r⁶ with f₀ = 4.184 kJ mol⁻¹ Å⁻¹.
+ */
+const MATSUI_IONS: Readonly<Record<string, readonly [number, number, number]>> = {
+  Ti: [1.1823, 0.077, 22.5],
+  O: [1.6339, 0.117, 54.0],
+};
+
+function matsuiPair(x: string, y: string): [string, ShortRange] {
+  const [ax, bx, cx] = MATSUI_IONS[x];
+  const [ay, by, cy] = MATSUI_IONS[y];
+  const rho = bx + by;
+  const A = 4.184 * rho * Math.exp((ax + ay) / rho) * PER_KJ_MOL;
+  return [[x, y].sort().join('-'), { A, rho, C: cx * cy * PER_KJ_MOL, D: 0 }];
+}
+
+/**
+ * M. Matsui and M. Akaogi, "Molecular dynamics simulation of the structural and physical properties of the four
+ * polymorphs of TiO2", Mol. Simul. 6, 239 (1991): rigid ions with partial charges Ti +2.196, O −1.098 and the
+ * Buckingham terms above, fitted to the structures of rutile, anatase and brookite and the measured elastic constants of
+ * rutile. The per-ion a, b, c and the charges were read from github.com/trollchu/TiO2model (main_tio2.cpp at commit
+ * 22f70065b7c7e4f33b04e1c8ba67667e0eed87c5, inputs/TiO2_Rutile.dat at ee20babd00d3b1e6c550250ca5002688c493c94d); the
+ * same file's eV form (Ti–Ti 31120.1 eV, 0.154 Å, 5.25 eV·Å⁶; Ti–O 16957.53, 0.194, 12.59; O–O 11782.76, 0.234, 30.22),
+ * the one LAMMPS inputs quote, agrees with these to 2·10⁻⁵ (the unit tests check it). Chosen for Ti and O alone, where
+ * Bush et al.'s Ti–O gives rutile no stable shells.
+ */
+export const MATSUI_AKAOGI: IonicSet = {
+  name: 'Buckingham, Matsui–Akaogi 1991',
+  citation: 'M. Matsui and M. Akaogi, Mol. Simul. 6, 239 (1991)',
+  charges: { Ti: 2.196, O: -1.098 },
+  pairs: Object.fromEntries([matsuiPair('Ti', 'Ti'), matsuiPair('O', 'Ti'), matsuiPair('O', 'O')]),
+};
+
+/**
+ * G. V. Lewis and C. R. A. Catlow, "Potential models for ionic oxides", J. Phys. C 18, 1149 (1985), Table 1 with the
+ * O–O term and O shell of Catlow's oxygen: rigid Zn²⁺, O²⁻ a core +0.86902 and shell −2.86902 on a 74.92 eV/Å² spring,
+ * Zn–O A = 700.3 eV, ρ = 0.3372 Å, and O–O 22764 eV, 0.149 Å, 27.879 eV·Å⁶. The numbers are those of GULP's library
+ * lewis.lib ("Taken from Tables 1 and 2 of Lewis and Catlow"), read from the copy in github.com/materialsproject/pymatgen
+ * (cmd_line/gulp/Libraries/lewis.lib at commit 2689918b1c7e4b4ef7e68847be6c7c24546d4592). Only Zn is listed (Bush et
+ * al.'s set has no Zn); the table's other cations share ρ fitted to the rock-salt oxides.
+ */
+export const LEWIS_CATLOW_1985: ShellSet = {
+  name: 'Buckingham shell model, Lewis–Catlow 1985',
+  citation: "G. V. Lewis and C. R. A. Catlow, J. Phys. C: Solid State Phys. 18, 1149 (1985), as in GULP's library lewis.lib",
+  charges: { O: -2, Zn: 2 },
+  shells: { O: { core: 0.86902, shell: -2.86902, k: 74.92 } },
+  pairs: {
+    'O-O': buck(22764.0, 0.149, 27.879),
+    'O-Zn': buck(700.3, 0.3372),
+  },
+};
+
+/** In order of preference: a structure takes the first set naming all its elements (ionic.ts). */
+export const IONIC_SETS: readonly IonicSet[] = [...ALKALI_HALIDES, MATSUI_AKAOGI, BUSH_1994, LEWIS_CATLOW_1985];
