@@ -74,19 +74,32 @@ interface Breaks {
   lines: number;
 }
 
-/** '\n' only (most files): found by indexOf, which is several times faster than a loop over the characters. */
+/**
+ * '\n' only (most files): found by indexOf, several times faster than a loop over the characters. Each loop
+ * in a function of its own: V8 compiles a long loop while it runs, and code after it that has not run yet
+ * would throw that compiled code away when reached, at every read.
+ */
 function breaksNewline(text: string): Breaks {
-  let lines = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  const lines = countNewlines(text) + 1;
   const starts = new Int32Array(lines);
   const ends = new Int32Array(lines);
+  fillNewlines(text, starts, ends);
+  ends[lines - 1] = text.length;
+  return { starts, ends, lines };
+}
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
+function fillNewlines(text: string, starts: Int32Array, ends: Int32Array): void {
   let k = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
     ends[k++] = i;
     starts[k] = i + 1;
   }
-  ends[k] = text.length;
-  return { starts, ends, lines };
 }
 
 /** \r\n, \r and \n. */
