@@ -135,6 +135,32 @@ function latticeProblem(lattice: Mat3): { code: string; text: string; fatal: boo
   return undefined;
 }
 
+/** |v|² of (x, y, z). */
+const square = (x: number, y: number, z: number): number => x * x + y * y + z * z;
+
+/**
+ * A sufficient test, without allocation, that latticeProblem finds nothing in the cell of rows m[0..2],
+ * m[3..5], m[6..8] and that it is right-handed (no left-handed warning): the determinant computed as
+ * determinant() computes it, the length and thickness limits with 2 % to spare (far more than the rounding
+ * of either computation; a thickness is |det| / |the cross product of the other two rows|). False means only:
+ * ask latticeProblem. A variable-cell trajectory checks one cell per frame.
+ */
+export function clearlyRegular(m: Float64Array): boolean {
+  const bc0 = m[4]! * m[8]! - m[5]! * m[7]!;
+  const bc1 = m[5]! * m[6]! - m[3]! * m[8]!;
+  const bc2 = m[3]! * m[7]! - m[4]! * m[6]!;
+  const det = m[0]! * bc0 + m[1]! * bc1 + m[2]! * bc2;
+  const longest = (0.98 * MAX_LATTICE_LENGTH) ** 2;
+  if (!(det >= 1e-6) || !(square(m[0]!, m[1]!, m[2]!) <= longest)) return false;
+  if (!(square(m[3]!, m[4]!, m[5]!) <= longest && square(m[6]!, m[7]!, m[8]!) <= longest)) return false;
+  const thick = (1.02 * MIN_CELL_THICKNESS) ** 2 / (det * det);
+  return (
+    square(bc0, bc1, bc2) * thick <= 1 &&
+    square(m[7]! * m[2]! - m[8]! * m[1]!, m[8]! * m[0]! - m[6]! * m[2]!, m[6]! * m[1]! - m[7]! * m[0]!) * thick <= 1 &&
+    square(m[1]! * m[5]! - m[2]! * m[4]!, m[2]! * m[3]! - m[0]! * m[5]!, m[0]! * m[4]! - m[1]! * m[3]!) * thick <= 1
+  );
+}
+
 /** Reports a degenerate lattice; false when it cannot be computed with at all (too large, not finite). */
 function checkLattice({ src, report }: Context, lattice: Mat3, line: number): boolean {
   const range = span(line, src.tokens(line));

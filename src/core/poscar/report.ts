@@ -9,9 +9,10 @@ export class Report {
   private errors = 0;
   private dropped = 0;
   /** The text's lines: a problem past the end (the file ends early) is placed at the end of the last one. */
-  private lines: readonly string[] = [''];
+  private lines: readonly string[] | (() => readonly string[]) = [''];
 
-  within(lines: readonly string[]): this {
+  /** The lines, or a function that gives them when the first problem is placed (a reader that never splits its text). */
+  within(lines: readonly string[] | (() => readonly string[])): this {
     this.lines = lines;
     return this;
   }
@@ -44,9 +45,11 @@ export class Report {
   }
 
   private clamp(range: SourceRange): SourceRange {
-    const last = this.lines.length - 1;
-    if (range.line > last) return { line: last, start: this.lines[last]!.length, end: this.lines[last]!.length };
-    const length = this.lines[range.line]!.length;
+    if (typeof this.lines === 'function') this.lines = this.lines();
+    const lines = this.lines;
+    const last = lines.length - 1;
+    if (range.line > last) return { line: last, start: lines[last]!.length, end: lines[last]!.length };
+    const length = lines[range.line]!.length;
     return range.end <= length ? range : { line: range.line, start: Math.min(range.start, length), end: length };
   }
 }

@@ -9,6 +9,9 @@ import { isSpace } from '../poscar/text';
 /** Exact powers of ten: a mantissa below 2^53 divided by one of them is the correctly rounded value. */
 const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 
+/** number's value, out of decimal. */
+const ONE = new Float64Array(1);
+
 /** isSpace, with ' ' and printable ASCII (nearly every character scanned) answered without the call. */
 const space = (c: number): boolean => c === 32 || (c > 32 && c < 0xa0 ? false : isSpace(c));
 
@@ -17,6 +20,8 @@ export class Fields {
   ends = new Int32Array(16);
   count = 0;
   line = '';
+  /** Where the last `decimal` stopped: the first character at or after its start that cannot continue it. */
+  private stop = 0;
 
   /** Splits `line`; `count` is the number of fields. */
   scan(line: string): this {
@@ -41,24 +46,55 @@ export class Fields {
     return this.line.slice(this.starts[k], this.ends[k]);
   }
 
-  /**
-   * Field k as a number, as parseNumber reads it. Plain decimals of at most 15 digits ('-0.25000000',
-   * '12', '.5') are computed from the characters: digits / 10^k with both exact, so the division is the
-   * correctly rounded value, the same double Number() gives. Anything else (exponents, long mantissas,
-   * bad text) goes through parseNumber.
-   */
+  /** Field k as a number, as parseNumber reads it: plain decimals computed here, anything else by parseNumber. */
   number(k: number): number | undefined {
-    const line = this.line;
     const end = this.ends[k]!;
-    let i = this.starts[k]!;
-    let c = line.charCodeAt(i);
-    const negative = c === 45;
+    return this.decimal(this.line, this.starts[k]!, end, ONE, 0) && this.stop === end ? ONE[0]! : parseNumber(this.text(k));
+  }
+
+  /**
+   * The first three fields of text[start, end) into out[k], out[k + 1], out[k + 2] when all three are plain
+   * decimals (the values scan and number would give, read in one pass without the scan); false for anything
+   * else (fewer fields, exponents, words), which the caller then scans for its diagnostics. Fields after the
+   * third are not looked at.
+   */
+  triple(text: string, start: number, end: number, out: Float64Array, k: number): boolean {
+    let i = start;
+    for (let f = 0; f < 3; f++) {
+      while (i < end && space(text.charCodeAt(i))) i++;
+      if (!this.decimal(text, i, end, out, k + f)) return false;
+      i = this.stop;
+      if (i < end && !space(text.charCodeAt(i))) return false;
+    }
+    return true;
+  }
+
+  /** The only field of text[start, end) into out[k] when it is a plain decimal; false for anything else. */
+  lone(text: string, start: number, end: number, out: Float64Array, k: number): boolean {
+    let i = start;
+    while (i < end && space(text.charCodeAt(i))) i++;
+    if (!this.decimal(text, i, end, out, k)) return false;
+    for (i = this.stop; i < end; i++) if (!space(text.charCodeAt(i))) return false;
+    return true;
+  }
+
+  /**
+   * The plain decimal at text[i] ('-0.25000000', '12', '.5': a sign, at most 15 digits, one point), read
+   * before `end` up to the first character that cannot continue it (`stop`), into out[k]; false when it has
+   * no digit or more than 15. Digits / 10^k with both exact: the division is the correctly rounded value, the
+   * same double Number() gives. The value goes to an array, not back: a double returned from a call that is
+   * not inlined is a heap object, and a million coordinates made megabytes of them.
+   */
+  private decimal(text: string, i: number, end: number, out: Float64Array, k: number): boolean {
+    let c = text.charCodeAt(i);
+    // Times ±1 rather than a negation in a branch: a branch a file's first numbers never take costs a deoptimization.
+    const sign = c === 45 ? -1 : 1;
     if (c === 45 || c === 43) i++;
     let mantissa = 0;
     let digits = 0;
     let decimals = -1;
     for (; i < end; i++) {
-      c = line.charCodeAt(i);
+      c = text.charCodeAt(i);
       if (c >= 48 && c <= 57) {
         mantissa = mantissa * 10 + (c - 48);
         digits++;
@@ -66,9 +102,10 @@ export class Fields {
       } else if (c === 46 && decimals < 0) decimals = 0;
       else break;
     }
-    if (i < end || digits === 0 || digits > 15) return parseNumber(this.text(k));
-    const value = decimals > 0 ? mantissa / POW10[decimals]! : mantissa;
-    return negative ? -value : value;
+    this.stop = i;
+    if (digits === 0 || digits > 15) return false;
+    out[k] = sign * (decimals > 0 ? mantissa / POW10[decimals]! : mantissa);
+    return true;
   }
 
   /** The range of field k on `line`, for a diagnostic. */

@@ -14,12 +14,13 @@
  * - a negative scale is the cell volume in Å³ (ASE multiplies by it);
  * - labels after the coordinates are ignored (ASE fails on them).
  */
-import { readCell, readHeader, type Header } from '../../poscar/header';
+import { clearlyRegular, readCell, readHeader, type Header } from '../../poscar/header';
 import { parseInteger, parseNumber } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
-import { SourceText, tokenize } from '../../poscar/text';
-import { Fields } from '../fields';
+import { tokenize, type SourceText } from '../../poscar/text';
 import type { Mat3 } from '../../poscar/types';
+import { Fields } from '../fields';
+import { TextLines } from '../lines';
 import { defineRows } from '../packed';
 import { frameDetail, groupFrames, MAX_FRAME_ATOMS, MAX_FRAMES, MAX_TOTAL_SITES } from '../trajectoryOutline';
 import type { OutlineEntry, StructureFile, StructureFrame } from '../types';
@@ -28,9 +29,9 @@ import type { OutlineEntry, StructureFile, StructureFrame } from '../types';
 const HEADER_LINES = 32;
 
 /** `src` seen from line `first` on, for at most HEADER_LINES lines: the POSCAR header reader starts at 0. */
-function windowAt(src: SourceText, first: number): SourceText {
+function windowAt(src: TextLines, first: number): SourceText {
   const count = Math.max(0, Math.min(src.count - first, HEADER_LINES));
-  const lines = src.lines.slice(first, first + count);
+  const lines = Array.from({ length: count }, (_, k) => src.line(first + k));
   return {
     lines,
     count,
@@ -44,7 +45,7 @@ function windowAt(src: SourceText, first: number): SourceText {
  * What `read` makes of the header window at line `first`, its problems moved to the file's lines.
  * Warnings already given for an earlier header (a left-handed cell repeated in every block) are not given again.
  */
-function readAt<T>(src: SourceText, first: number, report: Report, seen: Set<string>, read: (window: SourceText, local: Report) => T): T {
+function readAt<T>(src: TextLines, first: number, report: Report, seen: Set<string>, read: (window: SourceText, local: Report) => T): T {
   const window = windowAt(src, first);
   const local = new Report().within(window.lines.length > 0 ? window.lines : ['']);
   const result = read(window, local);
@@ -61,7 +62,7 @@ function readAt<T>(src: SourceText, first: number, report: Report, seen: Set<str
 }
 
 /** The POSCAR header from line `first`, its problems moved to the file's lines. */
-function readHeaderAt(src: SourceText, first: number, report: Report, seen: Set<string>): Header | undefined {
+function readHeaderAt(src: TextLines, first: number, report: Report, seen: Set<string>): Header | undefined {
   const header = readAt(src, first, report, seen, readHeader);
   if (!header) return undefined;
   return { ...header, lines: { ...header.lines, mode: header.lines.mode + first } };
@@ -87,7 +88,7 @@ interface Block {
   blankSeparated: boolean;
 }
 
-function blockOf(header: Header, src: SourceText, first: number): Block {
+function blockOf(header: Header, src: TextLines, first: number): Block {
   const species: string[] = [];
   const atoms = header.counts.reduce((sum, n) => sum + n, 0);
   const { mode } = header.lines;
@@ -107,13 +108,37 @@ function blockOf(header: Header, src: SourceText, first: number): Block {
 function sameLayout(state: State, first: number): boolean {
   const { src, block } = state;
   const size = block.mode - block.first;
-  if (first + size >= src.count || src.lines[first] !== src.lines[block.first]) return false;
-  for (let k = 5; k < size; k++) if (src.lines[first + k] !== src.lines[block.first + k]) return false;
-  return modeOf(src.lines[first + size]!) === modeOf(src.lines[block.mode]!);
+  if (first + size >= src.count || !src.same(first, block.first)) return false;
+  for (let k = 5; k < size; k++) if (!src.same(first + k, block.first + k)) return false;
+  // The mode line up to its '=' (the configuration number after it changes): all readHeader reads of it.
+  return src.same(first + size, block.mode, EQUALS);
 }
 
-/** A mode line up to its '=' (the configuration number after it changes): all readHeader reads of it. */
-const modeOf = (text: string): string => text.split('=', 1)[0]!;
+const EQUALS = '='.charCodeAt(0);
+
+/** A repeated header's lattice lines, read by quickLattice. */
+const RAW = new Float64Array(9);
+
+/**
+ * The lattice of the header at `first` when its scale line is one positive plain decimal, its lattice lines
+ * three each, and the cell clearly has none of readCell's problems or warnings: the numbers readCell
+ * computes (raw × scale), read in place. Else undefined, and readCell reads it.
+ */
+function quickLattice({ text, starts, ends, count }: TextLines, first: number): Mat3 | undefined {
+  if (first + 4 >= count || !FIELDS.lone(text, starts[first + 1]!, ends[first + 1]!, RAW, 0)) return undefined;
+  const scale = RAW[0]!;
+  if (!(scale > 0)) return undefined;
+  for (let k = 0; k < 3; k++) {
+    if (!FIELDS.triple(text, starts[first + 2 + k]!, ends[first + 2 + k]!, RAW, 3 * k)) return undefined;
+  }
+  for (let k = 0; k < 9; k++) RAW[k] = RAW[k]! * scale;
+  if (!clearlyRegular(RAW)) return undefined;
+  return [
+    [RAW[0]!, RAW[1]!, RAW[2]!],
+    [RAW[3]!, RAW[4]!, RAW[5]!],
+    [RAW[6]!, RAW[7]!, RAW[8]!],
+  ];
+}
 
 /**
  * The block of a repeated header at `first`: of the same layout, only its scale and lattice are read and
@@ -122,16 +147,16 @@ const modeOf = (text: string): string => text.split('=', 1)[0]!;
 function repeatedBlock(state: State, first: number): Block | undefined {
   const { src, block, report, seen } = state;
   if (sameLayout(state, first)) {
-    const cell = readAt(src, first, report, seen, (window, local) => readCell(window, local).cell);
-    return cell && { ...block, first, mode: first + block.mode - block.first, lattice: cell.lattice };
+    const lattice = quickLattice(src, first) ?? readAt(src, first, report, seen, (window, local) => readCell(window, local).cell)?.lattice;
+    return lattice && { ...block, first, mode: first + block.mode - block.first, lattice };
   }
   const header = readHeaderAt(src, first, report, seen);
   return header && blockOf(header, src, first);
 }
 
 /**
- * Cartesian position of atom `atom` (1-based) from its fractional coordinates (the first three fields;
- * anything after them, a label, is ignored), written into `out`; false after reporting why not.
+ * The fractional coordinates of atom `atom` (1-based): the first three fields (anything after them, a
+ * label, is ignored), written into `out` when they times the lattice are finite; false after reporting why not.
  */
 function readPosition(
   fields: Fields,
@@ -164,16 +189,15 @@ function readPosition(
     );
     return false;
   }
-  // f·L (fracToCart), written out: nothing is allocated per atom.
   const [u, v, w] = lattice;
   const x = a * u[0] + b * v[0] + c * w[0];
   const y = a * u[1] + b * v[1] + c * w[1];
   const z = a * u[2] + b * v[2] + c * w[2];
   if (Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)) {
     const k = 3 * (atom - 1);
-    out[k] = x;
-    out[k + 1] = y;
-    out[k + 2] = z;
+    out[k] = a;
+    out[k + 1] = b;
+    out[k + 2] = c;
     return true;
   }
   report.error(
@@ -192,7 +216,7 @@ const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <
 
 /** What the reader carries from one configuration to the next. */
 interface State {
-  src: SourceText;
+  src: TextLines;
   report: Report;
   /** Warning codes already given by a header: not repeated for every repeated header. */
   seen: Set<string>;
@@ -222,7 +246,7 @@ function checkConfiguration(state: State): boolean {
   if (frames.length >= MAX_FRAMES || sites + block.atoms > MAX_TOTAL_SITES) {
     report.warning(
       'too-many-frames',
-      { line: marker, start: 0, end: src.lines[marker]?.length ?? 0 },
+      { line: marker, start: 0, end: src.line(marker).length },
       `only the first ${frames.length} configurations are read (${sites} atoms in all; at most ${MAX_FRAMES} configurations or ${MAX_TOTAL_SITES} atoms): the rest of the file is left out`,
     );
     return false;
@@ -235,7 +259,7 @@ function checkConfiguration(state: State): boolean {
       "a blank line where VASP writes 'Direct configuration=     1': read as Direct coordinates with blank lines between configurations, as pymatgen reads it (ASE reads only the first configuration)",
     );
   }
-  const markerText = src.lines[marker] ?? '';
+  const markerText = src.line(marker);
   if (/^\s*[cCkK]/.test(markerText)) {
     report.warning(
       'xdatcar-cartesian',
@@ -244,6 +268,21 @@ function checkConfiguration(state: State): boolean {
     );
   }
   return true;
+}
+
+/** Fractional rows to Cartesian in place: f·L (fracToCart), written out. */
+function toCartesian(positions: Float64Array, [u, v, w]: Mat3): void {
+  const [u0, u1, u2] = u;
+  const [v0, v1, v2] = v;
+  const [w0, w1, w2] = w;
+  for (let k = 0; k < positions.length; k += 3) {
+    const a = positions[k]!;
+    const b = positions[k + 1]!;
+    const c = positions[k + 2]!;
+    positions[k] = a * u0 + b * v0 + c * w0;
+    positions[k + 1] = a * u1 + b * v1 + c * w1;
+    positions[k + 2] = a * u2 + b * v2 + c * w2;
+  }
 }
 
 /**
@@ -257,7 +296,10 @@ function readConfiguration(state: State, number: number): { positions?: Float64A
   let line = marker + 1;
   for (let i = 0; i < block.atoms; i++, line++) {
     if (!src.has(line)) return { next: line, truncated: true };
-    const text = src.lines[line]!;
+    // Three plain decimals, as VASP writes every line, read in place: finite times any lattice a header
+    // gives (below 1e15, and vectors of at most MAX_LATTICE_LENGTH). The rest is scanned for its problem.
+    if (ok && FIELDS.triple(src.text, src.starts[line]!, src.ends[line]!, positions, 3 * i)) continue;
+    const text = src.line(line);
     const fields = FIELDS.scan(text);
     if (fields.count > 0 && isLetter(text.charCodeAt(fields.starts[0]!)) && isConfigurationLine(text)) {
       report.error(
@@ -269,6 +311,7 @@ function readConfiguration(state: State, number: number): { positions?: Float64A
     }
     if (ok) ok = readPosition(fields, block.lattice, line, i + 1, block.atoms, report, positions);
   }
+  if (ok) toCartesian(positions, block.lattice);
   return { ...(ok ? { positions } : {}), next: line, truncated: false };
 }
 
@@ -282,7 +325,7 @@ function advance(state: State, line: number, number: number): boolean {
   let next = line;
   while (next < src.count && src.isBlank(next)) next++;
   if (next >= src.count) return false;
-  const text = src.lines[next]!;
+  const text = src.line(next);
   if (isConfigurationLine(text)) {
     state.marker = state.blockStart = next;
     return true;
@@ -335,8 +378,8 @@ function keep(state: State, positions: Float64Array, number: number, last: numbe
 
 export function readXdatcar(text: string): StructureFile {
   const report = new Report();
-  const src = new SourceText(text);
-  report.within(src.lines);
+  const src = new TextLines(text);
+  report.within(() => src.lines);
   const empty = (): StructureFile => ({ format: 'xdatcar', frames: [], diagnostics: report.sorted(), outline: [] });
   if (!/\S/.test(text)) {
     report.error(
@@ -353,7 +396,7 @@ export function readXdatcar(text: string): StructureFile {
     src,
     report,
     seen,
-    title: (src.lines[0] ?? '').trim(),
+    title: src.line(0).trim(),
     block: blockOf(header, src, 0),
     marker: header.lines.mode,
     blockStart: 0,
@@ -363,7 +406,7 @@ export function readXdatcar(text: string): StructureFile {
     blankNoted: false,
   };
   for (let index = 1; checkConfiguration(state); index++) {
-    const number = configurationNumber(src.lines[state.marker] ?? '') ?? index;
+    const number = configurationNumber(src.line(state.marker)) ?? index;
     const { positions, next, truncated } = readConfiguration(state, number);
     if (truncated) {
       const kept = state.frames.length;
