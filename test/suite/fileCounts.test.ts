@@ -98,7 +98,13 @@ suite('Count Tokens in Files and the chat tool', () => {
       return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     };
     const text = 'How many tokens is this sentence, exactly?';
-    assert.equal(await invoke({ text }), `Exact token counts with cl100k_base:\ntext: ${tokens(text)} tokens, ${text.length} characters`);
+    // The cost line: GPT-4's input price of $30 per 1M tokens in the shipped table (LiteLLM's, 2026-04-21).
+    const cost = (n: number) => `$${(n * 30e-6).toPrecision(2)}`;
+    assert.equal(
+      await invoke({ text }),
+      `Exact token counts with cl100k_base:\ntext: ${tokens(text)} tokens, ${text.length} characters\n` +
+        `Cost as input: ${cost(tokens(text))} at $30.00 per 1M tokens. gpt-4's price of 2026-04-21 from LiteLLM's table of the providers' price pages (BerriAI/litellm, commit 00035b69); override it in tokenLens.prices.`,
+    );
     const both = await invoke({
       text,
       paths: ['context/README.md', 'context/image.bin', 'context/missing.md'],
@@ -112,7 +118,7 @@ suite('Count Tokens in Files and the chat tool', () => {
     assert.match(both, /context\/missing\.md: not counted \(no such file, or it cannot be read\)/);
     assert.match(
       both,
-      new RegExp(`Total: ${total} tokens in 2 of 4 items\nDoes not fit a 20-token context window: ${total - 20} tokens over\\.$`),
+      new RegExp(`Total: ${total} tokens in 2 of 4 items\nDoes not fit a 20-token context window: ${total - 20} tokens over\\.\nCost as input: \\$`),
     );
 
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(context(), 'README.md')));
@@ -131,7 +137,7 @@ suite('Count Tokens in Files and the chat tool', () => {
     });
     assert.equal(
       await invoke({ messages }),
-      `Exact token counts with cl100k_base:\nmessages (2, read through the ${OPENAI_FRAMING_LABEL}; the text alone ${framed.text} tokens): ${framed.total} tokens, ${9 + text.length} characters`,
+      `Exact token counts with cl100k_base:\nmessages (2, read through the ${OPENAI_FRAMING_LABEL}; the text alone ${framed.text} tokens): ${framed.total} tokens, ${9 + text.length} characters\nCost as input: ${cost(framed.total)} at $30.00 per 1M tokens. gpt-4's price of 2026-04-21 from LiteLLM's table of the providers' price pages (BerriAI/litellm, commit 00035b69); override it in tokenLens.prices.`,
     );
     assert.match(await invoke({ messages: [{ role: 'wizard', content: 'x' }] }), /messages: not counted \(Message 1 has role "wizard"/);
     await assert.rejects(invoke({ tokenizer: 'gpt-5', text }), /Unknown tokenizer "gpt-5"\. Valid tokenizers: cl100k_base/);

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { cost, quotePrice, readPrices, usd } from '../../src/core/counts/cost';
 import { summarize, tooltipMarkdown } from '../../src/core/counts/summary';
 import { ENGLISH, makeLocale, substitute } from '../../src/core/util/locale';
+import { answerText } from '../../src/features/chatTool/input';
 
 test('prices: finite non-negative numbers of the three kinds kept, anything else dropped, never a throw', () => {
   const prices = readPrices({
@@ -62,4 +63,14 @@ test('tooltip: the cost as input at the price it used and where that price comes
   assert.match(claude, /claude-sonnet-4-5's price .* Prompts over 200,000 tokens: \$6\.00 per 1M input tokens\./);
   const long = tooltipMarkdown({ ...estimate, tokens: 300_000 }, ENGLISH, undefined, quotePrice('claude (estimate)', {}));
   assert.match(long, /\| Cost as input \| ≈\$1\.80 \(at \$6\.00 per 1M tokens\) \|/, 'a long prompt at the long prompts’ price');
+});
+
+test("the chat tool's answer ends with the cost as input and the price's origin, or why there is none", () => {
+  const items = [{ label: 'text', tokens: 1_000_000, chars: 4_000_000 }];
+  const shipped = answerText(items, 'o200k_base', undefined, undefined, quotePrice('o200k_base', {}));
+  assert.match(shipped, /\nCost as input: \$2\.50 at \$2\.50 per 1M tokens\. gpt-4o's price of 2026-04-21 from LiteLLM's table/);
+  const yours = answerText(items, 'o200k_base', undefined, undefined, quotePrice('o200k_base', { o200k_base: { input: 1 } }));
+  assert.match(yours, /\nCost as input: \$1\.00 at \$1\.00 per 1M tokens\. Your price for o200k_base in tokenLens\.prices\.$/);
+  assert.match(answerText(items, 'llama3', undefined, undefined, undefined), /\nNo price for llama3: .*set one in tokenLens\.prices\.$/);
+  assert.doesNotMatch(answerText([{ label: 'a', problem: 'binary file' }], 'o200k_base'), /Cost|price/, 'nothing counted, no cost');
 });

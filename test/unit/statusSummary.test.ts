@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { countRows, gauge, gaugeLine, gaugeText, statusText, summarize, tooltipMarkdown } from '../../src/core/counts/summary';
-import { makeLocale, substitute } from '../../src/core/util/locale';
+import { ENGLISH, makeLocale, substitute } from '../../src/core/util/locale';
+import { quotePrice } from '../../src/core/counts/cost';
 
 test('status text names the scope, the count and the tokenizer', () => {
   assert.equal(statusText(summarize('cl100k_base', 'document', ['x'], 12345)), '$(symbol-numeric) 12,345 tokens · cl100k_base');
@@ -28,7 +29,8 @@ test('singular and plural: 1 token, 1 character, 1 selection', () => {
   assert.equal(rows[1]!.label, '$(whole-word) 1 character');
   assert.equal(rows[2]!.label, '$(dashboard) 1.00');
   const two = summarize('cl100k_base', 'selection', ['ab', 'c'], 2);
-  assert.equal(rows.length, 3);
+  assert.equal(rows.length, 4);
+  assert.match(rows[3]!.description, /^No price for cl100k_base/, 'without a price, the row says why');
   assert.match(countRows(two)[1]!.label, /3 characters$/);
   assert.match(tooltipMarkdown(two), /2 selections/);
   assert.match(tooltipMarkdown(summarize('x', 'selection', ['a'], 1)), /· Selection ·/);
@@ -40,13 +42,22 @@ test('the count result has one row per metric and per other encoding, with the n
     { tokenizer: 'cl100k_base', tokens: 2 },
     { tokenizer: 'gpt2', tokens: 12345 },
   ];
-  const rows = countRows(summary);
+  const rows = countRows(summary, ENGLISH, quotePrice('o200k_base', { o200k_base: { input: 2.5 } }));
   assert.deepEqual(
     rows.map((r) => r.description),
-    ['o200k_base (current tokenizer)', 'Unicode characters', 'characters per token', 'cl100k_base', 'gpt2'],
+    [
+      'o200k_base (current tokenizer)',
+      'Unicode characters',
+      'characters per token',
+      'cost as input, at $2.50 per 1M tokens: Your price for o200k_base in tokenLens.prices.',
+      'cl100k_base',
+      'gpt2',
+    ],
   );
-  assert.equal(rows[4]!.label, '$(symbol-numeric) 12,345 tokens');
-  assert.equal(rows[4]!.value, '12345');
+  assert.equal(rows[3]!.label, '$(credit-card) $0.0000050');
+  assert.equal(rows[3]!.value, '0.000005');
+  assert.equal(rows[5]!.label, '$(symbol-numeric) 12,345 tokens');
+  assert.equal(rows[5]!.value, '12345');
   assert.equal(rows[2]!.value, '5.50');
 });
 

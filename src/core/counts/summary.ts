@@ -159,7 +159,7 @@ export interface CountRow {
 }
 
 /** The count result, one row per metric and per encoding, so that nothing is cut off. */
-export function countRows(summary: CountSummary, locale: Locale = ENGLISH): CountRow[] {
+export function countRows(summary: CountSummary, locale: Locale = ENGLISH, price?: PriceQuote): CountRow[] {
   const { t } = locale;
   const rows: CountRow[] = [
     {
@@ -187,6 +187,7 @@ export function countRows(summary: CountSummary, locale: Locale = ENGLISH): Coun
       value: charsPerToken(summary, ENGLISH),
     },
   ];
+  rows.push(costRow(summary, locale, price));
   for (const c of summary.comparisons) {
     rows.push({
       label: `$(symbol-numeric) ${plural(locale, c.tokens, '{0} token', '{0} tokens')}`,
@@ -195,6 +196,19 @@ export function countRows(summary: CountSummary, locale: Locale = ENGLISH): Coun
     });
   }
   return rows;
+}
+
+/** The count's cost as input and where its price comes from, or why there is none. */
+function costRow(summary: CountSummary, locale: Locale, price: PriceQuote | undefined): CountRow {
+  const perMillion = price && inputPrice(price, summary.tokens);
+  if (!price || perMillion === undefined)
+    return { label: `$(credit-card) –`, description: noPriceReason(summary.tokenizer, locale), value: '' };
+  const amount = cost(summary.tokens, perMillion);
+  return {
+    label: `$(credit-card) ${approx(!!summary.estimate && !summary.exact, usd(amount, locale))}`,
+    description: `${locale.t('cost as input, at {0} per 1M tokens', usd(perMillion, locale))}: ${priceOrigin(price, summary.tokenizer, locale)}`,
+    value: String(amount),
+  };
 }
 
 /** The summary of a count; `tokens` is the tokenizer's own count, which an estimate scales here (round(base × factor)). */

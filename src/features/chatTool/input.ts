@@ -4,6 +4,8 @@
  */
 import { findTokenizer, tokenizerNames } from '../../core/tokenizers/registry';
 import type { Estimate } from '../../core/tokenizers/estimate/estimates';
+import { cost, inputPrice, noPriceReason, priceOrigin, usd, type PriceQuote } from '../../core/counts/cost';
+import { ENGLISH } from '../../core/util/locale';
 
 export const TOOL_NAME = 'tokenLens_countTokens';
 /** More paths than this in one call are refused: a model should ask for a folder's files in batches. */
@@ -73,7 +75,13 @@ export interface CountedItem {
  * The answer: one line per item, the total, and whether it fits the context window. With `estimate`
  * (a closed model's), every number is marked ≈ and a note says it is an estimate, how it is made and how far off it was measured.
  */
-export function answerText(items: readonly CountedItem[], tokenizer: string, contextWindow?: number, estimate?: Estimate): string {
+export function answerText(
+  items: readonly CountedItem[],
+  tokenizer: string,
+  contextWindow?: number,
+  estimate?: Estimate,
+  price?: PriceQuote,
+): string {
   const counted = items.filter((i) => i.tokens !== undefined);
   const total = counted.reduce((sum, i) => sum + i.tokens!, 0);
   const approx = estimate ? '≈' : '';
@@ -94,5 +102,14 @@ export function answerText(items: readonly CountedItem[], tokenizer: string, con
         : `Does not fit a ${contextWindow}-token context window: ${total - contextWindow} tokens over.`,
     );
   }
+  if (counted.length) lines.push(costLine(total, tokenizer, price, !!estimate));
   return lines.join('\n');
+}
+
+/** What the counted tokens cost as input, with where the price comes from, or why there is none. */
+function costLine(tokens: number, tokenizer: string, price: PriceQuote | undefined, estimated: boolean): string {
+  const perMillion = price && inputPrice(price, tokens);
+  if (!price || perMillion === undefined) return noPriceReason(tokenizer, ENGLISH);
+  const amount = `${estimated ? '≈' : ''}${usd(cost(tokens, perMillion), ENGLISH)}`;
+  return `Cost as input: ${amount} at ${usd(perMillion, ENGLISH)} per 1M tokens. ${priceOrigin(price, tokenizer, ENGLISH)}`;
 }

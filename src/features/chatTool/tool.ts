@@ -71,7 +71,7 @@ async function count(input: CheckedInput, models: ChatModels, signal: AbortSigna
     else for (const s of selection) items.push(await countItem(s.label, s.text, tokenizer, signal));
   }
   for (const path of input.paths) items.push(await countPath(path, tokenizer, signal));
-  return answerText(items, input.tokenizer, input.contextWindow, tokenizer.info.estimate);
+  return answerText(items, input.tokenizer, input.contextWindow, tokenizer.info.estimate, config.price(input.tokenizer));
 }
 
 export class CountTokensTool extends Disposable implements vscode.LanguageModelTool<ToolInput> {

@@ -232,11 +232,11 @@ export class StatusBarCommands extends Disposable {
     const name = document.uri.path.slice(document.uri.path.lastIndexOf('/') + 1) || document.uri.toString();
     pick.title = t('Token Lens: {0} of {1}', scopeLabel(summary, this.locale), name);
     pick.placeholder = t('Pick a row to copy its number');
-    pick.items = countRows(summary, this.locale);
+    pick.items = countRows(summary, this.locale, config.price(summary.tokenizer));
     pick.matchOnDescription = true;
     pick.onDidAccept(() => {
       const row = pick.selectedItems[0];
-      if (row) {
+      if (row?.value) {
         void vscode.env.clipboard.writeText(row.value);
         vscode.window.setStatusBarMessage(t('Token Lens: copied {0}', row.value), 3000);
       }
