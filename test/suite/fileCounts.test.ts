@@ -118,7 +118,9 @@ suite('Count Tokens in Files and the chat tool', () => {
     assert.match(both, /context\/missing\.md: not counted \(no such file, or it cannot be read\)/);
     assert.match(
       both,
-      new RegExp(`Total: ${total} tokens in 2 of 4 items\nDoes not fit a 20-token context window: ${total - 20} tokens over\\.\nCost as input: \\$`),
+      new RegExp(
+        `Total: ${total} tokens in 2 of 4 items\nDoes not fit a 20-token context window: ${total - 20} tokens over\\.\nCost as input: \\$`,
+      ),
     );
 
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(context(), 'README.md')));
