@@ -121,7 +121,8 @@ test("the chat tool's answer: a line per item, a total, and the context-window v
       'b.md: 8 tokens, 30 characters',
       'Total: 20 tokens in 2 of 3 items',
       'Fits a 25-token context window: 5 tokens left (80.0% used).',
+      'No price for cl100k_base: Token Lens ships prices for the OpenAI, Claude and Gemini tokenizers only (open models cost what their host charges); set one in tokenLens.prices.',
     ].join('\n'),
   );
-  assert.equal(answerText(items.slice(0, 1), 'gpt2', 10).split('\n').at(-1), 'Does not fit a 10-token context window: 2 tokens over.');
+  assert.equal(answerText(items.slice(0, 1), 'gpt2', 10).split('\n').at(-2), 'Does not fit a 10-token context window: 2 tokens over.');
 });
