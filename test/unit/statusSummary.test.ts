@@ -30,7 +30,7 @@ test('singular and plural: 1 token, 1 character, 1 selection', () => {
   assert.equal(rows[2]!.label, '$(dashboard) 1.00');
   const two = summarize('cl100k_base', 'selection', ['ab', 'c'], 2);
   assert.equal(rows.length, 4);
-  assert.match(rows[3]!.description, /^No price for cl100k_base/, 'without a price, the row says why');
+  assert.match(rows[3]!.detail!, /^No price for cl100k_base/, 'without a price, the row says why');
   assert.match(countRows(two)[1]!.label, /3 characters$/);
   assert.match(tooltipMarkdown(two), /2 selections/);
   assert.match(tooltipMarkdown(summarize('x', 'selection', ['a'], 1)), /· Selection ·/);
@@ -49,12 +49,13 @@ test('the count result has one row per metric and per other encoding, with the n
       'o200k_base (current tokenizer)',
       'Unicode characters',
       'characters per token',
-      'cost as input, at $2.50 per 1M tokens: Your price for o200k_base in tokenLens.prices.',
+      'cost as input, at $2.50 per 1M tokens',
       'cl100k_base',
       'gpt2',
     ],
   );
   assert.equal(rows[3]!.label, '$(credit-card) $0.0000050');
+  assert.equal(rows[3]!.detail, 'Your price for o200k_base in tokenLens.prices.');
   assert.equal(rows[3]!.value, '0.000005');
   assert.equal(rows[5]!.label, '$(symbol-numeric) 12,345 tokens');
   assert.equal(rows[5]!.value, '12345');

@@ -155,6 +155,8 @@ export function estimateLines(estimate: Estimate, locale: Locale = ENGLISH): str
 export interface CountRow {
   label: string;
   description: string;
+  /** A second line, not searched when the user types to pick a row (a price's origin names other models). */
+  detail?: string;
   value: string;
 }
 
@@ -202,11 +204,12 @@ export function countRows(summary: CountSummary, locale: Locale = ENGLISH, price
 function costRow(summary: CountSummary, locale: Locale, price: PriceQuote | undefined): CountRow {
   const perMillion = price && inputPrice(price, summary.tokens);
   if (!price || perMillion === undefined)
-    return { label: `$(credit-card) –`, description: noPriceReason(summary.tokenizer, locale), value: '' };
+    return { label: `$(credit-card) –`, description: locale.t('no price'), detail: noPriceReason(summary.tokenizer, locale), value: '' };
   const amount = cost(summary.tokens, perMillion);
   return {
     label: `$(credit-card) ${approx(!!summary.estimate && !summary.exact, usd(amount, locale))}`,
-    description: `${locale.t('cost as input, at {0} per 1M tokens', usd(perMillion, locale))}: ${priceOrigin(price, summary.tokenizer, locale)}`,
+    description: locale.t('cost as input, at {0} per 1M tokens', usd(perMillion, locale)),
+    detail: priceOrigin(price, summary.tokenizer, locale),
     value: String(amount),
   };
 }
