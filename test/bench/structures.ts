@@ -147,9 +147,9 @@ export async function benchServer(): Promise<ServerBenchRow[]> {
       detail: (v) => `${v.steps} steps, ${(v.trajectory as unknown[] | undefined)?.length ?? '?'} frames`,
     },
     {
-      name: 'band structure (kpath_density 2)',
+      name: 'band structure (kpath_density 1)',
       path: '/tightbinding/compute',
-      body: { poscar: si64Poscar(), kpath_density: 2 },
+      body: { poscar: si64Poscar(), kpath_density: 1 },
       detail: (v) => `${(v.kpoints as unknown[] | undefined)?.length ?? '?'} k-points × ${v.nbands} bands`,
     },
   ];
