@@ -57,6 +57,12 @@ export function inputPrice(quote: PriceQuote, tokens: number): number | undefine
   return quote.from === 'shipped' && quote.long && tokens > quote.long.over ? quote.long.input : quote.price.input;
 }
 
+/** What `tokens` cost as input at the quote's price, and that price; undefined without a quote or an input price. */
+export function inputCost(quote: PriceQuote | undefined, tokens: number): { perMillion: number; amount: number } | undefined {
+  const perMillion = quote && inputPrice(quote, tokens);
+  return perMillion === undefined ? undefined : { perMillion, amount: cost(tokens, perMillion) };
+}
+
 /** Where a quote's prices come from, in words ("gpt-4o's price in LiteLLM's table … 2026-04-21"). */
 export function priceOrigin(quote: PriceQuote, tokenizer: string, locale: Locale): string {
   const { t } = locale;

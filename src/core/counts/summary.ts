@@ -1,7 +1,7 @@
 import { approx, countChars, estimateOf, scaleCount, type Estimate } from '../tokenizers/index';
 import { markdownText, plainText } from '../util/outsideText';
 import { ENGLISH, plural, type Locale } from '../util/locale';
-import { cost, inputPrice, noPriceReason, priceOrigin, usd, type PriceQuote } from './cost';
+import { inputCost, noPriceReason, priceOrigin, usd, type PriceQuote } from './cost';
 
 /** What the status bar and the count command show about one text: pure, so it is unit-tested. */
 export interface CountSummary {
@@ -94,11 +94,11 @@ export function tooltipMarkdown(summary: CountSummary, locale: Locale = ENGLISH,
 function costLines(summary: CountSummary, locale: Locale, price: PriceQuote | undefined): string[] {
   const { t } = locale;
   if (!price) return [`| ${t('Cost as input')} | – |`, '', markdownText(noPriceReason(summary.tokenizer, locale))];
-  const perMillion = inputPrice(price, summary.tokens);
-  if (perMillion === undefined) return [];
-  const amount = approx(!!summary.estimate && !summary.exact, usd(cost(summary.tokens, perMillion), locale));
+  const asInput = inputCost(price, summary.tokens);
+  if (!asInput) return [];
+  const amount = approx(!!summary.estimate && !summary.exact, usd(asInput.amount, locale));
   return [
-    `| ${t('Cost as input')} | ${amount} (${t('at {0} per 1M tokens', usd(perMillion, locale))}) |`,
+    `| ${t('Cost as input')} | ${amount} (${t('at {0} per 1M tokens', usd(asInput.perMillion, locale))}) |`,
     '',
     markdownText(priceOrigin(price, summary.tokenizer, locale)),
   ];
@@ -202,15 +202,14 @@ export function countRows(summary: CountSummary, locale: Locale = ENGLISH, price
 
 /** The count's cost as input and where its price comes from, or why there is none. */
 function costRow(summary: CountSummary, locale: Locale, price: PriceQuote | undefined): CountRow {
-  const perMillion = price && inputPrice(price, summary.tokens);
-  if (!price || perMillion === undefined)
+  const asInput = inputCost(price, summary.tokens);
+  if (!price || !asInput)
     return { label: `$(credit-card) –`, description: locale.t('no price'), detail: noPriceReason(summary.tokenizer, locale), value: '' };
-  const amount = cost(summary.tokens, perMillion);
   return {
-    label: `$(credit-card) ${approx(!!summary.estimate && !summary.exact, usd(amount, locale))}`,
-    description: locale.t('cost as input, at {0} per 1M tokens', usd(perMillion, locale)),
+    label: `$(credit-card) ${approx(!!summary.estimate && !summary.exact, usd(asInput.amount, locale))}`,
+    description: locale.t('cost as input, at {0} per 1M tokens', usd(asInput.perMillion, locale)),
     detail: priceOrigin(price, summary.tokenizer, locale),
-    value: String(amount),
+    value: String(asInput.amount),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { findTokenizer, tokenizerNames } from '../../core/tokenizers/registry';
 import type { Estimate } from '../../core/tokenizers/estimate/estimates';
-import { cost, inputPrice, noPriceReason, priceOrigin, usd, type PriceQuote } from '../../core/counts/cost';
+import { inputCost, noPriceReason, priceOrigin, usd, type PriceQuote } from '../../core/counts/cost';
 import { ENGLISH } from '../../core/util/locale';
 
 export const TOOL_NAME = 'tokenLens_countTokens';
@@ -108,8 +108,8 @@ export function answerText(
 
 /** What the counted tokens cost as input, with where the price comes from, or why there is none. */
 function costLine(tokens: number, tokenizer: string, price: PriceQuote | undefined, estimated: boolean): string {
-  const perMillion = price && inputPrice(price, tokens);
-  if (!price || perMillion === undefined) return noPriceReason(tokenizer, ENGLISH);
-  const amount = `${estimated ? '≈' : ''}${usd(cost(tokens, perMillion), ENGLISH)}`;
-  return `Cost as input: ${amount} at ${usd(perMillion, ENGLISH)} per 1M tokens. ${priceOrigin(price, tokenizer, ENGLISH)}`;
+  const asInput = inputCost(price, tokens);
+  if (!price || !asInput) return noPriceReason(tokenizer, ENGLISH);
+  const amount = `${estimated ? '≈' : ''}${usd(asInput.amount, ENGLISH)}`;
+  return `Cost as input: ${amount} at ${usd(asInput.perMillion, ENGLISH)} per 1M tokens. ${priceOrigin(price, tokenizer, ENGLISH)}`;
 }

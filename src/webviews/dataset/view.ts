@@ -3,7 +3,7 @@
  * histogram, the training cost and the lines to look at. Pure (no vscode), so it is unit-tested.
  */
 import type { DatasetStats } from '../../core/chat/datasetStats';
-import { cost, inputPrice, noPriceReason, priceOrigin, usd, type PriceQuote } from '../../core/counts/cost';
+import { cost, inputCost, noPriceReason, priceOrigin, usd, type PriceQuote } from '../../core/counts/cost';
 import { plainText } from '../../core/util/outsideText';
 import { plural, type Locale } from '../../core/util/locale';
 import { EPOCHS, type DatasetView, type LinesTable, type TextTable } from './protocol';
@@ -127,11 +127,11 @@ function costTable(input: DatasetInput, locale: Locale): TextTable {
       [t('Price per 1M training tokens'), usd(training, locale)],
       [t('Estimated cost'), usd(cost(stats.tokens, training, epochs), locale)],
     );
-  const perMillion = price && inputPrice(price, stats.tokens);
-  if (perMillion !== undefined)
+  const asInput = inputCost(price, stats.tokens);
+  if (asInput)
     rows.push([
       t('All conversations once as input'),
-      `${usd(cost(stats.tokens, perMillion), locale)} (${t('at {0} per 1M tokens', usd(perMillion, locale))})`,
+      `${usd(asInput.amount, locale)} (${t('at {0} per 1M tokens', usd(asInput.perMillion, locale))})`,
     ]);
   const notes = [
     price ? plainText(priceOrigin(price, name, locale), 1_000) : noPriceReason(name, locale),
