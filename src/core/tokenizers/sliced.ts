@@ -1,5 +1,6 @@
 import { yieldToEventLoop } from '../util/yield';
-import { tokenizeResult } from './engine/base';
+import { countChars } from './engine/utf8';
+import { tokenText } from './engine/base';
 import { SCAN_PAUSED, type PieceResume, type TokenizeResult, type Tokenizer, type TokenSpan } from './types';
 
 /** How long one synchronous slice of counting may hold the event loop. */
@@ -77,5 +78,18 @@ export async function tokenizeAsync(tokenizer: Tokenizer, text: string, options:
     if (typeof why === 'string') await runSliced(tokenizer.prepare(why), options.signal);
     else if (pos < text.length) await yieldToEventLoop();
   }
-  return tokenizeResult(tokenizer.info.name, text, spans);
+  const result: TokenizeResult = { tokenizer: tokenizer.info.name, text, n_tokens: spans.length, n_chars: 0, tokens: [], token_ids: [] };
+  await runSliced(fillResult(result, spans), options.signal);
+  return result;
+}
+
+/** tokenizeResult's token strings and ids, a thousand tokens per step: a million of them take longer than a slice. */
+function* fillResult(result: TokenizeResult, spans: readonly TokenSpan[]): Generator<void, void> {
+  result.n_chars = countChars(result.text);
+  for (let i = 0; i < spans.length; i++) {
+    const span = spans[i]!;
+    result.tokens.push(tokenText(result.text, span));
+    result.token_ids.push(span.id);
+    if ((i & 1023) === 1023) yield;
+  }
 }

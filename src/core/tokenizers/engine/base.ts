@@ -64,7 +64,12 @@ export function tokenizeResult(tokenizer: string, text: string, spans: readonly 
     text,
     n_tokens: spans.length,
     n_chars: countChars(text),
-    tokens: spans.map((s) => (s.partial ? utf8.decode(s.bytes) : text.slice(s.start, s.end))),
+    tokens: spans.map((s) => tokenText(text, s)),
     token_ids: spans.map((s) => s.id),
   };
+}
+
+/** A token as text: its slice of the text, or its bytes decoded (U+FFFD for a part of a character). */
+export function tokenText(text: string, span: TokenSpan): string {
+  return span.partial ? utf8.decode(span.bytes) : text.slice(span.start, span.end);
 }
