@@ -1,0 +1,119 @@
+/**
+ * `npm test`: every check, in lanes that run side by side, one lane per core.
+ *
+ *   node out/test/runner/all.js [--serial] [--only NAME,NAME…]
+ *
+ * The extension-host suites spend much of their time waiting for the window (a page to load, a view to draw),
+ * so they share the machine with the CPU-bound checks: one lane type-checks, lints and runs the unit tests, the
+ * other runs the suites in the real VS Code. Each task writes its output to test-results/logs/NAME.log; the log is
+ * printed whole when the task ends (so lanes never interleave), a line every minute says what is still running,
+ * and a table at the end gives each task's result and time. A failed task does not stop the others: one run says
+ * everything that is wrong. --serial runs the tasks one after another (to measure them, or on a busy machine);
+ * --only runs the named tasks (typecheck, lint, unit, host, restricted, reload, web) in their lanes.
+ */
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { REPO_ROOT } from './paths';
+
+interface Task {
+  readonly name: string;
+  readonly command: readonly string[];
+}
+
+interface Outcome {
+  readonly task: Task;
+  readonly ok: boolean;
+  readonly seconds: number;
+}
+
+const LOG_DIR = path.join(REPO_ROOT, 'test-results', 'logs');
+const headless = (...args: string[]): string[] => ['node', 'out/test/runner/headless.js', ...args];
+
+/** Unit files run side by side too when the machine has cores to spare beyond the two lanes. */
+function unitConcurrency(lanes: number): number {
+  return Math.max(1, os.availableParallelism() - lanes + 1);
+}
+
+function lanes(serial: boolean): Task[][] {
+  const checks: Task[] = [
+    { name: 'typecheck', command: ['npm', 'run', '-s', 'typecheck'] },
+    { name: 'lint', command: ['npm', 'run', '-s', 'lint'] },
+    { name: 'unit', command: ['node', '--test', `--test-concurrency=${unitConcurrency(serial ? 1 : 2)}`, 'out/test/unit/'] },
+  ];
+  const editor: Task[] = [
+    { name: 'host', command: headless() },
+    { name: 'restricted', command: headless('--suite', 'out/test/restricted', '--untrusted') },
+    { name: 'reload', command: headless('--suite', 'out/test/reload') },
+    { name: 'web', command: ['node', '--test', 'out/test/web/'] },
+  ];
+  return serial ? [[...checks, ...editor]] : [checks, editor];
+}
+
+function runTask(task: Task, running: Map<string, number>): Promise<Outcome> {
+  const log = path.join(LOG_DIR, `${task.name}.log`);
+  const out = fs.openSync(log, 'w');
+  const started = Date.now();
+  running.set(task.name, started);
+  return new Promise((resolve) => {
+    const [command, ...args] = task.command;
+    const child = spawn(command!, args, { cwd: REPO_ROOT, stdio: ['ignore', out, out] });
+    const finish = (ok: boolean, why?: string): void => {
+      running.delete(task.name);
+      fs.closeSync(out);
+      const seconds = (Date.now() - started) / 1000;
+      const text = fs.readFileSync(log, 'utf8');
+      process.stdout.write(`\n::: ${task.name} (${task.command.join(' ')})\n${text}${text.endsWith('\n') ? '' : '\n'}`);
+      process.stdout.write(`::: ${task.name}: ${ok ? 'passed' : `FAILED${why ? ` (${why})` : ''}`} in ${seconds.toFixed(0)} s\n`);
+      resolve({ task, ok, seconds });
+    };
+    child.on('error', (error) => finish(false, error.message));
+    child.on('exit', (code, signal) => finish(code === 0, signal ? `signal ${signal}` : code ? `exit ${code}` : undefined));
+  });
+}
+
+async function runLane(tasks: readonly Task[], running: Map<string, number>): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const task of tasks) outcomes.push(await runTask(task, running));
+  return outcomes;
+}
+
+function heartbeat(running: Map<string, number>): NodeJS.Timeout {
+  return setInterval(() => {
+    const now = Date.now();
+    const what = [...running].map(([name, started]) => `${name} ${Math.round((now - started) / 1000)} s`).join(', ');
+    if (what) process.stdout.write(`::: still running: ${what}\n`);
+  }, 60_000);
+}
+
+function summary(outcomes: readonly Outcome[], seconds: number): string {
+  const rows = outcomes.map((o) => `  ${o.ok ? 'pass' : 'FAIL'}  ${o.task.name.padEnd(11)}${o.seconds.toFixed(0).padStart(5)} s`);
+  const failed = outcomes.filter((o) => !o.ok).map((o) => o.task.name);
+  const verdict = failed.length ? `FAILED: ${failed.join(', ')} (logs in ${path.relative(REPO_ROOT, LOG_DIR)}/)` : 'all passed';
+  return `\n::: npm test: ${verdict} in ${seconds.toFixed(0)} s\n${rows.join('\n')}\n`;
+}
+
+function optionValue(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const serial = process.argv.includes('--serial');
+  fs.mkdirSync(LOG_DIR, { recursive: true });
+  const started = Date.now();
+  const running = new Map<string, number>();
+  const beat = heartbeat(running);
+  const only = optionValue('--only')?.split(',');
+  const plan = lanes(serial)
+    .map((lane) => lane.filter((task) => !only || only.includes(task.name)))
+    .filter((lane) => lane.length > 0);
+  process.stdout.write(`::: npm test: ${plan.map((lane) => lane.map((t) => t.name).join(' → ')).join('  |  ')}\n`);
+  const outcomes = (await Promise.all(plan.map((lane) => runLane(lane, running)))).flat();
+  clearInterval(beat);
+  process.stdout.write(summary(outcomes, (Date.now() - started) / 1000));
+  process.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
+}
+
+void main();
