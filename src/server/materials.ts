@@ -47,6 +47,16 @@ function twoSites(a: number, x: string, y: string, offset: [number, number, numb
   return { lattice: cubic(a), species: [...FCC.map(() => x), ...FCC.map(() => y)], frac: [...FCC, ...shift(FCC, offset)] };
 }
 
+/** Rutile MO2 (P4₂/mnm), fractional: cations at (0, 0, 0) and (½, ½, ½), anions at ±(u, u, 0) and (½ ± u, ½ ∓ u, ½). */
+export const rutileSites = (u: number): [number, number, number][] => [
+  [0, 0, 0],
+  [0.5, 0.5, 0.5],
+  [u, u, 0],
+  [1 - u, 1 - u, 0],
+  [0.5 + u, 0.5 - u, 0.5],
+  [0.5 - u, 0.5 + u, 0.5],
+];
+
 function rutile(a: number, c: number, u: number): Structure {
   return {
     lattice: [
@@ -55,14 +65,7 @@ function rutile(a: number, c: number, u: number): Structure {
       [0, 0, c],
     ],
     species: ['Ti', 'Ti', 'O', 'O', 'O', 'O'],
-    frac: [
-      [0, 0, 0],
-      [0.5, 0.5, 0.5],
-      [u, u, 0],
-      [1 - u, 1 - u, 0],
-      [0.5 + u, 0.5 - u, 0.5],
-      [0.5 - u, 0.5 + u, 0.5],
-    ],
+    frac: rutileSites(u),
   };
 }
 

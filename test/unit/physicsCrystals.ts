@@ -1,5 +1,6 @@
 /** Crystal cells, an equation-of-state fit and derivative checks shared by the ionic and bond-order potential tests. */
 import assert from 'node:assert/strict';
+import { rutileSites } from '../../src/server/materials';
 import { volume, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
 import { EV_PER_A3_IN_GPA, stressGPa, type Evaluation } from '../../src/server/physics/potential';
 import { relax } from '../../src/server/physics/relax';
@@ -60,22 +61,15 @@ export function corundum(a: number, c: number, z: number, x: number, cation: str
   return { lattice, symbols: [...cations.map(() => cation), ...anions.map(() => 'O')], positions };
 }
 
-/** Rutile MO2 (P4₂/mnm): cations at (0, 0, 0) and (½, ½, ½), anions at ±(u, u, 0) and (½ ± u, ½ ∓ u, ½). */
+/** Rutile MO2 in its six-ion cell, with the reference server's sites. */
 export function rutile(a: number, c: number, u: number, cation: string): Cell {
-  const f: Vec3[] = [
-    [0, 0, 0],
-    [0.5, 0.5, 0.5],
-    [u, u, 0],
-    [1 - u, 1 - u, 0],
-    [0.5 + u, 0.5 - u, 0.5],
-    [0.5 - u, 0.5 + u, 0.5],
-  ];
   const lattice: Mat3 = [
     [a, 0, 0],
     [0, a, 0],
     [0, 0, c],
   ];
-  return { lattice, symbols: [cation, cation, 'O', 'O', 'O', 'O'], positions: f.map((p) => [p[0] * a, p[1] * a, p[2] * c] as Vec3) };
+  const positions = rutileSites(u).map((p): Vec3 => [p[0] * a, p[1] * a, p[2] * c]);
+  return { lattice, symbols: [cation, cation, 'O', 'O', 'O', 'O'], positions };
 }
 
 /** Wurtzite (P6₃mc) in its four-atom cell: cations at (⅓, ⅔, 0) and (⅔, ⅓, ½), anions u·c above each. */
