@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
+import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, toastSays, waitFor } from './util';
 
 interface Toggled {
   enabled: boolean;
@@ -70,6 +70,20 @@ suite('Token boundaries in the editor', () => {
       /\*\*Token\*\* \(cl100k_base\)\n\n- id `\d+` · bytes `69 6e 73 65 72 74`/,
       'the inserted text is drawn: "insert" is a token of its own',
     );
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  test('a word too long to split within the window: drawn up to it, and the user is told where and why, once', async function () {
+    this.timeout(60_000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    // One "word" of three million letters is one piece whose merge takes far longer than a window's 150 ms.
+    const document = await vscode.workspace.openTextDocument({ content: `A short first line.\n${'a'.repeat(3_000_000)}\n` });
+    await vscode.window.showTextDocument(document);
+    const on = (await toggle(true))!;
+    assert.ok(on.segments > 0, 'the first line is drawn');
+    assert.match(await hoverText(document.uri, new vscode.Position(0, 3)), /\*\*Token\*\* \(cl100k_base\)/);
+    assert.equal(await hoverText(document.uri, new vscode.Position(1, 10)), '', 'the long word is left undrawn');
+    await toastSays('Token boundaries stop at line 2', /cl100k_base took longer than 150 ms .*rather than freeze the editor/);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });

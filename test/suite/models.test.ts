@@ -16,7 +16,7 @@ import type { Tokenizer } from '../../src/core/tokenizers/types';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
 import { HUB_TOKEN, hostileBytes, modelFile, startStandInHub, type StandInHub, type StandInModel } from '../unit/standInHub';
 import * as inspector from './inspectorDriver';
-import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, toastSays, ui, waitFor } from './util';
 
 // Qwen 3 gives 36 tokens, Llama 3 31, DeepSeek V3 32, cl100k_base 33: each count tells its tokenizer apart.
 const TEXT = 'Open models count exactly: 通义千问 和 Llama 3 读 "héllo" 👋 differently, 1234567 times.\n';
@@ -336,20 +336,4 @@ function blockProbe(): { stop(): number } {
       return Math.max(longest, performance.now() - last);
     },
   };
-}
-
-/** Waits for a notification toast holding `fragment` whose text matches `pattern` (read from the window); returns its text. */
-async function toastSays(fragment: string, pattern: RegExp): Promise<string | undefined> {
-  if (!screenshotsSupported()) return undefined;
-  let last = '';
-  return waitFor(
-    async () => {
-      const selector = `.notifications-toasts .notification-list-item-message:has-text(${JSON.stringify(fragment)})`;
-      last = (await ui({ op: 'read', selector }, 5000)) ?? '';
-      return pattern.test(last) ? last : undefined;
-    },
-    20_000,
-    () => `a notification with "${fragment}" matching ${pattern}; it says "${last}"`,
-    200,
-  );
 }

@@ -188,3 +188,19 @@ export async function screenshot(name: string, timeoutMs = 10_000): Promise<stri
   await waitFor(() => fs.existsSync(file), timeoutMs, `screenshot ${file}`, 100);
   return file;
 }
+
+/** Waits for a notification toast holding `fragment` whose text matches `pattern` (read from the window); returns its text. */
+export async function toastSays(fragment: string, pattern: RegExp): Promise<string | undefined> {
+  if (!screenshotsSupported()) return undefined;
+  let last = '';
+  return waitFor(
+    async () => {
+      const selector = `.notifications-toasts .notification-list-item-message:has-text(${JSON.stringify(fragment)})`;
+      last = (await ui({ op: 'read', selector }, 5000)) ?? '';
+      return pattern.test(last) ? last : undefined;
+    },
+    20_000,
+    () => `a notification with "${fragment}" matching ${pattern}; it says "${last}"`,
+    200,
+  );
+}

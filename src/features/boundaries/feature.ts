@@ -10,7 +10,7 @@ import { loadTokenizer, NotExactError } from '../../core/tokenizers/index';
 import { notify } from '../../platform/notify';
 import { Debouncer } from '../../core/util/debounce';
 import { Disposable } from '../../platform/disposable';
-import { boundaryWindow, type BoundaryWindow } from '../../core/inspector/window';
+import { boundaryWindow, WINDOW_MS, type BoundaryWindow } from '../../core/inspector/window';
 
 export const TOGGLE_BOUNDARIES = 'tokenLens.toggleTokenBoundaries';
 const CONTEXT_KEY = 'tokenLens.boundaries';
@@ -35,6 +35,8 @@ export class TokenBoundariesFeature extends Disposable {
   private enabled = false;
   /** The estimate the user was last told cannot show boundaries (told again after an exact tokenizer drew). */
   private refused: string | undefined;
+  /** The document and tokenizer the user was last told draw short (a window past WINDOW_MS), told once each. */
+  private cutShort: string | undefined;
   private readonly even = this.register(decoration('even'));
   private readonly odd = this.register(decoration('odd'));
   private readonly drawn = new WeakMap<vscode.TextEditor, Drawn>();
@@ -79,11 +81,35 @@ export class TokenBoundariesFeature extends Disposable {
       const tokenizer = await loadTokenizer(config.tokenizer, { specialTokens: config.specialTokens });
       if (tokenizer.info.estimate) return this.refuseEstimate(tokenizer.info.name);
       this.refused = undefined;
-      for (const editor of vscode.window.visibleTextEditors) segments += this.draw(editor, tokenizer);
+      for (const editor of vscode.window.visibleTextEditors) {
+        segments += this.draw(editor, tokenizer);
+        this.tellIfShort(editor, tokenizer.info.name);
+      }
     } catch (error) {
       this.log.error(`Token boundaries: ${error instanceof Error ? error.message : String(error)}`);
     }
     return segments;
+  }
+
+  /**
+   * A window that ran past WINDOW_MS (a slow pattern, or a word of millions of characters) stops short of the visible
+   * text rather than freeze the editor: the user is told where, once per document and tokenizer.
+   */
+  private tellIfShort(editor: vscode.TextEditor, tokenizer: string): void {
+    const short = this.drawn.get(editor)?.windows.find((w) => !w.complete);
+    if (!short) return;
+    const key = `${editor.document.uri.toString()}\n${tokenizer}`;
+    if (this.cutShort === key) return;
+    this.cutShort = key;
+    const line = editor.document.positionAt(short.from + short.text.length).line + 1;
+    void notify.warning(
+      vscode.l10n.t(
+        'Token boundaries stop at line {0}: {1} took longer than {2} ms to split the text in view (a very long word or a slow pattern), so the rest is left undrawn rather than freeze the editor. The Token Inspector counts it in the background.',
+        line,
+        tokenizer,
+        WINDOW_MS,
+      ),
+    );
   }
 
   /** An estimate has no tokens of its own: nothing is drawn (not the base vocabulary's tokens), and the user is told once per name. */

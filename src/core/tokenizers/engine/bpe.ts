@@ -149,11 +149,13 @@ function* mergeLong(
 ): Generator<void, number[]> {
   const next = new Int32Array(n + 1);
   const prev = new Int32Array(n + 1);
-  const pairRank = new Int32Array(n + 1).fill(NONE);
+  const pairRank = new Int32Array(n + 1);
   const heap = new PairHeap(n);
   for (let i = 0; i <= n; i++) {
     next[i] = i + 1;
     prev[i] = i - 1;
+    pairRank[i] = NONE;
+    if ((i + 1) % (STEP * 16) === 0) yield; // a piece may be millions of parts: even this pass is paused
   }
   const rankPair = (start: number): number => {
     const mid = next[start]!;

@@ -62,6 +62,8 @@ export class RankTable {
   readonly byteFallback: Int32Array | undefined;
   /** Ids below `offset` are the base table's (a vocabulary that begins with a built-in one); entry k here is id offset + k. */
   private readonly offset: number;
+  /** The longest token's length in bytes: a longer run is no token, without hashing it (a piece may be megabytes). */
+  private readonly longest: number = 0;
 
   constructor(
     bpeRanks: string | TokenBytes,
@@ -86,6 +88,7 @@ export class RankTable {
     for (let k = 0; k < this.start.length; k++) {
       if (this.length[k]! < 0 || fallback.has(k + this.offset)) continue; // a byte-fallback token has bytes but is never looked up
       const s = this.start[k]!;
+      this.longest = Math.max(this.longest, this.length[k]!);
       let slot = hashBytes(this.data, s, s + this.length[k]!) & this.mask;
       while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
       this.slots[slot] = k;
@@ -141,6 +144,7 @@ export class RankTable {
       if (shared >= 0) return shared;
     }
     const n = end - start;
+    if (n > this.longest) return -1;
     let slot = hashBytes(bytes, start, end) & this.mask;
     for (;;) {
       const k = this.slots[slot]!;
