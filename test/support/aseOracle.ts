@@ -4,8 +4,7 @@
  * atoms (Selective dynamics), in VASP 5 and VASP 4 form, Direct and Cartesian. Undefined when ASE is
  * not installed; the caller says so loudly.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { pythonJson } from './python';
 
 export interface AseStructure {
   name: string;
@@ -39,13 +38,9 @@ print(json.dumps(out))
 
 let cached: AseStructure[] | null | undefined;
 
-/** The Python that has Debian's python3-ase: /usr/bin/python3 (a pyenv python3 on PATH does not see it). */
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-
 export function aseStructures(): AseStructure[] | undefined {
   if (cached === undefined) {
-    const run = spawnSync(PYTHON, ['-c', SCRIPT], { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 60_000 });
-    cached = run.status === 0 ? (JSON.parse(run.stdout) as AseStructure[]) : null;
+    cached = pythonJson<AseStructure[]>(SCRIPT, { timeout: 60_000 }) ?? null;
   }
   return cached ?? undefined;
 }

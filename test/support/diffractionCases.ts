@@ -1,6 +1,6 @@
 /**
  * Malformed diffraction data and the lines (1-based) of its errors, as the editor's diagnostics give them:
- * diffraction.test.ts checks the parser against them, pxrd.test.ts that /pxrd/match refuses each the same way.
+ * test/unit/core/diffraction/parse.test.ts checks the parser against them, test/unit/server/routes/pxrd.test.ts that /pxrd/match refuses each the same way.
  */
 export interface MalformedDiffraction {
   name: string;

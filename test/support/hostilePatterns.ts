@@ -1,7 +1,7 @@
 /**
  * tokenizer.json files whose Split or Replace patterns make a backtracking RegExp run for seconds or ever, or cost
  * the linear matcher thousands of steps a character, each with a text of N characters that provokes it: the hostile
- * inputs of regexHostile.test.ts (counts) and inspectorHostile.test.ts (the inspector's and the API's spans).
+ * inputs of core/tokenizers/engine/regex/hostile.test.ts (counts) and core/inspector/hostile.test.ts (the inspector's and the API's spans).
  */
 import { Rng } from '../bench/textgen';
 

@@ -3,8 +3,8 @@
  * Every number of ours comes from the service's own calculations, run as the service runs them: a POSCAR read by the
  * editor's parser, relaxed with relax_cell (positions and cell, to fmax 0.001 eV/Å and 0.1 GPa) from a cell 2 % too
  * large, the cohesive energy as −E/atom of the relaxed cell (isolated atoms are the potentials' zero), and the band gap
- * of the primitive cell at our lattice constant. `physics.table.test.ts` checks docs/physics.md holds these rows verbatim;
- * `node out/test/unit/physicsTable.js` prints them.
+ * of the primitive cell at our lattice constant. `test/unit/server/physics/table.test.ts` checks docs/physics.md holds these rows verbatim;
+ * `node out/test/support/physicsTable.js` prints them.
  */
 import { parsePoscar } from '../../src/core/poscar/parse';
 import { bandStructure, relaxation, structureOf } from '../../src/server/physics/answers';
@@ -38,7 +38,7 @@ export const TOSI_FUMI = 'Born–Mayer–Huggins, Tosi–Fumi 1964';
 /**
  * The III-V compounds on Powell, Migliorato and Cullis's Tersoff potentials: a measured at 300 K (Vurgaftman, Meyer and
  * Ram-Mohan, J. Appl. Phys. 89, 5815 (2001)); Ec the cohesive energy the paper fitted, inferred from the round values
- * per pair (7.56, 7.12, 6.96, 5.60 eV) its parameters reproduce (test/unit/physics.iiiv.test.ts); gaps as for GaAs.
+ * per pair (7.56, 7.12, 6.96, 5.60 eV) its parameters reproduce (test/unit/server/physics/tersoffIIIV.test.ts); gaps as for GaAs.
  */
 const POWELL = 'Tersoff, Powell–Migliorato–Cullis 2007';
 const IIIV: readonly Material[] = [
@@ -96,7 +96,7 @@ export const MATERIALS: readonly Material[] = [
     model: 'Shell model, Bush et al. 1994',
     aTolerance: 0.015,
   },
-  // Measured at room temperature; the rows show a, the unit tests (physics.oxides.test.ts) c as well.
+  // Measured at room temperature; the rows show a, the unit tests (test/unit/server/physics/oxides.test.ts) c as well.
   { name: 'TiO2 (rutile)', lattice: 'rutile', species: ['Ti', 'O'], a: 4.594, model: 'Rigid ions, Matsui–Akaogi 1991', aTolerance: 0.023 },
   { name: 'ZnO (wurtzite)', lattice: 'wurtzite', species: ['Zn', 'O'], a: 3.25, model: 'Shell model, Lewis–Catlow 1985' },
   { name: 'Cu', lattice: 'fcc', species: ['Cu'], a: 3.615, ec: 3.49, model: 'EAM, Zhou–Johnson–Wadley 2004' },

@@ -5,8 +5,7 @@
  * KPOINTS texts read back by pymatgen's Kpoints.from_string; and spglib's space-group types. One subprocess, JSON
  * in and out. Undefined when pymatgen is not installed; the caller says so loudly.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { pythonJson } from './python';
 import type { Mat3, Vec3 } from '../../src/core/poscar/types';
 
 const SCRIPT = String.raw`
@@ -61,15 +60,6 @@ export interface PymatgenAnswer {
   groups: [number, string][];
 }
 
-/** The Python that has Debian's python3-pymatgen: /usr/bin/python3 (a pyenv python3 on PATH does not see it). */
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-
 export function askPymatgen(cases: { name: string; lattice: Mat3 }[], kpoints: string[]): PymatgenAnswer | undefined {
-  const run = spawnSync(PYTHON, ['-c', SCRIPT], {
-    input: JSON.stringify({ cases, kpoints }),
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-    timeout: 120_000,
-  });
-  return run.status === 0 ? (JSON.parse(run.stdout) as PymatgenAnswer) : undefined;
+  return pythonJson<PymatgenAnswer>(SCRIPT, { input: { cases, kpoints } });
 }

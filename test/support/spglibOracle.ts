@@ -5,10 +5,7 @@
  * that our search runs on exactly the same numbers. Undefined when /usr/bin/python3 lacks spglib; the caller says so.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-
-/** The Python that has Debian's python3-spglib and python3-pymatgen (a python3 on PATH may not see them). */
-export const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+import { PYTHON, pythonHas } from './python';
 
 export interface OracleInput {
   name: string;
@@ -93,8 +90,7 @@ export function spglibOracle(
   symprecs: number[],
   cifs: string[] = [],
 ): { results: OracleResult[]; skipped: { name: string; reason: string }[] } | undefined {
-  const check = spawnSync(PYTHON, ['-c', `import spglib${cifs.length ? ', pymatgen.io.cif' : ''}`], { encoding: 'utf8' });
-  if (check.status !== 0) return undefined;
+  if (!pythonHas('spglib', ...(cifs.length ? ['pymatgen.io.cif'] : []))) return undefined;
   const run = spawnSync(PYTHON, ['-c', SCRIPT], {
     input: JSON.stringify({ structures, symprecs, cifs }),
     encoding: 'utf8',

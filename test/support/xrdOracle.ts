@@ -2,11 +2,10 @@
  * Structures with known powder patterns for the XRD tests and the bench, and pymatgen's XRDCalculator
  * (Debian's python3-pymatgen) as the oracle: undefined when pymatgen is not installed; the caller says so loudly.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import type { XrdStructure } from '../../src/core/crystallography/xrd';
 import type { Mat3, Vec3 } from '../../src/core/poscar/types';
 import { fracToCart } from '../../src/core/poscar/structure';
+import { pythonJson } from './python';
 
 export interface FracStructure {
   name: string;
@@ -156,9 +155,6 @@ export interface OraclePeak {
   families: { hkl: number[]; multiplicity: number }[];
 }
 
-/** The Python that has Debian's python3-pymatgen: /usr/bin/python3 (a pyenv python3 on PATH does not see it). */
-export const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-
 const SCRIPT = String.raw`
 import json, sys
 from pymatgen.core import Structure, Lattice
@@ -180,11 +176,5 @@ export function pymatgenPatterns(
   wavelength: number,
   range: [number, number] = [0, 90],
 ): OraclePeak[][] | undefined {
-  const run = spawnSync(PYTHON, ['-c', SCRIPT], {
-    input: JSON.stringify({ structures, wavelength, range }),
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-    timeout: 120_000,
-  });
-  return run.status === 0 ? (JSON.parse(run.stdout) as OraclePeak[][]) : undefined;
+  return pythonJson<OraclePeak[][]>(SCRIPT, { input: { structures, wavelength, range } });
 }

@@ -9,13 +9,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { parseDiffraction } from '../../src/core/diffraction/parse';
-import { parsePoscar, summarize } from '../../src/core/poscar/index';
-import { aseStructures } from './aseOracle';
-import { fastestParse, LAYOUTS, layoutPoscar } from './poscarLayouts';
-import { lineMutation, mutateLines, type LineMutation } from './lineMutations';
+import { parseDiffraction } from '../../../src/core/diffraction/parse';
+import { parsePoscar, summarize } from '../../../src/core/poscar/index';
+import { aseStructures } from '../../support/aseOracle';
+import { fastestParse, LAYOUTS, layoutPoscar } from '../../support/poscarLayouts';
+import { lineMutation, mutateLines, type LineMutation } from '../../support/lineMutations';
 
-const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures');
+const FIXTURES = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures');
 const read = (dir: string, name: string) => readFileSync(join(FIXTURES, dir, name), 'utf8');
 const POSCARS = [
   ...readdirSync(join(FIXTURES, 'poscar')).map((name) => read('poscar', name)),

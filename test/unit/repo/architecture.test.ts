@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 
-const SRC = path.resolve(__dirname, '..', '..', '..', 'src');
+const SRC = path.resolve(__dirname, '..', '..', '..', '..', 'src');
 
 /** A file's folder: two levels under src/ (core/poscar, webviews/pages/results) or one (runs, server/physics → server). */
 function folderOf(file: string): string {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { addRun, fromRuns, INTRO, normalize, parseBlocks, type BenchRun } from '../bench/benchDoc';
+import { addRun, fromRuns, INTRO, normalize, parseBlocks, type BenchRun } from '../../bench/benchDoc';
 
 const run = (sections: string[], when: string, output = [`measured ${sections.join('+')} at ${when}`]): BenchRun => ({
   sections,
@@ -57,7 +57,7 @@ test('output holding a Markdown fence is fenced with tildes, so the block stays 
 });
 
 test('the committed docs/bench.md is in the form the bench writes, so the next run keeps what it does not re-measure', () => {
-  const doc = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'bench.md'), 'utf8');
+  const doc = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'bench.md'), 'utf8');
   assert.ok(parseBlocks(doc).length > 0, 'docs/bench.md has runs');
   assert.equal(normalize(doc), doc, 'docs/bench.md differs from what the bench would write back');
 });

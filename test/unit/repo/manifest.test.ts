@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SETTING_DEFAULTS } from '../../src/core/settings';
-import { TOKENIZERS } from '../../src/core/tokenizers/index';
-import { PARAMETERS, type Parameter } from '../../src/core/runs/parameters';
+import { SETTING_DEFAULTS } from '../../../src/core/settings';
+import { TOKENIZERS } from '../../../src/core/tokenizers/index';
+import { PARAMETERS, type Parameter } from '../../../src/core/runs/parameters';
 
 const PARAMETER_SETTINGS = new Map<string, Parameter>([...PARAMETERS.relax, ...PARAMETERS.md].map((p) => [p.setting, p]));
 
-const root = join(__dirname, '..', '..', '..');
+const root = join(__dirname, '..', '..', '..', '..');
 const manifestText = readFileSync(join(root, 'package.json'), 'utf8');
 const manifest = JSON.parse(manifestText);
 const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;

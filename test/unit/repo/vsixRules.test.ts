@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deflateRawSync } from 'node:zlib';
-import { readZip } from '../../test/package/checkVsix';
-import { checkVsix, type VsixEntry, type VsixExpectations } from '../../test/package/vsixRules';
+import { readZip } from '../../package/checkVsix';
+import { checkVsix, type VsixEntry, type VsixExpectations } from '../../package/vsixRules';
 
 const exp: VsixExpectations = { rankFiles: ['cl100k_base', 'r50k_base'], icon: 'media/icon.png', maxBytes: 1_000_000 };
 const bytes = (seed: string, size = 2048) => Buffer.alloc(size, seed);

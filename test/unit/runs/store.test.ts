@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_RUNS, RunStore, type Storage } from '../../src/runs/store';
-import { resultFileName, type RunRecord } from '../../src/core/runs/run';
+import { MAX_RUNS, RunStore, type Storage } from '../../../src/runs/store';
+import { resultFileName, type RunRecord } from '../../../src/core/runs/run';
 
 function memory(): Storage & { data: Map<string, unknown> } {
   const data = new Map<string, unknown>();

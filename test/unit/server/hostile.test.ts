@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { referenceServer } from './serverHarness';
-import { layoutPoscar } from './poscarLayouts';
+import { referenceServer } from '../../support/serverHarness';
+import { layoutPoscar } from '../../support/poscarLayouts';
 
 const KEY = 'tl-hostile-server-key';
 const { post, server } = referenceServer(KEY);

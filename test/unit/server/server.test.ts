@@ -1,14 +1,14 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { APPS, createServer, type ReferenceServer } from '../../src/server/http/app';
-import { MATERIALS } from '../../src/server/materials';
-import { groundStateEnergy } from '../../src/server/quantum';
-import { heaDescriptors } from '../../src/server/routes/hea';
-import { reducedFormula } from '../../src/server/routes/materials';
-import { powderPattern } from '../../src/server/routes/pxrd';
-import { balanceReaction } from '../../src/server/routes/reaction';
-import { parseArgs } from '../../src/server/main';
-import { loadTokenizerSync } from '../../src/core/tokenizers/index';
+import { APPS, createServer, type ReferenceServer } from '../../../src/server/http/app';
+import { MATERIALS } from '../../../src/server/materials';
+import { groundStateEnergy } from '../../../src/server/quantum';
+import { heaDescriptors } from '../../../src/server/routes/hea';
+import { reducedFormula } from '../../../src/server/routes/materials';
+import { powderPattern } from '../../../src/server/routes/pxrd';
+import { balanceReaction } from '../../../src/server/routes/reaction';
+import { parseArgs } from '../../../src/server/main';
+import { loadTokenizerSync } from '../../../src/core/tokenizers/index';
 
 const KEY = 'server-test-key-77';
 let server: ReferenceServer;

@@ -5,14 +5,14 @@
 import { test } from 'node:test';
 import { performance } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
-import { referenceServer } from './serverHarness';
-import { bandPathKpoints, standardizeCrystal } from '../../src/core/crystallography/kpoints';
-import { loadMoyoNode } from '../../src/platform/moyoNode';
-import { parsePoscar } from '../../src/core/poscar/index';
-import type { Cell, Vec3 } from '../../src/server/physics/cell';
-import { forceFieldFor } from '../../src/server/physics/forceField';
-import { diamond, poscarText, primitiveSi, rattle, skewedNaCl } from './physicsFixtures';
-import { rockSalt, zincblendeCubic } from './physicsCrystals';
+import { referenceServer } from '../../support/serverHarness';
+import { bandPathKpoints, standardizeCrystal } from '../../../src/core/crystallography/kpoints';
+import { loadMoyoNode } from '../../../src/platform/moyoNode';
+import { parsePoscar } from '../../../src/core/poscar/index';
+import type { Cell, Vec3 } from '../../../src/server/physics/cell';
+import { forceFieldFor } from '../../../src/server/physics/forceField';
+import { diamond, poscarText, primitiveSi, rattle, skewedNaCl } from '../../support/physicsFixtures';
+import { rockSalt, zincblendeCubic } from '../../support/physicsCrystals';
 
 const { post } = referenceServer('structure-test-key');
 

@@ -4,10 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APPLICATIONS, applicationOf } from '../../src/core/applications/applications';
-import { parseDiffraction } from '../../src/core/diffraction/parse';
-import { parseRequest, requestText } from '../../src/core/applications/request';
-import { isRefusal, type Prompts, type TextPrompt, type PickPrompt } from '../../src/core/applications/types';
+import { APPLICATIONS, applicationOf } from '../../../../src/core/applications/applications';
+import { parseDiffraction } from '../../../../src/core/diffraction/parse';
+import { parseRequest, requestText } from '../../../../src/core/applications/request';
+import { isRefusal, type Prompts, type TextPrompt, type PickPrompt } from '../../../../src/core/applications/types';
 import {
   checkElements,
   checkFormula,
@@ -15,7 +15,7 @@ import {
   checkOptimadeFilter,
   checkReaction,
   normalizeMiller,
-} from '../../src/core/applications/validate';
+} from '../../../../src/core/applications/validate';
 
 const app = (kind: string) => APPLICATIONS.find((a) => a.kind === kind)!;
 

@@ -20,12 +20,12 @@ import {
   templateFormat,
   type ChatModel,
   type LineResult,
-} from '../../src/core/chat/index';
-import { loadTokenizerSync } from '../../src/core/tokenizers/index';
+} from '../../../../src/core/chat/index';
+import { loadTokenizerSync } from '../../../../src/core/tokenizers/index';
 
 /** The cookbook's example ("How to count tokens with tiktoken", section 6), whose printed counts the test checks. */
 const COOKBOOK = (
-  JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'chat', 'cookbook.json'), 'utf8')) as {
+  JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'chat', 'cookbook.json'), 'utf8')) as {
     messages: unknown[];
   }
 ).messages;

@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countDataset, openAIFormat, type ChatModel } from '../../src/core/chat/index';
-import { DatasetTally, histogram, MAX_LISTED, percentile } from '../../src/core/chat/datasetStats';
-import { loadTokenizerSync } from '../../src/core/tokenizers/index';
-import { ENGLISH } from '../../src/core/util/locale';
-import { datasetView } from '../../src/webviews/dataset/view';
-import { quotePrice } from '../../src/core/counts/cost';
-import { isDatasetView } from '../../src/webviews/dataset/protocol';
+import { countDataset, openAIFormat, type ChatModel } from '../../../../src/core/chat/index';
+import { DatasetTally, histogram, MAX_LISTED, percentile } from '../../../../src/core/chat/datasetStats';
+import { loadTokenizerSync } from '../../../../src/core/tokenizers/index';
+import { ENGLISH } from '../../../../src/core/util/locale';
+import { datasetView } from '../../../../src/webviews/dataset/view';
+import { quotePrice } from '../../../../src/core/counts/cost';
+import { isDatasetView } from '../../../../src/webviews/dataset/protocol';
 
 const sorted = (values: number[]) => Float64Array.from(values).sort();
 

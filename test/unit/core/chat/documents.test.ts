@@ -13,9 +13,9 @@ import {
   readModelChatConfig,
   type LineCache,
   type LineOutcome,
-} from '../../src/core/chat/index';
-import { summarize, tooltipMarkdown } from '../../src/core/counts/summary';
-import { loadTokenizerSync } from '../../src/core/tokenizers/index';
+} from '../../../../src/core/chat/index';
+import { summarize, tooltipMarkdown } from '../../../../src/core/counts/summary';
+import { loadTokenizerSync } from '../../../../src/core/tokenizers/index';
 
 const hello = { messages: [{ role: 'user', content: 'Hello there' }] };
 

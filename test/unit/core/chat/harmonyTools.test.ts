@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countConversation, harmonyFormat, inThreadRenderer, parseConversation } from '../../src/core/chat/index';
-import { functionTools, harmonyToolsSection } from '../../src/core/chat/harmonyTools';
-import { loadTokenizerSync } from '../../src/core/tokenizers/index';
+import { countConversation, harmonyFormat, inThreadRenderer, parseConversation } from '../../../../src/core/chat/index';
+import { functionTools, harmonyToolsSection } from '../../../../src/core/chat/harmonyTools';
+import { loadTokenizerSync } from '../../../../src/core/tokenizers/index';
 
 const fn = (name: string, description: string, parameters?: unknown) => ({
   type: 'function',

@@ -23,8 +23,8 @@ import {
   templateFormat,
   inThreadRenderer,
   type ChatModel,
-} from '../../src/core/chat/index';
-import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace/huggingFace';
+} from '../../../../src/core/chat/index';
+import { loadHuggingFaceTokenizer } from '../../../../src/core/tokenizers/huggingFace/huggingFace';
 
 type Json = Record<string, unknown>;
 interface Reference {

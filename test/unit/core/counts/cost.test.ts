@@ -1,10 +1,10 @@
 /** Prices as the user sets them (tokenLens.prices), the cost of a count, and the status bar tooltip's line for it. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cost, quotePrice, readPrices, usd } from '../../src/core/counts/cost';
-import { summarize, tooltipMarkdown } from '../../src/core/counts/summary';
-import { ENGLISH, makeLocale, substitute } from '../../src/core/util/locale';
-import { answerText } from '../../src/features/chatTool/input';
+import { cost, quotePrice, readPrices, usd } from '../../../../src/core/counts/cost';
+import { summarize, tooltipMarkdown } from '../../../../src/core/counts/summary';
+import { ENGLISH, makeLocale, substitute } from '../../../../src/core/util/locale';
+import { answerText } from '../../../../src/features/chatTool/input';
 
 test('prices: finite non-negative numbers of the three kinds kept, anything else dropped, never a throw', () => {
   const prices = readPrices({

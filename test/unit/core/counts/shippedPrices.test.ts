@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { inputPrice, quotePrice } from '../../src/core/counts/cost';
-import { PRICES_SOURCE, SHIPPED_PRICES } from '../../src/core/counts/shippedPrices';
-import { TOKENIZER_NAMES, tokenizerNames } from '../../src/core/tokenizers/index';
+import { inputPrice, quotePrice } from '../../../../src/core/counts/cost';
+import { PRICES_SOURCE, SHIPPED_PRICES } from '../../../../src/core/counts/shippedPrices';
+import { TOKENIZER_NAMES, tokenizerNames } from '../../../../src/core/tokenizers/index';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..', '..', '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'prices');
 const rows = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'litellm-rows.json'), 'utf8')) as Record<string, Record<string, number>>;
 

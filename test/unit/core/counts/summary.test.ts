@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { countRows, gauge, gaugeLine, gaugeText, statusText, summarize, tooltipMarkdown } from '../../src/core/counts/summary';
-import { ENGLISH, makeLocale, substitute } from '../../src/core/util/locale';
-import { quotePrice } from '../../src/core/counts/cost';
+import { countRows, gauge, gaugeLine, gaugeText, statusText, summarize, tooltipMarkdown } from '../../../../src/core/counts/summary';
+import { ENGLISH, makeLocale, substitute } from '../../../../src/core/util/locale';
+import { quotePrice } from '../../../../src/core/counts/cost';
 
 test('status text names the scope, the count and the tokenizer', () => {
   assert.equal(statusText(summarize('cl100k_base', 'document', ['x'], 12345)), '$(symbol-numeric) 12,345 tokens · cl100k_base');

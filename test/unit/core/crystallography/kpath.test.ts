@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Mat3, Vec3 } from '../../src/core/poscar/types';
-import { dot, norm, reciprocal, rowTimes } from '../../src/core/poscar/vec';
+import type { Mat3, Vec3 } from '../../../../src/core/poscar/types';
+import { dot, norm, reciprocal, rowTimes } from '../../../../src/core/poscar/vec';
 import {
   bravaisFromMetric,
   bravaisOfSpaceGroup,
@@ -18,18 +18,18 @@ import {
   setyawanCurtarolo,
   type Bravais,
   type KPathDefinition,
-} from '../../src/core/crystallography/kpath';
-import { VARIANTS, type Variant } from '../../src/core/crystallography/kpathTable';
-import { displayLabel, pymatgenLabel } from '../../src/core/crystallography/kpathLabels';
+} from '../../../../src/core/crystallography/kpath';
+import { VARIANTS, type Variant } from '../../../../src/core/crystallography/kpathTable';
+import { displayLabel, pymatgenLabel } from '../../../../src/core/crystallography/kpathLabels';
 import {
   bandPathKpoints,
   lineDivisions,
   lineModeKpoints,
   standardizedFromMoyo,
   type MoyoStandardCell,
-} from '../../src/core/crystallography/kpoints';
+} from '../../../../src/core/crystallography/kpoints';
 import { readFileSync } from 'node:fs';
-import { askPymatgen, type PymatgenAnswer, type PymatgenCase } from './pymatgenKpath';
+import { askPymatgen, type PymatgenAnswer, type PymatgenCase } from '../../../support/pymatgenKpath';
 
 const rad = (degrees: number): number => (degrees * Math.PI) / 180;
 const diag = (a: number, b: number, c: number): Mat3 => [

@@ -13,18 +13,18 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { cellOfPoscar, typeNumbers, type Cell } from '../../src/core/crystallography/cell';
-import { supercell } from '../../src/core/crystallography/operations';
-import { primitiveReduction } from '../../src/core/crystallography/primitive';
-import { analyzeSymmetry, type MoyoBindings } from '../../src/core/crystallography/symmetry';
-import { parsePoscar } from '../../src/core/poscar';
-import type { Mat3 } from '../../src/core/poscar/types';
-import { loadMoyoNode } from '../../src/platform/moyoNode';
-import { SymmetryPool } from '../../src/platform/symmetryPool';
-import { MATERIALS } from '../../src/server/materials';
-import { spglibOracle, type OracleAnswer } from './spglibOracle';
+import { cellOfPoscar, typeNumbers, type Cell } from '../../../../src/core/crystallography/cell';
+import { supercell } from '../../../../src/core/crystallography/operations';
+import { primitiveReduction } from '../../../../src/core/crystallography/primitive';
+import { analyzeSymmetry, type MoyoBindings } from '../../../../src/core/crystallography/symmetry';
+import { parsePoscar } from '../../../../src/core/poscar';
+import type { Mat3 } from '../../../../src/core/poscar/types';
+import { loadMoyoNode } from '../../../../src/platform/moyoNode';
+import { SymmetryPool } from '../../../../src/platform/symmetryPool';
+import { MATERIALS } from '../../../../src/server/materials';
+import { spglibOracle, type OracleAnswer } from '../../../support/spglibOracle';
 
-const FIXTURES = path.join(__dirname, '../../../test/fixtures/poscar');
+const FIXTURES = path.join(__dirname, '../../../../../test/fixtures/poscar');
 const SYMPREC = 1e-3;
 
 let moyoPromise: Promise<MoyoBindings> | undefined;
@@ -137,7 +137,7 @@ test('a structure with no pure translations is searched as it is; a supercell is
 });
 
 test('the worker: the same answer off the thread, a timeout and a cancellation that say so, then a fresh worker', async () => {
-  const script = path.join(__dirname, '../../src/platform/symmetryWorker.js');
+  const script = path.join(__dirname, '../../../../src/platform/symmetryWorker.js');
   const cell = supercell(MATERIALS.find((m) => m.jid === 'JVASP-1002')!.structure as Cell, diag(4));
   const pool = new SymmetryPool(script);
   try {

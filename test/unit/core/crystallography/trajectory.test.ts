@@ -12,16 +12,16 @@ import {
   TrajectoryError,
   unwrap,
   type PeriodicFrame,
-} from '../../src/core/crystallography/trajectory';
-import { seededRandom } from '../../src/server/physics/rng';
-import type { Mat3, Vec3 } from '../../src/core/poscar/types';
-import { PYTHON } from './xrdOracle';
+} from '../../../../src/core/crystallography/trajectory';
+import { seededRandom } from '../../../../src/server/physics/rng';
+import type { Mat3, Vec3 } from '../../../../src/core/poscar/types';
+import { PYTHON } from '../../../support/python';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readResult } from '../../src/webviews/results/read';
-import { plotsOf } from '../../src/webviews/results/plots';
-import { isToResultPage } from '../../src/webviews/results/protocol';
-import type { MdModel } from '../../src/webviews/results/model';
+import { readResult } from '../../../../src/webviews/results/read';
+import { plotsOf } from '../../../../src/webviews/results/plots';
+import { isToResultPage } from '../../../../src/webviews/results/protocol';
+import type { MdModel } from '../../../../src/webviews/results/model';
 
 const cube = (a: number): Mat3 => [
   [a, 0, 0],
@@ -239,7 +239,9 @@ test('the MD result view: g(r) and MSD panels from the answer’s frames, the fi
 });
 
 test('the reference MD fixture (Si8, 7 frames): g(r) with its first shell at the Si–Si bond', () => {
-  const value = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results', 'md.reference.json'), 'utf8'));
+  const value = JSON.parse(
+    readFileSync(join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'results', 'md.reference.json'), 'utf8'),
+  );
   const m = readResult('md', { type: 'json', value }, {}, { atoms: 8 }) as MdModel;
   const rdf = m.analysis!.rdf!;
   const first = rdf.r[rdf.total.findIndex((g) => g > 0)]!;

@@ -14,12 +14,12 @@ import {
   scatteringFactor,
   XrdError,
   type XrdPattern,
-} from '../../src/core/crystallography/xrd';
-import { parseDiffraction, errorsOf } from '../../src/core/diffraction/parse';
-import { patternRun } from '../../src/webviews/xrd/patternRun';
-import { resultView, runInfo } from '../../src/webviews/results/view';
-import { isToResultPage } from '../../src/webviews/results/protocol';
-import type { AppModel } from '../../src/webviews/results/apps/model';
+} from '../../../../src/core/crystallography/xrd';
+import { parseDiffraction, errorsOf } from '../../../../src/core/diffraction/parse';
+import { patternRun } from '../../../../src/webviews/xrd/patternRun';
+import { resultView, runInfo } from '../../../../src/webviews/results/view';
+import { isToResultPage } from '../../../../src/webviews/results/protocol';
+import type { AppModel } from '../../../../src/webviews/results/apps/model';
 import {
   BADDELEYITE,
   NACL,
@@ -32,7 +32,7 @@ import {
   ZNO,
   type FracStructure,
   type OraclePeak,
-} from './xrdOracle';
+} from '../../../support/xrdOracle';
 
 const STRUCTURES = [NACL, SI, RUTILE, BADDELEYITE, TRICLINIC, ZNO];
 let oracle: OraclePeak[][] | undefined | null = null;

@@ -1,7 +1,7 @@
 /** The diffraction-data grammar: comments, then the angle and the intensity of each point; anything else stays plain. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lines, loadGrammar, tokenizer } from './grammar';
+import { lines, loadGrammar, tokenizer } from '../../../support/grammar';
 
 const tokenize = tokenizer(loadGrammar('diffraction.tmLanguage.json', 'source.diffraction'));
 const ANGLE = 'constant.numeric.angle.diffraction';

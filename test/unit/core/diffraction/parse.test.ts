@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorsOf, parseDiffraction, toXrdData } from '../../src/core/diffraction/parse';
-import { MALFORMED_DIFFRACTION } from './diffractionCases';
+import { errorsOf, parseDiffraction, toXrdData } from '../../../../src/core/diffraction/parse';
+import { MALFORMED_DIFFRACTION } from '../../../support/diffractionCases';
 
 test('points: spaces, tabs, commas; comments, blank lines and a header of words are skipped', () => {
   const data = parseDiffraction('# Cu Ka\n2theta intensity\n\n28.44 100\n47.30\t55\n56.12, 30\r\n! end\n69.1;1.2e1\n');

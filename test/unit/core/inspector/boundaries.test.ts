@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { boundaryWindow, cutAfter, cutBefore, LOOK } from '../../src/core/inspector/window';
-import { buildSegmentTable } from '../../src/core/inspector/segments';
-import { loadTokenizerSync } from '../../src/core/tokenizers/index';
+import { boundaryWindow, cutAfter, cutBefore, LOOK } from '../../../../src/core/inspector/window';
+import { buildSegmentTable } from '../../../../src/core/inspector/segments';
+import { loadTokenizerSync } from '../../../../src/core/tokenizers/index';
 
-const ROOT = path.join(__dirname, '..', '..', '..');
+const ROOT = path.join(__dirname, '..', '..', '..', '..', '..');
 // Real text every install has: the TypeScript compiler's own sources and our fixtures.
 const TEXT = [
   fs.readFileSync(path.join(ROOT, 'node_modules', 'typescript', 'lib', 'lib.dom.d.ts'), 'utf8').slice(0, 400_000),

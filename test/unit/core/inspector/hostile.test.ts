@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { tableSliced } from '../../src/core/inspector/tokenize';
-import { boundaryWindow, WINDOW_MS } from '../../src/core/inspector/window';
-import { segmentCount } from '../../src/core/inspector/segments';
-import { loadTokenizer, registerModel, tokenizeAsync, type Tokenizer } from '../../src/core/tokenizers/index';
-import { withHeartbeat } from '../bench/heartbeat';
-import { CASES, tokenizerJson } from './hostilePatterns';
+import { tableSliced } from '../../../../src/core/inspector/tokenize';
+import { boundaryWindow, WINDOW_MS } from '../../../../src/core/inspector/window';
+import { segmentCount } from '../../../../src/core/inspector/segments';
+import { loadTokenizer, registerModel, tokenizeAsync, type Tokenizer } from '../../../../src/core/tokenizers/index';
+import { withHeartbeat } from '../../../bench/heartbeat';
+import { CASES, tokenizerJson } from '../../../support/hostilePatterns';
 
 const BLOCK_MS = 150;
 /**

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { commonEnds, IncrementalTables } from '../../src/core/inspector/incremental';
-import { buildSegmentTable, toWireTable, type WireTable } from '../../src/core/inspector/segments';
-import { canSlice } from '../../src/core/inspector/tokenize';
-import { loadTokenizerSync, TOKENIZER_NAMES, type Tokenizer } from '../../src/core/tokenizers/index';
-import { Rng, randomText } from '../bench/textgen';
+import { commonEnds, IncrementalTables } from '../../../../src/core/inspector/incremental';
+import { buildSegmentTable, toWireTable, type WireTable } from '../../../../src/core/inspector/segments';
+import { canSlice } from '../../../../src/core/inspector/tokenize';
+import { loadTokenizerSync, TOKENIZER_NAMES, type Tokenizer } from '../../../../src/core/tokenizers/index';
+import { Rng, randomText } from '../../../bench/textgen';
 
 const tableOf = (tokenizer: Tokenizer, text: string): WireTable => toWireTable(buildSegmentTable(text, tokenizer.spans(text)));
 

@@ -7,14 +7,14 @@ import {
   isToWebview,
   sanitizeOptions,
   type RenderMessage,
-} from '../../src/webviews/inspector/protocol';
-import { buildSegmentTable, toWireTable, type SegmentTable } from '../../src/core/inspector/segments';
-import { canSlice, chunkTable, SAFE_CUT, SLICE_THRESHOLD, tableSliced, walkTable } from '../../src/core/inspector/tokenize';
-import { tokenizeAsync } from '../../src/core/tokenizers/sliced';
-import { PAGE_MESSAGES, translatePage } from '../../src/core/inspector/strings';
-import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/core/tokenizers/index';
-import { substitute } from '../../src/core/util/locale';
-import { Rng, randomText } from '../bench/textgen';
+} from '../../../../src/webviews/inspector/protocol';
+import { buildSegmentTable, toWireTable, type SegmentTable } from '../../../../src/core/inspector/segments';
+import { canSlice, chunkTable, SAFE_CUT, SLICE_THRESHOLD, tableSliced, walkTable } from '../../../../src/core/inspector/tokenize';
+import { tokenizeAsync } from '../../../../src/core/tokenizers/sliced';
+import { PAGE_MESSAGES, translatePage } from '../../../../src/core/inspector/strings';
+import { loadTokenizerSync, TOKENIZER_NAMES } from '../../../../src/core/tokenizers/index';
+import { substitute } from '../../../../src/core/util/locale';
+import { Rng, randomText } from '../../../bench/textgen';
 
 function renderMessage(text: string): RenderMessage {
   const spans = loadTokenizerSync('cl100k_base').spans(text);

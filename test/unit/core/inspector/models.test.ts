@@ -9,15 +9,15 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { IncrementalTables } from '../../src/core/inspector/incremental';
-import { buildSegmentTable, toWireTable, type WireTable } from '../../src/core/inspector/segments';
-import { SLICE_THRESHOLD, tableSliced } from '../../src/core/inspector/tokenize';
-import { DocumentIndex } from '../../src/core/tokenizers/documentIndex';
-import { loadHuggingFaceTokenizer, parseTokenizerJson } from '../../src/core/tokenizers/huggingFace/huggingFace';
-import { ModelLimitError } from '../../src/core/tokenizers/huggingFace/modelLimits';
-import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/core/tokenizers/index';
-import { countAsync } from '../../src/core/tokenizers/sliced';
-import type { Tokenizer, TokenSpan } from '../../src/core/tokenizers/types';
+import { IncrementalTables } from '../../../../src/core/inspector/incremental';
+import { buildSegmentTable, toWireTable, type WireTable } from '../../../../src/core/inspector/segments';
+import { SLICE_THRESHOLD, tableSliced } from '../../../../src/core/inspector/tokenize';
+import { DocumentIndex } from '../../../../src/core/tokenizers/documentIndex';
+import { loadHuggingFaceTokenizer, parseTokenizerJson } from '../../../../src/core/tokenizers/huggingFace/huggingFace';
+import { ModelLimitError } from '../../../../src/core/tokenizers/huggingFace/modelLimits';
+import { loadTokenizerSync, TOKENIZER_NAMES } from '../../../../src/core/tokenizers/index';
+import { countAsync } from '../../../../src/core/tokenizers/sliced';
+import type { Tokenizer, TokenSpan } from '../../../../src/core/tokenizers/types';
 
 type Json = { [key: string]: unknown };
 

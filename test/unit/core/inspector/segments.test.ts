@@ -9,8 +9,8 @@ import {
   segmentAt,
   segmentsInRange,
   type SpanLike,
-} from '../../src/core/inspector/segments';
-import { loadTokenizerSync, TOKENIZER_NAMES } from '../../src/core/tokenizers/index';
+} from '../../../../src/core/inspector/segments';
+import { loadTokenizerSync, TOKENIZER_NAMES } from '../../../../src/core/tokenizers/index';
 
 const enc = new TextEncoder();
 const hex = (b: Uint8Array) => [...b].map((x) => x.toString(16).padStart(2, '0')).join(' ');

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parsePoscar, type PoscarDiagnostic, type SourceRange } from '../../src/core/poscar/index';
-import { NACL, withLine } from './poscarSamples';
+import { parsePoscar, type PoscarDiagnostic, type SourceRange } from '../../../../src/core/poscar/index';
+import { NACL, withLine } from '../../../support/poscarSamples';
 
 /** The text a range covers. */
 const covered = (text: string, r: SourceRange) => (text.split(/\r\n|\r|\n/)[r.line] ?? '').slice(r.start, r.end);
@@ -326,7 +326,7 @@ test('CONTCAR blocks: broken velocities and lattice velocities are warnings, the
 });
 
 test('every diagnostic: "Line N: " matching its range, a kebab-case code, a range inside the text', () => {
-  const dir = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'poscar');
+  const dir = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'poscar');
   const texts = [NACL, ...readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8'))];
   for (const text of [...texts, ...mutations(texts, Number(process.env.POSCAR_MUTATIONS ?? 400))]) checkInvariants(text);
 });

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { INITIAL, type StateStack } from 'vscode-textmate';
-import { lines, loadGrammar, root, tokenizer } from './grammar';
+import { lines, loadGrammar, root, tokenizer } from '../../../support/grammar';
 
 const poscar = loadGrammar('poscar.tmLanguage.json', 'source.poscar');
 const tokenize = tokenizer(poscar);

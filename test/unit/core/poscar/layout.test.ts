@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inInputLayout } from '../../src/core/poscar/layout';
-import { parsePoscar, toPoscarText } from '../../src/core/poscar/index';
+import { inInputLayout } from '../../../../src/core/poscar/layout';
+import { parsePoscar, toPoscarText } from '../../../../src/core/poscar/index';
 
 const INPUT = [
   'Si8 relaxed input',

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parsePoscar, summarize, toPoscarText, type Poscar } from '../../src/core/poscar/index';
-import { gridPoscar, NACL, withLine } from './poscarSamples';
+import { parsePoscar, summarize, toPoscarText, type Poscar } from '../../../../src/core/poscar/index';
+import { gridPoscar, NACL, withLine } from '../../../support/poscarSamples';
 
-const ROOT = join(__dirname, '..', '..', '..', 'test', 'fixtures');
+const ROOT = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures');
 const fixture = (name: string) => readFileSync(join(ROOT, 'poscar', name), 'utf8');
 const workspace = (name: string) => readFileSync(join(ROOT, 'workspace', name), 'utf8');
 
@@ -327,7 +327,10 @@ test('10,000 atoms parse and diagnose quickly (sanity bound only; the benchmark 
 });
 
 test('VASP 4 species from the labels after the coordinates, as pymatgen and ASE read them (FePO4: title Fe4P4O16, sites labelled Fe, P, O)', () => {
-  const text = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'poscar', 'FePO4_vasp4_labels.POSCAR'), 'utf8');
+  const text = readFileSync(
+    join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'poscar', 'FePO4_vasp4_labels.POSCAR'),
+    'utf8',
+  );
   const { poscar, diagnostics } = parsePoscar(text);
   assert.deepEqual(poscar!.species, ['Fe', 'P', 'O']);
   assert.equal(poscar!.speciesSource, 'site-labels');

@@ -18,10 +18,11 @@ import {
   type Poscar,
   type Site,
   type Vec3,
-} from '../../src/core/poscar/index';
-import { gridPoscar, NACL } from './poscarSamples';
+} from '../../../../src/core/poscar/index';
+import { gridPoscar, NACL } from '../../../support/poscarSamples';
 
-const workspace = (name: string) => readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'workspace', name), 'utf8');
+const workspace = (name: string) =>
+  readFileSync(join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'workspace', name), 'utf8');
 const near = (actual: number, expected: number, tolerance: number, what = '') =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what} ${actual} vs ${expected}`);
 

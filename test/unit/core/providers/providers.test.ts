@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { ANTHROPIC, contentKey, GEMINI, providerForEstimate } from '../../src/core/providers/providers';
-import { parseConversation } from '../../src/core/chat/index';
-import { ExactCounts, ProviderCountError } from '../../src/features/providers/exactCounts';
-import { Pacer } from '../../src/features/service/pacing';
+import { ANTHROPIC, contentKey, GEMINI, providerForEstimate } from '../../../../src/core/providers/providers';
+import { parseConversation } from '../../../../src/core/chat/index';
+import { ExactCounts, ProviderCountError } from '../../../../src/features/providers/exactCounts';
+import { Pacer } from '../../../../src/features/service/pacing';
 
 const KEY = 'sk-ant-test-0123456789abcdef';
 

@@ -21,9 +21,9 @@ import {
   type ChoiceParameter,
   type NumberParameter,
   type Parameter,
-} from '../../src/core/runs/parameters';
-import { SETTING_DEFAULTS } from '../../src/core/settings';
-import { FIELDS } from '../../src/server/physics/answers';
+} from '../../../../src/core/runs/parameters';
+import { SETTING_DEFAULTS } from '../../../../src/core/settings';
+import { FIELDS } from '../../../../src/server/physics/answers';
 
 const ALL: Parameter[] = [...PARAMETERS.relax, ...PARAMETERS.md];
 const param = (kind: 'relax' | 'md', name: string) => PARAMETERS[kind].find((p) => p.name === name)!;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareResults, comparisonMarkdown } from '../../src/core/service/compare';
-import { loadTokenizerSync } from '../../src/core/tokenizers/index';
+import { compareResults, comparisonMarkdown } from '../../../../src/core/service/compare';
+import { loadTokenizerSync } from '../../../../src/core/tokenizers/index';
 
 const tokenize = (name: string, text: string, specialTokens: 'text' | 'special' = 'text') =>
   loadTokenizerSync(name, { specialTokens }).tokenize(text);

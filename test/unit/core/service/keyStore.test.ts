@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KeyStore, type Secrets } from '../../src/core/service/keyStore';
-import { LEGACY_API_KEY_SECRET, legacyKeyOrigin } from '../../src/core/service/origin';
+import { KeyStore, type Secrets } from '../../../../src/core/service/keyStore';
+import { LEGACY_API_KEY_SECRET, legacyKeyOrigin } from '../../../../src/core/service/origin';
 
 /** SecretStorage as a Map, so the test sees every name the store writes. */
 function memorySecrets(initial: Record<string, string> = {}): Secrets & { map: Map<string, string> } {

@@ -9,7 +9,7 @@ import {
   serviceOrigin,
   urlSource,
   validateServiceUrl,
-} from '../../src/core/service/origin';
+} from '../../../../src/core/service/origin';
 
 test('an origin is spelled one way: case, default port, path, trailing slash and IDN do not make another', () => {
   const same = ['https://Example.ORG/api', 'https://example.org:443/other/path/', 'HTTPS://example.org', ' https://example.org/api?x=1 '];

@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { isSeparator, minimumPiece, redact, redactBytes, redactJson, uniqueNames } from '../../src/core/service/redact';
-import { base32, keyLeak } from './keyLeaks';
+import { isSeparator, minimumPiece, redact, redactBytes, redactJson, uniqueNames } from '../../../../src/core/service/redact';
+import { base32, keyLeak } from '../../../support/keyLeaks';
 
 const ALPHABET = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~+/="\\:'];
 const keys = fc.string({ minLength: 8, maxLength: 48, unit: fc.oneof(fc.constantFrom(...ALPHABET), fc.constantFrom('é', '€', 'ß')) });
@@ -154,7 +154,7 @@ test('bytes: the key in a binary answer, as UTF-8 or percent-encoded, is replace
   assert.equal(Buffer.from(redactBytes(Buffer.from(encodeURIComponent(key)), key)).toString(), '***');
 });
 
-const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results');
+const FIXTURES = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'results');
 const PROSE = [
   'The structure relaxed in 42 steps: energy -3.45120 eV/atom, the largest force 0.049 eV/Å, stress 0.12 GPa.',
   'Traceback (most recent call last): File "/app/main.py", line 42, in relax — ValueError: fmax must be positive',

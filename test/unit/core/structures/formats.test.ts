@@ -10,19 +10,25 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parsePoscar } from '../../src/core/poscar/index';
-import { FORMATS, formatEntry, readStructure, STRUCTURE_FORMATS } from '../../src/core/structures/formats';
-import { detectFormat, FORMAT_LANGUAGES, formatOfContent, formatOfName, MATERIALS_LANGUAGES } from '../../src/core/structures/languages';
-import { boxMolecule, frameToPoscarText, poscarStructureFile, refusalToRun } from '../../src/core/structures/poscar';
-import { structureReport } from '../../src/core/structures/report';
-import { isRefusal, runPoscar } from '../../src/core/structures/runInput';
-import { readStructureBytes } from '../../src/core/structures/sliced';
-import { fileLine, hillFormula, maxForce } from '../../src/core/structures/summary';
-import type { StructureFile, StructureFrame } from '../../src/core/structures/types';
-import { fileStructureData, playedFrames } from '../../src/webviews/structure/fileData';
-import { relaxationRecord } from '../../src/webviews/results/relaxationFile';
+import { parsePoscar } from '../../../../src/core/poscar/index';
+import { FORMATS, formatEntry, readStructure, STRUCTURE_FORMATS } from '../../../../src/core/structures/formats';
+import {
+  detectFormat,
+  FORMAT_LANGUAGES,
+  formatOfContent,
+  formatOfName,
+  MATERIALS_LANGUAGES,
+} from '../../../../src/core/structures/languages';
+import { boxMolecule, frameToPoscarText, poscarStructureFile, refusalToRun } from '../../../../src/core/structures/poscar';
+import { structureReport } from '../../../../src/core/structures/report';
+import { isRefusal, runPoscar } from '../../../../src/core/structures/runInput';
+import { readStructureBytes } from '../../../../src/core/structures/sliced';
+import { fileLine, hillFormula, maxForce } from '../../../../src/core/structures/summary';
+import type { StructureFile, StructureFrame } from '../../../../src/core/structures/types';
+import { fileStructureData, playedFrames } from '../../../../src/webviews/structure/fileData';
+import { relaxationRecord } from '../../../../src/webviews/results/relaxationFile';
 
-const root = join(__dirname, '..', '..', '..');
+const root = join(__dirname, '..', '..', '..', '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const REAL = '/usr/share/doc/pymatgen-test-files/examples/test_files';
 const real = (name: string): string | undefined => {

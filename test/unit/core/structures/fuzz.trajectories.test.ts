@@ -11,10 +11,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { readXdatcar } from '../../src/core/structures/xdatcar/index';
-import type { OutlineEntry, StructureFile } from '../../src/core/structures/types';
-import { readXyz, writeExtxyz } from '../../src/core/structures/xyz/index';
-import { lineMutation, mutateLines, type LineMutation } from './lineMutations';
+import { readXdatcar } from '../../../../src/core/structures/xdatcar/index';
+import type { OutlineEntry, StructureFile } from '../../../../src/core/structures/types';
+import { readXyz, writeExtxyz } from '../../../../src/core/structures/xyz/index';
+import { lineMutation, mutateLines, type LineMutation } from '../../../support/lineMutations';
 
 const SEED = 20261127;
 const PYMATGEN_FILES = '/usr/share/doc/pymatgen-test-files/examples/test_files';

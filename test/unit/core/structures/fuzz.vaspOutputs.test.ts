@@ -1,6 +1,6 @@
 /**
  * readOutcar and VasprunReader are total and near-linear on text no one here wrote: seeded mutations
- * (fast-check) of the samples written here (test/unit/vaspSamples.ts) and of small real files from Debian's
+ * (fast-check) of the samples written here (test/support/vaspSamples.ts) and of small real files from Debian's
  * pymatgen-test-files (pymatgen's test files, MIT; read where the package puts them: relaxation/OUTCAR,
  * relaxation/vasprun.xml, OUTCAR.etest1.gz, vasprun.xml.etest1.gz, vasprun.xml.indirect.gz; the real-file cases
  * skip loudly without the package), random text and markup, and hostile shapes (deep nesting, endless tags and
@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { readOutcar } from '../../src/core/structures/outcar/index';
-import type { StructureFile } from '../../src/core/structures/types';
-import { readVasprun, VasprunReader } from '../../src/core/structures/vasprun/index';
-import { sampleOutcar, sampleSteps, sampleVasprun } from './vaspSamples';
-import { lineMutation, mutateLines, type LineMutation } from './lineMutations';
+import { readOutcar } from '../../../../src/core/structures/outcar/index';
+import type { StructureFile } from '../../../../src/core/structures/types';
+import { readVasprun, VasprunReader } from '../../../../src/core/structures/vasprun/index';
+import { sampleOutcar, sampleSteps, sampleVasprun } from '../../../support/vaspSamples';
+import { lineMutation, mutateLines, type LineMutation } from '../../../support/lineMutations';
 
 const SEED = 20261127;
 const ROOT = '/usr/share/doc/pymatgen-test-files/examples/test_files';

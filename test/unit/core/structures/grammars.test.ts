@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { INITIAL } from 'vscode-textmate';
-import { lines, loadGrammar, tokenizer } from './grammar';
+import { lines, loadGrammar, tokenizer } from '../../../support/grammar';
 
 const GRAMMARS = {
   cif: loadGrammar('cif.tmLanguage.json', 'source.cif'),

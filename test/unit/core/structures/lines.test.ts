@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { clearlyRegular, readCell } from '../../src/core/poscar/header';
-import { Report } from '../../src/core/poscar/report';
-import { SourceText } from '../../src/core/poscar/text';
-import { Fields } from '../../src/core/structures/fields';
-import { TextLines } from '../../src/core/structures/lines';
+import { clearlyRegular, readCell } from '../../../../src/core/poscar/header';
+import { Report } from '../../../../src/core/poscar/report';
+import { SourceText } from '../../../../src/core/poscar/text';
+import { Fields } from '../../../../src/core/structures/fields';
+import { TextLines } from '../../../../src/core/structures/lines';
 
 const SEED = 20261128;
 

@@ -21,13 +21,13 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { readXdatcar } from '../../src/core/structures/xdatcar/index';
-import { KBAR_PER_EV_A3, readXyz, writeExtxyz } from '../../src/core/structures/xyz/index';
-import type { Mat3, StructureFile, StructureFrame, Vec3 } from '../../src/core/structures/types';
+import { readXdatcar } from '../../../../src/core/structures/xdatcar/index';
+import { KBAR_PER_EV_A3, readXyz, writeExtxyz } from '../../../../src/core/structures/xyz/index';
+import type { Mat3, StructureFile, StructureFrame, Vec3 } from '../../../../src/core/structures/types';
+import { PYTHON } from '../../../support/python';
 
 const PYMATGEN_FILES = '/usr/share/doc/pymatgen-test-files/examples/test_files';
 const ASE_FILES = '/usr/lib/python3/dist-packages/ase/test/testdata';
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const MISSING = 'not installed: apt-get install pymatgen-test-files python3-ase python3-pymatgen';
 const TOLERANCE = 1e-6;
 

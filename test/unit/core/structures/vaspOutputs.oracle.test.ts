@@ -46,12 +46,12 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { readOutcar } from '../../src/core/structures/outcar/index';
-import type { StructureFile, StructureFrame } from '../../src/core/structures/types';
-import { readVasprun } from '../../src/core/structures/vasprun/index';
+import { readOutcar } from '../../../../src/core/structures/outcar/index';
+import type { StructureFile, StructureFrame } from '../../../../src/core/structures/types';
+import { readVasprun } from '../../../../src/core/structures/vasprun/index';
+import { PYTHON } from '../../../support/python';
 
 const ROOT = '/usr/share/doc/pymatgen-test-files/examples/test_files';
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const MISSING = 'not installed: apt-get install pymatgen-test-files python3-pymatgen python3-ase';
 /** Larger files (uncompressed) are left to the benchmark: pymatgen and ASE take minutes on the dozen of them. */
 const MAX_BYTES = 4 << 20;

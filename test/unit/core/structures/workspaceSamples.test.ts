@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { detectFormat } from '../../src/core/structures/languages';
-import { readStructure } from '../../src/core/structures/formats';
+import { detectFormat } from '../../../../src/core/structures/languages';
+import { readStructure } from '../../../../src/core/structures/formats';
+import { PYTHON } from '../../../support/python';
 
-const DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'workspace');
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+const DIR = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'workspace');
 
 test('the sample CIF, XDATCAR and OUTCAR read in their formats without a problem', () => {
   const expected: [string, string, number][] = [

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as engine from '../../src/core/tokenizers/index';
+import * as engine from '../../../../src/core/tokenizers/index';
 import {
   CancelledError,
   DocumentIndex,
@@ -14,9 +14,9 @@ import {
   isLoaded,
   loadTokenizer,
   loadTokenizerSync,
-} from '../../src/core/tokenizers/index';
-import { withHeartbeat } from '../bench/heartbeat';
-import { Rng, randomText, realText } from '../bench/textgen';
+} from '../../../../src/core/tokenizers/index';
+import { withHeartbeat } from '../../../bench/heartbeat';
+import { Rng, randomText, realText } from '../../../bench/textgen';
 
 const loaded = (): string[] =>
   getEncodingStats()

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { FAMILIES, familyOf } from '../../src/core/tokenizers/families';
-import { allTokenizers, registerModel } from '../../src/core/tokenizers/registry';
+import { FAMILIES, familyOf } from '../../../../src/core/tokenizers/families';
+import { allTokenizers, registerModel } from '../../../../src/core/tokenizers/registry';
 
-const ROOT = join(__dirname, '..', '..', '..');
+const ROOT = join(__dirname, '..', '..', '..', '..', '..');
 const TOKENIZERS_DIR = join(ROOT, 'src', 'core', 'tokenizers');
 /** The folder every family builds on: not a family. */
 const SHARED = 'engine';

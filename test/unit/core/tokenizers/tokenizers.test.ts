@@ -7,7 +7,7 @@ import {
   resolveTokenizer,
   TOKENIZER_NAMES,
   UnknownTokenizerError,
-} from '../../src/core/tokenizers/index';
+} from '../../../../src/core/tokenizers/index';
 
 test('every name of spec 4.1, and o200k_harmony, resolves, aliases to their encodings', () => {
   const expected: Record<string, string> = {

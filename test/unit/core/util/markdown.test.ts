@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { codeCell, codeSpan } from '../../src/core/util/markdown';
+import { codeCell, codeSpan } from '../../../../src/core/util/markdown';
 
 // markdown-it is what VS Code's Markdown preview renders with (installed with @vscode/vsce; it ships no types).
 const MarkdownIt = require('markdown-it') as new () => { render(source: string): string };

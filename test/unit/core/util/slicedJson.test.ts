@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { JsonDepthError, JsonSizeError, parseJson, parseJsonSliced, parseJsonSteps, JsonSyntaxError } from '../../src/core/util/slicedJson';
+import {
+  JsonDepthError,
+  JsonSizeError,
+  parseJson,
+  parseJsonSliced,
+  parseJsonSteps,
+  JsonSyntaxError,
+} from '../../../../src/core/util/slicedJson';
 
 const outcome = (parse: (text: string) => unknown, text: string): { value?: unknown; threw?: boolean } => {
   try {

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { RenderPool } from '../../src/features/chat/renderPool';
-import { withHeartbeat } from '../bench/heartbeat';
+import { RenderPool } from '../../../../src/features/chat/renderPool';
+import { withHeartbeat } from '../../../bench/heartbeat';
 
-const script = join(__dirname, '..', '..', 'src', 'features', 'chat', 'renderWorker.js');
+const script = join(__dirname, '..', '..', '..', '..', 'src', 'features', 'chat', 'renderWorker.js');
 
 /** Runs `work` under a watchdog, with the longest time the caller's event loop was held meanwhile. */
 async function watched<T>(work: Promise<T>, watchdogMs = 10_000): Promise<{ outcome: PromiseSettledResult<T>; longestGapMs: number }> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answerText, checkInput, MAX_PATHS } from '../../src/features/chatTool/input';
-import { countTree, decodeText, markdownTable, MAX_FILE_BYTES, sorted, type FileCount } from '../../src/features/fileCounts/counts';
+import { answerText, checkInput, MAX_PATHS } from '../../../../src/features/chatTool/input';
+import { countTree, decodeText, markdownTable, MAX_FILE_BYTES, sorted, type FileCount } from '../../../../src/features/fileCounts/counts';
 
 const FILES: FileCount[] = [
   { path: 'a/x.md', tokens: 10, chars: 40 },

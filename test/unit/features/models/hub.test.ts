@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { downloadTokenizerJson, etagSha256, HubError, tokenizerUrl, type HubErrorKind } from '../../src/features/models/hub';
+import { downloadTokenizerJson, etagSha256, HubError, tokenizerUrl, type HubErrorKind } from '../../../../src/features/models/hub';
 import {
   cachedModelFile,
   installFromHub,
@@ -19,11 +19,11 @@ import {
   readChatConfig,
   readTokenizerFile,
   removeCachedModel,
-} from '../../src/features/models/store';
-import { isRepoId } from '../../src/features/models/catalog';
-import { loadHuggingFaceTokenizer, loadTokenizer, registerModel } from '../../src/core/tokenizers/index';
-import { DIRECT_TEMPLATE, HUB_TOKEN, MODEL_REPOS, modelBytes, startStandInHub, type StandInHub } from './standInHub';
-import { countConversation, parseConversation, templateFormat } from '../../src/core/chat/index';
+} from '../../../../src/features/models/store';
+import { isRepoId } from '../../../../src/features/models/catalog';
+import { loadHuggingFaceTokenizer, loadTokenizer, registerModel } from '../../../../src/core/tokenizers/index';
+import { DIRECT_TEMPLATE, HUB_TOKEN, MODEL_REPOS, modelBytes, startStandInHub, type StandInHub } from '../../../support/standInHub';
+import { countConversation, parseConversation, templateFormat } from '../../../../src/core/chat/index';
 
 let hub: StandInHub;
 before(async () => {

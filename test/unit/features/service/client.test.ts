@@ -1,12 +1,18 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { MockAgent } from 'undici';
-import { createServer, type ReferenceServer } from '../../src/server/http/app';
-import { MAX_HTML_CHARS, ServiceClient, stripHtml, type ClientOptions, type RequestLogEntry } from '../../src/features/service/client';
-import { ServiceError } from '../../src/core/service/errors';
-import { Pacer } from '../../src/features/service/pacing';
-import { loadTokenizerSync } from '../../src/core/tokenizers/index';
-import { failure } from './serviceFailure';
+import { createServer, type ReferenceServer } from '../../../../src/server/http/app';
+import {
+  MAX_HTML_CHARS,
+  ServiceClient,
+  stripHtml,
+  type ClientOptions,
+  type RequestLogEntry,
+} from '../../../../src/features/service/client';
+import { ServiceError } from '../../../../src/core/service/errors';
+import { Pacer } from '../../../../src/features/service/pacing';
+import { loadTokenizerSync } from '../../../../src/core/tokenizers/index';
+import { failure } from '../../../support/serviceFailure';
 
 const KEY = 'tl-test-key-4f9c2a7b1e';
 let server: ReferenceServer;

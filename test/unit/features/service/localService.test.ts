@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { LocalService } from '../../src/features/service/localService';
+import { LocalService } from '../../../../src/features/service/localService';
 
-const SCRIPT = join(__dirname, '..', '..', 'src', 'server', 'main.js');
+const SCRIPT = join(__dirname, '..', '..', '..', '..', 'src', 'server', 'main.js');
 const KEY = 'tl-local-test-key-0123456789';
 
 const tokenize = (url: string, key: string) =>

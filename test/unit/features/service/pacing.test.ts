@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, type Clock } from '../../src/features/service/pacing';
-import { ServiceError, kindForStatus } from '../../src/core/service/errors';
-import { redact } from '../../src/core/service/redact';
+import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, type Clock } from '../../../../src/features/service/pacing';
+import { ServiceError, kindForStatus } from '../../../../src/core/service/errors';
+import { redact } from '../../../../src/core/service/redact';
 
 /** A clock that only moves when a sleeper needs it to: sleeping advances time to the wake-up. */
 class FakeClock implements Clock {

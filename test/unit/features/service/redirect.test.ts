@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ServiceClient } from '../../src/features/service/client';
-import { ServiceError } from '../../src/core/service/errors';
-import { Pacer } from '../../src/features/service/pacing';
+import { ServiceClient } from '../../../../src/features/service/client';
+import { ServiceError } from '../../../../src/core/service/errors';
+import { Pacer } from '../../../../src/features/service/pacing';
 
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
   const server = http.createServer(handler);

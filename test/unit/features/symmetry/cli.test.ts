@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-const cli = join(__dirname, '..', '..', 'src', 'cli.js');
+const cli = join(__dirname, '..', '..', '..', '..', 'src', 'cli.js');
 const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
 const lines = (stdout: string) =>
   stdout

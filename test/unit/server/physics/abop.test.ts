@@ -7,11 +7,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { abopCovers, ABOP_METHOD, evaluateAbop } from '../../src/server/physics/abop';
-import type { Cell } from '../../src/server/physics/cell';
-import { forceFieldFor } from '../../src/server/physics/forceField';
-import { diamond, rattle, strained, zincblende } from './physicsFixtures';
-import { assertForcesAreGradient, assertStressIsStrainDerivative, SHEAR, equilibrium, zincblendeCubic } from './physicsCrystals';
+import { abopCovers, ABOP_METHOD, evaluateAbop } from '../../../../src/server/physics/abop';
+import type { Cell } from '../../../../src/server/physics/cell';
+import { forceFieldFor } from '../../../../src/server/physics/forceField';
+import { diamond, rattle, strained, zincblende } from '../../../support/physicsFixtures';
+import {
+  assertForcesAreGradient,
+  assertStressIsStrainDerivative,
+  SHEAR,
+  equilibrium,
+  zincblendeCubic,
+} from '../../../support/physicsCrystals';
 
 const near = (value: number, expected: number, tolerance: number, what: string): void =>
   assert.ok(Math.abs(value - expected) <= tolerance, `${what}: ${value} vs ${expected} ± ${tolerance}`);

@@ -1,13 +1,13 @@
 /** The high-symmetry k-paths and the s-orbital tight-binding band structure. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { combine, norm, reciprocal, sub, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
-import { bravaisLattice, kPath } from '../../src/server/physics/kpath';
-import { setyawanCurtarolo } from '../../src/core/crystallography/kpath';
-import { MATERIALS } from '../../src/server/materials';
-import { runToEnd } from '../../src/server/physics/schedule';
-import { bandEdges, bands, hopping, onsiteEnergy } from '../../src/server/physics/tightbinding';
-import { diamond, primitiveSi, skewedNaCl } from './physicsFixtures';
+import { combine, norm, reciprocal, sub, type Cell, type Mat3, type Vec3 } from '../../../../src/server/physics/cell';
+import { bravaisLattice, kPath } from '../../../../src/server/physics/kpath';
+import { setyawanCurtarolo } from '../../../../src/core/crystallography/kpath';
+import { MATERIALS } from '../../../../src/server/materials';
+import { runToEnd } from '../../../../src/server/physics/schedule';
+import { bandEdges, bands, hopping, onsiteEnergy } from '../../../../src/server/physics/tightbinding';
+import { diamond, primitiveSi, skewedNaCl } from '../../../support/physicsFixtures';
 
 const close = (a: number, b: number, tolerance = 1e-9): boolean => Math.abs(a - b) <= tolerance;
 const eigenvaluesAt = (cell: Cell, kpoints: Vec3[]): number[][] => runToEnd(bands(cell, kpoints));

@@ -20,16 +20,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError, volume, type Cell, type Vec3 } from '../../src/server/physics/cell';
-import { forceFieldFor } from '../../src/server/physics/forceField';
-import { neighborList } from '../../src/server/physics/neighbors';
-import { EV_PER_A3_IN_GPA, stressGPa, type Evaluation } from '../../src/server/physics/potential';
-import { seededRandom } from '../../src/server/physics/rng';
-import { evaluateSw, swCovers, SW_METHOD, type SwParameters } from '../../src/server/physics/stillingerWeber';
-import { evaluateTersoff, tersoffCovers, TERSOFF_1989, TERSOFF_CHI, TERSOFF_METHOD } from '../../src/server/physics/tersoff';
-import { UFF_METHOD } from '../../src/server/physics/uff';
-import { diamond, primitiveSi, rattle, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
-import { minimum } from './physicsCrystals';
+import { InputError, volume, type Cell, type Vec3 } from '../../../../src/server/physics/cell';
+import { forceFieldFor } from '../../../../src/server/physics/forceField';
+import { neighborList } from '../../../../src/server/physics/neighbors';
+import { EV_PER_A3_IN_GPA, stressGPa, type Evaluation } from '../../../../src/server/physics/potential';
+import { seededRandom } from '../../../../src/server/physics/rng';
+import { evaluateSw, swCovers, SW_METHOD, type SwParameters } from '../../../../src/server/physics/stillingerWeber';
+import { evaluateTersoff, tersoffCovers, TERSOFF_1989, TERSOFF_CHI, TERSOFF_METHOD } from '../../../../src/server/physics/tersoff';
+import { UFF_METHOD } from '../../../../src/server/physics/uff';
+import { diamond, primitiveSi, rattle, shifted, strained, VOIGT, voigtStrain } from '../../../support/physicsFixtures';
+import { minimum } from '../../../support/physicsCrystals';
 
 type Potential = (cell: Cell) => Evaluation;
 

@@ -1,15 +1,15 @@
 /** FIRE relaxation, NVE molecular dynamics, selective dynamics, the trajectory recorder and the slicing runner. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dualBasis, toFractional, type Vec3 } from '../../src/server/physics/cell';
-import { freeCoordinates, type Flags } from '../../src/server/physics/constraints';
-import { FrameRecorder } from '../../src/server/physics/frames';
-import { md } from '../../src/server/physics/md';
-import { forceFieldFor } from '../../src/server/physics/forceField';
-import type { Cell } from '../../src/server/physics/cell';
-import { relax } from '../../src/server/physics/relax';
-import { runSliced, runToEnd } from '../../src/server/physics/schedule';
-import { diamond, fcc, fccCopper, rattle, skewedNaCl } from './physicsFixtures';
+import { dualBasis, toFractional, type Vec3 } from '../../../../src/server/physics/cell';
+import { freeCoordinates, type Flags } from '../../../../src/server/physics/constraints';
+import { FrameRecorder } from '../../../../src/server/physics/frames';
+import { md } from '../../../../src/server/physics/md';
+import { forceFieldFor } from '../../../../src/server/physics/forceField';
+import type { Cell } from '../../../../src/server/physics/cell';
+import { relax } from '../../../../src/server/physics/relax';
+import { runSliced, runToEnd } from '../../../../src/server/physics/schedule';
+import { diamond, fcc, fccCopper, rattle, skewedNaCl } from '../../../support/physicsFixtures';
 
 /** The energy and forces the relax and MD of a cell use (the force field forceFieldFor picks). */
 const evaluate = (cell: Cell) => forceFieldFor(cell.symbols).evaluate(cell);

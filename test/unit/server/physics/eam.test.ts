@@ -13,11 +13,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError, volume as cellVolume, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
-import { alloyPair, eamCovers, EAM_ELEMENTS, embedding, evaluateEam, hostDensities, pairPotential } from '../../src/server/physics/eam';
-import { ZHOU_2004, type ZhouElement } from '../../src/server/physics/eamParameters';
-import { EV_PER_A3_IN_GPA, stressGPa } from '../../src/server/physics/potential';
-import { rattle, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
+import { InputError, volume as cellVolume, type Cell, type Mat3, type Vec3 } from '../../../../src/server/physics/cell';
+import {
+  alloyPair,
+  eamCovers,
+  EAM_ELEMENTS,
+  embedding,
+  evaluateEam,
+  hostDensities,
+  pairPotential,
+} from '../../../../src/server/physics/eam';
+import { ZHOU_2004, type ZhouElement } from '../../../../src/server/physics/eamParameters';
+import { EV_PER_A3_IN_GPA, stressGPa } from '../../../../src/server/physics/potential';
+import { rattle, shifted, strained, VOIGT, voigtStrain } from '../../../support/physicsFixtures';
 
 const IDEAL_C_OVER_A = Math.sqrt(8 / 3);
 

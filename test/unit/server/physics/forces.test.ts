@@ -5,13 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { combine, InputError, volume, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
-import { relaxCell } from '../../src/server/physics/cellRelax';
-import { neighborList } from '../../src/server/physics/neighbors';
-import { EV_PER_A3_IN_GPA, stressGPa } from '../../src/server/physics/potential';
-import { runToEnd } from '../../src/server/physics/schedule';
-import { CUTOFF, evaluateUff as evaluate, KCAL_PER_MOL_IN_EV, ljEnergy, SWITCH_START, uffPair } from '../../src/server/physics/uff';
-import { diamond, fcc, rattle, skewedNaCl, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
+import { combine, InputError, volume, type Cell, type Mat3, type Vec3 } from '../../../../src/server/physics/cell';
+import { relaxCell } from '../../../../src/server/physics/cellRelax';
+import { neighborList } from '../../../../src/server/physics/neighbors';
+import { EV_PER_A3_IN_GPA, stressGPa } from '../../../../src/server/physics/potential';
+import { runToEnd } from '../../../../src/server/physics/schedule';
+import { CUTOFF, evaluateUff as evaluate, KCAL_PER_MOL_IN_EV, ljEnergy, SWITCH_START, uffPair } from '../../../../src/server/physics/uff';
+import { diamond, fcc, rattle, skewedNaCl, shifted, strained, VOIGT, voigtStrain } from '../../../support/physicsFixtures';
 
 const energy = (cell: Cell): number => evaluate(cell).energy;
 /** UFF's x for argon (Å): fcc argon cells are built around it. */

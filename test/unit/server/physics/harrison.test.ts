@@ -6,9 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Cell } from '../../src/server/physics/cell';
-import { bandModel } from '../../src/server/physics/answers';
-import { densityOfStates } from '../../src/server/physics/dos';
+import type { Cell } from '../../../../src/server/physics/cell';
+import { bandModel } from '../../../../src/server/physics/answers';
+import { densityOfStates } from '../../../../src/server/physics/dos';
 import {
   harrisonBands,
   harrisonCovers,
@@ -17,13 +17,13 @@ import {
   harrisonIntegrals,
   HARRISON_METHOD,
   TERM_VALUES,
-} from '../../src/server/physics/harrison';
-import { kPath } from '../../src/server/physics/kpath';
-import { runToEnd } from '../../src/server/physics/schedule';
-import { SP3S_METHOD } from '../../src/server/physics/sp3s';
-import { bandEdges, embeddedEigenvalues } from '../../src/server/physics/tightbinding';
-import { fcc, zincblende } from './physicsFixtures';
-import { wurtzite } from './physicsCrystals';
+} from '../../../../src/server/physics/harrison';
+import { kPath } from '../../../../src/server/physics/kpath';
+import { runToEnd } from '../../../../src/server/physics/schedule';
+import { SP3S_METHOD } from '../../../../src/server/physics/sp3s';
+import { bandEdges, embeddedEigenvalues } from '../../../../src/server/physics/tightbinding';
+import { fcc, zincblende } from '../../../support/physicsFixtures';
+import { wurtzite } from '../../../support/physicsCrystals';
 
 const near = (a: number, b: number, tolerance: number): boolean => Math.abs(a - b) <= tolerance;
 

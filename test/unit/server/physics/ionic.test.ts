@@ -14,16 +14,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
-import { relaxCell } from '../../src/server/physics/cellRelax';
-import { COULOMB, erfc, erfcScaled, MAX_EWALD_ATOMS, splitting } from '../../src/server/physics/ewald';
-import { forceFieldFor } from '../../src/server/physics/forceField';
-import { evaluateIonic, ionicSetFor } from '../../src/server/physics/ionic';
-import { asRigidIons, BUSH_1994, type IonicSet } from '../../src/server/physics/ionicParameters';
-import { runToEnd } from '../../src/server/physics/schedule';
-import { stressGPa } from '../../src/server/physics/potential';
-import { UFF_METHOD } from '../../src/server/physics/uff';
-import { rattle, skewedNaCl, strained } from './physicsFixtures';
+import { InputError, type Cell, type Mat3, type Vec3 } from '../../../../src/server/physics/cell';
+import { relaxCell } from '../../../../src/server/physics/cellRelax';
+import { COULOMB, erfc, erfcScaled, MAX_EWALD_ATOMS, splitting } from '../../../../src/server/physics/ewald';
+import { forceFieldFor } from '../../../../src/server/physics/forceField';
+import { evaluateIonic, ionicSetFor } from '../../../../src/server/physics/ionic';
+import { asRigidIons, BUSH_1994, type IonicSet } from '../../../../src/server/physics/ionicParameters';
+import { runToEnd } from '../../../../src/server/physics/schedule';
+import { stressGPa } from '../../../../src/server/physics/potential';
+import { UFF_METHOD } from '../../../../src/server/physics/uff';
+import { rattle, skewedNaCl, strained } from '../../../support/physicsFixtures';
 import {
   assertForcesAreGradient,
   assertStressIsStrainDerivative,
@@ -33,7 +33,7 @@ import {
   rockSalt,
   rutile,
   SHEAR,
-} from './physicsCrystals';
+} from '../../../support/physicsCrystals';
 
 const ionic = (cell: Cell) => evaluateIonic(cell);
 const near = (value: number, expected: number, tolerance: number, what: string): void =>
@@ -164,7 +164,7 @@ test('corundum Al2O3: the shell model relaxed from the measured cell, a 1.3 % lo
   near(rc / c, 1, 1e-3, 'rigid c over the shell model');
 });
 
-/** Bush et al.'s set on any structure (binary Ti–O takes Matsui and Akaogi's, physics.oxides.test.ts). */
+/** Bush et al.'s set on any structure (binary Ti–O takes Matsui and Akaogi's, oxides.test.ts). */
 const bush = (cell: Cell) => evaluateIonic(cell, BUSH_1994);
 
 test('rutile TiO2 on Bush et al.: rigid ions shrink a by 5 %; with shells the measured cell is under 10-45 GPa and bush.lib’s Ti gives no stable rutile', () => {

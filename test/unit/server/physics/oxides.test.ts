@@ -12,16 +12,23 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Cell, Mat3 } from '../../src/server/physics/cell';
-import { relaxCell } from '../../src/server/physics/cellRelax';
-import { splitting } from '../../src/server/physics/ewald';
-import { forceFieldFor } from '../../src/server/physics/forceField';
-import { evaluateIonic, ionicSetFor } from '../../src/server/physics/ionic';
-import { LEWIS_CATLOW_1985, MATSUI_AKAOGI, type IonicSet } from '../../src/server/physics/ionicParameters';
-import { runToEnd } from '../../src/server/physics/schedule';
-import { UFF_METHOD } from '../../src/server/physics/uff';
-import { rattle, strained } from './physicsFixtures';
-import { assertForcesAreGradient, assertStressIsStrainDerivative, relaxedIonModuli, rutile, SHEAR, wurtzite } from './physicsCrystals';
+import type { Cell, Mat3 } from '../../../../src/server/physics/cell';
+import { relaxCell } from '../../../../src/server/physics/cellRelax';
+import { splitting } from '../../../../src/server/physics/ewald';
+import { forceFieldFor } from '../../../../src/server/physics/forceField';
+import { evaluateIonic, ionicSetFor } from '../../../../src/server/physics/ionic';
+import { LEWIS_CATLOW_1985, MATSUI_AKAOGI, type IonicSet } from '../../../../src/server/physics/ionicParameters';
+import { runToEnd } from '../../../../src/server/physics/schedule';
+import { UFF_METHOD } from '../../../../src/server/physics/uff';
+import { rattle, strained } from '../../../support/physicsFixtures';
+import {
+  assertForcesAreGradient,
+  assertStressIsStrainDerivative,
+  relaxedIonModuli,
+  rutile,
+  SHEAR,
+  wurtzite,
+} from '../../../support/physicsCrystals';
 
 const near = (value: number, expected: number, tolerance: number, what: string): void =>
   assert.ok(Math.abs(value - expected) <= tolerance, `${what}: ${value} vs ${expected} ± ${tolerance}`);

@@ -1,15 +1,15 @@
 /**
  * docs/physics.md's table of lattice constants, cohesive energies and band gaps is what the built-in service computes
  * today: each row is recomputed (physicsTable.ts) and must appear in docs/physics.md verbatim, so a change to a model that moves a
- * number fails here until the table is updated (`node out/test/unit/physicsTable.js` prints it).
+ * number fails here until the table is updated (`node out/test/support/physicsTable.js` prints it).
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { compute, HEADER, MATERIALS, row, TOSI_FUMI } from './physicsTable';
+import { compute, HEADER, MATERIALS, row, TOSI_FUMI } from '../../../support/physicsTable';
 
-const page = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'physics.md'), 'utf8');
+const page = fs.readFileSync(path.join(__dirname, '..', '..', '..', '..', '..', 'docs', 'physics.md'), 'utf8');
 
 test('docs/physics.md has the table header', () => {
   for (const line of HEADER) assert.ok(page.includes(line), `docs/physics.md lacks the line\n${line}`);
@@ -20,14 +20,14 @@ for (const material of MATERIALS) {
     const line = row(material, compute(material));
     assert.ok(
       page.includes(`${line}\n`),
-      `docs/physics.md lacks the row\n${line}\n(print the table with node out/test/unit/physicsTable.js)`,
+      `docs/physics.md lacks the row\n${line}\n(print the table with node out/test/support/physicsTable.js)`,
     );
   });
 }
 
 /**
  * Tosi and Fumi fitted a static lattice: their salts sit up to 1.7 % below the room-temperature measurement, about the
- * thermal expansion from 0 K (physics.ionic.test.ts checks every salt is below it by 0.2–1.7 %); other rows may state
+ * thermal expansion from 0 K (ionic.test.ts checks every salt is below it by 0.2–1.7 %); other rows may state
  * their model's own distance.
  */
 const aTolerance = (m: (typeof MATERIALS)[number]): number => m.aTolerance ?? (m.model === TOSI_FUMI ? 0.017 : 0.01);

@@ -13,11 +13,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Cell } from '../../src/server/physics/cell';
-import { forceFieldFor } from '../../src/server/physics/forceField';
-import { evaluatePowell, powellCovers, POWELL_METHOD } from '../../src/server/physics/tersoffIIIV';
-import { rattle, strained, zincblende } from './physicsFixtures';
-import { assertForcesAreGradient, assertStressIsStrainDerivative, equilibrium, SHEAR, zincblendeCubic } from './physicsCrystals';
+import type { Cell } from '../../../../src/server/physics/cell';
+import { forceFieldFor } from '../../../../src/server/physics/forceField';
+import { evaluatePowell, powellCovers, POWELL_METHOD } from '../../../../src/server/physics/tersoffIIIV';
+import { rattle, strained, zincblende } from '../../../support/physicsFixtures';
+import {
+  assertForcesAreGradient,
+  assertStressIsStrainDerivative,
+  equilibrium,
+  SHEAR,
+  zincblendeCubic,
+} from '../../../support/physicsCrystals';
 
 const near = (value: number, expected: number, tolerance: number, what: string): void =>
   assert.ok(Math.abs(value - expected) <= tolerance, `${what}: ${value} vs ${expected} ± ${tolerance}`);

@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { referenceServer } from './serverHarness';
-import { parsePoscar } from '../../src/core/poscar/index';
-import { millerAxis } from '../../src/server/heterostructure';
-import { padToQubits, pauliTermCount, runVqe } from '../../src/server/quantum';
-import { MAX_SPECIES } from '../../src/server/routes/reaction';
+import { referenceServer } from '../../../support/serverHarness';
+import { parsePoscar } from '../../../../src/core/poscar/index';
+import { millerAxis } from '../../../../src/server/heterostructure';
+import { padToQubits, pauliTermCount, runVqe } from '../../../../src/server/quantum';
+import { MAX_SPECIES } from '../../../../src/server/routes/reaction';
 
 const { post } = referenceServer('apps-test-key');
 

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
-import { laneOf, QUICK_BODY_CHARS } from '../../src/server/routes/index';
-import { poscarText, primitiveSi } from './physicsFixtures';
-import { referenceServer, type Answer } from './serverHarness';
+import { laneOf, QUICK_BODY_CHARS } from '../../../../src/server/routes/index';
+import { poscarText, primitiveSi } from '../../../support/physicsFixtures';
+import { referenceServer, type Answer } from '../../../support/serverHarness';
 
 const { post } = referenceServer('lanes-test-key');
 

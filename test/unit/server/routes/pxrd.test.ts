@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findPeaks, matchPeaks, scanBackground, type XyPoint } from '../../src/core/diffraction/peaks';
-import { findMaterial, MATERIALS } from '../../src/server/materials';
-import { errorsOf, parseDiffraction } from '../../src/core/diffraction/parse';
-import { DIFFRACTION_FORMAT } from '../../src/core/structures/formats';
-import { seededRandom } from '../../src/server/physics/rng';
-import { MALFORMED_DIFFRACTION } from './diffractionCases';
-import { MAX_MATCH_POINTS, powderPattern, type Peak } from '../../src/server/routes/pxrd';
-import { referenceServer } from './serverHarness';
+import { findPeaks, matchPeaks, scanBackground, type XyPoint } from '../../../../src/core/diffraction/peaks';
+import { findMaterial, MATERIALS } from '../../../../src/server/materials';
+import { errorsOf, parseDiffraction } from '../../../../src/core/diffraction/parse';
+import { DIFFRACTION_FORMAT } from '../../../../src/core/structures/formats';
+import { seededRandom } from '../../../../src/server/physics/rng';
+import { MALFORMED_DIFFRACTION } from '../../../support/diffractionCases';
+import { MAX_MATCH_POINTS, powderPattern, type Peak } from '../../../../src/server/routes/pxrd';
+import { referenceServer } from '../../../support/serverHarness';
 
 const { post } = referenceServer('pxrd-test-key');
 

@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { conforms, example, fit, text, textPaths } from '../../src/core/util/shape';
-import { fitShowMessage, isToResultPage, TO_RESULT_PAGE, type ShowMessage } from '../../src/webviews/results/protocol';
-import { inputStructure } from '../../src/webviews/results/poscarText';
-import { resultView, runInfo } from '../../src/webviews/results/view';
-import { RUN_KINDS, type RunRecord } from '../../src/core/runs/run';
-import type { AppModel } from '../../src/webviews/results/apps/model';
-import type { BandsModel } from '../../src/webviews/results/model';
+import { conforms, example, fit, text, textPaths } from '../../../../src/core/util/shape';
+import { fitShowMessage, isToResultPage, TO_RESULT_PAGE, type ShowMessage } from '../../../../src/webviews/results/protocol';
+import { inputStructure } from '../../../../src/webviews/results/poscarText';
+import { resultView, runInfo } from '../../../../src/webviews/results/view';
+import { RUN_KINDS, type RunRecord } from '../../../../src/core/runs/run';
+import type { AppModel } from '../../../../src/webviews/results/apps/model';
+import type { BandsModel } from '../../../../src/webviews/results/model';
 
 type Json = Record<string, unknown>;
 
@@ -101,7 +101,7 @@ test('each text field of each result kind over its limit: the rest is shown, the
   assert.ok(shortened > 50 && dropped >= 5, `${shortened} shortened, ${dropped} dropped`);
 });
 
-const DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results');
+const DIR = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'results');
 const fixture = (name: string): Json => JSON.parse(readFileSync(join(DIR, name), 'utf8')) as Json;
 const INPUT = readFileSync(join(DIR, 'POSCAR.Si8'), 'utf8');
 

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../src/webviews/results/model';
-import { isToResultPage } from '../../src/webviews/results/protocol';
-import { readResult } from '../../src/webviews/results/read';
-import type { RunKind } from '../../src/core/runs/run';
+import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../../../src/webviews/results/model';
+import { isToResultPage } from '../../../../src/webviews/results/protocol';
+import { readResult } from '../../../../src/webviews/results/read';
+import type { RunKind } from '../../../../src/core/runs/run';
 
-const DIR = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results');
+const DIR = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'results');
 const fixture = (name: string): string => readFileSync(join(DIR, name), 'utf8');
 const json = (name: string): unknown => JSON.parse(fixture(name));
 const read = <M>(kind: RunKind, value: unknown, atoms = 8): M => readResult(kind, { type: 'json', value }, {}, { atoms }) as M;

@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parsePoscar } from '../../src/core/poscar/index';
-import { bandStructure, dynamics, relaxation, singlePoint, structureOf } from '../../src/server/physics/answers';
-import { runToEnd } from '../../src/server/physics/schedule';
-import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../src/webviews/results/model';
-import { readResult } from '../../src/webviews/results/read';
-import type { RunKind } from '../../src/core/runs/run';
+import { parsePoscar } from '../../../../src/core/poscar/index';
+import { bandStructure, dynamics, relaxation, singlePoint, structureOf } from '../../../../src/server/physics/answers';
+import { runToEnd } from '../../../../src/server/physics/schedule';
+import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../../../src/webviews/results/model';
+import { readResult } from '../../../../src/webviews/results/read';
+import type { RunKind } from '../../../../src/core/runs/run';
 
-const text = readFileSync(join(__dirname, '..', '..', '..', 'test', 'fixtures', 'results', 'POSCAR.Si8'), 'utf8');
+const text = readFileSync(join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'results', 'POSCAR.Si8'), 'utf8');
 const structure = structureOf(parsePoscar(text).poscar!);
 const viaJson = <M>(kind: RunKind, answer: unknown): M =>
   readResult(kind, { type: 'json', value: JSON.parse(JSON.stringify(answer)) }, {}, { atoms: 8 }) as M;

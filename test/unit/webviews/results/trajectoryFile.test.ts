@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { readXdatcar } from '../../src/core/structures/xdatcar/index';
-import type { StructureFile } from '../../src/core/structures/types';
-import { readResult } from '../../src/webviews/results/read';
-import { plotsOf } from '../../src/webviews/results/plots';
-import type { MdModel } from '../../src/webviews/results/model';
-import { hasTrajectory, trajectoryRecord } from '../../src/webviews/results/trajectoryFile';
-import { PYTHON } from './xrdOracle';
+import { readXdatcar } from '../../../../src/core/structures/xdatcar/index';
+import type { StructureFile } from '../../../../src/core/structures/types';
+import { readResult } from '../../../../src/webviews/results/read';
+import { plotsOf } from '../../../../src/webviews/results/plots';
+import type { MdModel } from '../../../../src/webviews/results/model';
+import { hasTrajectory, trajectoryRecord } from '../../../../src/webviews/results/trajectoryFile';
+import { PYTHON } from '../../../support/python';
 
 const FILE = '/usr/share/doc/pymatgen-test-files/examples/test_files/Traj_XDATCAR';
 

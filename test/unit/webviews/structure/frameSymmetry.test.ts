@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SymmetryFinder, type SymmetryOutcome } from '../../src/core/crystallography/symmetry';
-import type { Cell } from '../../src/core/crystallography/cell';
-import { loadMoyoNode } from '../../src/platform/moyoNode';
-import { FrameSymmetry, frameCell } from '../../src/webviews/structure/frameSymmetry';
-import type { StructureData } from '../../src/webviews/structure/protocol';
+import { SymmetryFinder, type SymmetryOutcome } from '../../../../src/core/crystallography/symmetry';
+import type { Cell } from '../../../../src/core/crystallography/cell';
+import { loadMoyoNode } from '../../../../src/platform/moyoNode';
+import { FrameSymmetry, frameCell } from '../../../../src/webviews/structure/frameSymmetry';
+import type { StructureData } from '../../../../src/webviews/structure/protocol';
 
 /** Si₂ in a 5.43 Å cube, the first atom moved along x frame by frame (spglib: R-3m (166), then C2/m (12)). */
 function trajectory(frames: number, sources?: number[]): StructureData {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Mat3, Vec3 } from '../../src/core/poscar/types';
-import { angle, distance, measurement } from '../../src/webviews/structure/measure';
+import type { Mat3, Vec3 } from '../../../../src/core/poscar/types';
+import { angle, distance, measurement } from '../../../../src/webviews/structure/measure';
 
 const near = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b}`);
 const A = 5.431;

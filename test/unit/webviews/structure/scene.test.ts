@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildScene, fitRepeat, legend, toXyz } from '../../src/webviews/structure/scene';
-import type { Mat3 } from '../../src/core/poscar/types';
+import { buildScene, fitRepeat, legend, toXyz } from '../../../../src/webviews/structure/scene';
+import type { Mat3 } from '../../../../src/core/poscar/types';
 
 const cube = (a: number): Mat3 => [
   [a, 0, 0],

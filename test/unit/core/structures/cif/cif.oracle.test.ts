@@ -27,13 +27,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { cartToFrac, latticeParameters } from '../../src/core/poscar/structure';
-import { readCif, writeCif } from '../../src/core/structures/cif/index';
-import type { StructureFile, StructureFrame } from '../../src/core/structures/types';
-import { moyoSpaceGroups } from './spaceGroupTable';
+import { cartToFrac, latticeParameters } from '../../../../../src/core/poscar/structure';
+import { readCif, writeCif } from '../../../../../src/core/structures/cif/index';
+import type { StructureFile, StructureFrame } from '../../../../../src/core/structures/types';
+import { moyoSpaceGroups } from '../../../../support/spaceGroupTable';
+import { PYTHON, pythonHas } from '../../../../support/python';
 
 const ROOT = '/usr/share/doc/pymatgen-test-files/examples/test_files';
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const INSTALL = 'apt-get install pymatgen-test-files python3-ase python3-pymatgen';
 
 /** Where an oracle fails or disagrees, why, and what we do. Keyed by file (relative to ROOT). */
@@ -261,10 +261,9 @@ function compare(frame: StructureFrame, other: OracleBlock, oracle: 'ase' | 'pym
 }
 
 const present = existsSync(ROOT);
-const oracleCheck = present ? spawnSync(PYTHON, ['-c', 'import ase, pymatgen.io.cif'], { encoding: 'utf8' }) : undefined;
 const skipReason = !present
   ? `pymatgen's test files are not installed (${ROOT}): ${INSTALL}`
-  : oracleCheck?.status !== 0
+  : !pythonHas('ase', 'pymatgen.io.cif')
     ? `ASE and pymatgen are not installed for ${PYTHON}: ${INSTALL}`
     : undefined;
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cartToFrac, latticeParameters } from '../../src/core/poscar/structure';
+import { cartToFrac, latticeParameters } from '../../../../../src/core/poscar/structure';
 import {
   cellFromParameters,
   cifNumber,
@@ -19,13 +19,13 @@ import {
   siteElement,
   SITE_TOLERANCE,
   writeCif,
-} from '../../src/core/structures/cif/index';
-import { PeriodicHash, wrap } from '../../src/core/structures/cif/symops';
-import type { StructureFile, StructureFrame } from '../../src/core/structures/types';
-import { fm3mOperations, largeFm3mCif, NACL_CIF, sampleCif } from './cifSamples';
-import { moyoSpaceGroups } from './spaceGroupTable';
+} from '../../../../../src/core/structures/cif/index';
+import { PeriodicHash, wrap } from '../../../../../src/core/structures/cif/symops';
+import type { StructureFile, StructureFrame } from '../../../../../src/core/structures/types';
+import { fm3mOperations, largeFm3mCif, NACL_CIF, sampleCif } from '../../../../support/cifSamples';
+import { moyoSpaceGroups } from '../../../../support/spaceGroupTable';
 
-const SOURCES = join(__dirname, '..', '..', '..', 'src', 'core', 'structures', 'cif');
+const SOURCES = join(__dirname, '..', '..', '..', '..', '..', '..', 'src', 'core', 'structures', 'cif');
 
 const covered = (text: string, r: { line: number; start: number; end: number }) =>
   (text.split(/\r\n|\r|\n/)[r.line] ?? '').slice(r.start, r.end);

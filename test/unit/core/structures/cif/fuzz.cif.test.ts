@@ -11,10 +11,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { MAX_DIAGNOSTICS } from '../../src/core/poscar/report';
-import { MAX_ATOMS, readCif, writeCif } from '../../src/core/structures/cif/index';
-import { largeFm3mCif, NACL_CIF, sampleCif } from './cifSamples';
-import { lineMutation, mutateLines, type LineMutation } from './lineMutations';
+import { MAX_DIAGNOSTICS } from '../../../../../src/core/poscar/report';
+import { MAX_ATOMS, readCif, writeCif } from '../../../../../src/core/structures/cif/index';
+import { largeFm3mCif, NACL_CIF, sampleCif } from '../../../../support/cifSamples';
+import { lineMutation, mutateLines, type LineMutation } from '../../../../support/lineMutations';
 
 const ROOT = '/usr/share/doc/pymatgen-test-files/examples/test_files';
 const SEED = 20261127;

@@ -1,14 +1,14 @@
 /**
- * readOutcar on OUTCARs written here (test/unit/vaspSamples.ts): every value read, every diagnostic on its
+ * readOutcar on OUTCARs written here (test/support/vaspSamples.ts): every value read, every diagnostic on its
  * line and token, and a property: an OUTCAR cut anywhere (a running job) gives the complete steps of the
  * whole file, in order and equal, never more.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { readOutcar } from '../../src/core/structures/outcar/index';
-import type { StructureFile } from '../../src/core/structures/types';
-import { sampleOutcar, sampleSteps, SI_O2_LATTICE } from './vaspSamples';
+import { readOutcar } from '../../../../../src/core/structures/outcar/index';
+import type { StructureFile } from '../../../../../src/core/structures/types';
+import { sampleOutcar, sampleSteps, SI_O2_LATTICE } from '../../../../support/vaspSamples';
 
 const lineOf = (text: string, line: number) => text.split(/\r\n|\r|\n/)[line] ?? '';
 const covered = (text: string, r: { line: number; start: number; end: number }) => lineOf(text, r.line).slice(r.start, r.end);

@@ -1,5 +1,5 @@
 /**
- * VasprunReader / readVasprun on vasprun.xml texts written here (test/unit/vaspSamples.ts): the values read,
+ * VasprunReader / readVasprun on vasprun.xml texts written here (test/support/vaspSamples.ts): the values read,
  * the band gap worked by hand the way pymatgen's eigenvalue_band_properties defines it, every diagnostic on
  * its tag, and the property the editor relies on: any cutting of the text into slices gives the same
  * StructureFile as one push.
@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { fracToCart } from '../../src/core/poscar/structure';
-import type { Mat3, Vec3 } from '../../src/core/poscar/types';
-import { MAX_DEPTH, MAX_VALUE, readVasprun, VasprunReader } from '../../src/core/structures/vasprun/index';
-import { MAX_TAG, XmlTokenizer } from '../../src/core/structures/vasprun/xml';
-import { sampleSteps, sampleVasprun, SI_O2_LATTICE } from './vaspSamples';
+import { fracToCart } from '../../../../../src/core/poscar/structure';
+import type { Mat3, Vec3 } from '../../../../../src/core/poscar/types';
+import { MAX_DEPTH, MAX_VALUE, readVasprun, VasprunReader } from '../../../../../src/core/structures/vasprun/index';
+import { MAX_TAG, XmlTokenizer } from '../../../../../src/core/structures/vasprun/xml';
+import { sampleSteps, sampleVasprun, SI_O2_LATTICE } from '../../../../support/vaspSamples';
 
 const lineOf = (text: string, line: number) => text.split(/\r\n|\r|\n/)[line] ?? '';
 const covered = (text: string, r: { line: number; start: number; end: number }) => lineOf(text, r.line).slice(r.start, r.end);

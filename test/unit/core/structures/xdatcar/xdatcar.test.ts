@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readXdatcar } from '../../src/core/structures/xdatcar/index';
-import { MAX_FRAMES } from '../../src/core/structures/trajectoryOutline';
-import type { StructureFile } from '../../src/core/structures/types';
+import { readXdatcar } from '../../../../../src/core/structures/xdatcar/index';
+import { MAX_FRAMES } from '../../../../../src/core/structures/trajectoryOutline';
+import type { StructureFile } from '../../../../../src/core/structures/types';
 
 const codes = (r: StructureFile) => r.diagnostics.map((d) => d.code);
 

@@ -5,13 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { readXyz, writeExtxyz } from '../../src/core/structures/xyz/index';
-import { frameToPoscarText } from '../../src/core/structures/poscar';
-import { parsePoscar } from '../../src/core/poscar/index';
-
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+import { readXyz, writeExtxyz } from '../../../../../src/core/structures/xyz/index';
+import { frameToPoscarText } from '../../../../../src/core/structures/poscar';
+import { parsePoscar } from '../../../../../src/core/poscar/index';
+import { PYTHON } from '../../../../support/python';
 
 /** ASE writes a FixAtoms slab and a FixCartesian molecule; then reads what we wrote (stdin) and reports its constraints. */
 const SCRIPT = String.raw`

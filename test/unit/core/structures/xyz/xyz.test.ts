@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readKeyValues } from '../../src/core/structures/xyz/keyValues';
-import { KBAR_PER_EV_A3, readXyz, writeExtxyz } from '../../src/core/structures/xyz/index';
-import { MAX_FRAMES } from '../../src/core/structures/trajectoryOutline';
-import type { StructureFile } from '../../src/core/structures/types';
+import { readKeyValues } from '../../../../../src/core/structures/xyz/keyValues';
+import { KBAR_PER_EV_A3, readXyz, writeExtxyz } from '../../../../../src/core/structures/xyz/index';
+import { MAX_FRAMES } from '../../../../../src/core/structures/trajectoryOutline';
+import type { StructureFile } from '../../../../../src/core/structures/types';
 
 const codes = (r: StructureFile) => r.diagnostics.map((d) => d.code);
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { unstableRuns, type UnicodeForm } from '../../src/core/tokenizers/engine/normalize';
+import { unstableRuns, type UnicodeForm } from '../../../../../src/core/tokenizers/engine/normalize';
 
 const RANGES: [number, number][] = [
   [0xa0, 0x3ffff],

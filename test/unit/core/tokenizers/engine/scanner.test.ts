@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { compilePattern } from '../../src/core/tokenizers/engine/pattern';
-import { translateOnigRegex } from '../../src/core/tokenizers/huggingFace/onigRegex';
-import { SCANNED_PATTERNS, scannerFor, scannerForSplits } from '../../src/core/tokenizers/engine/scanner';
-import { preTokenization } from '../../src/core/tokenizers/huggingFace/hfPipeline';
-import { SplitPieces } from '../../src/core/tokenizers/engine/pieces';
-import { charBoundary, corpora, randomText, Rng } from '../bench/textgen';
+import { compilePattern } from '../../../../../src/core/tokenizers/engine/pattern';
+import { translateOnigRegex } from '../../../../../src/core/tokenizers/huggingFace/onigRegex';
+import { SCANNED_PATTERNS, scannerFor, scannerForSplits } from '../../../../../src/core/tokenizers/engine/scanner';
+import { preTokenization } from '../../../../../src/core/tokenizers/huggingFace/hfPipeline';
+import { SplitPieces } from '../../../../../src/core/tokenizers/engine/pieces';
+import { charBoundary, corpora, randomText, Rng } from '../../../../bench/textgen';
 
 const { pat_str: CL100K } = require('js-tiktoken/ranks/cl100k_base') as { pat_str: string };
 const { pat_str: O200K } = require('js-tiktoken/ranks/o200k_base') as { pat_str: string };

@@ -12,11 +12,11 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { Tiktoken } from 'tiktoken';
-import { ESTIMATES, loadTokenizer, loadTokenizerSync, shownCount, type Tokenizer } from '../../src/core/tokenizers/index';
-import { readRankFile } from '../../src/core/tokenizers/tiktoken/ranks';
-import { summarize } from '../../src/core/counts/summary';
-import { compilePattern } from '../../src/core/tokenizers/engine/pattern';
-import { corpora, Rng, randomSlice, randomText, textWithLoneSurrogates } from '../bench/textgen';
+import { ESTIMATES, loadTokenizer, loadTokenizerSync, shownCount, type Tokenizer } from '../../../../../src/core/tokenizers/index';
+import { readRankFile } from '../../../../../src/core/tokenizers/tiktoken/ranks';
+import { summarize } from '../../../../../src/core/counts/summary';
+import { compilePattern } from '../../../../../src/core/tokenizers/engine/pattern';
+import { corpora, Rng, randomSlice, randomText, textWithLoneSurrogates } from '../../../../bench/textgen';
 
 const CLAUDE = 'claude (estimate)';
 const SEED = Number(process.env.DIFF_SEED ?? 0xc1a0de);

@@ -21,9 +21,9 @@ import {
   TOKENIZER_NAMES,
   TOKENIZERS,
   UnknownTokenizerError,
-} from '../../src/core/tokenizers/index';
-import { statusText, summarize, tooltipMarkdown, countRows } from '../../src/core/counts/summary';
-import { answerText } from '../../src/features/chatTool/input';
+} from '../../../../../src/core/tokenizers/index';
+import { statusText, summarize, tooltipMarkdown, countRows } from '../../../../../src/core/counts/summary';
+import { answerText } from '../../../../../src/features/chatTool/input';
 
 const SAMPLES = [
   '',

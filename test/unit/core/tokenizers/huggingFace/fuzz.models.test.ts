@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
-import type { FuzzCase, FuzzOutcome } from './modelFuzzWorker';
+import type { FuzzCase, FuzzOutcome } from '../../../../support/modelFuzzWorker';
 
 type Json = { [key: string]: unknown };
 
@@ -115,7 +115,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ base, ...parts }, { requiredKeys: ['base'] }),
 );
 
-const PROSE = fs.readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8').slice(0, 2000);
+const PROSE = fs.readFileSync(join(__dirname, '..', '..', '..', '..', '..', '..', 'README.md'), 'utf8').slice(0, 2000);
 
 function fuzzCase(m: Mutation): FuzzCase {
   const json: Json = { ...BASES[m.base] };
@@ -138,7 +138,7 @@ class Watched {
 
   /** Runs one case; rejects when the worker passes CASE_MS (it is killed) or dies (its heap limit). */
   run(c: FuzzCase): Promise<FuzzOutcome> {
-    const worker = (this.worker ??= new Worker(join(__dirname, 'modelFuzzWorker.js'), {
+    const worker = (this.worker ??= new Worker(join(__dirname, '..', '..', '..', '..', 'support', 'modelFuzzWorker.js'), {
       resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
     }));
     return new Promise<FuzzOutcome>((resolve, reject) => {

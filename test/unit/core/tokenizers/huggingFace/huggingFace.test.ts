@@ -14,12 +14,16 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { loadHuggingFaceTokenizer, parseTokenizerJson, TokenizerJsonError } from '../../src/core/tokenizers/huggingFace/huggingFace';
-import { countAsync } from '../../src/core/tokenizers/sliced';
-import { unicodeStep, type UnicodeForm } from '../../src/core/tokenizers/engine/normalize';
-import { translateOnigRegex } from '../../src/core/tokenizers/huggingFace/onigRegex';
-import type { Tokenizer } from '../../src/core/tokenizers/types';
-import { installedCorpus, readCorpus } from '../bench/textgen';
+import {
+  loadHuggingFaceTokenizer,
+  parseTokenizerJson,
+  TokenizerJsonError,
+} from '../../../../../src/core/tokenizers/huggingFace/huggingFace';
+import { countAsync } from '../../../../../src/core/tokenizers/sliced';
+import { unicodeStep, type UnicodeForm } from '../../../../../src/core/tokenizers/engine/normalize';
+import { translateOnigRegex } from '../../../../../src/core/tokenizers/huggingFace/onigRegex';
+import type { Tokenizer } from '../../../../../src/core/tokenizers/types';
+import { installedCorpus, readCorpus } from '../../../../bench/textgen';
 
 type Json = { [key: string]: unknown };
 

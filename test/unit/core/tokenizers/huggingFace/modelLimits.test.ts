@@ -6,9 +6,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { loadHuggingFaceTokenizer, prepareHuggingFaceSliced, TokenizerJsonError } from '../../src/core/tokenizers/huggingFace/huggingFace';
-import { MODEL_LIMITS, ModelLimitError, type ModelLimit } from '../../src/core/tokenizers/huggingFace/modelLimits';
-import { countAsync } from '../../src/core/tokenizers/sliced';
+import {
+  loadHuggingFaceTokenizer,
+  prepareHuggingFaceSliced,
+  TokenizerJsonError,
+} from '../../../../../src/core/tokenizers/huggingFace/huggingFace';
+import { MODEL_LIMITS, ModelLimitError, type ModelLimit } from '../../../../../src/core/tokenizers/huggingFace/modelLimits';
+import { countAsync } from '../../../../../src/core/tokenizers/sliced';
 
 const { Tokenizer: Reference } = require('@huggingface/tokenizers') as {
   Tokenizer: new (json: unknown, config: unknown) => { encode(text: string, options: { add_special_tokens: boolean }): { ids: number[] } };

@@ -7,9 +7,9 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Tiktoken } from 'tiktoken';
-import { ENCODING_NAMES, countChars, loadTokenizerSync, type EncodingName, type Tokenizer } from '../../src/core/tokenizers/index';
-import { tiktokenOracle } from './tiktokenOracle';
-import { corpora, Rng, randomSlice, randomText, textWithLoneSurrogates } from '../bench/textgen';
+import { ENCODING_NAMES, countChars, loadTokenizerSync, type EncodingName, type Tokenizer } from '../../../../../src/core/tokenizers/index';
+import { tiktokenOracle } from '../../../../support/tiktokenOracle';
+import { corpora, Rng, randomSlice, randomText, textWithLoneSurrogates } from '../../../../bench/textgen';
 
 const CORPORA = corpora();
 const SEED = Number(process.env.DIFF_SEED ?? 0x70c3e1);

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { encode as gptEncode } from 'gpt-tokenizer/encoding/o200k_harmony';
 import { encode as gptEncodeBase } from 'gpt-tokenizer/encoding/o200k_base';
-import { getEncodingStats, isLoaded, loadTokenizer, loadTokenizerSync } from '../../src/core/tokenizers/index';
-import { corpora, Rng, randomText } from '../bench/textgen';
-import { gptTokenizerHarmonySpecials } from './tiktokenOracle';
+import { getEncodingStats, isLoaded, loadTokenizer, loadTokenizerSync } from '../../../../../src/core/tokenizers/index';
+import { corpora, Rng, randomText } from '../../../../bench/textgen';
+import { gptTokenizerHarmonySpecials } from '../../../../support/tiktokenOracle';
 
 const SEED = Number(process.env.DIFF_SEED ?? 0x4a2d);
 const asText = (s: string): number[] => gptEncode(s, { disallowedSpecial: new Set() });

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { readRankFile, shippedRankFiles } from '../../src/core/tokenizers/tiktoken/ranks';
-import { ALL_ENCODINGS, ENCODING_NAMES } from '../../src/core/tokenizers/registry';
-import { RankTable, type RankFile } from '../../src/core/tokenizers/engine/rankTable';
-import { gptTokenizerHarmonySpecials } from './tiktokenOracle';
+import { readRankFile, shippedRankFiles } from '../../../../../src/core/tokenizers/tiktoken/ranks';
+import { ALL_ENCODINGS, ENCODING_NAMES } from '../../../../../src/core/tokenizers/registry';
+import { RankTable, type RankFile } from '../../../../../src/core/tokenizers/engine/rankTable';
+import { gptTokenizerHarmonySpecials } from '../../../../support/tiktokenOracle';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..', '..', '..');
 
 function original(name: string): RankFile {
   const loaded = require(`js-tiktoken/ranks/${name}`) as RankFile | { default: RankFile };

@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { TableView } from '../../src/core/inspector/segments';
-import { keyMove } from '../../src/webviews/pages/inspector/keys';
-import { charWidth, cutRows, rowAt } from '../../src/webviews/pages/inspector/rows';
+import type { TableView } from '../../../../../src/core/inspector/segments';
+import { keyMove } from '../../../../../src/webviews/pages/inspector/keys';
+import { charWidth, cutRows, rowAt } from '../../../../../src/webviews/pages/inspector/rows';
 
 /** One segment per word, space run or newline, one token each (id = its index). */
 function table(text: string): TableView {

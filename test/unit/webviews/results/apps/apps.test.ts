@@ -4,11 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { referenceServer } from './serverHarness';
-import type { AppModel } from '../../src/webviews/results/apps/model';
-import { subscripts } from '../../src/webviews/results/apps/readBuild';
-import { readResult } from '../../src/webviews/results/read';
-import type { AppKind } from '../../src/core/runs/run';
+import { referenceServer } from '../../../../support/serverHarness';
+import type { AppModel } from '../../../../../src/webviews/results/apps/model';
+import { subscripts } from '../../../../../src/webviews/results/apps/readBuild';
+import { readResult } from '../../../../../src/webviews/results/read';
+import type { AppKind } from '../../../../../src/core/runs/run';
 
 const { post } = referenceServer('readers-key');
 

@@ -14,10 +14,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { isLoaded, loadTokenizer, ModelLoadError, registerModel } from '../../src/core/tokenizers/index';
-import { scanSliced } from '../../src/core/tokenizers/sliced';
-import { withHeartbeat } from '../bench/heartbeat';
-import { CASES, N, tokenizerJson } from './hostilePatterns';
+import { isLoaded, loadTokenizer, ModelLoadError, registerModel } from '../../../../../../src/core/tokenizers/index';
+import { scanSliced } from '../../../../../../src/core/tokenizers/sliced';
+import { withHeartbeat } from '../../../../../bench/heartbeat';
+import { CASES, N, tokenizerJson } from '../../../../../support/hostilePatterns';
 
 /** How long one synchronous count may take: seconds for the costliest patterns here; V8 needs minutes or forever. */
 const WATCHDOG_MS = 180_000;
@@ -49,7 +49,7 @@ interface Counted {
 }
 
 function countInWorker(json: string, text: string): Promise<Counted> {
-  const module = join(__dirname, '..', '..', 'src', 'core', 'tokenizers', 'index.js');
+  const module = join(__dirname, '..', '..', '..', '..', '..', '..', 'src', 'core', 'tokenizers', 'index.js');
   const worker = new Worker(WORKER, { eval: true, workerData: { module, json, text } });
   let timer: NodeJS.Timeout | undefined;
   const watchdog = new Promise<never>((_, reject) => {

@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { OnigScanner, OnigString, loadWASM } from 'vscode-oniguruma';
-import { linearMatcher, PatternError, UNFINISHED, withWorkBudget, type Matcher } from '../../src/core/tokenizers/engine/regex';
-import { translateOnigRegex } from '../../src/core/tokenizers/huggingFace/onigRegex';
-import { DEEPSEEK_SPLITS, SCANNED_PATTERNS } from '../../src/core/tokenizers/engine/scanner';
-import { GPT2_PATTERN, preTokenization, type JsonObject } from '../../src/core/tokenizers/huggingFace/hfPipeline';
-import { LinearMatcher } from '../../src/core/tokenizers/engine/regex/matcher';
-import { randomText, realText, Rng } from '../bench/textgen';
-import { root } from './grammar';
+import { linearMatcher, PatternError, UNFINISHED, withWorkBudget, type Matcher } from '../../../../../../src/core/tokenizers/engine/regex';
+import { translateOnigRegex } from '../../../../../../src/core/tokenizers/huggingFace/onigRegex';
+import { DEEPSEEK_SPLITS, SCANNED_PATTERNS } from '../../../../../../src/core/tokenizers/engine/scanner';
+import { GPT2_PATTERN, preTokenization, type JsonObject } from '../../../../../../src/core/tokenizers/huggingFace/hfPipeline';
+import { LinearMatcher } from '../../../../../../src/core/tokenizers/engine/regex/matcher';
+import { randomText, realText, Rng } from '../../../../../bench/textgen';
+import { root } from '../../../../../support/grammar';
 
 const wasm = loadWASM(readFileSync(join(root, 'node_modules', 'vscode-oniguruma', 'release', 'onig.wasm')));
 
