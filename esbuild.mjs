@@ -2,7 +2,7 @@
 //   (none)        the development bundles with source maps and the test hooks (npm run build, npm start)
 //   --production  minified, no source maps, the test hooks compiled out (vscode:prepublish, the .vsix)
 //   --watch       rebuilds on every change until Ctrl+C (npm run watch)
-//   --tests       every source and test file, unbundled, into out/ for node --test and the extension-host suites
+//   --tests       every source and test file, unbundled, into an emptied out/ for node --test and the extension-host suites
 // TEST_HOOKS is the build flag behind every test seam (src/buildFlags.d.ts): with it false, esbuild drops the
 // hidden test commands, the pages' report code and the command ids from the release bundles.
 import * as esbuild from 'esbuild';
@@ -168,6 +168,8 @@ const tests = {
 
 async function main() {
   if (args.has('--tests')) {
+    // Emptied first: a test file moved or deleted in test/ would otherwise still run from its old place in out/.
+    fs.rmSync('out', { recursive: true, force: true });
     writeGeneratedRanks('out/src/core/tokenizers/tiktoken/ranks');
     return void (await esbuild.build(tests));
   }

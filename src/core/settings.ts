@@ -1,6 +1,6 @@
 /**
  * The default of every tokenLens.* setting, in one place: platform/config.ts reads with these, and
- * test/unit/manifest.test.ts checks that package.json declares the same defaults for the same keys.
+ * test/unit/repo/manifest.test.ts checks that package.json declares the same defaults for the same keys.
  */
 export const SETTING_DEFAULTS = {
   tokenizer: 'cl100k_base',

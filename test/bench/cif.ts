@@ -4,7 +4,7 @@
  * in the same run on the same files:
  *
  * - a generated 9,984-atom CIF: 52 sites in general positions of Fm-3m, expanded by its 192 listed operations
- *   (test/unit/cifSamples.ts), so the time is parsing plus symmetry expansion with duplicate merging;
+ *   (test/support/cifSamples.ts), so the time is parsing plus symmetry expansion with duplicate merging;
  * - every CIF of Debian's pymatgen-test-files (86 real files), read one after the other, when installed.
  *
  * Times are CPU time of the reading process (Node: process.cpuUsage; Python: time.process_time), so that
@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readCif } from '../../src/core/structures/cif/index';
-import { largeFm3mCif } from '../unit/cifSamples';
+import { largeFm3mCif } from '../support/cifSamples';
 
 const TEST_FILES = '/usr/share/doc/pymatgen-test-files/examples/test_files';
 

@@ -15,7 +15,7 @@ import type { EncodingName } from '../../src/core/tokenizers/registry';
 export const MODELS = ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3'];
 /** 'tokenlens, base loaded': the model loaded after the built-in encoding its vocabulary begins with (it shares its table). */
 export type ModelLib = 'tokenlens' | 'tokenlens, base loaded' | 'tokenizers.js' | '@lenml/tokenizers';
-/** The built-in encoding each model's vocabulary begins with, byte for byte (test/unit/sharedTables.test.ts). */
+/** The built-in encoding each model's vocabulary begins with, byte for byte (test/unit/core/tokenizers/sharedTables.test.ts). */
 export const MODEL_BASES: Readonly<Record<string, EncodingName>> = { llama3: 'cl100k_base', gptoss: 'o200k_base' };
 
 /** The libraries measured on a model. */

@@ -26,8 +26,8 @@ import { forceFieldFor } from '../../src/server/physics/forceField';
 import { evaluateIonic, ionicSetFor } from '../../src/server/physics/ionic';
 import { asRigidIons } from '../../src/server/physics/ionicParameters';
 import { evaluateUff } from '../../src/server/physics/uff';
-import { diamond, fccCopper, rattle } from '../unit/physicsFixtures';
-import { rockSalt, zincblendeCubic } from '../unit/physicsCrystals';
+import { diamond, fccCopper, rattle } from '../support/physicsFixtures';
+import { rockSalt, zincblendeCubic } from '../support/physicsCrystals';
 
 export interface PhysicsRow {
   name: string;

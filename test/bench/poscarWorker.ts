@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { parsePoscar } from '../../src/core/poscar/index';
-import { gridPoscar } from '../unit/poscarSamples';
+import { gridPoscar } from '../support/poscarSamples';
 
 const { dims, runs } = workerData as { dims: [number, number, number]; runs: number };
 const text = gridPoscar(dims);

@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { createServer } from '../../src/server/http/app';
 import { withHeartbeat } from './heartbeat';
 import { seededRandom } from '../../src/server/physics/rng';
-import { fastestParse, LAYOUTS, layoutPoscar, type Layout } from '../unit/poscarLayouts';
+import { fastestParse, LAYOUTS, layoutPoscar, type Layout } from '../support/poscarLayouts';
 
 // ---------------------------------------------------------------------------------------------
 // The 64-atom Si cell

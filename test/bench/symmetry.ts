@@ -13,7 +13,7 @@ import { analyzeSymmetry, type MoyoBindings } from '../../src/core/crystallograp
 import type { Cell } from '../../src/core/crystallography/cell';
 import type { Mat3 } from '../../src/core/poscar/types';
 import { loadMoyoNode } from '../../src/platform/moyoNode';
-import { PYTHON } from '../unit/spglibOracle';
+import { PYTHON } from '../support/python';
 
 const A = 3.905;
 const PEROVSKITE: Cell = {

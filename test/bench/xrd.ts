@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { CU_K_ALPHA1, powderPattern } from '../../src/core/crystallography/xrd';
 import { seededRandom } from '../../src/server/physics/rng';
-import { NACL, PYTHON, supercell, toXrd, type FracStructure } from '../unit/xrdOracle';
+import { PYTHON } from '../support/python';
+import { NACL, supercell, toXrd, type FracStructure } from '../support/xrdOracle';
 
 const TIMER = String.raw`
 import json, sys, time

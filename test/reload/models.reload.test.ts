@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
 import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace/huggingFace';
-import { modelFile, startStandInHub } from '../unit/standInHub';
+import { modelFile, startStandInHub } from '../support/standInHub';
 import { activateExtension, openDocument, ui, waitFor } from '../suite/util';
 import { acrossReload } from './reload';
 

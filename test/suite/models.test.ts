@@ -14,7 +14,7 @@ import type { TokenLensTestApi } from '../../src/api';
 import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace/huggingFace';
 import type { Tokenizer } from '../../src/core/tokenizers/types';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
-import { HUB_TOKEN, hostileBytes, modelFile, startStandInHub, type StandInHub, type StandInModel } from '../unit/standInHub';
+import { HUB_TOKEN, hostileBytes, modelFile, startStandInHub, type StandInHub, type StandInModel } from '../support/standInHub';
 import * as inspector from './inspectorDriver';
 import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, toastSays, ui, waitFor } from './util';
 

@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { ENCODING_NAMES, loadTokenizerSync } from '../../src/core/tokenizers/index';
 import { Rng, SPECIAL_TEXTS, randomSlice, randomText, realText, textWithLoneSurrogates } from '../bench/textgen';
-import { tiktokenOracle } from '../unit/tiktokenOracle';
+import { tiktokenOracle } from '../support/tiktokenOracle';
 import { launchChromium } from './chromium';
 import type { WorkerAnswer, WorkerRequest } from './engineWorker';
 

@@ -2,7 +2,7 @@
  * The prices Token Lens ships, as data: US dollars per 1 million tokens for the models its tokenizers stand for,
  * copied from LiteLLM's transcription of the providers' price pages (the pages themselves are out of this
  * project's reach). Never fetched at run time; a user's entry in tokenLens.prices replaces a shipped one.
- * test/unit/prices.test.ts checks every number against the source's rows (test/fixtures/prices/).
+ * test/unit/core/counts/shippedPrices.test.ts checks every number against the source's rows (test/fixtures/prices/).
  *
  * Source: github.com/BerriAI/litellm, model_prices_and_context_window.json at commit
  * 00035b69f416be24e2e323c13198d9b7d2d1bdf9. The commit's own date could not be read here; its newest dated row

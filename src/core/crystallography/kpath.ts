@@ -32,7 +32,7 @@ export interface Bravais {
 export const VARIANT_TOLERANCE = 1e-5;
 
 // The centring letter of each space group in its standard setting (International Tables A, the first letter of
-// the Hermann-Mauguin symbol); test/unit/kpath.test.ts checks these lists against spglib's database.
+// the Hermann-Mauguin symbol); test/unit/core/crystallography/kpath.test.ts checks these lists against spglib's database.
 const I_GROUPS = [
   23, 24, 44, 45, 46, 71, 72, 73, 74, 79, 80, 82, 87, 88, 97, 98, 107, 108, 109, 110, 119, 120, 121, 122, 139, 140, 141, 142, 197, 199, 204,
   206, 211, 214, 217, 220, 229, 230,

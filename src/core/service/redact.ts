@@ -17,7 +17,7 @@ const MASK = '***';
 
 /** The characters skipped between the key's: whitespace, control, format and default-ignorable ones. */
 const SEPARATOR_CLASS = /[\s\p{Cc}\p{Cf}\p{Z}\p{Default_Ignorable_Code_Point}]/gu;
-/** SEPARATOR_CLASS above U+FFFF (test/unit/redact.test.ts checks every code point against it). */
+/** SEPARATOR_CLASS above U+FFFF (test/unit/core/service/redact.test.ts checks every code point against it). */
 const ASTRAL_SEPARATORS: readonly [number, number][] = [
   [0x110bd, 0x110bd],
   [0x110cd, 0x110cd],

@@ -2,7 +2,7 @@
  * The languages of the materials side, as data only: which files each format claims (by name, then by
  * content) and whether it holds structures or other data. The activation code reads this list without
  * loading a single reader (materialsLoader.ts); formats.ts attaches the readers; package.json must agree
- * (test/unit/structureFormats.test.ts). Pure.
+ * (test/unit/core/structures/formats.test.ts). Pure.
  */
 
 export type FormatKind = 'structure' | 'data';

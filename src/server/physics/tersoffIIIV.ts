@@ -13,7 +13,7 @@
  * potentials/tersoff/Powell_2007/{AlAs,GaP,InP,InSb}.tersoff of the repository by-student-2017/lammps_education_metal_win
  * (dated 2024-10-31, citing the paper; read at commits 3605dd0b and 4fe2d84a for AlAs, 4fe2d84a for GaP, 4fe2d84a and
  * f26ec19f for InP, a0266b4d for InSb, whose compound lines agree); the paper's own table could not be read here. They reproduce the measured lattice constants the paper was fitted to within 0.001 Å and
- * cohesive energies of 7.56, 7.12, 6.96 and 5.60 eV per pair (test/unit/physics.iiiv.test.ts).
+ * cohesive energies of 7.56, 7.12, 6.96 and 5.60 eV per pair (test/unit/server/physics/tersoffIIIV.test.ts).
  */
 import { evaluateBondOrder, pairKey, type BondOrderPair, type PairTable } from './bondOrder';
 import { InputError, type Cell } from './cell';

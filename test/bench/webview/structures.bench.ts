@@ -12,7 +12,7 @@ import type { ResultReport } from '../../../src/webviews/results/protocol';
 import type { RunKind, RunRecord } from '../../../src/core/runs/run';
 import type { StructureReport } from '../../../src/webviews/structure/protocol';
 import { activateExtension, closeAllEditors, openDocument, waitFor } from '../../suite/util';
-import { gridPoscar } from '../../unit/poscarSamples';
+import { gridPoscar } from '../../support/poscarSamples';
 import { si64Poscar } from '../structures';
 
 const RUNS = 3;

@@ -3,7 +3,7 @@
  * fractional coordinates (no symmetry to expand: `_symmetry_equiv_pos_as_xyz 'x, y, z'` and its CIF 2 name
  * `_space_group_symop_operation_xyz`), labels kept when the frame's are usable and unique, and occupancies
  * when the frame has them. ASE (ase.io.read) and pymatgen (CifParser) read it back to the same atoms
- * (test/unit/cif.oracle.test.ts checks this).
+ * (test/unit/core/structures/cif/cif.oracle.test.ts checks this).
  *
  * A frame without a cell (a molecule) is written with Cartesian coordinates and no cell, which is valid CIF
  * but not a crystal structure: readCif says so when it reads it back.

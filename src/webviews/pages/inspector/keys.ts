@@ -1,6 +1,6 @@
 /**
  * The inspector's keyboard: which token a key moves to (arrows along and across rows, Page Up/Down, Home, End),
- * or what else it asks (select in the editor, hide the tooltip). Pure, tested in test/unit/inspectorRows.test.ts.
+ * or what else it asks (select in the editor, hide the tooltip). Pure, tested in test/unit/webviews/pages/inspector/rows.test.ts.
  */
 import { segmentAt, type TableView } from '../../../core/inspector/segments';
 import { rowAt } from './rows';

@@ -1,6 +1,6 @@
 /**
  * The inspector's rows, pure: the text cut into lines, and lines wrapped at segment boundaries when wider than
- * the pane, with room for the ids badge after a segment. One linear pass; tested in test/unit/inspectorRows.test.ts.
+ * the pane, with room for the ids badge after a segment. One linear pass; tested in test/unit/webviews/pages/inspector/rows.test.ts.
  */
 import type { TableView } from '../../../core/inspector/segments';
 

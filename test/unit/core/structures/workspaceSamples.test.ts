@@ -1,0 +1,50 @@
+/**
+ * The sample workspace `npm start` opens has a file of every structure format, each ours (not copied from a test
+ * suite): they read without a problem, and the OUTCAR (synthetic, test/fixtures/makeSampleOutcar.py) reads as
+ * pymatgen's Outcar reads it.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { detectFormat } from '../../../../src/core/structures/languages';
+import { readStructure } from '../../../../src/core/structures/formats';
+import { PYTHON } from '../../../support/python';
+
+const DIR = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'workspace');
+
+test('the sample CIF, XDATCAR and OUTCAR read in their formats without a problem', () => {
+  const expected: [string, string, number][] = [
+    ['TiO2-rutile.cif', 'cif', 1],
+    ['XDATCAR', 'xdatcar', 5],
+    ['OUTCAR', 'outcar', 4],
+  ];
+  for (const [name, format, frames] of expected) {
+    const text = readFileSync(join(DIR, name), 'utf8');
+    assert.equal(detectFormat(name, text).id, format, name);
+    const file = readStructure(format, text)!;
+    assert.deepEqual(file.diagnostics, [], name);
+    assert.equal(file.frames.length, frames, name);
+  }
+  const rutile = readStructure('cif', readFileSync(join(DIR, 'TiO2-rutile.cif'), 'utf8'))!.frames[0]!;
+  assert.deepEqual([...rutile.species].sort(), ['O', 'O', 'O', 'O', 'Ti', 'Ti'], 'the symmetry expanded to the cell');
+  const outcar = readStructure('outcar', readFileSync(join(DIR, 'OUTCAR'), 'utf8'))!;
+  assert.equal(outcar.outcome?.converged, true);
+  assert.equal(outcar.outcome?.ediffg, -0.02);
+});
+
+test("the sample OUTCAR: pymatgen's Outcar reads the same final energy", (t) => {
+  const run = spawnSync(
+    PYTHON,
+    ['-c', 'import sys; from pymatgen.io.vasp import Outcar; print(Outcar(sys.argv[1]).final_energy)', join(DIR, 'OUTCAR')],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
+  if (run.status !== 0)
+    return t.skip(`SKIPPED LOUDLY: ${PYTHON} cannot run pymatgen (${(run.stderr || String(run.error)).trim().split('\n').pop()})`);
+  const ours = readStructure('outcar', readFileSync(join(DIR, 'OUTCAR'), 'utf8'))!.frames.at(-1)!.energy;
+  assert.equal(ours, Number(run.stdout.trim()));
+});
