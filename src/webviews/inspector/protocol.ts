@@ -179,7 +179,14 @@ export interface RenderedMessage extends RenderedReport {
   type: 'painted';
 }
 
-export type FromWebview = ReadyMessage | OptionsMessage | SetTokenizerMessage | SelectMessage | CopyIdsMessage | RenderedMessage;
+/** A script error on the page (pages/bridge.ts reports it; the webview base logs it). */
+export interface PageErrorMessage {
+  type: 'error';
+  message: string;
+}
+
+export type FromWebview =
+  ReadyMessage | OptionsMessage | SetTokenizerMessage | SelectMessage | CopyIdsMessage | PageErrorMessage | RenderedMessage;
 
 // ---- Guards ------------------------------------------------------------------------------------
 
@@ -318,6 +325,8 @@ export function isFromWebview(value: unknown): value is FromWebview {
       return isInt(value.seq) && isInt(value.start) && isInt(value.end) && value.start <= value.end;
     case 'copyIds':
       return value.pane === 0 || value.pane === 1;
+    case 'error':
+      return isString(value.message, 5000);
     case 'painted': // the page's report, which only tests ask for: compiled out of release bundles with it
       return (
         TEST_HOOKS &&

@@ -1,6 +1,6 @@
 /**
- * The page side of the webview base: the VS Code API, a guarded message listener, persisted state,
- * the theme, and the ready handshake. Every page script starts with connect().
+ * The page side of the webview base: the VS Code API, a guarded message listener, script errors reported,
+ * persisted state, the theme, and the ready handshake. Every page script starts with connect().
  */
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -32,6 +32,8 @@ export function connect<ToPage, FromPage>(
     const message: unknown = event.data;
     if (guard(message)) onMessage(message); // anything else is dropped
   });
+  // A script error on the page goes to the extension's log (webviews/host.ts), where a bug report can find it.
+  window.addEventListener('error', (event) => api.postMessage({ type: 'error', message: String(event.message) }));
   return {
     post: (message) => api.postMessage(message),
     persisted,

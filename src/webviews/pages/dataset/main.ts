@@ -164,5 +164,4 @@ function test(message: DatasetTestMessage): void {
   });
 }
 
-window.addEventListener('error', (event) => bridge.post({ type: 'error', message: String(event.message) }));
 bridge.ready();

@@ -227,5 +227,4 @@ function report(request: number): void {
   });
 }
 
-window.addEventListener('error', (event) => bridge.post({ type: 'error', message: String(event.message) }));
 bridge.ready();

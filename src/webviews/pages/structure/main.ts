@@ -498,6 +498,5 @@ async function painted(): Promise<number> {
   return differ / (data.length / 4);
 }
 
-window.addEventListener('error', (event) => bridge.post({ type: 'error', message: String(event.message) }));
 syncControls();
 bridge.ready();
