@@ -1,8 +1,8 @@
 /**
- * A test across a real window reload: its first pass does `before` and reloads the window; the pass after that
- * reload (a new extension host) checks with `after`. Several such tests each reload once, so the suite runs once
- * more per test: a test already checked repeats its outcome on the later passes (the runner reports the last). What a pass keeps for the next is a marker file
- * in TOKEN_LENS_RUN_DIR (the headless runner's folder of this run).
+ * A test across a real window reload: its first pass does `before`; once every test of the pass has done its `before`,
+ * the window reloads, once for all of them (a reload costs a new extension host, about 10 s); the pass after that
+ * reload (a new extension host) checks each with its `after`. The runner reports the last pass. What a pass keeps for
+ * the next is a marker file per test in TOKEN_LENS_RUN_DIR (the headless runner's folder of this run).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,7 +11,7 @@ import { screenshotsSupported, sleep } from '../suite/util';
 
 interface Marker<T> {
   pid: number;
-  saved: T;
+  saved?: T;
   /** Once checked: '' when it passed, else the failure. */
   outcome?: string;
 }
@@ -37,7 +37,7 @@ export async function acrossReload<T>(
   if (marker) {
     if (marker.pid === process.pid) throw new Error('The window did not reload: the same extension host runs the check.');
     try {
-      await after(marker.saved);
+      await after(marker.saved as T);
       fs.writeFileSync(file, JSON.stringify({ ...marker, outcome: '' }));
     } catch (error) {
       fs.writeFileSync(file, JSON.stringify({ ...marker, outcome: error instanceof Error ? error.message : String(error) }));
@@ -45,9 +45,26 @@ export async function acrossReload<T>(
     }
     return;
   }
-  const saved = await before();
+  let saved: T;
+  try {
+    saved = await before();
+  } catch (error) {
+    // Failed before any reload: the later pass repeats this outcome rather than starting over.
+    fs.writeFileSync(file, JSON.stringify({ pid: process.pid, outcome: error instanceof Error ? error.message : String(error) }));
+    throw error;
+  }
   fs.writeFileSync(file, JSON.stringify({ pid: process.pid, saved } satisfies Marker<T>));
+  context.test!.title += ' (its first half: checked after the reload)';
+  reloadPending = true;
+}
+
+let reloadPending = false;
+
+// After the last test of a pass whose tests saved something to check: one reload for all of them.
+suiteTeardown(async function () {
+  if (!reloadPending) return;
+  this.timeout(90_000);
   await vscode.commands.executeCommand('workbench.action.reloadWindow');
   await sleep(60_000);
   throw new Error('The window did not reload: this extension host still runs 60 s later.');
-}
+});

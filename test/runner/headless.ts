@@ -245,6 +245,31 @@ interface Result {
   reported: boolean;
 }
 
+/** Debian's Chromium, headless; started while code-server starts (each takes seconds, on separate cores). */
+async function launchChromium(runDir: string): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    // We clean up ourselves (server first needs the browser gone); Playwright's own
+    // handlers would exit the process before code-server is stopped.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    // keep Chromium's crash-report database out of ~/.config
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(runDir, 'xdg-config') },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
 async function runHeadless(opts: Options): Promise<number> {
   const t0 = Date.now();
   const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -260,11 +285,14 @@ async function runHeadless(opts: Options): Promise<number> {
 
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
+  const launching = launchChromium(runDir);
+  launching.catch(() => undefined); // awaited below, or by cleanup(): never an unhandled rejection meanwhile
   let cleaning: Promise<void> | undefined;
   // Memoized: the signal handler and the finally block may both call it; both wait for the end.
   const cleanup = () =>
     (cleaning ??= (async () => {
-      await browser?.close().catch(() => undefined);
+      // A browser still starting when code-server failed is closed too, once it is up.
+      await (browser ?? (await launching.catch(() => undefined)))?.close().catch(() => undefined);
       await server?.stop().catch(() => undefined);
     })());
   let interrupted: NodeJS.Signals | undefined;
@@ -306,27 +334,7 @@ async function runHeadless(opts: Options): Promise<number> {
     });
     say(`code-server ${server.baseUrl} ready after ${elapsed()} (log ${rel(server.logFile)})`);
 
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      // We clean up ourselves (server first needs the browser gone); Playwright's own
-      // handlers would exit the process before code-server is stopped.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      // keep Chromium's crash-report database out of ~/.config
-      env: { ...process.env, XDG_CONFIG_HOME: path.join(runDir, 'xdg-config') },
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-dev-shm-usage',
-      ],
-    });
+    browser = await launching;
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page: Page = await context.newPage();
 

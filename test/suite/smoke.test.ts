@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
-import { EXTENSION_ID, REPO_ROOT, activateExtension, closeAllEditors, getExtension, openWorkspaceFile, screenshot, sleep } from './util';
+import { EXTENSION_ID, REPO_ROOT, activateExtension, closeAllEditors, getExtension, openWorkspaceFile, screenshot, waitFor } from './util';
 
 interface Manifest {
   contributes?: { commands?: { command: string }[]; menus?: Record<string, { command: string; when?: string }[]> };
@@ -69,7 +69,13 @@ suite('Smoke', () => {
     assert.ok(folder, 'the test workspace folder is open');
     const editor = await openWorkspaceFile('prompt.md');
     assert.ok(editor.document.getText().length > 0, 'prompt.md has content');
-    await sleep(1000); // let the status bar and editor settle
+    // The picture shows the count: taken once the status bar has it, not after a fixed second.
+    const api = await activateExtension<TokenLensTestApi>();
+    await waitFor(
+      () => api.statusBar.visible && / tokens · /.test(api.statusBar.text),
+      10_000,
+      () => `the count; shown: ${api.statusBar.text}`,
+    );
     const file = await screenshot('smoke-window');
     if (file) assert.ok(fs.statSync(file).size > 1000, 'screenshot PNG is not empty');
   });
