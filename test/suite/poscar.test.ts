@@ -10,7 +10,7 @@ const TEST = 'tokenLens.structure.test';
 const report = (action = 'report', arg: Record<string, unknown> = {}) =>
   vscode.commands.executeCommand<StructureReport | undefined>(TEST, action, arg);
 
-async function reportWhere(check: (r: StructureReport) => boolean, what: string, timeoutMs = 15_000): Promise<StructureReport> {
+async function reportWhere(check: (r: StructureReport) => boolean, what: string, timeoutMs = 40_000): Promise<StructureReport> {
   let last: StructureReport | undefined;
   await waitFor(
     async () => {
@@ -219,7 +219,8 @@ suite('POSCAR', () => {
     assert.equal(r.legend.replace(/\s+/g, ' ').trim(), 'Na 4 Cl 4');
     assert.match(r.title, /^NaCl\.vasp — Na4Cl4$/);
     assert.match(r.summary, /8 atoms · 179\.41 Å³/);
-    assert.ok(r.painted > 0.02, `the canvas shows the structure (${(r.painted * 100).toFixed(1)} % painted)`);
+    const { painted } = (await report('report', { paint: true }))!;
+    assert.ok(painted > 0.02, `the canvas shows the structure (${(painted * 100).toFixed(1)} % painted)`);
     assert.equal(r.note, '');
     const hovered = await report('hover', { atom: 0 });
     assert.match(hovered!.hover, /^Na 1 \(line 9\) {2}\(0\.000, 0\.000, 0\.000\) Å$/);

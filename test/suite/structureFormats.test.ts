@@ -143,7 +143,7 @@ suite('Structure formats: every registered format in the editor', () => {
     const key = uri.toString();
     let first: StructureReport | undefined;
     await waitFor(
-      async () => ((first = await view('setFrame', { uri: key, frame: 0 }))?.painted ?? 0) > 0.005,
+      async () => ((first = await view('setFrame', { uri: key, frame: 0, paint: true }))?.painted ?? 0) > 0.005,
       90_000,
       () => `a drawn frame: ${JSON.stringify(first)}`,
       200,

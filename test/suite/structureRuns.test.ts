@@ -76,8 +76,8 @@ async function playTrajectory(runId: string, name: string): Promise<StructureRep
   );
   let first: StructureReport | undefined;
   await waitFor(
-    async () => ((first = await structureView('setFrame', { uri, frame: 0 }))?.painted ?? 0) > 0.01,
-    15_000,
+    async () => ((first = await structureView('setFrame', { uri, frame: 0, paint: true }))?.painted ?? 0) > 0.01,
+    40_000,
     () => `a drawn first frame: ${JSON.stringify(first)}`,
     200,
   );

@@ -142,6 +142,7 @@ export class StructureFeature extends Disposable {
           atom: args.atom as number | undefined,
           repeat: args.repeat as [number, number, number] | undefined,
           frame: args.frame as number | undefined,
+          paint: args.paint === true,
         });
       }
       case 'restore': // what the serializer does after a reload

@@ -76,6 +76,8 @@ export interface StructureTestMessage {
   repeat?: Vec3;
   /** setFrame: the frame to show (0-based). */
   frame?: number;
+  /** Measure the share of painted pixels (a PNG of the canvas, decoded: slow, so only when a test asks). */
+  paint?: boolean;
 }
 
 const TEST_ACTIONS = ['report', 'hover', 'pick', 'exportPng', 'setRepeat', 'setFrame', 'play', 'pause'] as const;
@@ -118,7 +120,7 @@ export interface StructureReport {
   firstAtom: number[];
   /** Milliseconds from the message to the first frame drawn. */
   renderMs: number;
-  /** Share of canvas pixels that differ from the background: something was drawn. */
+  /** Share of canvas pixels that differ from the background (something was drawn); -1 unless the test asked (paint). */
   painted: number;
 }
 
@@ -198,7 +200,8 @@ export function isToStructurePage(value: unknown): value is ToStructurePage {
         isInt(value.id) &&
         (value.atom === undefined || isInt(value.atom)) &&
         (value.repeat === undefined || isRepeat(value.repeat)) &&
-        (value.frame === undefined || isInt(value.frame))
+        (value.frame === undefined || isInt(value.frame)) &&
+        (value.paint === undefined || typeof value.paint === 'boolean')
       );
     default:
       return false;

@@ -447,10 +447,10 @@ async function test(message: StructureTestMessage): Promise<void> {
     pause();
     showFrame(message.frame);
   }
-  await report(message.id);
+  await report(message.id, message.paint === true);
 }
 
-async function report(request: number): Promise<void> {
+async function report(request: number, paint: boolean): Promise<void> {
   const model = viewer.getModel();
   const atoms = model ? (model.selectedAtoms({}) as { bonds?: number[] }[]) : [];
   const bonds = atoms.reduce((n, a) => n + (a.bonds?.length ?? 0), 0) / 2;
@@ -470,7 +470,7 @@ async function report(request: number): Promise<void> {
     measurement: copyButton.disabled ? '' : (measureText.textContent ?? ''),
     theme: themeKind(),
     renderMs,
-    painted: await painted(),
+    painted: paint ? await painted() : -1,
     frame: frameIndex,
     frames: framesOf(current?.structure),
     caption: caption.textContent ?? '',
