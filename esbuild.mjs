@@ -1,12 +1,13 @@
 // The one build: `node esbuild.mjs [--production] [--watch] [--tests]`.
 //   (none)        the development bundles with source maps and the test hooks (npm run build, npm start)
 //   --production  minified, no source maps, the test hooks compiled out (vscode:prepublish, the .vsix)
-//   --watch       rebuilds on every change until Ctrl+C (npm run watch)
-//   --tests       every source and test file, unbundled, into an emptied out/ for node --test and the extension-host suites
+//   --watch       rebuilds on every change, and tsc -b --watch checks the types beside it, until Ctrl+C (npm run watch)
+//   --tests       every source and test file, unbundled, into an emptied out/ (tsc -b's out/types/ kept) for node --test and the suites
 // TEST_HOOKS is the build flag behind every test seam (src/buildFlags.d.ts): with it false, esbuild drops the
 // hidden test commands, the pages' report code and the command ids from the release bundles.
 import * as esbuild from 'esbuild';
 import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -169,7 +170,10 @@ const tests = {
 async function main() {
   if (args.has('--tests')) {
     // Emptied first: a test file moved or deleted in test/ would otherwise still run from its old place in out/.
-    fs.rmSync('out', { recursive: true, force: true });
+    // out/types/ is tsc -b's (declarations and build info): kept, so the next type check stays incremental.
+    for (const entry of fs.existsSync('out') ? fs.readdirSync('out') : []) {
+      if (entry !== 'types') fs.rmSync(`out/${entry}`, { recursive: true, force: true });
+    }
     writeGeneratedRanks('out/src/core/tokenizers/tiktoken/ranks');
     return void (await esbuild.build(tests));
   }
@@ -179,9 +183,34 @@ async function main() {
   fs.copyFileSync(MOYO_WASM, 'dist/moyo_wasm_bg.wasm');
   const options = Object.values(builds);
   if (!watch) return void (await Promise.all(options.map((o) => esbuild.build(o))));
-  const contexts = await Promise.all(options.map((o) => esbuild.context(o)));
+  await watchAll(options);
+}
+
+/**
+ * The bundles rebuilt on every change, with one "[watch] build started" / "[watch] build finished" pair around
+ * each round of rebuilds (the background problem matcher in .vscode/tasks.json waits for them), and the type
+ * check beside them: tsc -b --watch, its errors in the same terminal. Ctrl+C (or the task's end) stops both.
+ */
+async function watchAll(options) {
+  let building = 0;
+  const announce = {
+    name: 'announce',
+    setup(build) {
+      build.onStart(() => void (building++ === 0 && console.log('[watch] build started')));
+      build.onEnd(() => void (--building === 0 && console.log('[watch] build finished')));
+    },
+  };
+  const contexts = await Promise.all(options.map((o) => esbuild.context({ ...o, plugins: [...(o.plugins ?? []), announce] })));
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const typecheck = spawn(process.execPath, [tsc, '-b', '--watch', '--preserveWatchOutput'], { stdio: 'inherit' });
+  const stop = async () => {
+    typecheck.kill();
+    await Promise.all(contexts.map((c) => c.dispose()));
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(signal, () => void stop());
+  typecheck.once('exit', () => void stop());
   await Promise.all(contexts.map((c) => c.watch()));
-  console.log('[esbuild] watching src/ (Ctrl+C stops)');
 }
 
 // Run as a script; imported (the rank-file test reads RANK_FILES), it builds nothing.

@@ -13,7 +13,7 @@ const parsers = new Map<FormatEntry, (document: vscode.TextDocument) => unknown>
 
 /** The one parse of a document's version by a format's reader (whatever the document's language). */
 export function documentParser<T>(entry: FormatEntry<T>): (document: vscode.TextDocument) => T {
-  return parsers.get(entry as FormatEntry) as (document: vscode.TextDocument) => T;
+  return parsers.get(entry) as (document: vscode.TextDocument) => T;
 }
 
 /** The registration of a document's language, if it is a materials format. */

@@ -41,7 +41,7 @@ interface ConvertArgs {
 
 function asArgs(arg: unknown): ConvertArgs {
   if (arg instanceof vscode.Uri || typeof arg === 'string') return { uri: arg };
-  return typeof arg === 'object' && arg !== null ? (arg as ConvertArgs) : {};
+  return typeof arg === 'object' && arg !== null ? arg : {};
 }
 
 const fileName = (uri: vscode.Uri): string => uri.path.slice(uri.path.lastIndexOf('/') + 1) || uri.toString();

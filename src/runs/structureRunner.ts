@@ -262,5 +262,5 @@ async function selectProblem(uri: vscode.Uri, at: SourceRange, languageId: strin
 
 function asArgs(arg: unknown): StructureRunArgs {
   if (arg instanceof vscode.Uri || typeof arg === 'string') return { uri: arg };
-  return typeof arg === 'object' && arg !== null ? (arg as StructureRunArgs) : {};
+  return typeof arg === 'object' && arg !== null ? arg : {};
 }

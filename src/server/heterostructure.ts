@@ -59,7 +59,7 @@ function plane(slab: Slab, axis: 0 | 1 | 2): { u: Vec3; v: Vec3; height: number;
   const u = slab.lattice[other[0]]!;
   const v = slab.lattice[other[1]]!;
   const area = norm(cross(u, v));
-  return { u, v, height: Math.abs(dot(cross(u, v), slab.lattice[axis]!)) / area, other };
+  return { u, v, height: Math.abs(dot(cross(u, v), slab.lattice[axis])) / area, other };
 }
 
 /** The multiples (n of the substrate, m of the film) whose lengths differ least, and that mismatch (film relative to substrate). */
@@ -82,7 +82,7 @@ function slabAtoms(slab: Slab, axis: 0 | 1 | 2, other: [number, number], a: numb
       for (let l = 0; l < layers; l++) {
         slab.frac.forEach((f, s) => {
           const w = ((f[axis] % 1) + 1) % 1;
-          atoms.push({ species: slab.species[s]!, fu: (f[other[0]] + i) / a, fv: (f[other[1]] + j) / b, z: (w + l) * height });
+          atoms.push({ species: slab.species[s]!, fu: (f[other[0]]! + i) / a, fv: (f[other[1]]! + j) / b, z: (w + l) * height });
         });
       }
     }

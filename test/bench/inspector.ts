@@ -107,6 +107,6 @@ export function formatInspectorBench(rows: InspectorBenchRow[]): string {
 
 if (require.main === module) {
   const flag = process.argv.find((a) => a.startsWith('--encodings='));
-  const encodings = flag ? flag.split('=')[1].split(',') : undefined;
+  const encodings = flag ? flag.split('=')[1]!.split(',') : undefined;
   void benchInspector(undefined, encodings).then((rows) => console.log(formatInspectorBench(rows)));
 }

@@ -20,7 +20,7 @@ async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   let suite = DEFAULT_SUITE;
   let workspace = DEFAULT_WORKSPACE;
-  let version = process.env.VSCODE_TEST_VERSION || '1.100.3';
+  let version = '1.100.3';
   let grep: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const next = () => {
@@ -67,7 +67,6 @@ async function main(): Promise<number> {
         '--disable-telemetry',
       ],
       extensionTestsEnv: {
-        TOKEN_LENS_TEST_MODE: 'electron',
         ...(grep ? { TOKEN_LENS_TEST_GREP: grep } : {}),
       },
     });

@@ -103,7 +103,7 @@ function parseArgs(argv: string[]): Options {
     suite: DEFAULT_SUITE,
     workspace: DEFAULT_WORKSPACE,
     extension: REPO_ROOT,
-    timeoutSec: Number(process.env.TOKEN_LENS_TEST_TIMEOUT) || 1500,
+    timeoutSec: 1500,
     screenshots: SCREENSHOT_DIR,
     verbose: false,
     raw: false,
@@ -326,7 +326,6 @@ async function runHeadless(opts: Options): Promise<number> {
         ...(installed ? { TOKEN_LENS_INSTALLED_PATH: installed.extensionPath } : {}),
         TOKEN_LENS_SCREENSHOTS: '1',
         TOKEN_LENS_SCREENSHOT_DIR: opts.screenshots,
-        TOKEN_LENS_TEST_MODE: 'headless',
         // This run's own folder: a suite that reloads the window keeps what it needs across the reload there.
         TOKEN_LENS_RUN_DIR: runDir,
         ...(opts.grep ? { TOKEN_LENS_TEST_GREP: opts.grep } : {}),

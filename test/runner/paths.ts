@@ -8,9 +8,7 @@ import * as path from 'path';
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 
 /** Git-ignored cache for code-server, user-data dirs and run logs. */
-export const CACHE_DIR = process.env.TOKEN_LENS_TEST_CACHE
-  ? path.resolve(process.env.TOKEN_LENS_TEST_CACHE)
-  : path.join(REPO_ROOT, '.vscode-test');
+export const CACHE_DIR = path.join(REPO_ROOT, '.vscode-test');
 
 export const CODE_SERVER_VERSION = '4.100.3';
 export const CODE_SERVER_DIR = path.join(CACHE_DIR, 'code-server');

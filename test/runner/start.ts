@@ -65,7 +65,7 @@ function startRedirect(port: number, workbench: string, baseUrl: string): Promis
 async function main(): Promise<void> {
   const started = Date.now();
   const argv = process.argv.slice(2);
-  let port = Number(process.env.PORT) || 8080;
+  let port = 8080;
   let workspace = DEFAULT_WORKSPACE;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--port') port = Number(argv[++i]);
@@ -104,7 +104,6 @@ async function main(): Promise<void> {
     workspace,
     userDataDir,
     logFile: path.join(stateDir, 'code-server.log'),
-    env: { TOKEN_LENS_TEST_MODE: 'start' },
   });
   const server = await starting;
   const url = workbenchUrl(server, { workspace, extensionDevelopmentPath: REPO_ROOT });

@@ -368,7 +368,7 @@ suite('Inspector', () => {
       new RegExp(`^Counting tokens… \\(showing [\\d,]+ of ${text.length.toLocaleString('en-US')} characters\\)$`),
       'the header says the totals are pending',
     );
-    assert.match(first.panes[0].head, /counting…/, 'the pane head says its count is pending');
+    assert.match(first.panes[0]!.head, /counting…/, 'the pane head says its count is pending');
     assert.ok(first.domText.includes(marker), `the part in view is on screen first: ${JSON.stringify(first.domText.slice(0, 200))}`);
     assert.ok(first.nChars < 300_000, `only the part around the view is tokenized first (${first.nChars} characters)`);
     await screenshot('inspector-first-paint-pending');
@@ -384,7 +384,7 @@ suite('Inspector', () => {
     assert.equal(report.nChars, [...text].length, 'and every character');
     assert.doesNotMatch(report.header, /Counting/, `the totals are in: ${report.header}`);
     assert.ok(report.header.startsWith(`${report.nTokens.toLocaleString('en-US')} tokens`), report.header);
-    assert.doesNotMatch(report.panes[0].head, /counting…/);
+    assert.doesNotMatch(report.panes[0]!.head, /counting…/);
     assert.ok(report.domText.includes(marker), 'the part in view stays in view once the rest is in');
     assert.equal(full.state!.base, 0, 'offsets map to the whole document again');
     assert.equal(full.state!.length, text.length);

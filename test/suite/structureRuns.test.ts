@@ -38,7 +38,10 @@ async function compareWithOriginal(runId: string): Promise<void> {
   const diffTab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find(isDiff);
   await waitFor(() => diffTab() !== undefined, 10_000, 'the diff editor');
   const tab = diffTab()!;
-  const [left, right] = await Promise.all([tab.input.original, tab.input.modified].map((u) => vscode.workspace.openTextDocument(u)));
+  const [left, right] = await Promise.all([
+    vscode.workspace.openTextDocument(tab.input.original),
+    vscode.workspace.openTextDocument(tab.input.modified),
+  ]);
   assert.equal(left.lineCount, right.lineCount, 'one line per line');
   const header = 8; // comment, scale, three lattice vectors, species, counts, mode (Si.vasp has no Selective dynamics)
   const differing: number[] = [];

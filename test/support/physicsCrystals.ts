@@ -56,7 +56,7 @@ export function corundum(a: number, c: number, z: number, x: number, cation: str
   const cations: Vec3[] = [z, 0.5 - z, 1 - z, 0.5 + z].map((t): Vec3 => [t, t, t]);
   const anions = [...cyclic([0.25 + x, 0.25 - x, 0.25]), ...cyclic([0.75 - x, x - 0.25, 0.75])];
   const positions = [...cations, ...anions].map(
-    (f) => [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3,
+    (f) => [0, 1, 2].map((k) => f[0] * lattice[0][k]! + f[1] * lattice[1][k]! + f[2] * lattice[2][k]!) as Vec3,
   );
   return { lattice, symbols: [...cations.map(() => cation), ...anions.map(() => 'O')], positions };
 }
@@ -85,7 +85,9 @@ export function wurtzite(cation: string, anion: string, a: number, c: number, u:
     [1 / 3, 2 / 3, u],
     [2 / 3, 1 / 3, 0.5 + u],
   ];
-  const positions = fractional.map((f) => [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3);
+  const positions = fractional.map(
+    (f) => [0, 1, 2].map((k) => f[0] * lattice[0][k]! + f[1] * lattice[1][k]! + f[2] * lattice[2][k]!) as Vec3,
+  );
   return { lattice, symbols: [cation, cation, anion, anion], positions };
 }
 

@@ -59,7 +59,7 @@ export function skewedNaCl(seed = 7): Cell {
   const positions: Vec3[] = [];
   while (positions.length < 6) {
     const f: Vec3 = [random(), random(), random()];
-    const r: Vec3 = [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3;
+    const r: Vec3 = [0, 1, 2].map((k) => f[0] * lattice[0][k]! + f[1] * lattice[1][k]! + f[2] * lattice[2][k]!) as Vec3;
     if (positions.every((p) => minimumImage(lattice, p, r) > 1.9)) positions.push(r);
   }
   return { lattice, symbols: ['Na', 'Na', 'Na', 'Cl', 'Cl', 'Cl'], positions };
@@ -70,7 +70,7 @@ function minimumImage(lattice: Mat3, a: Vec3, b: Vec3): number {
   for (let i = -2; i <= 2; i++) {
     for (let j = -2; j <= 2; j++) {
       for (let k = -2; k <= 2; k++) {
-        const d = [0, 1, 2].map((c) => b[c]! - a[c]! + i * lattice[0][c] + j * lattice[1][c] + k * lattice[2][c]);
+        const d = [0, 1, 2].map((c) => b[c]! - a[c]! + i * lattice[0][c]! + j * lattice[1][c]! + k * lattice[2][c]!);
         best = Math.min(best, Math.hypot(...d));
       }
     }

@@ -48,7 +48,8 @@ scope.onmessage = (event) => {
 };
 
 async function answer({ tokenizer, alsoLoad = [], specialTokens, texts }: WorkerRequest): Promise<WorkerAnswer['results']> {
-  const [engine] = await Promise.all([tokenizer, ...alsoLoad].map((name) => loadTokenizer(name, { specialTokens })));
+  const load = (name: string) => loadTokenizer(name, { specialTokens });
+  const [engine] = await Promise.all([load(tokenizer), ...alsoLoad.map(load)]);
   const results = [];
   for (const units of texts) {
     const text = fromUnits(units);

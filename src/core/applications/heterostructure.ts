@@ -31,8 +31,7 @@ async function structure(
 /** "GaAs" from a POSCAR's comment line. */
 const commentWord = (poscar: unknown): string | undefined => (typeof poscar === 'string' ? poscar.trim().split(/\s+/)[0] : undefined);
 
-const has = (body: Body, ...fields: string[]): boolean =>
-  fields.some((f) => typeof body[f] === 'string' && (body[f] as string).trim() !== '');
+const has = (body: Body, ...fields: string[]): boolean => fields.some((f) => typeof body[f] === 'string' && body[f].trim() !== '');
 
 export const generateHeterostructure: Application = {
   kind: 'heterostructure',

@@ -143,7 +143,7 @@ export function messageText(message: Message): string[] {
       ? []
       : typeof content === 'string'
         ? [content]
-        : content.flatMap((p) => ('text' in p ? [(p as TextPart).text] : []));
+        : content.flatMap((p) => ('text' in p ? [p.text] : []));
   for (const call of message.tool_calls ?? []) {
     const args = call.function.arguments;
     if (args !== undefined) parts.push(typeof args === 'string' ? args : JSON.stringify(args));

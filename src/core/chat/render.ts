@@ -29,7 +29,8 @@ interface Jinja {
 
 interface Engine {
   jinja: Jinja;
-  Bounded: ReturnType<typeof boundedInterpreter>;
+  /** The engine's interpreter within the limits (boundedInterpreter), named by what renderTemplate uses of it. */
+  Bounded: new (env: Environment, limits: RenderLimits) => JinjaInterpreter & { readonly raised: boolean };
 }
 let engine: Promise<Engine> | undefined;
 

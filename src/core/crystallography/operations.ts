@@ -78,7 +78,7 @@ export function supercell(cell: Cell, p: Mat3): Cell {
   const hi = [0, 0, 0];
   for (let mask = 0; mask < 8; mask++) {
     for (let k = 0; k < 3; k++) {
-      const x = (mask & 1 ? p[0][k] : 0) + (mask & 2 ? p[1][k] : 0) + (mask & 4 ? p[2][k] : 0);
+      const x = (mask & 1 ? p[0][k]! : 0) + (mask & 2 ? p[1][k]! : 0) + (mask & 4 ? p[2][k]! : 0);
       lo[k] = Math.min(lo[k]!, x);
       hi[k] = Math.max(hi[k]!, x);
     }
@@ -89,7 +89,7 @@ export function supercell(cell: Cell, p: Mat3): Cell {
   for (let x = lo[0]!; x <= hi[0]!; x++) {
     for (let y = lo[1]!; y <= hi[1]!; y++) {
       for (let z = lo[2]!; z <= hi[2]!; z++) {
-        const q = [0, 1, 2].map((k) => x * adj[0][k] + y * adj[1][k] + z * adj[2][k]);
+        const q = [0, 1, 2].map((k) => x * adj[0][k]! + y * adj[1][k]! + z * adj[2][k]!);
         if (q.every((v) => v >= 0 && v < det)) points.push([x, y, z]);
       }
     }
@@ -101,7 +101,7 @@ export function supercell(cell: Cell, p: Mat3): Cell {
   cell.frac.forEach((f, i) => {
     for (const n of points) {
       const o: Vec3 = [f[0] + n[0], f[1] + n[1], f[2] + n[2]];
-      const g: Vec3 = [0, 1, 2].map((k) => o[0] * inv[0][k] + o[1] * inv[1][k] + o[2] * inv[2][k]) as Vec3;
+      const g: Vec3 = [0, 1, 2].map((k) => o[0] * inv[0][k]! + o[1] * inv[1][k]! + o[2] * inv[2][k]!) as Vec3;
       frac.push(g.map((x) => wrapUnit(Math.abs(x - Math.round(x)) < 1e-12 ? Math.round(x) : x)) as Vec3);
       species.push(cell.species[i]!);
     }
@@ -158,22 +158,22 @@ function symmetricEigen(a0: Mat3): { values: Vec3; vectors: Mat3 } {
       const c = 1 / Math.sqrt(t * t + 1);
       const s = t * c;
       for (let k = 0; k < 3; k++) {
-        const akp = a[k][p];
-        const akq = a[k][q];
-        a[k][p] = c * akp - s * akq;
-        a[k][q] = s * akp + c * akq;
+        const akp = a[k]![p];
+        const akq = a[k]![q];
+        a[k]![p] = c * akp - s * akq;
+        a[k]![q] = s * akp + c * akq;
       }
       for (let k = 0; k < 3; k++) {
-        const apk = a[p][k];
-        const aqk = a[q][k];
+        const apk = a[p][k]!;
+        const aqk = a[q][k]!;
         a[p][k] = c * apk - s * aqk;
         a[q][k] = s * apk + c * aqk;
       }
       for (let k = 0; k < 3; k++) {
-        const vkp = v[k][p];
-        const vkq = v[k][q];
-        v[k][p] = c * vkp - s * vkq;
-        v[k][q] = s * vkp + c * vkq;
+        const vkp = v[k]![p];
+        const vkq = v[k]![q];
+        v[k]![p] = c * vkp - s * vkq;
+        v[k]![q] = s * vkp + c * vkq;
       }
     }
   }
@@ -190,7 +190,7 @@ function symmetricPower(s: Mat3, power: number): Mat3 {
   ];
   for (let k = 0; k < 3; k++) {
     const w = Math.max(values[k]!, 0) ** power;
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) out[i][j] += vectors[i][k] * w * vectors[j][k];
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) out[i]![j]! += vectors[i]![k]! * w * vectors[j]![k]!;
   }
   return out;
 }
@@ -256,7 +256,7 @@ export function symmetrizeCell(cell: Cell, symmetry: Pick<SymmetryResult, 'opera
   ];
   for (const op of ops) {
     const rgr = matTimes(transpose(op.rotation), matTimes(g, op.rotation));
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) gBar[i][j] += rgr[i][j] / ops.length;
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) gBar[i]![j]! += rgr[i]![j]! / ops.length;
   }
   const s = matTimes(symmetricPower(gBar, 0.5), symmetricPower(g, -0.5));
   return { lattice: matTimes(s, cell.lattice), frac, species: [...cell.species] };

@@ -140,7 +140,7 @@ const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFin
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 function nums(x: unknown, n: number): number[] {
   if (!Array.isArray(x) || x.length !== n || !x.every(isNum)) throw new SymmetryError('moyo answered in an unexpected shape.');
-  return x as number[];
+  return x;
 }
 const mat3 = (x: unknown): Mat3 => {
   const v = nums(x, 9);

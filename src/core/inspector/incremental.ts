@@ -56,7 +56,7 @@ function indexOf(sorted: Int32Array, value: number): number {
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     if (sorted[mid] === value) return mid;
-    if (sorted[mid] < value) lo = mid + 1;
+    if (sorted[mid]! < value) lo = mid + 1;
     else hi = mid - 1;
   }
   return -1;

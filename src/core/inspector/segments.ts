@@ -63,7 +63,7 @@ export function joinTables(parts: readonly TablePart[]): WireTable {
   let tokens = 0;
   for (const { table, first, last } of parts) {
     segments += last - first;
-    tokens += table.tokenIndex[last] - table.tokenIndex[first];
+    tokens += table.tokenIndex[last]! - table.tokenIndex[first]!;
   }
   const bounds = new Int32Array(segments + 1);
   const tokenIndex = new Int32Array(segments + 1);
@@ -72,18 +72,18 @@ export function joinTables(parts: readonly TablePart[]): WireTable {
   let s = 0;
   let t = 0;
   for (const { table, first, last, shift } of parts) {
-    const t0 = table.tokenIndex[first];
-    const t1 = table.tokenIndex[last];
+    const t0 = table.tokenIndex[first]!;
+    const t1 = table.tokenIndex[last]!;
     for (let i = first; i < last; i++, s++) {
-      bounds[s] = table.bounds[i] + shift;
-      tokenIndex[s] = table.tokenIndex[i] - t0 + t;
+      bounds[s] = table.bounds[i]! + shift;
+      tokenIndex[s] = table.tokenIndex[i]! - t0 + t;
     }
     ids.set(table.ids.subarray(t0, t1), t);
     byteLengths.set(table.byteLengths.subarray(t0, t1), t);
     t += t1 - t0;
   }
   const end = parts[parts.length - 1];
-  bounds[s] = end ? end.table.bounds[end.last] + end.shift : 0;
+  bounds[s] = end ? end.table.bounds[end.last]! + end.shift : 0;
   tokenIndex[s] = t;
   return { bounds, tokenIndex, ids, byteLengths };
 }
@@ -118,7 +118,7 @@ export function buildSegmentTable(text: string, spans: readonly SpanLike[], opti
   // Closes the segment that ends at `end` (exclusive) with tokens up to `token` (exclusive).
   const close = (end: number, token: number): void => {
     const last = bounds.length - 1;
-    if (graphemes && last > 0 && !isGraphemeBoundary(text, bounds[last])) {
+    if (graphemes && last > 0 && !isGraphemeBoundary(text, bounds[last]!)) {
       // The previous segment's end is inside a grapheme: extend it instead of starting a new one.
       bounds[last] = end;
       tokenIndex[last] = token;
@@ -130,17 +130,17 @@ export function buildSegmentTable(text: string, spans: readonly SpanLike[], opti
 
   let i = 0;
   while (i < spans.length) {
-    const first = spans[i];
+    const first = spans[i]!;
     const start = Math.min(Math.max(first.start, pos), length);
     if (start > pos) close(start, i); // uncovered text
     let end = Math.max(first.end, start);
     ids[i] = first.id;
     byteLengths[i] = first.bytes.length;
     let j = i + 1;
-    while (j < spans.length && spans[j].start < end) {
-      end = Math.max(end, spans[j].end);
-      ids[j] = spans[j].id;
-      byteLengths[j] = spans[j].bytes.length;
+    while (j < spans.length && spans[j]!.start < end) {
+      end = Math.max(end, spans[j]!.end);
+      ids[j] = spans[j]!.id;
+      byteLengths[j] = spans[j]!.bytes.length;
       j++;
     }
     end = Math.min(end, length);
@@ -166,12 +166,12 @@ export function segmentAt(table: TableView, offset: number): number {
   const n = table.bounds.length - 1;
   if (n <= 0) return -1;
   if (offset <= 0) return 0;
-  if (offset >= table.bounds[n]) return n - 1;
+  if (offset >= table.bounds[n]!) return n - 1;
   let lo = 0;
   let hi = n - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (table.bounds[mid] <= offset) lo = mid;
+    if (table.bounds[mid]! <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -184,7 +184,7 @@ export function segmentAt(table: TableView, offset: number): number {
 export function segmentsInRange(table: TableView, start: number, end: number): [number, number] | undefined {
   const n = table.bounds.length - 1;
   if (n <= 0) return undefined;
-  const total = table.bounds[n];
+  const total = table.bounds[n]!;
   if (start > total || end < 0) return undefined;
   if (end <= start) {
     const at = segmentAt(table, start);
@@ -199,22 +199,22 @@ const encoder = new TextEncoder();
 
 function hex(bytes: Uint8Array, from: number, to: number): string {
   let out = '';
-  for (let k = from; k < to; k++) out += (k > from ? ' ' : '') + bytes[k].toString(16).padStart(2, '0');
+  for (let k = from; k < to; k++) out += (k > from ? ' ' : '') + bytes[k]!.toString(16).padStart(2, '0');
   return out;
 }
 
 /** Expands segment `index`. */
 export function getSegment(text: string, table: TableView, index: number): Segment {
-  const start = table.bounds[index];
-  const end = table.bounds[index + 1];
+  const start = table.bounds[index]!;
+  const end = table.bounds[index + 1]!;
   const segmentText = text.slice(start, end);
   const bytes = encoder.encode(segmentText);
   const ids: number[] = [];
   const tokenBytesHex: string[] = [];
   let offset = 0;
-  for (let t = table.tokenIndex[index]; t < table.tokenIndex[index + 1]; t++) {
-    ids.push(table.ids[t]);
-    const next = Math.min(bytes.length, offset + table.byteLengths[t]);
+  for (let t = table.tokenIndex[index]!; t < table.tokenIndex[index + 1]!; t++) {
+    ids.push(table.ids[t]!);
+    const next = Math.min(bytes.length, offset + table.byteLengths[t]!);
     tokenBytesHex.push(hex(bytes, offset, next));
     offset = next;
   }

@@ -51,7 +51,7 @@ export function cellGrid(lattice: Mat3, cutoff: number, maxReach = Infinity): Ce
   const spacing = planeSpacings(lattice);
   const bins = spacing.map((d) => binCount(d, Math.max(cutoff, MIN_BIN))) as Vec3;
   const fullReach = bins.map((n, k) => {
-    const r = Math.ceil((cutoff * n) / spacing[k]);
+    const r = Math.ceil((cutoff * n) / spacing[k]!);
     return Number.isFinite(r) && r >= 1 ? r : Infinity;
   }) as Vec3;
   const span = spacing.map((d) => cutoff / d) as Vec3;

@@ -98,7 +98,7 @@ export class DocumentCounts extends Disposable {
       entry.version + 1 === document.version &&
       Math.max(envelope.oldEnd, envelope.newEnd) - envelope.start <= LARGE_EDIT;
     if (patchable) {
-      entry.index!.update(envelope!.start, envelope!.oldEnd, envelope!.newEnd, newText());
+      entry.index!.update(envelope.start, envelope.oldEnd, envelope.newEnd, newText());
       entry.version = document.version;
     } else {
       this.forget(document, entry.tokenizer);

@@ -41,7 +41,7 @@ export function strings(body: Json, field: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
     throw new HttpError(400, `Field "${field}" must be an array of strings.`);
-  return value as string[];
+  return value;
 }
 
 /** A list of formulas: an array of strings, or text such as "Fe2O3 + C" (leading coefficients dropped). */

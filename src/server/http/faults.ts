@@ -101,7 +101,7 @@ export async function faultsEndpoint(
   if (method !== 'POST') return send(res, 405, { detail: 'Use GET, POST or DELETE on /__faults.' }, { allow: 'GET, POST, DELETE' });
   try {
     const parsed = JSON.parse(await readBody(req)) as { fault?: Fault; times?: number } & Fault;
-    const fault = (parsed.fault ?? parsed) as Fault;
+    const fault = parsed.fault ?? parsed;
     if (!fault || typeof fault.kind !== 'string')
       return send(res, 400, { detail: 'Send {"kind": ..., "path"?: ...} or {"fault": {...}, "times": n}.' });
     faults.next(fault, parsed.times ?? 1);

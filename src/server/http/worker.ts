@@ -4,5 +4,5 @@ import { runJob, type Job } from './compute';
 
 parentPort?.on('message', (job: Job) => {
   const outcome = runJob(job);
-  parentPort!.postMessage(outcome, outcome.ok ? [outcome.json.buffer as ArrayBuffer] : []);
+  parentPort!.postMessage(outcome, outcome.ok ? [outcome.json.buffer] : []);
 });

@@ -135,7 +135,7 @@ export function* dynamics(
     times_fs: result.total.map((_, step) => step * options.timestep),
     average_temperature: result.temperatures.reduce((a, b) => a + b, 0) / result.temperatures.length,
     final_temperature: result.temperatures.at(-1),
-    energy_drift_eV_per_atom: (result.total[result.total.length - 1] - result.total[0]) / n,
+    energy_drift_eV_per_atom: (result.total[result.total.length - 1]! - result.total[0]!) / n,
     trajectory: frames(result.frames),
     final_poscar: movedPoscar(s, result.positions, `after ${options.steps * options.timestep} fs of MD on the reference server`),
     temperature: options.temperature,
@@ -259,7 +259,7 @@ function frames(list: Frame[]): Frame[] {
  */
 function movedPoscar(s: Structure, positions: readonly Vec3[], note: string, lattice: Mat3 = s.poscar.lattice): string {
   const dual = dualBasis(lattice);
-  const sites = s.poscar.sites.map((site, i) => ({ ...site, cart: positions[i], frac: toFractional(positions[i], dual) }));
+  const sites = s.poscar.sites.map((site, i) => ({ ...site, cart: positions[i]!, frac: toFractional(positions[i]!, dual) }));
   const { velocities, velocityMode, predictorCorrector, ...rest } = s.poscar;
   return toPoscarText({ ...rest, lattice, comment: `${s.poscar.comment.trim()} (${note})`.trim(), sites });
 }

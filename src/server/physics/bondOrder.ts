@@ -85,7 +85,7 @@ function pairBonds(cell: Cell, table: PairTable): PairBond[][] {
   const reach = Math.max(0, ...present.map((p) => p.R + p.D));
   return fullNeighbors(cell, reach).map((list, i) =>
     list.flatMap((b) => {
-      const p = table[pairKey(cell.symbols[i], cell.symbols[b.j])];
+      const p = table[pairKey(cell.symbols[i]!, cell.symbols[b.j]!)];
       if (!p || b.r >= p.R + p.D) return [];
       const [fc, dfc] = cutoffFunction(p, b.r);
       return [{ ...b, p, fc, dfc }];
@@ -105,14 +105,14 @@ export function evaluateBondOrder(cell: Cell, table: PairTable): Evaluation {
 
 /** ½ V_ij for the bond list[x] of atom i, adding its gradient with respect to every bond of i to forces and virial. */
 function bondEnergy(i: number, list: PairBond[], x: number, forces: Vec3[], virial: number[]): number {
-  const bond = list[x];
+  const bond = list[x]!;
   const { A, lambda1, B, lambda2 } = bond.p;
   const vr = A * Math.exp(-lambda1 * bond.r);
   const va = B * Math.exp(-lambda2 * bond.r);
   let zeta = 0;
   for (let y = 0; y < list.length; y++) {
     if (y === x) continue;
-    const other = list[y];
+    const other = list[y]!;
     zeta += other.fc * angular(other.p, cosine(bond, other))[0] * decay(other.p, bond.r - other.r)[0];
   }
   const [b, db] = bondOrder(bond.p, zeta);
@@ -123,7 +123,7 @@ function bondEnergy(i: number, list: PairBond[], x: number, forces: Vec3[], viri
   const g: Vec3 = [0, 0, 0];
   for (let y = 0; y < list.length; y++) {
     if (y === x) continue;
-    const other = list[y];
+    const other = list[y]!;
     const cos = cosine(bond, other);
     const [gv, dg] = angular(other.p, cos);
     const [e, de] = decay(other.p, bond.r - other.r);
@@ -131,11 +131,11 @@ function bondEnergy(i: number, list: PairBond[], x: number, forces: Vec3[], viri
     const k = through * other.fc * dg * e;
     const own = cosineGradient(bond, other, cos);
     const theirs = cosineGradient(other, bond, cos);
-    for (let a = 0; a < 3; a++) g[a] += k * own[a];
+    for (let a = 0; a < 3; a++) g[a]! += k * own[a]!;
     const along = (through * gv * (other.dfc * e - other.fc * de)) / other.r;
-    accumulate(forces, virial, i, other.j, [0, 1, 2].map((a) => k * theirs[a] + along * other.d[a]) as Vec3, other.d);
+    accumulate(forces, virial, i, other.j, [0, 1, 2].map((a) => k * theirs[a]! + along * other.d[a]!) as Vec3, other.d);
   }
-  for (let a = 0; a < 3; a++) g[a] += (radial / bond.r) * bond.d[a];
+  for (let a = 0; a < 3; a++) g[a]! += (radial / bond.r) * bond.d[a]!;
   accumulate(forces, virial, i, bond.j, g, bond.d);
   return energy;
 }

@@ -18,9 +18,12 @@ export function fullNeighbors(cell: Cell, cutoff: number): Bond[][] {
   const list = neighborList(cell.lattice, cell.positions, cutoff);
   const bonds: Bond[][] = cell.positions.map(() => []);
   for (let p = 0; p < list.count; p++) {
-    const d: Vec3 = [list.d[3 * p], list.d[3 * p + 1], list.d[3 * p + 2]];
-    bonds[list.i[p]].push({ j: list.j[p], d, r: list.r[p] });
-    bonds[list.j[p]].push({ j: list.i[p], d: [-d[0], -d[1], -d[2]], r: list.r[p] });
+    const d: Vec3 = [list.d[3 * p]!, list.d[3 * p + 1]!, list.d[3 * p + 2]!];
+    const i = list.i[p]!;
+    const j = list.j[p]!;
+    const r = list.r[p]!;
+    bonds[i]!.push({ j, d, r });
+    bonds[j]!.push({ j: i, d: [-d[0], -d[1], -d[2]], r });
   }
   return bonds;
 }
@@ -31,15 +34,15 @@ export function fullNeighbors(cell: Cell, cutoff: number): Bond[][] {
  */
 export function accumulate(forces: Vec3[], virial: number[], from: number, to: number, g: Vec3, d: Vec3): void {
   for (let a = 0; a < 3; a++) {
-    forces[to][a] -= g[a];
-    forces[from][a] += g[a];
+    forces[to]![a]! -= g[a]!;
+    forces[from]![a]! += g[a]!;
   }
-  virial[0] += g[0] * d[0];
-  virial[1] += g[1] * d[1];
-  virial[2] += g[2] * d[2];
-  virial[3] += (g[1] * d[2] + g[2] * d[1]) / 2;
-  virial[4] += (g[0] * d[2] + g[2] * d[0]) / 2;
-  virial[5] += (g[0] * d[1] + g[1] * d[0]) / 2;
+  virial[0]! += g[0] * d[0];
+  virial[1]! += g[1] * d[1];
+  virial[2]! += g[2] * d[2];
+  virial[3]! += (g[1] * d[2] + g[2] * d[1]) / 2;
+  virial[4]! += (g[0] * d[2] + g[2] * d[0]) / 2;
+  virial[5]! += (g[0] * d[1] + g[1] * d[0]) / 2;
 }
 
 /** ∂cos θ/∂d for bond `own`, θ its angle with `other` (both from the same atom): d_other/(r r_other) − cos·d/r². */

@@ -23,7 +23,7 @@ export interface CellRelaxResult extends RelaxResult {
   stressMax: number[];
 }
 
-const times = (r: Vec3, m: Mat3): Vec3 => [0, 1, 2].map((c) => r[0] * m[0][c] + r[1] * m[1][c] + r[2] * m[2][c]) as Vec3;
+const times = (r: Vec3, m: Mat3): Vec3 => [0, 1, 2].map((c) => r[0] * m[0][c]! + r[1] * m[1][c]! + r[2] * m[2][c]!) as Vec3;
 const transposed = (m: Mat3): Mat3 => [0, 1, 2].map((r) => [m[0][r], m[1][r], m[2][r]]) as Mat3;
 const product = (a: Mat3, b: Mat3): Mat3 => a.map((row) => times(row, b)) as Mat3;
 
@@ -33,7 +33,7 @@ function inverse(m: Mat3): Mat3 {
   const cof = (r: number, k: number): number => {
     const rows = [0, 1, 2].filter((x) => x !== r);
     const cols = [0, 1, 2].filter((x) => x !== k);
-    const minor = m[rows[0]][cols[0]] * m[rows[1]][cols[1]] - m[rows[0]][cols[1]] * m[rows[1]][cols[0]];
+    const minor = m[rows[0]!]![cols[0]!]! * m[rows[1]!]![cols[1]!]! - m[rows[0]!]![cols[1]!]! * m[rows[1]!]![cols[0]!]!;
     return ((r + k) % 2 === 0 ? 1 : -1) * minor;
   };
   return [0, 1, 2].map((r) => [0, 1, 2].map((k) => cof(k, r) / det)) as Mat3;
@@ -41,9 +41,9 @@ function inverse(m: Mat3): Mat3 {
 
 /** Voigt xx yy zz yz xz xy to the symmetric matrix. */
 const fullVirial = (w: readonly number[]): Mat3 => [
-  [w[0], w[5], w[4]],
-  [w[5], w[1], w[3]],
-  [w[4], w[3], w[2]],
+  [w[0]!, w[5]!, w[4]!],
+  [w[5]!, w[1]!, w[3]!],
+  [w[4]!, w[3]!, w[2]!],
 ];
 
 export function* relaxCell(cell: Cell, options: RelaxOptions): Steps<CellRelaxResult> {
@@ -60,7 +60,7 @@ export function* relaxCell(cell: Cell, options: RelaxOptions): Steps<CellRelaxRe
     [0, 0, 1],
   ];
   for (let step = 0; ; step++) {
-    const lattice = product(cell.lattice, deformation) as Mat3;
+    const lattice = product(cell.lattice, deformation);
     const positions = reference.map((r) => times(r, deformation));
     const { energy, forces, virial } = evaluate({ ...cell, lattice, positions });
     project(forces);
@@ -69,7 +69,7 @@ export function* relaxCell(cell: Cell, options: RelaxOptions): Steps<CellRelaxRe
     result.forcesMax.push(Math.max(0, ...forces.map(norm)));
     result.stressMax.push(stress);
     recorder.add(step, positions);
-    const done = result.forcesMax[step] < options.fmax && stress < STRESS_THRESHOLD_GPA;
+    const done = result.forcesMax[step]! < options.fmax && stress < STRESS_THRESHOLD_GPA;
     if (done || step >= options.maxSteps) {
       return { converged: done, steps: step, ...result, positions, lattice, frames: recorder.finish(step, positions) };
     }
@@ -77,8 +77,8 @@ export function* relaxCell(cell: Cell, options: RelaxOptions): Steps<CellRelaxRe
     const back = forces.map((f) => times(f, transposed(deformation)));
     const cellForce = product(transposed(inverse(deformation)), fullVirial(virial)).map((row) => row.map((x) => -x / n) as Vec3);
     const moves = fire.step([...back, ...cellForce]);
-    reference = reference.map((r, i) => [r[0] + moves[i][0], r[1] + moves[i][1], r[2] + moves[i][2]] as Vec3);
-    deformation = deformation.map((row, r) => row.map((x, c) => x + moves[n + r][c] / n)) as Mat3;
+    reference = reference.map((r, i) => [r[0] + moves[i]![0], r[1] + moves[i]![1], r[2] + moves[i]![2]] as Vec3);
+    deformation = deformation.map((row, r) => row.map((x, c) => x + moves[n + r]![c]! / n)) as Mat3;
     yield;
   }
 }

@@ -18,7 +18,7 @@ export function projector(lattice: Mat3, flags: readonly (Flags | undefined)[] |
   const blocked = flags.map((f) => orthonormal(dual.filter((_, k) => f && !f[k])));
   return (vectors) => {
     blocked.forEach((basis, i) => {
-      if (basis.length) vectors[i] = basis.length === 3 ? [0, 0, 0] : reject(vectors[i], basis);
+      if (basis.length) vectors[i] = basis.length === 3 ? [0, 0, 0] : reject(vectors[i]!, basis);
     });
     return vectors;
   };

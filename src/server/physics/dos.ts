@@ -37,7 +37,7 @@ export function* densityOfStates(hamiltonian: (k: Vec3) => number[][], mesh: num
   for (const e of levels) {
     const first = Math.max(0, Math.floor((e - 5 * DOS_SIGMA - low) / STEP));
     const last = Math.min(energies.length - 1, Math.ceil((e + 5 * DOS_SIGMA - low) / STEP));
-    for (let i = first; i <= last; i++) states[i] += norm * Math.exp(-(((energies[i] - e) / DOS_SIGMA) ** 2) / 2);
+    for (let i = first; i <= last; i++) states[i]! += norm * Math.exp(-(((energies[i]! - e) / DOS_SIGMA) ** 2) / 2);
   }
   return {
     energies,

@@ -76,8 +76,8 @@ export function alloyPair(a: ZhouElement, b: ZhouElement, r: number): Valued {
 
 /** Σ c[i] t^i for i = 0..3 and its derivative over t. */
 const cubic = (c: readonly number[], t: number): Valued => [
-  c[0] + t * (c[1] + t * (c[2] + t * c[3])),
-  c[1] + t * (2 * c[2] + 3 * t * c[3]),
+  c[0]! + t * (c[1]! + t * (c[2]! + t * c[3]!)),
+  c[1]! + t * (2 * c[2]! + 3 * t * c[3]!),
 ];
 
 /** The embedding energy F(ρ) and F′(ρ), branch by branch as create.f's embed. */
@@ -124,17 +124,17 @@ function pairTerms(a: ZhouElement, b: ZhouElement, r: number, on: number, off: n
 function accumulate(cell: Cell) {
   const unknown = [...new Set(cell.symbols)].filter((s) => !Object.hasOwn(ZHOU_2004, s));
   if (unknown.length > 0) throw new InputError(`The Zhou-Johnson-Wadley EAM has no parameters for ${unknown.join(', ')}.`);
-  const els = cell.symbols.map((s) => ZHOU_2004[s]);
+  const els = cell.symbols.map((s) => ZHOU_2004[s]!);
   const reMax = Math.max(...els.map((e) => e.re));
   const list = neighborList(cell.lattice, cell.positions, CUTOFF * reMax);
   const terms: PairTerms[] = [];
   const rho = new Array<number>(els.length).fill(0);
   let pairEnergy = 0;
   for (let n = 0; n < list.count; n++) {
-    const t = pairTerms(els[list.i[n]], els[list.j[n]], list.r[n], SWITCH_START * reMax, CUTOFF * reMax);
+    const t = pairTerms(els[list.i[n]!]!, els[list.j[n]!]!, list.r[n]!, SWITCH_START * reMax, CUTOFF * reMax);
     terms.push(t);
-    rho[list.i[n]] += t.toI[0];
-    rho[list.j[n]] += t.toJ[0];
+    rho[list.i[n]!]! += t.toI[0];
+    rho[list.j[n]!]! += t.toJ[0];
     pairEnergy += t.phi[0];
   }
   return { els, list, terms, rho, pairEnergy };
@@ -149,7 +149,7 @@ export function evaluateEam(cell: Cell): Evaluation {
   const { els, list, terms, rho, pairEnergy } = accumulate(cell);
   let energy = pairEnergy;
   const slope = els.map((el, i) => {
-    const [e, de] = embedding(el, rho[i]);
+    const [e, de] = embedding(el, rho[i]!);
     energy += e;
     return de;
   });
@@ -162,10 +162,10 @@ function pairForces(list: NeighborList, terms: readonly PairTerms[], slope: read
   const forces: Vec3[] = Array.from({ length: atoms }, () => [0, 0, 0]);
   const virial = [0, 0, 0, 0, 0, 0];
   for (let n = 0; n < list.count; n++) {
-    const i = list.i[n];
-    const j = list.j[n];
-    const t = terms[n];
-    const g = (t.phi[1] + slope[i] * t.toI[1] + slope[j] * t.toJ[1]) / list.r[n];
+    const i = list.i[n]!;
+    const j = list.j[n]!;
+    const t = terms[n]!;
+    const g = (t.phi[1] + slope[i]! * t.toI[1] + slope[j]! * t.toJ[1]) / list.r[n]!;
     addPairTerm(forces, virial, list, n, g);
   }
   return { forces, virial };

@@ -66,10 +66,10 @@ function halfSpace(cell: Cell, kCutoff: number): Vec3[] {
       `The Ewald sum would need about ${Math.round(count)} reciprocal vectors (at most ${MAX_K_VECTORS}): the cell is too large or too thin for it.`,
     );
   const ks: Vec3[] = [];
-  for (let x = 0; x <= most[0]; x++) {
-    for (let y = x === 0 ? 0 : -most[1]; y <= most[1]; y++) {
-      for (let z = x === 0 && y === 0 ? 1 : -most[2]; z <= most[2]; z++) {
-        const k: Vec3 = [0, 1, 2].map((c) => x * b[0][c] + y * b[1][c] + z * b[2][c]) as Vec3;
+  for (let x = 0; x <= most[0]!; x++) {
+    for (let y = x === 0 ? 0 : -most[1]!; y <= most[1]!; y++) {
+      for (let z = x === 0 && y === 0 ? 1 : -most[2]!; z <= most[2]!; z++) {
+        const k: Vec3 = [0, 1, 2].map((c) => x * b[0][c]! + y * b[1][c]! + z * b[2][c]!) as Vec3;
         if (k[0] * k[0] + k[1] * k[1] + k[2] * k[2] <= kCutoff * kCutoff) ks.push(k);
       }
     }
@@ -90,28 +90,28 @@ export function addReciprocal(cell: Cell, charges: readonly number[], s: Splitti
     let re = 0;
     let im = 0;
     for (let i = 0; i < n; i++) {
-      const p = cell.positions[i];
+      const p = cell.positions[i]!;
       const phase = k[0] * p[0] + k[1] * p[1] + k[2] * p[2];
       cos[i] = Math.cos(phase);
       sin[i] = Math.sin(phase);
-      re += charges[i] * cos[i];
-      im += charges[i] * sin[i];
+      re += charges[i]! * cos[i]!;
+      im += charges[i]! * sin[i]!;
     }
     const e = f * (re * re + im * im);
     energy += e;
     for (let i = 0; i < n; i++) {
-      const g = 2 * f * charges[i] * (sin[i] * re - cos[i] * im);
-      forces[i][0] += g * k[0];
-      forces[i][1] += g * k[1];
-      forces[i][2] += g * k[2];
+      const g = 2 * f * charges[i]! * (sin[i]! * re - cos[i]! * im);
+      forces[i]![0] += g * k[0];
+      forces[i]![1] += g * k[1];
+      forces[i]![2] += g * k[2];
     }
     const w = 2 * (1 / k2 + 1 / (4 * s.alpha * s.alpha));
-    virial[0] += e * (w * k[0] * k[0] - 1);
-    virial[1] += e * (w * k[1] * k[1] - 1);
-    virial[2] += e * (w * k[2] * k[2] - 1);
-    virial[3] += e * w * k[1] * k[2];
-    virial[4] += e * w * k[0] * k[2];
-    virial[5] += e * w * k[0] * k[1];
+    virial[0]! += e * (w * k[0] * k[0] - 1);
+    virial[1]! += e * (w * k[1] * k[1] - 1);
+    virial[2]! += e * (w * k[2] * k[2] - 1);
+    virial[3]! += e * w * k[1] * k[2];
+    virial[4]! += e * w * k[0] * k[2];
+    virial[5]! += e * w * k[0] * k[1];
   }
   const self = (-COULOMB * s.alpha * charges.reduce((sum, q) => sum + q * q, 0)) / Math.sqrt(Math.PI);
   return energy + self;
@@ -157,8 +157,8 @@ export function erfcScaled(x: number): number {
   if (x >= TABLE_END) return erfc(x) * Math.exp(x * x);
   const k = Math.floor(x / STEP);
   const t = x / STEP - k;
-  const [g0, d0] = NODES[k];
-  const [g1, d1] = NODES[k + 1];
+  const [g0, d0] = NODES[k]!;
+  const [g1, d1] = NODES[k + 1]!;
   const t2 = t * t;
   const t3 = t2 * t;
   return (2 * t3 - 3 * t2 + 1) * g0 + (t3 - 2 * t2 + t) * STEP * d0 + (-2 * t3 + 3 * t2) * g1 + (t3 - t2) * STEP * d1;

@@ -96,14 +96,14 @@ function firstShell(cell: Cell): Bond[] {
   const list = neighborList(cell.lattice, cell.positions, maxCutoff(cell.symbols));
   const nearest = cell.symbols.map(() => Infinity);
   list.r.forEach((r, p) => {
-    nearest[list.i[p]] = Math.min(nearest[list.i[p]], r);
-    nearest[list.j[p]] = Math.min(nearest[list.j[p]], r);
+    nearest[list.i[p]!] = Math.min(nearest[list.i[p]!]!, r);
+    nearest[list.j[p]!] = Math.min(nearest[list.j[p]!]!, r);
   });
   const bonds: Bond[] = [];
   list.r.forEach((r, p) => {
-    const [i, j] = [list.i[p], list.j[p]];
-    if (r > FIRST_SHELL * Math.min(nearest[i], nearest[j])) return;
-    const d: Vec3 = [list.d[3 * p], list.d[3 * p + 1], list.d[3 * p + 2]];
+    const [i, j] = [list.i[p]!, list.j[p]!];
+    if (r > FIRST_SHELL * Math.min(nearest[i]!, nearest[j]!)) return;
+    const d: Vec3 = [list.d[3 * p]!, list.d[3 * p + 1]!, list.d[3 * p + 2]!];
     // An atom bonded to its own image (a one-atom cell) is fine: the Bloch sum adds the bond at +d and at −d.
     bonds.push({ i, j, d, block: slaterKosterBlock(harrisonIntegrals(r), d.map((x) => x / r) as Vec3, ORBITALS) });
   });
@@ -115,7 +115,7 @@ export function harrisonHamiltonian(cell: Cell): (kFrac: Vec3) => number[][] {
   const missing = [...new Set(cell.symbols)].filter((s) => !Object.hasOwn(TERM_VALUES, s));
   if (missing.length) throw new InputError(`Harrison's table here has no s and p term values for ${missing.join(', ')}.`);
   const onsite = cell.symbols.map((s) => {
-    const [es, ep] = TERM_VALUES[s];
+    const [es, ep] = TERM_VALUES[s]!;
     return [es, ep, ep, ep];
   });
   return slaterKosterHamiltonian(cell, ORBITALS, onsite, firstShell(cell));

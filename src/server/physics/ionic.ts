@@ -28,7 +28,7 @@ const NEUTRAL = 1e-9;
 export function ionicSetFor(symbols: readonly string[]): IonicSet | undefined {
   const set = IONIC_SETS.find((s) => symbols.length > 0 && symbols.every((x) => Object.hasOwn(s.charges, x)));
   if (!set) return undefined;
-  return Math.abs(symbols.reduce((q, x) => q + set.charges[x], 0)) < NEUTRAL ? set : undefined;
+  return Math.abs(symbols.reduce((q, x) => q + set.charges[x]!, 0)) < NEUTRAL ? set : undefined;
 }
 
 /** The ion's formal charge in the alkali halides, undefined for an element none of them holds. */
@@ -72,13 +72,13 @@ function addPairs(
 ): number {
   let energy = 0;
   for (let n = 0; n < list.count; n++) {
-    const r = list.r[n];
+    const r = list.r[n]!;
     if (r < MIN_SEPARATION)
       throw new InputError(
-        `Ions ${list.i[n] + 1} and ${list.j[n] + 1} are ${r.toFixed(2)} Å apart (periodic images counted): the rigid-ion model needs at least ${MIN_SEPARATION} Å between ions; check the structure.`,
+        `Ions ${list.i[n]! + 1} and ${list.j[n]! + 1} are ${r.toFixed(2)} Å apart (periodic images counted): the rigid-ion model needs at least ${MIN_SEPARATION} Å between ions; check the structure.`,
       );
-    const [e, de] = r < s.realCutoff ? realTerm(charges[list.i[n]] * charges[list.j[n]], r, s.alpha) : [0, 0];
-    const p = pair(list.i[n], list.j[n]);
+    const [e, de] = r < s.realCutoff ? realTerm(charges[list.i[n]!]! * charges[list.j[n]!]!, r, s.alpha) : [0, 0];
+    const p = pair(list.i[n]!, list.j[n]!);
     const [f, df] = p && r < SHORT_OFF ? shortRange(p, r) : [0, 0];
     energy += e + f;
     addPairTerm(forces, virial, list, n, (de + df) / r);
@@ -93,7 +93,7 @@ function addPairs(
 export function evaluateIonic(cell: Cell, set = ionicSetFor(cell.symbols), alpha?: number, memory?: ShellMemory): Evaluation {
   if (!set) throw new InputError('No ionic parameter set covers these elements with a neutral composition.');
   if (hasShells(set)) return evaluateShellModel(cell, set, alpha, memory);
-  const charges = cell.symbols.map((x) => set.charges[x]);
+  const charges = cell.symbols.map((x) => set.charges[x]!);
   const s = splitting(cell, alpha, SHORT_OFF);
   const pair = pairTable(cell.symbols, (x, y) => set.pairs[[x, y].sort().join('-')]);
   const list = neighborList(cell.lattice, cell.positions, Math.max(s.realCutoff, SHORT_OFF));

@@ -91,10 +91,10 @@ function tosiFumi([cation, anion, rho, C, D]: Salt): IonicSet {
   const term = (x: string, y: string, k: number): [string, ShortRange] => [
     [x, y].sort().join('-'),
     {
-      A: (1 + charges[x] / outerElectrons(x) + charges[y] / outerElectrons(y)) * b * Math.exp((BASIC_RADII[x] + BASIC_RADII[y]) / rho),
+      A: (1 + charges[x]! / outerElectrons(x) + charges[y]! / outerElectrons(y)) * b * Math.exp((BASIC_RADII[x]! + BASIC_RADII[y]!) / rho),
       rho,
-      C: C[k] * MAYER,
-      D: D[k] * MAYER,
+      C: C[k]! * MAYER,
+      D: D[k]! * MAYER,
     },
   ];
   return {
@@ -185,8 +185,8 @@ const MATSUI_IONS: Readonly<Record<string, readonly [number, number, number]>> =
 };
 
 function matsuiPair(x: string, y: string): [string, ShortRange] {
-  const [ax, bx, cx] = MATSUI_IONS[x];
-  const [ay, by, cy] = MATSUI_IONS[y];
+  const [ax, bx, cx] = MATSUI_IONS[x]!;
+  const [ay, by, cy] = MATSUI_IONS[y]!;
   const rho = bx + by;
   const A = 4.184 * rho * Math.exp((ax + ay) / rho) * PER_KJ_MOL;
   return [[x, y].sort().join('-'), { A, rho, C: cx * cy * PER_KJ_MOL, D: 0 }];

@@ -57,7 +57,7 @@ export function* md(cell: Cell, options: MdOptions): Steps<MdResult> {
   // Net momentum is conserved, and removed, only when no atom is held.
   const conserved = freeCoordinates(masses.length, options.flags) === 3 * masses.length;
   const dof = freeCoordinates(masses.length, options.flags) - (conserved ? 3 : 0);
-  const kinetic = (v: readonly Vec3[]): number => v.reduce((s, vi, i) => s + (0.5 * masses[i] * dot(vi, vi)) / ACCELERATION, 0);
+  const kinetic = (v: readonly Vec3[]): number => v.reduce((s, vi, i) => s + (0.5 * masses[i]! * dot(vi, vi)) / ACCELERATION, 0);
   const temperature = (ke: number): number => (dof > 0 ? (2 * ke) / (dof * BOLTZMANN) : 0);
   const evaluate = options.evaluate ?? forceFieldFor(cell.symbols).evaluate;
   const forcesAt = (positions: Vec3[]): { energy: number; forces: Vec3[] } => {
@@ -65,7 +65,7 @@ export function* md(cell: Cell, options: MdOptions): Steps<MdResult> {
     return { energy, forces: project(forces) };
   };
   const kick = (v: Vec3[], forces: readonly Vec3[]): Vec3[] =>
-    v.map((vi, i) => add(vi, scale(forces[i], (0.5 * options.timestep * ACCELERATION) / masses[i])));
+    v.map((vi, i) => add(vi, scale(forces[i]!, (0.5 * options.timestep * ACCELERATION) / masses[i]!)));
 
   let velocities = initialVelocities(masses, options, project, conserved);
   const current = temperature(kinetic(velocities));
@@ -83,7 +83,7 @@ export function* md(cell: Cell, options: MdOptions): Steps<MdResult> {
     recorder.add(step, positions);
   };
   record(0);
-  const drift = (v: readonly Vec3[], dt: number): Vec3[] => positions.map((p, i) => add(p, scale(v[i], dt)));
+  const drift = (v: readonly Vec3[], dt: number): Vec3[] => positions.map((p, i) => add(p, scale(v[i]!, dt)));
   const thermostat = options.ensemble === 'nvt' ? langevin(masses, options, project) : undefined;
   for (let step = 1; step <= options.steps; step++) {
     velocities = kick(velocities, forces);
@@ -107,7 +107,7 @@ function langevin(masses: readonly number[], options: MdOptions, project: Projec
   const random = seededRandom(options.seed + 1);
   const c = Math.exp(-LANGEVIN_FRICTION * options.timestep);
   const spread = masses.map((m) => Math.sqrt(((1 - c * c) * BOLTZMANN * options.temperature * ACCELERATION) / m));
-  return (v) => project(v.map((vi, i): Vec3 => vi.map((x) => c * x + spread[i] * gaussian(random)) as Vec3));
+  return (v) => project(v.map((vi, i): Vec3 => vi.map((x) => c * x + spread[i]! * gaussian(random)) as Vec3));
 }
 
 /** Maxwell-Boltzmann: each component normal with variance kT/m. */
@@ -121,6 +121,6 @@ function initialVelocities(masses: readonly number[], options: MdOptions, projec
   );
   if (!removeMomentum) return v;
   const total = masses.reduce((s, m) => s + m, 0);
-  const momentum = v.reduce((p, vi, i) => add(p, scale(vi, masses[i])), [0, 0, 0] as Vec3);
+  const momentum = v.reduce((p, vi, i) => add(p, scale(vi, masses[i]!)), [0, 0, 0] as Vec3);
   return v.map((vi) => add(vi, scale(momentum, -1 / total)));
 }

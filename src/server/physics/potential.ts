@@ -27,21 +27,21 @@ export function stressGPa(virial: readonly number[], cell: Cell): number[] {
  * length is g (eV/Å²): the force on i is g·d, the opposite on j, and the virial takes g·d⊗d (Voigt order).
  */
 export function addPairTerm(forces: Vec3[], virial: number[], list: NeighborList, n: number, g: number): void {
-  const i = list.i[n];
-  const j = list.j[n];
-  const dx = list.d[3 * n];
-  const dy = list.d[3 * n + 1];
-  const dz = list.d[3 * n + 2];
-  forces[i][0] += g * dx;
-  forces[i][1] += g * dy;
-  forces[i][2] += g * dz;
-  forces[j][0] -= g * dx;
-  forces[j][1] -= g * dy;
-  forces[j][2] -= g * dz;
-  virial[0] += g * dx * dx;
-  virial[1] += g * dy * dy;
-  virial[2] += g * dz * dz;
-  virial[3] += g * dy * dz;
-  virial[4] += g * dx * dz;
-  virial[5] += g * dx * dy;
+  const i = list.i[n]!;
+  const j = list.j[n]!;
+  const dx = list.d[3 * n]!;
+  const dy = list.d[3 * n + 1]!;
+  const dz = list.d[3 * n + 2]!;
+  forces[i]![0] += g * dx;
+  forces[i]![1] += g * dy;
+  forces[i]![2] += g * dz;
+  forces[j]![0] -= g * dx;
+  forces[j]![1] -= g * dy;
+  forces[j]![2] -= g * dz;
+  virial[0]! += g * dx * dx;
+  virial[1]! += g * dy * dy;
+  virial[2]! += g * dz * dz;
+  virial[3]! += g * dy * dz;
+  virial[4]! += g * dx * dz;
+  virial[5]! += g * dx * dy;
 }

@@ -46,9 +46,9 @@ export function* relax(cell: Cell, options: RelaxOptions): Steps<RelaxResult> {
     energies.push(energy);
     forcesMax.push(Math.max(0, ...forces.map(norm)));
     recorder.add(step, positions);
-    if (forcesMax[step] < options.fmax || step >= options.maxSteps) {
+    if (forcesMax[step]! < options.fmax || step >= options.maxSteps) {
       return {
-        converged: forcesMax[step] < options.fmax,
+        converged: forcesMax[step]! < options.fmax,
         steps: step,
         energies,
         forcesMax,
@@ -57,12 +57,12 @@ export function* relax(cell: Cell, options: RelaxOptions): Steps<RelaxResult> {
       };
     }
     const dr = fire.step(forces);
-    positions = positions.map((p, i) => add(p, dr[i]));
+    positions = positions.map((p, i) => add(p, dr[i]!));
     yield;
   }
 }
 
-const sumDot = (a: readonly Vec3[], b: readonly Vec3[]): number => a.reduce((s, v, i) => s + dot(v, b[i]), 0);
+const sumDot = (a: readonly Vec3[], b: readonly Vec3[]): number => a.reduce((s, v, i) => s + dot(v, b[i]!), 0);
 
 /** FIRE's state over a run: a step from the forces on every degree of freedom (here rows of three). */
 export class Fire {
@@ -78,7 +78,7 @@ export class Fire {
       const vf = sumDot(v, f);
       if (vf > 0) {
         const mix = Math.sqrt(sumDot(v, v) / sumDot(f, f)) * this.alpha;
-        v = v.map((vi, i) => add(scale(vi, 1 - this.alpha), scale(f[i], mix)));
+        v = v.map((vi, i) => add(scale(vi, 1 - this.alpha), scale(f[i]!, mix)));
         if (this.downhill > FIRE.nMin) {
           this.dt = Math.min(this.dt * FIRE.fInc, FIRE.dtMax);
           this.alpha *= FIRE.fAlpha;
@@ -91,7 +91,7 @@ export class Fire {
         this.downhill = 0;
       }
     }
-    this.v = v.map((vi, i) => add(vi, scale(f[i], this.dt)));
+    this.v = v.map((vi, i) => add(vi, scale(f[i]!, this.dt)));
     const dr = this.v.map((vi) => scale(vi, this.dt));
     const length = Math.sqrt(sumDot(dr, dr));
     return length > FIRE.maxStep ? dr.map((d) => scale(d, FIRE.maxStep / length)) : dr;

@@ -50,15 +50,15 @@ function particlesOf(cell: Cell, set: ShellSet): Particles {
   const shellOf = cell.symbols.map(() => -1);
   owner.forEach((i, k) => (shellOf[i] = k));
   const charges = [
-    ...cell.symbols.map((x) => set.shells[x]?.core ?? set.charges[x]),
-    ...owner.map((i) => set.shells[cell.symbols[i]].shell),
+    ...cell.symbols.map((x) => set.shells[x]?.core ?? set.charges[x]!),
+    ...owner.map((i) => set.shells[cell.symbols[i]!]!.shell),
   ];
   return {
     n,
     owner,
     shellOf,
     charges,
-    springs: owner.map((i) => set.shells[cell.symbols[i]].k),
+    springs: owner.map((i) => set.shells[cell.symbols[i]!]!.k),
     carrier: shellOf.map((s, i) => (s < 0 ? i : n + s)),
     pair: pairTable(cell.symbols, (x, y) => set.pairs[[x, y].sort().join('-')]),
   };
@@ -74,19 +74,19 @@ interface Terms {
 }
 
 function addToVirial(virial: number[], g: number, d: Vec3): void {
-  virial[0] += g * d[0] * d[0];
-  virial[1] += g * d[1] * d[1];
-  virial[2] += g * d[2] * d[2];
-  virial[3] += g * d[1] * d[2];
-  virial[4] += g * d[0] * d[2];
-  virial[5] += g * d[0] * d[1];
+  virial[0]! += g * d[0] * d[0];
+  virial[1]! += g * d[1] * d[1];
+  virial[2]! += g * d[2] * d[2];
+  virial[3]! += g * d[1] * d[2];
+  virial[4]! += g * d[0] * d[2];
+  virial[5]! += g * d[0] * d[1];
 }
 
 /** Adds the pair energy's effect for particles a, b at separation d = r_b − r_a with dE/dr / r = g. */
 function addPair(t: Terms, a: number, b: number, d: Vec3, g: number): void {
   for (let k = 0; k < 3; k++) {
-    t.forces[a][k] += g * d[k];
-    t.forces[b][k] -= g * d[k];
+    t.forces[a]![k]! += g * d[k]!;
+    t.forces[b]![k]! -= g * d[k]!;
   }
   addToVirial(t.virial, g, d);
 }
@@ -96,8 +96,8 @@ function addCurvature(block: number[], p: ShortRange, d: Vec3, r: number): void 
   const e = p.A * Math.exp(-r / p.rho);
   const first = (-e / p.rho + (6 * p.C) / r ** 7) / r;
   const second = e / (p.rho * p.rho) - (42 * p.C) / r ** 8;
-  for (let x = 0; x < 3; x++) for (let y = 0; y < 3; y++) block[3 * x + y] += ((second - first) * d[x] * d[y]) / (r * r);
-  for (let x = 0; x < 3; x++) block[4 * x] += first;
+  for (let x = 0; x < 3; x++) for (let y = 0; y < 3; y++) block[3 * x + y]! += ((second - first) * d[x]! * d[y]!) / (r * r);
+  for (let x = 0; x < 3; x++) block[4 * x]! += first;
 }
 
 /** erf(x)/x and (d/dx of it)/x, by erf's Taylor series (x ≤ 1: an own core–shell pair is well inside that). */
@@ -119,41 +119,41 @@ function erfOverX(x: number): [number, number] {
  * (−k q_c q_s erf(αr)/r; the real-space sum leaves the pair out).
  */
 function addOwnPair(t: Terms, p: Particles, s: number, d: Vec3, alpha: number): void {
-  const i = p.owner[s];
+  const i = p.owner[s]!;
   const r = Math.hypot(...d);
-  const qq = COULOMB * p.charges[i] * p.charges[p.n + s];
+  const qq = COULOMB * p.charges[i]! * p.charges[p.n + s]!;
   const [g, slope] = erfOverX(alpha * r);
-  t.energy += 0.5 * p.springs[s] * r * r - qq * alpha * g;
-  addPair(t, i, p.n + s, d, p.springs[s] - qq * alpha * alpha * alpha * slope);
-  for (let x = 0; x < 3; x++) t.blocks[s][4 * x] += p.springs[s];
+  t.energy += 0.5 * p.springs[s]! * r * r - qq * alpha * g;
+  addPair(t, i, p.n + s, d, p.springs[s]! - qq * alpha * alpha * alpha * slope);
+  for (let x = 0; x < 3; x++) t.blocks[s]![4 * x]! += p.springs[s]!;
 }
 
-const particle = (p: Particles, ion: number, shell: boolean): number => (shell ? p.n + p.shellOf[ion] : ion);
+const particle = (p: Particles, ion: number, shell: boolean): number => (shell ? p.n + p.shellOf[ion]! : ion);
 
 /** The real-space Ewald and short-range terms of the four core/shell pairs of every listed ion pair. */
 function addIonPairs(t: Terms, p: Particles, list: NeighborList, displacement: (q: number) => Vec3, s: Splitting): void {
   for (let m = 0; m < list.count; m++) {
-    const [i, j] = [list.i[m], list.j[m]];
-    for (const si of p.shellOf[i] < 0 ? [false] : [false, true]) {
-      for (const sj of p.shellOf[j] < 0 ? [false] : [false, true]) {
+    const [i, j] = [list.i[m]!, list.j[m]!];
+    for (const si of p.shellOf[i]! < 0 ? [false] : [false, true]) {
+      for (const sj of p.shellOf[j]! < 0 ? [false] : [false, true]) {
         const [a, b] = [particle(p, i, si), particle(p, j, sj)];
         const [da, db] = [displacement(a), displacement(b)];
-        const d = [0, 1, 2].map((k) => list.d[3 * m + k] + db[k] - da[k]) as Vec3;
+        const d = [0, 1, 2].map((k) => list.d[3 * m + k]! + db[k]! - da[k]!) as Vec3;
         const r = Math.hypot(...d);
-        const [e, de] = r < s.realCutoff ? realTerm(p.charges[a] * p.charges[b], r, s.alpha) : [0, 0];
+        const [e, de] = r < s.realCutoff ? realTerm(p.charges[a]! * p.charges[b]!, r, s.alpha) : [0, 0];
         const sr = a === p.carrier[i] && b === p.carrier[j] && r < SHORT_OFF ? p.pair(i, j) : undefined;
         const [f, df] = sr ? shortRange(sr, r) : [0, 0];
         t.energy += e + f;
         addPair(t, a, b, d, (de + df) / r);
-        if (sr && si) addCurvature(t.blocks[a - p.n], sr, d, r);
-        if (sr && sj) addCurvature(t.blocks[b - p.n], sr, d, r);
+        if (sr && si) addCurvature(t.blocks[a - p.n]!, sr, d, r);
+        if (sr && sj) addCurvature(t.blocks[b - p.n]!, sr, d, r);
       }
     }
   }
 }
 
 function terms(cell: Cell, p: Particles, list: NeighborList, shells: Vec3[], s: Splitting): Terms {
-  const positions = [...cell.positions, ...p.owner.map((i, k) => cell.positions[i].map((x, c) => x + shells[k][c]) as Vec3)];
+  const positions = [...cell.positions, ...p.owner.map((i, k) => cell.positions[i]!.map((x, c) => x + shells[k]![c]!) as Vec3)];
   const t: Terms = {
     energy: 0,
     forces: positions.map(() => [0, 0, 0]),
@@ -161,25 +161,25 @@ function terms(cell: Cell, p: Particles, list: NeighborList, shells: Vec3[], s: 
     blocks: shells.map(() => [0, 0, 0, 0, 0, 0, 0, 0, 0]),
   };
   const zero: Vec3 = [0, 0, 0];
-  addIonPairs(t, p, list, (q) => (q < p.n ? zero : shells[q - p.n]), s);
+  addIonPairs(t, p, list, (q) => (q < p.n ? zero : shells[q - p.n]!), s);
   shells.forEach((d, k) => addOwnPair(t, p, k, d, s.alpha));
   t.energy += addReciprocal({ ...cell, positions }, p.charges, s, t.forces, t.virial);
   return t;
 }
 
 const det3 = (m: readonly number[]): number =>
-  m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6]);
+  m[0]! * (m[4]! * m[8]! - m[5]! * m[7]!) - m[1]! * (m[3]! * m[8]! - m[5]! * m[6]!) + m[2]! * (m[3]! * m[7]! - m[4]! * m[6]!);
 
 /** x = M⁻¹ b for a 3×3 block, by Cramer's rule. */
 function solve(m: readonly number[], b: Vec3): Vec3 {
   const det = det3(m);
-  return [0, 1, 2].map((k) => det3(m.map((x, e) => (e % 3 === k ? b[Math.floor(e / 3)] : x))) / det) as Vec3;
+  return [0, 1, 2].map((k) => det3(m.map((x, e) => (e % 3 === k ? b[Math.floor(e / 3)]! : x))) / det) as Vec3;
 }
 
 const dotAll = (a: readonly Vec3[], b: readonly Vec3[]): number =>
-  a.reduce((sum, v, k) => sum + v[0] * b[k][0] + v[1] * b[k][1] + v[2] * b[k][2], 0);
+  a.reduce((sum, v, k) => sum + v[0] * b[k]![0] + v[1] * b[k]![1] + v[2] * b[k]![2], 0);
 const largest = (v: readonly Vec3[]): number => Math.max(0, ...v.map((x) => Math.hypot(...x)));
-const plus = (a: readonly Vec3[], b: readonly Vec3[], f: number): Vec3[] => a.map((v, k) => v.map((x, c) => x + f * b[k][c]) as Vec3);
+const plus = (a: readonly Vec3[], b: readonly Vec3[], f: number): Vec3[] => a.map((v, k) => v.map((x, c) => x + f * b[k]![c]!) as Vec3);
 
 /** Relaxes the shells from `start`; returns the terms at their minimum and the shells there. */
 function relaxShells(at: (shells: Vec3[]) => Terms, start: Vec3[], shellForces: (t: Terms) => Vec3[]) {
@@ -195,7 +195,7 @@ function relaxShells(at: (shells: Vec3[]) => Terms, start: Vec3[], shellForces: 
         `The shells did not settle in ${MAX_SHELL_EVALUATIONS} evaluations (a force of ${residual.toExponential(1)} eV/Å is left).`,
       );
     // Newton: solve H δ = r by conjugate gradients preconditioned with the shells' blocks, H·v from forces a step away.
-    const precondition = (v: Vec3[]): Vec3[] => v.map((x, k) => solve(t.blocks[k], x));
+    const precondition = (v: Vec3[]): Vec3[] => v.map((x, k) => solve(t.blocks[k]!, x));
     let step: Vec3[] = r.map(() => [0, 0, 0]);
     let res = r;
     let z = precondition(res);
@@ -205,7 +205,7 @@ function relaxShells(at: (shells: Vec3[]) => Terms, start: Vec3[], shellForces: 
       const h = PROBE / largest(direction);
       const probe = shellForces(at(plus(shells, direction, h)));
       evaluations++;
-      const hp = r.map((x, k) => x.map((f, c) => (f - probe[k][c]) / h) as Vec3);
+      const hp = r.map((x, k) => x.map((f, c) => (f - probe[k]![c]!) / h) as Vec3);
       const curvature = dotAll(direction, hp);
       if (!(curvature > 0)) throw new InputError(CATASTROPHE);
       const alpha = rz / curvature;
@@ -231,13 +231,13 @@ export interface ShellMemory {
 /** The shell-model energy, forces on the ions and virial, the shells relaxed (from where `memory` last left them). */
 export function evaluateShellModel(cell: Cell, set: ShellSet, alpha?: number, memory: ShellMemory = {}): Evaluation {
   const p = particlesOf(cell, set);
-  const s = splitting({ ...cell, positions: [...cell.positions, ...p.owner.map((i) => cell.positions[i])] }, alpha, SHORT_OFF);
+  const s = splitting({ ...cell, positions: [...cell.positions, ...p.owner.map((i) => cell.positions[i]!)] }, alpha, SHORT_OFF);
   const list = neighborList(cell.lattice, cell.positions, Math.max(s.realCutoff, SHORT_OFF) + SKIN);
   const closest = list.r.reduce((m, r) => Math.min(m, r), Infinity);
   if (closest < MIN_SEPARATION) {
     const m = list.r.indexOf(closest);
     throw new InputError(
-      `Ions ${list.i[m] + 1} and ${list.j[m] + 1} are ${closest.toFixed(2)} Å apart (periodic images counted): the shell model needs at least ${MIN_SEPARATION} Å between ions; check the structure.`,
+      `Ions ${list.i[m]! + 1} and ${list.j[m]! + 1} are ${closest.toFixed(2)} Å apart (periodic images counted): the shell model needs at least ${MIN_SEPARATION} Å between ions; check the structure.`,
     );
   }
   const start = memory.shells?.length === p.owner.length ? memory.shells : p.owner.map((): Vec3 => [0, 0, 0]);
@@ -248,8 +248,8 @@ export function evaluateShellModel(cell: Cell, set: ShellSet, alpha?: number, me
   );
   memory.shells = shells;
   const forces = cell.positions.map((_, i) => {
-    const k = p.shellOf[i];
-    return (k < 0 ? t.forces[i] : t.forces[i].map((f, c) => f + t.forces[p.n + k][c])) as Vec3;
+    const k = p.shellOf[i]!;
+    return (k < 0 ? t.forces[i] : t.forces[i]!.map((f, c) => f + t.forces[p.n + k]![c]!)) as Vec3;
   });
   return { energy: t.energy, forces, virial: t.virial };
 }

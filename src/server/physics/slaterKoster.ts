@@ -31,15 +31,15 @@ export interface Bond {
 /** The block for a bond along the unit vector (l, m, n) from i to j, `orbitals` (4 or 5) square. */
 export function slaterKosterBlock(c: TwoCentre, dir: Vec3, orbitals: number): number[][] {
   const b = Array.from({ length: orbitals }, () => new Array<number>(orbitals).fill(0));
-  b[0][0] = c.ss;
+  b[0]![0] = c.ss;
   for (let a = 0; a < 3; a++) {
-    b[0][1 + a] = dir[a] * c.spOut;
-    b[1 + a][0] = -dir[a] * c.spIn;
+    b[0]![1 + a] = dir[a]! * c.spOut;
+    b[1 + a]![0] = -dir[a]! * c.spIn;
     if (orbitals === 5) {
-      b[4][1 + a] = dir[a] * (c.xpOut ?? 0);
-      b[1 + a][4] = -dir[a] * (c.xpIn ?? 0);
+      b[4]![1 + a] = dir[a]! * (c.xpOut ?? 0);
+      b[1 + a]![4] = -dir[a]! * (c.xpIn ?? 0);
     }
-    for (let q = 0; q < 3; q++) b[1 + a][1 + q] = dir[a] * dir[q] * (c.ppSigma - c.ppPi) + (a === q ? c.ppPi : 0);
+    for (let q = 0; q < 3; q++) b[1 + a]![1 + q] = dir[a]! * dir[q]! * (c.ppSigma - c.ppPi) + (a === q ? c.ppPi : 0);
   }
   return b;
 }
@@ -61,8 +61,8 @@ export function slaterKosterHamiltonian(
     const m = Array.from({ length: 2 * n }, () => new Array<number>(2 * n).fill(0));
     onsite.forEach((levels, i) =>
       levels.forEach((e, o) => {
-        m[i * orbitals + o][i * orbitals + o] = e;
-        m[n + i * orbitals + o][n + i * orbitals + o] = e;
+        m[i * orbitals + o]![i * orbitals + o] = e;
+        m[n + i * orbitals + o]![n + i * orbitals + o] = e;
       }),
     );
     const k = combine(f, recip);
@@ -72,7 +72,7 @@ export function slaterKosterHamiltonian(
       const sin = Math.sin(phase);
       for (let a = 0; a < orbitals; a++) {
         for (let b = 0; b < orbitals; b++) {
-          const t = bond.block[a][b];
+          const t = bond.block[a]![b]!;
           if (t !== 0) addHermitian(m, n, bond.i * orbitals + a, bond.j * orbitals + b, t * cos, t * sin);
         }
       }

@@ -25,7 +25,7 @@ interface Row {
   /** Å: the lattice constant the parameters belong to (room-temperature experimental). */
   a: number;
   // Esa Epa Esc Epc Es*a Es*c V(s,s) V(x,x) V(x,y) V(sa,pc) V(pa,sc) V(s*a,pc) V(pa,s*c)
-  v: readonly number[];
+  v: readonly [number, number, number, number, number, number, number, number, number, number, number, number, number];
 }
 
 const ROWS: readonly Row[] = [
@@ -178,12 +178,12 @@ export function sp3sHamiltonian(cell: Cell): (kFrac: Vec3) => number[][] {
   );
   const bonds: Bond[] = [];
   list.i.forEach((i, p) => {
-    const j = list.j[p];
+    const j = list.j[p]!;
     if (row.cation !== row.anion && isAnion[i] === isAnion[j]) return;
     if (i === j) throw new InputError('The cell is too small: an atom is bonded to its own periodic image. Use a larger cell.');
-    const d: Vec3 = [list.d[3 * p], list.d[3 * p + 1], list.d[3 * p + 2]];
-    const r = list.r[p];
-    const integrals = bondIntegrals(couplings, isAnion[i], (bond / r) ** 2);
+    const d: Vec3 = [list.d[3 * p]!, list.d[3 * p + 1]!, list.d[3 * p + 2]!];
+    const r = list.r[p]!;
+    const integrals = bondIntegrals(couplings, isAnion[i]!, (bond / r) ** 2);
     bonds.push({ i, j, d, block: slaterKosterBlock(integrals, d.map((x) => x / r) as Vec3, ORBITALS) });
   });
   return slaterKosterHamiltonian(cell, ORBITALS, onsite, bonds);

@@ -65,5 +65,5 @@ export function pairTable<T>(symbols: readonly string[], compute: (a: string, b:
   const kinds = [...new Set(symbols)];
   const kindOf = symbols.map((s) => kinds.indexOf(s));
   const table = kinds.map((a) => kinds.map((b) => compute(a, b)));
-  return (i, j) => table[kindOf[i]][kindOf[j]];
+  return (i, j) => table[kindOf[i]!]![kindOf[j]!]!;
 }

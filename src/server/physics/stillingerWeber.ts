@@ -56,7 +56,7 @@ export const SW_METHOD =
 
 /** Every atom Si, or every atom Ge. */
 export function swCovers(symbols: readonly string[]): boolean {
-  return symbols.length > 0 && symbols[0] in PARAMETERS && symbols.every((s) => s === symbols[0]);
+  return symbols.length > 0 && symbols[0]! in PARAMETERS && symbols.every((s) => s === symbols[0]);
 }
 
 /** φ2(r) and dφ2/dr. */
@@ -86,7 +86,7 @@ function decay(P: SwParameters, r: number): [number, number] {
 export function evaluateSw(cell: Cell): Evaluation {
   if (!swCovers(cell.symbols))
     throw new InputError('The Stillinger–Weber potential here covers pure Si or pure Ge only (no published Si–Ge cross terms).');
-  const P = PARAMETERS[cell.symbols[0]];
+  const P = PARAMETERS[cell.symbols[0]!]!;
   const bonds = fullNeighbors(cell, P.a * P.sigma);
   const forces: Vec3[] = cell.positions.map(() => [0, 0, 0]);
   const virial = [0, 0, 0, 0, 0, 0];
@@ -108,10 +108,10 @@ function threeBody(P: SwParameters, i: number, list: Bond[], forces: Vec3[], vir
   let energy = 0;
   const lambda = P.lambda * P.epsilon;
   for (let x = 0; x < list.length; x++) {
-    const bj = list[x];
+    const bj = list[x]!;
     const [ej, dej] = decay(P, bj.r);
     for (let y = x + 1; y < list.length; y++) {
-      const bk = list[y];
+      const bk = list[y]!;
       const [ek, dek] = decay(P, bk.r);
       const cos = cosine(bj, bk);
       const c = cos - P.cosTheta0;

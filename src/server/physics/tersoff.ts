@@ -73,8 +73,8 @@ interface PairParameters {
 }
 
 function mixed(x: string, y: string): PairParameters {
-  const p = TERSOFF_1989[x];
-  const q = TERSOFF_1989[y];
+  const p = TERSOFF_1989[x]!;
+  const q = TERSOFF_1989[y]!;
   return {
     A: Math.sqrt(p.A * q.A),
     B: (chi(x, y) ?? 0) * Math.sqrt(p.B * q.B),
@@ -141,7 +141,7 @@ export function evaluateTersoff(cell: Cell): Evaluation {
   const virial = [0, 0, 0, 0, 0, 0];
   let energy = 0;
   bonds.forEach((list, i) => {
-    const element = TERSOFF_1989[cell.symbols[i]];
+    const element = TERSOFF_1989[cell.symbols[i]!]!;
     for (let x = 0; x < list.length; x++) energy += bondEnergy(element, i, list, x, forces, virial);
   });
   return { energy, forces, virial };
@@ -149,12 +149,12 @@ export function evaluateTersoff(cell: Cell): Evaluation {
 
 /** ½ V_ij for the bond list[x] of atom i, adding its gradient with respect to every bond of i to forces and virial. */
 function bondEnergy(element: TersoffElement, i: number, list: TersoffBond[], x: number, forces: Vec3[], virial: number[]): number {
-  const bond = list[x];
+  const bond = list[x]!;
   const { A, B, lambda, mu } = bond.pair;
   const repulsive = A * Math.exp(-lambda * bond.r);
   const attractive = -B * Math.exp(-mu * bond.r);
   let zeta = 0;
-  for (let y = 0; y < list.length; y++) if (y !== x) zeta += list[y].fc * angular(element, cosine(bond, list[y]))[0];
+  for (let y = 0; y < list.length; y++) if (y !== x) zeta += list[y]!.fc * angular(element, cosine(bond, list[y]!))[0];
   const [b, db] = bondOrder(element, zeta);
   const energy = 0.5 * bond.fc * (repulsive + b * attractive);
   // ∂(½V)/∂r_ij at fixed ζ, along the bond; then through ζ, on this bond's angle and on every other bond of i.
@@ -164,14 +164,14 @@ function bondEnergy(element: TersoffElement, i: number, list: TersoffBond[], x: 
   if (through !== 0) {
     for (let y = 0; y < list.length; y++) {
       if (y === x) continue;
-      const other = list[y];
+      const other = list[y]!;
       const cos = cosine(bond, other);
       const [gv, dg] = angular(element, cos);
       const own = cosineGradient(bond, other, cos);
       const theirs = cosineGradient(other, bond, cos);
       const along = (through * other.dfc * gv) / other.r;
       const k = through * other.fc * dg;
-      for (let a = 0; a < 3; a++) g[a] += k * own[a];
+      for (let a = 0; a < 3; a++) g[a]! += k * own[a]!;
       accumulate(
         forces,
         virial,

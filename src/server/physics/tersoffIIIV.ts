@@ -46,7 +46,7 @@ export const POWELL_METHOD =
 /** True when the structure holds both elements of one of the compounds and nothing else. */
 export function powellCovers(symbols: readonly string[]): boolean {
   const kinds = [...new Set(symbols)];
-  return kinds.length === 2 && pairKey(kinds[0], kinds[1]) in POWELL_2007;
+  return kinds.length === 2 && pairKey(kinds[0]!, kinds[1]!) in POWELL_2007;
 }
 
 export function evaluatePowell(cell: Cell): Evaluation {

@@ -39,26 +39,26 @@ export function blochHamiltonian(cell: Cell): (kFrac: Vec3) => number[][] {
   const n = cell.positions.length;
   const list = neighborList(cell.lattice, cell.positions, maxCutoff(cell.symbols));
   const t = pairTable(cell.symbols, hopping);
-  const amplitude = list.r.map((r, p) => t(list.i[p], list.j[p])(r));
+  const amplitude = list.r.map((r, p) => t(list.i[p]!, list.j[p]!)(r));
   const onsite = cell.symbols.map(onsiteEnergy);
   const recip = reciprocal(cell.lattice);
   return (f) => {
     const k = combine(f, recip);
     const m = Array.from({ length: 2 * n }, () => new Array<number>(2 * n).fill(0));
     onsite.forEach((e, i) => {
-      m[i][i] = e;
-      m[n + i][n + i] = e;
+      m[i]![i] = e;
+      m[n + i]![n + i] = e;
     });
     for (let p = 0; p < list.count; p++) {
-      const i = list.i[p];
-      const j = list.j[p];
-      const phase = dot(k, [list.d[3 * p], list.d[3 * p + 1], list.d[3 * p + 2]]);
-      const re = -amplitude[p] * Math.cos(phase);
-      const im = -amplitude[p] * Math.sin(phase);
+      const i = list.i[p]!;
+      const j = list.j[p]!;
+      const phase = dot(k, [list.d[3 * p]!, list.d[3 * p + 1]!, list.d[3 * p + 2]!]);
+      const re = -amplitude[p]! * Math.cos(phase);
+      const im = -amplitude[p]! * Math.sin(phase);
       if (i === j) {
         // The image at +R and its partner at −R (listed once): 2·re on the diagonal, the imaginary parts cancel.
-        m[i][i] += 2 * re;
-        m[n + i][n + i] += 2 * re;
+        m[i]![i]! += 2 * re;
+        m[n + i]![n + i]! += 2 * re;
         continue;
       }
       addHermitian(m, n, i, j, re, im);
@@ -90,14 +90,14 @@ export function embeddedEigenvalues(m: number[][]): number[] {
 
 /** H_ij += re + i·im and H_ji += re − i·im, written into the real embedding [[A, −B], [B, A]]. */
 export function addHermitian(m: number[][], n: number, i: number, j: number, re: number, im: number): void {
-  m[i][j] += re;
-  m[j][i] += re;
-  m[n + i][n + j] += re;
-  m[n + j][n + i] += re;
-  m[n + i][j] += im; // B_ij
-  m[n + j][i] -= im; // B_ji = −B_ij
-  m[i][n + j] -= im; // −B_ij
-  m[j][n + i] += im; // −B_ji
+  m[i]![j]! += re;
+  m[j]![i]! += re;
+  m[n + i]![n + j]! += re;
+  m[n + j]![n + i]! += re;
+  m[n + i]![j]! += im; // B_ij
+  m[n + j]![i]! -= im; // B_ji = −B_ij
+  m[i]![n + j]! -= im; // −B_ij
+  m[j]![n + i]! += im; // −B_ji
 }
 
 export interface BandEdges {
@@ -118,14 +118,14 @@ export interface BandEdges {
 export function bandEdges(eigenvalues: number[][], nelectrons: number): BandEdges {
   const full = nelectrons / 2;
   if (Number.isInteger(full) && full > 0 && full < (eigenvalues[0]?.length ?? 0)) {
-    const vbm = Math.max(...eigenvalues.map((e) => e[full - 1]));
-    const cbm = Math.min(...eigenvalues.map((e) => e[full]));
+    const vbm = Math.max(...eigenvalues.map((e) => e[full - 1]!));
+    const cbm = Math.min(...eigenvalues.map((e) => e[full]!));
     if (cbm > vbm) {
-      const directGap = Math.min(...eigenvalues.map((e) => e[full] - e[full - 1])) - (cbm - vbm) < 1e-6;
+      const directGap = Math.min(...eigenvalues.map((e) => e[full]! - e[full - 1]!)) - (cbm - vbm) < 1e-6;
       return { nelectrons, fermiLevel: (vbm + cbm) / 2, vbm, cbm, bandGap: cbm - vbm, directGap, isMetal: false };
     }
   }
   const states = eigenvalues.flat().sort((x, y) => x - y);
-  const fermiLevel = states[Math.max(0, Math.ceil(eigenvalues.length * full) - 1)];
+  const fermiLevel = states[Math.max(0, Math.ceil(eigenvalues.length * full) - 1)]!;
   return { nelectrons, fermiLevel, vbm: null, cbm: null, bandGap: 0, directGap: false, isMetal: true };
 }

@@ -64,9 +64,9 @@ export function evaluateUff(cell: Cell): Evaluation {
   const virial = [0, 0, 0, 0, 0, 0];
   let energy = 0;
   for (let n = 0; n < list.count; n++) {
-    const i = list.i[n];
-    const j = list.j[n];
-    const r = list.r[n];
+    const i = list.i[n]!;
+    const j = list.j[n]!;
+    const r = list.r[n]!;
     const [e, de] = ljEnergy(pair(i, j), r);
     energy += e;
     addPairTerm(forces, virial, list, n, de / r);

@@ -16,17 +16,17 @@ export const balance: Handler = (body) => {
   }
   if (!reactants?.length || !products?.length)
     throw new HttpError(400, 'Send "reactants" and "products" (arrays of formulas), or "equation" such as "H2 + O2 -> H2O".');
-  const species = reactants.length + products!.length;
+  const species = reactants.length + products.length;
   if (species > MAX_SPECIES)
     throw new HttpError(400, `The reaction has ${species} species; the reference server balances at most ${MAX_SPECIES}: split it.`);
   try {
-    const coefficients = balanceReaction(reactants, products!);
+    const coefficients = balanceReaction(reactants, products);
     const side = (names: string[], c: number[]): string => names.map((s, i) => `${c[i] === 1 ? '' : `${c[i]} `}${s}`).join(' + ');
     return {
       reactants,
       products,
       coefficients,
-      balanced: `${side(reactants, coefficients.reactants)} -> ${side(products!, coefficients.products)}`,
+      balanced: `${side(reactants, coefficients.reactants)} -> ${side(products, coefficients.products)}`,
     };
   } catch (error) {
     if (error instanceof HttpError) throw error;

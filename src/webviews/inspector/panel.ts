@@ -517,6 +517,7 @@ export class InspectorPanel extends WebviewHost<ToWebview, FromWebview> {
     if (event.textEditor.document !== this.document || !this.isReady) return;
     if (event.textEditor.viewColumn) this.lastColumn = event.textEditor.viewColumn;
     const selection = event.selections[0];
+    if (!selection) return;
     const pending = this.pendingSelection;
     this.pendingSelection = undefined;
     const r = this.rendered;

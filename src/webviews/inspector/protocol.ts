@@ -230,9 +230,9 @@ export function isSegmentTable(value: unknown, textLength: number): value is Wir
   if (bounds[0] !== 0 || tokenIndex[0] !== 0) return false;
   if (bounds[bounds.length - 1] !== textLength || tokenIndex[tokenIndex.length - 1] !== ids.length) return false;
   for (let i = 1; i < bounds.length; i++) {
-    if (bounds[i] < bounds[i - 1] || tokenIndex[i] < tokenIndex[i - 1]) return false;
+    if (bounds[i]! < bounds[i - 1]! || tokenIndex[i]! < tokenIndex[i - 1]!) return false;
   }
-  for (let i = 0; i < byteLengths.length; i++) if (byteLengths[i] < 0) return false;
+  for (let i = 0; i < byteLengths.length; i++) if (byteLengths[i]! < 0) return false;
   return true;
 }
 

@@ -43,7 +43,7 @@ function toText(value: unknown): string | undefined {
 }
 
 export function toStrings(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.length <= MAX_POINTS && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+  return Array.isArray(value) && value.length <= MAX_POINTS && value.every((v) => typeof v === 'string') ? value : undefined;
 }
 
 export interface SeriesRead {
@@ -76,7 +76,7 @@ export function toMatrix(value: unknown, maxValues: number): SeriesRead[] | unde
   const width = (value[0] as unknown[]).length;
   if (width === 0 || value.length * width > maxValues || !value.every((row: unknown[]) => row.length === width)) return undefined;
   const rows = value.map((row) => toSeries(row, width));
-  return rows.every((r) => r !== undefined) ? (rows as SeriesRead[]) : undefined;
+  return rows.every((r) => r !== undefined) ? rows : undefined;
 }
 
 const describeSeries = (name: string, read: SeriesRead): string[] => [

@@ -32,7 +32,7 @@ function position(value: unknown): Position | undefined {
 
 function positions(value: unknown, length: number): Position[] | undefined {
   const all = Array.isArray(value) && value.length === length ? value.map(position) : [];
-  return all.length && all.every((p) => p !== undefined) ? (all as Position[]) : undefined;
+  return all.length && all.every((p) => p !== undefined) ? all : undefined;
 }
 
 const firstOf = <T>(rec: Record<string, unknown>, names: string[], read: (v: unknown) => T | undefined): T | undefined =>

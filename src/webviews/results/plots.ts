@@ -195,7 +195,7 @@ function bands(m: BandsModel): PlotSpec[] {
       // With the edges marked, the zero line needs no label of its own.
       hLines: ref ? [{ y: 0, label: marks.length ? '' : ref.name, colour: 'foreground' }] : undefined,
       xTicks: m.ticks,
-      yBand: gapped ? { from: 0, to: gap!, label: `gap ${gap!.toFixed(3)} eV` } : undefined,
+      yBand: gapped ? { from: 0, to: gap, label: `gap ${gap.toFixed(3)} eV` } : undefined,
       marks,
       yRange: ref ? [Math.max(lo, -BAND_WINDOW), Math.min(hi, BAND_WINDOW)] : [lo, hi],
       csv: { x: m.distances, xLabel: 'k-distance', columns: m.bands.map((values, i) => ({ label: `Band ${i + 1} (eV)`, values })) },

@@ -220,9 +220,7 @@ const KINDS: Record<StructureKind, Record<string, Shape>> = {
 
 const MODEL = pick(
   'kind',
-  Object.fromEntries(
-    RUN_KINDS.map((kind) => [kind, record({ ...COMMON, ...(isAppKind(kind) ? APP_MODEL : KINDS[kind as StructureKind]) })]),
-  ),
+  Object.fromEntries(RUN_KINDS.map((kind) => [kind, record({ ...COMMON, ...(isAppKind(kind) ? APP_MODEL : KINDS[kind]) })])),
 );
 
 const RUN_INFO = record({

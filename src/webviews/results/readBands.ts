@@ -23,7 +23,7 @@ function channels(value: unknown): SeriesRead[][] | undefined {
   if (one) return [one];
   if (!Array.isArray(value) || value.length < 1 || value.length > 2) return undefined;
   const each = value.map((c) => toMatrix(c, MAX_BAND_VALUES / 2));
-  return each.every((c) => c !== undefined) ? (each as SeriesRead[][]) : undefined;
+  return each.every((c) => c !== undefined) ? each : undefined;
 }
 
 interface Matrix {
@@ -73,7 +73,7 @@ function axis(
   nk: number,
   warnings: string[],
 ): Pick<BandsModel, 'distances' | 'distanceSource'> {
-  if (given && given.length === nk && given.every((x) => x !== null)) return { distances: given as number[], distanceSource: 'service' };
+  if (given && given.length === nk && given.every((x) => x !== null)) return { distances: given, distanceSource: 'service' };
   if (given)
     warnings.push(
       `The k-distances (${given.length}) do not match the ${nk} k-points: ${kpoints?.length === nk ? 'computed from the k-points' : 'the k-point index is used'}.`,

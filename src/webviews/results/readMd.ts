@@ -87,7 +87,7 @@ export function readMd(f: Fields, context: KindContext): Read<MdModel> {
   const columns = fromRecords(f) ?? fromLists(f);
   const { kinetic, potential } = columns;
   if (!columns.total && kinetic && potential)
-    columns.total = kinetic.map((k, i) => (k === null || potential[i] == null ? null : k + potential[i]!));
+    columns.total = kinetic.map((k, i) => (k === null || potential[i] == null ? null : k + potential[i]));
   const n = align(columns, f.warnings);
   const timestep = f.number('timestep_fs', 'timestep', 'dt_fs', 'dt');
   const temperatures = numbers(columns.temperature);

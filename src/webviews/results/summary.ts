@@ -81,7 +81,7 @@ function md(m: MdModel): Summary {
 /** Where on the path a k-point is: its label, or its distance between the labels around it. */
 function where(m: BandsModel, k: number | undefined): string | undefined {
   if (k === undefined || m.distances[k] === undefined) return undefined;
-  const d = m.distances[k]!;
+  const d = m.distances[k];
   const at = m.ticks.find((t) => Math.abs(t.distance - d) < 1e-6);
   if (at) return at.label;
   const before = [...m.ticks].reverse().find((t) => t.distance < d);

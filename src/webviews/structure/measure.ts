@@ -6,7 +6,7 @@
 import type { Mat3, Vec3 } from '../../core/poscar/types';
 
 const cart = (lattice: Mat3, f: Vec3): Vec3 =>
-  [0, 1, 2].map((k) => f[0] * lattice[0][k] + f[1] * lattice[1][k] + f[2] * lattice[2][k]) as Vec3;
+  [0, 1, 2].map((k) => f[0] * lattice[0][k]! + f[1] * lattice[1][k]! + f[2] * lattice[2][k]!) as Vec3;
 const length = (v: Vec3): number => Math.hypot(v[0], v[1], v[2]);
 
 /** The shortest Cartesian vector from `from` to any periodic image of `to` (fractional coordinates). */

@@ -73,7 +73,7 @@ export function fitRepeat(repeat: Vec3, sites: number, maxAtoms: number): Vec3 {
   const r: Vec3 = [...repeat];
   while (sites * r[0] * r[1] * r[2] > maxAtoms && r.some((x) => x > 1)) {
     const k = r.indexOf(Math.max(...r));
-    r[k]--;
+    r[k]!--;
   }
   return r;
 }

@@ -115,7 +115,7 @@ test('relax: selective dynamics holds the fixed coordinates; fmax and max_steps 
   for (const frame of held.trajectory)
     assert.deepEqual(
       frame.positions[0],
-      start.positions[0].map((x) => Math.round(x * 1e6) / 1e6),
+      start.positions[0]!.map((x) => Math.round(x * 1e6) / 1e6),
     );
   assert.equal(held.fmax, 0.01);
 

@@ -51,10 +51,10 @@ export function parseSymOp(text: string): SymOpResult {
         if (!(denominator > 0)) return { error: `'${term}' divides by zero` };
         number /= denominator;
       }
-      if (m[5] === undefined) trans[row] += sign * number;
+      if (m[5] === undefined) trans[row]! += sign * number;
       else {
         if (!Number.isInteger(number)) return { error: `'${term}': the factor of ${m[5]} must be a whole number` };
-        rot[row]['xyz'.indexOf(m[5])] += sign * number;
+        rot[row]!['xyz'.indexOf(m[5])]! += sign * number;
       }
     }
   }

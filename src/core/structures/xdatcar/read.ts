@@ -38,7 +38,7 @@ function windowAt(src: TextLines, first: number): SourceText {
     has: (line: number) => line < count,
     tokens: (line: number) => (line < count ? tokenize(lines[line]!) : []),
     isBlank: (line: number) => line >= count || tokenize(lines[line]!).length === 0,
-  } as SourceText;
+  };
 }
 
 /**

@@ -64,8 +64,8 @@ export class TokenMatcher {
       const parent = parents[node]!;
       this.fail[node] = parent === ROOT ? ROOT : this.next(this.fail[parent]!, units[node]!);
       const own = ids[node]! >= 0;
-      this.outLength[node] = own ? this.depth[node]! : this.outLength[this.fail[node]!]!;
-      this.outId[node] = own ? ids[node]! : this.outId[this.fail[node]!]!;
+      this.outLength[node] = own ? this.depth[node]! : this.outLength[this.fail[node]]!;
+      this.outId[node] = own ? ids[node]! : this.outId[this.fail[node]]!;
     }
     const firstUnits = [...firsts].map((c) => `\\u${c.toString(16).padStart(4, '0')}`).join('');
     this.first = new RegExp(firstUnits ? `[${firstUnits}]` : '[^\\s\\S]', 'g');

@@ -49,10 +49,10 @@ export function keyMove(key: string, state: KeyState): KeyMove {
 
 /** The segment `delta` rows down (up when negative) from segment `at`, at the same column or the row's end. */
 function rowMove({ table, rowStarts, textLength }: KeyState, at: number, delta: number): number {
-  const offset = table.bounds[at];
+  const offset = table.bounds[at]!;
   const row = rowAt(rowStarts, offset);
   const target = Math.min(rowStarts.length - 1, Math.max(0, row + delta));
-  const column = offset - rowStarts[row];
-  const end = target + 1 < rowStarts.length ? rowStarts[target + 1] - 1 : textLength;
-  return segmentAt(table, Math.min(rowStarts[target] + column, Math.max(rowStarts[target], end)));
+  const column = offset - rowStarts[row]!;
+  const end = target + 1 < rowStarts.length ? rowStarts[target + 1]! - 1 : textLength;
+  return segmentAt(table, Math.min(rowStarts[target]! + column, Math.max(rowStarts[target]!, end)));
 }

@@ -140,8 +140,8 @@ function fillSelect(select: HTMLSelectElement, names: string[], value: string, o
   const wanted = [...(off !== undefined ? [''] : []), ...names];
   const same =
     select.options.length === wanted.length &&
-    wanted.every((n, i) => select.options[i].value === n) &&
-    (off === undefined || select.options[0].textContent === off);
+    wanted.every((n, i) => select.options[i]!.value === n) &&
+    (off === undefined || select.options[0]!.textContent === off);
   if (!same) {
     select.replaceChildren(
       ...wanted.map((name) => {
@@ -207,7 +207,7 @@ function position(offset: number): string {
   }
   const lo = rowAt(lineStarts, offset);
   const [line, character] = current.origin;
-  const column = (lo === 0 ? character : 0) + offset - lineStarts[lo];
+  const column = (lo === 0 ? character : 0) + offset - lineStarts[lo]!;
   return `${line + lo + 1}:${column + 1}`;
 }
 
@@ -246,8 +246,10 @@ const paneHost: PaneHost = {
   },
 };
 
-const panes: PaneView[] = [new PaneView(0, paneHost)];
-panesBox.append(panes[0].root);
+/** The first pane is always there; a comparison adds the second. */
+const primaryPane = new PaneView(0, paneHost);
+const panes: PaneView[] = [primaryPane];
+panesBox.append(primaryPane.root);
 
 function ensurePanes(count: number): void {
   while (panes.length < count) {
@@ -258,8 +260,8 @@ function ensurePanes(count: number): void {
   while (panes.length > count) panes.pop()!.root.remove();
   panesBox.classList.toggle('compare', count > 1);
   // Keep the two panes on the same text: scrolling one scrolls the other to the same offset.
-  panes[0].onScrolled = count > 1 ? (offset) => panes[1]?.scrollToOffset(offset) : undefined;
-  if (panes[1]) panes[1].onScrolled = (offset) => panes[0].scrollToOffset(offset);
+  primaryPane.onScrolled = count > 1 ? (offset) => panes[1]?.scrollToOffset(offset) : undefined;
+  if (panes[1]) panes[1].onScrolled = (offset) => primaryPane.scrollToOffset(offset);
 }
 
 function render(message: RenderMessage): void {
@@ -269,7 +271,7 @@ function render(message: RenderMessage): void {
   const sameSource = previous?.source === message.source;
   // After a first paint, the text in view stays in view (its offset in the new text); a first paint shows what the editor shows.
   const anchor =
-    sameSource && previous?.partial ? Math.max(0, panes[0].topOffset + previous.partial.from - (message.partial?.from ?? 0)) : undefined;
+    sameSource && previous?.partial ? Math.max(0, primaryPane.topOffset + previous.partial.from - (message.partial?.from ?? 0)) : undefined;
   current = message;
   lineStarts = undefined;
   currentSeq = message.seq;
@@ -313,8 +315,8 @@ function render(message: RenderMessage): void {
   note.hidden = notes.length === 0;
   syncControls();
   ensurePanes(message.compare ? 2 : 1);
-  panes[0].setData(message.text, primary, message.nChars, !sameSource);
-  if (message.compare) panes[1].setData(message.text, message.compare, message.nChars, !sameSource);
+  primaryPane.setData(message.text, primary, message.nChars, !sameSource);
+  if (message.compare) panes[1]!.setData(message.text, message.compare, message.nChars, !sameSource);
   const top = anchor ?? message.partial?.top;
   for (const pane of panes) pane.setMark(mark, sameSource && top === undefined);
   if (top !== undefined) {
@@ -339,7 +341,7 @@ function empty(message: EmptyMessage): void {
   note.hidden = false;
   syncControls();
   ensurePanes(1);
-  panes[0].setData('', { tokenizer: message.tokenizer, nTokens: 0, table: EMPTY_TABLE }, 0);
+  primaryPane.setData('', { tokenizer: message.tokenizer, nTokens: 0, table: EMPTY_TABLE }, 0);
   lastRenderMs = 0;
   report();
 }
@@ -363,7 +365,7 @@ function injected(): string[] {
 
 function report(): void {
   if (!TEST_HOOKS || !testMode) return;
-  const pane = panes[0];
+  const pane = primaryPane;
   const segments: string[] = [];
   for (let i = 0; i < Math.min(REPORT_SEGMENTS, pane.segmentCount); i++) segments.push(pane.segmentText(i));
   post({

@@ -281,7 +281,7 @@ export class PaneView {
   }
 
   private reveal(segment: number): void {
-    const row = this.rowOf(this.table.bounds[segment]);
+    const row = this.rowOf(this.table.bounds[segment]!);
     const top = row * this.rowHeight;
     const view = this.scroller;
     if (top < view.scrollTop || top + this.rowHeight > view.scrollTop + view.clientHeight) {
@@ -335,8 +335,8 @@ export class PaneView {
   }
 
   private renderRow(r: number): HTMLElement {
-    const rowEnd = r + 1 < this.rowStarts.length ? this.rowStarts[r + 1] : this.text.length;
-    return rowElement(this.text, this.table, [this.rowStarts[r], rowEnd, this.rowSegs[r]], this.marked, this.index, this.host.options());
+    const rowEnd = r + 1 < this.rowStarts.length ? this.rowStarts[r + 1]! : this.text.length;
+    return rowElement(this.text, this.table, [this.rowStarts[r]!, rowEnd, this.rowSegs[r]!], this.marked, this.index, this.host.options());
   }
 
   /** Active (keyboard) and hovered segment: every piece of it, in every row. */
@@ -368,7 +368,7 @@ export class PaneView {
   selectInEditor(segment: number): void {
     const current = this.host.current();
     if (!current) return;
-    this.host.post({ type: 'select', seq: current.seq, start: this.table.bounds[segment], end: this.table.bounds[segment + 1] });
+    this.host.post({ type: 'select', seq: current.seq, start: this.table.bounds[segment]!, end: this.table.bounds[segment + 1]! });
   }
 
   private key(event: KeyboardEvent): void {
@@ -403,12 +403,12 @@ function rowElement(
 ): HTMLElement {
   const row = el('div', 'row');
   const n = bounds.length - 1;
-  for (let s = firstSegment; s < n && bounds[s] < rowEnd; s++) {
-    const from = Math.max(bounds[s], rowStart);
-    const to = Math.min(bounds[s + 1], rowEnd);
+  for (let s = firstSegment; s < n && bounds[s]! < rowEnd; s++) {
+    const from = Math.max(bounds[s]!, rowStart);
+    const to = Math.min(bounds[s + 1]!, rowEnd);
     if (to <= from) continue;
     const raw = text.slice(from, to);
-    const hasIds = tokenIndex[s + 1] > tokenIndex[s];
+    const hasIds = tokenIndex[s + 1]! > tokenIndex[s]!;
     const piece = el('span', hasIds ? `t c${s % PALETTE}` : 't gap');
     piece.dataset.s = String(s);
     if (marked && s >= marked[0] && s <= marked[1]) piece.classList.add('marked');
@@ -420,7 +420,7 @@ function rowElement(
     if (endsLine && !options.showWhitespace) piece.classList.add('eol');
     if (options.showIds && hasIds && to === bounds[s + 1]) {
       const list: string[] = [];
-      for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) list.push(String(ids[t]));
+      for (let t = tokenIndex[s]!; t < tokenIndex[s + 1]!; t++) list.push(String(ids[t]));
       piece.append(el('span', 'id', list.join(',')));
     }
     row.append(piece);

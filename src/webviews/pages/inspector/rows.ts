@@ -28,8 +28,8 @@ export function cutRows(text: string, table: TableView, cols: number, showIds: b
   const idWidth = showIds;
   let col = 0;
   for (let s = 0; s < n; s++) {
-    const start = bounds[s];
-    const end = bounds[s + 1];
+    const start = bounds[s]!;
+    const end = bounds[s + 1]!;
     let width = 0;
     let newline = -1;
     for (let i = start; i < end; i++) {
@@ -42,9 +42,9 @@ export function cutRows(text: string, table: TableView, cols: number, showIds: b
     }
     // The ids badge after the segment's last piece: digits and commas at 0.75em, after a 2px margin.
     let badge = 0;
-    if (idWidth && tokenIndex[s + 1] > tokenIndex[s]) {
+    if (idWidth && tokenIndex[s + 1]! > tokenIndex[s]!) {
       badge = 0.5;
-      for (let t = tokenIndex[s]; t < tokenIndex[s + 1]; t++) badge += (String(ids[t]).length + 1) * 0.75;
+      for (let t = tokenIndex[s]!; t < tokenIndex[s + 1]!; t++) badge += (String(ids[t]).length + 1) * 0.75;
     }
     // A segment that starts with a newline stays on its row, unless its badge does not fit there.
     if (col > 0 && col + width + (newline < 0 ? badge : 0) > max && (newline !== start || col + badge > max)) {
@@ -96,7 +96,7 @@ export function rowAt(rowStarts: readonly number[], offset: number): number {
   let hi = rowStarts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (rowStarts[mid] <= offset) lo = mid;
+    if (rowStarts[mid]! <= offset) lo = mid;
     else hi = mid - 1;
   }
   return lo;

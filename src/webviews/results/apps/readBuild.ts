@@ -31,11 +31,11 @@ export function readHeterostructure(f: Fields, request: Rec): AppRead {
   for (const [label, name] of [
     ['Substrate supercell', 'substrate'],
     ['Film supercell', 'film'],
-  ]) {
+  ] as const) {
     const size = supercell?.read([name], (x) =>
       Array.isArray(x) && x.length === 3 && x.every((n) => Number.isInteger(n)) ? (x as number[]).join(' × ') : undefined,
     );
-    if (size) entries.push([label!, size]);
+    if (size) entries.push([label, size]);
   }
   const names = ['film', 'substrate'].map((role) => {
     const part = f.nested(role);

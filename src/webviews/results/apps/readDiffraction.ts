@@ -45,7 +45,7 @@ export function readPeaks(f: Fields, names = ['peaks', 'pattern', 'reflections']
   if (angles.length !== intensities.length)
     f.warnings.push(`${angles.length} angles but ${intensities.length} intensities: the shorter list is used.`);
   const peaks = angles.flatMap((a, i) =>
-    a !== null && intensities[i] !== null && intensities[i] !== undefined ? [{ angle: a, intensity: intensities[i]! }] : [],
+    a !== null && intensities[i] !== null && intensities[i] !== undefined ? [{ angle: a, intensity: intensities[i] }] : [],
   );
   return { peaks, records: [] };
 }

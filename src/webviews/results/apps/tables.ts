@@ -64,7 +64,7 @@ export function recordTable(list: unknown[], options: TableOptions): { table: Ap
     return {
       cells: cells.map((c) => c?.text ?? '–'),
       keys: cells.map((c) => c?.key ?? null),
-      ...(idName && options.detailApp && typeof r[idName] === 'string' ? { detail: r[idName] as string } : {}),
+      ...(idName && options.detailApp && typeof r[idName] === 'string' ? { detail: r[idName] } : {}),
     };
   });
   const table: AppTable = {

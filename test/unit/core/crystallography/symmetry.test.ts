@@ -224,10 +224,10 @@ function sameAtoms(a: Cell, b: Cell): boolean {
 /** Every atom of `a` is an atom of `b` of the same species moved by a lattice vector of b. */
 function images(a: Cell, b: Cell): boolean {
   return a.frac.every((f, i) => {
-    const cart = [0, 1, 2].map((k) => f[0] * a.lattice[0][k] + f[1] * a.lattice[1][k] + f[2] * a.lattice[2][k]);
+    const cart = [0, 1, 2].map((k) => f[0] * a.lattice[0][k]! + f[1] * a.lattice[1][k]! + f[2] * a.lattice[2][k]!);
     return b.frac.some((g, j) => {
       if (b.species[j] !== a.species[i]) return false;
-      const c2 = [0, 1, 2].map((k) => g[0] * b.lattice[0][k] + g[1] * b.lattice[1][k] + g[2] * b.lattice[2][k]);
+      const c2 = [0, 1, 2].map((k) => g[0] * b.lattice[0][k]! + g[1] * b.lattice[1][k]! + g[2] * b.lattice[2][k]!);
       // The difference must be a lattice vector of b.
       const d = [cart[0]! - c2[0]!, cart[1]! - c2[1]!, cart[2]! - c2[2]!];
       const x = solve(b.lattice, d as Vec3);

@@ -63,8 +63,8 @@ test('hand-built byte tokens: an emoji split in two is one segment with both ids
       ['b', [4]],
     ],
   );
-  assert.deepEqual(segs[1].tokenBytesHex, ['f0 9f', '91 8d']);
-  assert.equal(segs[1].bytesHex, 'f0 9f 91 8d');
+  assert.deepEqual(segs[1]!.tokenBytesHex, ['f0 9f', '91 8d']);
+  assert.equal(segs[1]!.bytesHex, 'f0 9f 91 8d');
 });
 
 test('hand-built: a token that starts a word and ends mid-character chains the overlap', () => {
@@ -129,7 +129,7 @@ test('character tokenizer on a ZWJ family: one segment, every code point id, in 
     segs.map((s) => s.text),
     ['x', '👨‍👩‍👧', 'y'],
   );
-  assert.deepEqual(segs[1].ids, [0x1f468, 0x200d, 0x1f469, 0x200d, 0x1f467]);
+  assert.deepEqual(segs[1]!.ids, [0x1f468, 0x200d, 0x1f469, 0x200d, 0x1f467]);
   // Without grapheme grouping the code points are separate segments, still exact.
   const plain = segment(text, spans, { graphemes: false });
   assert.deepEqual(
@@ -190,7 +190,7 @@ test('segmentAt and segmentsInRange map editor offsets to segments', () => {
   const segs = getSegments(text, table);
   for (let offset = 0; offset < text.length; offset++) {
     const i = segmentAt(table, offset);
-    assert.ok(segs[i].start <= offset && offset < segs[i].end, `offset ${offset} in segment ${i}`);
+    assert.ok(segs[i]!.start <= offset && offset < segs[i]!.end, `offset ${offset} in segment ${i}`);
   }
   assert.equal(segmentAt(table, text.length), segs.length - 1);
   assert.deepEqual(segmentsInRange(table, 0, text.length), [0, segs.length - 1]);
@@ -199,7 +199,7 @@ test('segmentAt and segmentsInRange map editor offsets to segments', () => {
   assert.deepEqual(segmentsInRange(table, 1, 1), [0, 0], 'a cursor marks the segment it is in');
   assert.equal(segmentsInRange(table, text.length + 5, text.length + 6), undefined);
   assert.equal(segmentAt(buildSegmentTable('', []), 0), -1);
-  assert.equal(getSegment(text, table, 0).text, segs[0].text);
+  assert.equal(getSegment(text, table, 0).text, segs[0]!.text);
 });
 
 test('large text: segmentation is linear (300k characters in well under a second)', () => {

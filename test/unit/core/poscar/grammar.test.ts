@@ -167,7 +167,7 @@ test('the workspace fixtures: every number has a numeric scope, nothing is inval
   for (const name of ['POSCAR', 'Si.vasp', 'NaCl.vasp', 'GaAs.vasp', 'CONTCAR.relax']) {
     const text = lines(readFileSync(join(root, 'test', 'fixtures', 'workspace', name), 'utf8'));
     (await tokenize(text)).slice(1).forEach((tokens, i) => {
-      const numbers = text[i + 1].split(/\s+/).filter((word) => NUMBER.test(word));
+      const numbers = text[i + 1]!.split(/\s+/).filter((word) => NUMBER.test(word));
       assert.deepEqual(
         tokens.filter(([, scopes]) => scopes.includes('constant.numeric.')).map(([word]) => word),
         numbers,
@@ -195,5 +195,5 @@ test('10,000 lines tokenize in under 2 s, and site lines leave the rule stack as
   for (const line of doc) states.push((state = grammar.tokenizeLine(line, state).ruleStack));
   const ms = performance.now() - start;
   assert.ok(ms < 2000, `${ms.toFixed(0)} ms`);
-  assert.ok(states[100].equals(states[9_000]), 'an edit to a site line re-tokenizes that line only');
+  assert.ok(states[100]!.equals(states[9_000]!), 'an edit to a site line re-tokenizes that line only');
 });

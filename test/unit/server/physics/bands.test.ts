@@ -273,7 +273,7 @@ test('complex Bloch Hamiltonian: the kept eigenvalues have the trace and Frobeni
   const im = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   const kc = combine(k, reciprocal(cell.lattice));
   for (let i = 0; i < n; i++) {
-    re[i]![i] += onsiteEnergy(cell.symbols[i]!);
+    re[i]![i]! += onsiteEnergy(cell.symbols[i]!);
     for (let j = 0; j < n; j++) {
       for (let x = -3; x <= 3; x++)
         for (let y = -3; y <= 3; y++)
@@ -283,8 +283,8 @@ test('complex Bloch Hamiltonian: the kept eigenvalues have the trace and Frobeni
             if (r < 1e-9) continue;
             const hop = hopping(cell.symbols[i]!, cell.symbols[j]!)(r);
             const phase = kc[0] * d[0] + kc[1] * d[1] + kc[2] * d[2];
-            re[i]![j] -= hop * Math.cos(phase);
-            im[i]![j] -= hop * Math.sin(phase);
+            re[i]![j]! -= hop * Math.cos(phase);
+            im[i]![j]! -= hop * Math.sin(phase);
           }
     }
   }

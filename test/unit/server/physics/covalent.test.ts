@@ -163,7 +163,7 @@ for (const row of TERSOFF_TABLE) {
  * E = 2 f_C(r) [2 A e^(−λr) − (b_Si + b_C) χ B e^(−μr)] with the 1989 mixing rules.
  */
 function closedFormSiC(r: number): number {
-  const [si, c] = [TERSOFF_1989.Si, TERSOFF_1989.C];
+  const [si, c] = [TERSOFF_1989.Si!, TERSOFF_1989.C!];
   const [R, S] = [Math.sqrt(si.R * c.R), Math.sqrt(si.S * c.S)];
   const fc = r <= R ? 1 : r >= S ? 0 : 0.5 + 0.5 * Math.cos((Math.PI * (r - R)) / (S - R));
   const b = (e: typeof si): number => {
@@ -209,7 +209,7 @@ test('the rattled structures put bonds inside the cutoff functions, where their 
       `${name}: a bond between ${fall[0]} and ${fall[1]} Å`,
     );
   }
-  assert.deepEqual([TERSOFF_1989.Si.R, TERSOFF_1989.Si.S, TERSOFF_1989.C.R, TERSOFF_1989.C.S], [2.7, 3, 1.8, 2.1]);
+  assert.deepEqual([TERSOFF_1989.Si!.R, TERSOFF_1989.Si!.S, TERSOFF_1989.C!.R, TERSOFF_1989.C!.S], [2.7, 3, 1.8, 2.1]);
 });
 
 test('forces are minus the numerical gradient of the energy, and sum to zero (64-atom cells, SiC and SiGe included)', () => {

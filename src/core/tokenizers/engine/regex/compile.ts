@@ -164,7 +164,7 @@ class Compiler {
     this.a[leave] = end;
     for (let k = start; k < start + offset; k++) {
       const consumes = this.op[k] === CHAR || this.op[k] === SET;
-      if (consumes && this.b[k]! >= start && this.b[k]! < start + offset) this.b[k] += offset;
+      if (consumes && this.b[k]! >= start && this.b[k]! < start + offset) this.b[k]! += offset;
     }
     this.a[loop] = greedy ? start : end;
     this.b[loop] = greedy ? end : start;
