@@ -36,7 +36,8 @@ interface Subject {
 /** Spans are integer ranges inside the text, in order; with `covers`, together they hold every unit of it. */
 function checkSpans(subject: Subject, text: string, spans: readonly TokenSpan[]): void {
   // The message is built only for a failing span: building it for each of thousands of spans cost seconds.
-  const fail = (i: number, what: string): never => assert.fail(`${subject.name}, span ${i} of ${JSON.stringify(text.slice(0, 80))}: ${what}`);
+  const fail = (i: number, what: string): never =>
+    assert.fail(`${subject.name}, span ${i} of ${JSON.stringify(text.slice(0, 80))}: ${what}`);
   let reach = 0;
   spans.forEach((span, i) => {
     const { start, end } = span;
