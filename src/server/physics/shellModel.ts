@@ -130,23 +130,32 @@ function addOwnPair(t: Terms, p: Particles, s: number, d: Vec3, alpha: number): 
 
 const particle = (p: Particles, ion: number, shell: boolean): number => (shell ? p.n + p.shellOf[ion]! : ion);
 
-/** The real-space Ewald and short-range terms of the four core/shell pairs of every listed ion pair. */
+/**
+ * The real-space Ewald and short-range terms of the four core/shell pairs of every listed ion pair. The hot loop of
+ * every shell relaxation: written without an array made per pair (one `d` reused), the sums in the same order.
+ */
 function addIonPairs(t: Terms, p: Particles, list: NeighborList, displacement: (q: number) => Vec3, s: Splitting): void {
+  const d: Vec3 = [0, 0, 0];
   for (let m = 0; m < list.count; m++) {
-    const [i, j] = [list.i[m]!, list.j[m]!];
-    for (const si of p.shellOf[i]! < 0 ? [false] : [false, true]) {
-      for (const sj of p.shellOf[j]! < 0 ? [false] : [false, true]) {
-        const [a, b] = [particle(p, i, si), particle(p, j, sj)];
-        const [da, db] = [displacement(a), displacement(b)];
-        const d = [0, 1, 2].map((k) => list.d[3 * m + k]! + db[k]! - da[k]!) as Vec3;
-        const r = Math.hypot(...d);
+    const i = list.i[m]!;
+    const j = list.j[m]!;
+    const lastI = p.shellOf[i]! < 0 ? 0 : 1;
+    const lastJ = p.shellOf[j]! < 0 ? 0 : 1;
+    for (let si = 0; si <= lastI; si++) {
+      for (let sj = 0; sj <= lastJ; sj++) {
+        const a = particle(p, i, si === 1);
+        const b = particle(p, j, sj === 1);
+        const da = displacement(a);
+        const db = displacement(b);
+        for (let k = 0; k < 3; k++) d[k] = list.d[3 * m + k]! + db[k]! - da[k]!;
+        const r = Math.hypot(d[0], d[1], d[2]);
         const [e, de] = r < s.realCutoff ? realTerm(p.charges[a]! * p.charges[b]!, r, s.alpha) : [0, 0];
         const sr = a === p.carrier[i] && b === p.carrier[j] && r < SHORT_OFF ? p.pair(i, j) : undefined;
         const [f, df] = sr ? shortRange(sr, r) : [0, 0];
         t.energy += e + f;
         addPair(t, a, b, d, (de + df) / r);
-        if (sr && si) addCurvature(t.blocks[a - p.n]!, sr, d, r);
-        if (sr && sj) addCurvature(t.blocks[b - p.n]!, sr, d, r);
+        if (sr && si === 1) addCurvature(t.blocks[a - p.n]!, sr, d, r);
+        if (sr && sj === 1) addCurvature(t.blocks[b - p.n]!, sr, d, r);
       }
     }
   }
