@@ -98,8 +98,8 @@ export function exportBundle(sources: readonly ts.SourceFile[]): Record<string, 
 
 /** Icons ($(sync~spin)) and placeholders ({0}) are not words. */
 const words = (text: string): boolean => /[A-Za-z]{2,}/.test(text.replace(/\$\([\w~-]+\)|\{\d+\}/g, ''));
-/** A phrase, not a class name, a message type or a selector: capitalised, or two words. */
-const phrase = (text: string): boolean => /^[^A-Za-z]*[A-Z][a-z]|[A-Za-z]{2,}[,:]? [A-Za-z]{2,}/.test(text);
+/** A phrase, not a class list ('control toggle'), a message type or a selector: capitalised, or two words. */
+const phrase = (text: string): boolean => !/^[a-z][\w -]*$/.test(text) && /^[^A-Za-z]*[A-Z][a-z]|[A-Za-z]{2,}[,:]? [A-Za-z]{2,}/.test(text);
 
 const NOTIFY = new Set(['error', 'warning', 'info']);
 const WINDOW_TEXT = new Set([
@@ -215,14 +215,21 @@ function isData(node: ts.Node): boolean {
 const insideTranslation = (node: ts.Node): boolean =>
   ts.isCallExpression(node.parent) && messageArguments(node.parent).includes(node as ts.Expression);
 
+/** A literal or template in a page whose text reads as a phrase. */
+function pagePhrase(source: ts.SourceFile, node: ts.Node, out: Found[]): void {
+  const text = literalText(node);
+  const pieces = ts.isTemplateExpression(node) ? [node.head.text, ...node.templateSpans.map((s) => s.literal.text)] : [];
+  if (text !== undefined ? phrase(text) : pieces.some(phrase)) out.push(found(source, node, text ?? pieces.join('${…}')));
+}
+
 /** User-facing English in a source that does not go through t(): the sinks everywhere, any phrase in a page. */
 export function untranslated(source: ts.SourceFile): Found[] {
   const out: Found[] = [];
   const page = source.fileName.startsWith('src/webviews/pages/');
   const visit = (node: ts.Node): void => {
     for (const shown of sinks(node)) englishIn(source, shown, out);
-    const text = literalText(node);
-    if (page && text !== undefined && phrase(text) && !insideTranslation(node) && !isData(node)) out.push(found(source, node, text));
+    const literal = literalText(node) !== undefined || ts.isTemplateExpression(node);
+    if (page && literal && !insideTranslation(node) && !isData(node)) pagePhrase(source, node, out);
     ts.forEachChild(node, visit);
   };
   visit(source);
