@@ -15,7 +15,36 @@ interface Allowed {
   reason: string;
 }
 
-const ALLOWED: Allowed[] = [];
+const ALLOWED: Allowed[] = [
+  // Deliberately English.
+  { path: 'src/core/structures/languages.ts', reason: 'format names (POSCAR, CIF, vasprun.xml…), as the formats call themselves' },
+  { path: 'src/core/providers/providers.ts', reason: "providers' names" },
+  { path: 'src/features/models/catalog.ts', reason: "models' names as their publishers write them" },
+  {
+    path: 'src/core/tokenizers/',
+    reason: "the tokenizer registry's descriptions are the service's specification list (GET /tokenizers answers them)",
+  },
+  { path: 'src/features/chatTool/', reason: "the chat tool's answer is read by the language model, as its modelDescription" },
+  {
+    path: 'src/webviews/pages/inspector/',
+    reason: 'typed PageMessage: the compiler keeps these in PAGE_MESSAGES (core/inspector/strings.ts), which the host translates',
+  },
+  {
+    path: 'src/webviews/pages/structure/main.ts',
+    text: 'Lattice="${…}"',
+    reason: 'the Extended XYZ comment line handed to 3Dmol, not shown',
+  },
+  // Not yet: pure modules that build text without a Translate (CONTRIBUTING: localisation, what is left).
+  { path: 'src/core/applications/', reason: "not yet: the service applications' prompts and labels, built in the pure core" },
+  { path: 'src/core/runs/parameters.ts', reason: 'not yet: the run options’ checks, built in the pure core' },
+  { path: 'src/core/poscar/report.ts', reason: "not yet: the readers' problems, shared with the command line" },
+  { path: 'src/core/diffraction/parse.ts', reason: "not yet: the readers' problems, shared with the command line" },
+  { path: 'src/core/structures/', reason: "not yet: the readers' problems and outline labels, shared with the command line" },
+  { path: 'src/core/chat/', reason: "not yet: the chat formats' labels, shared with the command line" },
+  { path: 'src/webviews/results/apps/', reason: "not yet: the applications' result tables, read by pure modules" },
+  { path: 'src/webviews/structure/data.ts', reason: "not yet: the structure view's titles of a run, built by a pure module" },
+  { path: 'src/features/service/client.ts', reason: "not yet: the service client's errors (no vscode import; also used by tests)" },
+];
 
 const allows = (a: Allowed, f: Found): boolean =>
   (a.path.endsWith('/') ? f.file.startsWith(a.path) : f.file === a.path) && (a.text === undefined || a.text === f.text);

@@ -37,8 +37,8 @@ function selectionItems(): { label: string; text: string }[] | string {
   const name = displayPath(editor.document.uri);
   const texts = editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s));
   return texts.length
-    ? [{ label: vscode.l10n.t('selection in {0}', name), text: texts.join('') }]
-    : [{ label: vscode.l10n.t('{0} (no selection: the whole document)', name), text: editor.document.getText() }];
+    ? [{ label: `selection in ${name}`, text: texts.join('') }]
+    : [{ label: `${name} (no selection: the whole document)`, text: editor.document.getText() }];
 }
 
 /** A conversation as the model reads it; the label says how (its template, OpenAI's framing, Harmony or none) and the text's share. */
@@ -47,19 +47,14 @@ async function countMessages(conversation: unknown, input: CheckedInput, models:
   try {
     parsed = parseConversation(conversation);
   } catch (error) {
-    if (error instanceof ConversationError) return { label: vscode.l10n.t('messages'), problem: error.message };
+    if (error instanceof ConversationError) return { label: 'messages', problem: error.message };
     throw error;
   }
   const model = await models.model(input.tokenizer);
   const counted = await countConversation(parsed, model, { signal });
   const chars = parsed.messages.reduce((n, m) => n + (typeof m.content === 'string' ? countChars(m.content) : 0), 0);
   return {
-    label: vscode.l10n.t(
-      'messages ({0}, read through the {1}; the text alone {2} tokens)',
-      parsed.messages.length,
-      counted.format,
-      counted.text,
-    ),
+    label: `messages (${parsed.messages.length}, read through the ${counted.format}; the text alone ${counted.text} tokens)`,
     tokens: shownCount(model.tokenizer.info, counted.total),
     chars,
   };
@@ -72,7 +67,7 @@ async function count(input: CheckedInput, models: ChatModels, signal: AbortSigna
   if (input.conversation) items.push(await countMessages(input.conversation, input, models, signal));
   if (input.activeSelection) {
     const selection = selectionItems();
-    if (typeof selection === 'string') items.push({ label: vscode.l10n.t('active selection'), problem: selection });
+    if (typeof selection === 'string') items.push({ label: 'active selection', problem: selection });
     else for (const s of selection) items.push(await countItem(s.label, s.text, tokenizer, signal));
   }
   for (const path of input.paths) items.push(await countPath(path, tokenizer, signal));

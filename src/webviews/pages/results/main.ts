@@ -138,7 +138,7 @@ function done(view: ResultView, parameters: HTMLElement[]): HTMLElement[] {
     list.append(...view.model.warnings.map((w) => el('li', undefined, w)));
     parts.push(list);
   }
-  parts.push(...plotsOf(view).map(plotFigure), ...tables(view, bridge.post, current?.run.id));
+  parts.push(...plotsOf(view, t).map(plotFigure), ...tables(view, bridge.post, current?.run.id));
   const pictures = images(view);
   if (pictures.length) {
     const gallery = el('section', 'images');
