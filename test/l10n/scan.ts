@@ -198,6 +198,8 @@ function sinks(node: ts.Node): readonly ts.Node[] {
   return [];
 }
 
+const SELECTOR_METHODS = new Set(['querySelector', 'querySelectorAll', 'closest', 'matches']);
+
 /** Where a literal in a page is data, not text: keys, types, comparisons, imports, errors for the log. */
 function isData(node: ts.Node): boolean {
   const parent = node.parent;
@@ -209,6 +211,7 @@ function isData(node: ts.Node): boolean {
     const k = parent.operatorToken.kind;
     return [ts.SyntaxKind.EqualsEqualsEqualsToken, ts.SyntaxKind.ExclamationEqualsEqualsToken, ts.SyntaxKind.InKeyword].includes(k);
   }
+  if (ts.isCallExpression(parent) && SELECTOR_METHODS.has(calleeName(parent.expression) ?? '')) return true;
   return ts.isNewExpression(parent) && parent.expression.getText() === 'Error';
 }
 

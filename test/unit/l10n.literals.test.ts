@@ -104,6 +104,8 @@ test('in a page every phrase counts, data does not', () => {
     "speed.setAttribute('aria-label', 'Frames per second');",
     "throw new Error('Page broken: no app element');",
     "document.querySelector('header .status');",
+    "app.querySelector('.plot-area canvas');",
+    "const bar = el('div', 'toolbar player');",
   ];
   assert.deepEqual(scan('src/webviews/pages/demo/main.ts', page.join('\n')), [
     '2 Waiting for the service.',

@@ -5,7 +5,7 @@
  * extension and reaches the DOM through textContent. The page keeps its file's URI and the epochs (setState), so the
  * view comes back after a window reload.
  */
-import { connect, el, onThemeChange, t } from '../bridge';
+import { connect, el, onThemeChange } from '../bridge';
 import type { PlotSpec } from '../../results/plots';
 import {
   isToDatasetPage,
@@ -159,7 +159,7 @@ function test(message: DatasetTestMessage): void {
     bins: current?.view.histogram?.counts.length ?? 0,
     epochs: Number(epochs?.value ?? NaN),
     yTicks: plot ? yTicks(plot) : [],
-    plotted: app.querySelector(t('.plot-area canvas')) !== null,
+    plotted: app.querySelector('.plot-area canvas') !== null,
     targets: Array.from(app.querySelectorAll<HTMLElement>('[data-target]'), (e) => e.dataset.target!),
   });
 }

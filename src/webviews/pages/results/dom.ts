@@ -1,5 +1,5 @@
 /** Small DOM builders of the result page: buttons and tables that the test seam can find and click. */
-import { el, t } from '../bridge';
+import { el } from '../bridge';
 
 /** A button; `target` names it for the test seam (data-target). */
 export function button(label: string, target: string, onClick: () => void, title?: string): HTMLButtonElement {
@@ -61,6 +61,6 @@ function tableRow(row: Row): HTMLTableRowElement {
 export function tableTexts(root: HTMLElement): { title: string; rows: string[] }[] {
   return Array.from(root.querySelectorAll<HTMLElement>('section.table-block'), (section) => ({
     title: section.dataset.title ?? '',
-    rows: Array.from(section.querySelectorAll(t('tbody tr')), (tr) => Array.from(tr.children, (c) => c.textContent ?? '').join(' | ')),
+    rows: Array.from(section.querySelectorAll('tbody tr'), (tr) => Array.from(tr.children, (c) => c.textContent ?? '').join(' | ')),
   }));
 }

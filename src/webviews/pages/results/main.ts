@@ -227,7 +227,7 @@ function report(request: number): void {
     plots: plots.map((p) => ({ title: p.spec.title, series: p.spec.series.length, points: p.spec.x.length, yTicks: yTicks(p) })),
     tables: tableTexts(app),
     extraKeys: Object.keys(view?.model.extra ?? {}),
-    images: app.querySelectorAll(t('figure.image img')).length,
+    images: app.querySelectorAll('figure.image img').length,
     warnings: view?.model.warnings ?? [],
     targets: Array.from(app.querySelectorAll<HTMLElement>('[data-target]'), (e) => e.dataset.target!),
     theme: themeKind(),

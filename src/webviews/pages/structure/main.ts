@@ -75,7 +75,7 @@ const supercellLabel = el('span', 'label', t('Supercell'));
 toolbar.append(supercellLabel, ...repeatSelects.map((r) => r.label), bondsBox.label, cellBox.label, resetButton, exportButton);
 
 // ---- trajectory player ----
-const player = el('div', t('toolbar player'));
+const player = el('div', 'toolbar player');
 player.hidden = true;
 const playButton = el('button', undefined, t('Play'));
 playButton.addEventListener('click', () => (timer ? pause() : play()));
@@ -117,7 +117,7 @@ const hoverLine = el('div', 'hover');
 hoverLine.setAttribute('aria-live', 'polite');
 const legendBox = el('ul', 'legend');
 legendBox.setAttribute('aria-label', t('Elements'));
-const measureBar = el('div', t('toolbar measure'));
+const measureBar = el('div', 'toolbar measure');
 const measureText = el('span', 'measurement', t('Click two atoms for their distance, three for an angle (periodic images counted).'));
 measureText.setAttribute('aria-live', 'polite');
 const copyButton = el('button', undefined, t('Copy'));
