@@ -3,6 +3,7 @@
  * every registered format (core/structures/formats.ts). materialsLoader.ts starts it on first use, with require(), so that until then its
  * modules are neither evaluated nor wired.
  */
+import * as vscode from 'vscode';
 import { KpointsCommand } from './features/poscar/kpoints';
 import { PoscarLanguageFeature } from './features/poscar/language';
 import { FormatDiagnostics } from './features/structures/diagnostics';
@@ -43,14 +44,14 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
       symmetry,
       new PoscarLanguageFeature(
         [
-          { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
-          { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
-          { title: '$(settings) Relax with Options…', command: OPTIONS_COMMANDS.relax },
-          { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
-          { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
-          { title: '$(settings) MD with Options…', command: OPTIONS_COMMANDS.md },
-          { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
-          { title: '$(graph-scatter) Powder Pattern', command: POWDER_PATTERN },
+          { title: vscode.l10n.t('$(symbol-structure) Show Structure'), command: SHOW_STRUCTURE },
+          { title: vscode.l10n.t('$(debug-step-into) Relax'), command: RUN_COMMANDS.relax },
+          { title: vscode.l10n.t('$(settings) Relax with Options…'), command: OPTIONS_COMMANDS.relax },
+          { title: vscode.l10n.t('$(zap) Energy and Forces'), command: RUN_COMMANDS.singlePoint },
+          { title: vscode.l10n.t('$(pulse) Molecular Dynamics'), command: RUN_COMMANDS.md },
+          { title: vscode.l10n.t('$(settings) MD with Options…'), command: OPTIONS_COMMANDS.md },
+          { title: vscode.l10n.t('$(graph-line) Band Structure'), command: RUN_COMMANDS.tightbinding },
+          { title: vscode.l10n.t('$(graph-scatter) Powder Pattern'), command: POWDER_PATTERN },
         ],
         symmetry.hooks,
       ),
@@ -62,21 +63,25 @@ export function startMaterials({ context, log, testMode, start }: Wiring): RunsT
     'the structure editors',
     () =>
       new StructureLanguageFeature([
-        { title: '$(symbol-structure) Show Structure', command: SHOW_STRUCTURE },
-        { title: '$(graph-line) Relaxation Summary', command: RELAXATION_SUMMARY, when: (f) => f.frames.length > 1 && hasIonicSteps(f) },
+        { title: vscode.l10n.t('$(symbol-structure) Show Structure'), command: SHOW_STRUCTURE },
         {
-          title: '$(graph-scatter) Trajectory Analysis',
+          title: vscode.l10n.t('$(graph-line) Relaxation Summary'),
+          command: RELAXATION_SUMMARY,
+          when: (f) => f.frames.length > 1 && hasIonicSteps(f),
+        },
+        {
+          title: vscode.l10n.t('$(graph-scatter) Trajectory Analysis'),
           command: TRAJECTORY_ANALYSIS,
           when: (f) => (f.format === 'xdatcar' || f.format === 'xyz') && hasTrajectory(f),
         },
-        { title: '$(debug-step-into) Relax', command: RUN_COMMANDS.relax },
-        { title: '$(zap) Energy and Forces', command: RUN_COMMANDS.singlePoint },
-        { title: '$(pulse) Molecular Dynamics', command: RUN_COMMANDS.md },
-        { title: '$(graph-line) Band Structure', command: RUN_COMMANDS.tightbinding },
+        { title: vscode.l10n.t('$(debug-step-into) Relax'), command: RUN_COMMANDS.relax },
+        { title: vscode.l10n.t('$(zap) Energy and Forces'), command: RUN_COMMANDS.singlePoint },
+        { title: vscode.l10n.t('$(pulse) Molecular Dynamics'), command: RUN_COMMANDS.md },
+        { title: vscode.l10n.t('$(graph-line) Band Structure'), command: RUN_COMMANDS.tightbinding },
         // Conversions to the other writable formats (a file is not converted to its own).
-        { title: '$(file-symlink-file) → POSCAR', command: CONVERT_COMMANDS.poscar },
-        { title: '$(file-symlink-file) → CIF', command: CONVERT_COMMANDS.cif, when: (f) => f.format !== 'cif' },
-        { title: '$(file-symlink-file) → Extended XYZ', command: CONVERT_COMMANDS.xyz, when: (f) => f.format !== 'xyz' },
+        { title: vscode.l10n.t('$(file-symlink-file) → POSCAR'), command: CONVERT_COMMANDS.poscar },
+        { title: vscode.l10n.t('$(file-symlink-file) → CIF'), command: CONVERT_COMMANDS.cif, when: (f) => f.format !== 'cif' },
+        { title: vscode.l10n.t('$(file-symlink-file) → Extended XYZ'), command: CONVERT_COMMANDS.xyz, when: (f) => f.format !== 'xyz' },
       ]),
   );
   return tree;

@@ -16,7 +16,8 @@ import { StatusBarFeature } from './features/statusBar/feature';
 import { ChatModels, type ChatHost } from './features/chat/chatModels';
 import { ConversationCounts } from './features/chat/conversationCounts';
 import { DatasetFeature, datasetWindow } from './features/chat/dataset';
-import { makeLocale, type Locale } from './core/util/locale';
+import type { Locale } from './core/util/locale';
+import { hostLocale } from './platform/locale';
 
 export interface Wiring {
   context: vscode.ExtensionContext;
@@ -62,7 +63,7 @@ export function activateWith(
   // The one place that decides: test builds (TEST_HOOKS) outside production mode. Release bundles have no hooks.
   const testMode = TEST_HOOKS && context.extensionMode !== vscode.ExtensionMode.Production;
   const log = vscode.window.createOutputChannel('Token Lens', { log: true });
-  const locale = makeLocale((message, ...args) => vscode.l10n.t(message, ...args), vscode.env.language);
+  const locale = hostLocale();
   context.subscriptions.push(log);
   const start = starter(context, log);
   if (beforeCounting) start('model tokenizers', () => beforeCounting({ context, log, locale, testMode, start }));

@@ -151,7 +151,7 @@ export class ApplicationRuns extends Disposable {
 
   private async pickApplication(): Promise<Application | undefined> {
     const picked = await vscode.window.showQuickPick(
-      APPLICATIONS.map((a) => ({ label: a.title, description: `POST ${a.path}`, app: a })),
+      APPLICATIONS.map((a) => ({ label: a.title, description: vscode.l10n.t('POST {0}', a.path), app: a })),
       {
         title: vscode.l10n.t('Token Lens: Edit Application Request'),
         placeHolder: vscode.l10n.t('The application to write a request for'),

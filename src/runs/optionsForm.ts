@@ -54,17 +54,21 @@ export async function askParameters(
 
 function items(kind: ParameterKind, values: ParameterValues): Item[] {
   const run: Item = {
-    label: `$(play) Run`,
-    description: kind === 'relax' ? 'relax with these values' : 'run MD with these values',
+    label: vscode.l10n.t(`$(play) Run`),
+    description: kind === 'relax' ? vscode.l10n.t('relax with these values') : vscode.l10n.t('run MD with these values'),
     action: 'run',
   };
   const rows: Item[] = PARAMETERS[kind].map((p) => ({
     label: p.name,
-    description: `${formatValue(p, values[p.name]!)}${values[p.name] === p.default ? ' (default: not sent)' : ''}`,
+    description: `${formatValue(p, values[p.name]!)}${values[p.name] === p.default ? vscode.l10n.t(' (default: not sent)') : ''}`,
     detail: p.about,
     action: p,
   }));
-  const reset: Item = { label: 'Reset to Settings', description: 'the values of the tokenLens settings', action: 'reset' };
+  const reset: Item = {
+    label: vscode.l10n.t('Reset to Settings'),
+    description: vscode.l10n.t('the values of the tokenLens settings'),
+    action: 'reset',
+  };
   return [run, ...rows, { label: '', kind: vscode.QuickPickItemKind.Separator, action: 'reset' }, reset];
 }
 
@@ -77,7 +81,7 @@ function pickItem(
 ): Promise<Item['action'] | undefined> {
   const pick = vscode.window.createQuickPick<Item>();
   pick.title = title;
-  pick.placeholder = 'Pick a parameter to change it, or Run';
+  pick.placeholder = vscode.l10n.t('Pick a parameter to change it, or Run');
   pick.ignoreFocusOut = true;
   pick.items = items(kind, values);
   const current = pick.items.find((i) => i.action === active);
@@ -101,7 +105,7 @@ async function editValue(p: Parameter, value: string | number | boolean, title: 
   if (p.type === 'number') {
     const text = await vscode.window.showInputBox({
       title: `${title}: ${p.name}`,
-      prompt: `${p.name} (${p.unit}): ${p.about}. Default ${p.default}.`,
+      prompt: vscode.l10n.t('{0} ({1}): {2}. Default {3}.', p.name, p.unit, p.about, p.default),
       value: String(value),
       ignoreFocusOut: true,
       validateInput: (v) => validateInput(p, v),
@@ -112,7 +116,11 @@ async function editValue(p: Parameter, value: string | number | boolean, title: 
   }
   const choices = p.type === 'boolean' ? ['true', 'false'] : [...p.choices];
   const picked = await vscode.window.showQuickPick(
-    choices.map((c) => ({ label: c, description: c === String(p.default) ? 'default' : undefined, picked: c === String(value) })),
+    choices.map((c) => ({
+      label: c,
+      description: c === String(p.default) ? vscode.l10n.t('default') : undefined,
+      picked: c === String(value),
+    })),
     { title: `${title}: ${p.name}`, placeHolder: p.about, ignoreFocusOut: true },
   );
   if (!picked) return undefined;

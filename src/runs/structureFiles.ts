@@ -108,7 +108,11 @@ export class StructureFileCommands extends Disposable {
     if (!writer?.write) return undefined;
     if (!file.frames.length) {
       const error = errorsOf(file)[0];
-      return void notify.error(`${name} holds no structure to convert${error ? `: ${error.message}` : '.'}`);
+      return void notify.error(
+        error
+          ? vscode.l10n.t('{0} holds no structure to convert: {1}', name, error.message)
+          : vscode.l10n.t('{0} holds no structure to convert.', name),
+      );
     }
     const frames = await this.framesToWrite(args.frame, document.uri, file, writer);
     if (!frames) return undefined;
@@ -121,7 +125,12 @@ export class StructureFileCommands extends Disposable {
       text = writer.write(frames.map((i) => file.frames[i]!));
     } catch (error) {
       return void notify.error(
-        `${name} could not be written as ${writer.language.label}: ${error instanceof Error ? error.message : String(error)}`,
+        vscode.l10n.t(
+          '{0} could not be written as {1}: {2}',
+          name,
+          writer.language.label,
+          error instanceof Error ? error.message : String(error),
+        ),
       );
     }
     const written = await vscode.workspace.openTextDocument({ language: writer.language.languageId, content: text });
@@ -130,7 +139,7 @@ export class StructureFileCommands extends Disposable {
       frames.length === file.frames.length && frames.length > 1
         ? `all ${frames.length} frames`
         : `frame ${frames[0]! + 1} of ${file.frames.length}`;
-    vscode.window.setStatusBarMessage(`Token Lens: ${name} (${which}) as ${writer.language.label}`, 5000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Token Lens: {0} ({1}) as {2}', name, which, writer.language.label), 5000);
     return written.uri.toString();
   }
 
@@ -149,13 +158,19 @@ export class StructureFileCommands extends Disposable {
     if (shown !== undefined && shown < n) return [shown];
     const items: (vscode.QuickPickItem & { frames: number[] })[] = [
       ...(writer.writesFrames
-        ? [{ label: `All ${n} frames`, description: 'a multi-frame file', frames: file.frames.map((_, i) => i) }]
+        ? [
+            {
+              label: vscode.l10n.t('All {0} frames', n),
+              description: vscode.l10n.t('a multi-frame file'),
+              frames: file.frames.map((_, i) => i),
+            },
+          ]
         : []),
       ...file.frames.map((f, i) => ({ label: `${i + 1}. ${frameCaption(f, i)}`, description: frameLine(f), frames: [i] })),
     ];
     const picked = await vscode.window.showQuickPick(items, {
-      title: `Convert to ${writer.language.label}`,
-      placeHolder: `${fileName(uri)} has ${n} frames: which to write?`,
+      title: vscode.l10n.t('Convert to {0}', writer.language.label),
+      placeHolder: vscode.l10n.t('{0} has {1} frames: which to write?', fileName(uri), n),
     });
     return picked?.frames;
   }
@@ -184,7 +199,7 @@ export class StructureFileCommands extends Disposable {
    * its reader), with progress and Cancel, never opened as a text document. Returns the record's id.
    */
   async openRelaxationSummary(uri: vscode.Uri | undefined): Promise<string | undefined> {
-    if (!uri) return void notify.warning('Choose an OUTCAR or vasprun.xml file in the Explorer.');
+    if (!uri) return void notify.warning(vscode.l10n.t('Choose an OUTCAR or vasprun.xml file in the Explorer.'));
     const record = await readRelaxationSummary(uri);
     if (typeof record === 'string') return void notify.warning(record);
     if (!record) return undefined;
@@ -209,7 +224,7 @@ export async function readRelaxationSummary(uri: vscode.Uri): Promise<RunRecord 
   const language = detectFormat(uri.path, head);
   if (!formatEntry(language.id)?.structure) return `${name} is not a structure file Token Lens reads.`;
   const file = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Reading ${name}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading {0}', name), cancellable: true },
     (progress, token) => {
       let reported = 0;
       return readStructureBytes(
@@ -218,7 +233,10 @@ export async function readRelaxationSummary(uri: vscode.Uri): Promise<RunRecord 
         (done, total) => {
           const percent = Math.floor((100 * done) / total);
           if (percent > reported)
-            progress.report({ increment: percent - reported, message: `${Math.round(done / 1e6)} of ${Math.round(total / 1e6)} MB` });
+            progress.report({
+              increment: percent - reported,
+              message: vscode.l10n.t('{0} of {1} MB', Math.round(done / 1e6), Math.round(total / 1e6)),
+            });
           reported = percent;
         },
         () => token.isCancellationRequested,

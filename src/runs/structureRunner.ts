@@ -177,7 +177,7 @@ export class StructureRuns extends Disposable {
       { kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text, ...(fields ? { params: fields } : {}) },
       request,
       {
-        title: `${KIND_LABELS[kind]} of ${input.name}`,
+        title: vscode.l10n.t('{0} of {1}', KIND_LABELS[kind], input.name),
         show,
         again: () =>
           this.run(kind, {
@@ -212,7 +212,10 @@ export class StructureRuns extends Disposable {
     const converted = runPoscar(format, text, name, this.shownFrame(uri));
     if (!isRefusal(converted)) {
       if (converted.frame !== undefined && (converted.frames ?? 1) > 1)
-        vscode.window.setStatusBarMessage(`Token Lens: sending frame ${converted.frame + 1} of ${converted.frames} of ${name}`, 5000);
+        vscode.window.setStatusBarMessage(
+          vscode.l10n.t('Token Lens: sending frame {0} of {1} of {2}', converted.frame + 1, converted.frames ?? 1, name),
+          5000,
+        );
       return { uri, name, text: converted.text };
     }
     if (converted.at) await selectProblem(uri, converted.at, format);

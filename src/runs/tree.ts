@@ -83,10 +83,10 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
     const options = isParameterKind(run.kind) && run.state !== 'running' ? '.options' : '';
     item.contextValue = `run.${run.state}${run.response ? '.answered' : ''}${options}`;
     item.tooltip = new vscode.MarkdownString().appendText(
-      `${KIND_LABELS[run.kind]} of ${run.inputUri}\n\nStarted ${new Date(run.startedAt).toLocaleString()}` +
-        `${run.durationMs !== undefined ? `, took ${duration(run.durationMs)}` : ''}\n\n${run.error ?? run.state}`,
+      vscode.l10n.t('{0} of {1}\n\nStarted {2}', KIND_LABELS[run.kind], run.inputUri, new Date(run.startedAt).toLocaleString()) +
+        `${run.durationMs !== undefined ? vscode.l10n.t(', took {0}', duration(run.durationMs)) : ''}\n\n${run.error ?? run.state}`,
     );
-    item.command = { command: 'tokenLens.runs.open', title: 'Open Result', arguments: [run] };
+    item.command = { command: 'tokenLens.runs.open', title: vscode.l10n.t('Open Result'), arguments: [run] };
     return item;
   }
 
@@ -106,6 +106,6 @@ async function revealInput(run: RunRecord): Promise<void> {
   } catch {
     const document = await vscode.workspace.openTextDocument({ language: isAppKind(run.kind) ? 'json' : 'poscar', content: run.inputText });
     await vscode.window.showTextDocument(document);
-    void notify.info(`${run.inputName} is no longer where it was; this is the text that was sent.`);
+    void notify.info(vscode.l10n.t('{0} is no longer where it was; this is the text that was sent.', run.inputName));
   }
 }

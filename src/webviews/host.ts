@@ -45,7 +45,8 @@ export function nonce(): string {
 
 /**
  * The page: `testMode` puts data-test-mode on <body>, which the page script reads to answer test
- * messages; published builds never set it.
+ * messages; published builds never set it. data-l10n carries the extension's translations (vscode.l10n.bundle,
+ * none in English) for the page's t() (pages/bridge.ts), so one bundle translates the pages too.
  */
 export function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, spec: PageSpec, testMode: boolean): string {
   const media = mediaRoot(extensionUri);
@@ -68,7 +69,7 @@ export function pageHtml(webview: vscode.Webview, extensionUri: vscode.Uri, spec
 ${styles}
 <title>${escapeAttribute(spec.title)}</title>
 </head>
-<body${TEST_HOOKS && testMode ? ' data-test-mode="1"' : ''}>
+<body data-l10n="${escapeAttribute(JSON.stringify(vscode.l10n.bundle ?? {}))}"${TEST_HOOKS && testMode ? ' data-test-mode="1"' : ''}>
 <div id="app" role="main" aria-label="${escapeAttribute(spec.title)}"></div>
 <script nonce="${n}" src="${uri('build', spec.script)}"></script>
 </body>
@@ -194,13 +195,14 @@ export abstract class WebviewHost<ToPage, FromPage extends { type: string }> ext
   /** Export PNG: writes the page's picture where the user chooses (suggesting `defaultUri`). */
   protected async savePng(dataUrl: string, defaultUri: vscode.Uri | undefined): Promise<void> {
     const target =
-      this.exportTarget ?? (await vscode.window.showSaveDialog({ defaultUri, filters: { 'PNG image': ['png'] }, saveLabel: 'Export' }));
+      this.exportTarget ??
+      (await vscode.window.showSaveDialog({ defaultUri, filters: { 'PNG image': ['png'] }, saveLabel: vscode.l10n.t('Export') }));
     if (!target) return;
     try {
       await vscode.workspace.fs.writeFile(target, Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
-      vscode.window.setStatusBarMessage(`Token Lens: saved ${target.path.slice(target.path.lastIndexOf('/') + 1)}`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Token Lens: saved {0}', target.path.slice(target.path.lastIndexOf('/') + 1)), 3000);
     } catch (error) {
-      void notify.error(`Could not save the image: ${error instanceof Error ? error.message : String(error)}`);
+      void notify.error(vscode.l10n.t('Could not save the image: {0}', error instanceof Error ? error.message : String(error)));
     }
   }
 

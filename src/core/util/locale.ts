@@ -16,6 +16,22 @@ export function substitute(message: string, ...args: (string | number)[]): strin
   return message.replace(/\{(\d+)\}/g, (whole, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : whole));
 }
 
+/** vscode.l10n.t over a bundle (key → translation) outside the extension host: a webview page, a test. */
+export function bundleTranslate(bundle: Readonly<Record<string, string>>): Translate {
+  return (message, ...args) => substitute(Object.hasOwn(bundle, message) ? bundle[message]! : message, ...args);
+}
+
+/** The translations a page was given (JSON of key → translation); anything else is no translation. */
+export function readTranslations(json: string | undefined): Readonly<Record<string, string>> {
+  try {
+    const value: unknown = JSON.parse(json ?? '{}');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+    return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
+
 export function makeLocale(t: Translate, language: string): Locale {
   const formats = new Map<number, Intl.NumberFormat>();
   const format = (digits: number): Intl.NumberFormat => {

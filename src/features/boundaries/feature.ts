@@ -163,9 +163,12 @@ export class TokenBoundariesFeature extends Disposable {
     if (segment.ids.length === 0) return undefined;
     const range = new vscode.Range(document.positionAt(window.from + segment.start), document.positionAt(window.from + segment.end));
     const markdown = new vscode.MarkdownString();
-    markdown.appendMarkdown(`**${segment.ids.length === 1 ? 'Token' : `${segment.ids.length} tokens`}** (${drawn.tokenizer})\n\n`);
+    markdown.appendMarkdown(
+      `**${segment.ids.length === 1 ? vscode.l10n.t('Token') : vscode.l10n.t('{0} tokens', segment.ids.length)}** (${drawn.tokenizer})\n\n`,
+    );
     markdown.appendMarkdown(segment.ids.map((id, k) => `- id \`${id}\` · bytes \`${segment.tokenBytesHex[k] ?? ''}\``).join('\n'));
-    if (segment.ids.length > 1) markdown.appendMarkdown('\n\nThese tokens each hold part of one character, so they are drawn as one.');
+    if (segment.ids.length > 1)
+      markdown.appendMarkdown(vscode.l10n.t('\n\nThese tokens each hold part of one character, so they are drawn as one.'));
     return new vscode.Hover(markdown, range);
   }
 }

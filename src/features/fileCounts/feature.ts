@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { config } from '../../platform/config';
 import { approx, CancelledError, estimateOf, loadTokenizer } from '../../core/tokenizers/index';
 import { Disposable } from '../../platform/disposable';
-import { quantity } from '../../core/util/quantity';
+import { plural } from '../../core/util/locale';
+import { hostLocale } from '../../platform/locale';
 import { countTree, markdownTable, sorted, type CountNode, type FileCount, type SortOrder } from './counts';
 import { collectFiles, countFiles } from './files';
 import { notify } from '../../platform/notify';
@@ -23,7 +24,10 @@ export interface FileCountsResult {
   message?: string;
 }
 
-const number = (n: number): string => n.toLocaleString();
+const locale = hostLocale();
+const number = (n: number): string => locale.number(n);
+const fileCount = (n: number): string => plural(locale, n, '{0} file', '{0} files');
+const tokenCount = (n: number): string => plural(locale, n, '{0} token', '{0} tokens');
 
 export class FileCountsFeature extends Disposable implements vscode.TreeDataProvider<CountNode> {
   private readonly changed = this.register(new vscode.EventEmitter<CountNode | undefined>());
@@ -53,23 +57,23 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
   async count(selection: vscode.Uri[]): Promise<FileCountsResult> {
     const tokenizer = config.tokenizer;
     if (selection.length === 0) {
-      void notify.info('Choose files or folders in the Explorer, then run Count Tokens in Files from their context menu.');
+      void notify.info(vscode.l10n.t('Choose files or folders in the Explorer, then run Count Tokens in Files from their context menu.'));
       return { status: 'empty', tokenizer, files: [], total: 0 };
     }
     this.selection = selection;
     const abort = new AbortController();
     try {
       const files = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Token Lens: counting tokens', cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Token Lens: counting tokens'), cancellable: true },
         async (progress, token) => {
           token.onCancellationRequested(() => abort.abort());
-          progress.report({ message: 'finding files…' });
+          progress.report({ message: vscode.l10n.t('finding files…') });
           const uris = await collectFiles(selection, token);
           const engine = await loadTokenizer(tokenizer, { specialTokens: config.specialTokens });
           let reported = 0;
           return countFiles(uris, engine, abort.signal, (done) => {
             progress.report({
-              message: `${number(done)} of ${quantity(uris.length, 'file')}`,
+              message: vscode.l10n.t('{0} of {1}', number(done), fileCount(uris.length)),
               increment: ((done - reported) / Math.max(1, uris.length)) * 100,
             });
             reported = done;
@@ -77,7 +81,7 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
         },
       );
       const result = this.show(files, tokenizer, abort.signal.aborted);
-      if (files.length === 0) void notify.info('No files to count in the selection (files.exclude and .gitignore apply).');
+      if (files.length === 0) void notify.info(vscode.l10n.t('No files to count in the selection (files.exclude and .gitignore apply).'));
       return result;
     } catch (error) {
       if (error instanceof CancelledError || abort.signal.aborted) return this.show(this.files, tokenizer, true);
@@ -91,9 +95,10 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
     this.files = files;
     this.tokenizer = tokenizer;
     this.tree = countTree(files);
-    const skipped = this.tree.skipped ? ` · ${number(this.tree.skipped)} skipped (binary, too large or unreadable)` : '';
+    const skipped = this.tree.skipped ? vscode.l10n.t(' · {0} skipped (binary, too large or unreadable)', number(this.tree.skipped)) : '';
     this.view.message = files.length
-      ? `${approx(this.estimated, quantity(this.tree.tokens, 'token'))} in ${quantity(this.tree.files, 'file')} with ${tokenizer}${this.estimated ? ' (an estimate, not exact)' : ''}${skipped}${cancelled ? ' · cancelled: partial' : ''}`
+      ? vscode.l10n.t('{0} in {1} with {2}', approx(this.estimated, tokenCount(this.tree.tokens)), fileCount(this.tree.files), tokenizer) +
+        `${this.estimated ? vscode.l10n.t(' (an estimate, not exact)') : ''}${skipped}${cancelled ? vscode.l10n.t(' · cancelled: partial') : ''}`
       : undefined;
     this.changed.fire(undefined);
     void this.setContext();
@@ -110,7 +115,8 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
   private async copyMarkdown(): Promise<string> {
     const table = markdownTable(this.files, this.tokenizer, number);
     await vscode.env.clipboard.writeText(table);
-    vscode.window.setStatusBarMessage(`Token Lens: copied ${quantity(this.files.length, 'row')} as a Markdown table`, 3000);
+    const rows = plural(locale, this.files.length, '{0} row', '{0} rows');
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Token Lens: copied {0} as a Markdown table', rows), 3000);
     return table;
   }
 
@@ -129,17 +135,17 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
     const item = new vscode.TreeItem(node.name, folder ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = node.path;
     item.description = node.skip
-      ? `skipped: ${node.skip}`
+      ? vscode.l10n.t('skipped: {0}', node.skip)
       : folder
-        ? `${approx(this.estimated, number(node.tokens))} tokens · ${quantity(node.files, 'file')}`
-        : `${approx(this.estimated, number(node.tokens))} tokens`;
+        ? vscode.l10n.t('{0} tokens · {1}', approx(this.estimated, number(node.tokens)), fileCount(node.files))
+        : vscode.l10n.t('{0} tokens', approx(this.estimated, number(node.tokens)));
     item.tooltip = node.skip
-      ? `${node.path}: not counted (${node.skip})`
-      : `${node.path}\n${approx(this.estimated, quantity(node.tokens, 'token'))} (${this.tokenizer}${this.estimated ? ', an estimate' : ''}), ${quantity(node.chars, 'character')}`;
+      ? vscode.l10n.t('{0}: not counted ({1})', node.path, node.skip)
+      : `${node.path}\n${vscode.l10n.t('{0} ({1}{2}), {3}', approx(this.estimated, tokenCount(node.tokens)), this.tokenizer, this.estimated ? vscode.l10n.t(', an estimate') : '', plural(locale, node.chars, '{0} character', '{0} characters'))}`;
     const uri = this.uriOf(node.path);
     if (uri) {
       item.resourceUri = uri;
-      if (!folder) item.command = { command: 'vscode.open', title: 'Open', arguments: [uri] };
+      if (!folder) item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri] };
     }
     item.contextValue = folder ? 'folder' : 'file';
     return item;

@@ -230,7 +230,7 @@ export class ModelsFeature extends Disposable {
               maxBytes: MAX_TOKENIZER_BYTES,
               signal: controller.signal,
               onProgress: (received, total) => {
-                if (!total) return progress.report({ message: `${(received / 1048576).toFixed(1)} MB` });
+                if (!total) return progress.report({ message: vscode.l10n.t('{0} MB', (received / 1048576).toFixed(1)) });
                 const percent = Math.floor((100 * received) / total);
                 if (percent > shown) progress.report({ increment: percent - shown, message: `${percent} %` });
                 shown = Math.max(shown, percent);
@@ -280,7 +280,7 @@ export class ModelsFeature extends Disposable {
     const typed = await vscode.window.showInputBox({
       title: t('Token Lens: Hugging Face repository'),
       prompt: t('The repository id, owner/name, whose tokenizer.json to download'),
-      placeHolder: 'Qwen/Qwen3-14B',
+      placeHolder: vscode.l10n.t('Qwen/Qwen3-14B'),
       validateInput: (value) => (isRepoId(repoOf(value)) ? undefined : t('owner/name, e.g. {0}', 'Qwen/Qwen3-14B')),
     });
     return typed === undefined ? undefined : { repo: repoOf(typed) };

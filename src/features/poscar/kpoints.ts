@@ -46,20 +46,24 @@ export class KpointsCommand extends Disposable {
     const uri = typeof args.uri === 'string' ? vscode.Uri.parse(args.uri) : args.uri;
     const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!document || !isPoscar(document)) {
-      void notify.warning('Open a POSCAR file to generate its KPOINTS: Token Lens reads the structure in the active editor.');
+      void notify.warning(
+        vscode.l10n.t('Open a POSCAR file to generate its KPOINTS: Token Lens reads the structure in the active editor.'),
+      );
       return undefined;
     }
     const result = parsed(document);
     const error = firstError(result);
     if (!result.poscar || error) {
-      void notify.error(`The POSCAR has an error (${error?.message ?? 'no structure'}): no KPOINTS was written.`);
+      void notify.error(
+        vscode.l10n.t('The POSCAR has an error ({0}): no KPOINTS was written.', error?.message ?? vscode.l10n.t('no structure')),
+      );
       return undefined;
     }
     const density = args.density ?? (await askDensity());
     if (density === undefined) return undefined;
     const problem = densityProblem(density);
     if (problem) {
-      void notify.error(`${problem} No KPOINTS was written.`);
+      void notify.error(vscode.l10n.t('{0} No KPOINTS was written.', problem));
       return undefined;
     }
     const { poscar } = result;
@@ -88,9 +92,10 @@ async function askDensity(): Promise<number | undefined> {
   const setting = config.kpathDensity;
   const value = densityProblem(setting) ? SETTING_DEFAULTS['tightbinding.kpathDensity'] : setting;
   const typed = await vscode.window.showInputBox({
-    title: 'Generate KPOINTS (Line Mode)',
-    prompt:
+    title: vscode.l10n.t('Generate KPOINTS (Line Mode)'),
+    prompt: vscode.l10n.t(
       'Points per Å⁻¹ along the Setyawan-Curtarolo path (reciprocal vectors with the 2π); the longest segment sets the points per segment.',
+    ),
     value: String(value),
     validateInput: (text) => densityProblem(Number(text.trim())),
   });

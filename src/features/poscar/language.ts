@@ -9,6 +9,8 @@ import { cellLine, headline, oneLine } from '../../core/poscar/format';
 import type { Poscar, StructureSummary } from '../../core/poscar/types';
 import { Disposable } from '../../platform/disposable';
 import { quantity } from '../../core/util/quantity';
+import { plural } from '../../core/util/locale';
+import { hostLocale } from '../../platform/locale';
 import { markdownText } from '../../core/util/outsideText';
 import { parsed, POSCAR_SELECTOR } from '../../platform/poscarDocuments';
 
@@ -39,7 +41,11 @@ export class PoscarLanguageFeature extends Disposable {
       }),
     );
     this.register(
-      vscode.languages.registerDocumentSymbolProvider(POSCAR_SELECTOR, { provideDocumentSymbols: (d) => symbols(d) }, { label: 'POSCAR' }),
+      vscode.languages.registerDocumentSymbolProvider(
+        POSCAR_SELECTOR,
+        { provideDocumentSymbols: (d) => symbols(d) },
+        { label: vscode.l10n.t('POSCAR') },
+      ),
     );
     this.register(vscode.languages.registerFoldingRangeProvider(POSCAR_SELECTOR, { provideFoldingRanges: (d) => folding(d) }));
   }
@@ -80,9 +86,9 @@ function speciesMarkdown(poscar: Poscar, index: number): vscode.MarkdownString {
   const e = element(symbol);
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${markdownText(symbol)}**`);
-  md.appendText(e ? ` — ${e.name}, Z = ${e.z}, ${e.mass} g/mol` : ' — not an element symbol');
-  if (raw !== symbol) md.appendText(` (written ${raw})`);
-  md.appendText(`\n\n${quantity(poscar.counts[index] ?? 0, 'site')} in this cell`);
+  md.appendText(e ? vscode.l10n.t(' — {0}, Z = {1}, {2} g/mol', e.name, e.z, e.mass) : vscode.l10n.t(' — not an element symbol'));
+  if (raw !== symbol) md.appendText(vscode.l10n.t(' (written {0})', raw));
+  md.appendText(`\n\n${plural(hostLocale(), poscar.counts[index] ?? 0, '{0} site in this cell', '{0} sites in this cell')}`);
   return md;
 }
 
@@ -91,12 +97,9 @@ export function summaryMarkdown(s: StructureSummary): vscode.MarkdownString {
   md.appendMarkdown(`**${markdownText(s.reducedFormula)}**`);
   md.appendText(` (${s.formula})\n\n`);
   md.appendText(`${headline(s)}\n\n${cellLine(s)}\n\n`);
-  md.appendText(
-    `Elements: ${Object.entries(s.elements)
-      .map(([el, n]) => `${el} ${n}`)
-      .join(', ')}\n\n`,
-  );
-  md.appendText(`${s.coordinateMode} coordinates${s.selectiveDynamics ? ', selective dynamics' : ''}`);
+  const elements = Object.entries(s.elements).map(([el, n]) => `${el} ${n}`);
+  md.appendText(`${vscode.l10n.t('Elements: {0}', elements.join(', '))}\n\n`);
+  md.appendText(vscode.l10n.t('{0} coordinates', s.coordinateMode) + (s.selectiveDynamics ? vscode.l10n.t(', selective dynamics') : ''));
   return md;
 }
 

@@ -143,17 +143,17 @@ export class ServiceCommands {
 /** The service URL typed into an input box (warned about plain http://), or undefined when dismissed. */
 function askUrl(explanation: string | undefined): Thenable<string | undefined> {
   return vscode.window.showInputBox({
-    title: 'Token Lens: Service URL',
-    prompt: `${explanation ? `${explanation} ` : ''}The base URL of the tokenization and materials service, e.g. https://example.org/api. Saved in the setting tokenLens.service.baseUrl.`,
+    title: vscode.l10n.t('Token Lens: Service URL'),
+    prompt: `${explanation ? `${explanation} ` : ''}${vscode.l10n.t('The base URL of the tokenization and materials service, e.g. https://example.org/api. Saved in the setting tokenLens.service.baseUrl.')}`,
     value: config.serviceBaseUrl || 'https://',
-    placeHolder: 'https://example.org/api',
+    placeHolder: vscode.l10n.t('https://example.org/api'),
     ignoreFocusOut: true,
     validateInput: (text) => {
       const problem = validateServiceUrl(text);
       if (problem) return problem;
       if (isUnencryptedRemote(text)) {
         return {
-          message: 'With http:// the API key travels unencrypted. Use https:// unless this is a trusted network.',
+          message: vscode.l10n.t('With http:// the API key travels unencrypted. Use https:// unless this is a trusted network.'),
           severity: vscode.InputBoxValidationSeverity.Warning,
         };
       }

@@ -71,7 +71,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
     const client = this.client(url, apiKey);
     try {
       const value = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Token Lens: ${title}`, cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Token Lens: {0}', title), cancellable: true },
         async (progress, token) => {
           token.onCancellationRequested(() => controller.abort());
           const started = Date.now();

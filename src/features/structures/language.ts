@@ -34,7 +34,11 @@ export class StructureLanguageFeature extends Disposable {
     super();
     const selector = structureSelector(formats);
     this.register(
-      vscode.languages.registerDocumentSymbolProvider(selector, { provideDocumentSymbols: (d) => symbols(d) }, { label: 'Structure' }),
+      vscode.languages.registerDocumentSymbolProvider(
+        selector,
+        { provideDocumentSymbols: (d) => symbols(d) },
+        { label: vscode.l10n.t('Structure') },
+      ),
     );
     this.register(vscode.languages.registerFoldingRangeProvider(selector, { provideFoldingRanges: (d) => folding(d) }));
     this.register(vscode.languages.registerHoverProvider(selector, { provideHover: (d, p) => hover(d, p) }));
@@ -109,11 +113,11 @@ function hover(document: vscode.TextDocument, position: vscode.Position): vscode
   const frame = file.frames[index]!;
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${markdownText(frame.title || `Frame ${index + 1}`)}**`);
-  md.appendText(file.frames.length > 1 ? ` (frame ${index + 1} of ${file.frames.length})\n\n` : '\n\n');
+  md.appendText(file.frames.length > 1 ? vscode.l10n.t(' (frame {0} of {1})\n\n', index + 1, file.frames.length) : '\n\n');
   md.appendText(frameLine(frame));
   const force = maxForce(frame);
-  if (force !== undefined) md.appendText(`\n\nLargest force ${force.toFixed(4)} eV/Å`);
-  if (frame.occupancy) md.appendText('\n\nPartial occupancy: convert to an ordered structure before a run.');
+  if (force !== undefined) md.appendText(vscode.l10n.t('\n\nLargest force {0} eV/Å', force.toFixed(4)));
+  if (frame.occupancy) md.appendText(vscode.l10n.t('\n\nPartial occupancy: convert to an ordered structure before a run.'));
   return new vscode.Hover(md);
 }
 

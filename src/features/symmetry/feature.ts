@@ -124,7 +124,7 @@ export class SymmetryFeature extends Disposable {
     if (typeof source === 'string') return void notify.error(source);
     const made = await make(cellOfPoscar(source));
     if (!made) return;
-    if ('problem' in made) return void notify.error(`Token Lens: ${made.problem}`);
+    if ('problem' in made) return void notify.error(vscode.l10n.t('Token Lens: {0}', made.problem));
     await openCell(made.cell, `${source.comment.trim() || 'structure'} — ${made.what}`);
   }
 }
@@ -143,8 +143,10 @@ async function poscarOf(uri: unknown): Promise<Poscar | string> {
 
 async function askSupercell(cell: Cell): Promise<Made | undefined> {
   const text = await vscode.window.showInputBox({
-    title: 'Supercell',
-    prompt: 'Three whole numbers (2 2 1: the cell repeated along a, b, c) or nine (a 3×3 matrix, rows: the new vectors in the old)',
+    title: vscode.l10n.t('Supercell'),
+    prompt: vscode.l10n.t(
+      'Three whole numbers (2 2 1: the cell repeated along a, b, c) or nine (a 3×3 matrix, rows: the new vectors in the old)',
+    ),
     value: '2 2 2',
     validateInput: (value) => {
       const m = parseSupercellMatrix(value);

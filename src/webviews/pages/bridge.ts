@@ -2,12 +2,25 @@
  * The page side of the webview base: the VS Code API, a guarded message listener, script errors reported,
  * persisted state, the theme, and the ready handshake. Every page script starts with connect().
  */
+import { bundleTranslate, readTranslations, type Translate } from '../../core/util/locale';
+
 interface VsCodeApi {
   postMessage(message: unknown): void;
   getState(): unknown;
   setState(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
+
+let translate: Translate | undefined;
+
+/**
+ * A page's message in the user's language: as vscode.l10n.t, from the extension's bundle, which the host puts on
+ * <body> (pageHtml; empty in English, where the message is its own text). `npm run l10n` finds these calls.
+ */
+export function t(message: string, ...args: (string | number)[]): string {
+  translate ??= bundleTranslate(readTranslations(document.body.dataset.l10n));
+  return translate(message, ...args);
+}
 
 export type ThemeKind = 'light' | 'dark' | 'high-contrast' | 'high-contrast-light';
 

@@ -112,7 +112,8 @@ export class ResultViews extends Disposable {
     const record = await this.options.reread(id.slice(FILE_SUMMARY_PREFIX.length));
     closing.dispose();
     if (closed) return;
-    if (typeof record === 'string') void notify.warning(`The relaxation summary was not restored after the reload: ${record}`);
+    if (typeof record === 'string')
+      void notify.warning(vscode.l10n.t('The relaxation summary was not restored after the reload: {0}', record));
     if (record && typeof record !== 'string') this.adopt(panel, record);
     else panel.dispose();
   }

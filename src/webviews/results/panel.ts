@@ -121,7 +121,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
       case 'copyCsv':
         void vscode.env.clipboard
           .writeText(message.text)
-          .then(() => vscode.window.setStatusBarMessage(`Token Lens: copied the ${message.name} numbers as CSV`, 3000));
+          .then(() => vscode.window.setStatusBarMessage(vscode.l10n.t('Token Lens: copied the {0} numbers as CSV', message.name), 3000));
         return;
       default: // ready, error and rendered are the base's
         return;
@@ -165,11 +165,13 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       if (document.getText() !== this.run.inputText)
         vscode.window.setStatusBarMessage(
-          `Token Lens: ${this.run.inputName} changed since the run: line ${site.line + 1} may hold another atom now`,
+          vscode.l10n.t('Token Lens: {0} changed since the run: line {1} may hold another atom now', this.run.inputName, site.line + 1),
           5000,
         );
     } catch (error) {
-      void notify.error(`Could not open ${this.run.inputName}: ${error instanceof Error ? error.message : String(error)}`);
+      void notify.error(
+        vscode.l10n.t('Could not open {0}: {1}', this.run.inputName, error instanceof Error ? error.message : String(error)),
+      );
     }
   }
 

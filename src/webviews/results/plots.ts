@@ -2,6 +2,7 @@
  * The plots of a result view as data: what to draw (series, lines, ticks, a shaded gap) and the CSV
  * behind each. The page draws them with uPlot in the theme's colours. Pure: tested in Node.
  */
+import { ENGLISH, type Translate } from '../../core/util/locale';
 import { firstNumber } from './format';
 import type { BandsModel, MdModel, RelaxModel, Series } from './model';
 import type { Colour, PlotSpec } from './plotSpec';
@@ -12,33 +13,33 @@ export type { Colour, PlotSeries, PlotSpec } from './plotSpec';
 
 const steps = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
 
-function relax(m: RelaxModel): PlotSpec[] {
+function relax(m: RelaxModel, t: Translate): PlotSpec[] {
   const plots: PlotSpec[] = [];
   if (m.energies.length) {
     plots.push({
       id: 'energy',
-      title: 'Energy per step',
-      xLabel: 'Step',
+      title: t('Energy per step'),
+      xLabel: t('Step'),
       yLabel: 'E (eV)',
       x: steps(m.energies.length),
       xSteps: true,
       legend: false,
-      series: [{ label: 'Energy (eV)', values: m.energies, colour: 'blue' }],
+      series: [{ label: t('Energy (eV)'), values: m.energies, colour: 'blue' }],
     });
   }
   if (m.forcesMax.length) {
     const positive = m.forcesMax.every((f) => f === null || f > 0) && (m.fmax === undefined || m.fmax > 0);
     plots.push({
       id: 'force',
-      title: 'Maximum force per step',
-      xLabel: 'Step',
-      yLabel: `max |F| (eV/Å${positive ? ', log' : ''})`,
+      title: t('Maximum force per step'),
+      xLabel: t('Step'),
+      yLabel: positive ? t('max |F| (eV/Å, log)') : t('max |F| (eV/Å)'),
       x: steps(m.forcesMax.length),
       xSteps: true,
       legend: false,
       logY: positive,
-      series: [{ label: 'Max force (eV/Å)', values: m.forcesMax, colour: 'red' }],
-      hLines: m.fmax === undefined ? undefined : [{ y: m.fmax, label: `threshold ${m.fmax} eV/Å`, colour: 'green' }],
+      series: [{ label: t('Max force (eV/Å)'), values: m.forcesMax, colour: 'red' }],
+      hLines: m.fmax === undefined ? undefined : [{ y: m.fmax, label: t('threshold {0} eV/Å', m.fmax), colour: 'green' }],
     });
   }
   return plots;
@@ -49,51 +50,57 @@ const relative = (s: Series): Series => {
   return s.map((x) => (x === null ? null : x - zero));
 };
 
-function md(m: MdModel): PlotSpec[] {
-  const xLabel = m.timeUnit === 'fs' ? 'Time (fs)' : 'Step';
+function md(m: MdModel, t: Translate): PlotSpec[] {
+  const xLabel = m.timeUnit === 'fs' ? t('Time (fs)') : t('Step');
   const energies = (
     [
-      ['Total', m.total, 'blue'],
-      ['Kinetic', m.kinetic, 'red'],
-      ['Potential', m.potential, 'green'],
+      [t('Total'), m.total, 'blue', t('Total energy (eV)')],
+      [t('Kinetic'), m.kinetic, 'red', t('Kinetic energy (eV)')],
+      [t('Potential'), m.potential, 'green', t('Potential energy (eV)')],
     ] as const
   ).filter(([, s]) => s.length > 0);
   const plots: PlotSpec[] = [];
   if (energies.length) {
     plots.push({
       id: 'md-energy',
-      title: 'Energy change since the start',
+      title: t('Energy change since the start'),
       xLabel,
       yLabel: 'E − E(0) (eV)',
       x: m.time,
       xSteps: m.timeUnit === 'step',
       legend: true,
       series: energies.map(([label, s, colour]) => ({ label, values: relative(s), colour })),
-      csv: { x: m.time, xLabel, columns: energies.map(([label, s]) => ({ label: `${label} energy (eV)`, values: s })) },
+      csv: { x: m.time, xLabel, columns: energies.map(([, s, , column]) => ({ label: column, values: s })) },
     });
   }
   if (m.temperature.length) {
     const lines = [
       ...(m.averageTemperature === undefined
         ? []
-        : [{ y: m.averageTemperature, label: `mean ${m.averageTemperature.toFixed(1)} K`, colour: 'foreground' as const }]),
+        : [{ y: m.averageTemperature, label: t('mean {0} K', m.averageTemperature.toFixed(1)), colour: 'foreground' as const }]),
       ...(m.targetTemperature === undefined
         ? []
-        : [{ y: m.targetTemperature, label: `${m.thermostat ? 'target' : 'initial'} ${m.targetTemperature} K`, colour: 'green' as const }]),
+        : [
+            {
+              y: m.targetTemperature,
+              label: m.thermostat ? t('target {0} K', m.targetTemperature) : t('initial {0} K', m.targetTemperature),
+              colour: 'green' as const,
+            },
+          ]),
     ];
     plots.push({
       id: 'temperature',
-      title: 'Temperature',
+      title: t('Temperature'),
       xLabel,
       yLabel: 'T (K)',
       x: m.time,
       xSteps: m.timeUnit === 'step',
       legend: false,
       hLines: lines,
-      series: [{ label: 'Temperature (K)', values: m.temperature, colour: 'orange' }],
+      series: [{ label: t('Temperature (K)'), values: m.temperature, colour: 'orange' }],
     });
   }
-  return [...plots, ...trajectoryPlots(m)];
+  return [...plots, ...trajectoryPlots(m, t)];
 }
 
 const PAIR_COLOURS: Colour[] = ['red', 'green', 'orange', 'purple', 'yellow'];
@@ -104,23 +111,26 @@ function diffusionText(d: number, unit: 'fs' | 'frame'): string {
 }
 
 /** g(r), total and per pair, and MSD(t) with the fitted line of D: the trajectory analysis of readTrajectory.ts. */
-function trajectoryPlots(m: MdModel): PlotSpec[] {
+function trajectoryPlots(m: MdModel, t: Translate): PlotSpec[] {
   const plots: PlotSpec[] = [];
   const rdf = m.analysis?.rdf;
   if (rdf) {
     const pairs = rdf.pairs.length > 1 ? rdf.pairs : [];
     plots.push({
       id: 'rdf',
-      title: `Radial distribution function (${rdf.frames} ${rdf.frames === 1 ? 'frame' : 'frames'} averaged)`,
+      title:
+        rdf.frames === 1
+          ? t('Radial distribution function ({0} frame averaged)', rdf.frames)
+          : t('Radial distribution function ({0} frames averaged)', rdf.frames),
       xLabel: 'r (Å)',
       yLabel: 'g(r)',
       x: rdf.r,
       legend: pairs.length > 0,
       series: [
-        { label: 'Total', values: rdf.total, colour: 'blue' },
+        { label: t('Total'), values: rdf.total, colour: 'blue' },
         ...pairs.map((p, i) => ({ label: p.label, values: p.g, colour: PAIR_COLOURS[i % PAIR_COLOURS.length]! })),
       ],
-      hLines: [{ y: 1, label: 'ideal gas', colour: 'foreground' }],
+      hLines: [{ y: 1, label: t('ideal gas'), colour: 'foreground' }],
     });
   }
   const msd = m.analysis?.msd;
@@ -129,22 +139,28 @@ function trajectoryPlots(m: MdModel): PlotSpec[] {
     const d = msd.diffusion;
     const fit =
       d !== undefined && msd.window
-        ? msd.lag.map((t) => (t >= msd.window![0]! && t <= msd.window![1]! ? 6 * d * t + fitIntercept(msd) : null))
+        ? msd.lag.map((lag) => (lag >= msd.window![0]! && lag <= msd.window![1]! ? 6 * d * lag + fitIntercept(msd) : null))
         : undefined;
     plots.push({
       id: 'msd',
       title:
         d !== undefined
-          ? `Mean squared displacement: ${diffusionText(d, msd.unit)} (MSD = 6Dt fitted over ${msd.window![0]}–${msd.window![1]} ${unit})`
-          : 'Mean squared displacement (too few frames to fit D)',
-      xLabel: `Lag (${unit})`,
+          ? t(
+              'Mean squared displacement: {0} (MSD = 6Dt fitted over {1}–{2} {3})',
+              diffusionText(d, msd.unit),
+              msd.window![0]!,
+              msd.window![1]!,
+              unit,
+            )
+          : t('Mean squared displacement (too few frames to fit D)'),
+      xLabel: t('Lag ({0})', unit),
       yLabel: 'MSD (Å²)',
       x: msd.lag,
       xSteps: msd.unit === 'frame',
       legend: fit !== undefined,
       series: [
-        { label: 'MSD (Å²)', values: msd.msd, colour: 'blue' },
-        ...(fit ? [{ label: 'Fit 6Dt + c', values: fit, colour: 'red' as const }] : []),
+        { label: t('MSD (Å²)'), values: msd.msd, colour: 'blue' },
+        ...(fit ? [{ label: t('Fit 6Dt + c'), values: fit, colour: 'red' as const }] : []),
       ],
     });
   }
@@ -167,7 +183,7 @@ function extent(bands: readonly Series[]): [number, number] {
   return [lo, hi];
 }
 
-function bands(m: BandsModel): PlotSpec[] {
+function bands(m: BandsModel, t: Translate): PlotSpec[] {
   if (!m.bands.length) return [];
   const ref = bandReference(m);
   const zero = ref?.value ?? 0;
@@ -176,14 +192,14 @@ function bands(m: BandsModel): PlotSpec[] {
   const { gap, vbmK, cbmK, cbm } = m.edges;
   const gapped = ref?.name === 'VBM' && gap !== undefined && gap > 0;
   const marks = [
-    ...(gapped && vbmK !== undefined ? [{ x: m.distances[vbmK]!, y: 0, label: 'VBM' }] : []),
-    ...(gapped && cbmK !== undefined && cbm !== undefined ? [{ x: m.distances[cbmK]!, y: cbm - zero, label: 'CBM' }] : []),
+    ...(gapped && vbmK !== undefined ? [{ x: m.distances[vbmK]!, y: 0, label: t('VBM') }] : []),
+    ...(gapped && cbmK !== undefined && cbm !== undefined ? [{ x: m.distances[cbmK]!, y: cbm - zero, label: t('CBM') }] : []),
   ];
   return [
     {
       id: 'bands',
-      title: 'Band structure',
-      xLabel: m.distanceSource === 'index' ? 'k-point' : 'k-distance',
+      title: t('Band structure'),
+      xLabel: m.distanceSource === 'index' ? t('k-point') : t('k-distance'),
       yLabel: ref ? `E − ${ref.name === 'VBM' ? 'E_VBM' : 'E_F'} (eV)` : 'E (eV)',
       x: m.distances,
       legend: false,
@@ -191,20 +207,20 @@ function bands(m: BandsModel): PlotSpec[] {
       xSteps: m.distanceSource === 'index',
       // Where the path jumps, two k-points share one distance.
       breaks: m.distances.flatMap((d, i) => (i > 0 && Math.abs(d - m.distances[i - 1]!) < 1e-9 ? [i] : [])),
-      series: shifted.map((values, i) => ({ label: `Band ${i + 1}`, values, colour: 'blue' })),
+      series: shifted.map((values, i) => ({ label: t('Band {0}', i + 1), values, colour: 'blue' })),
       // With the edges marked, the zero line needs no label of its own.
       hLines: ref ? [{ y: 0, label: marks.length ? '' : ref.name, colour: 'foreground' }] : undefined,
       xTicks: m.ticks,
-      yBand: gapped ? { from: 0, to: gap, label: `gap ${gap.toFixed(3)} eV` } : undefined,
+      yBand: gapped ? { from: 0, to: gap, label: t('gap {0} eV', gap.toFixed(3)) } : undefined,
       marks,
       yRange: ref ? [Math.max(lo, -BAND_WINDOW), Math.min(hi, BAND_WINDOW)] : [lo, hi],
-      csv: { x: m.distances, xLabel: 'k-distance', columns: m.bands.map((values, i) => ({ label: `Band ${i + 1} (eV)`, values })) },
+      csv: { x: m.distances, xLabel: t('k-distance'), columns: m.bands.map((values, i) => ({ label: t('Band {0} (eV)', i + 1), values })) },
     },
   ];
 }
 
 /** The density of states against energy, on the bands' zero (the VBM or the Fermi level), within their window. */
-function dos(m: BandsModel): PlotSpec[] {
+function dos(m: BandsModel, t: Translate): PlotSpec[] {
   if (!m.dos) return [];
   const ref = bandReference(m);
   const zero = ref?.value ?? 0;
@@ -212,22 +228,23 @@ function dos(m: BandsModel): PlotSpec[] {
   return [
     {
       id: 'dos',
-      title: m.dos.made ? `Density of states (${m.dos.made})` : 'Density of states',
+      title: m.dos.made ? t('Density of states ({0})', m.dos.made) : t('Density of states'),
       xLabel: ref ? `E − ${ref.name === 'VBM' ? 'E_VBM' : 'E_F'} (eV)` : 'E (eV)',
-      yLabel: 'States / eV per cell',
+      yLabel: t('States / eV per cell'),
       x,
       legend: false,
-      series: [{ label: 'DOS', values: m.dos.states, colour: 'blue' }],
+      series: [{ label: t('DOS'), values: m.dos.states, colour: 'blue' }],
       xRange: ref ? [Math.max(x[0]!, -BAND_WINDOW), Math.min(x.at(-1)!, BAND_WINDOW)] : undefined,
-      csv: { x: m.dos.energies, xLabel: 'E (eV)', columns: [{ label: 'States per eV per cell', values: m.dos.states }] },
+      csv: { x: m.dos.energies, xLabel: 'E (eV)', columns: [{ label: t('States per eV per cell'), values: m.dos.states }] },
     },
   ];
 }
 
-export function plotsOf(view: ResultView): PlotSpec[] {
+/** The view's plots, worded by `t` (the page's, from the extension's bundle). */
+export function plotsOf(view: ResultView, t: Translate = ENGLISH.t): PlotSpec[] {
   const m = view.model;
   if ('plots' in m) return m.plots;
-  return m.kind === 'relax' ? relax(m) : m.kind === 'md' ? md(m) : m.kind === 'tightbinding' ? [...bands(m), ...dos(m)] : [];
+  return m.kind === 'relax' ? relax(m, t) : m.kind === 'md' ? md(m, t) : m.kind === 'tightbinding' ? [...bands(m, t), ...dos(m, t)] : [];
 }
 
 const cell = (text: string): string => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);

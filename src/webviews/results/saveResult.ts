@@ -6,11 +6,16 @@ import { notify } from '../../platform/notify';
 /** "Save Result As…": the raw answer as JSON, named for the run, beside its input (or in the workspace), then says where. */
 export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
   if (!run.response) {
-    void notify.info('This run has no answer to save.');
+    void notify.info(vscode.l10n.t('This run has no answer to save.'));
     return undefined;
   }
   const uri =
-    target ?? (await vscode.window.showSaveDialog({ defaultUri: proposedUri(run), filters: { JSON: ['json'] }, saveLabel: 'Save Result' }));
+    target ??
+    (await vscode.window.showSaveDialog({
+      defaultUri: proposedUri(run),
+      filters: { JSON: ['json'] },
+      saveLabel: vscode.l10n.t('Save Result'),
+    }));
   if (!uri) return undefined;
   const body = run.response.body;
   const value =
@@ -21,7 +26,10 @@ export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<v
         : { contentType: body.contentType, base64: Buffer.from(body.bytes).toString('base64') };
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`));
   void notify
-    .info(`Saved the ${KIND_LABELS[run.kind]} result to ${uri.scheme === 'file' ? uri.fsPath : uri.toString(true)}`, OPEN)
+    .info(
+      vscode.l10n.t('Saved the {0} result to {1}', KIND_LABELS[run.kind], uri.scheme === 'file' ? uri.fsPath : uri.toString(true)),
+      OPEN,
+    )
     .then((choice) => {
       if (choice === OPEN) void vscode.window.showTextDocument(uri, { preview: true });
     });

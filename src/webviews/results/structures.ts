@@ -79,14 +79,19 @@ export class ResultDocuments extends Disposable {
     const name = derivedName(run.inputName, what);
     const defaultUri = input.scheme === 'untitled' ? undefined : vscode.Uri.joinPath(input, '..', name);
     const target =
-      this.saveTarget ?? (await vscode.window.showSaveDialog({ defaultUri, saveLabel: 'Save', title: `Save the ${what} structure` }));
+      this.saveTarget ??
+      (await vscode.window.showSaveDialog({
+        defaultUri,
+        saveLabel: vscode.l10n.t('Save'),
+        title: vscode.l10n.t('Save the {0} structure', what),
+      }));
     if (!target) return undefined;
     try {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
-      vscode.window.setStatusBarMessage(`Token Lens: saved ${target.path.slice(target.path.lastIndexOf('/') + 1)}`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Token Lens: saved {0}', target.path.slice(target.path.lastIndexOf('/') + 1)), 3000);
       return target;
     } catch (error) {
-      void notify.error(`Could not save the structure: ${error instanceof Error ? error.message : String(error)}`);
+      void notify.error(vscode.l10n.t('Could not save the structure: {0}', error instanceof Error ? error.message : String(error)));
       return undefined;
     }
   }

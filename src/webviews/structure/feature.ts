@@ -55,7 +55,7 @@ export class StructureFeature extends Disposable {
   async show(uri?: vscode.Uri): Promise<StructurePanel | undefined> {
     const target = uri ?? this.activePoscar();
     if (!target) {
-      void notify.info('Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to see its structure.');
+      void notify.info(vscode.l10n.t('Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to see its structure.'));
       return undefined;
     }
     const existing = this.panels.get(target.toString());

@@ -63,7 +63,7 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
     super(
       panel,
       extensionUri,
-      { title: 'Structure', script: 'structure.js', styles: ['structure.css'] },
+      { title: vscode.l10n.t('Structure'), script: 'structure.js', styles: ['structure.css'] },
       isFromStructurePage,
       testMode,
       log,
@@ -85,7 +85,7 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
   protected abstract get pngTarget(): vscode.Uri | undefined;
 
   protected show(): void {
-    this.panel.title = `Structure: ${this.name}`;
+    this.panel.title = vscode.l10n.t('Structure: {0}', this.name);
     this.post({
       type: 'show',
       seq: ++this.seq,
@@ -120,7 +120,7 @@ export abstract class StructurePanel extends WebviewHost<ToStructurePage, FromSt
       case 'copy':
         void vscode.env.clipboard
           .writeText(message.text)
-          .then(() => vscode.window.setStatusBarMessage('Token Lens: measurement copied', 3000));
+          .then(() => vscode.window.setStatusBarMessage(vscode.l10n.t('Token Lens: measurement copied'), 3000));
         return;
       default: // ready, error and rendered are the base's
         return;

@@ -66,13 +66,15 @@ export class PowderPatternFeature extends Disposable {
   private async structure(uri: vscode.Uri | undefined): Promise<{ structure: XrdStructure; document: vscode.TextDocument } | undefined> {
     const document = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     if (!document || !isPoscar(document)) {
-      void notify.warning('Open a POSCAR file to compute its powder pattern.');
+      void notify.warning(vscode.l10n.t('Open a POSCAR file to compute its powder pattern.'));
       return undefined;
     }
     const { poscar, diagnostics } = parsed(document);
     const error = diagnostics.find((d) => d.severity === 'error');
     if (!poscar || error) {
-      void notify.error(`${baseName(document.uri)} cannot be read as a structure: ${error?.message ?? 'no atoms'}`);
+      void notify.error(
+        vscode.l10n.t('{0} cannot be read as a structure: {1}', baseName(document.uri), error?.message ?? vscode.l10n.t('no atoms')),
+      );
       return undefined;
     }
     return {
@@ -86,7 +88,12 @@ export class PowderPatternFeature extends Disposable {
     const value = config.xrdWavelength;
     if (typeof value === 'number' && value >= MIN_WAVELENGTH && value <= MAX_WAVELENGTH) return value;
     void notify.error(
-      `tokenLens.xrd.wavelength must be a wavelength in Å from ${MIN_WAVELENGTH} to ${MAX_WAVELENGTH}, not ${String(value)}.`,
+      vscode.l10n.t(
+        'tokenLens.xrd.wavelength must be a wavelength in Å from {0} to {1}, not {2}.',
+        MIN_WAVELENGTH,
+        MAX_WAVELENGTH,
+        String(value),
+      ),
     );
     return undefined;
   }
@@ -141,7 +148,7 @@ export class PowderPatternFeature extends Disposable {
       });
     } catch (error) {
       if (!(error instanceof XrdError)) throw error;
-      void notify.error(`No powder pattern for ${baseName(read.document.uri)}: ${error.message}`);
+      void notify.error(vscode.l10n.t('No powder pattern for {0}: {1}', baseName(read.document.uri), error.message));
       return undefined;
     }
   }
@@ -165,7 +172,11 @@ export class PowderPatternFeature extends Disposable {
       panel.dispose();
       if (gone)
         void notify.warning(
-          `The powder pattern of ${uri ? baseName(uri) : 'a structure'} did not come back after the reload: ${uri?.scheme === 'file' ? uri.fsPath : (uri?.toString() ?? id)} is gone.`,
+          vscode.l10n.t(
+            'The powder pattern of {0} did not come back after the reload: {1} is gone.',
+            uri ? baseName(uri) : vscode.l10n.t('a structure'),
+            uri?.scheme === 'file' ? uri.fsPath : (uri?.toString() ?? id),
+          ),
         );
       return;
     }
@@ -181,7 +192,7 @@ export class PowderPatternFeature extends Disposable {
       text = patternXy(powderPattern(read.structure, { wavelength }), baseName(read.document.uri));
     } catch (error) {
       if (!(error instanceof XrdError)) throw error;
-      void notify.error(`No powder pattern for ${baseName(read.document.uri)}: ${error.message}`);
+      void notify.error(vscode.l10n.t('No powder pattern for {0}: {1}', baseName(read.document.uri), error.message));
       return;
     }
     const suggested = vscode.Uri.joinPath(
@@ -191,7 +202,11 @@ export class PowderPatternFeature extends Disposable {
     );
     const where =
       target ??
-      (await vscode.window.showSaveDialog({ defaultUri: suggested, filters: { 'Diffraction data': ['xy'] }, saveLabel: 'Export Pattern' }));
+      (await vscode.window.showSaveDialog({
+        defaultUri: suggested,
+        filters: { 'Diffraction data': ['xy'] },
+        saveLabel: vscode.l10n.t('Export Pattern'),
+      }));
     if (!where) return;
     await vscode.workspace.fs.writeFile(where, new TextEncoder().encode(text));
     this.log.info(`Exported the powder pattern of ${read.document.uri.toString()} to ${where.toString()}.`);

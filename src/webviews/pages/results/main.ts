@@ -4,7 +4,7 @@
  * CSV, tables, the service's images, and every other field as JSON. All service text reaches the DOM
  * through textContent.
  */
-import { connect, el, onThemeChange, themeKind } from '../bridge';
+import { connect, el, onThemeChange, themeKind, t } from '../bridge';
 import { duration } from '../../results/format';
 import { plotsOf, toCsv, type PlotSpec } from '../../results/plots';
 import {
@@ -48,9 +48,9 @@ function render({ run, view, note }: ShowMessage): void {
   const parts: HTMLElement[] = [header(run)];
   if (note) parts.push(fittedNote(note));
   if (run.state === 'running')
-    parts.push(el('p', 'hint', 'Waiting for the service. Band structures and molecular dynamics can take a minute.'));
-  if (run.state === 'failed') parts.push(problem('error', run.error || 'The run failed.', 'Retry'));
-  if (run.state === 'cancelled') parts.push(problem('note', 'The run was cancelled.', 'Run Again'));
+    parts.push(el('p', 'hint', t('Waiting for the service. Band structures and molecular dynamics can take a minute.')));
+  if (run.state === 'failed') parts.push(problem('error', run.error || t('The run failed.'), t('Retry')));
+  if (run.state === 'cancelled') parts.push(problem('note', t('The run was cancelled.'), t('Run Again')));
   const parameters = run.parameters?.length ? [parametersTable(run.parameters)] : [];
   if (view && run.state === 'done') parts.push(...done(view, parameters));
   else parts.push(...parameters);
@@ -73,23 +73,29 @@ function header(run: RunInfo): HTMLElement {
       el(
         'div',
         'builtin',
-        'Computed on this machine by the built-in reference service: the reference models named under “Other fields” (method), for trying Token Lens, not for research.',
+        t(
+          'Computed on this machine by the built-in reference service: the reference models named under “Other fields” (method), for trying Token Lens, not for research.',
+        ),
       ),
     );
   }
   if (run.state === 'running') {
-    const tick = () => (status.textContent = `Running… ${duration(Date.now() - run.startedAt)}`);
+    const tick = () => (status.textContent = t('Running… {0}', duration(Date.now() - run.startedAt)));
     tick();
     ticker = setInterval(tick, 1000);
-    line.append(button('Cancel', 'cancel', () => bridge.post({ type: 'cancel' })));
+    line.append(button(t('Cancel'), 'cancel', () => bridge.post({ type: 'cancel' })));
   } else {
-    const took = run.durationMs === undefined ? '' : ` in ${duration(run.durationMs)}`;
-    const words = { done: `Done${took}`, failed: `Failed${took.replace(' in ', ' after ')}`, cancelled: 'Cancelled' } as const;
+    const took = run.durationMs === undefined ? undefined : duration(run.durationMs);
+    const words = {
+      done: took === undefined ? t('Done') : t('Done in {0}', took),
+      failed: took === undefined ? t('Failed') : t('Failed after {0}', took),
+      cancelled: t('Cancelled'),
+    } as const;
     const at = new Date(run.startedAt).toLocaleTimeString();
     status.textContent =
       run.readFrom !== undefined
-        ? `${run.readFrom} · read from file at ${at}`
-        : `${words[run.state]}${run.status ? ` · HTTP ${run.status}` : ''} · started ${at}`;
+        ? t('{0} · read from file at {1}', run.readFrom, at)
+        : `${words[run.state]}${run.status ? t(' · HTTP {0}', run.status) : ''}${t(' · started {0}', at)}`;
   }
   return node;
 }
@@ -128,11 +134,11 @@ function done(view: ResultView, parameters: HTMLElement[]): HTMLElement[] {
   parts.push(...parameters);
   if (view.model.warnings.length) {
     const list = el('ul', 'warnings');
-    list.setAttribute('aria-label', 'Warnings');
+    list.setAttribute('aria-label', t('Warnings'));
     list.append(...view.model.warnings.map((w) => el('li', undefined, w)));
     parts.push(list);
   }
-  parts.push(...plotsOf(view).map(plotFigure), ...tables(view, bridge.post, current?.run.id));
+  parts.push(...plotsOf(view, t).map(plotFigure), ...tables(view, bridge.post, current?.run.id));
   const pictures = images(view);
   if (pictures.length) {
     const gallery = el('section', 'images');
@@ -147,15 +153,15 @@ function plotFigure(spec: PlotSpec): HTMLElement {
   const caption = el('figcaption');
   caption.append(
     el('span', 'plot-title', spec.title),
-    button('Export PNG…', `png:${spec.id}`, () => {
+    button(t('Export PNG…'), `png:${spec.id}`, () => {
       const plot = plots.find((p) => p.spec.id === spec.id);
       if (plot) bridge.post({ type: 'exportPng', name: spec.id, dataUrl: plot.png() });
     }),
-    button('Copy CSV', `csv:${spec.id}`, () => bridge.post({ type: 'copyCsv', name: spec.title.toLowerCase(), text: toCsv(spec) })),
+    button(t('Copy CSV'), `csv:${spec.id}`, () => bridge.post({ type: 'copyCsv', name: spec.title.toLowerCase(), text: toCsv(spec) })),
   );
   const container = el('div', 'plot-area');
   container.setAttribute('role', 'img');
-  container.setAttribute('aria-label', `${spec.title}: ${spec.yLabel} against ${spec.xLabel}`);
+  container.setAttribute('aria-label', t('{0}: {1} against {2}', spec.title, spec.yLabel, spec.xLabel));
   figure.append(caption, container);
   slots.push({ container, spec });
   return figure;
@@ -164,24 +170,26 @@ function plotFigure(spec: PlotSpec): HTMLElement {
 /** What the request carried besides the structure (from the run's record, not today's settings), and what the answer says it used. */
 function parametersTable(rows: ParameterRow[]): HTMLElement {
   return table(
-    'Parameters',
-    ['Parameter', 'Sent', 'The answer says'],
+    t('Parameters'),
+    [t('Parameter'), t('Sent'), t('The answer says')],
     rows.map((r) => ({ cells: [r.name, r.sent, r.answer || '–'] })),
-    'A parameter at its default is not sent: the service uses its own default, which its answer may state.',
+    t('A parameter at its default is not sent: the service uses its own default, which its answer may state.'),
   );
 }
 
 /** The fields the view does not show, as JSON, written out only when opened (they can be large). */
 function otherFields(extra: Record<string, unknown>): HTMLElement {
   const details = el('details', 'other');
-  details.append(el('summary', undefined, `Other fields (${Object.keys(extra).length})`));
+  details.append(el('summary', undefined, t('Other fields ({0})', Object.keys(extra).length)));
   const pre = el('pre');
   details.append(pre);
   details.addEventListener('toggle', () => {
     if (!details.open || pre.textContent) return;
     const text = JSON.stringify(extra, null, 2);
     pre.textContent =
-      text.length > 2_000_000 ? `${text.slice(0, 2_000_000)}\n… (${text.length.toLocaleString('en-US')} characters in all)` : text;
+      text.length > 2_000_000
+        ? `${text.slice(0, 2_000_000)}\n${t('… ({0} characters in all)', text.length.toLocaleString('en-US'))}`
+        : text;
   });
   return details;
 }

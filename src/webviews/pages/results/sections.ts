@@ -1,5 +1,5 @@
 /** The parts of a result page that depend on the run kind: actions and tables. */
-import { el } from '../bridge';
+import { el, t } from '../bridge';
 import { fixed, signed } from '../../results/format';
 import type { SinglePointModel } from '../../results/model';
 import type { FromResultPage, LatticeRow, ResultView, StructureAction } from '../../results/protocol';
@@ -15,16 +15,20 @@ export function actions(view: ResultView, post: Post): HTMLElement[] {
   const structure = (label: string, action: StructureAction) =>
     button(label, `structure:${action}`, () => post({ type: 'structure', action }));
   if (m.kind !== 'relax' && m.kind !== 'md') return [];
-  const show3d = m.trajectory ? [structure('Play Trajectory in 3D', 'show3d')] : m.finalPoscar ? [structure('Show in 3D', 'show3d')] : [];
+  const show3d = m.trajectory
+    ? [structure(t('Play Trajectory in 3D'), 'show3d')]
+    : m.finalPoscar
+      ? [structure(t('Show in 3D'), 'show3d')]
+      : [];
   if (!m.finalPoscar) return show3d;
   return m.kind === 'relax'
     ? [
         ...show3d,
-        structure('Open Relaxed Structure', 'open'),
-        structure('Compare with Original', 'compare'),
-        structure('Save Relaxed POSCAR…', 'save'),
+        structure(t('Open Relaxed Structure'), 'open'),
+        structure(t('Compare with Original'), 'compare'),
+        structure(t('Save Relaxed POSCAR…'), 'save'),
       ]
-    : [...show3d, structure('Open Final Structure', 'open'), structure('Save Final POSCAR…', 'save')];
+    : [...show3d, structure(t('Open Final Structure'), 'open'), structure(t('Save Final POSCAR…'), 'save')];
 }
 
 const change = (row: LatticeRow): string =>
@@ -36,8 +40,8 @@ const value = (x: number | undefined, unit: string): string => (x === undefined 
 
 function latticeTable(rows: LatticeRow[]): HTMLElement {
   return table(
-    'Cell before and after',
-    ['', 'Input', 'Relaxed', 'Change'],
+    t('Cell before and after'),
+    ['', t('Input'), t('Relaxed'), t('Change')],
     rows.map((r) => ({ cells: [r.name, value(r.before, r.unit), value(r.after, r.unit), change(r)] })),
   );
 }
@@ -47,22 +51,26 @@ const magnitude = (f: readonly number[]): number => Math.hypot(f[0]!, f[1]!, f[2
 function forcesTable(m: SinglePointModel, elements: readonly string[], post: Post): HTMLElement {
   const order = m.forces!.map((f, i) => ({ f, i })).sort((a, b) => magnitude(b.f) - magnitude(a.f));
   return table(
-    'Forces (eV/Å), largest first',
-    ['Atom', 'Element', 'Fx', 'Fy', 'Fz', '|F|'],
+    t('Forces (eV/Å), largest first'),
+    [t('Atom'), t('Element'), t('Fx'), t('Fy'), t('Fz'), '|F|'],
     order.map(({ f, i }) => ({
       cells: [String(i + 1), elements[i] ?? m.species?.[i] ?? '', ...f.map((x) => fixed(x, 4)), fixed(magnitude(f), 4)],
       target: `atom:${i}`,
       onClick: () => post({ type: 'selectAtom', index: i }),
     })),
-    'Click a row to select the atom in the input POSCAR.',
+    t('Click a row to select the atom in the input POSCAR.'),
   );
 }
 
 function stressTable(m: SinglePointModel): HTMLElement {
   const axes = ['x', 'y', 'z'];
-  const note = `Tensile stress is positive; pressure P = −(σxx + σyy + σzz)/3 = ${fixed(pressure(m.stress!), 3)} GPa. Unit sent: ${m.stressUnit}.`;
+  const note = t(
+    'Tensile stress is positive; pressure P = −(σxx + σyy + σzz)/3 = {0} GPa. Unit sent: {1}.',
+    fixed(pressure(m.stress!), 3),
+    String(m.stressUnit),
+  );
   return table(
-    'Stress (GPa)',
+    t('Stress (GPa)'),
     ['', ...axes],
     m.stress!.map((row, i) => ({ cells: [axes[i]!, ...row.map((x) => fixed(x, 3))] })),
     note,
@@ -82,8 +90,8 @@ export function images(view: ResultView): HTMLElement[] {
     const figure = el('figure', 'image');
     const img = el('img');
     img.src = image.dataUrl;
-    img.alt = `Image from the service (${image.source})`;
-    figure.append(img, el('figcaption', undefined, image.source === 'answer' ? "The service's image" : `From ${image.source}`));
+    img.alt = t('Image from the service ({0})', image.source);
+    figure.append(img, el('figcaption', undefined, image.source === 'answer' ? t("The service's image") : t('From {0}', image.source)));
     return figure;
   });
 }

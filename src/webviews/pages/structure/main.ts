@@ -5,7 +5,7 @@
  */
 import { createViewer, elementColors, setBondLength, type GLViewer } from '3dmol';
 import { ELEMENTS } from '../../../core/poscar/elements';
-import { connect, cssVar, el, onThemeChange, themeKind } from '../bridge';
+import { connect, cssVar, el, onThemeChange, themeKind, t } from '../bridge';
 import { measurement } from '../../structure/measure';
 import { buildScene, legend, toXyz, type Scene, type SceneInput } from '../../structure/scene';
 import {
@@ -50,8 +50,8 @@ header.append(title, summary);
 const toolbar = el('div', 'toolbar');
 const repeatSelects = (['a', 'b', 'c'] as const).map((axis, k) => {
   const select = el('select');
-  select.title = `Copies along ${axis}`;
-  select.setAttribute('aria-label', `Copies along ${axis}`);
+  select.title = t('Copies along {0}', axis);
+  select.setAttribute('aria-label', t('Copies along {0}', axis));
   for (const n of [1, 2, 3]) select.append(new Option(String(n), String(n)));
   select.addEventListener('change', () => {
     const repeat: [number, number, number] = [...options.repeat];
@@ -62,22 +62,22 @@ const repeatSelects = (['a', 'b', 'c'] as const).map((axis, k) => {
   label.append(select);
   return { label, select };
 });
-const bondsBox = checkbox('Bonds', () => setOptions({ ...options, bonds: bondsBox.input.checked }));
-const cellBox = checkbox('Cell', () => setOptions({ ...options, cell: cellBox.input.checked }));
-const resetButton = el('button', undefined, 'Reset view');
+const bondsBox = checkbox(t('Bonds'), () => setOptions({ ...options, bonds: bondsBox.input.checked }));
+const cellBox = checkbox(t('Cell'), () => setOptions({ ...options, cell: cellBox.input.checked }));
+const resetButton = el('button', undefined, t('Reset view'));
 resetButton.addEventListener('click', () => {
   frame();
   viewer.render();
 });
-const exportButton = el('button', undefined, 'Export PNG…');
+const exportButton = el('button', undefined, t('Export PNG…'));
 exportButton.addEventListener('click', () => bridge.post({ type: 'exportPng', dataUrl: viewer.pngURI() }));
-const supercellLabel = el('span', 'label', 'Supercell');
+const supercellLabel = el('span', 'label', t('Supercell'));
 toolbar.append(supercellLabel, ...repeatSelects.map((r) => r.label), bondsBox.label, cellBox.label, resetButton, exportButton);
 
 // ---- trajectory player ----
 const player = el('div', 'toolbar player');
 player.hidden = true;
-const playButton = el('button', undefined, 'Play');
+const playButton = el('button', undefined, t('Play'));
 playButton.addEventListener('click', () => (timer ? pause() : play()));
 const stepButton = (text: string, label: string, by: number): HTMLButtonElement => {
   const button = el('button', 'step', text);
@@ -89,23 +89,23 @@ const stepButton = (text: string, label: string, by: number): HTMLButtonElement 
   });
   return button;
 };
-const backButton = stepButton('◀', 'Previous frame', -1);
-const forwardButton = stepButton('▶', 'Next frame', 1);
+const backButton = stepButton('◀', t('Previous frame'), -1);
+const forwardButton = stepButton('▶', t('Next frame'), 1);
 const slider = el('input');
 slider.type = 'range';
 slider.min = '0';
-slider.setAttribute('aria-label', 'Frame');
+slider.setAttribute('aria-label', t('Frame'));
 slider.addEventListener('input', () => {
   pause();
   showFrame(Number(slider.value));
 });
 const speed = el('select');
-speed.setAttribute('aria-label', 'Frames per second');
+speed.setAttribute('aria-label', t('Frames per second'));
 for (const fps of [2, 5, 10, 20]) speed.append(new Option(`${fps} frames/s`, String(fps), fps === 5, fps === 5));
 speed.addEventListener('change', () => {
   if (timer) play();
 });
-const loopBox = checkbox('Loop', () => undefined);
+const loopBox = checkbox(t('Loop'), () => undefined);
 const caption = el('span', 'caption');
 caption.setAttribute('aria-live', 'off');
 player.append(playButton, backButton, forwardButton, slider, caption, speed, loopBox.label);
@@ -116,13 +116,13 @@ const stage = el('div', 'stage');
 const hoverLine = el('div', 'hover');
 hoverLine.setAttribute('aria-live', 'polite');
 const legendBox = el('ul', 'legend');
-legendBox.setAttribute('aria-label', 'Elements');
+legendBox.setAttribute('aria-label', t('Elements'));
 const measureBar = el('div', 'toolbar measure');
-const measureText = el('span', 'measurement', 'Click two atoms for their distance, three for an angle (periodic images counted).');
+const measureText = el('span', 'measurement', t('Click two atoms for their distance, three for an angle (periodic images counted).'));
 measureText.setAttribute('aria-live', 'polite');
-const copyButton = el('button', undefined, 'Copy');
+const copyButton = el('button', undefined, t('Copy'));
 copyButton.addEventListener('click', () => bridge.post({ type: 'copy', text: measureText.textContent ?? '' }));
-const clearButton = el('button', undefined, 'Clear');
+const clearButton = el('button', undefined, t('Clear'));
 clearButton.addEventListener('click', () => pick(undefined));
 measureBar.append(measureText, copyButton, clearButton);
 app.append(header, toolbar, player, note, stage, measureBar, legendBox, hoverLine);
@@ -219,13 +219,13 @@ function play(): void {
     },
     1000 / Number(speed.value),
   );
-  playButton.textContent = 'Pause';
+  playButton.textContent = t('Pause');
 }
 
 function pause(): void {
   clearInterval(timer);
   timer = undefined;
-  playButton.textContent = 'Play';
+  playButton.textContent = t('Play');
 }
 
 function showFrame(index: number): void {
@@ -243,7 +243,7 @@ const drawnRepeat = (): [number, number, number] => (periodic() ? options.repeat
 function sceneInput(structure: StructureData): SceneInput {
   const frame = structure.frames?.[frameIndex];
   slider.value = String(frameIndex);
-  caption.textContent = frame ? `${frame.caption} (${frameIndex + 1} of ${structure.frames!.length})` : '';
+  caption.textContent = frame ? t('{0} ({1} of {2})', frame.caption, frameIndex + 1, structure.frames!.length) : '';
   return frame ? { lattice: frame.lattice ?? structure.lattice, elements: structure.elements, frac: frame.frac } : structure;
 }
 
@@ -283,7 +283,9 @@ function draw(rebuild: boolean, keepView = false): void {
   setNote(
     [
       current!.note,
-      reduced ? `Showing ${scene.repeat.join(' × ')}: more copies would draw over ${MAX_DRAWN_ATOMS.toLocaleString('en-US')} atoms.` : '',
+      reduced
+        ? t('Showing {0}: more copies would draw over {1} atoms.', scene.repeat.join(' × '), MAX_DRAWN_ATOMS.toLocaleString('en-US'))
+        : '',
     ]
       .filter(Boolean)
       .join(' '),
@@ -298,7 +300,7 @@ function legendSymmetry(structure: StructureData): string | undefined {
   return frame ? (frameGroups.get(frame.source ?? frameIndex) ?? symmetrySearching) : structure.symmetry;
 }
 
-const symmetrySearching = 'Space group: searching…';
+const symmetrySearching = t('Space group: searching…');
 
 function frameSymmetry(source: number, text: string): void {
   frameGroups.set(source, text);
@@ -379,8 +381,8 @@ function showMeasurement(): void {
   measureText.textContent =
     text ||
     (picked.length === 1
-      ? `${picked[0]!.label}: click a second atom for the distance, a third for the angle.`
-      : 'Click two atoms for their distance, three for an angle (periodic images counted).');
+      ? t('{0}: click a second atom for the distance, a third for the angle.', picked[0]!.label)
+      : t('Click two atoms for their distance, three for an angle (periodic images counted).'));
   copyButton.disabled = !text;
   clearButton.disabled = picks.length === 0;
 }
