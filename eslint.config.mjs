@@ -81,7 +81,7 @@ export default tseslint.config(
   {
     // With noUncheckedIndexedAccess (tsconfig.base.json) an index may be missing: a `!` says this one cannot be,
     // and this rule takes away every `!` or `as` the compiler does not need.
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts'],
     rules: { '@typescript-eslint/no-unnecessary-type-assertion': 'error' },
   },
   {

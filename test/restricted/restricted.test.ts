@@ -69,9 +69,9 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
   test('every service command refuses, says why, offers to manage trust, and nothing reaches the service', async () => {
     const refused = (outcome: Outcome | undefined, what: string) => {
       assert.equal(outcome?.status, 'untrusted', `${what}: ${JSON.stringify(outcome)}`);
-      assert.match(outcome!.message!.text, /does not use the service in Restricted Mode: this workspace is not trusted/);
-      assert.match(outcome!.message!.text, /Token counts and the inspector work as usual/);
-      assert.deepEqual(outcome!.message!.actions, ['Manage Workspace Trust']);
+      assert.match(outcome.message!.text, /does not use the service in Restricted Mode: this workspace is not trusted/);
+      assert.match(outcome.message!.text, /Token counts and the inspector work as usual/);
+      assert.deepEqual(outcome.message!.actions, ['Manage Workspace Trust']);
     };
     refused(
       await vscode.commands.executeCommand<Outcome>('tokenLens.tokenizeRemote', { text: 'secret text', show: false }),

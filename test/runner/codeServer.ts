@@ -168,8 +168,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     log.write(chunk);
     if (opts.echo) process.stderr.write(chunk);
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   const exited = new Promise<number | null>((resolve) => {
     child.on('exit', (code) => resolve(code));
     child.on('error', () => resolve(-1));

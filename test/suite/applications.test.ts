@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../src/server/http/app';
 import type { ResultReport } from '../../src/webviews/results/protocol';
-import { items, reportWhere, resultReport, useReferenceServer, type Item, type Outcome } from './runs';
+import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
 import { closeAllEditors, openWorkspaceFile, screenshot, sleep, ui, waitFor } from './util';
 
 const KEY = 'apps-key-3e9a';
@@ -25,7 +25,7 @@ async function runTyping(command: string, answers: string[]): Promise<Outcome> {
     await ui({ op: 'type', text: answer, enter: true, inputBox: true });
     await sleep(150);
   }
-  return (await pending)!;
+  return await pending;
 }
 
 const table = (r: ResultReport, title: string) => r.tables.find((t) => t.title === title)!;
@@ -69,7 +69,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     await screenshot('app-search');
 
     // Several rows: sorting by band gap, both ways.
-    const wide = (await vscode.commands.executeCommand<Outcome>('tokenLens.searchMaterials', { body: { bandgap_min: 1 } }))!;
+    const wide = await vscode.commands.executeCommand<Outcome>('tokenLens.searchMaterials', { body: { bandgap_min: 1 } });
     await reportWhere(wide.runId!, (x) => x.state === 'done', 'the wide search');
     const gaps = (rep: ResultReport) => table(rep, 'Materials').rows.map((row) => Number(row.split(' | ')[4]!.replace('−', '-')));
     const gapColumn = 4;
@@ -109,7 +109,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     await sleep(400);
     await screenshot('app-invalid-jid');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    assert.equal((await pending)!.status, 'cancelled');
+    assert.equal((await pending).status, 'cancelled');
     assert.equal(server.hits('/gnn_predictor/predict'), before, 'nothing was sent');
 
     const outcome = await runTyping('tokenLens.predictProperty', ['JVASP-1174', 'bulk_modulus_kv']);
@@ -122,9 +122,9 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
 
   test('a service error reaches the message and the view; Retry in the view sends again', async () => {
     await server.faults.next({ kind: 'status', status: 500, detail: 'model server down', path: '/gnn_predictor/predict' });
-    const outcome = (await vscode.commands.executeCommand<Outcome>('tokenLens.predictProperty', {
+    const outcome = await vscode.commands.executeCommand<Outcome>('tokenLens.predictProperty', {
       body: { jid: 'JVASP-1002', model: 'formation_energy_peratom' },
-    }))!;
+    });
     assert.equal(outcome.status, 'error');
     assert.equal(outcome.errorKind, 'server');
     assert.match(outcome.message!.text, /model server down/);
@@ -137,7 +137,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     await waitFor(() => server.hits('/gnn_predictor/predict') > before, 10_000, 'the retried request');
     const again = await waitFor(
       () =>
-        (items() as Promise<Item[]>).then((list) =>
+        items().then((list) =>
           list.find((i) => i.id !== outcome.runId && i.label.startsWith('Property prediction') && i.contextValue === 'run.done.answered'),
         ),
       10_000,
@@ -145,7 +145,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     );
     r = await reportWhere(again.id, (x) => x.state === 'done', 'the retried view');
     assert.equal(r.headline, 'Formation energy per atom: 0 eV/atom');
-    const open = (await vscode.commands.executeCommand<string[]>('tokenLens.results.test', 'open'))!;
+    const open = await vscode.commands.executeCommand<string[]>('tokenLens.results.test', 'open');
     assert.ok(open.includes(again.id) && !open.includes(outcome.runId!), `the retry took over the failed view's tab: ${open.join(', ')}`);
   });
 
@@ -180,7 +180,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     await screenshot('diffraction-problems');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     const before = server.hits('/pxrd/match');
-    const refused = (await vscode.commands.executeCommand<Outcome>('tokenLens.pxrdMatch'))!;
+    const refused = await vscode.commands.executeCommand<Outcome>('tokenLens.pxrdMatch');
     assert.equal(refused.status, 'invalid');
     assert.match(refused.message!.text, /measured\.xy has an error, so Token Lens did not send it\. Line 4/);
     assert.equal(vscode.window.activeTextEditor!.selection.start.line, 3, 'the error is selected');
@@ -203,7 +203,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
     let r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the OPTIMADE view');
     assert.equal(r.headline, '5 structures match');
     // Five a page: the whole table of ten takes two.
-    const all = (await vscode.commands.executeCommand<Outcome>('tokenLens.optimadeQuery', { body: { filter_string: 'nelements >= 1' } }))!;
+    const all = await vscode.commands.executeCommand<Outcome>('tokenLens.optimadeQuery', { body: { filter_string: 'nelements >= 1' } });
     r = await reportWhere(all.runId!, (x) => x.state === 'done', 'the long list');
     assert.equal(r.headline, '10 structures match');
     const first = table(r, 'Structures').rows;
@@ -290,16 +290,16 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
   });
 
   test('a request edited as JSON is checked before sending: broken JSON and a bad value are refused, a good one is sent', async () => {
-    const editor = (await vscode.commands.executeCommand<vscode.TextEditor>(
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>(
       'tokenLens.editApplicationRequest',
       'tokenLens.highEntropyAlloy',
-    ))!;
+    );
     assert.equal(editor.document.languageId, 'jsonc');
     assert.equal(editor.document.lineAt(0).text, '// Token Lens request: POST /hea/compute');
     const before = server.hits('/hea/compute');
     const all = new vscode.Range(2, 0, editor.document.lineCount, 0);
     await editor.edit((e) => e.replace(all, '{ "elements": ["Ti", "Zr"], }\n'));
-    let outcome = (await vscode.commands.executeCommand<Outcome>('tokenLens.sendApplicationRequest'))!;
+    let outcome = await vscode.commands.executeCommand<Outcome>('tokenLens.sendApplicationRequest');
     assert.equal(outcome.status, 'invalid');
     assert.match(outcome.message!.text, /not valid JSON \(line 3\)/);
     await editor.edit((e) => e.replace(new vscode.Range(2, 0, editor.document.lineCount, 0), '{ "elements": ["Ti", "Xx"] }\n'));
@@ -319,7 +319,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
   });
 
   test('Open Application Page shows GET /{app} in the Simple Browser', async () => {
-    const opened = (await vscode.commands.executeCommand<{ status: string; url: string }>('tokenLens.openApplicationPage', 'hea'))!;
+    const opened = await vscode.commands.executeCommand<{ status: string; url: string }>('tokenLens.openApplicationPage', 'hea');
     assert.equal(opened.status, 'ok');
     assert.equal(opened.url, `${server.url}/hea`);
     await waitFor(
@@ -327,6 +327,6 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
       5000,
       'the Simple Browser tab',
     );
-    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.openApplicationPage', 'nowhere'))!.status, 'invalid');
+    assert.equal((await vscode.commands.executeCommand<{ status: string }>('tokenLens.openApplicationPage', 'nowhere')).status, 'invalid');
   });
 });

@@ -128,7 +128,7 @@ suite('Conversations', function () {
     const counts = await Promise.all([framedCount(line('Hello')), framedCount(long)]);
     await vscode.workspace.getConfiguration('tokenLens').update('contextWindow.size', 100, vscode.ConfigurationTarget.Global);
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
-    const total = counts[0]!.total + counts[1]!.total;
+    const total = counts[0].total + counts[1].total;
     await waitFor(
       () => api.statusBar.text === `$(symbol-numeric) ${total} tokens · cl100k_base`,
       15_000,
@@ -149,7 +149,7 @@ suite('Conversations', function () {
     assert.equal(byLine.get(1)?.code, 'not-a-conversation');
     assert.match(byLine.get(1)!.message, /^Not a conversation: Not valid JSON/);
     assert.equal(byLine.get(2)?.code, 'over-context-window');
-    assert.ok(byLine.get(2)!.message.includes(`is ${counts[1]!.total} tokens as cl100k_base reads it`), byLine.get(2)!.message);
+    assert.ok(byLine.get(2)!.message.includes(`is ${counts[1].total} tokens as cl100k_base reads it`), byLine.get(2)!.message);
 
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri, 10);
     const titles = lenses
@@ -161,7 +161,7 @@ suite('Conversations', function () {
     );
     assert.match(
       String(titles[0]![1]),
-      new RegExp(`^\\$\\(symbol-numeric\\) ${counts[0]!.total} tokens · 1 message · \\d+ % added by the format$`),
+      new RegExp(`^\\$\\(symbol-numeric\\) ${counts[0].total} tokens · 1 message · \\d+ % added by the format$`),
     );
     assert.match(String(titles[1]![1]), /^\$\(warning\) not a conversation: Not valid JSON/);
     await screenshot('dataset-lenses');

@@ -245,7 +245,7 @@ suite('Inspector', () => {
     const bad = await vscode.commands.executeCommand<RenderedReport>(TEST, 'restore', {
       options: { showIds: '<script>', compare: 'rm -rf' },
     });
-    assert.deepEqual(bad!.options, { showIds: false, showWhitespace: false, compare: null });
+    assert.deepEqual(bad.options, { showIds: false, showWhitespace: false, compare: null });
   });
 
   test('copy token ids as JSON', async () => {

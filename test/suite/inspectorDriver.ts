@@ -28,7 +28,7 @@ export interface InspectorState {
   options: InspectorOptions;
 }
 
-export const state = async (): Promise<InspectorState> => (await vscode.commands.executeCommand<InspectorState>(TEST, 'state'))!;
+export const state = async (): Promise<InspectorState> => await vscode.commands.executeCommand<InspectorState>(TEST, 'state');
 export const post = (message: unknown) => vscode.commands.executeCommand(TEST, 'post', message);
 export const receive = (message: unknown) => vscode.commands.executeCommand(TEST, 'receive', message);
 export const open = () => vscode.commands.executeCommand<RenderedReport | undefined>('tokenLens.openInspector');

@@ -69,7 +69,7 @@ suite('Exact provider counts', function () {
     const counting = vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly');
     await screenshot('provider-consent');
     await ui({ op: 'click', button: 'Send to Anthropic' });
-    const result = (await counting)!;
+    const result = await counting;
     assert.equal(result.status, 'ok', result.message);
     assert.equal(result.count?.tokens, 15);
     const request = stand.seen.at(-1)!;
@@ -87,7 +87,7 @@ suite('Exact provider counts', function () {
     await screenshot('provider-exact-status-bar');
 
     const sent = stand.seen.length;
-    assert.equal((await vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly'))!.count?.tokens, 15);
+    assert.equal((await vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly')).count?.tokens, 15);
     assert.equal(stand.seen.length, sent, 'asked once: no consent prompt, no request');
   });
 
@@ -98,19 +98,19 @@ suite('Exact provider counts', function () {
     await waitFor(() => api.statusBar.text.startsWith('≈'), 10_000, 'the estimate');
 
     stand.answers.push(json(401, { error: { type: 'authentication_error', message: `invalid x-api-key ${KEY}` } }));
-    const refused = (await vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly'))!;
+    const refused = await vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly');
     assert.equal(refused.status, 'error');
     assert.match(refused.message!, /^Anthropic: The endpoint did not accept the API key \(401 Unauthorized\)/);
     assert.ok(!refused.message!.includes(KEY), refused.message);
     assert.ok(api.statusBar.text.startsWith('≈'), 'the estimate stays');
 
     stand.answers.push(json(429, { error: 'slow down' }, { 'retry-after': '1' }), json(200, { input_tokens: 8 }));
-    const limited = (await vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly'))!;
+    const limited = await vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly');
     assert.equal(limited.count?.tokens, 8, 'answered after waiting as Retry-After said');
 
     await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'Changed. '));
     for (let i = 0; i < 3; i++) stand.answers.push((req) => req.socket.destroy());
-    const dropped = (await vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly'))!;
+    const dropped = await vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly');
     assert.equal(dropped.status, 'error');
     assert.match(dropped.message!, /^Anthropic: Could not reach the endpoint/);
   });
@@ -123,7 +123,7 @@ suite('Exact provider counts', function () {
     stand.answers.push(json(200, { totalTokens: 5 }));
     const counting = vscode.commands.executeCommand<ExactCountResult>('tokenLens.countExactly');
     await ui({ op: 'click', button: 'Send to Google (Gemini)' });
-    assert.equal((await counting)!.count?.tokens, 5);
+    assert.equal((await counting).count?.tokens, 5);
     const request = stand.seen.at(-1)!;
     assert.equal(request.url, '/v1beta/models/gemini-2.5-pro:countTokens');
     assert.equal(request.headers['x-goog-api-key'], `${KEY}-g`);

@@ -31,7 +31,7 @@ export interface Item {
   contextValue: string;
 }
 
-export const items = async (): Promise<Item[]> => (await vscode.commands.executeCommand<Item[]>('tokenLens.runs.test', 'items'))!;
+export const items = async (): Promise<Item[]> => await vscode.commands.executeCommand<Item[]>('tokenLens.runs.test', 'items');
 
 export const resultReport = (runId: string, action = 'report', extra: object = {}): Thenable<ResultReport | undefined> =>
   vscode.commands.executeCommand<ResultReport | undefined>('tokenLens.results.test', action, { runId, ...extra });

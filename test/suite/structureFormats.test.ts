@@ -188,7 +188,7 @@ suite('Structure formats: every registered format in the editor', () => {
     const document = await vscode.workspace.openTextDocument(uri);
     assert.equal(document.languageId, 'outcar');
     await vscode.window.showTextDocument(document);
-    const id = (await vscode.commands.executeCommand<string>('tokenLens.relaxationSummary', uri))!;
+    const id = await vscode.commands.executeCommand<string>('tokenLens.relaxationSummary', uri);
     const shown = await drawnReport(id, 'the relaxation summary');
     assert.equal(shown.kind, 'relax');
     assert.ok(
@@ -249,7 +249,7 @@ suite('Structure formats: every registered format in the editor', () => {
       (await lensTitles(uri)).some((t) => /Trajectory Analysis/.test(t)),
       'the lens offers it',
     );
-    const id = (await vscode.commands.executeCommand<string>('tokenLens.trajectoryAnalysis', uri))!;
+    const id = await vscode.commands.executeCommand<string>('tokenLens.trajectoryAnalysis', uri);
     const shown = await drawnReport(id, 'the trajectory analysis');
     assert.equal(shown.kind, 'md');
     assert.deepEqual(
@@ -266,13 +266,13 @@ suite('Structure formats: every registered format in the editor', () => {
     this.timeout(120_000);
     const settings = vscode.workspace.getConfiguration('tokenLens');
     try {
-      const used = (await vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.useBuiltinService'))!;
+      const used = await vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.useBuiltinService');
       assert.equal(used.status, 'ok', used.message);
       const uri = write('Si-NaCl.cif', CIF);
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-      const outcome = (await vscode.commands.executeCommand<Outcome>('tokenLens.relax', { uri, show: false }))!;
+      const outcome = await vscode.commands.executeCommand<Outcome>('tokenLens.relax', { uri, show: false });
       assert.equal(outcome.status, 'ok', outcome.message?.text);
-      const item = (await vscode.commands.executeCommand<{ id: string; label: string }[]>('tokenLens.runs.test', 'items'))!.find(
+      const item = (await vscode.commands.executeCommand<{ id: string; label: string }[]>('tokenLens.runs.test', 'items')).find(
         (i) => i.id === outcome.runId,
       );
       assert.match(item!.label, /NaCl\.cif/);
@@ -284,7 +284,7 @@ suite('Structure formats: every registered format in the editor', () => {
       assert.deepEqual(sentPoscar.species, ['Na', 'Cl']);
       assert.equal(sentPoscar.sites.length, 2);
       const disordered = write('disordered.cif', DISORDERED);
-      const refused = (await vscode.commands.executeCommand<Outcome>('tokenLens.relax', { uri: disordered, show: false }))!;
+      const refused = await vscode.commands.executeCommand<Outcome>('tokenLens.relax', { uri: disordered, show: false });
       assert.equal(refused.status, 'invalid');
       assert.match(refused.message!.text, /partial occupancy .* needs one atom on every site/);
     } finally {

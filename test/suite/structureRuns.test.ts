@@ -127,13 +127,13 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     this.timeout(90_000);
     const before = server.hits('/gnn_ff_dynamics/relax');
     try {
-      const used = (await vscode.commands.executeCommand<{ status: string; url: string; message: string }>('tokenLens.useBuiltinService'))!;
+      const used = await vscode.commands.executeCommand<{ status: string; url: string; message: string }>('tokenLens.useBuiltinService');
       assert.equal(used.status, 'ok', used.message);
       assert.match(used.url, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.notEqual(used.url, server.url, 'not the test server');
       assert.match(used.message, /built-in local service/);
       await openWorkspaceFile('Si.vasp');
-      const outcome = (await run('relax'))!;
+      const outcome = await run('relax');
       assert.equal(outcome.status, 'ok', outcome.message?.text);
       assert.equal(server.hits('/gnn_ff_dynamics/relax'), before, 'the test server got nothing');
       assert.equal(outcome.response!.body.value!.natoms, 8);
@@ -163,12 +163,12 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     const si = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'POSCAR');
     await vscode.window.showTextDocument(vscode.Uri.file(si), { viewColumn: vscode.ViewColumn.One });
     const uri = vscode.Uri.file(si);
-    assert.equal((await run('singlePoint', { uri }))!.status, 'ok');
+    assert.equal((await run('singlePoint', { uri })).status, 'ok');
     // The structure opened again in the views' column (as Open Relaxed Structure does) becomes the editor a run starts from.
     await vscode.window.showTextDocument(vscode.Uri.file(si), { viewColumn: vscode.ViewColumn.Two, preview: false });
     assert.equal(vscode.window.tabGroups.activeTabGroup.viewColumn, vscode.ViewColumn.Two, 'a run starts from the second column');
-    assert.equal((await run('singlePoint', { uri }))!.status, 'ok');
-    assert.equal((await run('tightbinding', { uri }))!.status, 'ok');
+    assert.equal((await run('singlePoint', { uri })).status, 'ok');
+    assert.equal((await run('tightbinding', { uri })).status, 'ok');
     const columns = vscode.window.tabGroups.all.map((g) => `${g.viewColumn}: ${g.tabs.map((t) => t.label).join(', ')}`);
     assert.equal(vscode.window.tabGroups.all.length, 2, columns.join(' | '));
   });
@@ -191,7 +191,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
       e.replace(new vscode.Range(12, 2, 12, 20), '0.2700000000000000'); // one atom pushed off its site: the relax has work to do
     });
     const before = server.hits('/gnn_ff_dynamics/relax');
-    const outcome = (await run('relax'))!;
+    const outcome = await run('relax');
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     assert.equal(server.hits('/gnn_ff_dynamics/relax') - before, 1);
     const answer = outcome.response!.body.value!;
@@ -246,7 +246,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   test("Energy and Forces from a file that is not open (the Explorer), forces sorted; a row selects the atom's line", async () => {
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
     const uri = vscode.Uri.joinPath(folder, 'CONTCAR.relax');
-    const outcome = (await run('singlePoint', { uri }))!;
+    const outcome = await run('singlePoint', { uri });
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     const answer = outcome.response!.body.value!;
     assert.equal((answer.forces_eV_per_A as number[][]).length, 2);
@@ -270,7 +270,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
 
   test('a result whose species name is over its limit shows its view, shortened, with a note at the top', async () => {
     const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'CONTCAR.relax');
-    const first = (await run('singlePoint', { uri }))!;
+    const first = await run('singlePoint', { uri });
     assert.equal(first.status, 'ok', first.message?.text);
     const answer = { ...first.response!.body.value!, species: ['Si'.padEnd(302, 'x'), 'Si'] };
     server.faults.next({
@@ -279,7 +279,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
       body: JSON.stringify(answer),
       path: '/gnn_ff_dynamics/single_point',
     });
-    const outcome = (await run('singlePoint', { uri }))!;
+    const outcome = await run('singlePoint', { uri });
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the single-point view');
     assert.equal(r.note, '1 value was shortened to fit the view: species[0] (302 characters).');
@@ -301,12 +301,12 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     );
     const started = Date.now();
     await vscode.commands.executeCommand('tokenLens.runs.cancel', { id: running.id });
-    const cancelled = (await pending)!;
+    const cancelled = await pending;
     assert.equal(cancelled.status, 'cancelled');
     assert.ok(Date.now() - started < 2000, 'cancel aborts the request at once');
     assert.equal((await items()).find((i) => i.id === running.id)!.contextValue, 'run.cancelled.options');
 
-    const outcome = (await run('md'))!;
+    const outcome = await run('md');
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the MD view');
     assert.ok(r.plots.length >= 2, JSON.stringify(r.plots));
@@ -326,11 +326,11 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await settings().update('md.ensemble', 'nvt', vscode.ConfigurationTarget.Global);
     await settings().update('relax.relaxCell', true, vscode.ConfigurationTarget.Global);
     try {
-      const md = (await run('md'))!;
+      const md = await run('md');
       assert.equal(md.status, 'ok', md.message?.text);
       assert.equal(md.response!.body.value!.ensemble, 'nvt');
       assert.match(String(md.response!.body.value!.method), /Langevin thermostat/);
-      const relaxed = (await run('relax'))!;
+      const relaxed = await run('relax');
       assert.equal(relaxed.status, 'ok', relaxed.message?.text);
       assert.equal(relaxed.response!.body.value!.relax_cell, true);
       assert.match(String(relaxed.response!.body.value!.method), /UnitCellFilter/);
@@ -346,7 +346,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     try {
       await settings().update('relax.fmax', 0.1, vscode.ConfigurationTarget.Global);
       await settings().update('relax.steps', 30, vscode.ConfigurationTarget.Global);
-      const relaxed = (await run('relax'))!;
+      const relaxed = await run('relax');
       assert.equal(relaxed.status, 'ok', relaxed.message?.text);
       assert.equal(relaxed.response!.body.value!.fmax, 0.1);
       assert.equal(relaxed.response!.body.value!.max_steps, 30);
@@ -358,20 +358,20 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
 
       // Run Again repeats the request as it was, whatever the settings say now.
       await settings().update('relax.fmax', undefined, vscode.ConfigurationTarget.Global);
-      const again = (await vscode.commands.executeCommand<Outcome>('tokenLens.runs.again', { id: relaxed.runId }))!;
+      const again = await vscode.commands.executeCommand<Outcome>('tokenLens.runs.again', { id: relaxed.runId });
       assert.equal(again.status, 'ok', again.message?.text);
       assert.equal(again.response!.body.value!.fmax, 0.1, 'the fmax the first run sent');
 
       await settings().update('md.steps', 20, vscode.ConfigurationTarget.Global);
       await settings().update('md.interval', 5, vscode.ConfigurationTarget.Global);
-      const md = (await run('md'))!;
+      const md = await run('md');
       assert.equal(md.status, 'ok', md.message?.text);
       assert.equal(md.response!.body.value!.steps, 20);
       assert.equal(md.response!.body.value!.interval, 5);
 
       const before = server.hits('/gnn_ff_dynamics/relax');
       await settings().update('relax.fmax', 50, vscode.ConfigurationTarget.Global);
-      const refused = (await run('relax'))!;
+      const refused = await run('relax');
       assert.equal(refused.status, 'invalid');
       assert.match(refused.message!.text, /fmax must be a number from 0\.001 to 10 eV\/Å\. \(the setting tokenLens\.relax\.fmax is 50\)/);
       assert.equal(server.hits('/gnn_ff_dynamics/relax'), before, 'nothing was sent');
@@ -404,7 +404,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await sleep(600);
     await screenshot('relax-with-options-form');
     await type('Run');
-    const outcome = (await pending)!;
+    const outcome = await pending;
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     const answer = outcome.response!.body.value!;
     assert.equal(answer.fmax, 0.02, 'the request carried fmax 0.02 (the server echoes it)');
@@ -425,7 +425,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     // The form remembers this workspace's values: Run at once sends the same.
     const second = vscode.commands.executeCommand<Outcome>('tokenLens.relaxWithOptions', rattled);
     await type('Run');
-    const repeated = (await second)!;
+    const repeated = await second;
     assert.equal(repeated.status, 'ok', repeated.message?.text);
     assert.equal(repeated.response!.body.value!.fmax, 0.02);
     assert.equal(repeated.response!.body.value!.max_steps, 3);
@@ -448,7 +448,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await type('ensemble');
     await type('nvt'); // the pick list of nve and nvt
     await type('Run');
-    const outcome = (await pending)!;
+    const outcome = await pending;
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     const answer = outcome.response!.body.value!;
     assert.deepEqual([answer.temperature, answer.steps, answer.ensemble, answer.timestep_fs], [600, 20, 'nvt', 1]);
@@ -468,7 +468,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await type('steps');
     await type('10');
     await type('Run');
-    const second = (await again)!;
+    const second = await again;
     assert.equal(second.status, 'ok', second.message?.text);
     const value = second.response!.body.value!;
     assert.deepEqual([value.temperature, value.steps, value.ensemble], [600, 10, 'nvt']);
@@ -478,12 +478,12 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     await openWorkspaceFile('NaCl.vasp');
     await settings().update('tightbinding.kpathDensity', 0, vscode.ConfigurationTarget.Global);
     const before = server.hits('/tightbinding/compute');
-    const refused = (await run('tightbinding'))!;
+    const refused = await run('tightbinding');
     assert.equal(refused.status, 'invalid');
     assert.match(refused.message!.text, /whole number from 1 to 1000/);
     assert.equal(server.hits('/tightbinding/compute'), before, 'nothing was sent');
     await settings().update('tightbinding.kpathDensity', 8, vscode.ConfigurationTarget.Global);
-    const outcome = (await run('tightbinding'))!;
+    const outcome = await run('tightbinding');
     assert.equal(outcome.status, 'ok', outcome.message?.text);
     assert.equal(outcome.response!.body.value!.kpath_density, 8);
     const r = await reportWhere(outcome.runId!, (x) => x.state === 'done', 'the band-structure view');
@@ -495,7 +495,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     // 10×10 Hamiltonians instead of 40×40: 1.5 s instead of 13 s on the reference server here.
     await openWorkspaceFile('POSCAR');
     await settings().update('tightbinding.kpathDensity', undefined, vscode.ConfigurationTarget.Global); // the default, 20
-    const si = (await run('tightbinding'))!;
+    const si = await run('tightbinding');
     assert.equal(si.status, 'ok', si.message?.text);
     const siView = await reportWhere(si.runId!, (x) => x.state === 'done', 'the silicon band-structure view');
     assert.match(siView.headline, /^Indirect gap 1\.1\d\d eV/);
@@ -510,7 +510,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   test('A file with errors is not sent: the user is told why and taken to the first problem', async () => {
     const before = server.hits('/gnn_ff_dynamics/relax');
     const folder = vscode.workspace.workspaceFolders![0]!.uri;
-    const outcome = (await run('relax', { uri: vscode.Uri.joinPath(folder, 'POSCAR_broken') }))!;
+    const outcome = await run('relax', { uri: vscode.Uri.joinPath(folder, 'POSCAR_broken') });
     assert.equal(outcome.status, 'invalid');
     assert.equal(
       outcome.message!.text,
@@ -525,13 +525,13 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   test('Failing runs: 401, 500 and a timeout end in a message and a failed entry', async () => {
     await openWorkspaceFile('GaAs.vasp');
     server.faults.next({ kind: 'status', status: 401, detail: 'Invalid API key.', path: '/gnn_ff_dynamics/single_point' });
-    const unauthorized = (await run('singlePoint', { show: false }))!;
+    const unauthorized = await run('singlePoint', { show: false });
     assert.equal(unauthorized.errorKind, 'unauthorized');
     assert.deepEqual(unauthorized.message!.actions, ['Enter new API key']);
 
     server.faults.next({ kind: 'status', status: 500, detail: 'boom', path: '/gnn_ff_dynamics/single_point' });
     await settings().update('service.maxRetries', 0, vscode.ConfigurationTarget.Global);
-    const failed = (await run('singlePoint'))!;
+    const failed = await run('singlePoint');
     assert.equal(failed.errorKind, 'server');
     const r = await reportWhere(failed.runId!, (x) => x.state === 'failed', 'the failed view');
     assert.ok(r.targets.includes('retry'), r.targets.join());
@@ -540,7 +540,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
       vscode.window.tabGroups.all
         .flatMap((g) => g.tabs)
         .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('tokenLens.result'));
-    const again = (await run('singlePoint'))!;
+    const again = await run('singlePoint');
     assert.equal(again.status, 'ok', again.message?.text);
     await waitFor(
       () => (resultTabs().length === 1 ? true : undefined),
@@ -552,7 +552,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
 
     await settings().update('service.timeoutSeconds', 1, vscode.ConfigurationTarget.Global);
     server.faults.next({ kind: 'delay', ms: 3000, path: '/gnn_ff_dynamics/single_point' });
-    const timedOut = (await run('singlePoint', { show: false }))!;
+    const timedOut = await run('singlePoint', { show: false });
     assert.equal(timedOut.errorKind, 'timeout');
     assert.match(timedOut.message!.text, /timeoutSeconds/);
     const states = (await items())

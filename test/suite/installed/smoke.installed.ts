@@ -74,7 +74,7 @@ suite('Installed .vsix', () => {
     );
     assert.match(text, /cl100k_base/);
     await screenshot('installed-status-bar');
-    const summary = (await vscode.commands.executeCommand('tokenLens.countSelection')) as { tokens: number; scope: string } | undefined;
+    const summary = await vscode.commands.executeCommand<{ tokens: number; scope: string } | undefined>('tokenLens.countSelection');
     assert.strictEqual(summary?.tokens, expected);
     assert.strictEqual(summary?.scope, 'document');
   });

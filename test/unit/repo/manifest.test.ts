@@ -58,7 +58,7 @@ test('package.json declares every setting with the default the extension reads (
 });
 
 test('every setting is described through package.nls.json, ordered, integers typed as integers', () => {
-  const properties = Object.entries(manifest.contributes.configuration.properties) as [string, Record<string, unknown>][];
+  const properties = Object.entries<Record<string, unknown>>(manifest.contributes.configuration.properties);
   const orders = properties.map(([, p]) => p.order);
   assert.deepEqual(
     [...orders].sort((a, b) => Number(a) - Number(b)),

@@ -539,7 +539,7 @@ test('moyo’s standard cell rotated back into the cell’s frame: whole-number 
     analyze_cell: (cell: string, symprec: number, setting: string) => MoyoStandardCell;
   };
   try {
-    moyo = (await import('@spglib/moyo-wasm')) as unknown as typeof moyo;
+    moyo = await import('@spglib/moyo-wasm');
     const wasm = readFileSync(require.resolve('@spglib/moyo-wasm/moyo_wasm_bg.wasm'));
     moyo.initSync({ module: wasm });
   } catch (e) {

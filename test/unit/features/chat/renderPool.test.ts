@@ -19,7 +19,7 @@ async function watched<T>(work: Promise<T>, watchdogMs = 10_000): Promise<{ outc
   );
   try {
     const { value, maxGapMs } = await withHeartbeat(() => Promise.allSettled([Promise.race([work, watchdog])]));
-    return { outcome: value[0]!, longestGapMs: maxGapMs };
+    return { outcome: value[0], longestGapMs: maxGapMs };
   } finally {
     clearTimeout(timer);
   }

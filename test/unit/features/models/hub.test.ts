@@ -234,7 +234,7 @@ test('chat files: a cached model reads its template offline from the cache; one 
   );
   const direct = await readChatConfig(cachedModelFile(cache, 'test-org/direct'));
   assert.equal(direct.templates?.templates, DIRECT_TEMPLATE);
-  assert.match(direct.templates!.source, /chat_template\.jinja$/);
+  assert.match(direct.templates.source, /chat_template\.jinja$/);
   // gpt-oss's tokenizer_config.json has no chat_template: no template, the text alone.
   assert.equal((await readChatConfig(cachedModelFile(cache, 'test-org/gptoss'))).templates, undefined);
   assert.equal(hub.seen.length, seen, 'read from the cache, not the hub');

@@ -430,7 +430,7 @@ test('every field of every fixture swapped for hostile values: never throws, and
   let cases = 0;
   for (const [kind, name] of fixtures) {
     const original = json(name) as Record<string, unknown>;
-    const keys = [...Object.keys(original), ...Object.keys((original.band_data ?? {}) as object).map((k) => `band_data.${k}`)];
+    const keys = [...Object.keys(original), ...Object.keys(original.band_data ?? {}).map((k) => `band_data.${k}`)];
     for (const key of keys) {
       for (const value of HOSTILE) {
         const copy = structuredClone(original);

@@ -42,7 +42,7 @@ function analysed(file: StructureFile): MdModel {
   const body = record.response!.body;
   const model = readResult('md', body, {}, {});
   assert.equal(model.kind, 'md');
-  return model as MdModel;
+  return model;
 }
 
 test('Li–Si XDATCAR: g(r) is ASE get_rdf over the same 20 frames, the MSD numpy’s over every origin', (t) => {

@@ -65,7 +65,7 @@ test('rock salt: 2 sites in Fm-3m (192 operations) expand to 4 Na + 4 Cl at the 
     file.outline[0]?.children?.map((c) => c.name),
     ['loop_ _space_group_symop_operation_xyz', 'loop_ _atom_site'],
   );
-  assert.match(file.outline[0]!.detail, /^NaCl, 8 atoms$/);
+  assert.match(file.outline[0].detail, /^NaCl, 8 atoms$/);
 });
 
 test('a general position of Fm-3m gives 192 atoms; 52 such sites give 9,984, all in [0,1)', () => {

@@ -79,7 +79,7 @@ test('move_mask as ASE writes it (FixAtoms, FixCartesian) reads as selective dyn
   assert.match(oracle.written.water, /move_mask:L:3/);
   assert.deepEqual(slab.free, oracle.expected.slab);
   assert.deepEqual(water.free, oracle.expected.water);
-  assert.ok(slab.free!.some((f) => !f[0]) && slab.free!.some((f) => f[0]), 'some atoms fixed, some free');
+  assert.ok(slab.free.some((f) => !f[0]) && slab.free.some((f) => f[0]), 'some atoms fixed, some free');
   // Converted to POSCAR: the same flags as Selective dynamics.
   const poscar = parsePoscar(frameToPoscarText(slab)).poscar!;
   assert.ok(poscar.selectiveDynamics);

@@ -141,7 +141,7 @@ test("the chat tool's answer marks an estimate", () => {
   assert.match(text, /Method: o200k_base count × 1\.08/);
   assert.doesNotMatch(text, /Exact/);
   assert.match(answerText([{ label: 'a', tokens: 1, chars: 1 }], 'o200k_base'), /^Exact token counts/);
-  const claude = answerText([{ label: 'a', tokens: 110, chars: 400 }], CLAUDE, undefined, findTokenizer(CLAUDE)!.estimate!);
+  const claude = answerText([{ label: 'a', tokens: 110, chars: 400 }], CLAUDE, undefined, findTokenizer(CLAUDE)!.estimate);
   assert.match(claude, /^Estimated token counts with claude \(estimate\) \(estimate: true;/);
   assert.match(claude, /a: ≈110 tokens/);
   assert.match(claude, /Method: Claude vocabulary count × 1\.1/);

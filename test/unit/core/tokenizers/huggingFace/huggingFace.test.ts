@@ -41,7 +41,7 @@ const files = new Map<Model, Json>();
 function file(model: Model): Json {
   let json = files.get(model);
   if (!json) {
-    json = parseTokenizerJson(fs.readFileSync(modelPath(model), 'utf8')) as Json;
+    json = parseTokenizerJson(fs.readFileSync(modelPath(model), 'utf8'));
     files.set(model, json);
   }
   return json;
@@ -461,14 +461,14 @@ test('Metaspace pre-tokenizers split before ▁ and prepend it as their scheme s
   const base = sentencePiece({ normalizer: null });
   for (const scheme of ['always', 'first', 'never']) {
     const json = { ...base, pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: scheme, split: false } };
-    const ours = loadHuggingFaceTokenizer(json as never);
+    const ours = loadHuggingFaceTokenizer(json);
     const reference = new Reference(json, {});
     for (const text of ['abc ab', ' a b', 'bc']) assert.deepEqual(ours.encode(text), referenceIds(reference, text), `${scheme}: ${text}`);
   }
   const split = loadHuggingFaceTokenizer({
     ...base,
     pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: 'always', split: true },
-  } as never);
+  });
   const ends: number[] = [];
   split.scan('ab  ab', 0, (end) => (ends.push(end), true));
   assert.deepEqual(ends, [2, 3, 6], 'pieces ▁ab | ▁ | ▁ab');
@@ -499,7 +499,7 @@ test('a Split on text the normalizers remove is dropped only when nothing can br
   }
   for (const scheme of ['never', 'first']) {
     const json = { ...base, pre_tokenizer: { type: 'Metaspace', replacement: '▁', prepend_scheme: scheme, split: true } };
-    const ours = loadHuggingFaceTokenizer(json as never);
+    const ours = loadHuggingFaceTokenizer(json);
     const reference = new Reference(json, {});
     for (const text of ['abc ab', ' a  b', 'bc▁▁a', '\u00a0ab'])
       assert.deepEqual(ours.encode(text), referenceIds(reference, text), `${scheme}: ${text}`);

@@ -9,14 +9,14 @@ import { charWidth, cutRows, rowAt } from '../../../../../src/webviews/pages/ins
 /** One segment per word, space run or newline, one token each (id = its index). */
 function table(text: string): TableView {
   const bounds = [0];
-  for (const m of text.matchAll(/\n|[^\S\n]+|[^\s]+/g)) bounds.push(m.index! + m[0].length);
+  for (const m of text.matchAll(/\n|[^\S\n]+|[^\s]+/g)) bounds.push(m.index + m[0].length);
   const n = bounds.length - 1;
   return {
     bounds: Int32Array.from(bounds),
     tokenIndex: Int32Array.from({ length: n + 1 }, (_, i) => i),
     ids: Int32Array.from({ length: n }, (_, i) => i),
     byteLengths: Int32Array.from({ length: n }, () => 1),
-  } as TableView;
+  };
 }
 
 const rowTexts = (text: string, starts: number[]): string[] => starts.map((s, i) => text.slice(s, starts[i + 1] ?? text.length));
