@@ -34,6 +34,7 @@ declare class URL {
 declare function btoa(data: string): string;
 interface AbortSignal {
   readonly aborted: boolean;
+  readonly reason: unknown;
 }
 /**
  * CommonJS, where the host has it (the Node bundles): tokenizers/tiktoken/ranks.ts reads the shipped rank files with it.

@@ -18,7 +18,7 @@ import { relaxCell } from '../../src/server/physics/cellRelax';
 import { kPath } from '../../src/server/physics/kpath';
 import { md } from '../../src/server/physics/md';
 import { relax } from '../../src/server/physics/relax';
-import { runToEnd } from '../../src/server/physics/schedule';
+import { runToEnd } from '../../src/core/util/steps';
 import { sp3sBands, sp3sElectrons } from '../../src/server/physics/sp3s';
 import { bandEdges, bands } from '../../src/server/physics/tightbinding';
 import type { Cell, Mat3, Vec3 } from '../../src/server/physics/cell';

@@ -4,7 +4,7 @@ import { rutileSites } from '../../src/server/materials';
 import { volume, type Cell, type Mat3, type Vec3 } from '../../src/server/physics/cell';
 import { EV_PER_A3_IN_GPA, stressGPa, type Evaluation } from '../../src/server/physics/potential';
 import { relax } from '../../src/server/physics/relax';
-import { runToEnd } from '../../src/server/physics/schedule';
+import { runToEnd } from '../../src/core/util/steps';
 import { fcc, shifted, strained, VOIGT, voigtStrain } from './physicsFixtures';
 
 /** Two interpenetrating fcc lattices, n×n×n conventional cells: the cation's, then the anion's shifted by `shift`·a. */

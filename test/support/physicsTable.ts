@@ -8,7 +8,7 @@
  */
 import { parsePoscar } from '../../src/core/poscar/parse';
 import { bandStructure, relaxation, structureOf } from '../../src/server/physics/answers';
-import { runToEnd } from '../../src/server/physics/schedule';
+import { runToEnd } from '../../src/core/util/steps';
 import type { Cell } from '../../src/server/physics/cell';
 import { corundum, rutile, wurtzite } from './physicsCrystals';
 

@@ -7,6 +7,7 @@
  * position the longest piece of a form that ends there (matching statistics). Pure: no Node, no DOM.
  */
 import { SLICE_MS } from '../tokenizers/sliced';
+import { runSliced, runToEnd } from '../util/steps';
 import { yieldToEventLoop } from '../util/yield';
 
 /** Pieces shorter than this many characters are not the key; keys shorter than this are matched whole. */
@@ -389,27 +390,6 @@ function* spanSteps({ plain, decoded }: Matchers, text: string, bytes: boolean, 
   return union([...plain, ...decoded].map((m) => m.spans));
 }
 
-/** Runs steps to the end in one go. */
-function runToEnd<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
-/** Runs steps to the end, letting the event loop run every SLICE_MS. */
-async function runSliced<T>(steps: Generator<void, T>): Promise<T> {
-  let sliceStart = Date.now();
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-    if (Date.now() - sliceStart >= SLICE_MS) {
-      await yieldToEventLoop();
-      sliceStart = Date.now();
-    }
-  }
-}
-
 function spansIn(matchers: Matchers, text: string, bytes: boolean): number[] {
   return runToEnd(spanSteps(matchers, text, bytes, (buffers ??= { view: new View(CHUNK), decoder: new PercentDecoder() })));
 }
@@ -417,7 +397,7 @@ function spansIn(matchers: Matchers, text: string, bytes: boolean): number[] {
 /** spansIn with matchers and buffers of its own (another scan may run meanwhile), in slices. */
 function spansInSliced(matchers: Matchers, text: string, bytes: boolean): Promise<number[]> {
   const own: Matchers = { plain: matchers.plain.map((m) => m.fresh()), decoded: matchers.decoded.map((m) => m.fresh()) };
-  return runSliced(spanSteps(own, text, bytes, { view: new View(CHUNK), decoder: new PercentDecoder() }));
+  return runSliced(spanSteps(own, text, bytes, { view: new View(CHUNK), decoder: new PercentDecoder() }), { sliceMs: SLICE_MS });
 }
 
 /** The union of several sorted span lists, sorted and disjoint. */
@@ -583,7 +563,9 @@ export function redactBytes(bytes: Uint8Array, secret: string | undefined): Uint
 
 /** redactBytes in slices of about SLICE_MS (reading the bytes as text too), letting the event loop run between them. */
 export async function redactBytesSliced(bytes: Uint8Array, secret: string | undefined): Promise<Uint8Array> {
-  return secret ? maskedBytes(bytes, await redactor(secret).spansSliced(await runSliced(latin1(bytes)), true)) : bytes;
+  return secret
+    ? maskedBytes(bytes, await redactor(secret).spansSliced(await runSliced(latin1(bytes), { sliceMs: SLICE_MS }), true))
+    : bytes;
 }
 
 /** The bytes as a Latin-1 text, 8 KiB between two yields (16 MB take a third of a second). */

@@ -1,3 +1,4 @@
+import { runSliced as runSlicedSteps, type Steps } from '../util/steps';
 import { yieldToEventLoop } from '../util/yield';
 import { countChars } from './engine/utf8';
 import { tokenText } from './engine/base';
@@ -42,15 +43,8 @@ export async function scanSliced(
 }
 
 /** Drives a resumable computation, yielding to the event loop whenever a slice's time is up. */
-export async function runSliced(steps: Generator<void, void>, signal?: AbortSignal): Promise<void> {
-  let deadline = performance.now() + SLICE_MS;
-  while (!steps.next().done) {
-    if (performance.now() >= deadline) {
-      await yieldToEventLoop();
-      if (signal?.aborted) throw new CancelledError();
-      deadline = performance.now() + SLICE_MS;
-    }
-  }
+export function runSliced<T>(steps: Steps<T>, signal?: AbortSignal): Promise<T> {
+  return runSlicedSteps(steps, { sliceMs: SLICE_MS, signal, cancelled: () => new CancelledError() });
 }
 
 /** The same number as tokenizer.count(text), without ever blocking the event loop for long. */

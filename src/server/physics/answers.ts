@@ -15,7 +15,7 @@ import { forceFieldFor } from './forceField';
 import { stressGPa } from './potential';
 import { relaxCell, STRESS_THRESHOLD_GPA } from './cellRelax';
 import { relax } from './relax';
-import type { Steps } from './schedule';
+import type { Steps } from '../../core/util/steps';
 import { CUTOFF_FACTOR, SWITCH_ON, unknownSymbols } from './species';
 import { bandEdges, bands, blochHamiltonian, ELECTRONS_PER_ATOM, HOPPING, HOPPING_DECAY, ONSITE_SCALE } from './tightbinding';
 import { densityOfStates, meshFor } from './dos';

@@ -12,7 +12,7 @@ import { forceFieldFor } from './forceField';
 import { FrameRecorder } from './frames';
 import { EV_PER_A3_IN_GPA } from './potential';
 import { Fire, type RelaxOptions, type RelaxResult } from './relax';
-import type { Steps } from './schedule';
+import type { Steps } from '../../core/util/steps';
 
 /** GPa: the largest stress component a relaxed cell may keep. */
 export const STRESS_THRESHOLD_GPA = 0.1;

@@ -4,7 +4,7 @@
  * per cell (spin included: two per band). The mesh is as fine as the budget allows, from 8×8×8 down to Γ. Pure.
  */
 import type { Vec3 } from './cell';
-import type { Steps } from './schedule';
+import type { Steps } from '../../core/util/steps';
 import { eigenvaluesAlong } from './tightbinding';
 
 export const DOS_SIGMA = 0.1;

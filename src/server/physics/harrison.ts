@@ -18,7 +18,7 @@
  */
 import { InputError, type Cell, type Vec3 } from './cell';
 import { neighborList } from './neighbors';
-import type { Steps } from './schedule';
+import type { Steps } from '../../core/util/steps';
 import { slaterKosterBlock, slaterKosterHamiltonian, type Bond, type TwoCentre } from './slaterKoster';
 import { maxCutoff } from './species';
 import { eigenvaluesAlong } from './tightbinding';

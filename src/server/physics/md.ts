@@ -3,7 +3,7 @@
  * scaled to exactly the requested temperature: NVE by velocity Verlet, or NVT with a Langevin thermostat in
  * the BAOAB splitting of B. Leimkuhler and C. Matthews, Appl. Math. Res. Express 2013, 34 (2013), which
  * samples the canonical ensemble at the target temperature. Units: Å, fs, amu, eV. Pure; a generator that
- * yields after every step (see schedule.ts).
+ * yields after every step (see core/util/steps.ts).
  */
 import { add, dot, scale, type Cell, type Vec3 } from './cell';
 import { freeCoordinates, projector, type Flags, type Projector } from './constraints';
@@ -11,7 +11,7 @@ import { FrameRecorder, type Frame } from './frames';
 import { forceFieldFor } from './forceField';
 import { gaussian, seededRandom } from './rng';
 import type { Evaluation } from './potential';
-import type { Steps } from './schedule';
+import type { Steps } from '../../core/util/steps';
 import { atomicMass } from './species';
 
 /** Å/fs² per eV/(Å·amu): acceleration = ACCELERATION · force / mass. */

@@ -1,14 +1,14 @@
 /**
  * Relaxation of the atomic positions in a fixed cell with FIRE (Bitzek et al., PRL 97, 170201, 2006), as
  * ASE implements it: unit masses, time in ASE units (Å·√(amu/eV) ≈ 10.18 fs), the whole step limited to
- * 0.2 Å. Pure; a generator that yields after every step (see schedule.ts).
+ * 0.2 Å. Pure; a generator that yields after every step (see core/util/steps.ts).
  */
 import { add, dot, norm, scale, type Cell, type Vec3 } from './cell';
 import { projector, type Flags } from './constraints';
 import { FrameRecorder, type Frame } from './frames';
 import { forceFieldFor } from './forceField';
 import type { Evaluation } from './potential';
-import type { Steps } from './schedule';
+import type { Steps } from '../../core/util/steps';
 
 /** ASE's defaults. */
 export const FIRE = { dt: 0.1, dtMax: 1, maxStep: 0.2, nMin: 5, fInc: 1.1, fDec: 0.5, alphaStart: 0.1, fAlpha: 0.99 };

@@ -11,7 +11,7 @@
  */
 import { InputError, type Cell, type Vec3 } from './cell';
 import { neighborList } from './neighbors';
-import type { Steps } from './schedule';
+import type { Steps } from '../../core/util/steps';
 import { slaterKosterBlock, slaterKosterHamiltonian, type Bond, type TwoCentre } from './slaterKoster';
 import { eigenvaluesAlong } from './tightbinding';
 

@@ -1,6 +1,6 @@
 /**
  * The reference electronic structure: orthogonal tight binding with one s orbital per atom. Pure; the band
- * structure is a generator that yields after every k-point (see schedule.ts).
+ * structure is a generator that yields after every k-point (see core/util/steps.ts).
  *
  * H(k)_ij = ε_i δ_ij − Σ_R t(|d|)·exp(i k·d), d = r_j + R − r_i over the periodic images R within the cutoff.
  * H is complex Hermitian, H = A + iB; ml-matrix diagonalises real symmetric matrices only, so it is given the
@@ -9,7 +9,7 @@
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import { combine, dot, reciprocal, type Cell, type Vec3 } from './cell';
 import { neighborList } from './neighbors';
-import type { Steps } from './schedule';
+import type { Steps } from '../../core/util/steps';
 import { bondLength, covalentRadius, maxCutoff, pairTable, switching } from './species';
 
 /** t0 (eV) and q of t(r) = t0·exp(−q(r/r0 − 1))·S(r), S the switching function of species.ts. */

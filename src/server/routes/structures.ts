@@ -15,7 +15,7 @@ import {
   type Structure,
 } from '../physics/answers';
 import type { Ensemble } from '../physics/md';
-import { runToEnd } from '../physics/schedule';
+import { runToEnd } from '../../core/util/steps';
 import { HttpError, lineCount, num, str, type Handler, type Json } from '../http/body';
 
 /** The body's POSCAR as the POSCAR core reads it: its first error is a 400, warnings do not block. */

@@ -1,5 +1,6 @@
 import type { PairMerges } from './pairMerges';
 import type { RankTable } from './rankTable';
+import { runToEnd } from '../../util/steps';
 
 /**
  * Byte-pair merging: repeatedly merge the adjacent pair with the lowest rank, the leftmost one on ties.
@@ -48,13 +49,6 @@ export function mergeIdsSteps(pairs: PairMerges, ids: Int32Array, m: number): Ge
     (left, right) => (ids[left] = pairs.mergedAt(pairs.find(ids[left]!, ids[right]!))),
     (part) => ids[part]!,
   );
-}
-
-function runToEnd<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
 }
 
 function rankOf(table: RankTable, bytes: Uint8Array, start: number, end: number): number {

@@ -33,7 +33,7 @@ import type { TokenizerInfo } from '../registry';
 import { SLICE_MS } from '../sliced';
 import type { SpecialTokenMode, Tokenizer } from '../types';
 import { JsonSizeError, parseJsonSteps } from '../../util/slicedJson';
-import { yieldToEventLoop } from '../../util/yield';
+import { runSliced, runToEnd } from '../../util/steps';
 
 export { TokenizerJsonError } from './hfPipeline';
 
@@ -71,10 +71,6 @@ function* tokenizerJsonSteps(text: string, maxChars = MAX_TOKENIZER_JSON_CHARS):
   return parsed;
 }
 
-function runToEnd<T>(steps: Generator<void, T>): T {
-  for (let next = steps.next(); ; next = steps.next()) if (next.done) return next.value;
-}
-
 /** A tokenizer usable wherever a built-in one is, from tokenizer.json text or its parsed object. */
 export function loadHuggingFaceTokenizer(source: string | JsonObject, options: HuggingFaceOptions = {}): Tokenizer {
   return runToEnd(prepareSteps(typeof source === 'string' ? parseTokenizerJson(source) : source)).tokenizer(options);
@@ -92,14 +88,7 @@ export async function prepareHuggingFaceSliced(
   const steps = (function* () {
     return yield* prepareSteps(yield* tokenizerJsonSteps(text), bases);
   })();
-  let deadline = performance.now() + sliceMs;
-  for (let next = steps.next(); ; next = steps.next()) {
-    if (next.done) return next.value;
-    if (performance.now() >= deadline) {
-      await yieldToEventLoop();
-      deadline = performance.now() + sliceMs;
-    }
-  }
+  return runSliced(steps, { sliceMs });
 }
 
 /** A tokenizer.json read and checked once: its tables are shared by the tokenizers of both special-token modes. */

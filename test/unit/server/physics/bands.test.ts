@@ -5,7 +5,7 @@ import { combine, norm, reciprocal, sub, type Cell, type Mat3, type Vec3 } from 
 import { bravaisLattice, kPath } from '../../../../src/server/physics/kpath';
 import { setyawanCurtarolo } from '../../../../src/core/crystallography/kpath';
 import { MATERIALS } from '../../../../src/server/materials';
-import { runToEnd } from '../../../../src/server/physics/schedule';
+import { runToEnd } from '../../../../src/core/util/steps';
 import { bandEdges, bands, hopping, onsiteEnergy } from '../../../../src/server/physics/tightbinding';
 import { diamond, primitiveSi, skewedNaCl } from '../../../support/physicsFixtures';
 

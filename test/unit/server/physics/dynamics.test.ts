@@ -8,7 +8,7 @@ import { md } from '../../../../src/server/physics/md';
 import { forceFieldFor } from '../../../../src/server/physics/forceField';
 import type { Cell } from '../../../../src/server/physics/cell';
 import { relax } from '../../../../src/server/physics/relax';
-import { runSliced, runToEnd } from '../../../../src/server/physics/schedule';
+import { runToEnd } from '../../../../src/core/util/steps';
 import { diamond, fcc, fccCopper, rattle, skewedNaCl } from '../../../support/physicsFixtures';
 
 /** The energy and forces the relax and MD of a cell use (the force field forceFieldFor picks). */
@@ -115,26 +115,6 @@ test('frame recorder: at most 50 evenly spaced frames, first and last included',
     const gaps = new Set(frames.slice(1, -1).map((f, i) => f.step - frames[i]!.step));
     assert.ok(gaps.size <= 1, 'evenly spaced');
   }
-});
-
-test('runSliced gives the event loop turns and stops when aborted; runToEnd gives the same answer', async () => {
-  function* slow(): Generator<void, number, void> {
-    for (let i = 0; i < 40; i++) {
-      const until = performance.now() + 2;
-      while (performance.now() < until);
-      yield;
-    }
-    return 42;
-  }
-  let ticks = 0;
-  const timer = setInterval(() => ticks++, 1);
-  assert.equal(await runSliced(slow()), 42);
-  clearInterval(timer);
-  assert.ok(ticks >= 3, `the event loop ran ${ticks} times meanwhile`);
-  assert.equal(runToEnd(slow()), 42);
-  const controller = new AbortController();
-  setTimeout(() => controller.abort(), 15);
-  await assert.rejects(runSliced(slow(), controller.signal), { name: 'AbortError' });
 });
 
 test('NVT: the Langevin thermostat holds 32 Cu atoms at the target (second-half mean within 15 %), where NVE drifts to about half', () => {

@@ -9,7 +9,7 @@ import { combine, InputError, volume, type Cell, type Mat3, type Vec3 } from '..
 import { relaxCell } from '../../../../src/server/physics/cellRelax';
 import { neighborList } from '../../../../src/server/physics/neighbors';
 import { EV_PER_A3_IN_GPA, stressGPa } from '../../../../src/server/physics/potential';
-import { runToEnd } from '../../../../src/server/physics/schedule';
+import { runToEnd } from '../../../../src/core/util/steps';
 import { CUTOFF, evaluateUff as evaluate, KCAL_PER_MOL_IN_EV, ljEnergy, SWITCH_START, uffPair } from '../../../../src/server/physics/uff';
 import { diamond, fcc, rattle, skewedNaCl, shifted, strained, VOIGT, voigtStrain } from '../../../support/physicsFixtures';
 

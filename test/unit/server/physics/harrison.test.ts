@@ -19,7 +19,7 @@ import {
   TERM_VALUES,
 } from '../../../../src/server/physics/harrison';
 import { kPath } from '../../../../src/server/physics/kpath';
-import { runToEnd } from '../../../../src/server/physics/schedule';
+import { runToEnd } from '../../../../src/core/util/steps';
 import { SP3S_METHOD } from '../../../../src/server/physics/sp3s';
 import { bandEdges, embeddedEigenvalues } from '../../../../src/server/physics/tightbinding';
 import { fcc, zincblende } from '../../../support/physicsFixtures';

@@ -20,7 +20,7 @@ import { COULOMB, erfc, erfcScaled, MAX_EWALD_ATOMS, splitting } from '../../../
 import { forceFieldFor } from '../../../../src/server/physics/forceField';
 import { evaluateIonic, ionicSetFor } from '../../../../src/server/physics/ionic';
 import { asRigidIons, BUSH_1994, type IonicSet } from '../../../../src/server/physics/ionicParameters';
-import { runToEnd } from '../../../../src/server/physics/schedule';
+import { runToEnd } from '../../../../src/core/util/steps';
 import { stressGPa } from '../../../../src/server/physics/potential';
 import { UFF_METHOD } from '../../../../src/server/physics/uff';
 import { rattle, skewedNaCl, strained } from '../../../support/physicsFixtures';

@@ -18,7 +18,7 @@ import { splitting } from '../../../../src/server/physics/ewald';
 import { forceFieldFor } from '../../../../src/server/physics/forceField';
 import { evaluateIonic, ionicSetFor } from '../../../../src/server/physics/ionic';
 import { LEWIS_CATLOW_1985, MATSUI_AKAOGI, type IonicSet } from '../../../../src/server/physics/ionicParameters';
-import { runToEnd } from '../../../../src/server/physics/schedule';
+import { runToEnd } from '../../../../src/core/util/steps';
 import { UFF_METHOD } from '../../../../src/server/physics/uff';
 import { rattle, strained } from '../../../support/physicsFixtures';
 import {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Cell, Vec3 } from '../../../../src/server/physics/cell';
 import { kPath } from '../../../../src/server/physics/kpath';
-import { runToEnd } from '../../../../src/server/physics/schedule';
+import { runToEnd } from '../../../../src/core/util/steps';
 import { densityOfStates } from '../../../../src/server/physics/dos';
 import { SP3S_MATERIALS, sp3sBands, sp3sElectrons, sp3sHamiltonian, sp3sRow } from '../../../../src/server/physics/sp3s';
 import { bandEdges } from '../../../../src/server/physics/tightbinding';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parsePoscar } from '../../../../src/core/poscar/index';
 import { bandStructure, dynamics, relaxation, singlePoint, structureOf } from '../../../../src/server/physics/answers';
-import { runToEnd } from '../../../../src/server/physics/schedule';
+import { runToEnd } from '../../../../src/core/util/steps';
 import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../../../src/webviews/results/model';
 import { readResult } from '../../../../src/webviews/results/read';
 import type { RunKind } from '../../../../src/core/runs/run';
