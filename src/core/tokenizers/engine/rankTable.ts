@@ -3,6 +3,7 @@
  * Building a JS Map of 200,000 strings costs ~90 ms; this costs a fraction, and lookups
  * take a byte range, so the merge loop allocates no substrings.
  */
+import { runToEnd } from '../../util/steps';
 import type { InitialSymbols, PairMerges } from './pairMerges';
 
 export interface RankFile {
@@ -70,7 +71,7 @@ export class RankTable {
     symbols?: ModelSymbols,
     private readonly base?: RankTable,
   ) {
-    const parsed: TokenBytes = typeof bpeRanks === 'string' ? RankTable.decode(bpeRanks) : bpeRanks;
+    const parsed: TokenBytes = typeof bpeRanks === 'string' ? runToEnd(RankTable.decodeSteps(bpeRanks)) : bpeRanks;
     this.data = parsed.data;
     this.start = parsed.start;
     this.length = parsed.length;
@@ -95,23 +96,28 @@ export class RankTable {
     }
   }
 
-  /** js-tiktoken's format: lines of "<ignored> <first rank> <base64 token> <base64 token> …", ranks consecutive. */
-  private static decode(text: string) {
+  /**
+   * js-tiktoken's format: lines of "<ignored> <first rank> <base64 token> <base64 token> …", ranks consecutive. The
+   * shipped files are one line of 0.5-2.3 MB, so the steps pause inside a line, every `every` tokens.
+   */
+  static *decodeSteps(text: string, every = Infinity): Generator<void, TokenBytes> {
     const data = new Uint8Array(text.length);
     const starts: number[] = [];
     const lengths: number[] = [];
     let count = 0;
     let o = 0;
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      const first = line.indexOf(' ');
-      const second = line.indexOf(' ', first + 1);
-      let rank = Number.parseInt(line.slice(first + 1, second), 10);
+    let budget = every;
+    for (let pos = 0; pos < text.length;) {
+      const newline = text.indexOf('\n', pos);
+      const end = newline < 0 ? text.length : newline;
+      const first = text.indexOf(' ', pos);
+      const second = text.indexOf(' ', first + 1);
+      let rank = Number.parseInt(text.slice(first + 1, second), 10);
       let tokenStart = o;
       let acc = 0;
       let bits = 0;
-      for (let i = second + 1; i <= line.length; i++) {
-        const c = i < line.length ? line.charCodeAt(i) : 32;
+      for (let i = second + 1; end > pos && i <= end; i++) {
+        const c = i < end ? text.charCodeAt(i) : 32;
         if (c === 32) {
           while (starts.length < rank) {
             starts.push(0);
@@ -124,6 +130,10 @@ export class RankTable {
           tokenStart = o;
           acc = 0;
           bits = 0;
+          if (--budget <= 0) {
+            budget = every;
+            yield;
+          }
         } else if (c !== 61) {
           acc = ((acc & 0xffff) << 6) | BASE64[c]!;
           bits += 6;
@@ -133,6 +143,7 @@ export class RankTable {
           }
         }
       }
+      pos = end + 1;
     }
     return { data: data.slice(0, o), start: Int32Array.from(starts), length: Int32Array.from(lengths), count };
   }

@@ -1,5 +1,6 @@
 /** The tiktoken family: the rank files OpenAI's encodings read, one table per file however many encodings share it. */
-import { yieldToEventLoop } from '../../util/yield';
+import { runSliced } from '../../util/steps';
+import { SLICE_MS } from '../sliced';
 import { RankTable, type RankFile } from '../engine/rankTable';
 import type { EncodingName } from '../registry';
 
@@ -96,15 +97,25 @@ export function readRankFile(name: EncodingName): RankFile {
  * node_modules, and the claude one the test build writes beside this file. Node only: fs is required here, not
  * imported, so the browser bundle never evaluates it.
  */
-function readRankModule(fileName: EncodingName): RankFile {
+function rankModulePath(fileName: EncodingName): string {
   const fs = require('node:fs') as { existsSync(path: string): boolean };
   const path = require('node:path') as { join(...parts: string[]): string };
   const bundled = path.join(__dirname, 'ranks', `${fileName}.js`);
-  const id = fs.existsSync(bundled) ? bundled : `js-tiktoken/ranks/${fileName}`;
-  const loaded = require(id) as RankFile | { default: RankFile };
-  delete require.cache[require.resolve(id)]; // the table keeps what it needs; let the 1-2 MB source string go
-  return 'default' in loaded ? loaded.default : loaded;
+  return fs.existsSync(bundled) ? bundled : require.resolve(`js-tiktoken/ranks/${fileName}`);
 }
+
+function readRankModule(fileName: EncodingName): RankFile {
+  const fs = require('node:fs') as { readFileSync(path: string, encoding: 'utf8'): string };
+  return parseRankModule(fs.readFileSync(rankModulePath(fileName), 'utf8'));
+}
+
+/** The Node files read without blocking (loadEncodingAsync), as the web fetches them. */
+const NODE_RANK_SOURCE: RankSource = {
+  fetchText: (fileName) => {
+    const fs = require('node:fs/promises') as { readFile(path: string, encoding: 'utf8'): Promise<string> };
+    return fs.readFile(rankModulePath(fileName), 'utf8');
+  },
+};
 
 /**
  * Parses a rank file as the build writes it (`module.exports = {JSON};`) without evaluating it:
@@ -121,38 +132,56 @@ export function parseRankModule(text: string): RankFile {
   return file as RankFile;
 }
 
-const fetching = new Map<EncodingName, Promise<RankFile>>();
+/** A table being built in slices, one per rank file however many callers (and encodings) ask for it meanwhile. */
+const building = new Map<EncodingName, Promise<void>>();
 
-/** One fetch per rank file, however many callers (and encodings) ask for it before it arrives; a failed one may be retried. */
-function fetchRankFile(source: RankSource, fileName: EncodingName): Promise<RankFile> {
-  let pending = fetching.get(fileName);
+/** Reads and builds a rank file's table in slices (a failed read may be retried). */
+function buildTableSliced(source: RankSource, fileName: EncodingName): Promise<void> {
+  let pending = building.get(fileName);
   if (!pending) {
-    pending = source.fetchText(fileName).then(parseRankModule);
-    fetching.set(fileName, pending);
-    pending.then(
-      () => fetching.delete(fileName),
-      () => fetching.delete(fileName),
+    pending = (async () => {
+      const file = parseRankModule(await source.fetchText(fileName));
+      let busyMs = 0;
+      const decode = RankTable.decodeSteps(file.bpe_ranks, DECODE_STEP_TOKENS);
+      const timed = (function* () {
+        for (;;) {
+          const started = performance.now();
+          const next = decode.next();
+          busyMs += performance.now() - started;
+          if (next.done) return next.value;
+          yield;
+        }
+      })();
+      const bytes = await runSliced(timed, { sliceMs: SLICE_MS });
+      const started = performance.now();
+      if (!tables.has(fileName))
+        tables.set(fileName, makeTable(fileName, file, new RankTable(bytes), busyMs + performance.now() - started));
+    })();
+    building.set(fileName, pending);
+    void pending.then(
+      () => building.delete(fileName),
+      () => building.delete(fileName),
     );
   }
   return pending;
 }
 
-/** The table of a rank file, built on first use from `fetched` (the web) or the file read here (Node). */
-function loadTable(fileName: EncodingName, fetched?: RankFile): Table {
+/** Tokens decoded between looks at the clock: a few hundred microseconds. */
+const DECODE_STEP_TOKENS = 2048;
+
+function makeTable(fileName: EncodingName, file: RankFile, table: RankTable, loadMs: number): Table {
+  const stats: EncodingStats = { ranks: fileName, encodings: [], loadMs, tableBytes: table.byteSize, tokens: table.size };
+  return { file: { pat_str: file.pat_str, special_tokens: file.special_tokens }, table, stats };
+}
+
+/** The table of a rank file, built on first use from the file read here (Node) unless loadEncodingAsync built it. */
+function loadTable(fileName: EncodingName): Table {
   let built = tables.get(fileName);
   if (!built) {
+    if (rankSource) throw new Error(`The ${fileName} ranks are fetched: load them with loadTokenizer first.`);
     const started = performance.now();
-    if (!fetched && rankSource) throw new Error(`The ${fileName} ranks are fetched: load them with loadTokenizer first.`);
-    const file = fetched ?? readRankModule(fileName);
-    const table = new RankTable(file.bpe_ranks);
-    const stats: EncodingStats = {
-      ranks: fileName,
-      encodings: [],
-      loadMs: performance.now() - started,
-      tableBytes: table.byteSize,
-      tokens: table.size,
-    };
-    built = { file: { pat_str: file.pat_str, special_tokens: file.special_tokens }, table, stats };
+    const file = readRankModule(fileName);
+    built = makeTable(fileName, file, new RankTable(file.bpe_ranks), performance.now() - started);
     tables.set(fileName, built);
   }
   return built;
@@ -175,11 +204,13 @@ export function isEncodingLoaded(name: EncodingName): boolean {
   return tables.has(rankFileOf(name));
 }
 
-/** Builds encoding `name`'s table without blocking: fetched on the web, else read on first use after a yield. */
+/**
+ * Builds encoding `name`'s table without holding the event loop for more than a slice: the file read (or fetched on
+ * the web) in the background, the table decoded in steps; the first count of a window waits for it, not the editor.
+ */
 export async function loadEncodingAsync(name: EncodingName): Promise<void> {
   const fileName = rankFileOf(name);
-  if (rankSource) loadTable(fileName, await fetchRankFile(rankSource, fileName));
-  else await yieldToEventLoop();
+  if (!tables.has(fileName)) await buildTableSliced(rankSource ?? NODE_RANK_SOURCE, fileName);
 }
 
 /** The tables built so far: a tokenizer.json whose vocabulary begins with one shares it (huggingFace/models.ts). */
