@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
 import { loadHuggingFaceTokenizer } from '../../src/core/tokenizers/huggingFace/huggingFace';
 import { modelFile, startStandInHub } from '../support/standInHub';
-import { activateExtension, openDocument, ui, waitFor } from '../suite/util';
+import { activateExtension, openDocument, patience, ui, waitFor } from '../suite/util';
 import { acrossReload } from './reload';
 
 const REPO = 'test-org/qwen3';
@@ -26,7 +26,7 @@ const settings = () => vscode.workspace.getConfiguration('tokenLens');
 
 suite('A downloaded model across a window reload', () => {
   test('added from the hub, the hub stopped, the window reloaded: listed, in the pick, and counting exactly from the cache', async function () {
-    this.timeout(180_000);
+    this.timeout(patience(180_000));
     await acrossReload(this, 'models', addModel, afterReload);
   });
 });

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { screenshotsSupported, sleep } from '../suite/util';
+import { patience, screenshotsSupported, sleep } from '../suite/util';
 
 interface Marker<T> {
   pid: number;
@@ -63,7 +63,7 @@ let reloadPending = false;
 // After the last test of a pass whose tests saved something to check: one reload for all of them.
 suiteTeardown(async function () {
   if (!reloadPending) return;
-  this.timeout(90_000);
+  this.timeout(patience(90_000));
   await vscode.commands.executeCommand('workbench.action.reloadWindow');
   await sleep(60_000);
   throw new Error('The window did not reload: this extension host still runs 60 s later.');

@@ -6,14 +6,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ResultReport } from '../../src/webviews/results/protocol';
-import { activateExtension, screenshot, sleep, waitFor } from '../suite/util';
+import { activateExtension, patience, screenshot, sleep, waitFor } from '../suite/util';
 import { acrossReload } from './reload';
 
 const TEST = 'tokenLens.xrd.test';
 
 suite('The powder pattern view across a window reload', () => {
   test('shown, the window reloaded: the view is back with the same peaks, computed again from the file', async function () {
-    this.timeout(180_000);
+    this.timeout(patience(180_000));
     await acrossReload(this, 'xrd', showPattern, afterReload);
   });
 });

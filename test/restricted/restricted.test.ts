@@ -9,7 +9,17 @@ import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
 import { createServer, type ReferenceServer } from '../../src/server/http/app';
 import { openOn } from '../suite/inspectorDriver';
-import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from '../suite/util';
+import {
+  activateExtension,
+  closeAllEditors,
+  openDocument,
+  patience,
+  screenshot,
+  screenshotsSupported,
+  sleep,
+  ui,
+  waitFor,
+} from '../suite/util';
 
 interface Outcome {
   status: string;
@@ -25,7 +35,7 @@ suite('Restricted Mode: local features work, service commands refuse', () => {
   let url: string;
 
   suiteSetup(async function () {
-    this.timeout(30_000);
+    this.timeout(patience(30_000));
     api = await activateExtension<TokenLensTestApi>();
     server = createServer({ apiKey: KEY, ratePerMinute: 10_000 });
     url = await server.listen(0);

@@ -51,7 +51,7 @@ function lanes(serial: boolean): Task[][] {
   return serial ? [[...checks, ...editor]] : [checks, editor];
 }
 
-/** Beside the CPU-bound lane, the editor suites' waits are stretched (test/suite/util.ts WAIT_SCALE). */
+/** Beside the CPU-bound lane, the editor suites' waits are stretched (test/support/patience.ts). */
 const SHARED_WAIT_SCALE = '3';
 
 function runTask(task: Task, running: Map<string, number>, shared: boolean): Promise<Outcome> {

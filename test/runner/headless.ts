@@ -39,6 +39,7 @@ import {
 } from './codeServer';
 import { CHROMIUM_PATH, DEFAULT_SUITE, DEFAULT_WORKSPACE, MARKERS, REPO_ROOT, SCREENSHOT_DIR } from './paths';
 import { ensureSetup } from './setup';
+import { patience } from '../support/patience';
 
 interface Options {
   suite: string;
@@ -362,12 +363,27 @@ async function runHeadless(opts: Options): Promise<number> {
       let error: string | undefined;
       let text: string | undefined;
       try {
-        if (action.op === 'read') text = await page.locator(action.selector).first().innerText({ timeout: 10_000 });
-        else if (action.op === 'html') text = await page.locator(action.selector).first().innerHTML({ timeout: 10_000 });
+        if (action.op === 'read')
+          text = await page
+            .locator(action.selector)
+            .first()
+            .innerText({ timeout: patience(10_000) });
+        else if (action.op === 'html')
+          text = await page
+            .locator(action.selector)
+            .first()
+            .innerHTML({ timeout: patience(10_000) });
         else if (action.op === 'click')
-          await page.getByRole('button', { name: action.button, exact: true }).first().click({ timeout: 10_000 });
+          await page
+            .getByRole('button', { name: action.button, exact: true })
+            .first()
+            .click({ timeout: patience(10_000) });
         else {
-          if (action.inputBox) await page.locator('.quick-input-widget input:focus').first().waitFor({ state: 'visible', timeout: 10_000 });
+          if (action.inputBox)
+            await page
+              .locator('.quick-input-widget input:focus')
+              .first()
+              .waitFor({ state: 'visible', timeout: patience(10_000) });
           await page.keyboard.type(action.text);
           if (action.enter) await page.keyboard.press('Enter');
         }

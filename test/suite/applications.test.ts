@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../src/server/http/app';
 import type { ResultReport } from '../../src/webviews/results/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
-import { closeAllEditors, openWorkspaceFile, screenshot, sleep, ui, waitFor } from './util';
+import { closeAllEditors, openWorkspaceFile, patience, screenshot, sleep, ui, waitFor } from './util';
 
 const KEY = 'apps-key-3e9a';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -34,7 +34,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
   let server: ReferenceServer;
 
   suiteSetup(async function () {
-    this.timeout(30_000);
+    this.timeout(patience(30_000));
     server = await useReferenceServer(KEY);
     await theme('Default Light Modern');
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, toastSays, waitFor } from './util';
+import { activateExtension, closeAllEditors, openWorkspaceFile, patience, screenshot, sleep, toastSays, waitFor } from './util';
 
 interface Toggled {
   enabled: boolean;
@@ -52,7 +52,7 @@ suite('Token boundaries in the editor', () => {
   });
 
   test('boundaries follow edits and scrolling in a large document', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     const line = 'The quick brown fox jumps over the lazy dog, again and again. ';
     const document = await vscode.workspace.openTextDocument({
       content: Array.from({ length: 20_000 }, (_, i) => `${i}: ${line}`).join('\n'),
@@ -74,7 +74,7 @@ suite('Token boundaries in the editor', () => {
   });
 
   test('a word too long to split within the window: drawn up to it, and the user is told where and why, once', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     await vscode.commands.executeCommand('notifications.clearAll');
     // One "word" of three million letters is one piece whose merge takes far longer than a window's 150 ms.
     const document = await vscode.workspace.openTextDocument({ content: `A short first line.\n${'a'.repeat(3_000_000)}\n` });

@@ -14,7 +14,7 @@ import {
   type ChatModel,
 } from '../../src/core/chat/index';
 import { loadHuggingFaceTokenizer, loadTokenizerSync } from '../../src/core/tokenizers/index';
-import { activateExtension, closeAllEditors, openDocument, screenshot, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, patience, screenshot, waitFor } from './util';
 
 /** The core's count of a conversation with OpenAI's framing on cl100k_base: what the status bar must show. */
 async function framedCount(value: unknown, encoding = 'cl100k_base'): Promise<{ total: number; text: number }> {
@@ -24,7 +24,7 @@ async function framedCount(value: unknown, encoding = 'cl100k_base'): Promise<{ 
 
 suite('Conversations', function () {
   // The first count of a session loads the encoding and the chat model: slower on a busy machine.
-  this.timeout(60_000);
+  this.timeout(patience(60_000));
   let api: TokenLensTestApi;
   let dir: string;
 

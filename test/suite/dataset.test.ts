@@ -7,7 +7,7 @@ import { countConversation, openAIFormat, parseConversation } from '../../src/co
 import { percentile } from '../../src/core/chat/datasetStats';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 import type { DatasetReport } from '../../src/webviews/dataset/protocol';
-import { activateExtension, closeAllEditors, screenshot, waitFor } from './util';
+import { activateExtension, closeAllEditors, patience, screenshot, waitFor } from './util';
 
 const TEST = 'tokenLens.dataset.test';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -33,7 +33,7 @@ function dataset(): { lines: string[]; conversations: unknown[] } {
 }
 
 suite('Dataset overview', function () {
-  this.timeout(90_000);
+  this.timeout(patience(90_000));
   let dir: string;
 
   suiteSetup(async () => {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { countConversation, OPENAI_FRAMING_LABEL, openAIFormat, parseConversation } from '../../src/core/chat/index';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
-import { activateExtension, closeAllEditors, screenshot, sleep } from './util';
+import { activateExtension, closeAllEditors, patience, screenshot, sleep } from './util';
 
 const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const context = () => path.join(root(), 'context');
@@ -33,7 +33,7 @@ suite('Count Tokens in Files and the chat tool', () => {
   });
 
   test('a folder: each file counted with the tokenizer, .gitignore and files.exclude respected, binary files skipped and said so', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     const result = await vscode.commands.executeCommand<FileCountsResult>('tokenLens.countFiles', vscode.Uri.file(context()));
     assert.equal(result.status, 'ok');
     assert.equal(result.tokenizer, 'cl100k_base');
@@ -86,7 +86,7 @@ suite('Count Tokens in Files and the chat tool', () => {
   });
 
   test('the language model tool counts text, files and the selection, and checks the context window', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     if (!vscode.lm?.invokeTool || !vscode.lm.tools.some((t) => t.name === 'tokenLens_countTokens')) {
       console.warn('SKIPPED LOUDLY: this VS Code has no language model tools API (vscode.lm.invokeTool); the chat tool is untested here.');
       this.skip();

@@ -9,12 +9,12 @@
  *
  * Optional environment (set on the runner, inherited by the extension host):
  *   TOKEN_LENS_TEST_GREP   only run tests whose full title matches this regexp
- *   TOKEN_LENS_WAIT_SCALE  stretch waits and the default test timeout on a shared machine (util.ts WAIT_SCALE)
+ *   TOKEN_LENS_WAIT_SCALE  stretch waits and the default test timeout on a shared machine (test/support/patience.ts)
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import Mocha from 'mocha';
-import { WAIT_SCALE } from './util';
+import { patience } from '../support/patience';
 
 const RESULT_MARKER = '[token-lens:result]';
 
@@ -37,7 +37,7 @@ export function runMocha(dir: string, suffix: string): Promise<void> {
   const mocha = new Mocha({
     ui: 'tdd',
     color: false,
-    timeout: 20_000 * WAIT_SCALE,
+    timeout: patience(20_000),
     slow: 5_000,
     reporter: 'spec',
   });

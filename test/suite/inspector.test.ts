@@ -4,7 +4,7 @@ import type { TokenLensTestApi } from '../../src/api';
 import type { RenderedReport } from '../../src/webviews/inspector/protocol';
 import { INSPECTOR_SAMPLE as SAMPLE, inspectorText } from '../bench/textgen';
 import { formatScaleRun, inspectorTab, open, openFirstPaint, openOn, post, receive, scaleRun, state, TEST, until } from './inspectorDriver';
-import { activateExtension, closeAllEditors, openDocument, screenshot, sleep, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, patience, screenshot, sleep, waitFor } from './util';
 
 suite('Inspector', () => {
   let api: TokenLensTestApi;
@@ -322,7 +322,7 @@ suite('Inspector', () => {
   }
 
   test('scale: 50,000 characters and 1 MB render every token, keep only the rows in view in the DOM, follow an edit and scroll', async function () {
-    this.timeout(120_000);
+    this.timeout(patience(120_000));
     for (const size of [50_000, 1_000_000]) {
       const run = await scaleRun(size);
       const text = inspectorText(size);
@@ -341,7 +341,7 @@ suite('Inspector', () => {
   });
 
   test('a 1 MB document shows the part in view first, with the totals pending, then the complete totals', async function () {
-    this.timeout(120_000);
+    this.timeout(patience(120_000));
     const lines = inspectorText(1_000_000).split('\n');
     const middle = lines.length >> 1;
     const marker = 'Marker line in view: 4242 zebras';

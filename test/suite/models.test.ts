@@ -16,7 +16,18 @@ import type { Tokenizer } from '../../src/core/tokenizers/types';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
 import { HUB_TOKEN, hostileBytes, modelFile, startStandInHub, type StandInHub, type StandInModel } from '../support/standInHub';
 import * as inspector from './inspectorDriver';
-import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, toastSays, ui, waitFor } from './util';
+import {
+  activateExtension,
+  closeAllEditors,
+  openDocument,
+  patience,
+  screenshot,
+  screenshotsSupported,
+  sleep,
+  toastSays,
+  ui,
+  waitFor,
+} from './util';
 
 // Qwen 3 gives 36 tokens, Llama 3 31, DeepSeek V3 32, cl100k_base 33: each count tells its tokenizer apart.
 const TEXT = 'Open models count exactly: 通义千问 和 Llama 3 读 "héllo" 👋 differently, 1234567 times.\n';
@@ -42,7 +53,7 @@ suite('Open models (tokenizer.json)', () => {
     `$(symbol-numeric) ${n.toLocaleString('en-US')} ${n === 1 ? 'token' : 'tokens'} · ${tokenizer}`;
 
   suiteSetup(async function () {
-    this.timeout(120_000); // three models built synchronously: seconds each on a busy machine
+    this.timeout(patience(120_000)); // three models built synchronously: seconds each on a busy machine
     api = await activateExtension<TokenLensTestApi>();
     hub = await startStandInHub();
     await settings().update('models.hubEndpoint', hub.endpoint, vscode.ConfigurationTarget.Global);
@@ -64,7 +75,7 @@ suite('Open models (tokenizer.json)', () => {
 
   test('Add Model Tokenizer through its pick and a repository id: listed, counted everywhere, and offline after', async function () {
     if (!screenshotsSupported()) this.skip(); // the pick and the input box are driven through the window
-    this.timeout(120_000);
+    this.timeout(patience(120_000));
     const probe = blockProbe();
     const added = vscode.commands.executeCommand<string | undefined>('tokenLens.addModel');
     await ui({ op: 'type', text: 'Enter a Hugging Face repository id', enter: true, inputBox: true });
@@ -131,7 +142,7 @@ suite('Open models (tokenizer.json)', () => {
 
   test('a gated repository: refused without a token, with a message saying how; with the token set it downloads, and only the hub saw the token', async function () {
     if (!screenshotsSupported()) this.skip(); // the token is typed into the input box, as a user would
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     await sleep(1000); // VS Code drops toasts beyond three in 800 ms, and the test before showed two
     assert.equal(await vscode.commands.executeCommand('tokenLens.addModel', 'test-org/gated'), undefined);
     await toastSays('is gated or private', /test-org\/gated is gated or private \(HTTP 401\).*Set Hugging Face Access Token/);
@@ -174,7 +185,7 @@ suite('Open models (tokenizer.json)', () => {
   });
 
   test('a tokenizer.json in the setting: listed under its folder name, counted by the status bar, the chat tool and file counts', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-local-'));
     const file = path.join(dir, 'Llama-3-local', 'tokenizer.json');
     fs.mkdirSync(path.dirname(file));
@@ -206,7 +217,7 @@ suite('Open models (tokenizer.json)', () => {
   });
 
   test('a tokenizer.json the engine cannot use: the status bar says so and its tooltip names the file and why', async function () {
-    this.timeout(30_000);
+    this.timeout(patience(30_000));
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-bad-')), 'WordPiece-local', 'tokenizer.json');
     fs.mkdirSync(path.dirname(file));
     fs.writeFileSync(file, JSON.stringify({ model: { type: 'WordPiece', vocab: { a: 0 } } }));
@@ -225,7 +236,7 @@ suite('Open models (tokenizer.json)', () => {
   });
 
   test("a repository's .vscode/settings.json can neither add a tokenizer.json nor move the hub (machine scope)", async function () {
-    this.timeout(30_000);
+    this.timeout(patience(30_000));
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const dir = path.join(folder, '.vscode');
     const file = path.join(dir, 'settings.json');
@@ -258,7 +269,7 @@ suite('Open models (tokenizer.json)', () => {
   });
 
   test('a hostile model added while a large document is open is refused with its reason, and the editor keeps answering', async function () {
-    this.timeout(120_000);
+    this.timeout(patience(120_000));
     await settings().update('tokenizer', 'cl100k_base', vscode.ConfigurationTarget.Global);
     await openDocument('word and more words, '.repeat(100_000), 'plaintext'); // 2.1 MB
     await waitFor(
@@ -294,7 +305,7 @@ suite('Open models (tokenizer.json)', () => {
   });
 
   test('Use a tokenizer.json File…: a good file is added and chosen; a malformed one is a message naming it, and is not added', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-use-'));
     const broken = path.join(dir, 'broken', 'tokenizer.json');
     fs.mkdirSync(path.dirname(broken));

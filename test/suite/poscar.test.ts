@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
-import { activateExtension, closeAllEditors, openDocument, openWorkspaceFile, REPO_ROOT, screenshot, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, openWorkspaceFile, patience, REPO_ROOT, screenshot, waitFor } from './util';
 
 const TEST = 'tokenLens.structure.test';
 const report = (action = 'report', arg: Record<string, unknown> = {}) =>
@@ -205,7 +205,7 @@ suite('POSCAR', () => {
   });
 
   test('Show Structure: the cell in 3D beside the editor, with cell, bonds, legend and summary', async function () {
-    this.timeout(60_000); // software WebGL in a loaded machine draws slowly
+    this.timeout(patience(60_000)); // software WebGL in a loaded machine draws slowly
     const editor = await openWorkspaceFile('NaCl.vasp');
     await vscode.commands.executeCommand('tokenLens.showStructure');
     const r = await reportWhere((x) => x.atoms > 0, 'the first render');
@@ -248,7 +248,7 @@ suite('POSCAR', () => {
   });
 
   test('the view follows edits, keeps the last valid structure while the file has errors, and repeats the cell', async function () {
-    this.timeout(60_000); // software WebGL in a loaded machine draws slowly
+    this.timeout(patience(60_000)); // software WebGL in a loaded machine draws slowly
     const editor = await openDocument(GOOD, 'poscar');
     await vscode.commands.executeCommand('tokenLens.showStructure', editor.document.uri);
     const first = await reportWhere((x) => x.atoms > 0, 'the first render');
@@ -275,7 +275,7 @@ suite('POSCAR', () => {
   });
 
   test('Export PNG writes the picture; the view comes back after a reload with its options', async function () {
-    this.timeout(60_000); // software WebGL in a loaded machine draws slowly
+    this.timeout(patience(60_000)); // software WebGL in a loaded machine draws slowly
     const editor = await openWorkspaceFile('Si.vasp');
     await vscode.commands.executeCommand('tokenLens.showStructure');
     await reportWhere((x) => x.atoms > 0, 'the first render', 45_000);

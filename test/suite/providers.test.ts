@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
 import type { ExactCountResult } from '../../src/features/providers/feature';
-import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, ui, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, patience, screenshot, screenshotsSupported, ui, waitFor } from './util';
 
 const KEY = 'sk-ant-host-test-5f2c9a0d71e4';
 
@@ -28,7 +28,7 @@ const json =
     r.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
 
 suite('Exact provider counts', function () {
-  this.timeout(60_000);
+  this.timeout(patience(60_000));
   let api: TokenLensTestApi;
   const stand = standIn();
   const settings = () => vscode.workspace.getConfiguration('tokenLens');

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/http/app';
-import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, patience, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 
 /** What tokenLens.tokenizeRemote returns (src/features/service/remoteTokenize.ts RemoteTokenizeOutcome), as the tests see it. */
 interface Outcome {
@@ -27,7 +27,7 @@ suite('Service: URL, API key and remote tokenization', () => {
   let url: string;
 
   suiteSetup(async function () {
-    this.timeout(30_000);
+    this.timeout(patience(30_000));
     await activateExtension();
     server = createServer({ apiKey: KEY, ratePerMinute: 10_000, faults: true });
     url = await server.listen(0);

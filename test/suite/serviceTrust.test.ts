@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/http/app';
-import { activateExtension, closeAllEditors, screenshot, screenshotsSupported, sleep, ui } from './util';
+import { activateExtension, closeAllEditors, patience, screenshot, screenshotsSupported, sleep, ui } from './util';
 
 interface Outcome {
   status: string;
@@ -67,7 +67,7 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
 
   suiteSetup(async function () {
     if (!screenshotsSupported()) this.skip(); // answers input boxes and dialogs as a user does: needs the headless runner
-    this.timeout(30_000);
+    this.timeout(patience(30_000));
     await activateExtension();
     a = await recordedServer(KEY_A);
     b = await recordedServer(KEY_B, '0.0.0.0'); // also reachable on the machine's network address (the http test)

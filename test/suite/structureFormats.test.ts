@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { parsePoscar } from '../../src/core/poscar/index';
-import { activateExtension, closeAllEditors, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
+import { activateExtension, closeAllEditors, patience, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 import { resultReport, type Outcome } from './runs';
 import type { ResultReport } from '../../src/webviews/results/protocol';
 
@@ -80,19 +80,19 @@ async function lensTitles(uri: vscode.Uri): Promise<string[]> {
 
 suite('Structure formats: every registered format in the editor', () => {
   suiteSetup(async function () {
-    this.timeout(30_000);
+    this.timeout(patience(30_000));
     await activateExtension();
   });
 
   teardown(async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     await view('closeAll');
     await vscode.commands.executeCommand('tokenLens.results.test', 'closeAll');
     await closeAllEditors();
   });
 
   test('a CIF: no problems, its block in the Outline, the summary lens, the 3D view; Convert to POSCAR reads back', async function () {
-    this.timeout(150_000);
+    this.timeout(patience(150_000));
     const uri = write('NaCl.cif', CIF);
     const document = await vscode.workspace.openTextDocument(uri);
     assert.equal(document.languageId, 'cif');
@@ -131,7 +131,7 @@ suite('Structure formats: every registered format in the editor', () => {
   });
 
   test('an XDATCAR plays in the 3D view; Convert writes the frame the player shows, or every frame as extended XYZ', async function () {
-    this.timeout(150_000);
+    this.timeout(patience(150_000));
     const uri = write('XDATCAR', XDATCAR);
     const document = await vscode.workspace.openTextDocument(uri);
     assert.equal(document.languageId, 'xdatcar');
@@ -179,7 +179,7 @@ suite('Structure formats: every registered format in the editor', () => {
   });
 
   test('the relaxation summary of an OUTCAR: energy and largest force per ionic step, in the result view', async function () {
-    this.timeout(90_000);
+    this.timeout(patience(90_000));
     if (!fs.existsSync(OUTCAR)) {
       console.warn(`SKIPPED: ${OUTCAR} is missing (Debian's pymatgen-test-files); the relaxation summary was not tested`);
       return this.skip();
@@ -209,7 +209,7 @@ suite('Structure formats: every registered format in the editor', () => {
   });
 
   test('a structure file over the 50 MB the editor syncs: the limit message, and nothing hangs', async function () {
-    this.timeout(150_000);
+    this.timeout(patience(150_000));
     if (!screenshotsSupported()) return this.skip();
     const atoms = ' 0.12345678 0.23456789 0.34567890\n'.repeat(1_600_000); // 56 MB
     const big = write('XDATCAR_big', `Si\n1.0\n5.43 0 0\n0 5.43 0\n0 0 5.43\nSi\n1600000\nDirect configuration= 1\n${atoms}`);
@@ -236,7 +236,7 @@ suite('Structure formats: every registered format in the editor', () => {
   });
 
   test('Trajectory Analysis of an XDATCAR: g(r) and the MSD with D of its frames, in the result view', async function () {
-    this.timeout(90_000);
+    this.timeout(patience(90_000));
     if (!fs.existsSync(LI_SI_XDATCAR)) {
       console.warn(`SKIPPED LOUDLY: ${LI_SI_XDATCAR} is missing (Debian's pymatgen-test-files); Trajectory Analysis was not tested`);
       return this.skip();
@@ -263,7 +263,7 @@ suite('Structure formats: every registered format in the editor', () => {
   });
 
   test('Relax of a CIF on the built-in service sends it as POSCAR, kept with the run; partial occupancy is refused', async function () {
-    this.timeout(120_000);
+    this.timeout(patience(120_000));
     const settings = vscode.workspace.getConfiguration('tokenLens');
     try {
       const used = await vscode.commands.executeCommand<{ status: string; message: string }>('tokenLens.useBuiltinService');

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../src/server/http/app';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
-import { closeAllEditors, openWorkspaceFile, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
+import { closeAllEditors, openWorkspaceFile, patience, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
 
 const KEY = 'runs-key-5c1f';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -104,7 +104,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   let server: ReferenceServer;
 
   suiteSetup(async function () {
-    this.timeout(30_000);
+    this.timeout(patience(30_000));
     server = await useReferenceServer(KEY);
   });
 
@@ -124,7 +124,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   });
 
   test('Use the Built-in Local Service: a Relax answered on this machine with no account, and only with its key', async function () {
-    this.timeout(90_000);
+    this.timeout(patience(90_000));
     const before = server.hits('/gnn_ff_dynamics/relax');
     try {
       const used = await vscode.commands.executeCommand<{ status: string; url: string; message: string }>('tokenLens.useBuiltinService');
@@ -156,7 +156,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   });
 
   test('result views share one column beside the editor: a run from the second column adds a tab there, not a third column', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     await closeAllEditors();
     // Silicon's two-atom primitive cell: its band structure's density of states diagonalises 10×10 Hamiltonians, not
     // the 8-atom cell's 40×40 (about 10 s less on this machine), and the columns are what this test is about.
@@ -181,7 +181,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   });
 
   test('Relax sends the document with its unsaved edits; the view plots energy and force; the run is listed', async function () {
-    this.timeout(90_000);
+    this.timeout(patience(90_000));
     // A copy outside the workspace: the test's edits never reach the fixture, whatever saves them.
     const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-relax-')), 'Si.vasp');
     fs.copyFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'Si.vasp'), copy);
@@ -290,7 +290,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   });
 
   test('MD: energies and temperature against time; a running MD is cancelled at once', async function () {
-    this.timeout(90_000);
+    this.timeout(patience(90_000));
     await openWorkspaceFile('Si.vasp');
     server.faults.next({ kind: 'delay', ms: 8000, path: '/gnn_ff_dynamics/md' });
     const pending = run('md');
@@ -321,7 +321,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   });
 
   test("Settings send the scientist's options: md.ensemble nvt asks for a thermostat, relax.relaxCell relaxes the cell too", async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     await openWorkspaceFile('Si.vasp');
     await settings().update('md.ensemble', 'nvt', vscode.ConfigurationTarget.Global);
     await settings().update('relax.relaxCell', true, vscode.ConfigurationTarget.Global);
@@ -341,7 +341,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
   });
 
   test('Parameter settings: sent when set, refused out of range before anything is sent; Run Again sends what the run sent', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     await openWorkspaceFile('Si.vasp');
     try {
       await settings().update('relax.fmax', 0.1, vscode.ConfigurationTarget.Global);
@@ -383,7 +383,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
 
   test('Relax with Options…: the quick form edits fmax and steps, refuses a bad value, sends them, remembers them; the view lists them', async function () {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner to type into the form
-    this.timeout(90_000);
+    this.timeout(patience(90_000));
     await vscode.commands.executeCommand('notifications.clearAll');
     const si = (await openWorkspaceFile('Si.vasp')).document;
     // One atom pushed off its site, so that the relaxation has work to do and the step limit shows.
@@ -433,7 +433,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
 
   test('Molecular Dynamics with Options…: a temperature, steps and the ensemble from its pick list; Run Again with Options… starts from what the run sent', async function () {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner to type into the form
-    this.timeout(90_000);
+    this.timeout(patience(90_000));
     await vscode.commands.executeCommand('notifications.clearAll');
     await openWorkspaceFile('Si.vasp');
     const type = async (text: string) => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateExtension, closeAllEditors, openDocument, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, patience, waitFor } from './util';
 
 // Rock salt in its conventional cell (8 atoms), written for this test.
 const NACL = ['NaCl', '5.64', '1 0 0', '0 1 0', '0 0 1', 'Na Cl', '4 4', 'Direct']
@@ -30,7 +30,7 @@ suite('Symmetry', () => {
   teardown(closeAllEditors);
 
   test('Symmetry: the space group in the CodeLens with the tolerance used; Primitive, Niggli and Wrap open new POSCARs', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     const editor = await openDocument(NACL, 'poscar');
     const uri = editor.document.uri;
     let titles: string[] = [];

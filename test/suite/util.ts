@@ -9,15 +9,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { patience } from '../support/patience';
+
+export { patience };
 
 export const EXTENSION_ID = 'token-lens.token-lens';
-
-/**
- * How much longer a wait is given than its test asks: `npm test` runs these suites beside the CPU-bound lane on a
- * shared machine (test/runner/all.ts sets TOKEN_LENS_WAIT_SCALE), where a view that draws in 2 s alone can take 15.
- * Waits are calibrated on a quiet machine; a stretched wait costs its length only when the condition never comes.
- */
-export const WAIT_SCALE = Math.max(1, Number(process.env.TOKEN_LENS_WAIT_SCALE) || 1);
 
 /** Marker the headless runner watches for in the extension host's console output. */
 export const SCREENSHOT_MARKER = '[token-lens:screenshot]';
@@ -54,7 +50,7 @@ export async function waitFor<T>(
   message: string | (() => string) = 'condition',
   intervalMs = 50,
 ): Promise<NonNullable<T>> {
-  const budget = timeoutMs * WAIT_SCALE;
+  const budget = patience(timeoutMs);
   const deadline = Date.now() + budget;
   let lastError: unknown;
   for (;;) {

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ResultReport } from '../../src/webviews/results/protocol';
-import { activateExtension, closeAllEditors, openWorkspaceFile, screenshot, sleep, waitFor } from './util';
+import { activateExtension, closeAllEditors, openWorkspaceFile, patience, screenshot, sleep, waitFor } from './util';
 
 const TEST = 'tokenLens.xrd.test';
 const SCAN = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'diffraction', 'NaCl_scan.csv.xy');
@@ -20,7 +20,7 @@ suite('Powder pattern', () => {
   });
 
   test('Powder Pattern of This Structure: NaCl computed here, over the open NaCl scan with a score; Export Pattern… writes .xy', async function () {
-    this.timeout(120_000); // the first materials command loads the materials side
+    this.timeout(patience(120_000)); // the first materials command loads the materials side
     const scan = await vscode.workspace.openTextDocument(SCAN);
     await vscode.window.showTextDocument(scan, { preview: false });
     const editor = await openWorkspaceFile('NaCl.vasp');
@@ -55,7 +55,7 @@ suite('Powder pattern', () => {
   });
 
   test('After a reload the pattern view is computed again from its file; a file that is gone is a message, not a blank view', async function () {
-    this.timeout(120_000);
+    this.timeout(patience(120_000));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xrd-restore-'));
     const file = path.join(dir, 'NaCl.vasp');
     const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { parsePoscar } from '../../../src/core/poscar/index';
 import { bandStructure, dynamics, FIELDS, relaxation, singlePoint, structureOf } from '../../../src/server/physics/answers';
-import { runToEnd } from '../../../src/server/physics/schedule';
+import { runToEnd } from '../../../src/core/util/steps';
 import type { ResultReport } from '../../../src/webviews/results/protocol';
 import type { RunKind, RunRecord } from '../../../src/core/runs/run';
 import type { StructureReport } from '../../../src/webviews/structure/protocol';

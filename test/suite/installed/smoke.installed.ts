@@ -10,13 +10,14 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TokenLensApi } from '../../../src/api';
 import {
-  REPO_ROOT,
   activateExtension,
   aiTokenizerClaude,
   closeAllEditors,
   getExtension,
   openDocument,
   openWorkspaceFile,
+  patience,
+  REPO_ROOT,
   screenshot,
   ui,
   waitFor,
@@ -32,7 +33,7 @@ suite('Installed .vsix', () => {
   let api: TokenLensApi;
 
   suiteSetup(async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     api = await activateExtension<TokenLensApi>();
   });
 
@@ -59,7 +60,7 @@ suite('Installed .vsix', () => {
   });
 
   test('the status bar counts the open document, as the count command does', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     const editor = await openWorkspaceFile('prompt.md');
     const expected = await api.count(editor.document.getText());
     assert.ok(expected > 10, 'prompt.md has some tokens');
@@ -80,7 +81,7 @@ suite('Installed .vsix', () => {
   });
 
   test("gpt2 and p50k_edit, which read another encoding's rank file, give their own ids", async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     assert.deepStrictEqual((await api.tokenize('hello world', 'gpt2')).token_ids, [31373, 995]);
     assert.deepStrictEqual((await api.tokenize('hello world', 'cl100k_base')).token_ids, [15339, 1917]);
     const edit = await api.tokenize('def f():\n    return 1', 'p50k_edit');
@@ -91,14 +92,14 @@ suite('Installed .vsix', () => {
   });
 
   test('claude (estimate) counts with the rank file the build wrote into the package, as ai-tokenizer does', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     assert.ok(fs.existsSync(path.join(getExtension().extensionPath, 'dist', 'ranks', 'claude.js')), 'dist/ranks/claude.js installed');
     const text = 'Claude counts with the vocabulary Anthropic published, 東京 🎉';
     assert.strictEqual(await api.count(text, 'claude (estimate)'), aiTokenizerClaude(text));
   });
 
   test('the published build carries no test hooks, and the inspector works without them', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     assert.deepStrictEqual(
       Object.keys(api).sort(),
       ['count', 'countConversation', 'tokenize', 'tokenizers'],
@@ -138,7 +139,7 @@ suite('Installed .vsix', () => {
   });
 
   test('a POSCAR with a mistake gets its diagnostic', async function () {
-    this.timeout(60_000);
+    this.timeout(patience(60_000));
     const editor = await openWorkspaceFile('POSCAR_broken');
     assert.strictEqual(editor.document.languageId, 'poscar');
     const diagnostics = await waitFor(
