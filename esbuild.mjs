@@ -16,8 +16,6 @@ import { pathToFileURL } from 'node:url';
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const watch = args.has('--watch');
-const define = { TEST_HOOKS: String(!production) };
-const common = { bundle: true, define, minify: production, sourcemap: !production, logLevel: 'warning' };
 
 /** The rank files the package carries from js-tiktoken: one per distinct table (src/core/tokenizers/tiktoken/ranks.ts, SHARED_RANKS). */
 export const RANK_FILES = ['cl100k_base', 'o200k_base', 'p50k_base', 'r50k_base'];
@@ -85,75 +83,111 @@ const moyoApart = {
 const noImportMeta = { 'import.meta.url': 'undefined' };
 export const MOYO_WASM = 'node_modules/@spglib/moyo-wasm/moyo_wasm_bg.wasm';
 
-const builds = {
-  moyo: {
-    ...common,
-    define: { ...define, ...noImportMeta },
-    entryPoints: ['node_modules/@spglib/moyo-wasm/moyo_wasm.js'],
-    outfile: 'dist/moyo.js',
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-  },
-  ranks: {
-    entryPoints: RANK_FILES.map((name) => `node_modules/js-tiktoken/dist/ranks/${name}.cjs`),
-    outdir: 'dist/ranks',
-    logLevel: 'warning',
-    minify: production,
-  },
-  node: {
-    ...common,
-    // The CLI is for development and tests; the package carries the extension, the worker chat templates render
-    // in (the status bar's conversation counts and the CLI's) and the built-in service.
-    entryPoints: [
-      'src/extension.ts',
-      'src/features/chat/renderWorker.ts',
-      // At dist/'s top, beside moyo.js, which it requires as ./moyo.js like the extension's bundle.
-      { in: 'src/platform/symmetryWorker.ts', out: 'symmetryWorker' },
-      'src/server/main.ts',
-      // Beside main.js, where pool.ts looks for it (as out/src/server/http/ has both).
-      { in: 'src/server/http/worker.ts', out: 'server/worker' },
-      ...(production ? [] : ['src/cli.ts']),
-    ],
-    outdir: 'dist',
-    outbase: 'src',
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['vscode'],
-    plugins: [undiciApart, moyoApart],
-  },
-  undici: {
-    ...common,
-    entryPoints: ['node_modules/undici/index.js'],
-    outfile: 'dist/undici.js',
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-  },
-  web: {
-    ...common,
-    entryPoints: ['src/web/extension.ts'],
-    outfile: 'dist/web/extension.js',
-    platform: 'browser',
-    format: 'cjs',
-    target: 'es2022',
-    external: ['vscode', 'node:fs', 'node:path'],
-    define: { ...define, ...noImportMeta },
-  },
-  pages: {
-    ...common,
-    entryPoints: {
-      inspector: 'src/webviews/pages/inspector/main.ts',
-      structure: 'src/webviews/pages/structure/main.ts',
-      results: 'src/webviews/pages/results/main.ts',
-      dataset: 'src/webviews/pages/dataset/main.ts',
-    },
-    outdir: 'media/build',
-    format: 'iife',
-    target: 'es2022',
+/**
+ * A test driver only exports functions and constants, so importing it does nothing: told so, esbuild drops an unused
+ * one whole, and not only its code (it would keep the module's own require("vscode"), a call it cannot prove pure).
+ */
+const testOnlyPure = {
+  name: 'test-only-pure',
+  setup(build) {
+    build.onResolve({ filter: /\/(testDriver|paneBench)$/ }, async ({ path: specifier, resolveDir, kind, pluginData }) => {
+      if (pluginData === 'resolving') return undefined;
+      const resolved = await build.resolve(specifier, { resolveDir, kind, pluginData: 'resolving' });
+      return { ...resolved, sideEffects: false };
+    });
   },
 };
+
+/** The bundles, for release (`production`: minified, no maps, TEST_HOOKS false) or development. */
+export function bundles(production) {
+  const define = { TEST_HOOKS: String(!production) };
+  const plugins = [testOnlyPure];
+  const common = { bundle: true, define, minify: production, sourcemap: !production, logLevel: 'warning', plugins };
+  return {
+    moyo: {
+      ...common,
+      define: { ...define, ...noImportMeta },
+      entryPoints: ['node_modules/@spglib/moyo-wasm/moyo_wasm.js'],
+      outfile: 'dist/moyo.js',
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+    },
+    ranks: {
+      entryPoints: RANK_FILES.map((name) => `node_modules/js-tiktoken/dist/ranks/${name}.cjs`),
+      outdir: 'dist/ranks',
+      logLevel: 'warning',
+      minify: production,
+    },
+    node: {
+      ...common,
+      // The CLI is for development and tests; the package carries the extension, the worker chat templates render
+      // in (the status bar's conversation counts and the CLI's) and the built-in service.
+      entryPoints: [
+        'src/extension.ts',
+        'src/features/chat/renderWorker.ts',
+        // At dist/'s top, beside moyo.js, which it requires as ./moyo.js like the extension's bundle.
+        { in: 'src/platform/symmetryWorker.ts', out: 'symmetryWorker' },
+        'src/server/main.ts',
+        // Beside main.js, where pool.ts looks for it (as out/src/server/http/ has both).
+        { in: 'src/server/http/worker.ts', out: 'server/worker' },
+        ...(production ? [] : ['src/cli.ts']),
+      ],
+      outdir: 'dist',
+      outbase: 'src',
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      external: ['vscode'],
+      plugins: [...plugins, undiciApart, moyoApart],
+    },
+    undici: {
+      ...common,
+      entryPoints: ['node_modules/undici/index.js'],
+      outfile: 'dist/undici.js',
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+    },
+    web: {
+      ...common,
+      entryPoints: ['src/web/extension.ts'],
+      outfile: 'dist/web/extension.js',
+      platform: 'browser',
+      format: 'cjs',
+      target: 'es2022',
+      external: ['vscode', 'node:fs', 'node:path'],
+      define: { ...define, ...noImportMeta },
+    },
+    pages: {
+      ...common,
+      entryPoints: {
+        inspector: 'src/webviews/pages/inspector/main.ts',
+        structure: 'src/webviews/pages/structure/main.ts',
+        results: 'src/webviews/pages/results/main.ts',
+        dataset: 'src/webviews/pages/dataset/main.ts',
+      },
+      outdir: 'media/build',
+      format: 'iife',
+      target: 'es2022',
+    },
+  };
+}
+
+/**
+ * The test drivers (each view's and feature's testDriver.ts, and paneBench.ts, which only the inspector page's
+ * driver imports): registered behind TEST_HOOKS, so a release build drops them with the dead branch.
+ */
+export const TEST_ONLY = /(^|\/)(testDriver|paneBench)\.ts$/;
+
+/** The test-only modules whose code a build's metafile shows in an output, as "output: input" (none in a release build). */
+export function testOnlyCode(metafile) {
+  return Object.entries(metafile.outputs).flatMap(([output, { inputs }]) =>
+    Object.entries(inputs)
+      .filter(([input, { bytesInOutput }]) => TEST_ONLY.test(input) && bytesInOutput > 0)
+      .map(([input]) => `${output}: ${input}`),
+  );
+}
 
 const tests = {
   entryPoints: ['src/**/*.ts', 'test/**/*.ts'],
@@ -181,9 +215,12 @@ async function main() {
   writeGeneratedRanks('dist/ranks');
   fs.mkdirSync('dist', { recursive: true });
   fs.copyFileSync(MOYO_WASM, 'dist/moyo_wasm_bg.wasm');
-  const options = Object.values(builds);
-  if (!watch) return void (await Promise.all(options.map((o) => esbuild.build(o))));
-  await watchAll(options);
+  const options = Object.values(bundles(production)).map((o) => (production ? { ...o, metafile: true } : o));
+  if (watch) return void (await watchAll(options));
+  const results = await Promise.all(options.map((o) => esbuild.build(o)));
+  const leaks = results.flatMap((r) => (r.metafile ? testOnlyCode(r.metafile) : []));
+  if (leaks.length)
+    throw new Error(`test-only code in the release bundles (a driver imported outside a TEST_HOOKS branch?):\n${leaks.join('\n')}`);
 }
 
 /**

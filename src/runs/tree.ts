@@ -11,6 +11,7 @@ import { saveResult } from '../webviews/results/saveResult';
 import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
 import { notify } from '../platform/notify';
 import { isParameterKind } from '../core/runs/parameters';
+import { runsTestDriver } from './testDriver';
 
 /** What the list asks of whoever runs a kind: cancel a run, run it again (relax and MD: with the options form too). */
 export interface RunControl {
@@ -48,17 +49,7 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
     testMode: boolean,
   ) {
     super();
-    if (TEST_HOOKS && testMode) {
-      // Test seam: the entries as the tree shows them, and Save Result As without a dialog.
-      this.register(
-        vscode.commands.registerCommand('tokenLens.runs.test', (action: string, arg?: { runId: string; target: string }) => {
-          if (action === 'items')
-            return this.getChildren().map((run) => ({ ...this.getTreeItem(run), id: run.id, tooltip: undefined, command: undefined }));
-          const run = arg && this.store.get(arg.runId);
-          return action === 'save' && run ? saveResult(run, vscode.Uri.parse(arg.target)).then((uri) => uri?.toString()) : undefined;
-        }),
-      );
-    }
+    if (TEST_HOOKS && testMode) this.register(runsTestDriver(store, this));
     this.register(store.onDidChange(() => this.changed.fire(undefined)));
     const command = (name: string, action: (run: RunRecord) => unknown) =>
       this.register(

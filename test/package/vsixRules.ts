@@ -111,8 +111,11 @@ function duplicates(entries: readonly VsixEntry[]): string[] {
   return out;
 }
 
-/** What only tests use, compiled out of release bundles by TEST_HOOKS (esbuild.mjs): its traces in a shipped script. */
-export const TEST_SEAM_TRACES = /tokenLens\.\w+\.test\b|data-test-mode|sinceReadyMs/;
+/**
+ * What only tests use, compiled out of release bundles by TEST_HOOKS (esbuild.mjs): its traces in a shipped script.
+ * The hidden commands' ids (the host drivers), the pages' test mode, and a field only each page's driver reports.
+ */
+export const TEST_SEAM_TRACES = /tokenLens\.\w+\.test\b|data-test-mode|sinceReadyMs|firstAtom|extraKeys|\bplotted:/;
 
 function testSeams(entries: readonly VsixEntry[]): string[] {
   return entries

@@ -12,6 +12,7 @@ import { hostLocale } from '../../platform/locale';
 import { countTree, markdownTable, sorted, type CountNode, type FileCount, type SortOrder } from './counts';
 import { collectFiles, countFiles } from './files';
 import { notify } from '../../platform/notify';
+import { fileCountsTestDriver } from './testDriver';
 
 export const COUNT_FILES = 'tokenLens.countFiles';
 const VIEW = 'tokenLens.fileCounts';
@@ -48,8 +49,7 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
     command(`${VIEW}.copyMarkdown`, () => this.copyMarkdown());
     command(`${VIEW}.refresh`, () => this.count(this.selection));
     command(`${VIEW}.clear`, () => this.show([], ''));
-    // Test seam (development and test mode only): the rows as the view shows them.
-    if (TEST_HOOKS && testMode) command(`${VIEW}.test`, () => this.rows(this.tree, 0));
+    if (TEST_HOOKS && testMode) this.register(fileCountsTestDriver(this));
     void this.setContext();
   }
 
@@ -170,13 +170,5 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
     const [name, ...rest] = path.split('/');
     const folder = folders.find((f) => f.name === name);
     return folder ? vscode.Uri.joinPath(folder.uri, ...rest) : undefined;
-  }
-
-  /** The rows as shown, depth-first in the view's order: "  name — description". */
-  private rows(node: CountNode, depth: number): string[] {
-    return this.getChildren(node === this.tree ? undefined : node).flatMap((child) => {
-      const item = this.getTreeItem(child);
-      return [`${'  '.repeat(depth)}${String(item.label)} — ${String(item.description)}`, ...this.rows(child, depth + 1)];
-    });
   }
 }

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { config, onDidChangeConfig } from '../../platform/config';
 import { Disposable } from '../../platform/disposable';
-import { isUnencryptedRemote, LEGACY_API_KEY_SECRET } from '../../core/service/origin';
+import { isUnencryptedRemote } from '../../core/service/origin';
 import { ApiKeyStore } from './apiKey';
 import { BuiltinService } from './builtin';
 import { ServiceCommands } from './commands';
@@ -15,9 +15,7 @@ import { Messages } from './messages';
 import type { RequestPolicy } from './policy';
 import { asArgs, RemoteTokenization } from './remoteTokenize';
 import { ServiceRequests } from './requests';
-
-/** Development and test mode only. */
-const SERVICE_TEST_COMMAND = 'tokenLens.service.test';
+import { serviceTestDriver } from './testDriver';
 
 export class ServiceFeature extends Disposable {
   /** What the runs send their requests through. */
@@ -55,11 +53,6 @@ export class ServiceFeature extends Disposable {
     command('tokenLens.tokenizeRemote', (args?: unknown) => remote.tokenizeRemote(asArgs(args)));
     command('tokenLens.showLog', () => log.show(true));
     command('tokenLens.useBuiltinService', () => commands.useBuiltinService());
-    if (TEST_HOOKS && testMode) {
-      // Tests stand in for an earlier version, which kept one key under the old name.
-      command(SERVICE_TEST_COMMAND, (action: unknown, value: unknown) =>
-        action === 'storeLegacyKey' && typeof value === 'string' ? context.secrets.store(LEGACY_API_KEY_SECRET, value) : undefined,
-      );
-    }
+    if (TEST_HOOKS && testMode) this.register(serviceTestDriver(context.secrets));
   }
 }

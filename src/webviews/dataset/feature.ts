@@ -12,9 +12,7 @@ import { PanelSet } from '../panelSet';
 import { DatasetPanel, type DatasetEnvironment } from './panel';
 import { DATASET_VIEW_TYPE, EPOCHS } from './protocol';
 import { exists, tryParse } from '../uris';
-
-/** Command used by the extension-host tests (registered outside production mode only). */
-export const DATASET_TEST_COMMAND = 'tokenLens.dataset.test';
+import { datasetTestDriver } from './testDriver';
 
 export class DatasetViewFeature extends Disposable {
   private readonly panels = this.register(new PanelSet<DatasetPanel>());
@@ -31,7 +29,14 @@ export class DatasetViewFeature extends Disposable {
       }),
     );
     if (TEST_HOOKS && environment.testMode)
-      this.register(vscode.commands.registerCommand(DATASET_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+      this.register(
+        datasetTestDriver({
+          panels: this.panels,
+          open: (uri) => this.open(uri),
+          restore: (panel, state) => this.restore(panel, state),
+          createPanel: () => this.createPanel(),
+        }),
+      );
   }
 
   /** The file: the one the menu passed, else the active editor's or active tab's. */
@@ -87,39 +92,6 @@ export class DatasetViewFeature extends Disposable {
       return;
     }
     this.adopt(panel, uri, isInt(kept.epochs, EPOCHS.min, EPOCHS.max) ? kept.epochs : undefined);
-  }
-
-  /** Test seam: open a file's view and wait for its count, read what the page shows, click as a user would. */
-  private async test(action: string, arg?: unknown): Promise<unknown> {
-    const args = isRecord(arg) ? arg : {};
-    const panel = this.panels.last();
-    switch (action) {
-      case 'open': {
-        const opened = this.open(isString(args.uri, 10_000) ? vscode.Uri.parse(args.uri) : undefined);
-        await opened?.settled();
-        return opened?.uri.toString();
-      }
-      case 'settled':
-        await panel?.settled();
-        return panel !== undefined;
-      case 'report':
-      case 'click':
-      case 'epochs':
-        return panel?.requestReport(
-          action,
-          isString(args.target, 100) ? args.target : undefined,
-          typeof args.value === 'number' ? args.value : undefined,
-        );
-      case 'restore': // what the serializer does after a reload; arg: the page's persisted state
-        await this.restore(this.createPanel(), arg);
-        await this.panels.last()?.settled();
-        return this.panels.keys();
-      case 'closeAll':
-        this.panels.dispose();
-        return true;
-      default:
-        return undefined;
-    }
   }
 }
 

@@ -4,9 +4,7 @@ import type { Locale } from '../../core/util/locale';
 import { createInspectorPanel, InspectorPanel, type PanelEnvironment } from './panel';
 import { sanitizeOptions, VIEW_TYPE, type RenderedReport } from './protocol';
 import { exactTokenizerNames } from '../../core/tokenizers/index';
-
-/** Command used by the extension-host tests (registered outside production mode only). */
-export const TEST_COMMAND = 'tokenLens.inspector.test';
+import { inspectorTestDriver } from './testDriver';
 
 /**
  * `tokenLens.openInspector` and the panel's restore after a window reload. One panel at a time:
@@ -30,9 +28,15 @@ export class InspectorFeature extends Disposable {
         deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown) => this.restore(webviewPanel, state),
       }),
     );
-    if (TEST_HOOKS && testMode) {
-      this.register(vscode.commands.registerCommand(TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
-    }
+    if (TEST_HOOKS && testMode)
+      this.register(
+        inspectorTestDriver({
+          locale,
+          panel: () => this.panel,
+          setFirstPaint: (on) => (this.firstPaint = on),
+          restore: (panel, state) => this.restore(panel, state),
+        }),
+      );
     this.register(toDisposable(() => this.panel?.dispose()));
   }
 
@@ -59,42 +63,5 @@ export class InspectorFeature extends Disposable {
     panel.onDidDispose(() => {
       if (this.panel === panel) this.panel = undefined;
     });
-  }
-
-  /** Test seam: what the panel shows, and ways to drive it as a user or a hostile page would. */
-  private async test(action: string, arg?: unknown): Promise<unknown> {
-    const panel = this.panel;
-    switch (action) {
-      case 'isOpen':
-        return panel !== undefined;
-      case 'state':
-        if (!panel) return undefined;
-        await panel.settled();
-        return { report: panel.lastReport, state: panel.state, options: panel.currentOptions };
-      case 'painted': // the first report of a render on screen, without waiting for the update to finish
-        return panel?.painted();
-      case 'firstPaint': // on or off for the panels opened from now on
-        this.firstPaint = arg !== false;
-        return true;
-      case 'post': // raw message to the webview
-        return panel?.postRaw(arg);
-      case 'receive': // raw message as if from the webview
-        panel?.receiveRaw(arg);
-        return true;
-      case 'restore': {
-        // what the serializer does after a reload, on a fresh panel with the given state
-        const webviewPanel = vscode.window.createWebviewPanel(VIEW_TYPE, this.locale.t(InspectorPanel.title), {
-          viewColumn: vscode.ViewColumn.Beside,
-          preserveFocus: true,
-        });
-        this.restore(webviewPanel, arg);
-        return this.panel!.settled();
-      }
-      case 'close':
-        panel?.dispose();
-        return true;
-      default:
-        return undefined;
-    }
   }
 }

@@ -298,8 +298,9 @@ export function isToWebview(value: unknown): value is ToWebview {
       return isString(value.label);
     case 'strings':
       return isRecord(value.strings) && Object.values(value.strings).every((v) => isString(v, 1000));
-    case 'test':
+    case 'test': // what only tests send: compiled out of release bundles with the page's driver
       return (
+        TEST_HOOKS &&
         ['click', 'focus', 'report', 'toggle', 'compare', 'hover', 'scroll'].includes(value.action as string) &&
         (value.value === undefined || isString(value.value, 100)) &&
         (value.pane === undefined || value.pane === 0 || value.pane === 1) &&

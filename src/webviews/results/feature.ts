@@ -15,9 +15,7 @@ import { ResultDocuments } from './structures';
 import { viewsColumn } from '../column';
 import { notify } from '../../platform/notify';
 import { FILE_SUMMARY_PREFIX } from './relaxationFile';
-
-/** Registered outside production mode only. */
-export const RESULTS_TEST_COMMAND = 'tokenLens.results.test';
+import { resultsTestDriver } from './testDriver';
 
 /** Brings back, after a reload, a view whose record nobody keeps (computed here from a file): its id starts with the prefix. */
 export type LocalRestore = (panel: vscode.WebviewPanel, id: string) => void | Promise<void>;
@@ -49,7 +47,16 @@ export class ResultViews extends Disposable {
     );
     this.localRestores.set(FILE_SUMMARY_PREFIX, (panel, id) => this.restoreSummary(panel, id));
     if (TEST_HOOKS && testMode)
-      this.register(vscode.commands.registerCommand(RESULTS_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+      this.register(
+        resultsTestDriver({
+          panels: this.panels,
+          documents: this.documents,
+          extensionUri: context.extensionUri,
+          show: (run) => this.show(run),
+          update: (run) => this.update(run),
+          restore: (panel, state) => this.restore(panel, state),
+        }),
+      );
   }
 
   /**
@@ -123,45 +130,5 @@ export class ResultViews extends Disposable {
       run.id,
       new ResultPanel(panel, this.context.extensionUri, run, this.testMode, this.options, this.documents, this.log),
     );
-  }
-
-  /** Test seam: show runs the test makes, what a view shows, and acting on it as a user would. */
-  private async test(action: string, arg?: unknown): Promise<unknown> {
-    const args = isRecord(arg) ? arg : {};
-    const panel = isString(args.runId, 200) ? this.panels.get(args.runId) : this.panels.last();
-    switch (action) {
-      case 'open': // the runs whose views are open
-        return this.panels.keys();
-      case 'show':
-      case 'update': // arg: a RunRecord
-        if (action === 'show') this.show(arg as RunRecord);
-        else this.update(arg as RunRecord);
-        return (arg as RunRecord).id;
-      case 'report':
-      case 'click': {
-        if (!panel) return undefined;
-        if (isString(args.exportTarget, 10_000)) panel.exportTarget = vscode.Uri.parse(args.exportTarget);
-        if (isString(args.saveTarget, 10_000)) this.documents.saveTarget = vscode.Uri.parse(args.saveTarget);
-        return panel.requestReport({ action, target: args.target as string | undefined });
-      }
-      case 'lastAction':
-        return panel?.lastAction;
-      case 'restore': {
-        // what the serializer does after a reload; arg: the page's persisted state
-        const webviewPanel = vscode.window.createWebviewPanel(
-          RESULT_VIEW_TYPE,
-          'Result',
-          { viewColumn: viewsColumn(), preserveFocus: true },
-          panelOptions(this.context.extensionUri),
-        );
-        await this.restore(webviewPanel, arg);
-        return this.panels.keys();
-      }
-      case 'closeAll':
-        this.panels.dispose();
-        return true;
-      default:
-        return undefined;
-    }
   }
 }

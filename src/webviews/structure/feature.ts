@@ -15,10 +15,9 @@ import { sanitizeStructureOptions, STRUCTURE_VIEW_TYPE, type StructureOptions } 
 import { notify } from '../../platform/notify';
 import { viewsColumn } from '../column';
 import { tryParse } from '../uris';
+import { structureTestDriver } from './testDriver';
 
 export const SHOW_STRUCTURE = 'tokenLens.showStructure';
-/** Registered in test builds only (TEST_HOOKS) and outside production mode. */
-export const STRUCTURE_TEST_COMMAND = 'tokenLens.structure.test';
 
 export class StructureFeature extends Disposable {
   private readonly panels = this.register(new PanelSet<StructurePanel>());
@@ -43,7 +42,9 @@ export class StructureFeature extends Disposable {
       }),
     );
     if (TEST_HOOKS && testMode)
-      this.register(vscode.commands.registerCommand(STRUCTURE_TEST_COMMAND, (action: string, arg?: unknown) => this.test(action, arg)));
+      this.register(
+        structureTestDriver({ panels: this.panels, restore: (p, s) => this.restore(p, s), createPanel: () => this.createPanel() }),
+      );
   }
 
   /** The view of a document, if one is open (for the frame its player shows). */
@@ -118,41 +119,5 @@ export class StructureFeature extends Disposable {
       RUN_KEY_PREFIX + run.id,
       new RunStructurePanel(panel, this.context.extensionUri, run, data, options, this.testMode, this.log),
     );
-  }
-
-  /** Test seam: what a view shows, and acting on it as a user would. */
-  private async test(action: string, arg?: unknown): Promise<unknown> {
-    const args = isRecord(arg) ? arg : {};
-    const panel = isString(args.uri, 10_000) ? this.panels.get(args.uri) : this.panels.last();
-    switch (action) {
-      case 'open': // the views that are open
-        return this.panels.keys();
-      case 'report':
-      case 'hover':
-      case 'pick':
-      case 'setRepeat':
-      case 'exportPng':
-      case 'setFrame':
-      case 'play':
-      case 'pause': {
-        if (!panel) return undefined;
-        if (action === 'exportPng' && isString(args.target, 10_000)) panel.exportTarget = vscode.Uri.parse(args.target);
-        return panel.requestReport({
-          action,
-          atom: args.atom as number | undefined,
-          repeat: args.repeat as [number, number, number] | undefined,
-          frame: args.frame as number | undefined,
-          paint: args.paint === true,
-        });
-      }
-      case 'restore': // what the serializer does after a reload
-        this.restore(this.createPanel(), arg);
-        return this.panels.keys();
-      case 'closeAll':
-        this.panels.dispose();
-        return true;
-      default:
-        return undefined;
-    }
   }
 }

@@ -194,8 +194,9 @@ export function isToStructurePage(value: unknown): value is ToStructurePage {
       );
     case 'frameSymmetry':
       return isInt(value.frame) && isString(value.text, 500);
-    case 'test':
+    case 'test': // what only tests send: compiled out of release bundles with the page's driver
       return (
+        TEST_HOOKS &&
         TEST_ACTIONS.includes(value.action as TestAction) &&
         isInt(value.id) &&
         (value.atom === undefined || isInt(value.atom)) &&
@@ -223,8 +224,9 @@ export function isFromStructurePage(value: unknown): value is FromStructurePage 
       return isString(value.text, 5000);
     case 'frame':
       return isInt(value.index);
-    case 'rendered':
+    case 'rendered': // the page's report, which only tests ask for: compiled out of release bundles
       return (
+        TEST_HOOKS &&
         isInt(value.seq) &&
         isInt(value.request) &&
         isInt(value.atoms) &&

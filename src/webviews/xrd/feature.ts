@@ -21,11 +21,10 @@ import { ResultDocuments } from '../results/structures';
 import { runTitle, type RunRecord } from '../../core/runs/run';
 import type { ResultViews } from '../results/feature';
 import { patternRun, type Measured } from './patternRun';
+import { xrdTestDriver } from './testDriver';
 
 export const POWDER_PATTERN = 'tokenLens.powderPattern';
 export const EXPORT_PATTERN = 'tokenLens.exportPattern';
-/** Registered outside production mode only: what the last pattern view shows. */
-export const XRD_TEST_COMMAND = 'tokenLens.xrd.test';
 const DIFFRACTION_LANGUAGE = 'diffraction';
 
 /** The pattern's record id: this prefix, then the structure file's URI. */
@@ -48,18 +47,7 @@ export class PowderPatternFeature extends Disposable {
     if (results) this.register(results.restoreLocal(XRD_ID_PREFIX, (panel, id) => this.restore(panel, id)));
     this.register(vscode.commands.registerCommand(POWDER_PATTERN, (uri?: vscode.Uri) => this.show(uri)));
     this.register(vscode.commands.registerCommand(EXPORT_PATTERN, (uri?: vscode.Uri, target?: vscode.Uri) => this.export(uri, target)));
-    if (TEST_HOOKS && testMode)
-      this.register(
-        vscode.commands.registerCommand(XRD_TEST_COMMAND, (action: string) =>
-          action === 'report'
-            ? this.panels.last()?.requestReport({ action: 'report' })
-            : action === 'closeAll'
-              ? this.panels.dispose()
-              : action === 'open'
-                ? this.panels.keys()
-                : undefined,
-        ),
-      );
+    if (TEST_HOOKS && testMode) this.register(xrdTestDriver(this.panels));
   }
 
   /** The POSCAR of the command's argument or the active editor, as a structure; a message when there is none. */

@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TokenLensApi } from '../../../src/api';
+import { TEST_SEAM_TRACES } from '../../package/vsixRules';
 import {
   activateExtension,
   aiTokenizerClaude,
@@ -121,7 +122,7 @@ suite('Installed .vsix', () => {
     ];
     for (const script of scripts) {
       const text = fs.readFileSync(path.join(root, script), 'latin1');
-      assert.doesNotMatch(text, /tokenLens\.\w+\.test\b|data-test-mode|sinceReadyMs/, `${script} holds test hooks`);
+      assert.doesNotMatch(text, TEST_SEAM_TRACES, `${script} holds test hooks`);
     }
     await openDocument('The published inspector shows these tokens.', 'plaintext');
     assert.strictEqual(await vscode.commands.executeCommand('tokenLens.openInspector'), undefined, 'the page reports nothing back');

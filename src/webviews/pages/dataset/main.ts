@@ -9,7 +9,6 @@ import { connect, el, onThemeChange } from '../bridge';
 import type { PlotSpec } from '../../results/plots';
 import {
   isToDatasetPage,
-  type DatasetTestMessage,
   type DatasetView,
   type FromDatasetPage,
   type LinesTable,
@@ -17,12 +16,13 @@ import {
   type TextTable,
   type ToDatasetPage,
 } from '../../dataset/protocol';
-import { button, table, tableTexts } from '../results/dom';
-import { drawPlot, yTicks, type Plot } from '../results/plot';
+import { button, table } from '../results/dom';
+import { drawPlot, type Plot } from '../results/plot';
+import { datasetTestDriver } from './testDriver';
 
 const bridge = connect<ToDatasetPage, FromDatasetPage>(isToDatasetPage, (message) => {
   if (message.type === 'show') show(message);
-  else if (TEST_HOOKS && bridge.testMode) test(message);
+  else driver?.(message);
 });
 
 const app = document.getElementById('app')!;
@@ -138,30 +138,7 @@ function draw(): void {
 onThemeChange(() => draw());
 new ResizeObserver(() => (plot && slot ? plot.resize(slot.container.clientWidth) : undefined)).observe(app);
 
-// ---- test mode only -----------------------------------------------------------------------------
-
-function test(message: DatasetTestMessage): void {
-  const epochs = app.querySelector<HTMLInputElement>('[data-target="epochs"]');
-  if (message.action === 'click' && message.target)
-    app.querySelector<HTMLElement>(`[data-target="${CSS.escape(message.target)}"]`)?.click();
-  if (message.action === 'epochs' && epochs && message.value !== undefined) {
-    epochs.value = String(message.value);
-    epochs.dispatchEvent(new Event('change'));
-  }
-  bridge.post({
-    type: 'rendered',
-    request: message.id,
-    seq: current?.seq ?? -1,
-    state: current?.view.state ?? '',
-    status: app.querySelector('.status')?.textContent ?? '',
-    notice: app.querySelector('.problem')?.textContent ?? '',
-    tables: tableTexts(app),
-    bins: current?.view.histogram?.counts.length ?? 0,
-    epochs: Number(epochs?.value ?? NaN),
-    yTicks: plot ? yTicks(plot) : [],
-    plotted: app.querySelector('.plot-area canvas') !== null,
-    targets: Array.from(app.querySelectorAll<HTMLElement>('[data-target]'), (e) => e.dataset.target!),
-  });
-}
+const driver =
+  TEST_HOOKS && bridge.testMode ? datasetTestDriver({ app, current: () => current, plot: () => plot }, bridge.post) : undefined;
 
 bridge.ready();

@@ -15,7 +15,6 @@ import {
   type InspectorOptions,
   type MarkMessage,
   type RenderMessage,
-  type TestMessage,
   type ToWebview,
 } from '../../inspector/protocol';
 import { getSegment } from '../../../core/inspector/segments';
@@ -23,14 +22,12 @@ import type { PageMessage } from '../../../core/inspector/strings';
 import { substitute } from '../../../core/util/locale';
 import { connect, el } from '../bridge';
 import { EMPTY_TABLE, PaneView, type PaneHost } from './pane';
-import { scrollBench } from './paneBench';
 import { rowAt } from './rows';
+import { inspectorTestDriver, type InspectorDriver } from './testDriver';
 
 const bridge = connect<ToWebview, FromWebview>(isToWebview, (message) => handle(message));
-const REPORT_SEGMENTS = 200;
-const pageNonce = (document.currentScript as HTMLScriptElement | null)?.nonce ?? '';
 /** Only development and test builds (data-test-mode from the host) report renders and obey test messages. */
-const testMode = bridge.testMode;
+let driver: InspectorDriver | undefined;
 
 const persistedState = bridge.persisted as { options?: unknown } | undefined;
 let options: InspectorOptions = sanitizeOptions(persistedState?.options);
@@ -41,11 +38,6 @@ let currentSeq = -1;
 let mark: [number, number] | undefined;
 let tokenizers: string[] = [];
 let tokenizer = '';
-let lastRenderMs = 0;
-/** When the page said ready, and how long after it the last render was on screen. */
-let readyAt = 0;
-let lastSinceReadyMs = 0;
-let lastScroll: { frames: number; maxMs: number; meanMs: number; p95Ms: number; rebuilt: number } | undefined;
 
 function post(message: FromWebview): void {
   bridge.post(message);
@@ -170,7 +162,7 @@ function setOptions(next: InspectorOptions): void {
   syncControls();
   if (!compareChanged) {
     for (const pane of panes) pane.relayout();
-    report();
+    driver?.report();
   }
 }
 
@@ -324,9 +316,7 @@ function render(message: RenderMessage): void {
     for (const pane of panes) pane.renderVisible();
   }
   void panesBox.offsetHeight; // include layout in the measured time
-  lastRenderMs = performance.now() - started;
-  lastSinceReadyMs = performance.now() - readyAt;
-  report();
+  driver?.rendered(performance.now() - started, true);
 }
 
 function empty(message: EmptyMessage): void {
@@ -342,103 +332,14 @@ function empty(message: EmptyMessage): void {
   syncControls();
   ensurePanes(1);
   primaryPane.setData('', { tokenizer: message.tokenizer, nTokens: 0, table: EMPTY_TABLE }, 0);
-  lastRenderMs = 0;
-  report();
+  driver?.rendered(0, false);
 }
 
 function applyMark(message: MarkMessage): void {
   if (!current || message.seq !== current.seq || message.end > current.text.length) return;
   mark = [message.start, message.end];
   for (const pane of panes) pane.setMark(mark, message.reveal);
-  report();
-}
-
-/** Elements in the page that this script did not build: what a token could have injected. */
-const BUILT = new Set(['HEADER', 'SECTION', 'DIV', 'SPAN', 'BUTTON', 'SELECT', 'OPTION', 'LABEL', 'INPUT']);
-function injected(): string[] {
-  const foreign = Array.from(app.querySelectorAll('*')).filter((node) => !BUILT.has(node.tagName));
-  const scripts = Array.from(document.querySelectorAll('script')).filter(
-    (node) => node.nonce !== pageNonce && node.id !== '_vscodeApiScript',
-  );
-  return [...foreign, ...scripts].map((node) => node.outerHTML.slice(0, 120));
-}
-
-function report(): void {
-  if (!TEST_HOOKS || !testMode) return;
-  const pane = primaryPane;
-  const segments: string[] = [];
-  for (let i = 0; i < Math.min(REPORT_SEGMENTS, pane.segmentCount); i++) segments.push(pane.segmentText(i));
-  post({
-    type: 'painted',
-    seq: Math.max(0, currentSeq),
-    nTokens: current?.primary.nTokens ?? 0,
-    nChars: current?.nChars ?? 0,
-    compareTokens: current?.compare?.nTokens ?? null,
-    segmentCount: pane.segmentCount,
-    segments,
-    domText: pane.domText,
-    rows: pane.rowCount,
-    domRows: pane.domRows,
-    marked: pane.markedSegments,
-    injected: injected(),
-    options,
-    header: stats.textContent ?? '',
-    note: note.hidden ? '' : (note.textContent ?? ''),
-    tooltip: tooltip.hidden
-      ? ''
-      : Array.from(tooltip.children)
-          .map((line) => line.textContent ?? '')
-          .join('\n'),
-    renderMs: Math.round(lastRenderMs * 100) / 100,
-    sinceReadyMs: Math.round(lastSinceReadyMs),
-    theme: document.body.className,
-    scroll: lastScroll,
-    panes: panes.map((p) => p.layout),
-  });
-}
-
-function test(message: TestMessage): void {
-  const pane = panes[message.pane ?? 0];
-  switch (message.action) {
-    case 'click': {
-      if (!pane || message.segment === undefined || message.segment >= pane.segmentCount) return;
-      pane.setActive(message.segment, true);
-      pane.pieceOf(message.segment)?.click();
-      return;
-    }
-    case 'focus':
-      if (!pane || message.segment === undefined) return;
-      pane.scroller.focus();
-      pane.setActive(message.segment, true);
-      report();
-      return;
-    case 'hover': {
-      if (!pane || message.segment === undefined || message.segment >= pane.segmentCount) return;
-      pane.setActive(message.segment, true);
-      pane.pieceOf(message.segment)?.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
-      report();
-      return;
-    }
-    case 'compare':
-      compareSelect.value = message.value ?? '';
-      compareSelect.dispatchEvent(new Event('change'));
-      return;
-    case 'toggle': {
-      const input = message.option === 'showIds' ? idsToggle : message.option === 'showWhitespace' ? wsToggle : undefined;
-      input?.click();
-      return;
-    }
-    case 'report':
-      report();
-      return;
-    case 'scroll':
-      if (!pane) return;
-      void scrollBench(pane, message.segment ?? 120).then((result) => {
-        lastScroll = result;
-        report();
-      });
-      return;
-  }
+  driver?.report();
 }
 
 /** Every message from the extension, once the bridge's guard passed it (anything else is dropped there). */
@@ -464,7 +365,7 @@ function handle(message: ToWebview): void {
       syncControls();
       return;
     case 'test':
-      if (TEST_HOOKS && testMode) test(message);
+      driver?.test(message);
       return;
   }
 }
@@ -477,9 +378,11 @@ new ResizeObserver(() => {
   }, 100);
 }).observe(panesBox);
 
-// Theme switches change the body's class: report them (the screenshots wait for it).
-new MutationObserver(() => report()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
-
 syncControls();
-readyAt = performance.now();
+if (TEST_HOOKS && bridge.testMode)
+  driver = inspectorTestDriver(
+    { app, stats, note, tooltip, compareSelect, idsToggle, wsToggle },
+    () => ({ current, seq: currentSeq, options, panes }),
+    post,
+  );
 bridge.ready();

@@ -1,4 +1,4 @@
-/** Test builds only (behind TEST_HOOKS): scrolls a pane frame by frame and times each frame's render. */
+/** The inspector's test driver only (testDriver.ts, behind TEST_HOOKS): scrolls a pane frame by frame and times each frame's render. */
 import type { PaneView } from './pane';
 
 export interface ScrollBench {

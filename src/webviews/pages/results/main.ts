@@ -4,27 +4,27 @@
  * CSV, tables, the service's images, and every other field as JSON. All service text reaches the DOM
  * through textContent.
  */
-import { connect, el, onThemeChange, themeKind, t } from '../bridge';
+import { connect, el, onThemeChange, t } from '../bridge';
 import { duration } from '../../results/format';
 import { plotsOf, toCsv, type PlotSpec } from '../../results/plots';
 import {
   isToResultPage,
   type FromResultPage,
-  type ResultTestMessage,
   type ResultView,
   type RunInfo,
   type ShowMessage,
   type ToResultPage,
 } from '../../results/protocol';
 import { describe } from '../../results/summary';
-import { button, table, tableTexts } from './dom';
+import { button, table } from './dom';
 import type { ParameterRow } from '../../../core/runs/parameters';
-import { drawPlot, yTicks, type Plot } from './plot';
+import { drawPlot, type Plot } from './plot';
 import { actions, images, tables } from './sections';
+import { resultsTestDriver } from './testDriver';
 
 const bridge = connect<ToResultPage, FromResultPage>(isToResultPage, (message) => {
   if (message.type === 'show') show(message);
-  else if (TEST_HOOKS && bridge.testMode) test(message);
+  else driver?.(message);
 });
 
 const app = document.getElementById('app')!;
@@ -204,35 +204,9 @@ function drawPlots(): void {
 onThemeChange(() => drawPlots());
 new ResizeObserver(() => plots.forEach((p, i) => p.resize(slots[i]!.container.clientWidth))).observe(app);
 
-// ---- test mode only -----------------------------------------------------------------------------
-
-function test(message: ResultTestMessage): void {
-  if (message.action === 'click' && message.target)
-    app.querySelector<HTMLElement>(`[data-target="${CSS.escape(message.target)}"]`)?.click();
-  report(message.id);
-}
-
-function report(request: number): void {
-  const view = current?.view;
-  bridge.post({
-    type: 'rendered',
-    seq: current?.seq ?? -1,
-    request,
-    kind: current?.run.kind ?? '',
-    state: current?.run.state ?? '',
-    headline: app.querySelector('.headline')?.textContent ?? '',
-    source: app.querySelector('.builtin')?.textContent ?? '',
-    status: app.querySelector('header .status')?.textContent ?? '',
-    note: app.querySelector('.fitted')?.textContent ?? '',
-    plots: plots.map((p) => ({ title: p.spec.title, series: p.spec.series.length, points: p.spec.x.length, yTicks: yTicks(p) })),
-    tables: tableTexts(app),
-    extraKeys: Object.keys(view?.model.extra ?? {}),
-    images: app.querySelectorAll('figure.image img').length,
-    warnings: view?.model.warnings ?? [],
-    targets: Array.from(app.querySelectorAll<HTMLElement>('[data-target]'), (e) => e.dataset.target!),
-    theme: themeKind(),
-    renderMs,
-  });
-}
+const driver =
+  TEST_HOOKS && bridge.testMode
+    ? resultsTestDriver({ app, current: () => current, plots: () => plots, renderMs: () => renderMs }, bridge.post)
+    : undefined;
 
 bridge.ready();

@@ -16,14 +16,14 @@ import {
   type ShowMessage,
   type StructureData,
   type StructureOptions,
-  type StructureTestMessage,
   type ToStructurePage,
 } from '../../structure/protocol';
+import { structureTestDriver } from './testDriver';
 
 const bridge = connect<ToStructurePage, FromStructurePage>(isToStructurePage, (message) => {
   if (message.type === 'show') show(message);
   else if (message.type === 'frameSymmetry') frameSymmetry(message.frame, message.text);
-  else if (TEST_HOOKS && bridge.testMode) void test(message);
+  else void driver?.(message);
 });
 
 let options: StructureOptions = sanitizeStructureOptions((bridge.persisted as { options?: unknown } | undefined)?.options);
@@ -435,70 +435,32 @@ function hover(index: number | undefined): void {
   viewer.render();
 }
 
-// ---- test mode only -----------------------------------------------------------------------------
-
-async function test(message: StructureTestMessage): Promise<void> {
-  if (message.action === 'hover') hover(message.atom);
-  // pick names a site (as the file numbers them), and picks its first drawn image, as a click on it would.
-  if (message.action === 'pick') pick(message.atom === undefined || !scene ? undefined : scene.sites.indexOf(message.atom));
-  if (message.action === 'setRepeat' && message.repeat) setOptions({ ...options, repeat: message.repeat });
-  if (message.action === 'exportPng') exportButton.click();
-  if (message.action === 'play') play();
-  if (message.action === 'pause') pause();
-  if (message.action === 'setFrame' && message.frame !== undefined) {
-    pause();
-    showFrame(message.frame);
-  }
-  await report(message.id, message.paint === true);
-}
-
-async function report(request: number, paint: boolean): Promise<void> {
-  const model = viewer.getModel();
-  const atoms = model ? (model.selectedAtoms({}) as { bonds?: number[] }[]) : [];
-  const bonds = atoms.reduce((n, a) => n + (a.bonds?.length ?? 0), 0) / 2;
-  bridge.post({
-    type: 'rendered',
-    seq: current?.seq ?? -1,
-    request,
-    atoms: atoms.length,
-    bonds,
-    repeat: scene?.repeat ?? options.repeat,
-    legend: Array.from(legendBox.querySelectorAll('li:not(.symmetry)'), (li) => li.textContent ?? '').join(' '),
-    symmetry: legendBox.querySelector('.symmetry')?.textContent ?? '',
-    note: note.hidden ? '' : (note.textContent ?? ''),
-    title: title.textContent ?? '',
-    summary: summary.textContent ?? '',
-    hover: hoverText,
-    measurement: copyButton.disabled ? '' : (measureText.textContent ?? ''),
-    theme: themeKind(),
-    renderMs,
-    painted: paint ? await painted() : -1,
-    frame: frameIndex,
-    frames: framesOf(current?.structure),
-    caption: caption.textContent ?? '',
-    playing: timer !== undefined,
-    firstAtom: scene ? [...scene.positions.subarray(0, 3)] : [],
-  });
-}
-
-/** Share of pixels that differ from the background in a PNG of the canvas. */
-async function painted(): Promise<number> {
-  const image = new Image();
-  image.src = viewer.pngURI();
-  await image.decode();
-  const canvas = el('canvas');
-  canvas.width = image.width;
-  canvas.height = image.height;
-  const context = canvas.getContext('2d')!;
-  context.drawImage(image, 0, 0);
-  const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
-  const [r0, g0, b0] = [data[0]!, data[1]!, data[2]!];
-  let differ = 0;
-  for (let i = 0; i < data.length; i += 4) {
-    if (Math.abs(data[i]! - r0) + Math.abs(data[i + 1]! - g0) + Math.abs(data[i + 2]! - b0) > 30) differ++;
-  }
-  return differ / (data.length / 4);
-}
+const driver =
+  TEST_HOOKS && bridge.testMode
+    ? structureTestDriver(
+        {
+          viewer,
+          elements: { title, summary, note, legendBox, measureText, copyButton, caption, exportButton },
+          state: () => ({
+            current,
+            scene,
+            repeat: options.repeat,
+            hoverText,
+            renderMs,
+            frameIndex,
+            frames: framesOf(current?.structure),
+            playing: timer !== undefined,
+          }),
+          hover,
+          pick,
+          setRepeat: (repeat) => setOptions({ ...options, repeat }),
+          play,
+          pause,
+          showFrame,
+        },
+        bridge.post,
+      )
+    : undefined;
 
 syncControls();
 bridge.ready();
