@@ -58,6 +58,12 @@ export async function leastUnder(
   return { least, attempts: made };
 }
 
+/**
+ * The least small time a ratio is taken over: below it, CPU time is the timer's and the scheduler's (a reader that
+ * stops at once can take 0.0 ms on the small input), and a ratio of it would be noise or infinite.
+ */
+export const FLOOR_MS = 0.5;
+
 /** The fastest small and large CPU times of `runs` alternating runs. */
 async function fastestPair<T>({ run, small, large, runs = 7 }: LinearCheck<T>): Promise<{ smallMs: number; largeMs: number }> {
   let [smallMs, largeMs] = [Infinity, Infinity];
@@ -76,7 +82,7 @@ export async function linearRatio<T>(check: LinearCheck<T>): Promise<Linearity> 
   const { attempts } = await leastUnder(
     async () => {
       const { smallMs, largeMs } = await fastestPair(check);
-      const ratio = largeMs / smallMs;
+      const ratio = largeMs / Math.max(FLOOR_MS, smallMs);
       if (ratio < best.ratio) best = { ratio, smallMs, largeMs };
       return ratio;
     },

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { linearRatio } from '../../support/linearity';
+import { FLOOR_MS, linearRatio } from '../../support/linearity';
 
 /** Where the loops leave their sums, so that the compiler cannot drop them. */
 let sink = 0;
@@ -23,8 +23,9 @@ function quadratic(n: number): void {
 }
 
 test('a quadratic loop fails: 8× the size takes about 64× the time, over the limit of 32× in all three measurements', async () => {
-  const result = await linearRatio({ what: '8× the size', run: quadratic, small: 500, large: 4_000, limit: 32 });
+  const result = await linearRatio({ what: '8× the size', run: quadratic, small: 1_000, large: 8_000, limit: 32 });
   assert.ok(result.ratio >= 32, result.message);
+  assert.ok(result.smallMs > FLOOR_MS, `the small run is timed, not floored: ${result.message}`);
   assert.equal(result.attempts, 3, 'measured again, up to three times, before it fails');
   assert.match(
     result.message,
@@ -54,6 +55,11 @@ test('a linear loop slowed through one whole measurement (the other lane) passes
   assert.equal(runs, 2 + 2 * 14);
 });
 
+test('a small time under FLOOR_MS counts as FLOOR_MS: a reader that stops at once is not infinitely superlinear', async () => {
+  const result = await linearRatio({ what: 'nothing', run: () => undefined, small: 0, large: 1, limit: 2 });
+  assert.ok(result.ratio < 1, result.message);
+});
+
 test('asynchronous runs are awaited inside the measurement', async () => {
   const result = await linearRatio({
     what: '8× the size',
@@ -61,8 +67,8 @@ test('asynchronous runs are awaited inside the measurement', async () => {
       await Promise.resolve();
       quadratic(n);
     },
-    small: 500,
-    large: 4_000,
+    small: 1_000,
+    large: 8_000,
     limit: 32,
   });
   assert.ok(result.ratio >= 32, result.message);
