@@ -18,7 +18,7 @@ import type { StructureFile } from '../../../../src/core/structures/types';
 import { readVasprun, VasprunReader } from '../../../../src/core/structures/vasprun/index';
 import { sampleOutcar, sampleSteps, sampleVasprun } from '../../../support/vaspSamples';
 import { linearRatio } from '../../../support/linearity';
-import { lineMutation, mutateLines, type LineMutation } from '../../../support/lineMutations';
+import { HOSTILE_VALUES, lineMutation, mutateLines, type LineMutation } from '../../../support/lineMutations';
 
 const SEED = 20261127;
 const ROOT = '/usr/share/doc/pymatgen-test-files/examples/test_files';
@@ -53,18 +53,10 @@ const VASPRUNS = [
   ...(HAVE_REAL ? ['relaxation/vasprun.xml', 'vasprun.xml.etest1.gz', 'vasprun.xml.indirect.gz'].map(real) : []),
 ];
 
+/** HOSTILE_VALUES and the OUTCAR and vasprun readers' own: Fortran overflow, markup, line ends and the keys the readers look for. */
 const HOSTILE = [
-  '1e308',
-  '-1e308',
-  'NaN',
-  'Infinity',
+  ...HOSTILE_VALUES,
   '*********',
-  '-0',
-  '9'.repeat(400),
-  '\u0000',
-  '\u202e',
-  '\ufeff',
-  '𝟙',
   '<',
   '>',
   '</',
