@@ -48,6 +48,14 @@ export function lineMutation(hostile: readonly string[], options: { insert?: boo
   );
 }
 
+/** Random text: up to 40 lines, each random binary text or up to 8 numbers and hostile values separated by spaces. */
+export function randomLines(hostile: readonly string[]): fc.Arbitrary<string> {
+  const numberLine = fc
+    .array(fc.oneof(fc.double().map(String), fc.integer().map(String), fc.constantFrom(...hostile)), { maxLength: 8 })
+    .map((t) => t.join(' '));
+  return fc.array(fc.oneof(numberLine, fc.string({ unit: 'binary', maxLength: 40 })), { maxLength: 40 }).map((l) => l.join('\n'));
+}
+
 export type LineMutation = ReturnType<typeof lineMutation> extends fc.Arbitrary<infer M> ? M : never;
 
 /** `text` with the mutations applied in order; a token is what `separators` (a capturing split) leaves between them. */

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { readXdatcar } from '../../../../src/core/structures/xdatcar/index';
 import type { OutlineEntry, StructureFile } from '../../../../src/core/structures/types';
 import { readXyz, writeExtxyz } from '../../../../src/core/structures/xyz/index';
-import { HOSTILE_VALUES, lineMutation, mutateLines, type LineMutation } from '../../../support/lineMutations';
+import { HOSTILE_VALUES, lineMutation, mutateLines, randomLines, type LineMutation } from '../../../support/lineMutations';
 import { linearRatio } from '../../../support/linearity';
 
 const SEED = 20261127;
@@ -129,17 +129,11 @@ test('every sample truncated at every character reads within the invariants', ()
 });
 
 test('random text and random lines of numbers: never a throw', () => {
-  const numberLine = fc
-    .array(fc.oneof(fc.double().map(String), fc.integer().map(String), fc.constantFrom(...HOSTILE)), { maxLength: 8 })
-    .map((t) => t.join(' '));
   fc.assert(
-    fc.property(
-      fc.array(fc.oneof(numberLine, fc.string({ unit: 'binary', maxLength: 40 })), { maxLength: 40 }).map((l) => l.join('\n')),
-      (text) => {
-        check(text, readXyz);
-        check(text, readXdatcar);
-      },
-    ),
+    fc.property(randomLines(HOSTILE), (text) => {
+      check(text, readXyz);
+      check(text, readXdatcar);
+    }),
     { seed: SEED, numRuns: 2000 },
   );
 });
