@@ -23,9 +23,9 @@ function quadratic(n: number): void {
 }
 
 test('a quadratic loop fails: 8× the size takes about 64× the time, over the limit of 32× in all three measurements', async () => {
-  const result = await linearRatio({ what: '8× the size', run: quadratic, small: 1_000, large: 8_000, limit: 32 });
+  const result = await linearRatio({ what: '8× the size', run: quadratic, small: 2_000, large: 16_000, limit: 32 });
   assert.ok(result.ratio >= 32, result.message);
-  assert.ok(result.smallMs > FLOOR_MS, `the small run is timed, not floored: ${result.message}`);
+  assert.ok(result.smallMs > 2 * FLOOR_MS, `the small run is timed well over the floor: ${result.message}`);
   assert.equal(result.attempts, 3, 'measured again, up to three times, before it fails');
   assert.match(
     result.message,
@@ -67,9 +67,10 @@ test('asynchronous runs are awaited inside the measurement', async () => {
       await Promise.resolve();
       quadratic(n);
     },
-    small: 1_000,
-    large: 8_000,
+    small: 2_000,
+    large: 16_000,
     limit: 32,
+    runs: 3,
   });
   assert.ok(result.ratio >= 32, result.message);
 });
