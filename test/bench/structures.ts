@@ -17,21 +17,11 @@ import { Worker } from 'node:worker_threads';
 import { createServer } from '../../src/server/http/app';
 import { withHeartbeat } from './heartbeat';
 import { seededRandom } from '../../src/server/physics/rng';
+import { DIAMOND } from '../support/cubicCells';
 import { fastestParse, LAYOUTS, layoutPoscar, type Layout } from '../support/poscarLayouts';
 
 // ---------------------------------------------------------------------------------------------
 // The 64-atom Si cell
-
-const DIAMOND: Array<[number, number, number]> = [
-  [0, 0, 0],
-  [0, 0.5, 0.5],
-  [0.5, 0, 0.5],
-  [0.5, 0.5, 0],
-  [0.25, 0.25, 0.25],
-  [0.25, 0.75, 0.75],
-  [0.75, 0.25, 0.75],
-  [0.75, 0.75, 0.25],
-];
 
 /**
  * Si, 2×2×2 conventional diamond cells (a = 5.431 Å): 64 atoms, Cartesian coordinates; with

@@ -4,6 +4,29 @@
  */
 import fc from 'fast-check';
 
+/**
+ * The hostile values every reader's fuzz test tries, to which each adds its format's own: numbers past a double's
+ * range, under it, not finite, a run of 400 digits, a Fortran exponent; a NUL, a right-to-left override, a byte-order
+ * mark, look-alike digits and letters; a command link (shown as text, never a link).
+ */
+export const HOSTILE_VALUES: readonly string[] = [
+  '1e308',
+  '-1e308',
+  '1e-320',
+  'NaN',
+  'Infinity',
+  '-0',
+  '0',
+  '9'.repeat(400),
+  '1.0D-3',
+  '\u0000',
+  '\u202e',
+  '\ufeff',
+  '𝟙',
+  'Ｓｉ',
+  '[x](command:workbench.action.terminal.sendSequence)',
+];
+
 /** The mutations, over `hostile` values; `insert` adds text inserted inside a line (markup formats). */
 export function lineMutation(hostile: readonly string[], options: { insert?: boolean } = {}) {
   const value = fc.oneof(fc.constantFrom(...hostile), fc.string({ maxLength: 12 }), fc.double().map(String));
@@ -23,6 +46,14 @@ export function lineMutation(hostile: readonly string[], options: { insert?: boo
       : []),
     fc.record({ kind: fc.constant('token' as const), at: fc.nat(), token: fc.nat(), value }),
   );
+}
+
+/** Random text: up to 40 lines, each random binary text or up to 8 numbers and hostile values separated by spaces. */
+export function randomLines(hostile: readonly string[]): fc.Arbitrary<string> {
+  const numberLine = fc
+    .array(fc.oneof(fc.double().map(String), fc.integer().map(String), fc.constantFrom(...hostile)), { maxLength: 8 })
+    .map((t) => t.join(' '));
+  return fc.array(fc.oneof(numberLine, fc.string({ unit: 'binary', maxLength: 40 })), { maxLength: 40 }).map((l) => l.join('\n'));
 }
 
 export type LineMutation = ReturnType<typeof lineMutation> extends fc.Arbitrary<infer M> ? M : never;

@@ -1,31 +1,22 @@
 /** Structures for the physics and structure-endpoint tests. */
 import type { Cell, Mat3, Vec3 } from '../../src/server/physics/cell';
 import { seededRandom } from '../../src/server/physics/rng';
+import { cubicCell, FCC } from './cubicCells';
 
 export const SI_A = 5.431;
 
 /** Diamond silicon: the conventional 8-atom cubic cell repeated n×n×n. */
 export function diamond(n = 1, a = SI_A): Cell {
-  const fcc: Vec3[] = [
-    [0, 0, 0],
-    [0, 0.5, 0.5],
-    [0.5, 0, 0.5],
-    [0.5, 0.5, 0],
-  ];
   const positions: Vec3[] = [];
   for (let x = 0; x < n; x++) {
     for (let y = 0; y < n; y++) {
       for (let z = 0; z < n; z++) {
-        for (const f of fcc) for (const o of [0, 0.25]) positions.push([(x + f[0] + o) * a, (y + f[1] + o) * a, (z + f[2] + o) * a]);
+        for (const f of FCC) for (const o of [0, 0.25]) positions.push([(x + f[0] + o) * a, (y + f[1] + o) * a, (z + f[2] + o) * a]);
       }
     }
   }
   return {
-    lattice: [
-      [n * a, 0, 0],
-      [0, n * a, 0],
-      [0, 0, n * a],
-    ],
+    lattice: cubicCell(n * a),
     symbols: positions.map(() => 'Si'),
     positions,
   };
@@ -107,23 +98,12 @@ export function fccCopper(n: number): Cell {
 
 /** A face-centred cubic crystal of one element, n×n×n conventional cells (4n³ atoms) of side a. */
 export function fcc(n: number, a: number, symbol: string): Cell {
-  const basis: Vec3[] = [
-    [0, 0, 0],
-    [0, 0.5, 0.5],
-    [0.5, 0, 0.5],
-    [0.5, 0.5, 0],
-  ];
   const positions: Vec3[] = [];
   for (let x = 0; x < n; x++)
     for (let y = 0; y < n; y++)
-      for (let z = 0; z < n; z++) for (const b of basis) positions.push([(x + b[0]) * a, (y + b[1]) * a, (z + b[2]) * a]);
-  const side = n * a;
+      for (let z = 0; z < n; z++) for (const b of FCC) positions.push([(x + b[0]) * a, (y + b[1]) * a, (z + b[2]) * a]);
   return {
-    lattice: [
-      [side, 0, 0],
-      [0, side, 0],
-      [0, 0, side],
-    ],
+    lattice: cubicCell(n * a),
     symbols: positions.map(() => symbol),
     positions,
   };

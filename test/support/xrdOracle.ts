@@ -5,6 +5,7 @@
 import type { XrdStructure } from '../../src/core/crystallography/xrd';
 import type { Mat3, Vec3 } from '../../src/core/poscar/types';
 import { fracToCart } from '../../src/core/poscar/structure';
+import { cubicCell, DIAMOND, FCC } from './cubicCells';
 import { pythonJson } from './python';
 
 export interface FracStructure {
@@ -20,18 +21,7 @@ export const toXrd = (s: FracStructure): XrdStructure => ({
   positions: s.frac.map((f) => fracToCart(s.lattice, f)),
 });
 
-const cubicCell = (a: number): Mat3 => [
-  [a, 0, 0],
-  [0, a, 0],
-  [0, 0, a],
-];
-const FCC: Vec3[] = [
-  [0, 0, 0],
-  [0, 0.5, 0.5],
-  [0.5, 0, 0.5],
-  [0.5, 0.5, 0],
-];
-const plus = (ps: Vec3[], d: Vec3): Vec3[] => ps.map((p) => [p[0] + d[0], p[1] + d[1], p[2] + d[2]]);
+const plus = (ps: readonly Vec3[], d: Vec3): Vec3[] => ps.map((p) => [p[0] + d[0], p[1] + d[1], p[2] + d[2]]);
 
 /** Rock salt, a = 5.640 Å (Fm-3m). */
 export const NACL: FracStructure = {
@@ -46,7 +36,7 @@ export const SI: FracStructure = {
   name: 'Si',
   lattice: cubicCell(5.431),
   species: Array(8).fill('Si'),
-  frac: [...FCC, ...plus(FCC, [0.25, 0.25, 0.25])],
+  frac: [...DIAMOND],
 };
 
 /** Rutile TiO₂ (P4₂/mnm), a = 4.594, c = 2.959 Å, u = 0.305 (Ti at 2a, O at 4f). */

@@ -22,6 +22,7 @@ import { latticeParameters, volume } from '../../../../src/core/poscar/structure
 import type { Mat3, Vec3 } from '../../../../src/core/poscar/types';
 import { MATERIALS } from '../../../../src/server/materials';
 import { loadMoyoNode } from '../../../../src/platform/moyoNode';
+import { cubicCell, DIAMOND } from '../../../support/cubicCells';
 import { spglibOracle, type OracleInput } from '../../../support/spglibOracle';
 
 const SYMPRECS = [1e-3, 1e-1];
@@ -276,15 +277,7 @@ test('supercell matrices: three integers or nine, det > 0 and an atom limit, eac
   ]);
   assert.match(String(parseSupercellMatrix('2 2')), /three whole numbers/);
   assert.match(String(parseSupercellMatrix('2 x 1')), /whole numbers/);
-  const cell: Cell = {
-    lattice: [
-      [3, 0, 0],
-      [0, 3, 0],
-      [0, 0, 3],
-    ],
-    frac: [[0, 0, 0]],
-    species: ['Cu'],
-  };
+  const cell: Cell = { lattice: cubicCell(3), frac: [[0, 0, 0]], species: ['Cu'] };
   assert.throws(
     () =>
       supercell(cell, [
@@ -358,24 +351,7 @@ test("Niggli cells equal spglib's niggli_reduce on every real structure", async 
 test('wrap and symmetrize: positions in [0, 1), a shaken structure symmetrized has its group back at a tight tolerance', async () => {
   const bindings = await moyo();
   const a = 5.43;
-  const si: Cell = {
-    lattice: [
-      [a, 0, 0],
-      [0, a, 0],
-      [0, 0, a],
-    ],
-    frac: [
-      [0, 0, 0],
-      [0, 0.5, 0.5],
-      [0.5, 0, 0.5],
-      [0.5, 0.5, 0],
-      [0.25, 0.25, 0.25],
-      [0.25, 0.75, 0.75],
-      [0.75, 0.25, 0.75],
-      [0.75, 0.75, 0.25],
-    ],
-    species: Array(8).fill('Si'),
-  };
+  const si: Cell = { lattice: cubicCell(a), frac: [...DIAMOND], species: Array(8).fill('Si') };
   let seed = 7;
   const noise = () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 2e-3;
   const shaken: Cell = {
@@ -400,15 +376,7 @@ test('the finder loads moyo on its first search only, reports a failed load and 
     throw new Error('no bytes');
   });
   assert.equal(loads, 0);
-  const cell: Cell = {
-    lattice: [
-      [3, 0, 0],
-      [0, 3, 0],
-      [0, 0, 3],
-    ],
-    frac: [[0, 0, 0]],
-    species: ['Po'],
-  };
+  const cell: Cell = { lattice: cubicCell(3), frac: [[0, 0, 0]], species: ['Po'] };
   const outcome = await failing.find(cell);
   assert.equal(outcome.ok, false);
   assert.match(!outcome.ok ? outcome.reason : '', /could not be loaded: no bytes/);

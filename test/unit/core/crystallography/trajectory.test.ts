@@ -14,7 +14,8 @@ import {
   type PeriodicFrame,
 } from '../../../../src/core/crystallography/trajectory';
 import { seededRandom } from '../../../../src/server/physics/rng';
-import type { Mat3, Vec3 } from '../../../../src/core/poscar/types';
+import type { Vec3 } from '../../../../src/core/poscar/types';
+import { cubicCell as cube, FCC } from '../../../support/cubicCells';
 import { PYTHON } from '../../../support/python';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,18 +23,6 @@ import { readResult } from '../../../../src/webviews/results/read';
 import { plotsOf } from '../../../../src/webviews/results/plots';
 import { isToResultPage } from '../../../../src/webviews/results/protocol';
 import type { MdModel } from '../../../../src/webviews/results/model';
-
-const cube = (a: number): Mat3 => [
-  [a, 0, 0],
-  [0, a, 0],
-  [0, 0, a],
-];
-const FCC: Vec3[] = [
-  [0, 0, 0],
-  [0, 0.5, 0.5],
-  [0.5, 0, 0.5],
-  [0.5, 0.5, 0],
-];
 
 /** n×n×n conventional cells of a rock-salt (two species) or fcc (one) crystal, rattled by up to `rattle` Å. */
 function crystal(a: number, n: number, species: [string, string?], rattle: number, seed: number): PeriodicFrame {

@@ -13,6 +13,7 @@ import { segmentCount } from '../../../../src/core/inspector/segments';
 import { loadTokenizer, registerModel, tokenizeAsync, type Tokenizer } from '../../../../src/core/tokenizers/index';
 import { withHeartbeat } from '../../../bench/heartbeat';
 import { CASES, tokenizerJson } from '../../../support/hostilePatterns';
+import { leastUnder } from '../../../support/linearity';
 
 const BLOCK_MS = 150;
 /**
@@ -36,9 +37,7 @@ async function withModel<T>(json: string, fn: (tokenizer: Tokenizer) => Promise<
 
 /** The smaller of two tries' longest hold: a busy machine can stall this thread once, a pattern that holds it does so every time. */
 async function held(fn: () => Promise<void>): Promise<number> {
-  let least = Infinity;
-  for (let attempt = 0; attempt < 2 && least >= BLOCK_MS; attempt++) least = Math.min(least, (await withHeartbeat(fn)).maxGapMs);
-  return least;
+  return (await leastUnder(async () => (await withHeartbeat(fn)).maxGapMs, BLOCK_MS, 2)).least;
 }
 
 /**

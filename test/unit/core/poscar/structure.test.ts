@@ -19,6 +19,7 @@ import {
   type Site,
   type Vec3,
 } from '../../../../src/core/poscar/index';
+import { linearRatio } from '../../../support/linearity';
 import { gridPoscar, NACL } from '../../../support/poscarSamples';
 
 const workspace = (name: string) =>
@@ -239,7 +240,7 @@ test('close contacts across the periodic boundary, with a site and its own image
   );
 });
 
-test('close contacts stay linear: 10,000 atoms, and a big empty cell does not allocate a fine grid', () => {
+test('close contacts stay linear: 10,000 atoms, and a big empty cell does not allocate a fine grid', async () => {
   const big = parsePoscar(gridPoscar([25, 20, 20])).poscar!;
   const start = performance.now();
   assert.deepEqual(closeContacts(big, 0.5), []);
@@ -257,4 +258,13 @@ test('close contacts stay linear: 10,000 atoms, and a big empty cell does not al
   );
   near(closeContacts(vacuum)[0]!.distance, 0.25, 1e-9);
   assert.ok(performance.now() - start < 2000, `${(performance.now() - start).toFixed(0)} ms`);
+  const small = parsePoscar(gridPoscar([12, 10, 10])).poscar!; // 1,200 atoms: 8.3× fewer
+  const { ratio, message } = await linearRatio({
+    what: '8.3× the atoms',
+    run: (s: typeof big) => closeContacts(s, 2.6),
+    small,
+    large: big,
+    limit: 32,
+  });
+  assert.ok(ratio < 32, message);
 });

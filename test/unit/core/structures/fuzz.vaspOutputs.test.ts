@@ -17,7 +17,8 @@ import { readOutcar } from '../../../../src/core/structures/outcar/index';
 import type { StructureFile } from '../../../../src/core/structures/types';
 import { readVasprun, VasprunReader } from '../../../../src/core/structures/vasprun/index';
 import { sampleOutcar, sampleSteps, sampleVasprun } from '../../../support/vaspSamples';
-import { lineMutation, mutateLines, type LineMutation } from '../../../support/lineMutations';
+import { linearRatio } from '../../../support/linearity';
+import { HOSTILE_VALUES, lineMutation, mutateLines, type LineMutation } from '../../../support/lineMutations';
 
 const SEED = 20261127;
 const ROOT = '/usr/share/doc/pymatgen-test-files/examples/test_files';
@@ -52,18 +53,10 @@ const VASPRUNS = [
   ...(HAVE_REAL ? ['relaxation/vasprun.xml', 'vasprun.xml.etest1.gz', 'vasprun.xml.indirect.gz'].map(real) : []),
 ];
 
+/** HOSTILE_VALUES and the OUTCAR and vasprun readers' own: Fortran overflow, markup, line ends and the keys the readers look for. */
 const HOSTILE = [
-  '1e308',
-  '-1e308',
-  'NaN',
-  'Infinity',
+  ...HOSTILE_VALUES,
   '*********',
-  '-0',
-  '9'.repeat(400),
-  '\u0000',
-  '\u202e',
-  '\ufeff',
-  '𝟙',
   '<',
   '>',
   '</',
@@ -187,22 +180,7 @@ test('fuzz: random text and random markup never throw', () => {
   );
 });
 
-/**
- * The median of three timings of fn, after one run to warm it up. The median, not the best: a small input can
- * run between two garbage collections and a large one cannot, which would make the fastest run look superlinear.
- */
-function typical(fn: () => void): number {
-  fn();
-  const times: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    fn();
-    times.push(performance.now() - t);
-  }
-  return times.sort((a, b) => a - b)[1]!;
-}
-
-test('hostile shapes are read in time linear in their size (8× the size: well under 8² the time)', () => {
+test('hostile shapes are read in time linear in their size (8× the size: well under 8² the time)', async () => {
   const shapes: [string, (n: number) => string, (text: string) => StructureFile][] = [
     ['vasprun: deep nesting', (n) => `<modeling>${'<a>'.repeat(n)}`, readVasprun],
     ['vasprun: a tag that never ends', (n) => `<modeling><a b="${'x'.repeat(n)}`, readVasprun],
@@ -220,26 +198,19 @@ test('hostile shapes are read in time linear in their size (8× the size: well u
   for (const [name, make, read] of shapes) {
     // Sizes where V8's own string search is past its short-text strategy (indexOf('-->') on 100k characters is
     // 20× faster per character than on 400k) and the processor's cache: 8× the size, linear is 8×, quadratic 64×.
-    const small = make(400_000);
-    const large = make(3_200_000);
-    const ratio =
-      typical(() => read(large)) /
-      Math.max(
-        0.5,
-        typical(() => read(small)),
-      );
-    assert.ok(ratio < 32, `${name}: 8× the size took ${ratio.toFixed(1)}× the time`);
+    const [small, large] = [make(400_000), make(3_200_000)];
+    const { ratio, message } = await linearRatio({ what: `${name}: 8× the size`, run: read, small, large, limit: 32 });
+    assert.ok(ratio < 32, message);
   }
 });
 
-test('a vasprun.xml of many steps pushed in small slices takes time linear in its size', () => {
-  const one = sampleVasprun({ steps: sampleSteps(100) });
-  const many = sampleVasprun({ steps: sampleSteps(1600) });
-  const sliced = (text: string) => () => {
+test('a vasprun.xml of many steps pushed in small slices takes time linear in its size', async () => {
+  const sliced = (text: string) => {
     const reader = new VasprunReader();
     for (let i = 0; i < text.length; i += 997) reader.push(text.slice(i, i + 997));
     reader.finish();
   };
-  const ratio = typical(sliced(many)) / typical(sliced(one));
-  assert.ok(ratio < 64, `16× the steps took ${ratio.toFixed(1)}× the time`);
+  const [small, large] = [sampleVasprun({ steps: sampleSteps(100) }), sampleVasprun({ steps: sampleSteps(1600) })];
+  const { ratio, message } = await linearRatio({ what: '16× the steps', run: sliced, small, large, limit: 64 });
+  assert.ok(ratio < 64, message);
 });

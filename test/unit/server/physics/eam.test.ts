@@ -25,7 +25,8 @@ import {
 } from '../../../../src/server/physics/eam';
 import { ZHOU_2004, type ZhouElement } from '../../../../src/server/physics/eamParameters';
 import { EV_PER_A3_IN_GPA, stressGPa } from '../../../../src/server/physics/potential';
-import { rattle, shifted, strained, VOIGT, voigtStrain } from '../../../support/physicsFixtures';
+import { FCC } from '../../../support/cubicCells';
+import { fcc, rattle, shifted, strained, VOIGT, voigtStrain } from '../../../support/physicsFixtures';
 
 const IDEAL_C_OVER_A = Math.sqrt(8 / 3);
 
@@ -197,30 +198,8 @@ test('cohesive energy and bulk modulus of Cu, Ag, Au, Ni, Pd, Pt (fcc), Al (fcc)
 
 /** 2×2×2 conventional fcc cells (32 atoms) in the L1₂ order: `corner` on the cube corners, `face` on the face centres. */
 function l12(corner: string, face: string, a: number): Cell {
-  const basis: Vec3[] = [
-    [0, 0, 0],
-    [0, 0.5, 0.5],
-    [0.5, 0, 0.5],
-    [0.5, 0.5, 0],
-  ];
-  const positions: Vec3[] = [];
-  const symbols: string[] = [];
-  for (let x = 0; x < 2; x++)
-    for (let y = 0; y < 2; y++)
-      for (let z = 0; z < 2; z++)
-        basis.forEach((b, k) => {
-          positions.push([(x + b[0]) * a, (y + b[1]) * a, (z + b[2]) * a]);
-          symbols.push(k === 0 ? corner : face);
-        });
-  return {
-    lattice: [
-      [2 * a, 0, 0],
-      [0, 2 * a, 0],
-      [0, 0, 2 * a],
-    ],
-    symbols,
-    positions,
-  };
+  const cell = fcc(2, a, face);
+  return { ...cell, symbols: cell.symbols.map((symbol, i) => (i % FCC.length === 0 ? corner : symbol)) };
 }
 
 /** Rattled alloys: Cu3Au, and Ni in Cu with a skewed cell (both mixing rules, the switch and the shears at work). */

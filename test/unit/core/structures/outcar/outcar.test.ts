@@ -7,24 +7,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { readOutcar } from '../../../../../src/core/structures/outcar/index';
-import type { StructureFile } from '../../../../../src/core/structures/types';
+import { codes, lineOf, onlyDiagnostic } from '../../../../support/readerDiagnostics';
 import { sampleOutcar, sampleSteps, SI_O2_LATTICE } from '../../../../support/vaspSamples';
 
-const lineOf = (text: string, line: number) => text.split(/\r\n|\r|\n/)[line] ?? '';
-const covered = (text: string, r: { line: number; start: number; end: number }) => lineOf(text, r.line).slice(r.start, r.end);
-
-function codes(file: StructureFile): string[] {
-  return file.diagnostics.map((d) => d.code);
-}
-
-function only(text: string, code: string) {
-  const file = readOutcar(text);
-  const found = file.diagnostics.filter((d) => d.code === code);
-  assert.equal(found.length, 1, `${code} in ${JSON.stringify(file.diagnostics, null, 1)}`);
-  const d = found[0]!;
-  assert.match(d.message, new RegExp(`^Line ${d.range.line + 1}: `));
-  return { file, d, token: covered(text, d.range), line: lineOf(text, d.range.line) };
-}
+const only = (text: string, code: string) => onlyDiagnostic(readOutcar, text, code);
 
 test('OUTCAR: every step with lattice, positions, forces, stress and both energies', () => {
   const steps = sampleSteps(3);

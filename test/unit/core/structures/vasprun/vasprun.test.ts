@@ -11,19 +11,10 @@ import { fracToCart } from '../../../../../src/core/poscar/structure';
 import type { Mat3, Vec3 } from '../../../../../src/core/poscar/types';
 import { MAX_DEPTH, MAX_VALUE, readVasprun, VasprunReader } from '../../../../../src/core/structures/vasprun/index';
 import { MAX_TAG, XmlTokenizer } from '../../../../../src/core/structures/vasprun/xml';
+import { covered, onlyDiagnostic } from '../../../../support/readerDiagnostics';
 import { sampleSteps, sampleVasprun, SI_O2_LATTICE } from '../../../../support/vaspSamples';
 
-const lineOf = (text: string, line: number) => text.split(/\r\n|\r|\n/)[line] ?? '';
-const covered = (text: string, r: { line: number; start: number; end: number }) => lineOf(text, r.line).slice(r.start, r.end);
-
-function only(text: string, code: string) {
-  const file = readVasprun(text);
-  const found = file.diagnostics.filter((d) => d.code === code);
-  assert.equal(found.length, 1, `${code} in ${JSON.stringify(file.diagnostics, null, 1)}`);
-  const d = found[0]!;
-  assert.match(d.message, new RegExp(`^Line ${d.range.line + 1}: `));
-  return { file, d, token: covered(text, d.range) };
-}
+const only = (text: string, code: string) => onlyDiagnostic(readVasprun, text, code);
 
 /** Spin up and down, two k-points each: worked by hand below. */
 const SPIN_EIGENVALUES = [

@@ -7,20 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readXdatcar } from '../../../../../src/core/structures/xdatcar/index';
 import { MAX_FRAMES } from '../../../../../src/core/structures/trajectoryOutline';
-import type { StructureFile } from '../../../../../src/core/structures/types';
-
-const codes = (r: StructureFile) => r.diagnostics.map((d) => d.code);
-
-function diagnostic(r: StructureFile, code: string, line: number, start?: number, end?: number) {
-  const found = r.diagnostics.filter((d) => d.code === code);
-  assert.equal(found.length, 1, `one ${code} in ${JSON.stringify(r.diagnostics, null, 1)}`);
-  const d = found[0]!;
-  assert.equal(d.range.line, line, `${code} line`);
-  if (start !== undefined) assert.equal(d.range.start, start, `${code} start`);
-  if (end !== undefined) assert.equal(d.range.end, end, `${code} end`);
-  assert.ok(d.message.startsWith(`Line ${line + 1}: `), d.message);
-  return d;
-}
+import { codes, diagnostic } from '../../../../support/readerDiagnostics';
 
 const close = (a: number[], b: number[], what: string) =>
   a.forEach((v, k) => assert.ok(Math.abs(v - b[k]!) < 1e-12, `${what}: ${a} vs ${b}`));

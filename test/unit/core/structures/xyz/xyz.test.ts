@@ -9,21 +9,7 @@ import { test } from 'node:test';
 import { readKeyValues } from '../../../../../src/core/structures/xyz/keyValues';
 import { KBAR_PER_EV_A3, readXyz, writeExtxyz } from '../../../../../src/core/structures/xyz/index';
 import { MAX_FRAMES } from '../../../../../src/core/structures/trajectoryOutline';
-import type { StructureFile } from '../../../../../src/core/structures/types';
-
-const codes = (r: StructureFile) => r.diagnostics.map((d) => d.code);
-
-/** The one diagnostic with this code, checked to sit at line:start-end and to say which line. */
-function diagnostic(r: StructureFile, code: string, line: number, start?: number, end?: number) {
-  const found = r.diagnostics.filter((d) => d.code === code);
-  assert.equal(found.length, 1, `one ${code} in ${JSON.stringify(r.diagnostics, null, 1)}`);
-  const d = found[0]!;
-  assert.equal(d.range.line, line, `${code} line`);
-  if (start !== undefined) assert.equal(d.range.start, start, `${code} start`);
-  if (end !== undefined) assert.equal(d.range.end, end, `${code} end`);
-  assert.ok(d.message.startsWith(`Line ${line + 1}: `), d.message);
-  return d;
-}
+import { codes, diagnostic } from '../../../../support/readerDiagnostics';
 
 const WATER = ['3', 'water', 'O 0.0 0.0 0.119', 'H 0.0 0.763 -0.477', 'H 0.0 -0.763 -0.477'];
 

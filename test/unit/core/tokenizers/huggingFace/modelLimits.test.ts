@@ -13,6 +13,7 @@ import {
 } from '../../../../../src/core/tokenizers/huggingFace/huggingFace';
 import { MODEL_LIMITS, ModelLimitError, type ModelLimit } from '../../../../../src/core/tokenizers/huggingFace/modelLimits';
 import { countAsync } from '../../../../../src/core/tokenizers/sliced';
+import { linearRatio } from '../../../../support/linearity';
 
 const { Tokenizer: Reference } = require('@huggingface/tokenizers') as {
   Tokenizer: new (json: unknown, config: unknown) => { encode(text: string, options: { add_special_tokens: boolean }): { ids: number[] } };
@@ -202,6 +203,10 @@ test('an added token that almost matches everywhere: 100,000 a with "a" and 255 
   // (about 1 s and 8 ms slices on a quiet machine). The bounds leave room for a loaded CI machine's GC pauses.
   assert.ok(ms < 10_000, `counted in ${ms.toFixed(0)} ms`);
   assert.ok(pause < 500, `longest pause ${pause.toFixed(0)} ms`);
+  // And linear, not merely fast enough on this machine: 8× the a, well under 8² the time.
+  const [small, large] = [`${'a'.repeat(5_000)}b`, `${'a'.repeat(40_000)}b`];
+  const linear = await linearRatio({ what: '8× the a', run: (text: string) => tokenizer.count(text), small, large, limit: 32 });
+  assert.ok(linear.ratio < 32, linear.message);
 });
 
 test('added tokens are found as tokenizers.js finds them: leftmost, the longest there, on random overlapping tokens', () => {
