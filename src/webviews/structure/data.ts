@@ -31,7 +31,8 @@ export interface RunStructure {
 }
 
 /** The run's trajectory to play, else its final structure; or why there is nothing to show. */
-export function runStructure(run: RunRecord, { t }: Locale = ENGLISH): RunStructure | string {
+export function runStructure(run: RunRecord, locale: Locale = ENGLISH): RunStructure | string {
+  const { t } = locale;
   const input = inputStructure(run.inputText);
   if (!input) return t('The structure sent for this run ({0}) cannot be read.', run.inputName);
   const body = run.response?.body.type === 'json' ? run.response.body.value : undefined;
@@ -43,7 +44,7 @@ export function runStructure(run: RunRecord, { t }: Locale = ENGLISH): RunStruct
     if (typeof read === 'string') return read;
     return { title: t('{0} — trajectory', runTitle(run)), structure: { ...structureData(input), frames: read }, formula };
   }
-  const model = resultView(run, input)?.model;
+  const model = resultView(run, input, locale)?.model;
   const final =
     model && (model.kind === 'relax' || model.kind === 'md') && model.finalPoscar ? inputStructure(model.finalPoscar) : undefined;
   if (!final) return t('This run returned neither trajectory frames nor a final structure to show.');
