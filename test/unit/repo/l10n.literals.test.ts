@@ -59,10 +59,6 @@ const ALLOWED: Allowed[] = [
     ],
     reason: "values of the service's requests (identifiers, formulas, OPTIMADE filters, model and mode names), typed as they are sent",
   },
-  // Not yet: pure modules that build text without a Translate (CONTRIBUTING: localisation, what is left).
-  { path: 'src/core/poscar/report.ts', reason: "not yet: the readers' problems, shared with the command line" },
-  { path: 'src/core/diffraction/parse.ts', reason: "not yet: the readers' problems, shared with the command line" },
-  { path: 'src/core/structures/', reason: "not yet: the readers' problems and outline labels, shared with the command line" },
 ];
 
 const allows = (a: Allowed, f: Found): boolean =>
