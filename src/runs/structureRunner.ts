@@ -149,7 +149,8 @@ export class StructureRuns extends Disposable {
     if (isParameterKind(kind)) {
       const values = args.params ?? config.parameters(kind);
       const problem = firstProblem(kind, values, args.params === undefined, hostLocale());
-      if (problem) return { status: 'invalid', kind, message: this.service.show('error', vscode.l10n.t('{0}. Nothing was sent.', problem)) };
+      if (problem)
+        return { status: 'invalid', kind, message: this.service.show('error', vscode.l10n.t('{0}. Nothing was sent.', problem)) };
       fields = requestFields(kind, values);
     }
     return this.send(kind, input, { density, fields }, args.show !== false);

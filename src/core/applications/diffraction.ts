@@ -41,8 +41,9 @@ export const matchPattern: Application = {
     const file = p.diffraction();
     if (!file)
       return {
-        refuse:
-          t('Open a diffraction-data file (*.xy, *.xrd, or any file in the Diffraction Data language) to match it: Token Lens sends its points.'),
+        refuse: t(
+          'Open a diffraction-data file (*.xy, *.xrd, or any file in the Diffraction Data language) to match it: Token Lens sends its points.',
+        ),
       };
     const error = errorsOf(file.data)[0];
     if (error)

@@ -32,7 +32,8 @@ async function structure(
 
 /** Whole phrases per role: "Film: type a jid such as JVASP-1174, or pick an open POSCAR". */
 function placeHolder(t: Translate, role: 'Film' | 'Substrate', example: string, open: boolean): string {
-  if (role === 'Film') return open ? t('Film: type a jid such as {0}, or pick an open POSCAR', example) : t('Film: type a jid such as {0}', example);
+  if (role === 'Film')
+    return open ? t('Film: type a jid such as {0}, or pick an open POSCAR', example) : t('Film: type a jid such as {0}', example);
   return open ? t('Substrate: type a jid such as {0}, or pick an open POSCAR', example) : t('Substrate: type a jid such as {0}', example);
 }
 

@@ -3,7 +3,9 @@ import { checkJid, checkKpoint, splitList } from './validate';
 import { ENGLISH, type Translate } from '../util/locale';
 import { firstProblem, stringField, type Application } from './types';
 
-export const hamiltonians = (t: Translate) => [{ label: 'tight_binding', description: t("the material's tight-binding Hamiltonian at the k-point") }];
+export const hamiltonians = (t: Translate) => [
+  { label: 'tight_binding', description: t("the material's tight-binding Hamiltonian at the k-point") },
+];
 
 export const quantumVqe: Application = {
   kind: 'vqe',

@@ -74,9 +74,7 @@ export const searchMaterials: Application = {
           ? checkElements(elements.join(' '))
           : '"elements" must be a list of element symbols.',
       stringField(body, 'element_mode', false, (v) =>
-        MODE_NAMES.includes(v)
-          ? undefined
-          : `"element_mode" must be one of ${MODE_NAMES.join(', ')}.`,
+        MODE_NAMES.includes(v) ? undefined : `"element_mode" must be one of ${MODE_NAMES.join(', ')}.`,
       ),
       numberField(body, 'bandgap_min', 0),
       numberField(body, 'bandgap_max', 0),

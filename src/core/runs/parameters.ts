@@ -115,7 +115,8 @@ const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 
 /** The range in words: "a number from 0.001 to 10 eV/Å", "a whole number from 1 to 1000". */
 export function rangeText(p: NumberParameter, { t }: Locale = ENGLISH): string {
-  if (p.unit === 'steps') return p.integer ? t('a whole number from {0} to {1}', p.min, p.max) : t('a number from {0} to {1}', p.min, p.max);
+  if (p.unit === 'steps')
+    return p.integer ? t('a whole number from {0} to {1}', p.min, p.max) : t('a number from {0} to {1}', p.min, p.max);
   return p.integer
     ? t('a whole number from {0} to {1} {2}', p.min, p.max, p.unit)
     : t('a number from {0} to {1} {2}', p.min, p.max, p.unit);
@@ -159,7 +160,8 @@ function parseNumber(p: NumberParameter, input: unknown, locale: Locale): Parsed
     n = Number(text);
   } else return wrong;
   if (!Number.isFinite(n) || n < p.min || n > p.max) return wrong;
-  if (p.integer && !Number.isInteger(n)) return { ok: false, message: t('{0} must be a whole number ({1}).', p.name, rangeText(p, locale)) };
+  if (p.integer && !Number.isInteger(n))
+    return { ok: false, message: t('{0} must be a whole number ({1}).', p.name, rangeText(p, locale)) };
   return { ok: true, value: Object.is(n, -0) ? 0 : n };
 }
 
@@ -199,7 +201,12 @@ export function reviveValues(kind: ParameterKind, stored: unknown, fallback: Par
  * The first value that is not valid for its parameter, as a message (naming its setting when the values are the
  * settings'); undefined when all are valid. A missing value is its default.
  */
-export function firstProblem(kind: ParameterKind, values: ParameterValues, fromSettings = true, locale: Locale = ENGLISH): string | undefined {
+export function firstProblem(
+  kind: ParameterKind,
+  values: ParameterValues,
+  fromSettings = true,
+  locale: Locale = ENGLISH,
+): string | undefined {
   const { t } = locale;
   for (const p of PARAMETERS[kind]) {
     const parsed = parseValue(p, values[p.name] ?? p.default, locale);

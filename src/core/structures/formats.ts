@@ -63,7 +63,9 @@ export const DIFFRACTION_FORMAT: FormatEntry<DiffractionData> = {
 /** Every registered format, in languages.ts's order. */
 export const FORMATS: readonly FormatEntry[] = [
   POSCAR_FORMAT as FormatEntry,
-  structureEntry('cif', (text, locale) => readCif(text, locale ? { locale } : {}), { write: (frames) => writeCif(frames[0]!) }) as FormatEntry,
+  structureEntry('cif', (text, locale) => readCif(text, locale ? { locale } : {}), {
+    write: (frames) => writeCif(frames[0]!),
+  }) as FormatEntry,
   structureEntry('xyz', readXyz, { write: (frames) => writeExtxyz([...frames]), writesFrames: true }) as FormatEntry,
   structureEntry('xdatcar', readXdatcar) as FormatEntry,
   structureEntry('outcar', readOutcar) as FormatEntry,

@@ -266,7 +266,12 @@ export class ServiceClient {
         throw new ServiceError({ kind: 'config', method, path, detail: this.locale.t('no service URL is set') });
       }
       if (!/^https?:\/\//i.test(this.baseUrl)) {
-        throw new ServiceError({ kind: 'config', method, path, detail: this.locale.t('the service URL must start with http:// or https://') });
+        throw new ServiceError({
+          kind: 'config',
+          method,
+          path,
+          detail: this.locale.t('the service URL must start with http:// or https://'),
+        });
       }
       for (let attempt = 0; ; attempt++) {
         if (signal?.aborted) throw cancelled(method, path);
@@ -381,7 +386,12 @@ export class ServiceClient {
 
   private appSegment(app: string): string {
     if (!APP_NAME.test(app))
-      throw new ServiceError({ kind: 'config', method: 'POST', path: `/${app}`, detail: this.locale.t('"{0}" is not an application name', app) });
+      throw new ServiceError({
+        kind: 'config',
+        method: 'POST',
+        path: `/${app}`,
+        detail: this.locale.t('"{0}" is not an application name', app),
+      });
     return app;
   }
 
@@ -398,7 +408,13 @@ export class ServiceClient {
     const code = (error as { code?: string } | undefined)?.code;
     if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       const cause = redactedError(error, this.apiKey);
-      return new ServiceError({ kind: 'timeout', method, path, detail: this.locale.t('no answer after {0}', formatSeconds(timeoutMs)), cause });
+      return new ServiceError({
+        kind: 'timeout',
+        method,
+        path,
+        detail: this.locale.t('no answer after {0}', formatSeconds(timeoutMs)),
+        cause,
+      });
     }
     const message = redact(error instanceof Error ? error.message : String(error), this.apiKey);
     const reason =
@@ -504,7 +520,6 @@ function formatSeconds(ms: number): string {
 function cancelled(method: string, path: string, retries = 0): ServiceError {
   return new ServiceError({ kind: 'cancelled', method, path, retries });
 }
-
 
 /** The whole body, or undefined (the connection dropped) as soon as it passes `limit` bytes. */
 async function readCapped(body: Dispatcher.ResponseData['body'], limit: number): Promise<Uint8Array | undefined> {

@@ -56,7 +56,11 @@ export function latticeRows(before: Poscar | undefined, after: Poscar | undefine
 export function resultView(run: RunRecord, input: Poscar | undefined, { t }: Locale = ENGLISH): ResultView | null {
   if (!run.response) return null;
   if (isAppKind(run.kind))
-    return { model: readResult(run.kind, run.response.body, run.response.headers, { request: requestOf(run), t }), elements: [], lattice: [] };
+    return {
+      model: readResult(run.kind, run.response.body, run.response.headers, { request: requestOf(run), t }),
+      elements: [],
+      lattice: [],
+    };
   const model = readResult(run.kind, run.response.body, run.response.headers, { atoms: input?.sites.length });
   let lattice: LatticeRow[] = [];
   if (model.kind === 'relax' && model.finalPoscar !== undefined) {

@@ -368,13 +368,24 @@ function keep(state: State, positions: Float64Array, number: number, last: numbe
   const { block } = state;
   const lines = { first: state.blockStart, last };
   const frame: StructureFrame = defineRows(
-    { lattice: block.lattice, pbc: [true, true, true], species: block.species, title: state.report.locale.t('configuration {0}', number), lines },
+    {
+      lattice: block.lattice,
+      pbc: [true, true, true],
+      species: block.species,
+      title: state.report.locale.t('configuration {0}', number),
+      lines,
+    },
     'positions',
     positions,
   );
   state.frames.push(frame);
   state.sites += block.atoms;
-  state.outline.push({ name: frame.title!, detail: frameDetail(block.atoms, undefined, state.report.locale), kind: 'frame', lines: frame.lines });
+  state.outline.push({
+    name: frame.title,
+    detail: frameDetail(block.atoms, undefined, state.report.locale),
+    kind: 'frame',
+    lines: frame.lines,
+  });
 }
 
 export function readXdatcar(text: string, locale: Locale = ENGLISH): StructureFile {
