@@ -262,17 +262,8 @@ export class ServiceClient {
     };
 
     try {
-      if (!this.baseUrl) {
-        throw new ServiceError({ kind: 'config', method, path, detail: this.locale.t('no service URL is set') });
-      }
-      if (!/^https?:\/\//i.test(this.baseUrl)) {
-        throw new ServiceError({
-          kind: 'config',
-          method,
-          path,
-          detail: this.locale.t('the service URL must start with http:// or https://'),
-        });
-      }
+      const unusable = this.urlProblem();
+      if (unusable) throw new ServiceError({ kind: 'config', method, path, detail: unusable });
       for (let attempt = 0; ; attempt++) {
         if (signal?.aborted) throw cancelled(method, path);
         try {
@@ -382,6 +373,12 @@ export class ServiceClient {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Why no request can go to the base URL, if it cannot. */
+  private urlProblem(): string | undefined {
+    if (!this.baseUrl) return this.locale.t('no service URL is set');
+    return /^https?:\/\//i.test(this.baseUrl) ? undefined : this.locale.t('the service URL must start with http:// or https://');
   }
 
   private appSegment(app: string): string {
