@@ -67,7 +67,7 @@ export function activateWith(
   context.subscriptions.push(log);
   const start = starter(context, log);
   if (beforeCounting) start('model tokenizers', () => beforeCounting({ context, log, locale, testMode, start }));
-  const conversations = new ConversationCounts(new ChatModels(chatHost));
+  const conversations = new ConversationCounts(new ChatModels(chatHost, locale));
   const statusBar = new StatusBarFeature(log, locale, conversations);
   context.subscriptions.push(conversations.models, conversations, statusBar);
   start('conversation datasets', () => new DatasetFeature(conversations, log, locale));

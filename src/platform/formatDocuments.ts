@@ -6,9 +6,10 @@ import * as vscode from 'vscode';
 import { FORMATS, formatEntry, type FormatEntry } from '../core/structures/formats';
 import type { StructureFile } from '../core/structures/types';
 import { perVersion } from './documentParse';
+import { hostLocale } from './locale';
 
 const parsers = new Map<FormatEntry, (document: vscode.TextDocument) => unknown>(
-  FORMATS.map((entry) => [entry, perVersion((text) => entry.parse(text))]),
+  FORMATS.map((entry) => [entry, perVersion((text) => entry.parse(text, hostLocale()))]),
 );
 
 /** The one parse of a document's version by a format's reader (whatever the document's language). */
@@ -29,7 +30,7 @@ export function isStructureDocument(document: vscode.TextDocument): boolean {
 /** The shared model of a structure document's current version; undefined for any other document. */
 export function structureOf(document: vscode.TextDocument): StructureFile | undefined {
   const entry = formatOf(document);
-  return entry?.structure ? entry.structure(documentParser(entry)(document)) : undefined;
+  return entry?.structure ? entry.structure(documentParser(entry)(document), hostLocale()) : undefined;
 }
 
 /** Selectors of every structure language. */

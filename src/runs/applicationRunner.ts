@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { config } from '../platform/config';
+import { hostLocale } from '../platform/locale';
 import { DIFFRACTION_LANGUAGE, parsedDiffraction } from '../features/diffraction/language';
 import { firstError, parsed, POSCAR_LANGUAGE } from '../platform/poscarDocuments';
 import { isStructureDocument } from '../platform/formatDocuments';
@@ -20,7 +21,7 @@ import type { RunStore } from './store';
 import { Disposable } from '../platform/disposable';
 import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
 import { APPLICATIONS, applicationOf } from '../core/applications/applications';
-import { APPS } from '../core/applications/catalog';
+import { APPS, appCatalog } from '../core/applications/catalog';
 import { parseRequest, requestHeader, requestText } from '../core/applications/request';
 import {
   isRefusal,
@@ -98,9 +99,9 @@ export class ApplicationRuns extends Disposable {
     let asked: Asked | Refusal | undefined;
     if (args.body) {
       const problem = app.check(args.body);
-      asked = problem ? { refuse: vscode.l10n.t('{0}: {1} Nothing was sent.', app.title, problem) } : { body: args.body };
+      asked = problem ? { refuse: vscode.l10n.t('{0}: {1} Nothing was sent.', app.title(hostLocale().t), problem) } : { body: args.body };
     } else {
-      asked = await app.ask(this.prompts());
+      asked = await app.ask(this.prompts(), hostLocale());
     }
     if (asked === undefined) return { status: 'cancelled', kind: app.kind };
     if (isRefusal(asked))
@@ -145,13 +146,13 @@ export class ApplicationRuns extends Disposable {
     const last = this.store.all.find((r) => r.kind === app.kind);
     const previous = last && parseRequest(last.inputText);
     const body = previous && 'body' in previous ? previous.body : app.example;
-    const document = await vscode.workspace.openTextDocument({ language: 'jsonc', content: requestText(app, body) });
+    const document = await vscode.workspace.openTextDocument({ language: 'jsonc', content: requestText(app, body, hostLocale().t) });
     return vscode.window.showTextDocument(document, { preview: false });
   }
 
   private async pickApplication(): Promise<Application | undefined> {
     const picked = await vscode.window.showQuickPick(
-      APPLICATIONS.map((a) => ({ label: a.title, description: vscode.l10n.t('POST {0}', a.path), app: a })),
+      APPLICATIONS.map((a) => ({ label: a.title(hostLocale().t), description: vscode.l10n.t('POST {0}', a.path), app: a })),
       {
         title: vscode.l10n.t('Token Lens: Edit Application Request'),
         placeHolder: vscode.l10n.t('The application to write a request for'),
@@ -176,7 +177,7 @@ export class ApplicationRuns extends Disposable {
         ),
       };
     }
-    const parsed = parseRequest(document.getText());
+    const parsed = parseRequest(document.getText(), hostLocale().t);
     if ('error' in parsed) {
       const { error } = parsed;
       const position = document.positionAt(error.offset);
@@ -188,7 +189,7 @@ export class ApplicationRuns extends Disposable {
           'error',
           vscode.l10n.t(
             '{0}: the request is not valid JSON (line {1}): {2}. Nothing was sent.',
-            app.title,
+            app.title(hostLocale().t),
             position.line + 1,
             error.message,
           ),
@@ -231,7 +232,7 @@ export class ApplicationRuns extends Disposable {
     let app = name;
     if (!app) {
       const picked = await vscode.window.showQuickPick(
-        APPS.map((a) => ({ label: a.title, description: `/${a.name}`, name: a.name })),
+        appCatalog(hostLocale().t).map((a) => ({ label: a.title, description: `/${a.name}`, name: a.name })),
         { title: vscode.l10n.t('Token Lens: Open Application Page'), placeHolder: vscode.l10n.t('The application whose web page to open') },
       );
       app = picked?.name;

@@ -16,6 +16,7 @@ import {
   type ParameterValues,
 } from '../core/runs/parameters';
 import { config } from '../platform/config';
+import { hostLocale } from '../platform/locale';
 
 const MEMORY = (kind: ParameterKind) => `tokenLens.runOptions.${kind}`;
 
@@ -108,7 +109,7 @@ async function editValue(p: Parameter, value: string | number | boolean, title: 
       prompt: vscode.l10n.t('{0} ({1}): {2}. Default {3}.', p.name, p.unit, p.about, p.default),
       value: String(value),
       ignoreFocusOut: true,
-      validateInput: (v) => validateInput(p, v),
+      validateInput: (v) => validateInput(p, v, hostLocale()),
     });
     if (text === undefined) return undefined;
     const parsed = parseValue(p, text);

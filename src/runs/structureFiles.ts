@@ -16,6 +16,7 @@ import { isAppKind, type RunRecord } from '../core/runs/run';
 import { Disposable } from '../platform/disposable';
 import { structureOf } from '../platform/formatDocuments';
 import { notify } from '../platform/notify';
+import { hostLocale } from '../platform/locale';
 import { frameCaption } from '../webviews/structure/fileData';
 import { relaxationRecord } from '../webviews/results/relaxationFile';
 import { trajectoryRecord } from '../webviews/results/trajectoryFile';
@@ -240,6 +241,7 @@ export async function readRelaxationSummary(uri: vscode.Uri): Promise<RunRecord 
           reported = percent;
         },
         () => token.isCancellationRequested,
+        hostLocale(),
       );
     },
   );

@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { config } from '../platform/config';
+import { hostLocale } from '../platform/locale';
 import { parsePoscar } from '../core/poscar/index';
 import { POSCAR_LANGUAGE } from '../platform/poscarDocuments';
 import { formatEntry } from '../core/structures/formats';
@@ -147,8 +148,9 @@ export class StructureRuns extends Disposable {
     let fields: ParameterValues | undefined;
     if (isParameterKind(kind)) {
       const values = args.params ?? config.parameters(kind);
-      const problem = firstProblem(kind, values, args.params === undefined);
-      if (problem) return { status: 'invalid', kind, message: this.service.show('error', `${problem}. Nothing was sent.`) };
+      const problem = firstProblem(kind, values, args.params === undefined, hostLocale());
+      if (problem)
+        return { status: 'invalid', kind, message: this.service.show('error', vscode.l10n.t('{0}. Nothing was sent.', problem)) };
       fields = requestFields(kind, values);
     }
     return this.send(kind, input, { density, fields }, args.show !== false);

@@ -4,19 +4,20 @@
  */
 import { errorsOf, parseDiffraction, toXrdData } from '../diffraction/parse';
 import { checkFormula, checkJid } from './validate';
+import { ENGLISH } from '../util/locale';
 import { firstProblem, numberField, stringField, type Application } from './types';
 
 export const computePattern: Application = {
   kind: 'pxrd',
   command: 'tokenLens.pxrdCompute',
-  title: 'Powder Diffraction: Compute Pattern',
+  title: (t) => t('Powder Diffraction: Compute Pattern'),
   path: '/pxrd/compute',
   example: { jid: 'JVASP-1002', wavelength: 1.5406 },
 
-  async ask(p) {
+  async ask(p, { t } = ENGLISH) {
     const jid = await p.text({
-      title: 'Powder Diffraction: Compute Pattern',
-      prompt: 'Material identifier (jid); the pattern is for Cu Kα unless the request says otherwise',
+      title: t('Powder Diffraction: Compute Pattern'),
+      prompt: t('Material identifier (jid); the pattern is for Cu Kα unless the request says otherwise'),
       value: p.history('jid')[0] ?? '',
       placeHolder: 'JVASP-1002',
       check: checkJid,
@@ -32,26 +33,34 @@ export const computePattern: Application = {
 export const matchPattern: Application = {
   kind: 'pxrdMatch',
   command: 'tokenLens.pxrdMatch',
-  title: 'Powder Diffraction: Match Pattern',
+  title: (t) => t('Powder Diffraction: Match Pattern'),
   path: '/pxrd/match',
   example: { formula: 'Si', xrd_data: '28.44 100\n47.30 55\n56.12 30' },
 
-  async ask(p) {
+  async ask(p, { t } = ENGLISH) {
     const file = p.diffraction();
     if (!file)
       return {
-        refuse:
+        refuse: t(
           'Open a diffraction-data file (*.xy, *.xrd, or any file in the Diffraction Data language) to match it: Token Lens sends its points.',
+        ),
       };
     const error = errorsOf(file.data)[0];
     if (error)
       return {
-        refuse: `${file.name} has ${errorsOf(file.data).length === 1 ? 'an error' : `${errorsOf(file.data).length} errors`}, so Token Lens did not send it. ${error.message}.`,
+        refuse:
+          errorsOf(file.data).length === 1
+            ? t('{0} has an error, so Token Lens did not send it. {1}.', file.name, error.message)
+            : t('{0} has {1} errors, so Token Lens did not send it. {2}.', file.name, errorsOf(file.data).length, error.message),
         at: { uri: file.uri, line: error.line, start: error.start, end: error.end },
       };
     const formula = await p.text({
-      title: 'Powder Diffraction: Match Pattern',
-      prompt: `Formula of the candidates (optional): ${file.data.points.length} points of ${file.name} are matched against every material, or only those of this formula.`,
+      title: t('Powder Diffraction: Match Pattern'),
+      prompt: t(
+        'Formula of the candidates (optional): {0} points of {1} are matched against every material, or only those of this formula.',
+        file.data.points.length,
+        file.name,
+      ),
       placeHolder: 'Si',
       check: (v) => (v.trim() ? checkFormula(v) : undefined),
     });

@@ -1,26 +1,27 @@
 /** High-Entropy Alloy: POST /hea/compute with 2-10 elements and optional fractions (equal parts without). */
 import { checkElements, checkFractions, splitList } from './validate';
+import { ENGLISH } from '../util/locale';
 import { firstProblem, type Application } from './types';
 
 export const highEntropyAlloy: Application = {
   kind: 'hea',
   command: 'tokenLens.highEntropyAlloy',
-  title: 'High-Entropy Alloy',
+  title: (t) => t('High-Entropy Alloy'),
   path: '/hea/compute',
   example: { elements: ['Fe', 'Co', 'Ni', 'Cr', 'Mn'], fractions: [0.2, 0.2, 0.2, 0.2, 0.2] },
 
-  async ask(p) {
+  async ask(p, { t } = ENGLISH) {
     const elements = await p.text({
-      title: 'High-Entropy Alloy (1/2)',
-      prompt: '2 to 10 elements, separated by spaces or commas',
+      title: t('High-Entropy Alloy (1/2)'),
+      prompt: t('2 to 10 elements, separated by spaces or commas'),
       placeHolder: 'Fe Co Ni Cr Mn',
       check: (v) => checkElements(v, 2, 10),
     });
     if (elements === undefined) return undefined;
     const symbols = splitList(elements);
     const fractions = await p.text({
-      title: 'High-Entropy Alloy (2/2)',
-      prompt: `Fractions of ${symbols.join(', ')} (optional; empty for equal parts; normalised by the service)`,
+      title: t('High-Entropy Alloy (2/2)'),
+      prompt: t('Fractions of {0} (optional; empty for equal parts; normalised by the service)', symbols.join(', ')),
       placeHolder: symbols.map(() => (1 / symbols.length).toFixed(2)).join(' '),
       check: (v) => checkFractions(v, symbols.length),
     });

@@ -4,10 +4,12 @@
  * defaults unless the JSON request sets them.
  */
 import { checkJid, checkMiller, normalizeMiller } from './validate';
+import { ENGLISH, type Locale, type Translate } from '../util/locale';
 import { firstProblem, numberField, stringField, type Application, type Body, type Prompts, type Refusal } from './types';
 
 /** A jid typed, or an open POSCAR picked (refused while it has errors); undefined when cancelled. */
 async function structure(
+  { t }: Locale,
   p: Prompts,
   step: number,
   role: 'Film' | 'Substrate',
@@ -15,17 +17,24 @@ async function structure(
 ): Promise<{ jid: string } | { poscar: string } | Refusal | undefined> {
   const open = p.poscars();
   const answer = await p.pick({
-    title: `Generate Heterostructure (${step}/3)`,
-    placeHolder: `${role}: type a jid such as ${example}${open.length ? ', or pick an open POSCAR' : ''}`,
-    items: open.map((d) => ({ label: d.name, description: d.error ? `has an error: ${d.error}` : 'open POSCAR' })),
+    title: t('Generate Heterostructure ({0}/3)', step),
+    placeHolder: placeHolder(t, role, example, open.length > 0),
+    items: open.map((d) => ({ label: d.name, description: d.error ? t('has an error: {0}', d.error) : t('open POSCAR') })),
     typed: checkJid,
   });
   if (answer === undefined) return undefined;
   const document = open.find((d) => d.name === answer);
   if (!document) return { jid: answer.trim().toUpperCase() };
   return document.error
-    ? { refuse: `${document.name} has an error, so Token Lens did not send it. ${document.error}` }
+    ? { refuse: t('{0} has an error, so Token Lens did not send it. {1}', document.name, document.error) }
     : { poscar: document.text };
+}
+
+/** Whole phrases per role: "Film: type a jid such as JVASP-1174, or pick an open POSCAR". */
+function placeHolder(t: Translate, role: 'Film' | 'Substrate', example: string, open: boolean): string {
+  if (role === 'Film')
+    return open ? t('Film: type a jid such as {0}, or pick an open POSCAR', example) : t('Film: type a jid such as {0}', example);
+  return open ? t('Substrate: type a jid such as {0}, or pick an open POSCAR', example) : t('Substrate: type a jid such as {0}', example);
 }
 
 /** "GaAs" from a POSCAR's comment line. */
@@ -36,7 +45,7 @@ const has = (body: Body, ...fields: string[]): boolean => fields.some((f) => typ
 export const generateHeterostructure: Application = {
   kind: 'heterostructure',
   command: 'tokenLens.generateHeterostructure',
-  title: 'Generate Heterostructure',
+  title: (t) => t('Generate Heterostructure'),
   path: '/heterostructure/generate',
   example: {
     jid1: 'JVASP-1174',
@@ -49,14 +58,15 @@ export const generateHeterostructure: Application = {
     vacuum: 10,
   },
 
-  async ask(p) {
-    const film = await structure(p, 1, 'Film', 'JVASP-1174');
+  async ask(p, locale = ENGLISH) {
+    const { t } = locale;
+    const film = await structure(locale, p, 1, 'Film', 'JVASP-1174');
     if (film === undefined || 'refuse' in film) return film;
-    const subs = await structure(p, 2, 'Substrate', 'JVASP-1002');
+    const subs = await structure(locale, p, 2, 'Substrate', 'JVASP-1002');
     if (subs === undefined || 'refuse' in subs) return subs;
     const index = await p.text({
-      title: 'Generate Heterostructure (3/3)',
-      prompt: 'Miller index of the interface plane, for film and substrate (h_k_l)',
+      title: t('Generate Heterostructure (3/3)'),
+      prompt: t('Miller index of the interface plane, for film and substrate (h_k_l)'),
       value: '0_0_1',
       check: checkMiller,
     });

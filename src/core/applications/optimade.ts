@@ -1,12 +1,13 @@
 /** OPTIMADE Query: POST /optimade_explorer/query with a filter, from history, examples, or typed. */
 import { checkOptimadeFilter } from './validate';
+import { ENGLISH, type Translate } from '../util/locale';
 import { stringField, type Application } from './types';
 
-export const OPTIMADE_EXAMPLES = [
-  { label: 'elements HAS ALL "Ga","As"', description: 'contains gallium and arsenic' },
-  { label: 'elements HAS ANY "Na","Mg" AND nelements = 2', description: 'binary compounds of sodium or magnesium' },
-  { label: 'nelements = 1', description: 'elements' },
-  { label: 'chemical_formula_reduced = "TiO2"', description: 'a formula' },
+export const optimadeExamples = (t: Translate) => [
+  { label: 'elements HAS ALL "Ga","As"', description: t('example: contains gallium and arsenic') },
+  { label: 'elements HAS ANY "Na","Mg" AND nelements = 2', description: t('example: binary compounds of sodium or magnesium') },
+  { label: 'nelements = 1', description: t('example: elements') },
+  { label: 'chemical_formula_reduced = "TiO2"', description: t('example: a formula') },
 ];
 
 export const HISTORY_KEY = 'optimade';
@@ -14,19 +15,16 @@ export const HISTORY_KEY = 'optimade';
 export const optimadeQuery: Application = {
   kind: 'optimade',
   command: 'tokenLens.optimadeQuery',
-  title: 'OPTIMADE Query',
+  title: (t) => t('OPTIMADE Query'),
   path: '/optimade_explorer/query',
   example: { filter_string: 'elements HAS ALL "Ga","As"' },
 
-  async ask(p) {
-    const history = p.history(HISTORY_KEY).map((label) => ({ label, description: 'used before' }));
-    const examples = OPTIMADE_EXAMPLES.filter((e) => !history.some((h) => h.label === e.label)).map((e) => ({
-      ...e,
-      description: `example: ${e.description}`,
-    }));
+  async ask(p, { t } = ENGLISH) {
+    const history = p.history(HISTORY_KEY).map((label) => ({ label, description: t('used before') }));
+    const examples = optimadeExamples(t).filter((e) => !history.some((h) => h.label === e.label));
     const filter = await p.pick({
-      title: 'OPTIMADE Query',
-      placeHolder: 'Type a filter, or pick one used before or an example',
+      title: t('OPTIMADE Query'),
+      placeHolder: t('Type a filter, or pick one used before or an example'),
       items: [...history, ...examples],
       typed: checkOptimadeFilter,
     });

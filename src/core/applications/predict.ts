@@ -1,35 +1,36 @@
 /** Predict Property: POST /gnn_predictor/predict with a jid and a model. */
 import { checkJid } from './validate';
+import { ENGLISH, type Translate } from '../util/locale';
 import { firstProblem, stringField, type Application } from './types';
 
-export const MODELS = [
-  { label: 'formation_energy_peratom', description: 'formation energy per atom (eV/atom)' },
-  { label: 'optb88vdw_bandgap', description: 'band gap, OptB88vdW (eV)' },
-  { label: 'bulk_modulus_kv', description: 'Voigt bulk modulus (GPa)' },
-  { label: 'shear_modulus_gv', description: 'Voigt shear modulus (GPa)' },
+export const models = (t: Translate) => [
+  { label: 'formation_energy_peratom', description: t('formation energy per atom (eV/atom)') },
+  { label: 'optb88vdw_bandgap', description: t('band gap, OptB88vdW (eV)') },
+  { label: 'bulk_modulus_kv', description: t('Voigt bulk modulus (GPa)') },
+  { label: 'shear_modulus_gv', description: t('Voigt shear modulus (GPa)') },
 ];
 
 export const predictProperty: Application = {
   kind: 'predict',
   command: 'tokenLens.predictProperty',
-  title: 'Predict Property',
+  title: (t) => t('Predict Property'),
   path: '/gnn_predictor/predict',
   example: { jid: 'JVASP-1002', model: 'formation_energy_peratom' },
 
-  async ask(p) {
+  async ask(p, { t } = ENGLISH) {
     const jid = await p.text({
-      title: 'Predict Property (1/2)',
-      prompt: 'Material identifier (jid)',
+      title: t('Predict Property (1/2)'),
+      prompt: t('Material identifier (jid)'),
       value: p.history('jid')[0] ?? '',
       placeHolder: 'JVASP-1002',
       check: checkJid,
     });
     if (jid === undefined) return undefined;
     const model = await p.pick({
-      title: 'Predict Property (2/2)',
-      placeHolder: 'Model',
-      items: MODELS,
-      typed: (v) => (/^[\w.-]+$/.test(v) ? undefined : 'A model name is letters, digits, _ . -'),
+      title: t('Predict Property (2/2)'),
+      placeHolder: t('Model'),
+      items: models(t),
+      typed: (v) => (/^[\w.-]+$/.test(v) ? undefined : t('A model name is letters, digits, _ . -')),
     });
     if (model === undefined) return undefined;
     return { body: { jid: jid.trim().toUpperCase(), model }, remember: { key: 'jid', value: jid.trim().toUpperCase() } };

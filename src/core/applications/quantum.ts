@@ -1,33 +1,36 @@
 /** Quantum VQE: POST /quantum/vqe with a jid, a k-point and a Hamiltonian type. */
 import { checkJid, checkKpoint, splitList } from './validate';
+import { ENGLISH, type Translate } from '../util/locale';
 import { firstProblem, stringField, type Application } from './types';
 
-export const HAMILTONIANS = [{ label: 'tight_binding', description: "the material's tight-binding Hamiltonian at the k-point" }];
+export const hamiltonians = (t: Translate) => [
+  { label: 'tight_binding', description: t("the material's tight-binding Hamiltonian at the k-point") },
+];
 
 export const quantumVqe: Application = {
   kind: 'vqe',
   command: 'tokenLens.quantumVqe',
-  title: 'Quantum VQE',
+  title: (t) => t('Quantum VQE'),
   path: '/quantum/vqe',
   example: { jid: 'JVASP-1002', kpoint: [0, 0, 0], hamiltonian_type: 'tight_binding' },
 
-  async ask(p) {
+  async ask(p, { t } = ENGLISH) {
     const jid = await p.text({
-      title: 'Quantum VQE (1/3)',
-      prompt: 'Material identifier (jid)',
+      title: t('Quantum VQE (1/3)'),
+      prompt: t('Material identifier (jid)'),
       value: p.history('jid')[0] ?? '',
       placeHolder: 'JVASP-1002',
       check: checkJid,
     });
     if (jid === undefined) return undefined;
     const k = await p.text({
-      title: 'Quantum VQE (2/3)',
-      prompt: 'k-point, in fractions of the reciprocal lattice vectors',
+      title: t('Quantum VQE (2/3)'),
+      prompt: t('k-point, in fractions of the reciprocal lattice vectors'),
       value: '0 0 0',
       check: checkKpoint,
     });
     if (k === undefined) return undefined;
-    const type = await p.pick({ title: 'Quantum VQE (3/3)', placeHolder: 'Hamiltonian', items: HAMILTONIANS });
+    const type = await p.pick({ title: t('Quantum VQE (3/3)'), placeHolder: t('Hamiltonian'), items: hamiltonians(t) });
     if (type === undefined) return undefined;
     return {
       body: { jid: jid.trim().toUpperCase(), kpoint: splitList(k).map(Number), hamiltonian_type: type },

@@ -1,5 +1,6 @@
 /** Balance Reaction: POST /reaction_network/balance with reactants and products as text ("Fe2O3 + C"). */
 import { checkReaction, readSide } from './validate';
+import { ENGLISH } from '../util/locale';
 import { firstProblem, stringField, type Application, type Body } from './types';
 
 const side = (body: Body, field: string): string | undefined => {
@@ -14,14 +15,14 @@ const side = (body: Body, field: string): string | undefined => {
 export const balanceReaction: Application = {
   kind: 'reaction',
   command: 'tokenLens.balanceReaction',
-  title: 'Balance Reaction',
+  title: (t) => t('Balance Reaction'),
   path: '/reaction_network/balance',
   example: { reactants: 'Fe2O3 + C', products: 'Fe + CO2' },
 
-  async ask(p) {
+  async ask(p, { t } = ENGLISH) {
     const reactants = await p.text({
-      title: 'Balance Reaction (1/2)',
-      prompt: 'Reactants, joined by +',
+      title: t('Balance Reaction (1/2)'),
+      prompt: t('Reactants, joined by +'),
       placeHolder: 'Fe2O3 + C',
       check: (v) => {
         const r = readSide(v);
@@ -30,8 +31,8 @@ export const balanceReaction: Application = {
     });
     if (reactants === undefined) return undefined;
     const products = await p.text({
-      title: 'Balance Reaction (2/2)',
-      prompt: `Products of ${reactants.trim()}, joined by +`,
+      title: t('Balance Reaction (2/2)'),
+      prompt: t('Products of {0}, joined by +', reactants.trim()),
       placeHolder: 'Fe + CO2',
       check: (v) => checkReaction(reactants, v),
     });

@@ -4,25 +4,27 @@
  * reports where the JSON breaks. Pure.
  */
 import type { Application, Body } from './types';
+import { ENGLISH, type Translate } from '../util/locale';
 
 export function requestHeader(app: Application): string {
   return `// Token Lens request: POST ${app.path}`;
 }
 
-export function requestText(app: Application, body: Body): string {
-  return `${requestHeader(app)}\n// ${app.title}. Edit the body, then run “Token Lens: Send Application Request” (or click Send above).\n${JSON.stringify(body, null, 2)}\n`;
+export function requestText(app: Application, body: Body, t: Translate = ENGLISH.t): string {
+  const how = t('{0}. Edit the body, then run “Token Lens: Send Application Request” (or click Send above).', app.title(t));
+  return `${requestHeader(app)}\n// ${how}\n${JSON.stringify(body, null, 2)}\n`;
 }
 
 export type ParsedRequest = { body: Body } | { error: { message: string; offset: number } };
 
 /** Whole-line // comments are blanked with spaces of the same length, so offsets match the document. */
-export function parseRequest(text: string): ParsedRequest {
+export function parseRequest(text: string, t: Translate = ENGLISH.t): ParsedRequest {
   const blanked = text.replace(/^[ \t]*\/\/.*$/gm, (line) => ' '.repeat(line.length));
-  if (!blanked.trim()) return { error: { message: 'the request is empty: write a JSON object', offset: 0 } };
+  if (!blanked.trim()) return { error: { message: t('the request is empty: write a JSON object'), offset: 0 } };
   try {
     const value: unknown = JSON.parse(blanked);
     if (typeof value !== 'object' || value === null || Array.isArray(value))
-      return { error: { message: 'the request must be a JSON object ({ … })', offset: blanked.search(/\S/) } };
+      return { error: { message: t('the request must be a JSON object ({ … })'), offset: blanked.search(/\S/) } };
     return { body: value as Body };
   } catch (error) {
     const message = (error as Error).message;

@@ -1,56 +1,58 @@
 /** Search Materials: POST /materials_explorer/search with formula, elements and element_mode, band-gap range. */
 import { checkElements, checkFormula, checkOptionalNumber, optionalNumber, splitList } from './validate';
+import { ENGLISH, type Translate } from '../util/locale';
 import { firstProblem, numberField, stringField, type Application, type Body } from './types';
 
-export const ELEMENT_MODES = [
-  { label: 'all', description: 'materials containing every listed element (others too)' },
-  { label: 'any', description: 'materials containing at least one listed element' },
-  { label: 'exact', description: 'materials made of exactly these elements' },
+export const elementModes = (t: Translate) => [
+  { label: 'all', description: t('materials containing every listed element (others too)') },
+  { label: 'any', description: t('materials containing at least one listed element') },
+  { label: 'exact', description: t('materials made of exactly these elements') },
 ];
+const MODE_NAMES = elementModes(ENGLISH.t).map((m) => m.label);
 
 export const searchMaterials: Application = {
   kind: 'search',
   command: 'tokenLens.searchMaterials',
-  title: 'Search Materials',
+  title: (t) => t('Search Materials'),
   path: '/materials_explorer/search',
   example: { formula: '', elements: ['Ga', 'As'], element_mode: 'all', bandgap_min: 0, bandgap_max: 3 },
 
-  async ask(p) {
-    const title = (step: number) => `Search Materials (${step}/5)`;
+  async ask(p, { t } = ENGLISH) {
+    const title = (step: number) => t('Search Materials ({0}/5)', step);
     const formula = await p.text({
       title: title(1),
-      prompt: 'Formula (optional), e.g. GaAs; matches the reduced composition. Leave empty to search by elements.',
+      prompt: t('Formula (optional), e.g. GaAs; matches the reduced composition. Leave empty to search by elements.'),
       placeHolder: 'GaAs',
       check: (v) => (v.trim() ? checkFormula(v) : undefined),
     });
     if (formula === undefined) return undefined;
     const elements = await p.text({
       title: title(2),
-      prompt: 'Elements (optional), separated by spaces or commas, e.g. Ga As.',
+      prompt: t('Elements (optional), separated by spaces or commas, e.g. Ga As.'),
       placeHolder: 'Ga As',
       check: (v) => (v.trim() ? checkElements(v) : undefined),
     });
     if (elements === undefined) return undefined;
     let mode: string | undefined = 'all';
     if (elements.trim()) {
-      mode = await p.pick({ title: title(3), placeHolder: 'How the elements must match (element_mode)', items: ELEMENT_MODES });
+      mode = await p.pick({ title: title(3), placeHolder: t('How the elements must match (element_mode)'), items: elementModes(t) });
       if (mode === undefined) return undefined;
     }
     const min = await p.text({
       title: title(4),
-      prompt: 'Smallest band gap in eV (optional).',
+      prompt: t('Smallest band gap in eV (optional).'),
       placeHolder: '0',
-      check: (v) => checkOptionalNumber(v, 'The smallest band gap', 0, 100),
+      check: (v) => checkOptionalNumber(v, t('The smallest band gap'), 0, 100),
     });
     if (min === undefined) return undefined;
     const max = await p.text({
       title: title(5),
-      prompt: 'Largest band gap in eV (optional).',
+      prompt: t('Largest band gap in eV (optional).'),
       placeHolder: '3',
       check: (v) =>
-        checkOptionalNumber(v, 'The largest band gap', 0, 100) ??
+        checkOptionalNumber(v, t('The largest band gap'), 0, 100) ??
         (v.trim() && min.trim() && Number(v) < Number(min)
-          ? `The largest band gap must not be below the smallest (${min.trim()} eV).`
+          ? t('The largest band gap must not be below the smallest ({0} eV).', min.trim())
           : undefined),
     });
     if (max === undefined) return undefined;
@@ -72,9 +74,7 @@ export const searchMaterials: Application = {
           ? checkElements(elements.join(' '))
           : '"elements" must be a list of element symbols.',
       stringField(body, 'element_mode', false, (v) =>
-        ELEMENT_MODES.some((m) => m.label === v)
-          ? undefined
-          : `"element_mode" must be one of ${ELEMENT_MODES.map((m) => m.label).join(', ')}.`,
+        MODE_NAMES.includes(v) ? undefined : `"element_mode" must be one of ${MODE_NAMES.join(', ')}.`,
       ),
       numberField(body, 'bandgap_min', 0),
       numberField(body, 'bandgap_max', 0),

@@ -5,6 +5,7 @@
  */
 import type { DiffractionData } from '../diffraction/parse';
 import type { AppKind } from '../runs/run';
+import type { Locale, Translate } from '../util/locale';
 
 export type Body = Record<string, unknown>;
 
@@ -61,13 +62,14 @@ export interface Application {
   kind: AppKind;
   /** tokenLens.<id> */
   command: string;
-  /** "Search Materials" */
-  title: string;
+  /** "Search Materials", worded by `t`. */
+  title(t: Translate): string;
   /** POST path, e.g. /materials_explorer/search */
   path: string;
   /** A request to start from in the JSON editor. */
   example: Body;
-  ask(prompts: Prompts): Promise<Asked | Refusal | undefined>;
+  /** Asks in `locale` (English when not given). */
+  ask(prompts: Prompts, locale?: Locale): Promise<Asked | Refusal | undefined>;
   /** A hand-written body: the message when it cannot be sent. */
   check(body: Body): string | undefined;
   /** What the Runs list calls the input: "Si", "JVASP-1002". */

@@ -8,6 +8,7 @@ import { frameHarmony, HARMONY_LABEL, type HarmonyOptions } from './harmony';
 import { frameOpenAI, OPENAI_FRAMING_LABEL } from './openai';
 import { compileTemplate, renderTemplate, RENDER_LIMITS, type CompiledTemplate, type RenderLimits } from './render';
 import { chooseTemplate, type ModelChatConfig } from './template';
+import { ENGLISH, type Translate } from '../util/locale';
 
 export interface FrameOptions {
   /** Ends the prompt with the assistant's header, as a request for a reply does (templates, Harmony). */
@@ -54,16 +55,16 @@ export function harmonyFormat(options: HarmonyOptions = {}): ChatFormat {
 }
 
 /** A model's chat template (or none: then noFormat), rendered with the context transformers gives it. */
-export function templateFormat(config: ModelChatConfig): ChatFormat {
+export function templateFormat(config: ModelChatConfig, t: Translate = ENGLISH.t): ChatFormat {
   const { templates } = config;
-  if (!templates) return noFormat;
+  if (!templates) return labelled(noFormat, t);
   return {
     kind: 'template',
-    label: `chat template from ${templates.source}`,
+    label: t('chat template from {0}', templates.source),
     frame: async (conversation, { addGenerationPrompt = false }, render) => {
-      const { text, label } = chooseTemplate(templates, conversation.tools !== undefined);
+      const { text, label } = chooseTemplate(templates, conversation.tools !== undefined, t);
       const shown = await render({ template: text, context: templateContext(conversation, config, addGenerationPrompt) });
-      return { pieces: [shown], extra: 0, shown, label: `chat template from ${label}` };
+      return { pieces: [shown], extra: 0, shown, label: t('chat template from {0}', label) };
     },
   };
 }
@@ -73,10 +74,25 @@ export function templateFormat(config: ModelChatConfig): ChatFormat {
  * one; else the framing OpenAI documents for its chat encodings (Harmony for gpt-oss's o200k_harmony); else none.
  * A template's special tokens are recognised, so it counts in 'special' mode; the others count as text.
  */
-export function formatFor(kind: string, config: ModelChatConfig | undefined): { format: ChatFormat; specialTokens: 'special' | 'text' } {
-  if (config?.templates) return { format: templateFormat(config), specialTokens: 'special' };
-  if (kind === 'o200k_harmony') return { format: harmonyFormat(), specialTokens: 'text' };
-  return { format: kind === 'cl100k_base' || kind === 'o200k_base' ? openAIFormat : noFormat, specialTokens: 'text' };
+export function formatFor(
+  kind: string,
+  config: ModelChatConfig | undefined,
+  t: Translate = ENGLISH.t,
+): { format: ChatFormat; specialTokens: 'special' | 'text' } {
+  if (config?.templates) return { format: templateFormat(config, t), specialTokens: 'special' };
+  if (kind === 'o200k_harmony') return { format: labelled(harmonyFormat(), t), specialTokens: 'text' };
+  return { format: labelled(kind === 'cl100k_base' || kind === 'o200k_base' ? openAIFormat : noFormat, t), specialTokens: 'text' };
+}
+
+/** A fixed format with its label in the user's language (the English is OPENAI_FRAMING_LABEL, HARMONY_LABEL, NO_TEMPLATE_LABEL). */
+function labelled(format: ChatFormat, t: Translate): ChatFormat {
+  const label =
+    format.kind === 'openai'
+      ? t('OpenAI framing (cookbook: 3 tokens per message, 1 per name, 3 for the reply)')
+      : format.kind === 'harmony'
+        ? t('Harmony format (gpt-oss)')
+        : t("no chat template: the messages' text alone");
+  return label === format.label ? format : { ...format, label };
 }
 
 /** transformers' apply_chat_template context: messages, tools (None when absent), documents, the special tokens, the flag. */

@@ -6,6 +6,7 @@
  */
 import { isRecord } from '../util/guards';
 import { MAX_TEMPLATE_CHARS } from './render';
+import { ENGLISH, type Translate } from '../util/locale';
 
 /** The special tokens transformers.js hands a template (SPECIAL_TOKEN_ATTRIBUTES). */
 const SPECIAL_TOKEN_KEYS = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 'pad_token', 'cls_token', 'mask_token'] as const;
@@ -89,7 +90,7 @@ function checkLength(text: string, what: string): string {
 }
 
 /** The template to render and its label: transformers' choice among named templates (tool_use with tools, else default). */
-export function chooseTemplate(templates: ChatTemplates, hasTools: boolean): { text: string; label: string } {
+export function chooseTemplate(templates: ChatTemplates, hasTools: boolean, t: Translate = ENGLISH.t): { text: string; label: string } {
   const { source } = templates;
   if (typeof templates.templates === 'string') return { text: templates.templates, label: source };
   const named = templates.templates;
@@ -98,5 +99,5 @@ export function chooseTemplate(templates: ChatTemplates, hasTools: boolean): { t
     throw new ChatConfigError(
       `${source} has several chat templates and none is called "default" (${Object.keys(named).sort().join(', ')}); give a template of its own.`,
     );
-  return { text: named[name]!, label: `${source}, template "${name}"` };
+  return { text: named[name]!, label: t('{0}, template "{1}"', source, name) };
 }

@@ -4,6 +4,7 @@
  * comments (`#`, `!`, `;`, `%` first) are skipped, and so is a header line of words before the first
  * point ("2theta intensity"). Pure: no vscode; the editor, the commands and the tests share it.
  */
+import { ENGLISH, type Locale } from '../util/locale';
 
 export interface DiffractionPoint {
   /** 2θ, degrees */
@@ -52,14 +53,15 @@ function tokens(line: string): Token[] {
   return found;
 }
 
-export function parseDiffraction(text: string): DiffractionData {
+export function parseDiffraction(text: string, locale: Locale = ENGLISH): DiffractionData {
+  const { t } = locale;
   const points: DiffractionPoint[] = [];
   const diagnostics: DiffractionDiagnostic[] = [];
   const lines = text.split(/\r\n|\r|\n/);
   let previous: DiffractionPoint | undefined;
   lines.forEach((raw, line) => {
     const problem: Problem = (severity, code, span, message) =>
-      diagnostics.push({ severity, code, line, start: span.start, end: span.end, message: `Line ${line + 1}: ${message}` });
+      diagnostics.push({ severity, code, line, start: span.start, end: span.end, message: t('Line {0}: {1}', line + 1, message) });
     const point = readPoint(raw, points.length === 0 && diagnostics.length === 0, problem);
     if (!point) return;
     const inRange = point.angle > 0 && point.angle < 180;
@@ -79,7 +81,7 @@ export function parseDiffraction(text: string): DiffractionData {
     const message = 'No data: write one point a line, the angle 2θ in degrees and the relative intensity, e.g. "28.44 100"';
     diagnostics.push({ severity: 'error', code: 'no-data', line: 0, start: 0, end: lines[0]?.length ?? 0, message });
   }
-  return { points, diagnostics: capped(diagnostics) };
+  return { points, diagnostics: capped(diagnostics, locale) };
 }
 
 type Problem = (
@@ -121,7 +123,7 @@ function readPoint(raw: string, first: boolean, problem: Problem): { angle: numb
 /** Problems kept for one file: a hostile file of a million bad lines must not flood the editor. */
 export const MAX_DIAGNOSTICS = 1000;
 
-function capped(diagnostics: DiffractionDiagnostic[]): DiffractionDiagnostic[] {
+function capped(diagnostics: DiffractionDiagnostic[], { t }: Locale): DiffractionDiagnostic[] {
   if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
   const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);
   const last = kept[kept.length - 1]!;
@@ -132,7 +134,7 @@ function capped(diagnostics: DiffractionDiagnostic[]): DiffractionDiagnostic[] {
       ...last,
       severity: 'warning',
       code: 'more-problems',
-      message: `Line ${last.line + 1}: … and ${more} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)`,
+      message: t('Line {0}: … and {1} more problems not shown (at most {2} are listed)', last.line + 1, more, MAX_DIAGNOSTICS),
     },
   ];
 }

@@ -6,6 +6,7 @@ import { closeContacts } from './structure';
 import { readTail } from './tail';
 import { SourceText } from './text';
 import type { LineSpan, ParseResult, Poscar, SourceRange } from './types';
+import { ENGLISH, type Locale } from '../util/locale';
 
 /** Å: atoms closer than this are reported. */
 export const CONTACT_DISTANCE = 0.5;
@@ -47,8 +48,8 @@ function reportContacts(poscar: Poscar, ranges: SourceRange[], report: Report): 
   }
 }
 
-export function parsePoscar(text: string): ParseResult {
-  const report = new Report();
+export function parsePoscar(text: string, locale: Locale = ENGLISH): ParseResult {
+  const report = new Report(locale);
   if (!/\S/.test(text)) {
     report.error(
       'empty-file',

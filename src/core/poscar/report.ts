@@ -1,5 +1,6 @@
 /** Collects diagnostics; every message starts with the 1-based line number. */
 import type { PoscarDiagnostic, Severity, SourceRange } from './types';
+import { ENGLISH, type Locale } from '../util/locale';
 
 /** Problems kept for one file: a hostile file of a million bad lines must not flood the editor. */
 export const MAX_DIAGNOSTICS = 1000;
@@ -10,6 +11,9 @@ export class Report {
   private dropped = 0;
   /** The text's lines: a problem past the end (the file ends early) is placed at the end of the last one. */
   private lines: readonly string[] | (() => readonly string[]) = [''];
+
+  /** `locale` words the frame of each problem ("Line 3: …") and what a reader names with it (outline, frame titles). */
+  constructor(readonly locale: Locale = ENGLISH) {}
 
   /** The lines, or a function that gives them when the first problem is placed (a reader that never splits its text). */
   within(lines: readonly string[] | (() => readonly string[])): this {
@@ -31,7 +35,7 @@ export class Report {
 
   /** Sorted by line, then column; stable otherwise. Past the cap, one more says how many were left out. */
   sorted(): PoscarDiagnostic[] {
-    return sortedWithOverflow(this.diagnostics, this.dropped);
+    return sortedWithOverflow(this.diagnostics, this.dropped, this.locale);
   }
 
   private add(severity: Severity, code: string, wanted: SourceRange, text: string): void {
@@ -41,7 +45,7 @@ export class Report {
       return;
     }
     const range = this.clamp(wanted);
-    this.diagnostics.push({ severity, message: `Line ${range.line + 1}: ${text}`, range, code });
+    this.diagnostics.push({ severity, message: this.locale.t('Line {0}: {1}', range.line + 1, text), range, code });
   }
 
   private clamp(range: SourceRange): SourceRange {
@@ -61,7 +65,7 @@ export const quote = (text: string): string => `'${text.length > 40 ? `${text.sl
 export const plural = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /** Diagnostics sorted by line, then column (stable otherwise); past a cap, one more says how many were left out. */
-export function sortedWithOverflow(diagnostics: readonly PoscarDiagnostic[], dropped: number): PoscarDiagnostic[] {
+export function sortedWithOverflow(diagnostics: readonly PoscarDiagnostic[], dropped: number, { t }: Locale = ENGLISH): PoscarDiagnostic[] {
   const sorted = [...diagnostics].sort((p, q) => p.range.line - q.range.line || p.range.start - q.range.start);
   if (dropped === 0) return sorted;
   const last = sorted[sorted.length - 1]!;
@@ -71,7 +75,7 @@ export function sortedWithOverflow(diagnostics: readonly PoscarDiagnostic[], dro
       ...last,
       code: 'more-problems',
       severity: 'warning',
-      message: `Line ${last.range.line + 1}: … and ${dropped} more problems not shown (at most ${MAX_DIAGNOSTICS} are listed)`,
+      message: t('Line {0}: … and {1} more problems not shown (at most {2} are listed)', last.range.line + 1, dropped, MAX_DIAGNOSTICS),
     },
   ];
 }

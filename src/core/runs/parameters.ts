@@ -10,6 +10,7 @@
  */
 import { SETTING_DEFAULTS, type SettingKey } from '../settings';
 import { isRecord } from '../util/guards';
+import { ENGLISH, type Locale } from '../util/locale';
 
 export const PARAMETER_KINDS = ['relax', 'md'] as const;
 export type ParameterKind = (typeof PARAMETER_KINDS)[number];
@@ -113,52 +114,60 @@ export type Parsed = { ok: true; value: ParameterValue } | { ok: false; message:
 const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 
 /** The range in words: "a number from 0.001 to 10 eV/Å", "a whole number from 1 to 1000". */
-export function rangeText(p: NumberParameter): string {
-  const unit = p.unit === 'steps' ? '' : ` ${p.unit}`;
-  return `${p.integer ? 'a whole number' : 'a number'} from ${p.min} to ${p.max}${unit}`;
+export function rangeText(p: NumberParameter, { t }: Locale = ENGLISH): string {
+  if (p.unit === 'steps')
+    return p.integer ? t('a whole number from {0} to {1}', p.min, p.max) : t('a number from {0} to {1}', p.min, p.max);
+  return p.integer
+    ? t('a whole number from {0} to {1} {2}', p.min, p.max, p.unit)
+    : t('a number from {0} to {1} {2}', p.min, p.max, p.unit);
 }
 
 /** What the user typed (or a stored value) as the parameter's value, or why not. Never throws. */
-export function parseValue(p: Parameter, input: unknown): Parsed {
+export function parseValue(p: Parameter, input: unknown, locale: Locale = ENGLISH): Parsed {
+  const { t } = locale;
   switch (p.type) {
     case 'number':
-      return parseNumber(p, input);
+      return parseNumber(p, input, locale);
     case 'boolean': {
       const word = typeof input === 'string' ? input.trim().toLowerCase() : input;
       if (word === true || word === 'true') return { ok: true, value: true };
       if (word === false || word === 'false') return { ok: true, value: false };
-      return { ok: false, message: `${p.name} must be true or false.` };
+      return { ok: false, message: t('{0} must be true or false.', p.name) };
     }
     case 'choice': {
       const word = typeof input === 'string' ? input.trim() : undefined;
       const found = word === undefined ? undefined : p.choices.find((c) => c.toLowerCase() === word.toLowerCase());
-      return found === undefined ? { ok: false, message: `${p.name} must be ${choiceText(p.choices)}.` } : { ok: true, value: found };
+      return found === undefined
+        ? { ok: false, message: t('{0} must be {1}.', p.name, choiceText(p.choices, locale)) }
+        : { ok: true, value: found };
     }
   }
 }
 
-function choiceText(choices: readonly string[]): string {
-  return choices.length === 1 ? choices[0]! : `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)!}`;
+function choiceText(choices: readonly string[], { t }: Locale): string {
+  return choices.length === 1 ? choices[0]! : t('{0} or {1}', choices.slice(0, -1).join(', '), choices.at(-1)!);
 }
 
-function parseNumber(p: NumberParameter, input: unknown): Parsed {
-  const wrong: Parsed = { ok: false, message: `${p.name} must be ${rangeText(p)}.` };
+function parseNumber(p: NumberParameter, input: unknown, locale: Locale): Parsed {
+  const { t } = locale;
+  const wrong: Parsed = { ok: false, message: t('{0} must be {1}.', p.name, rangeText(p, locale)) };
   let n: number;
   if (typeof input === 'number') n = input;
   else if (typeof input === 'string') {
     const text = input.trim();
-    if (!text) return { ok: false, message: `Enter ${p.name}: ${rangeText(p)}.` };
+    if (!text) return { ok: false, message: t('Enter {0}: {1}.', p.name, rangeText(p, locale)) };
     if (text.length > 40 || !DECIMAL.test(text)) return wrong;
     n = Number(text);
   } else return wrong;
   if (!Number.isFinite(n) || n < p.min || n > p.max) return wrong;
-  if (p.integer && !Number.isInteger(n)) return { ok: false, message: `${p.name} must be a whole number (${rangeText(p)}).` };
+  if (p.integer && !Number.isInteger(n))
+    return { ok: false, message: t('{0} must be a whole number ({1}).', p.name, rangeText(p, locale)) };
   return { ok: true, value: Object.is(n, -0) ? 0 : n };
 }
 
 /** The InputBox's check: undefined when the text is a valid value, else the message. Never throws. */
-export function validateInput(p: Parameter, text: string): string | undefined {
-  const parsed = parseValue(p, text);
+export function validateInput(p: Parameter, text: string, locale: Locale = ENGLISH): string | undefined {
+  const parsed = parseValue(p, text, locale);
   return parsed.ok ? undefined : parsed.message;
 }
 
@@ -192,12 +201,20 @@ export function reviveValues(kind: ParameterKind, stored: unknown, fallback: Par
  * The first value that is not valid for its parameter, as a message (naming its setting when the values are the
  * settings'); undefined when all are valid. A missing value is its default.
  */
-export function firstProblem(kind: ParameterKind, values: ParameterValues, fromSettings = true): string | undefined {
+export function firstProblem(
+  kind: ParameterKind,
+  values: ParameterValues,
+  fromSettings = true,
+  locale: Locale = ENGLISH,
+): string | undefined {
+  const { t } = locale;
   for (const p of PARAMETERS[kind]) {
-    const parsed = parseValue(p, values[p.name] ?? p.default);
+    const parsed = parseValue(p, values[p.name] ?? p.default, locale);
     if (parsed.ok) continue;
     const shown = JSON.stringify(values[p.name])?.slice(0, 60) ?? String(values[p.name]);
-    return fromSettings ? `${parsed.message} (the setting tokenLens.${p.setting} is ${shown})` : `${parsed.message} (given ${shown})`;
+    return fromSettings
+      ? t('{0} (the setting tokenLens.{1} is {2})', parsed.message, p.setting, shown)
+      : t('{0} (given {1})', parsed.message, shown);
   }
   return undefined;
 }

@@ -15,17 +15,18 @@ import { readXdatcar } from './xdatcar/index';
 import { readXyz, writeExtxyz } from './xyz/index';
 import { readVasprun } from './vasprun/index';
 import type { StructureDiagnostic, StructureFile, StructureFrame } from './types';
+import { ENGLISH, type Locale } from '../util/locale';
 
 export interface FormatEntry<T = unknown> {
   language: FormatLanguage;
-  /** Total (never throws) and near-linear: run once per document version. */
-  parse(text: string): T;
+  /** Total (never throws) and near-linear: run once per document version. Problems are worded in `locale` (English by default). */
+  parse(text: string, locale?: Locale): T;
   /** The problems of a parse, each on its line. */
   diagnostics(parsed: T): StructureDiagnostic[];
   /** Problem codes not shown while the document is empty (a new file is not yet wrong). */
   quietWhenEmpty: readonly string[];
   /** Structure formats: the shared model of a parse. */
-  structure?(parsed: T): StructureFile;
+  structure?(parsed: T, locale?: Locale): StructureFile;
   /** Writes frames as this format's text (a one-frame format writes the first). */
   write?(frames: readonly StructureFrame[]): string;
   /** Whether one file can hold several frames (so a conversion asks which). */
@@ -37,7 +38,7 @@ const language = (id: string): FormatLanguage => FORMAT_LANGUAGES.find((f) => f.
 /** A reader that already returns the shared model. */
 export function structureEntry(
   id: string,
-  read: (text: string) => StructureFile,
+  read: (text: string, locale?: Locale) => StructureFile,
   extra: Partial<FormatEntry<StructureFile>> = {},
 ): FormatEntry<StructureFile> {
   return { language: language(id), parse: read, diagnostics: (f) => f.diagnostics, quietWhenEmpty: [], structure: (f) => f, ...extra };
@@ -62,7 +63,9 @@ export const DIFFRACTION_FORMAT: FormatEntry<DiffractionData> = {
 /** Every registered format, in languages.ts's order. */
 export const FORMATS: readonly FormatEntry[] = [
   POSCAR_FORMAT as FormatEntry,
-  structureEntry('cif', readCif, { write: (frames) => writeCif(frames[0]!) }) as FormatEntry,
+  structureEntry('cif', (text, locale) => readCif(text, locale ? { locale } : {}), {
+    write: (frames) => writeCif(frames[0]!),
+  }) as FormatEntry,
   structureEntry('xyz', readXyz, { write: (frames) => writeExtxyz([...frames]), writesFrames: true }) as FormatEntry,
   structureEntry('xdatcar', readXdatcar) as FormatEntry,
   structureEntry('outcar', readOutcar) as FormatEntry,
@@ -82,9 +85,9 @@ export function formatEntry(idOrLanguage: string): FormatEntry | undefined {
 }
 
 /** The shared model of a text in a registered structure format; undefined for a data format or an unknown id. */
-export function readStructure(format: string, text: string): StructureFile | undefined {
+export function readStructure(format: string, text: string, locale: Locale = ENGLISH): StructureFile | undefined {
   const entry = formatEntry(format);
-  return entry?.structure?.(entry.parse(text));
+  return entry?.structure?.(entry.parse(text, locale), locale);
 }
 
 export const errorsOf = (file: Pick<StructureFile, 'diagnostics'>): StructureDiagnostic[] =>

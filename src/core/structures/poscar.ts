@@ -8,9 +8,10 @@ import { toPoscarText } from '../poscar/write';
 import type { Mat3, ParseResult, Poscar, Site, Vec3 } from '../poscar/types';
 import { hillFormula } from './summary';
 import type { OutlineEntry, StructureFile, StructureFrame } from './types';
+import { ENGLISH, type Locale } from '../util/locale';
 
 /** The shared model of a parsed POSCAR: one frame when the file could be read far enough. */
-export function poscarStructureFile(result: ParseResult): StructureFile {
+export function poscarStructureFile(result: ParseResult, { t }: Locale = ENGLISH): StructureFile {
   const poscar = result.poscar;
   if (!poscar) return { format: 'poscar', frames: [], diagnostics: result.diagnostics, outline: [] };
   const l = poscar.lines;
@@ -25,10 +26,10 @@ export function poscarStructureFile(result: ParseResult): StructureFile {
     lines: { first: l.comment, last: Math.max(l.sites.last, l.counts) },
   };
   const outline: OutlineEntry[] = [
-    { name: 'Lattice', detail: '', kind: 'section', lines: { first: l.scale, last: l.lattice[2] } },
+    { name: t('Lattice'), detail: '', kind: 'section', lines: { first: l.scale, last: l.lattice[2] } },
     {
-      name: 'Sites',
-      detail: `${poscar.sites.length} atoms`,
+      name: t('Sites'),
+      detail: t('{0} atoms', poscar.sites.length),
       kind: 'section',
       lines: { first: l.mode, last: Math.max(l.mode, l.sites.last) },
     },

@@ -5,6 +5,7 @@
  */
 import { yieldToEventLoop } from '../util/yield';
 import { readStructure } from './formats';
+import { ENGLISH, type Locale } from '../util/locale';
 import type { StructureFile } from './types';
 import { VasprunReader } from './vasprun/index';
 
@@ -24,6 +25,7 @@ export async function readStructureBytes(
   bytes: Uint8Array,
   onProgress?: (done: number, total: number) => void,
   isCancelled: () => boolean = () => false,
+  locale: Locale = ENGLISH,
 ): Promise<StructureFile | undefined> {
   const decoder = new TextDecoder('utf-8');
   if (format !== 'vasprun') {
@@ -33,9 +35,9 @@ export async function readStructureBytes(
       onProgress?.(Math.min(at + SLICE_BYTES, bytes.length), bytes.length);
       await yieldToEventLoop();
     }
-    return isCancelled() ? undefined : readStructure(format, parts.join('') + decoder.decode());
+    return isCancelled() ? undefined : readStructure(format, parts.join('') + decoder.decode(), locale);
   }
-  const reader = new VasprunReader();
+  const reader = new VasprunReader(locale);
   for (let at = 0; at < bytes.length; at += VASPRUN_PUSH_BYTES) {
     if (isCancelled()) return undefined;
     reader.push(decoder.decode(bytes.subarray(at, at + VASPRUN_PUSH_BYTES), { stream: true }));

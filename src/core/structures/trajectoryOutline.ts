@@ -4,6 +4,7 @@
  * groups grouped by 100 again). Pure: no `vscode`.
  */
 import type { OutlineEntry } from './types';
+import { ENGLISH, type Locale } from '../util/locale';
 
 /** Frames kept from one file; past this the rest is left out with a warning. */
 export const MAX_FRAMES = 100_000;
@@ -18,7 +19,7 @@ export const OUTLINE_GROUP = 100;
  * The outline of a trajectory: one entry per frame, and for more than 100 frames, sections of 100
  * ('frames 1–100', 'frames 101–200', …), themselves grouped by 100 until the top level has at most 100.
  */
-export function groupFrames(entries: OutlineEntry[]): OutlineEntry[] {
+export function groupFrames(entries: OutlineEntry[], { t }: Locale = ENGLISH): OutlineEntry[] {
   let level = entries;
   let size = 1;
   while (level.length > OUTLINE_GROUP) {
@@ -29,8 +30,8 @@ export function groupFrames(entries: OutlineEntry[]): OutlineEntry[] {
       const first = i * size + 1;
       const last = Math.min((i + children.length) * size, total);
       grouped.push({
-        name: `frames ${first}–${last}`,
-        detail: `${last - first + 1} frames`,
+        name: t('frames {0}–{1}', first, last),
+        detail: t('{0} frames', last - first + 1),
         kind: 'section',
         lines: { first: children[0]!.lines.first, last: children[children.length - 1]!.lines.last },
         children,
@@ -43,7 +44,7 @@ export function groupFrames(entries: OutlineEntry[]): OutlineEntry[] {
 }
 
 /** '12 atoms' plus the energy when the frame has one: the detail of a frame's outline entry. */
-export function frameDetail(atoms: number, energy?: number): string {
-  const count = `${atoms} atom${atoms === 1 ? '' : 's'}`;
-  return energy === undefined ? count : `${count}, E = ${energy.toFixed(4)} eV`;
+export function frameDetail(atoms: number, energy?: number, { t }: Locale = ENGLISH): string {
+  const count = atoms === 1 ? t('{0} atom', atoms) : t('{0} atoms', atoms);
+  return energy === undefined ? count : t('{0}, E = {1} eV', count, energy.toFixed(4));
 }

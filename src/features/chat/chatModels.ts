@@ -8,6 +8,7 @@
 import { formatFor, type ChatModel, type ModelChatConfig, type Renderer } from '../../core/chat/index';
 import { findTokenizer, loadTokenizer, onModelsChanged } from '../../core/tokenizers/index';
 import { Disposable, toDisposable } from '../../platform/disposable';
+import type { Locale } from '../../core/util/locale';
 
 export interface ChatHost {
   /** The chat template and special tokens from the files beside a tokenizer.json. */
@@ -18,7 +19,11 @@ export interface ChatHost {
 export class ChatModels extends Disposable {
   private readonly models = new Map<string, Promise<ChatModel>>();
 
-  constructor(private readonly host: ChatHost | undefined) {
+  constructor(
+    private readonly host: ChatHost | undefined,
+    /** The formats' labels are worded in it. */
+    private readonly locale: Locale,
+  ) {
     super();
     this.register(toDisposable(onModelsChanged((name) => this.models.delete(name))));
   }
@@ -39,7 +44,7 @@ export class ChatModels extends Disposable {
     const source = info?.kind === 'huggingface' ? info.source : undefined;
     const config = source && this.host ? await this.host.readChatConfig(source) : undefined;
     // A closed model's estimate scans with a base encoding, but OpenAI's framing is not its format.
-    const { format, specialTokens } = formatFor(info?.estimate ? 'estimate' : (info?.kind ?? name), config);
+    const { format, specialTokens } = formatFor(info?.estimate ? 'estimate' : (info?.kind ?? name), config, this.locale.t);
     const tokenizer = await loadTokenizer(name, { specialTokens });
     return { tokenizer, format, ...(format.kind === 'template' && this.host ? { render: this.host.render } : {}) };
   }

@@ -28,7 +28,7 @@ export interface ExactCountResult {
 }
 
 export class ProvidersFeature extends Disposable {
-  private readonly exact = new ExactCounts();
+  private readonly exact: ExactCounts;
   private readonly liveSoon = this.register(new Debouncer(LIVE_DELAY_MS, () => void this.countLive()));
   private live: AbortController | undefined;
   /** One secret per provider and endpoint origin: a key entered for Anthropic never goes to a proxy set later, or to Google. */
@@ -40,6 +40,7 @@ export class ProvidersFeature extends Disposable {
     private readonly locale: Locale,
   ) {
     super();
+    this.exact = new ExactCounts({ locale });
     this.keys = new KeyStore(context.secrets);
     const command = (id: string, run: (...args: unknown[]) => unknown) => this.register(vscode.commands.registerCommand(id, run));
     command('tokenLens.countExactly', (id) => this.countExactly(typeof id === 'string' ? providerById(id) : undefined));

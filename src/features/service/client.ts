@@ -9,6 +9,7 @@ import type { ResponseBody, ServiceResponse } from '../../core/service/response'
 import { ServiceError, kindForStatus, type ServiceErrorKind } from '../../core/service/errors';
 import { redact, redactBytesSliced, redactedError, redactJson, redactor, redactSliced, type Redactor } from '../../core/service/redact';
 import { MAX_ANSWER_DEPTH } from '../../core/service/limits';
+import { ENGLISH, type Locale } from '../../core/util/locale';
 import { JsonDepthError, JsonSyntaxError, parseJsonSliced } from '../../core/util/slicedJson';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
 
@@ -60,6 +61,8 @@ export interface ClientOptions {
   retryBaseDelayMs?: number;
   retryMaxDelayMs?: number;
   random?: () => number;
+  /** The wording of the client's own reasons (the extension's locale; English by default, as the CLI and tests want). */
+  locale?: Locale;
 }
 
 export interface CallOptions {
@@ -145,6 +148,7 @@ export class ServiceClient {
   private readonly clock: Clock;
   private readonly retry: RetryPolicy;
   private readonly authHeaders: (key: string) => Record<string, string>;
+  private readonly locale: Locale;
 
   constructor(options: ClientOptions) {
     this.baseUrl = options.baseUrl.trim().replace(/\/+$/, '');
@@ -157,6 +161,7 @@ export class ServiceClient {
     this.pacer = options.pacer ?? getSharedPacer();
     this.clock = options.clock ?? systemClock;
     this.authHeaders = options.authHeaders ?? ((key) => ({ authorization: `Bearer ${key}` }));
+    this.locale = options.locale ?? ENGLISH;
     this.retry = new RetryPolicy({
       maxRetries: options.maxRetries,
       baseDelayMs: options.retryBaseDelayMs,
@@ -198,14 +203,14 @@ export class ServiceClient {
   // ---- spec 4.2, the common pattern -----------------------------------------------------------------------
 
   appCompute(app: string, body: JsonObject, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('POST', `/${appSegment(app)}/compute`, body, options);
+    return this.request('POST', `/${this.appSegment(app)}/compute`, body, options);
   }
   appDetail(app: string, id: string, options?: CallOptions): Promise<ServiceResponse> {
-    return this.request('GET', `/${appSegment(app)}/detail/${encodeURIComponent(id)}`, undefined, options);
+    return this.request('GET', `/${this.appSegment(app)}/detail/${encodeURIComponent(id)}`, undefined, options);
   }
   /** GET /{app}: the application's HTML page, as text. */
   async appPage(app: string, options?: CallOptions): Promise<string> {
-    const path = `/${appSegment(app)}`;
+    const path = `/${this.appSegment(app)}`;
     const response = await this.request('GET', path, undefined, options);
     if (response.body.type === 'text') return response.body.text;
     if (response.body.type === 'bytes') return new TextDecoder().decode(response.body.bytes);
@@ -214,7 +219,7 @@ export class ServiceClient {
       method: 'GET',
       path,
       status: response.status,
-      detail: 'expected an HTML page, got JSON',
+      detail: this.locale.t('expected an HTML page, got JSON'),
     });
   }
 
@@ -257,12 +262,8 @@ export class ServiceClient {
     };
 
     try {
-      if (!this.baseUrl) {
-        throw new ServiceError({ kind: 'config', method, path, detail: 'no service URL is set' });
-      }
-      if (!/^https?:\/\//i.test(this.baseUrl)) {
-        throw new ServiceError({ kind: 'config', method, path, detail: 'the service URL must start with http:// or https://' });
-      }
+      const unusable = this.urlProblem();
+      if (unusable) throw new ServiceError({ kind: 'config', method, path, detail: unusable });
       for (let attempt = 0; ; attempt++) {
         if (signal?.aborted) throw cancelled(method, path);
         try {
@@ -339,7 +340,10 @@ export class ServiceClient {
           method,
           path,
           status,
-          detail: `the answer is larger than ${mb} MB, the limit set by tokenLens.service.maxResponseMegabytes; it was not read further`,
+          detail: this.locale.t(
+            'the answer is larger than {0} MB, the limit set by tokenLens.service.maxResponseMegabytes; it was not read further',
+            this.locale.number(mb),
+          ),
         });
       }
       const contentType = responseHeaders['content-type'] ?? '';
@@ -371,6 +375,23 @@ export class ServiceClient {
     }
   }
 
+  /** Why no request can go to the base URL, if it cannot. */
+  private urlProblem(): string | undefined {
+    if (!this.baseUrl) return this.locale.t('no service URL is set');
+    return /^https?:\/\//i.test(this.baseUrl) ? undefined : this.locale.t('the service URL must start with http:// or https://');
+  }
+
+  private appSegment(app: string): string {
+    if (!APP_NAME.test(app))
+      throw new ServiceError({
+        kind: 'config',
+        method: 'POST',
+        path: `/${app}`,
+        detail: this.locale.t('"{0}" is not an application name', app),
+      });
+    return app;
+  }
+
   private classify(
     error: unknown,
     method: string,
@@ -384,7 +405,13 @@ export class ServiceClient {
     const code = (error as { code?: string } | undefined)?.code;
     if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       const cause = redactedError(error, this.apiKey);
-      return new ServiceError({ kind: 'timeout', method, path, detail: `no answer after ${formatSeconds(timeoutMs)}`, cause });
+      return new ServiceError({
+        kind: 'timeout',
+        method,
+        path,
+        detail: this.locale.t('no answer after {0}', formatSeconds(timeoutMs)),
+        cause,
+      });
     }
     const message = redact(error instanceof Error ? error.message : String(error), this.apiKey);
     const reason =
@@ -489,12 +516,6 @@ function formatSeconds(ms: number): string {
 
 function cancelled(method: string, path: string, retries = 0): ServiceError {
   return new ServiceError({ kind: 'cancelled', method, path, retries });
-}
-
-function appSegment(app: string): string {
-  if (!APP_NAME.test(app))
-    throw new ServiceError({ kind: 'config', method: 'POST', path: `/${app}`, detail: `"${app}" is not an application name` });
-  return app;
 }
 
 /** The whole body, or undefined (the connection dropped) as soon as it passes `limit` bytes. */

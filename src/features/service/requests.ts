@@ -10,6 +10,7 @@ import { Disposable, toDisposable } from '../../platform/disposable';
 import { isServiceError, type ServiceError } from '../../core/service/errors';
 import { isUnencryptedRemote, serviceOrigin, urlSource, validateServiceUrl } from '../../core/service/origin';
 import { quantity } from '../../core/util/quantity';
+import { hostLocale } from '../../platform/locale';
 import { ServiceClient, type RequestLogEntry } from './client';
 import type { ServiceCommands, ServiceParts } from './commands';
 import { SEND_UNENCRYPTED } from './confirmations';
@@ -141,6 +142,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
       logBodies: config.serviceLogBodies,
       maxResponseBytes: config.serviceMaxResponseBytes,
       log: (entry) => this.logRequest(entry),
+      locale: hostLocale(),
     });
   }
 

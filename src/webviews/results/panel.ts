@@ -26,6 +26,7 @@ import { saveResult } from './saveResult';
 import type { ResultDocuments } from './structures';
 import { resultView, runInfo } from './view';
 import { notify } from '../../platform/notify';
+import { hostLocale } from '../../platform/locale';
 import { inInputLayout } from '../../core/poscar/layout';
 import { toDisposable } from '../../platform/disposable';
 
@@ -72,7 +73,7 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
     if (run.id !== this.run.id) this.documents.forget(this.run.id);
     if (run.inputText !== this.run.inputText || !this.input) this.input = inputStructure(run.inputText);
     this.run = run;
-    this.view = resultView(run, this.input);
+    this.view = resultView(run, this.input, hostLocale());
     this.panel.title = runTitle(run);
     this.show();
   }

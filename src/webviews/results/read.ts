@@ -95,7 +95,7 @@ export function readResult(
 ): ResultModel {
   const images: ResultImage[] = [];
   const rec = answerRecord(kind, body, images);
-  if (isAppKind(kind)) return readAppRecord(kind, rec, images, context.request ?? {}, (f) => takeImages(rec, f, images));
+  if (isAppKind(kind)) return readAppRecord(kind, rec, images, context.request ?? {}, (f) => takeImages(rec, f, images), context.t);
   try {
     return readRecord(kind, rec, images, headers, context);
   } catch (error) {

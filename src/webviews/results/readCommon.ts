@@ -1,5 +1,6 @@
 /** What every reader of a run kind shares: its context and the atom-count check. */
 import { isRecord, type Rec } from '../../core/util/guards';
+import type { Translate } from '../../core/util/locale';
 import { MAX_POINTS, toVec3Rows } from './fields';
 import type { ResultModel, Trajectory } from './model';
 
@@ -8,6 +9,8 @@ export interface ReadContext {
   atoms?: number;
   /** An application run: the request body that was sent (the match overlays the measured pattern it carried). */
   request?: Rec;
+  /** Wording of what the readers name (an application's tables and plots); English when not given. */
+  t?: Translate;
 }
 
 /** What a reader of one kind gets: the context, and the answer's own atom count. */

@@ -9,6 +9,7 @@ import type { LatticeRow, ResultView, RunInfo } from './protocol';
 import { readResult } from './read';
 import { isAppKind, runTitle, type RunRecord } from '../../core/runs/run';
 import { isRecord, type Rec } from '../../core/util/guards';
+import { ENGLISH, type Locale } from '../../core/util/locale';
 import { isParameterKind, parameterRows } from '../../core/runs/parameters';
 import { isFileSummary, summaryFileName } from './relaxationFile';
 
@@ -52,10 +53,14 @@ export function latticeRows(before: Poscar | undefined, after: Poscar | undefine
 }
 
 /** The view of a run that has an answer; null before one comes. */
-export function resultView(run: RunRecord, input: Poscar | undefined): ResultView | null {
+export function resultView(run: RunRecord, input: Poscar | undefined, { t }: Locale = ENGLISH): ResultView | null {
   if (!run.response) return null;
   if (isAppKind(run.kind))
-    return { model: readResult(run.kind, run.response.body, run.response.headers, { request: requestOf(run) }), elements: [], lattice: [] };
+    return {
+      model: readResult(run.kind, run.response.body, run.response.headers, { request: requestOf(run), t }),
+      elements: [],
+      lattice: [],
+    };
   const model = readResult(run.kind, run.response.body, run.response.headers, { atoms: input?.sites.length });
   let lattice: LatticeRow[] = [];
   if (model.kind === 'relax' && model.finalPoscar !== undefined) {

@@ -8,6 +8,7 @@ import type { Poscar } from '../../core/poscar/types';
 import { toSeries } from '../results/fields';
 import { inputStructure } from '../results/poscarText';
 import { runTitle, type RunRecord } from '../../core/runs/run';
+import { ENGLISH, type Locale } from '../../core/util/locale';
 import { resultView } from '../results/view';
 import type { StructureData } from './protocol';
 import { readFrames, trajectoryOf } from './trajectory';
@@ -30,9 +31,10 @@ export interface RunStructure {
 }
 
 /** The run's trajectory to play, else its final structure; or why there is nothing to show. */
-export function runStructure(run: RunRecord): RunStructure | string {
+export function runStructure(run: RunRecord, locale: Locale = ENGLISH): RunStructure | string {
+  const { t } = locale;
   const input = inputStructure(run.inputText);
-  if (!input) return `The structure sent for this run (${run.inputName}) cannot be read.`;
+  if (!input) return t('The structure sent for this run ({0}) cannot be read.', run.inputName);
   const body = run.response?.body.type === 'json' ? run.response.body.value : undefined;
   const frames = trajectoryOf(body);
   const formula = summarize(input).formula;
@@ -40,11 +42,11 @@ export function runStructure(run: RunRecord): RunStructure | string {
     const energies = body && typeof body === 'object' ? toSeries((body as { energies?: unknown }).energies)?.values : undefined;
     const read = readFrames(frames, { input, energies });
     if (typeof read === 'string') return read;
-    return { title: `${runTitle(run)} — trajectory`, structure: { ...structureData(input), frames: read }, formula };
+    return { title: t('{0} — trajectory', runTitle(run)), structure: { ...structureData(input), frames: read }, formula };
   }
-  const model = resultView(run, input)?.model;
+  const model = resultView(run, input, locale)?.model;
   const final =
     model && (model.kind === 'relax' || model.kind === 'md') && model.finalPoscar ? inputStructure(model.finalPoscar) : undefined;
-  if (!final) return 'This run returned neither trajectory frames nor a final structure to show.';
-  return { title: `${runTitle(run)} — final structure`, structure: structureData(final), formula: summarize(final).formula };
+  if (!final) return t('This run returned neither trajectory frames nor a final structure to show.');
+  return { title: t('{0} — final structure', runTitle(run)), structure: structureData(final), formula: summarize(final).formula };
 }

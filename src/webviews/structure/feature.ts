@@ -13,6 +13,7 @@ import { runStructure } from './data';
 import { DocumentStructurePanel, RUN_KEY_PREFIX, RunStructurePanel, type StructurePanel } from './panel';
 import { sanitizeStructureOptions, STRUCTURE_VIEW_TYPE, type StructureOptions } from './protocol';
 import { notify } from '../../platform/notify';
+import { hostLocale } from '../../platform/locale';
 import { viewsColumn } from '../column';
 import { tryParse } from '../uris';
 import { structureTestDriver } from './testDriver';
@@ -109,7 +110,7 @@ export class StructureFeature extends Disposable {
   }
 
   private adoptRun(panel: vscode.WebviewPanel, run: RunRecord, options: StructureOptions): StructurePanel | undefined {
-    const data = runStructure(run);
+    const data = runStructure(run, hostLocale());
     if (typeof data === 'string') {
       panel.dispose();
       void notify.warning(data);

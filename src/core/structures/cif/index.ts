@@ -22,7 +22,7 @@ const splitLines = (text: string): string[] => text.split(/\r\n|\r|\n/);
 
 export function readCif(text: string, options: CifOptions = {}): StructureFile {
   const lines = splitLines(typeof text === 'string' ? text : '');
-  const report = new Report().within(lines);
+  const report = new Report(options.locale).within(lines);
   const frames: StructureFrame[] = [];
   const outline: StructureFile['outline'] = [];
   try {

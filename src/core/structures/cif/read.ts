@@ -22,6 +22,7 @@
  */
 import type { Report } from '../../poscar/report';
 import { plural, quote } from '../../poscar/report';
+import type { Locale } from '../../util/locale';
 import { reducedFormula } from '../../poscar/structure';
 import type { Mat3, OutlineEntry, StructureFrame, Vec3 } from '../types';
 import { column, firstColumn, type Block } from './blocks';
@@ -120,6 +121,8 @@ export interface Budget {
 export interface CifOptions {
   /** The 530 space-group settings and their operations (spaceGroupsFromMoyo), for blocks that name a group but list no operations. */
   spaceGroups?: SpaceGroupTable;
+  /** The wording of problems and of the outline (English by default). */
+  locale?: Locale;
 }
 interface Findings {
   partial: string[];
@@ -171,7 +174,7 @@ export function readBlock(block: Block, report: Report, budget: Budget, options:
   const hash = expandSites(block, report, sites, ops, budget, F);
   if (typeof hash === 'string') return done(hash);
   if (hash.size === 0) return done('no atoms read');
-  const { frame, detail } = frameOf(block, lattice, sites, hash);
+  const { frame, detail } = frameOf(block, lattice, sites, hash, report.locale);
   budget.atoms += frame.positions.length;
   return done(detail, frame);
 }
@@ -628,7 +631,13 @@ function reportExpansion(block: Block, report: Report, F: Findings, { crowded, s
   }
 }
 
-function frameOf(block: Block, lattice: Mat3, sites: Site[], hash: PeriodicHash): { frame: StructureFrame; detail: string } {
+function frameOf(
+  block: Block,
+  lattice: Mat3,
+  sites: Site[],
+  hash: PeriodicHash,
+  locale: Locale,
+): { frame: StructureFrame; detail: string } {
   const species: string[] = [];
   const labelsOut: string[] = [];
   const occupancy: number[] = [];
@@ -659,7 +668,14 @@ function frameOf(block: Block, lattice: Mat3, sites: Site[], hash: PeriodicHash)
   const counts = new Map<string, number>();
   for (const s of species) counts.set(s, (counts.get(s) ?? 0) + 1);
   const formula = positions.length ? reducedFormula({ species: [...counts.keys()], counts: [...counts.values()] }) : '';
-  return { frame, detail: `${formula}${formula ? ', ' : ''}${plural(positions.length, 'atom')}${frame.occupancy ? ', disordered' : ''}` };
+  return { frame, detail: blockDetail(locale, formula, positions.length, frame.occupancy !== undefined) };
+}
+
+/** "GaAs, 8 atoms, disordered": whole phrases, so that a translation orders them as its language does. */
+function blockDetail({ t }: Locale, formula: string, atoms: number, disordered: boolean): string {
+  const count = atoms === 1 ? t('{0} atom', atoms) : t('{0} atoms', atoms);
+  if (!formula) return disordered ? t('{0}, disordered', count) : count;
+  return disordered ? t('{0}, {1}, disordered', formula, count) : t('{0}, {1}', formula, count);
 }
 
 const isIdentity = (op: SymOp): boolean =>

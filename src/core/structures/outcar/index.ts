@@ -22,6 +22,7 @@
 import { element } from '../../poscar/elements';
 import { parseInteger, parseNumber, splitRunTogether } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
+import { ENGLISH, type Locale } from '../../util/locale';
 import { speciesSymbol } from '../../poscar/species';
 import { tokenize, type Token } from '../../poscar/text';
 import type { SourceRange } from '../../poscar/types';
@@ -121,13 +122,13 @@ interface Outcar {
   pendingEnergy: StepEnergy | undefined;
 }
 
-function newOutcar(text: string): Outcar {
+function newOutcar(text: string, locale: Locale): Outcar {
   // A string split when there is no '\r' (V8's fast path; a regular expression over 8 MB costs ten times more).
   const lines = text.indexOf('\r') < 0 ? text.split('\n') : text.split(/\r\n|\r|\n/);
   return {
     lines,
     n: lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length,
-    report: new Report().within(lines),
+    report: new Report(locale).within(lines),
     frames: [],
     titel: [],
     potcar: [],
@@ -148,8 +149,8 @@ function newOutcar(text: string): Outcar {
   };
 }
 
-export function readOutcar(text: string): StructureFile {
-  const s = newOutcar(text);
+export function readOutcar(text: string, locale: Locale = ENGLISH): StructureFile {
+  const s = newOutcar(text, locale);
   const { lines, n } = s;
   for (let i = 0; i < n; i++) {
     const line = lines[i]!;
@@ -355,7 +356,7 @@ function emit(s: Outcar, at: Positions, energy: StepEnergy, last = energy.last):
     species: names.length === at.at.length ? names : at.at.map((_, k) => names[k] ?? 'X'),
     positions: at.at,
     forces: at.forces,
-    title: `step ${s.frames.length + 1}`,
+    title: s.report.locale.t('step {0}', s.frames.length + 1),
     lines: { first: s.stepStart, last },
   };
   const value = energy.sigma0 ?? energy.toten;

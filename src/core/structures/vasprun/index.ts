@@ -29,6 +29,7 @@
  */
 import { element } from '../../poscar/elements';
 import { MAX_DIAGNOSTICS, plural, quote, sortedWithOverflow } from '../../poscar/report';
+import { ENGLISH, type Locale } from '../../util/locale';
 import { fracToCart } from '../../poscar/structure';
 import type { PoscarDiagnostic, Severity } from '../../poscar/types';
 import { stepOutline } from '../steps';
@@ -89,6 +90,8 @@ class Problems {
   readonly list: PoscarDiagnostic[] = [];
   private dropped = 0;
 
+  constructor(private readonly locale: Locale) {}
+
   add(severity: Severity, code: string, at: { line: number; column: number; end: number }, text: string): void {
     if (this.list.length >= MAX_DIAGNOSTICS) {
       this.dropped++;
@@ -97,13 +100,13 @@ class Problems {
     this.list.push({
       severity,
       code,
-      message: `Line ${at.line + 1}: ${text}`,
+      message: this.locale.t('Line {0}: {1}', at.line + 1, text),
       range: { line: at.line, start: at.column, end: Math.max(at.column, at.end) },
     });
   }
 
   sorted(): PoscarDiagnostic[] {
-    return sortedWithOverflow(this.list, this.dropped);
+    return sortedWithOverflow(this.list, this.dropped, this.locale);
   }
 }
 
@@ -150,7 +153,7 @@ const single = (text: string): number | undefined => (scanNumbers(text) === 1 ? 
 
 export class VasprunReader implements XmlHandler {
   private readonly tokenizer = new XmlTokenizer(this);
-  private readonly problems = new Problems();
+  private readonly problems: Problems;
   private readonly stack: string[] = [];
   /** Elements opened past MAX_DEPTH (not on the stack). */
   private overflow = 0;
@@ -173,6 +176,10 @@ export class VasprunReader implements XmlHandler {
 
   // Structures and steps.
   private structure: StructureBuilder | null = null;
+
+  constructor(locale: Locale = ENGLISH) {
+    this.problems = new Problems(locale);
+  }
   private structureDepth = -1;
   private rows: Rows | null = null;
   private logical: { rows: boolean[][]; ok: boolean } | null = null;
@@ -755,8 +762,8 @@ function differs(frame: StructureFrame, lattice: Mat3, positions: Vec3[]): boole
 }
 
 /** The whole text at once: push + finish. */
-export function readVasprun(text: string): StructureFile {
-  const reader = new VasprunReader();
+export function readVasprun(text: string, locale: Locale = ENGLISH): StructureFile {
+  const reader = new VasprunReader(locale);
   reader.push(text);
   return reader.finish();
 }

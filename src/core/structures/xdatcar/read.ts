@@ -17,6 +17,7 @@
 import { clearlyRegular, readCell, readHeader, type Header } from '../../poscar/header';
 import { parseInteger, parseNumber } from '../../poscar/numbers';
 import { plural, quote, Report } from '../../poscar/report';
+import { ENGLISH, type Locale } from '../../util/locale';
 import { tokenize, type SourceText } from '../../poscar/text';
 import type { Mat3 } from '../../poscar/types';
 import { Fields } from '../fields';
@@ -367,17 +368,28 @@ function keep(state: State, positions: Float64Array, number: number, last: numbe
   const { block } = state;
   const lines = { first: state.blockStart, last };
   const frame: StructureFrame = defineRows(
-    { lattice: block.lattice, pbc: [true, true, true], species: block.species, title: `configuration ${number}`, lines },
+    {
+      lattice: block.lattice,
+      pbc: [true, true, true],
+      species: block.species,
+      title: state.report.locale.t('configuration {0}', number),
+      lines,
+    },
     'positions',
     positions,
   );
   state.frames.push(frame);
   state.sites += block.atoms;
-  state.outline.push({ name: `configuration ${number}`, detail: frameDetail(block.atoms), kind: 'frame', lines: frame.lines });
+  state.outline.push({
+    name: frame.title,
+    detail: frameDetail(block.atoms, undefined, state.report.locale),
+    kind: 'frame',
+    lines: frame.lines,
+  });
 }
 
-export function readXdatcar(text: string): StructureFile {
-  const report = new Report();
+export function readXdatcar(text: string, locale: Locale = ENGLISH): StructureFile {
+  const report = new Report(locale);
   const src = new TextLines(text);
   report.within(() => src.lines);
   const empty = (): StructureFile => ({ format: 'xdatcar', frames: [], diagnostics: report.sorted(), outline: [] });
@@ -420,5 +432,5 @@ export function readXdatcar(text: string): StructureFile {
     if (positions) keep(state, positions, number, next - 1);
     if (!advance(state, next, number)) break;
   }
-  return { format: 'xdatcar', frames: state.frames, diagnostics: report.sorted(), outline: groupFrames(state.outline) };
+  return { format: 'xdatcar', frames: state.frames, diagnostics: report.sorted(), outline: groupFrames(state.outline, locale) };
 }

@@ -4,11 +4,12 @@ import { Fields } from '../fields';
 import type { ResultImage } from '../model';
 import { KIND_LABELS, type AppKind } from '../../../core/runs/run';
 import type { AppModel, AppRead } from './model';
+import { ENGLISH, type Translate } from '../../../core/util/locale';
 import { readHea, readHeterostructure, readReaction, readVqe } from './readBuild';
 import { readPxrd, readPxrdMatch } from './readDiffraction';
 import { readOptimade, readPredict, readSearch } from './readMaterials';
 
-type Reader = (f: Fields, request: Rec) => AppRead;
+type Reader = (f: Fields, request: Rec, t: Translate) => AppRead;
 
 const READERS: Record<AppKind, Reader> = {
   search: readSearch,
@@ -24,13 +25,20 @@ const READERS: Record<AppKind, Reader> = {
 
 const EMPTY: AppRead = { headline: '', facts: [], tables: [], plots: [] };
 
-export function readAppRecord(kind: AppKind, rec: Rec, images: ResultImage[], request: Rec, takeImages: (f: Fields) => void): AppModel {
+export function readAppRecord(
+  kind: AppKind,
+  rec: Rec,
+  images: ResultImage[],
+  request: Rec,
+  takeImages: (f: Fields) => void,
+  t: Translate = ENGLISH.t,
+): AppModel {
   const warnings: string[] = [];
   const f = new Fields(rec, warnings);
   try {
     takeImages(f);
     const method = f.text('method', 'model_type', 'algorithm');
-    const read = READERS[kind](f, request);
+    const read = READERS[kind](f, request, t);
     const extra = f.extra;
     if (Object.keys(rec).length > 0 && Object.keys(extra).length === Object.keys(rec).length && images.length === 0) {
       warnings.unshift(

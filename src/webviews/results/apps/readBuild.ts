@@ -7,12 +7,13 @@ import { toNumber, type Fields } from '../fields';
 import { fixed, short, signed } from '../format';
 import type { AppRead } from './model';
 import { cell, factTable, recordTable } from './tables';
+import type { Translate } from '../../../core/util/locale';
 
 const percent = (fraction: number): string => `${signed(fraction * 100, 3)} %`;
 /** 1.6 mHa, the usual bar of chemical accuracy. */
 const CHEMICAL_ACCURACY_EV = 0.0016 * 27.211386;
 
-export function readHeterostructure(f: Fields, request: Rec): AppRead {
+export function readHeterostructure(f: Fields, request: Rec, t: Translate): AppRead {
   const poscar = f.text('combined_poscar', 'poscar', 'interface_poscar', 'heterostructure');
   const u = f.number('mismatch_u');
   const v = f.number('mismatch_v');
@@ -21,16 +22,16 @@ export function readHeterostructure(f: Fields, request: Rec): AppRead {
   const atoms = f.count('n_atoms', 'natoms');
   const area = f.number('interface_area', 'area');
   const entries: [string, string][] = [
-    ...(u !== undefined ? [['Mismatch along u', percent(u)] as [string, string]] : []),
-    ...(v !== undefined ? [['Mismatch along v', percent(v)] as [string, string]] : []),
-    ...(angle !== undefined ? [['Angle mismatch', `${signed(angle, 3)}°`] as [string, string]] : []),
-    ...(overall !== undefined && u === undefined ? [['Lattice mismatch', `${short(overall)} %`] as [string, string]] : []),
-    ...(area !== undefined ? [['Interface area', `${short(area)} Å²`] as [string, string]] : []),
+    ...(u !== undefined ? [[t('Mismatch along u'), percent(u)] as [string, string]] : []),
+    ...(v !== undefined ? [[t('Mismatch along v'), percent(v)] as [string, string]] : []),
+    ...(angle !== undefined ? [[t('Angle mismatch'), `${signed(angle, 3)}°`] as [string, string]] : []),
+    ...(overall !== undefined && u === undefined ? [[t('Lattice mismatch'), `${short(overall)} %`] as [string, string]] : []),
+    ...(area !== undefined ? [[t('Interface area'), `${short(area)} Å²`] as [string, string]] : []),
   ];
   const supercell = f.nested('supercell');
   for (const [label, name] of [
-    ['Substrate supercell', 'substrate'],
-    ['Film supercell', 'film'],
+    [t('Substrate supercell'), 'substrate'],
+    [t('Film supercell'), 'film'],
   ] as const) {
     const size = supercell?.read([name], (x) =>
       Array.isArray(x) && x.length === 3 && x.every((n) => Number.isInteger(n)) ? (x as number[]).join(' × ') : undefined,
@@ -67,12 +68,12 @@ export function readHeterostructure(f: Fields, request: Rec): AppRead {
     ...(poscar
       ? { poscar: { text: poscar, note: `Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate.` } }
       : {}),
-    tables: entries.length ? [factTable('mismatch', 'Lattice match', entries)] : [],
+    tables: entries.length ? [factTable('mismatch', t('Lattice match'), entries)] : [],
     plots: [],
   };
 }
 
-export function readVqe(f: Fields): AppRead {
+export function readVqe(f: Fields, _request: Rec, t: Translate): AppRead {
   const vqe = f.number('vqe_energy', 'energy', 'ground_state_energy');
   const classical = f.number('classical_energy', 'exact_energy', 'reference_energy');
   const difference = f.number('energy_difference');
@@ -84,22 +85,22 @@ export function readVqe(f: Fields): AppRead {
   const entries: [string, string][] = [];
   if (circuit) {
     for (const [label, names] of [
-      ['Qubits', ['n_qubits', 'qubits']],
-      ['Ansatz', ['ansatz']],
-      ['Layers (reps)', ['reps']],
-      ['Parameters', ['n_parameters']],
-      ['Depth', ['depth']],
-      ['CNOT gates', ['n_cnot']],
-      ['Pauli terms', ['n_pauli_terms']],
+      [t('Qubits'), ['n_qubits', 'qubits']],
+      [t('Ansatz'), ['ansatz']],
+      [t('Layers (reps)'), ['reps']],
+      [t('Parameters'), ['n_parameters']],
+      [t('Depth'), ['depth']],
+      [t('CNOT gates'), ['n_cnot']],
+      [t('Pauli terms'), ['n_pauli_terms']],
     ] as const) {
       const value = circuit.read([...names], (x) => cell(x)?.text);
       if (value !== undefined) entries.push([label, value]);
     }
   }
   const qubits = f.count('n_qubits');
-  if (qubits !== undefined) entries.push(['Qubits', String(qubits)]);
+  if (qubits !== undefined) entries.push([t('Qubits'), String(qubits)]);
   const optimizer = f.text('optimizer');
-  if (optimizer) entries.push(['Optimizer', optimizer]);
+  if (optimizer) entries.push([t('Optimizer'), optimizer]);
   const delta = difference ?? (vqe !== undefined && classical !== undefined ? vqe - classical : undefined);
   const headline =
     vqe === undefined
@@ -130,18 +131,18 @@ export function readVqe(f: Fields): AppRead {
       ? [
           {
             id: 'vqe',
-            title: 'Energy per iteration',
-            xLabel: 'Iteration',
-            yLabel: `E (${unit})`,
+            title: t('Energy per iteration'),
+            xLabel: t('Iteration'),
+            yLabel: t('E ({0})', unit),
             x: history.map((_, i) => i),
             xSteps: true,
             legend: true,
-            series: [{ label: 'VQE energy', values: history, colour: 'blue' as const }],
-            ...(classical !== undefined ? { hLines: [{ y: classical, label: 'classical', colour: 'green' as const }] } : {}),
+            series: [{ label: t('VQE energy'), values: history, colour: 'blue' as const }],
+            ...(classical !== undefined ? { hLines: [{ y: classical, label: t('classical'), colour: 'green' as const }] } : {}),
           },
         ]
       : [];
-  return { headline, facts, tables: entries.length ? [factTable('circuit', 'Circuit', entries)] : [], plots };
+  return { headline, facts, tables: entries.length ? [factTable('circuit', t('Circuit'), entries)] : [], plots };
 }
 
 /** "Fe2O3" → "Fe₂O₃" */
@@ -158,7 +159,7 @@ function side(names: unknown, coefficients: unknown): string | undefined {
   return terms.every((t) => t !== undefined) ? terms.join(' + ') : undefined;
 }
 
-export function readReaction(f: Fields): AppRead {
+export function readReaction(f: Fields, _request: Rec, t: Translate): AppRead {
   const reactants = f.peek('reactants');
   const products = f.peek('products');
   const coefficients = f.peek('coefficients');
@@ -187,11 +188,11 @@ export function readReaction(f: Fields): AppRead {
       .replace(/\s*(->|=>|=)\s*/, ' → ');
   const table = recordTable(rows, {
     id: 'species',
-    title: 'Coefficients',
+    title: t('Coefficients'),
     known: [
-      { names: ['species'], label: 'Species' },
-      { names: ['side'], label: 'Side' },
-      { names: ['coefficient'], label: 'Coefficient' },
+      { names: ['species'], label: t('Species') },
+      { names: ['side'], label: t('Side') },
+      { names: ['coefficient'], label: t('Coefficient') },
     ],
   }).table;
   return {
@@ -203,19 +204,19 @@ export function readReaction(f: Fields): AppRead {
   };
 }
 
-const HEA_PARAMETERS: [label: string, names: string[], unit: string][] = [
-  ['Valence electron concentration (VEC)', ['valence_electron_concentration', 'vec', 'VEC'], ''],
-  ['Atomic size mismatch δ', ['atomic_size_mismatch_percent', 'delta', 'size_mismatch'], '%'],
-  ['Mixing entropy ΔS_mix', ['mixing_entropy', 'delta_s_mix', 'entropy'], 'J/(mol·K)'],
+const heaParameters = (t: Translate): [label: string, names: string[], unit: string][] => [
+  [t('Valence electron concentration (VEC)'), ['valence_electron_concentration', 'vec', 'VEC'], ''],
+  [t('Atomic size mismatch δ'), ['atomic_size_mismatch_percent', 'delta', 'size_mismatch'], '%'],
+  [t('Mixing entropy ΔS_mix'), ['mixing_entropy', 'delta_s_mix', 'entropy'], 'J/(mol·K)'],
   ['ΔS_mix / R', ['mixing_entropy_over_R'], ''],
-  ['Mixing enthalpy ΔH_mix', ['mixing_enthalpy', 'delta_h_mix'], 'kJ/mol'],
+  [t('Mixing enthalpy ΔH_mix'), ['mixing_enthalpy', 'delta_h_mix'], 'kJ/mol'],
 ];
 
-export function readHea(f: Fields): AppRead {
+export function readHea(f: Fields, _request: Rec, t: Translate): AppRead {
   const phase = f.text('predicted_phase', 'phase', 'prediction');
   const parameters = f.nested('parameters');
   const entries: [string, string][] = [];
-  for (const [label, names, unit] of HEA_PARAMETERS) {
+  for (const [label, names, unit] of heaParameters(t)) {
     const value = f.number(...names) ?? parameters?.number(...names);
     if (value !== undefined) entries.push([label, `${short(value, 5)}${unit ? ` ${unit}` : ''}`]);
   }
@@ -239,9 +240,9 @@ export function readHea(f: Fields): AppRead {
       ? [
           factTable(
             'parameters',
-            'Parameters',
+            t('Parameters'),
             entries,
-            'Phase rule of thumb (Guo et al.): VEC ≥ 8 FCC, VEC < 6.87 BCC, between: FCC + BCC.',
+            t('Phase rule of thumb (Guo et al.): VEC ≥ 8 FCC, VEC < 6.87 BCC, between: FCC + BCC.'),
           ),
         ]
       : []),
@@ -249,11 +250,11 @@ export function readHea(f: Fields): AppRead {
       ? [
           recordTable(rows, {
             id: 'composition',
-            title: 'Composition',
+            title: t('Composition'),
             known: [
-              { names: ['element'], label: 'Element' },
-              { names: ['fraction'], label: 'Fraction' },
-              { names: ['percent'], label: 'at. %', digits: 4 },
+              { names: ['element'], label: t('Element') },
+              { names: ['fraction'], label: t('Fraction') },
+              { names: ['percent'], label: t('at. %'), digits: 4 },
             ],
           }).table,
         ]

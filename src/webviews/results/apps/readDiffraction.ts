@@ -11,6 +11,7 @@ import type { PlotSeries, PlotSpec } from '../plots';
 import { quantity } from '../../../core/util/quantity';
 import type { AppRead } from './model';
 import { recordTable } from './tables';
+import type { Translate } from '../../../core/util/locale';
 
 export interface Peak {
   angle: number;
@@ -55,6 +56,7 @@ export function patternPlot(
   id: string,
   title: string,
   sets: { label: string; points: Peak[]; colour: PlotSeries['colour']; sticks: boolean }[],
+  t: Translate,
 ): PlotSpec {
   const x = [...new Set(sets.flatMap((s) => s.points.map((p) => p.angle)))].sort((a, b) => a - b);
   const index = new Map(x.map((v, i) => [v, i]));
@@ -71,8 +73,8 @@ export function patternPlot(
   return {
     id,
     title,
-    xLabel: '2θ (°)',
-    yLabel: 'Intensity (relative)',
+    xLabel: t('2θ (°)'),
+    yLabel: t('Intensity (relative)'),
     x,
     series,
     legend: sets.length > 1 || labelled,
@@ -85,7 +87,7 @@ export function patternPlot(
 const strongest = (peaks: Peak[]): Peak | undefined =>
   peaks.reduce<Peak | undefined>((best, p) => (!best || p.intensity > best.intensity ? p : best), undefined);
 
-export function readPxrd(f: Fields, request: Rec): AppRead {
+export function readPxrd(f: Fields, request: Rec, t: Translate): AppRead {
   const { peaks, records } = readPeaks(f);
   const wavelength = f.number('wavelength', 'wavelength_angstrom');
   const jid = f.text('jid') ?? (typeof request.jid === 'string' ? request.jid : undefined);
@@ -101,16 +103,16 @@ export function readPxrd(f: Fields, request: Rec): AppRead {
   ];
   const table = recordTable(records, {
     id: 'peaks',
-    title: 'Peaks',
+    title: t('Peaks'),
     pageSize: 50,
     known: [
-      { names: ['two_theta', '2theta', 'angle'], label: '2θ (°)' },
-      { names: ['d_spacing', 'd'], label: 'd (Å)' },
-      { names: ['intensity'], label: 'Intensity' },
-      { names: ['hkl'], label: 'hkl' },
-      { names: ['multiplicity'], label: 'Multiplicity' },
+      { names: ['two_theta', '2theta', 'angle'], label: t('2θ (°)') },
+      { names: ['d_spacing', 'd'], label: t('d (Å)') },
+      { names: ['intensity'], label: t('Intensity') },
+      { names: ['hkl'], label: t('hkl') },
+      { names: ['multiplicity'], label: t('Multiplicity') },
     ],
-    note: 'Click a column to sort.',
+    note: t('Click a column to sort.'),
   }).table;
   // A pattern computed here over an open measured file (webviews/xrd): the scan drawn under the sticks, and the score.
   const sent = measured(request);
@@ -134,7 +136,7 @@ export function readPxrd(f: Fields, request: Rec): AppRead {
     ...(sent.length
       ? [
           {
-            label: `Measured${typeof request.measured === 'string' ? ` (${request.measured})` : ''}`,
+            label: typeof request.measured === 'string' ? t('Measured ({0})', request.measured) : t('Measured'),
             points: sent,
             colour: 'foreground' as const,
             sticks: false,
@@ -142,11 +144,11 @@ export function readPxrd(f: Fields, request: Rec): AppRead {
         ]
       : []),
     ...(peaks.length
-      ? [{ label: 'Computed', points: peaks, colour: sent.length ? ('red' as const) : ('blue' as const), sticks: true }]
+      ? [{ label: t('Computed'), points: peaks, colour: sent.length ? ('red' as const) : ('blue' as const), sticks: true }]
       : []),
   ];
   const plots = peaks.length
-    ? [patternPlot('pattern', sent.length ? 'Computed pattern over the measured one' : 'Powder pattern', sets)]
+    ? [patternPlot('pattern', sent.length ? t('Computed pattern over the measured one') : t('Powder pattern'), sets, t)]
     : [];
   return { headline, facts, tables: records.length ? [table] : [], plots };
 }
@@ -159,7 +161,7 @@ function measured(request: Rec): Peak[] {
   return max > 0 ? points.map((p) => ({ angle: p.angle, intensity: (100 * p.intensity) / max })) : [];
 }
 
-export function readPxrdMatch(f: Fields, request: Rec): AppRead {
+export function readPxrdMatch(f: Fields, request: Rec, t: Translate): AppRead {
   const matches = f.read(['matches', 'results', 'candidates'], (v) => (Array.isArray(v) ? v : undefined), 'a list of matches') ?? [];
   const best = f.nested('best') ?? f.nested('best_match');
   const bestPeaks = best ? readPeaks(best).peaks : [];
@@ -168,18 +170,18 @@ export function readPxrdMatch(f: Fields, request: Rec): AppRead {
   f.read(['formula'], (v) => (typeof v === 'string' || v === null ? v : undefined));
   const table = recordTable(matches, {
     id: 'matches',
-    title: 'Candidates, best first',
+    title: t('Candidates, best first'),
     idNames: ['jid', 'id'],
     detailApp: 'materials_explorer',
     known: [
-      { names: ['jid', 'id'], label: 'Id' },
-      { names: ['formula'], label: 'Formula' },
-      { names: ['score', 'similarity', 'match_score'], label: 'Score' },
+      { names: ['jid', 'id'], label: t('Id') },
+      { names: ['formula'], label: t('Formula') },
+      { names: ['score', 'similarity', 'match_score'], label: t('Score') },
     ],
-    note: 'Click a row to open the material and its structure.',
+    note: t('Click a row to open the material and its structure.'),
   }).table;
   const top = table.rows[0];
-  const scoreColumn = table.columns.indexOf('Score');
+  const scoreColumn = table.columns.indexOf(t('Score'));
   const headline = top
     ? `Best match: ${top.cells
         .slice(0, 2)
@@ -188,9 +190,9 @@ export function readPxrdMatch(f: Fields, request: Rec): AppRead {
     : 'No candidates matched';
   const sent = measured(request);
   const sets = [
-    ...(sent.length ? [{ label: 'Measured', points: sent, colour: 'foreground' as const, sticks: false }] : []),
+    ...(sent.length ? [{ label: t('Measured'), points: sent, colour: 'foreground' as const, sticks: false }] : []),
     ...(bestPeaks.length
-      ? [{ label: `Best match${bestName ? ` (${bestName})` : ''}`, points: bestPeaks, colour: 'red' as const, sticks: true }]
+      ? [{ label: bestName ? t('Best match ({0})', bestName) : t('Best match'), points: bestPeaks, colour: 'red' as const, sticks: true }]
       : []),
   ];
   const facts = [
@@ -202,6 +204,6 @@ export function readPxrdMatch(f: Fields, request: Rec): AppRead {
     headline,
     facts,
     tables: matches.length ? [table] : [],
-    plots: sets.length ? [patternPlot('match', 'Measured pattern over the best match', sets)] : [],
+    plots: sets.length ? [patternPlot('match', t('Measured pattern over the best match'), sets, t)] : [],
   };
 }

@@ -5,15 +5,16 @@ import { short } from '../format';
 import { quantity } from '../../../core/util/quantity';
 import type { AppRead } from './model';
 import { recordTable, type Column } from './tables';
+import type { Translate } from '../../../core/util/locale';
 
-const MATERIAL_COLUMNS: Column[] = [
-  { names: ['jid', 'id', 'material_id'], label: 'Id' },
-  { names: ['formula', 'chemical_formula_reduced', 'reduced_formula'], label: 'Formula' },
-  { names: ['name'], label: 'Name' },
-  { names: ['spacegroup', 'spg_symbol', 'space_group'], label: 'Space group' },
-  { names: ['bandgap', 'optb88vdw_bandgap', 'band_gap'], label: 'Band gap (eV)' },
-  { names: ['formation_energy_per_atom', 'formation_energy_peratom'], label: 'Formation energy (eV/atom)' },
-  { names: ['elements'], label: 'Elements' },
+const materialColumns = (t: Translate): Column[] => [
+  { names: ['jid', 'id', 'material_id'], label: t('Id') },
+  { names: ['formula', 'chemical_formula_reduced', 'reduced_formula'], label: t('Formula') },
+  { names: ['name'], label: t('Name') },
+  { names: ['spacegroup', 'spg_symbol', 'space_group'], label: t('Space group') },
+  { names: ['bandgap', 'optb88vdw_bandgap', 'band_gap'], label: t('Band gap (eV)') },
+  { names: ['formation_energy_per_atom', 'formation_energy_peratom'], label: t('Formation energy (eV/atom)') },
+  { names: ['elements'], label: t('Elements') },
 ];
 
 /** The list of an answer: the first of these fields that is a list, or the answer itself. */
@@ -21,17 +22,17 @@ function list(f: Fields, names: string[]): unknown[] | undefined {
   return f.read(names, (v) => (Array.isArray(v) ? v : undefined), 'a list');
 }
 
-export function readSearch(f: Fields): AppRead {
+export function readSearch(f: Fields, _request: Rec, t: Translate): AppRead {
   const rows = list(f, ['results', 'materials', 'data', 'answer']) ?? [];
   const count = f.count('count', 'total', 'n_results');
   const { table, skipped } = recordTable(rows, {
     id: 'results',
-    title: 'Materials',
-    known: MATERIAL_COLUMNS,
+    title: t('Materials'),
+    known: materialColumns(t),
     idNames: ['jid', 'id', 'material_id'],
     detailApp: 'materials_explorer',
     pageSize: 25,
-    note: 'Click a column to sort; click a row (or press Enter) to open the material and its structure.',
+    note: t('Click a column to sort; click a row (or press Enter) to open the material and its structure.'),
   });
   if (skipped) f.warnings.push(`${quantity(skipped, 'result')} of the list could not be shown as rows.`);
   const shown = count ?? rows.length;
@@ -66,7 +67,7 @@ export function readPredict(f: Fields, request: Rec): AppRead {
   return { headline, facts, tables: [], plots: [] };
 }
 
-export function readOptimade(f: Fields): AppRead {
+export function readOptimade(f: Fields, _request: Rec, t: Translate): AppRead {
   const data = list(f, ['data', 'results']) ?? [];
   const meta = f.nested('meta');
   const returned = meta?.count('data_returned');
@@ -74,20 +75,20 @@ export function readOptimade(f: Fields): AppRead {
   const more = meta?.boolean('more_data_available');
   const { table, skipped } = recordTable(data, {
     id: 'structures',
-    title: 'Structures',
+    title: t('Structures'),
     flatten: 'attributes',
     pageSize: 5,
     idNames: ['id'],
     detailApp: 'materials_explorer',
     known: [
-      { names: ['id'], label: 'Id' },
-      { names: ['chemical_formula_reduced', 'chemical_formula_descriptive'], label: 'Formula' },
-      { names: ['elements'], label: 'Elements' },
-      { names: ['nelements'], label: 'Elements (n)' },
-      { names: ['nsites'], label: 'Sites' },
-      { names: ['type'], label: 'Type' },
+      { names: ['id'], label: t('Id') },
+      { names: ['chemical_formula_reduced', 'chemical_formula_descriptive'], label: t('Formula') },
+      { names: ['elements'], label: t('Elements') },
+      { names: ['nelements'], label: t('Elements (n)') },
+      { names: ['nsites'], label: t('Sites') },
+      { names: ['type'], label: t('Type') },
     ],
-    note: 'Click a column to sort; click a row to open the entry.',
+    note: t('Click a column to sort; click a row to open the entry.'),
   });
   if (skipped) f.warnings.push(`${quantity(skipped, 'entry', 'entries')} of data could not be shown as rows.`);
   const headline = data.length === 0 ? 'No structures match the filter' : `${quantity(returned ?? data.length, 'structure')} match`;

@@ -1,0 +1,80 @@
+/**
+ * The pure modules that were English-only word what the user reads in the Locale their caller gives: a pseudo-locale
+ * that upper-cases each message (never its arguments) shows a reader's problem, an application's prompts and a result
+ * table's header in it, and every message it was asked for is a key of l10n/bundle.l10n.json (what a translator fills).
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { test } from 'node:test';
+import { quantumVqe } from '../../../src/core/applications/quantum';
+import type { Prompts } from '../../../src/core/applications/types';
+import { parsePoscar } from '../../../src/core/poscar/parse';
+import { readStructure } from '../../../src/core/structures/formats';
+import { makeLocale, substitute, type Locale } from '../../../src/core/util/locale';
+import { readResult } from '../../../src/webviews/results/read';
+import { BUNDLE } from '../../l10n/scan';
+
+const asked = new Set<string>();
+/** Every message in capitals, its placeholders filled as given: "Line {0}: {1}" → "LINE 3: the file …". */
+const LOUD: Locale = makeLocale((message, ...args) => {
+  asked.add(message);
+  return substitute(message.toUpperCase(), ...args);
+}, 'en-US');
+
+const POSCAR = 'Si\n1.0\n5.43 0 0\n0 5.43 0\n0 0 5.43\nSi\n2\nDirect\n0 0 0\n0.25 0.25 0.25\n';
+
+test("a reader's problem and outline are worded in the Locale it is given", () => {
+  const [problem] = parsePoscar('', LOUD).diagnostics;
+  assert.match(problem!.message, /^LINE 1: the file is empty/);
+  assert.match(parsePoscar('').diagnostics[0]!.message, /^Line 1: the file is empty/, 'English without one');
+  const outline = readStructure('poscar', POSCAR, LOUD)!.outline;
+  assert.deepEqual(
+    outline.map((e) => [e.name, e.detail]),
+    [
+      ['LATTICE', ''],
+      ['SITES', '2 ATOMS'],
+    ],
+  );
+});
+
+test("an application's title and prompts are worded in the Locale it is given", async () => {
+  const shown: string[] = [];
+  const answers = ['JVASP-1002', '0 0 0', 'tight_binding'];
+  const prompts: Prompts = {
+    text: (p) => (shown.push(p.title, p.prompt), Promise.resolve(answers.shift())),
+    pick: (p) => (shown.push(p.title, p.placeHolder, ...p.items.map((i) => i.description ?? '')), Promise.resolve(answers.shift())),
+    diffraction: () => undefined,
+    history: () => [],
+    poscars: () => [],
+  };
+  assert.equal(quantumVqe.title(LOUD.t), 'QUANTUM VQE');
+  await quantumVqe.ask(prompts, LOUD);
+  assert.deepEqual(shown, [
+    'QUANTUM VQE (1/3)',
+    'MATERIAL IDENTIFIER (JID)',
+    'QUANTUM VQE (2/3)',
+    'K-POINT, IN FRACTIONS OF THE RECIPROCAL LATTICE VECTORS',
+    'QUANTUM VQE (3/3)',
+    'HAMILTONIAN',
+    "THE MATERIAL'S TIGHT-BINDING HAMILTONIAN AT THE K-POINT",
+  ]);
+});
+
+test("a result table's title and header are worded in the Locale the view is read with", () => {
+  const body = { type: 'json' as const, value: { results: [{ jid: 'JVASP-1002', formula: 'Si', bandgap: 0.6 }] } };
+  const model = readResult('search', body, {}, { request: {}, t: LOUD.t });
+  const table = 'tables' in model ? model.tables[0] : undefined;
+  assert.equal(table?.title, 'MATERIALS');
+  assert.deepEqual(table?.columns, ['ID', 'FORMULA', 'BAND GAP (EV)']);
+  const english = readResult('search', body, {}, { request: {} });
+  assert.deepEqual('tables' in english ? english.tables[0]?.columns : [], ['Id', 'Formula', 'Band gap (eV)'], 'English without one');
+});
+
+test('every message the routed modules asked for is a key of the bundle a translator fills', () => {
+  const bundle = JSON.parse(fs.readFileSync(BUNDLE, 'utf8')) as Record<string, string>;
+  assert.ok(asked.size >= 10, `${asked.size} messages asked`);
+  assert.deepEqual(
+    [...asked].filter((message) => !Object.hasOwn(bundle, message)),
+    [],
+  );
+});
