@@ -33,6 +33,11 @@ export class Report {
     return this.errors > 0;
   }
 
+  /** Problems reported so far, those past the cap included. */
+  get count(): number {
+    return this.diagnostics.length + this.dropped;
+  }
+
   /** Sorted by line, then column; stable otherwise. Past the cap, one more says how many were left out. */
   sorted(): PoscarDiagnostic[] {
     return sortedWithOverflow(this.diagnostics, this.dropped, this.locale);

@@ -203,7 +203,7 @@ function readPosition(
   }
   report.error(
     'xdatcar-coordinates-too-large',
-    { line, start: fields.starts[0]!, end: fields.ends[2]! },
+    fields.range(line, 0, 2),
     'these coordinates times the lattice vectors are too large to compute with: the configuration is left out',
   );
   return false;

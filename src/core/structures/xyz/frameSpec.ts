@@ -184,11 +184,10 @@ function locate(columns: Column[], kv: KeyValue | undefined, line: number, repor
   return out;
 }
 
-/** Everything the comment line on `line` says about the frame; problems reported there. */
-export function readFrameSpec(text: string, line: number, report: Report): FrameSpec {
-  const pairs = readKeyValues(text);
+/** The pairs of the comment line by key, the last of a repeated key kept (as ASE); an unclosed quote reported. */
+function lastPairs(text: string, line: number, report: Report): Map<string, KeyValue> {
   const last = new Map<string, KeyValue>();
-  for (const kv of pairs) last.set(kv.key, kv); // ASE keeps the last of a repeated key
+  for (const kv of readKeyValues(text)) last.set(kv.key, kv); // ASE keeps the last of a repeated key
   for (const kv of last.values()) {
     if (kv.unterminated !== undefined && ['Lattice', 'Properties', 'pbc', 'energy', 'stress'].includes(kv.key)) {
       report.warning(
@@ -198,6 +197,11 @@ export function readFrameSpec(text: string, line: number, report: Report): Frame
       );
     }
   }
+  return last;
+}
+
+/** What Lattice=, pbc= and Properties= say: the cell, its periodicity and the columns. */
+function readCellAndColumns(last: Map<string, KeyValue>, line: number, report: Report): FrameSpec {
   const spec: FrameSpec = { lattice: null, pbc: [false, false, false], columns: DEFAULT_COLUMNS, width: 4, extended: false };
   const latticeKv = last.get('Lattice');
   if (latticeKv) {
@@ -233,6 +237,11 @@ export function readFrameSpec(text: string, line: number, report: Report): Frame
   const lastColumn = columns[columns.length - 1];
   spec.width = lastColumn ? lastColumn.offset + lastColumn.count : 0;
   if (columns.length > 0) Object.assign(spec, locate(columns, propertiesKv, line, report));
+  return spec;
+}
+
+/** energy= and stress= into `spec`. */
+function readEnergyAndStress(spec: FrameSpec, last: Map<string, KeyValue>, line: number, report: Report): void {
   const energyKv = last.get('energy');
   if (energyKv) {
     spec.extended = true;
@@ -247,5 +256,49 @@ export function readFrameSpec(text: string, line: number, report: Report): Frame
     const stress = readStress(stressKv, line, report);
     if (stress) spec.stress = stress;
   }
-  return spec;
+}
+
+/** The same value in the same columns (a diagnostic's range is the value's), or both absent. */
+const sameValue = (a: KeyValue | undefined, b: KeyValue | undefined): boolean =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.value === b.value &&
+    a.valueStart === b.valueStart &&
+    a.valueEnd === b.valueEnd &&
+    a.unterminated === b.unterminated);
+
+/** Lattice=, pbc= and Properties= of a comment line, and what they gave when they gave no problem. */
+interface Cell {
+  lattice: KeyValue | undefined;
+  pbc: KeyValue | undefined;
+  properties: KeyValue | undefined;
+  spec: FrameSpec;
+}
+
+/**
+ * The comment lines of one file, read in order. A trajectory repeats its Lattice=, pbc= and Properties=
+ * from frame to frame while the energy changes: a frame whose three are the previous frame's, word for word
+ * in the same columns, takes the cell and columns read then (shared, as XDATCAR frames share their cell)
+ * when they gave no problem, so only its energy and stress are read again.
+ */
+export class FrameSpecs {
+  private previous: Cell | undefined;
+
+  /** Everything the comment line on `line` says about the frame; problems reported there. */
+  read(text: string, line: number, report: Report): FrameSpec {
+    const last = lastPairs(text, line, report);
+    const [lattice, pbc, properties] = [last.get('Lattice'), last.get('pbc'), last.get('Properties')];
+    const previous = this.previous;
+    let spec: FrameSpec;
+    if (previous && sameValue(lattice, previous.lattice) && sameValue(pbc, previous.pbc) && sameValue(properties, previous.properties))
+      spec = { ...previous.spec };
+    else {
+      const before = report.count;
+      spec = readCellAndColumns(last, line, report);
+      this.previous = report.count === before ? { lattice, pbc, properties, spec: { ...spec } } : undefined;
+    }
+    readEnergyAndStress(spec, last, line, report);
+    return spec;
+  }
 }

@@ -1,13 +1,15 @@
 /**
  * The trajectory readers' in-place reading agrees with the scan it replaces on the hot path: TextLines with
- * SourceText (lines, count, tokens, blank lines, for \n, \r\n and \r), Fields.triple and Fields.lone with
- * scan + number, and clearlyRegular with readCell (it accepts only cells readCell reads without a problem
- * or warning, to the same numbers). Seeded fast-check over the characters that matter.
+ * SourceText (lines, count, tokens, blank lines, for \n, \r\n and \r), Fields' own number reading with
+ * parseNumber (Number(), the double every reader gave before), Fields.scanReading, Fields.triple and
+ * Fields.lone with scan + number, and clearlyRegular with readCell (it accepts only cells readCell reads
+ * without a problem or warning, to the same numbers). Seeded fast-check over the characters that matter.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { clearlyRegular, readCell } from '../../../../src/core/poscar/header';
+import { parseNumber } from '../../../../src/core/poscar/numbers';
 import { Report } from '../../../../src/core/poscar/report';
 import { SourceText } from '../../../../src/core/poscar/text';
 import { Fields } from '../../../../src/core/structures/fields';
@@ -32,6 +34,77 @@ test('TextLines reads the lines SourceText splits: same count, text, tokens and 
       }
     }),
     { seed: SEED, numRuns: 3000 },
+  );
+});
+
+/** Numerals as files write them and as they should not: signs, '.5', '5.', exponents (E, D), too many digits, nan and inf. */
+const numeral = (() => {
+  const digits = (max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength: max });
+  const exponent = fc.tuple(fc.constantFrom(...'eEdD'), fc.constantFrom('', '+', '-'), digits(4)).map((parts) => parts.join(''));
+  const written = fc
+    .tuple(fc.constantFrom('', '+', '-'), digits(18), fc.constantFrom('', '.'), digits(18), fc.option(exponent, { nil: '' }))
+    .map((parts) => parts.join(''));
+  const odd = fc.constantFrom(
+    'nan',
+    'NaN',
+    'inf',
+    '-inf',
+    'Infinity',
+    '+Infinity',
+    '1e',
+    '1e+',
+    '.',
+    '-.',
+    '+-1',
+    '1e400',
+    '1e-400',
+    '0x10',
+    '1_0',
+  );
+  return fc
+    .oneof(
+      written,
+      fc.double().map(String),
+      fc.tuple(fc.double(), fc.nat(16)).map(([x, digits]) => x.toExponential(digits)),
+      odd,
+    )
+    .filter((t) => t !== '');
+})();
+
+test('Fields reads a number as parseNumber does, the double Number() gives: exponents, signs, .5 and 5. included', () => {
+  const fields = new Fields();
+  fc.assert(
+    fc.property(numeral, (t) => {
+      const expected = parseNumber(t);
+      if (expected !== undefined) assert.ok(Object.is(expected, Number(t.replace(/[dD]/, 'e'))), t);
+      assert.ok(Object.is(fields.scan(t).number(0), expected), `${t}: ${fields.number(0)}, not ${expected}`);
+    }),
+    { seed: SEED, numRuns: 50_000 },
+  );
+  // Read in one pass, without parseNumber, when a file writes them so.
+  const line = '  1.5E-3 -2.5d+2 .5 5. +7 -0.0 1e-22 4.2e+22 0.28023699 ';
+  assert.ok(fields.scanReading(line, 0, line.length, new Uint8Array(9).fill(1)));
+  assert.deepEqual([...fields.values.subarray(0, 9)], [1.5e-3, -250, 0.5, 5, 7, -0, 1e-22, 4.2e22, 0.28023699]);
+});
+
+test('Fields.scanReading takes a line only as scan + number read it, to the same doubles, fields and columns', () => {
+  const line = fc.array(fc.tuple(fc.constantFrom(' ', '  ', '\t', '\u00a0', ''), fc.oneof(numeral, fc.constantFrom('Fe', 'x', '#'))), {
+    maxLength: 6,
+  });
+  const fields = new Fields();
+  fc.assert(
+    fc.property(line, fc.array(fc.boolean(), { maxLength: 7 }), (parts, wanted) => {
+      const text = `#${parts.map(([space, f]) => space + f).join('')}#`; // read between the two marks
+      const numbers = Uint8Array.from(wanted, (w) => (w ? 1 : 0));
+      const scanned = new Fields().scan(text.slice(1, -1));
+      if (!fields.scanReading(text, 1, text.length - 1, numbers)) return; // the reader scans the line and reads it field by field
+      assert.equal(fields.count, scanned.count);
+      for (let k = 0; k < scanned.count; k++) {
+        assert.deepEqual(fields.range(0, k), scanned.range(0, k));
+        if (numbers[k] === 1) assert.ok(Object.is(fields.values[k], scanned.number(k)), scanned.text(k));
+      }
+    }),
+    { seed: SEED, numRuns: 10_000 },
   );
 });
 

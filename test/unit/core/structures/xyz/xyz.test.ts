@@ -200,6 +200,39 @@ test('a bad Properties= value or one without pos:R:3 loses the frame (its atoms 
   assert.equal(noPos.frames.length, 1);
 });
 
+test('a trajectory repeating its Lattice= and Properties= reads each frame as its own line says: problems on every frame', () => {
+  const frame = (comment: string, x: string) => ['1', comment, `Si ${x} 0 0 0.5 0 0`];
+  const good = 'Lattice="4 0 0 0 4 0 0 0 4" Properties=species:S:1:pos:R:3:forces:R:3';
+  const r = readXyz(
+    [
+      ...frame(`${good} energy=-1`, '0'),
+      ...frame(`${good} energy=-2`, '1.5E-1'),
+      ...frame(`${good} energy=-3 pbc="T F T"`, '1'),
+      ...frame(`${good} energy=oops`, '2'),
+      ...frame('Lattice="4 0 0 0 4 0 0 0" Properties=species:S:1:pos:R:3:forces:R:3 energy=-5', '3'),
+      ...frame('Lattice="4 0 0 0 4 0 0 0" Properties=species:S:1:pos:R:3:forces:R:3 energy=-6', '4'),
+      ...frame(`${good} energy=-7`, '5'),
+    ].join('\n'),
+  );
+  assert.deepEqual(codes(r), ['xyz-energy', 'xyz-lattice', 'xyz-lattice']);
+  assert.deepEqual(
+    r.diagnostics.map((d) => d.range.line),
+    [10, 13, 16],
+  );
+  assert.deepEqual(
+    r.frames.map((f) => [f.energy, f.positions[0]![0], f.forces?.[0]![0], f.lattice?.[0]![0], f.pbc.join()]),
+    [
+      [-1, 0, 0.5, 4, 'true,true,true'],
+      [-2, 0.15, 0.5, 4, 'true,true,true'],
+      [-3, 1, 0.5, 4, 'true,false,true'],
+      [undefined, 2, 0.5, 4, 'true,true,true'],
+      [-5, 3, 0.5, undefined, 'false,false,false'],
+      [-6, 4, 0.5, undefined, 'false,false,false'],
+      [-7, 5, 0.5, 4, 'true,true,true'],
+    ],
+  );
+});
+
 test('forces with a bad shape or value are left out, the frame kept', () => {
   const shape = readXyz(['1', 'Properties=species:S:1:pos:R:3:forces:R:2', 'H 0 0 0 1 2'].join('\n'));
   diagnostic(shape, 'xyz-forces-shape', 1);
