@@ -37,6 +37,12 @@ export interface TokenBytes {
   first?: number;
 }
 
+/** Where each token sits in a table's hash index (RankTable.indexSteps), and the longest token's length in bytes. */
+export interface TokenIndex {
+  slots: Int32Array;
+  longest: number;
+}
+
 /** What a Hugging Face BPE model adds to a table of tokens: merges by pair of ids, and the ids a piece starts from. */
 export interface ModelSymbols {
   /** Initial symbols are whole characters (SentencePiece) rather than bytes (byte-level BPE). */
@@ -64,12 +70,13 @@ export class RankTable {
   /** Ids below `offset` are the base table's (a vocabulary that begins with a built-in one); entry k here is id offset + k. */
   private readonly offset: number;
   /** The longest token's length in bytes: a longer run is no token, without hashing it (a piece may be megabytes). */
-  private readonly longest: number = 0;
+  private readonly longest: number;
 
   constructor(
     bpeRanks: string | TokenBytes,
     symbols?: ModelSymbols,
     private readonly base?: RankTable,
+    prebuilt?: TokenIndex,
   ) {
     const parsed: TokenBytes = typeof bpeRanks === 'string' ? runToEnd(RankTable.decodeSteps(bpeRanks)) : bpeRanks;
     this.data = parsed.data;
@@ -81,19 +88,39 @@ export class RankTable {
     this.initial = symbols?.initial;
     this.charLevel = symbols?.charLevel ?? false;
     this.byteFallback = symbols?.byteFallback;
+    const index = prebuilt ?? runToEnd(RankTable.indexSteps(parsed, symbols?.byteFallback));
+    this.slots = index.slots;
+    this.mask = index.slots.length - 1;
+    this.longest = index.longest;
+  }
+
+  /**
+   * The open-addressing index of a table's tokens (a byte-fallback token has bytes but is never looked up), in steps
+   * that pause every `every` tokens.
+   */
+  static *indexSteps(parsed: TokenBytes, byteFallback?: Int32Array, every = Infinity): Generator<void, TokenIndex> {
     let capacity = 1;
     while (capacity < parsed.count * 2) capacity <<= 1;
-    this.slots = new Int32Array(capacity).fill(EMPTY);
-    this.mask = capacity - 1;
-    const fallback = new Set(this.byteFallback ?? []);
-    for (let k = 0; k < this.start.length; k++) {
-      if (this.length[k]! < 0 || fallback.has(k + this.offset)) continue; // a byte-fallback token has bytes but is never looked up
-      const s = this.start[k]!;
-      this.longest = Math.max(this.longest, this.length[k]!);
-      let slot = hashBytes(this.data, s, s + this.length[k]!) & this.mask;
-      while (this.slots[slot] !== EMPTY) slot = (slot + 1) & this.mask;
-      this.slots[slot] = k;
+    const slots = new Int32Array(capacity).fill(EMPTY);
+    const mask = capacity - 1;
+    const offset = parsed.first ?? 0;
+    const fallback = new Set(byteFallback ?? []);
+    let longest = 0;
+    let budget = every;
+    for (let k = 0; k < parsed.start.length; k++) {
+      if (--budget <= 0) {
+        budget = every;
+        yield;
+      }
+      const n = parsed.length[k]!;
+      if (n < 0 || fallback.has(k + offset)) continue;
+      const s = parsed.start[k]!;
+      longest = Math.max(longest, n);
+      let slot = hashBytes(parsed.data, s, s + n) & mask;
+      while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
+      slots[slot] = k;
     }
+    return { slots, longest };
   }
 
   /**
