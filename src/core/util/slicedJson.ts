@@ -19,7 +19,7 @@ export class JsonDepthError extends Error {
 
 export class JsonSyntaxError extends SyntaxError {
   constructor(
-    what: string,
+    readonly what: string,
     readonly position: number,
   ) {
     super(`${what} at position ${position}`);
@@ -40,6 +40,19 @@ export class JsonSizeError extends Error {
 
 type Container = { array: unknown[] } | { object: Record<string, unknown>; key: string; size: number };
 
+/**
+ * A value parseJsonSteps was asked to skip (JsonLimits.skip): its place in the text, [start, end), for a reader of
+ * its own, and its members (an object's or array's; 0 for a scalar or an empty container). The text up to its end
+ * is known to hold no unterminated string; anything else about it is the reader's to check.
+ */
+export class JsonSpan {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    readonly members: number,
+  ) {}
+}
+
 /** The characters' worth of work one closed container counts for between yields. */
 const CLOSE_COST = 32;
 
@@ -54,6 +67,14 @@ const LITERALS: readonly [string, unknown][] = [
 function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
   else object[key] = value;
+}
+
+/**
+ * A copy of a string cut out of the text: V8 makes a slice of 13 units or more a view that keeps the whole text
+ * alive (30 MB and more of a tokenizer.json, for one added token kept). A concatenation flattened is a string of its own.
+ */
+function detached(s: string): string {
+  return s.length < 13 ? s : ` ${s}`.slice(1);
 }
 
 class Reader {
@@ -100,7 +121,7 @@ class Reader {
       pos++;
     }
     this.pos = pos + 1;
-    if (plain) return text.slice(start + 1, pos);
+    if (plain) return detached(text.slice(start + 1, pos));
     try {
       return JSON.parse(text.slice(start, pos + 1)) as string;
     } catch {
@@ -131,6 +152,12 @@ class Reader {
 export interface JsonLimits {
   maxDepth?: number;
   maxObjectMembers?: number;
+  /**
+   * Members not to build, by their keys from the top (["model", "vocab"]): each is found and counted but left in the
+   * text, a JsonSpan in its place, for a reader that needs no strings or objects of it (an object's members still
+   * count against maxObjectMembers).
+   */
+  skip?: readonly (readonly string[])[];
 }
 
 /**
@@ -139,7 +166,7 @@ export interface JsonLimits {
  * with more than `maxObjectMembers` members is a JsonSizeError (before the work and memory it would take).
  */
 export function* parseJsonSteps(text: string, every = 1 << 16, limits: JsonLimits = {}): Generator<void, unknown> {
-  const { maxDepth = Infinity, maxObjectMembers = Infinity } = limits;
+  const { maxDepth = Infinity, maxObjectMembers = Infinity, skip = [] } = limits;
   const r = new Reader(text);
   const stack: Container[] = [];
   let nextYield = every;
@@ -150,8 +177,11 @@ export function* parseJsonSteps(text: string, every = 1 << 16, limits: JsonLimit
       nextYield = r.pos + every;
     }
     const code = r.skipSpace();
-    // Opening a container: read its first member (or see that it is empty).
-    if (code === 0x5b || code === 0x7b) {
+    if (skip.length && skip.some((keys) => at(stack, keys))) {
+      value = yield* skipValue(r, every, maxObjectMembers);
+      nextYield = r.pos + every;
+    } else if (code === 0x5b || code === 0x7b) {
+      // Opening a container: read its first member (or see that it is empty).
       if (stack.length >= maxDepth) throw new JsonDepthError(maxDepth, r.pos);
       r.pos++;
       const close = code === 0x5b ? 0x5d : 0x7d;
@@ -200,6 +230,71 @@ export function* parseJsonSteps(text: string, every = 1 << 16, limits: JsonLimit
         nextYield = r.pos + every;
       }
     }
+  }
+}
+
+/** Whether the value about to be read is the member at `keys` (every container on the stack an object). */
+function at(stack: readonly Container[], keys: readonly string[]): boolean {
+  if (stack.length !== keys.length) return false;
+  return stack.every((c, i) => 'key' in c && c.key === keys[i]);
+}
+
+/**
+ * Finds the end of the value at r.pos without building it, yielding about every `every` characters: strings are
+ * passed by indexOf, brackets only counted (their kinds are the reader's to check), and the members at the first
+ * level counted, an object's against maxMembers.
+ */
+function* skipValue(r: Reader, every: number, maxMembers: number): Generator<void, JsonSpan> {
+  const text = r.text;
+  const start = r.pos;
+  const open = text.charCodeAt(start);
+  if (open !== 0x5b && open !== 0x7b) {
+    if (open === 0x22) r.string();
+    else r.scalar(open);
+    return new JsonSpan(start, r.pos, 0);
+  }
+  let depth = 0;
+  let commas = 0;
+  let empty = true;
+  let nextYield = start + every;
+  for (let pos = start; ; pos++) {
+    if (pos >= nextYield) {
+      yield;
+      nextYield = pos + every;
+    }
+    const c = text.charCodeAt(pos);
+    if (c === 0x22) pos = stringEnd(r, pos);
+    else if (c === 0x5b || c === 0x7b) depth++;
+    else if (c === 0x5d || c === 0x7d) {
+      if (--depth === 0) {
+        r.pos = pos + 1;
+        return new JsonSpan(start, pos + 1, empty ? 0 : commas + 1);
+      }
+    } else if (c === 0x2c && depth === 1) {
+      if (++commas >= maxMembers && open === 0x7b) {
+        r.pos = pos + 1;
+        r.skipSpace(); // at the member too many
+        throw new JsonSizeError(maxMembers, r.pos);
+      }
+    } else if (c !== c) {
+      r.pos = pos;
+      r.fail();
+    }
+    if (empty && pos > start && c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) empty = false;
+  }
+}
+
+/** The position of the quote that closes the string opened at `open` (a quote after an odd run of backslashes is escaped). */
+function stringEnd(r: Reader, open: number): number {
+  const text = r.text;
+  for (let q = text.indexOf('"', open + 1); ; q = text.indexOf('"', q + 1)) {
+    if (q < 0) {
+      r.pos = open;
+      r.fail('Unterminated string');
+    }
+    let slashes = 0;
+    while (text.charCodeAt(q - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return q;
   }
 }
 

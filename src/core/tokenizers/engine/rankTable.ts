@@ -21,7 +21,7 @@ const BASE64 = (() => {
 
 const EMPTY = -1;
 
-function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
   return h >>> 0;

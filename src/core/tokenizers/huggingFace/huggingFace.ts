@@ -24,22 +24,22 @@ import {
   type Json,
   type JsonObject,
 } from './hfPipeline';
-import { checkLimit, MODEL_LIMITS, ModelLimitError } from './modelLimits';
+import { checkLimit } from './modelLimits';
+import { parseTokenizerJsonSteps, readMerges, readVocab, STEP } from './modelTables';
+import { MAX_CROSSING, type Vocab } from './vocab';
 import { normalizeAll, type NormalizeStep } from '../engine/normalize';
 import { SplitPieces, type SplitStep } from '../engine/pieces';
-import { InitialSymbols, PairMerges } from '../engine/pairMerges';
+import { InitialSymbols } from '../engine/pairMerges';
 import { RankTable, type TokenBytes } from '../engine/rankTable';
 import type { TokenizerInfo } from '../registry';
 import { SLICE_MS } from '../sliced';
 import type { SpecialTokenMode, Tokenizer } from '../types';
-import { JsonSizeError, parseJsonSteps } from '../../util/slicedJson';
 import { runSliced, runToEnd } from '../../util/steps';
 
 export { TokenizerJsonError } from './hfPipeline';
 
 /** Larger than any published tokenizer.json (Gemma 3's is 33 MB), small enough to refuse a runaway file at once. */
 export const MAX_TOKENIZER_JSON_CHARS = 128 * 1024 * 1024;
-const MAX_ID = 1 << 24;
 
 export interface HuggingFaceOptions {
   /** How the tokenizer is listed; default "tokenizer.json". */
@@ -52,28 +52,29 @@ export interface HuggingFaceOptions {
 
 /** Reads tokenizer.json text; every problem is a TokenizerJsonError that says what and where. */
 export function parseTokenizerJson(text: string, maxChars = MAX_TOKENIZER_JSON_CHARS): JsonObject {
-  return runToEnd(tokenizerJsonSteps(text, maxChars));
+  return runToEnd(tokenizerJsonSteps(text, maxChars, false));
 }
 
-/** parseTokenizerJson in resumable steps, so that a 30 MB file is read in time slices too. */
-function* tokenizerJsonSteps(text: string, maxChars = MAX_TOKENIZER_JSON_CHARS): Generator<void, JsonObject> {
+/**
+ * parseTokenizerJson in resumable steps, so that a 30 MB file is read in time slices too; `inPlace`: model.vocab
+ * and model.merges are left in the text (JsonSpans) for modelTables.ts to read without building them.
+ */
+function* tokenizerJsonSteps(text: string, maxChars = MAX_TOKENIZER_JSON_CHARS, inPlace = true): Generator<void, JsonObject> {
   if (typeof text !== 'string') throw new TokenizerJsonError('expected the text of the file.');
   if (text.length > maxChars) throw new TokenizerJsonError(`the file has ${text.length} characters, more than the ${maxChars} allowed.`);
-  let parsed: unknown;
-  try {
-    parsed = yield* parseJsonSteps(text, undefined, { maxObjectMembers: MODEL_LIMITS.vocabulary.max });
-  } catch (e) {
-    if (e instanceof JsonSizeError)
-      throw new ModelLimitError('vocabulary', undefined, `an object (model.vocab?) at position ${e.position} has`);
-    throw new TokenizerJsonError(`not valid JSON (${(e as Error).message}).`);
-  }
+  const parsed = yield* parseTokenizerJsonSteps(text, inPlace);
   if (!isObject(parsed)) throw new TokenizerJsonError('the top level must be an object.');
   return parsed;
 }
 
+/** A tokenizer.json's text read and built in resumable steps. */
+function* textSteps(text: string, bases: readonly RankTable[] = []): Generator<void, PreparedHuggingFace> {
+  return yield* prepareSteps(yield* tokenizerJsonSteps(text), bases, text);
+}
+
 /** A tokenizer usable wherever a built-in one is, from tokenizer.json text or its parsed object. */
 export function loadHuggingFaceTokenizer(source: string | JsonObject, options: HuggingFaceOptions = {}): Tokenizer {
-  return runToEnd(prepareSteps(typeof source === 'string' ? parseTokenizerJson(source) : source)).tokenizer(options);
+  return runToEnd(typeof source === 'string' ? textSteps(source) : prepareSteps(source)).tokenizer(options);
 }
 
 /**
@@ -85,10 +86,7 @@ export async function prepareHuggingFaceSliced(
   text: string,
   { sliceMs = SLICE_MS, bases = [] }: { sliceMs?: number; bases?: readonly RankTable[] } = {},
 ): Promise<PreparedHuggingFace> {
-  const steps = (function* () {
-    return yield* prepareSteps(yield* tokenizerJsonSteps(text), bases);
-  })();
-  return runSliced(steps, { sliceMs });
+  return runSliced(textSteps(text, bases), { sliceMs });
 }
 
 /** A tokenizer.json read and checked once: its tables are shared by the tokenizers of both special-token modes. */
@@ -96,18 +94,21 @@ export interface PreparedHuggingFace {
   tokenizer(options?: HuggingFaceOptions): Tokenizer;
 }
 
-/** Reads the model in resumable steps (each loop yields every few thousand entries); returns the prepared model. */
-function* prepareSteps(json: JsonObject, bases: readonly RankTable[] = []): Generator<void, PreparedHuggingFace> {
+/**
+ * Reads the model in resumable steps (each loop yields every few thousand entries); returns the prepared model.
+ * `text`: the file, where model.vocab and model.merges are when the parse left them there.
+ */
+function* prepareSteps(json: JsonObject, bases: readonly RankTable[] = [], text = ''): Generator<void, PreparedHuggingFace> {
   if (!isObject(json)) throw new TokenizerJsonError('the top level must be an object.');
   const model = objectAt(json, 'model', 'tokenizer.json');
   checkModel(model);
   const normalizers = normalizerSteps(json.normalizer);
   const pre = preTokenization(json.pre_tokenizer);
-  const vocab = yield* vocabulary(model);
-  const table = yield* buildTable(model, vocab, pre.byteLevel, bases);
+  const vocab = yield* readVocab(model.vocab, text, pre.byteLevel, !pre.byteLevel && model.byte_fallback === true);
+  const table = yield* buildTable(model, vocab, text, bases);
   const steps = [...normalizers, ...pre.normalizers];
   checkGrowth(steps);
-  const splits = pre.byteLevel ? pre.splits : [...withoutDeadSplits(pre.splits, steps), ...(yield* safeCuts(vocab))];
+  const splits = pre.byteLevel ? pre.splits : [...withoutDeadSplits(pre.splits, steps), ...safeCuts(vocab.crossing)];
   const unknown = unknownToken(model, vocab);
   const wholePieces = model.ignore_merges === true;
   const added = addedTokens(json.added_tokens, (content: string) => normalizeAll(steps, content, false, false).text);
@@ -163,28 +164,17 @@ function* trialCounts(prepared: PreparedHuggingFace, text: string): Generator<vo
   }
 }
 
-/** How many entries a loop handles between two checks of the slice's time. */
-const STEP = 1024;
-
 const SPACE_MARK = '\u2581';
-const MAX_CROSSING = 256;
 
 /**
  * A SentencePiece-style model often merges a whole line as one word (Gemma's pre-tokenizer splits on
  * spaces after they became ▁, so never). Merges cannot cross a place that no token spans, so cutting
  * there changes nothing but lets the piece cache work: cut before each run of ▁ that follows another
- * character, unless a token holding "x▁" (Gemma has one, ">▁</") occurs across the cut.
+ * character, unless a token holding "x▁" (Gemma has one, ">▁</") occurs across the cut. `crossing`: the tokens with a ▁
+ * after another character, and where (vocab.ts; undefined when there are more than MAX_CROSSING).
  */
-function* safeCuts(vocab: Map<string, number>): Generator<void, SplitStep[]> {
-  const crossing: [token: string, at: number][] = [];
-  let n = 0;
-  for (const token of vocab.keys()) {
-    if (++n % STEP === 0) yield;
-    for (let i = token.indexOf(SPACE_MARK, 1); i > 0; i = token.indexOf(SPACE_MARK, i + 1)) {
-      if (token[i - 1] !== SPACE_MARK) crossing.push([token, i]);
-    }
-    if (crossing.length > MAX_CROSSING) return [];
-  }
+function safeCuts(crossing: readonly [token: string, at: number][] | undefined): SplitStep[] {
+  if (!crossing || crossing.length > MAX_CROSSING) return [];
   // Each run start is asked: first whether the unit before it can be a crossing token's (Gemma's one: ">").
   const before = new Set(crossing.map(([token, i]) => token.charCodeAt(i - 1)));
   const keep = (norm: string, at: number, a: number, b: number): boolean =>
@@ -213,73 +203,26 @@ function checkModel(model: JsonObject): void {
   }
 }
 
-/** model.vocab as a Map, every id a non-negative integer below 2^24 (tokenBytes refuses an id given twice). */
-function* vocabulary(model: JsonObject): Generator<void, Map<string, number>> {
-  const raw = objectAt(model, 'vocab', 'model');
-  const vocab = new Map<string, number>();
-  for (const token in raw) {
-    if (vocab.size % STEP === 0) yield;
-    const id = raw[token];
-    if (typeof id !== 'number' || !Number.isInteger(id) || id < 0 || id >= MAX_ID) {
-      throw new TokenizerJsonError(`model.vocab[${JSON.stringify(token)}] must be an id from 0 to ${MAX_ID - 1}.`);
-    }
-    vocab.set(token, id);
-  }
-  if (!vocab.size) throw new TokenizerJsonError('model.vocab is empty.');
-  return vocab;
-}
-
-function unknownToken(model: JsonObject, vocab: Map<string, number>): BpeModel['unknown'] {
+function unknownToken(model: JsonObject, vocab: Vocab): BpeModel['unknown'] {
   if (typeof model.unk_token !== 'string') return undefined;
-  const id = vocab.get(model.unk_token);
-  if (id === undefined) throw new TokenizerJsonError(`model.unk_token ${JSON.stringify(model.unk_token)} is not in model.vocab.`);
+  const id = vocab.idOf(model.unk_token);
+  if (id < 0) throw new TokenizerJsonError(`model.unk_token ${JSON.stringify(model.unk_token)} is not in model.vocab.`);
   return { id, fuse: model.fuse_unk === true };
 }
 
-/** GPT-2's alphabet: printable Latin-1 bytes stand for themselves, the other bytes for U+0100 on. */
-function byteLevelAlphabet(): Int16Array {
-  const byteOf = new Int16Array(0x144).fill(-1);
-  let extra = 0;
-  for (let b = 0; b < 256; b++) {
-    const printable = (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
-    byteOf[printable ? b : 0x100 + extra++] = b;
-  }
-  return byteOf;
-}
-
-/** The bytes a byte-level vocabulary string stands for, or undefined if it is not made of the alphabet. */
-function byteLevelBytes(token: string, byteOf: Int16Array): Uint8Array | undefined {
-  const out = new Uint8Array(token.length);
-  for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i);
-    const b = c < byteOf.length ? byteOf[c]! : -1;
-    if (b < 0) return undefined;
-    out[i] = b;
-  }
-  return out;
-}
-
-const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/;
-
-function* buildTable(
-  model: JsonObject,
-  vocab: Map<string, number>,
-  byteLevel: boolean,
-  bases: readonly RankTable[],
-): Generator<void, RankTable> {
-  const byteFallback = !byteLevel && model.byte_fallback === true ? new Int32Array(256).fill(-1) : undefined;
-  const bytesOf = yield* tokenBytes(vocab, byteLevel, byteFallback);
-  const byteIds = byteLevel ? singleBytes(bytesOf) : undefined;
+/** The engine's table of the model's tokens, merges and initial symbols, sharing a loaded built-in encoding's when it can. */
+function* buildTable(model: JsonObject, vocab: Vocab, text: string, bases: readonly RankTable[]): Generator<void, RankTable> {
+  const byteIds = vocab.byteLevel ? vocab.singleBytes() : undefined;
+  const tokens = vocab.tokens();
   yield;
-  const tokens = yield* packTokens(bytesOf);
+  const pairs = yield* readMerges(model.merges, text, vocab);
   yield;
-  const pairs = yield* pairMerges(model.merges, vocab, tokens);
+  const initial = new InitialSymbols(vocab.short, byteIds, vocab.byteFallback);
   yield;
-  const initial = new InitialSymbols(vocab, byteIds, byteFallback);
-  yield;
-  const symbols = { charLevel: !byteLevel, pairs, initial, ...(byteFallback ? { byteFallback } : {}) };
-  const base = byteLevel ? yield* sharedBase(tokens, bases) : undefined;
-  return base ? new RankTable(yield* packTokens(bytesOf, base.size), symbols, base) : new RankTable(tokens, symbols);
+  const byteFallback = vocab.byteFallback;
+  const symbols = { charLevel: !vocab.byteLevel, pairs, initial, ...(byteFallback ? { byteFallback } : {}) };
+  const base = vocab.byteLevel ? yield* sharedBase(tokens, bases) : undefined;
+  return base ? new RankTable(vocab.tokens(base.size), symbols, base) : new RankTable(tokens, symbols);
 }
 
 /**
@@ -303,102 +246,6 @@ function* sharedBase(tokens: TokenBytes, bases: readonly RankTable[]): Generator
     if (id === base.size) return base;
   }
   return undefined;
-}
-
-/** A byte-level vocabulary's id for each byte; it must hold all 256. */
-function singleBytes(bytesOf: Map<number, Uint8Array>): Int32Array {
-  const ids = new Int32Array(256).fill(-1);
-  for (const [id, bytes] of bytesOf) if (bytes.length === 1) ids[bytes[0]!] = id;
-  if (ids.includes(-1)) throw new TokenizerJsonError('a byte-level vocabulary must hold all 256 bytes.');
-  return ids;
-}
-
-/** Each vocabulary id's bytes; tokens that cannot come out of the model (an added token's text in a byte-level vocabulary) have none. */
-function* tokenBytes(
-  vocab: Map<string, number>,
-  byteLevel: boolean,
-  byteFallback: Int32Array | undefined,
-): Generator<void, Map<number, Uint8Array>> {
-  const byteOf = byteLevelAlphabet();
-  const encoder = new TextEncoder();
-  const out = new Map<number, Uint8Array>();
-  let n = 0;
-  for (const [token, id] of vocab) {
-    if (++n % STEP === 0) yield;
-    if (out.has(id)) throw new TokenizerJsonError(`model.vocab gives id ${id} to more than one token.`);
-    const fallback = byteFallback && BYTE_TOKEN.exec(token);
-    if (fallback) {
-      const b = Number.parseInt(fallback[1]!, 16);
-      byteFallback[b] = id;
-      out.set(id, Uint8Array.of(b));
-      continue;
-    }
-    const bytes = byteLevel ? byteLevelBytes(token, byteOf) : encoder.encode(token);
-    if (bytes) out.set(id, bytes);
-  }
-  return out;
-}
-
-/** The tokens from id `first` on (0: all; more: those below are a shared base table's), packed back to back. */
-function* packTokens(bytesOf: Map<number, Uint8Array>, first = 0): Generator<void, TokenBytes> {
-  let total = 0;
-  let maxId = -1;
-  let count = 0;
-  let n = 0;
-  for (const [id, bytes] of bytesOf) {
-    if (++n % STEP === 0) yield;
-    if (id < first) continue;
-    total += bytes.length;
-    maxId = Math.max(maxId, id);
-    count++;
-  }
-  const data = new Uint8Array(total);
-  const start = new Int32Array(Math.max(0, maxId + 1 - first));
-  const length = new Int32Array(start.length).fill(-1);
-  let o = 0;
-  for (const [id, bytes] of bytesOf) {
-    if (++n % STEP === 0) yield;
-    if (id < first) continue;
-    data.set(bytes, o);
-    start[id - first] = o;
-    length[id - first] = bytes.length;
-    o += bytes.length;
-  }
-  return { data, start, length, count, first };
-}
-
-/** "a b" strings or [a, b] pairs, as tokenizers reads both. */
-function mergePair(entry: Json, index: number): [string, string] {
-  if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && typeof entry[1] === 'string')
-    return [entry[0], entry[1]];
-  if (typeof entry === 'string') {
-    const space = entry.indexOf(' ', 1);
-    if (space > 0 && entry.indexOf(' ', space + 1) < 0) return [entry.slice(0, space), entry.slice(space + 1)];
-  }
-  throw new TokenizerJsonError(`model.merges[${index}] must be "a b" or ["a", "b"].`);
-}
-
-/** The merges by pair of ids; a repeated pair keeps its last index, as tokenizers' map does. */
-function* pairMerges(raw: Json | undefined, vocab: Map<string, number>, tokens: TokenBytes): Generator<void, PairMerges> {
-  if (!Array.isArray(raw)) throw new TokenizerJsonError('model.merges must be an array.');
-  checkLimit('merges', raw.length, 'model.merges has');
-  const pairs = new PairMerges(raw.length);
-  for (let i = 0; i < raw.length; i++) {
-    if (i % STEP === STEP - 1) yield;
-    const [a, b] = mergePair(raw[i]!, i);
-    const left = vocab.get(a);
-    const right = vocab.get(b);
-    const result = vocab.get(a + b);
-    if (left === undefined || right === undefined)
-      throw new TokenizerJsonError(`model.merges[${i}] uses a token that is not in model.vocab.`);
-    if (result === undefined)
-      throw new TokenizerJsonError(`model.merges[${i}] makes ${JSON.stringify(a + b)}, which is not in model.vocab.`);
-    if (tokens.length[left]! < 0 || tokens.length[right]! < 0 || result >= tokens.length.length || tokens.length[result]! < 0) {
-      throw new TokenizerJsonError(`model.merges[${i}] merges tokens that the model cannot produce from text.`);
-    }
-    pairs.set(left, right, i, result);
-  }
-  return pairs;
 }
 
 interface AddedToken {

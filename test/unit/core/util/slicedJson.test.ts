@@ -13,6 +13,7 @@ import {
   parseJsonSliced,
   parseJsonSteps,
   JsonSyntaxError,
+  JsonSpan,
 } from '../../../../src/core/util/slicedJson';
 
 const outcome = (parse: (text: string) => unknown, text: string): { value?: unknown; threw?: boolean } => {
@@ -191,4 +192,30 @@ test('an object with more members than maxObjectMembers is refused where the one
     () => run('{"v": {"a": 1, "b": 2, "c": 3, "d": 4}}'),
     (e: unknown) => e instanceof JsonSizeError && e.limit === 3 && e.position === 31,
   );
+});
+
+test('skip: a named member is left in the text as a JsonSpan (its place and member count), still held to maxObjectMembers', () => {
+  const run = (text: string, maxObjectMembers = Infinity): unknown => {
+    const steps = parseJsonSteps(text, 4, {
+      maxObjectMembers,
+      skip: [
+        ['model', 'vocab'],
+        ['model', 'merges'],
+      ],
+    });
+    for (let next = steps.next(); ; next = steps.next()) if (next.done) return next.value;
+  };
+  const text = '{"model": {"vocab": {"a]\\"": 1, "b": [2, {"c": 3}]}, "merges": [ ], "type": "BPE"}, "vocab": {"x": 1}}';
+  const value = run(text) as { model: { vocab: JsonSpan; merges: JsonSpan; type: string }; vocab: unknown };
+  assert.ok(value.model.vocab instanceof JsonSpan && value.model.merges instanceof JsonSpan);
+  assert.equal(text.slice(value.model.vocab.start, value.model.vocab.end), '{"a]\\"": 1, "b": [2, {"c": 3}]}');
+  assert.equal(value.model.vocab.members, 2);
+  assert.equal(text.slice(value.model.merges.start, value.model.merges.end), '[ ]');
+  assert.equal(value.model.merges.members, 0);
+  assert.deepEqual([value.model.type, value.vocab], ['BPE', { x: 1 }], 'members elsewhere are built');
+  assert.throws(
+    () => run(text, 1),
+    (e: unknown) => e instanceof JsonSizeError && e.position === text.indexOf('"b"'),
+  );
+  assert.throws(() => run('{"model": {"vocab": {"a": "1}}'), JsonSyntaxError, 'an unterminated string');
 });

