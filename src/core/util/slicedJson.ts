@@ -4,6 +4,7 @@
  * blocking the editor for the second JSON.parse takes. Iterative (a file nested a million deep is no stack
  * overflow), linear in the text; strings and numbers are cut out here and read natively. Pure.
  */
+import { runToEnd } from './steps';
 import { yieldToEventLoop } from './yield';
 
 /** A text nested deeper than the caller allows: refused at the first container past the limit. */
@@ -316,6 +317,5 @@ export async function parseJsonSliced(text: string, maxDepth = Infinity, every =
 
 /** Runs parseJsonSteps to the end in one go (for callers with no time budget). */
 export function parseJson(text: string): unknown {
-  const steps = parseJsonSteps(text, Infinity);
-  for (let next = steps.next(); ; next = steps.next()) if (next.done) return next.value;
+  return runToEnd(parseJsonSteps(text, Infinity));
 }
