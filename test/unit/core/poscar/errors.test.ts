@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parsePoscar, type PoscarDiagnostic, type SourceRange } from '../../../../src/core/poscar/index';
+import { cpuMs, leastUnder } from '../../../support/linearity';
 import { NACL, withLine } from '../../../support/poscarSamples';
 
 /** The text a range covers. */
@@ -331,7 +332,7 @@ test('every diagnostic: "Line N: " matching its range, a kebab-case code, a rang
   for (const text of [...texts, ...mutations(texts, Number(process.env.POSCAR_MUTATIONS ?? 400))]) checkInvariants(text);
 });
 
-test('hostile input stays fast: long lines, long numbers, many tokens', () => {
+test('hostile input stays fast: long lines, long numbers, many tokens', async () => {
   const hostile = [
     withLine(NACL, 9, `${'1'.repeat(200_000)}x 0 0`),
     withLine(NACL, 2, `${'1'.repeat(200_000)}.${'2'.repeat(200_000)}e`),
@@ -342,9 +343,9 @@ test('hostile input stays fast: long lines, long numbers, many tokens', () => {
     withLine(NACL, 9, '-'.repeat(200_000)),
   ];
   for (const text of hostile) {
-    const start = performance.now();
-    checkInvariants(text);
-    assert.ok(performance.now() - start < 1000, `${(performance.now() - start).toFixed(0)} ms`);
+    // CPU time, measured again (up to three times) when the other test lane inflated it past the bound.
+    const { least } = await leastUnder(() => cpuMs(() => checkInvariants(text)), 1000);
+    assert.ok(least < 1000, `${least.toFixed(0)} ms`);
   }
 });
 
