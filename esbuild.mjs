@@ -117,7 +117,8 @@ export function bundles(production) {
       entryPoints: RANK_FILES.map((name) => `node_modules/js-tiktoken/dist/ranks/${name}.cjs`),
       outdir: 'dist/ranks',
       logLevel: 'warning',
-      minify: production,
+      // Not minified: the extension reads them as `module.exports = {JSON};` (ranks.ts parseRankModule), and the
+      // minifier unquotes the keys; the base64 ranks are nearly all of each file either way.
     },
     node: {
       ...common,

@@ -9,6 +9,7 @@ import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { BuildOptions, BuildResult, Metafile } from 'esbuild';
+import { parseRankModule } from '../../../src/core/tokenizers/tiktoken/ranks';
 import { TEST_SEAM_TRACES } from '../../package/vsixRules';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -67,4 +68,17 @@ test('a development build takes every driver, so the check above can fail', asyn
     [],
     'drivers no bundle takes (not registered from their feature?)',
   );
+});
+
+test('the release build writes rank files the extension reads: each parses as a rank file, as in development', async () => {
+  const esbuild = await import('esbuild');
+  for (const production of [true, false]) {
+    const options = (await load()).bundles(production).ranks;
+    const result = await esbuild.build({ ...options, absWorkingDir: REPO_ROOT, write: false });
+    assert.ok(result.outputFiles.length >= 4, 'the rank files built');
+    for (const file of result.outputFiles) {
+      const parsed = parseRankModule(file.text);
+      assert.ok(parsed.bpe_ranks.length > 100_000, `${path.basename(file.path)} (production ${production}): its ranks`);
+    }
+  }
 });
