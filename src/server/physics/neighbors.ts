@@ -47,3 +47,42 @@ export function neighborList(lattice: Mat3, positions: readonly Vec3[], cutoff: 
   });
   return list;
 }
+
+/**
+ * A neighbour list kept while the atoms move (Verlet's): built `skin` beyond the cutoff, it holds every pair within the
+ * cutoff until an atom has moved skin/2 from where it was built, and its separations follow the atoms. The pairs it
+ * gives may lie up to a skin beyond the cutoff.
+ */
+export class VerletList {
+  private constructor(
+    private readonly lattice: Mat3,
+    private readonly reference: readonly Vec3[],
+    private readonly built: NeighborList,
+    private readonly skin: number,
+  ) {}
+
+  static build(lattice: Mat3, positions: readonly Vec3[], cutoff: number, skin: number): VerletList {
+    return new VerletList(lattice, positions, neighborList(lattice, positions, cutoff + skin), skin);
+  }
+
+  /** The list at these positions in the same lattice, or undefined when the lattice changed or an atom moved too far. */
+  at(lattice: Mat3, positions: readonly Vec3[]): NeighborList | undefined {
+    const same = lattice.every((row, a) => row.every((x, b) => x === this.lattice[a]![b]));
+    if (!same || positions.length !== this.reference.length) return undefined;
+    const moved = new Float64Array(3 * positions.length);
+    let most = 0;
+    positions.forEach((p, a) => {
+      for (let k = 0; k < 3; k++) moved[3 * a + k] = p[k]! - this.reference[a]![k]!;
+      most = Math.max(most, Math.hypot(moved[3 * a]!, moved[3 * a + 1]!, moved[3 * a + 2]!));
+    });
+    if (most > this.skin / 2) return undefined;
+    const { count, i, j } = this.built;
+    const d = this.built.d.slice();
+    const r = this.built.r.slice();
+    for (let m = 0; m < count; m++) {
+      for (let k = 0; k < 3; k++) d[3 * m + k]! += moved[3 * j[m]! + k]! - moved[3 * i[m]! + k]!;
+      r[m] = Math.sqrt(d[3 * m]! ** 2 + d[3 * m + 1]! ** 2 + d[3 * m + 2]! ** 2);
+    }
+    return { count, i, j, d, r };
+  }
+}

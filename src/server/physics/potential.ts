@@ -38,6 +38,11 @@ export function addPairTerm(forces: Vec3[], virial: number[], list: NeighborList
   forces[j]![0] -= g * dx;
   forces[j]![1] -= g * dy;
   forces[j]![2] -= g * dz;
+  addToVirial(virial, g, dx, dy, dz);
+}
+
+/** Adds a pair's part of the virial, g d⊗d (Voigt order), for dE/dr / r = g at separation d. */
+export function addToVirial(virial: number[], g: number, dx: number, dy: number, dz: number): void {
   virial[0]! += g * dx * dx;
   virial[1]! += g * dy * dy;
   virial[2]! += g * dz * dz;
