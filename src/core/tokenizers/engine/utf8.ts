@@ -51,37 +51,45 @@ const FOUR = { bytes: 4, units: 2 };
 export class ByteBuffer {
   bytes = new Uint8Array(1024);
 
-  /** Encodes text[start, end) as UTF-8 into this.bytes and returns the byte length. */
+  /** Encodes text[start, end) as UTF-8 into this.bytes (a lone surrogate as U+FFFD) and returns the byte length. */
   encode(text: string, start = 0, end = text.length): number {
     if (this.bytes.length < (end - start) * 3) this.bytes = new Uint8Array((end - start) * 3 + 16);
-    const out = this.bytes;
-    let o = 0;
-    for (let i = start; i < end; i++) {
-      let c = text.charCodeAt(i);
-      if (c < 0x80) {
-        out[o++] = c;
-      } else if (c < 0x800) {
-        out[o++] = 0xc0 | (c >> 6);
-        out[o++] = 0x80 | (c & 63);
-      } else {
-        if (c >= 0xd800 && c <= 0xdfff) {
-          const d = i + 1 < end ? text.charCodeAt(i + 1) : 0;
-          if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-            c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-            i++;
-            out[o++] = 0xf0 | (c >> 18);
-            out[o++] = 0x80 | ((c >> 12) & 63);
-            out[o++] = 0x80 | ((c >> 6) & 63);
-            out[o++] = 0x80 | (c & 63);
-            continue;
-          }
-          c = 0xfffd;
-        }
-        out[o++] = 0xe0 | (c >> 12);
-        out[o++] = 0x80 | ((c >> 6) & 63);
-        out[o++] = 0x80 | (c & 63);
-      }
-    }
-    return o;
+    const o = utf8Into(text, start, end, this.bytes, 0, 'fffd');
+    return o < 0 ? -o - 1 : o;
   }
+}
+
+/**
+ * Writes s[start, end) as UTF-8 at out[o…] (room for 3 per unit), a lone surrogate as its own 3 bytes (WTF-8) when
+ * `lone` is 'wtf8', else as U+FFFD (TextEncoder's bytes); returns the end, negated (−end − 1) if a lone one was met.
+ */
+export function utf8Into(s: string, start: number, end: number, out: Uint8Array, o: number, lone: 'wtf8' | 'fffd'): number {
+  let sawLone = false;
+  for (let i = start; i < end; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) out[o++] = c;
+    else if (c < 0x800) {
+      out[o++] = 0xc0 | (c >> 6);
+      out[o++] = 0x80 | (c & 0x3f);
+    } else {
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = i + 1 < end ? s.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          out[o++] = 0xf0 | (c >> 18);
+          out[o++] = 0x80 | ((c >> 12) & 0x3f);
+          out[o++] = 0x80 | ((c >> 6) & 0x3f);
+          out[o++] = 0x80 | (c & 0x3f);
+          i++;
+          continue;
+        }
+        sawLone = true;
+        if (lone === 'fffd') c = 0xfffd;
+      }
+      out[o++] = 0xe0 | (c >> 12);
+      out[o++] = 0x80 | ((c >> 6) & 0x3f);
+      out[o++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return sawLone ? -o - 1 : o;
 }

@@ -9,6 +9,7 @@
 import type { TokenBytes } from '../engine/rankTable';
 import { hashBytes } from '../engine/rankTable';
 import { TokenizerJsonError } from './modelLimits';
+import { utf8Into } from '../engine/utf8';
 
 export const MAX_ID = 1 << 24;
 const SPACE_MARK = 0x2581;
@@ -35,41 +36,6 @@ function byteLevelInto(s: string, start: number, end: number, out: Uint8Array, o
     out[o++] = b;
   }
   return o;
-}
-
-/**
- * Writes s[start, end) as UTF-8 at out[o…] (room for 3 per unit), a lone surrogate as its own 3 bytes (WTF-8) when
- * `lone` is 'wtf8', else as U+FFFD (TextEncoder's bytes); returns the end, negated (−end − 1) if a lone one was met.
- */
-function utf8Into(s: string, start: number, end: number, out: Uint8Array, o: number, lone: 'wtf8' | 'fffd'): number {
-  let sawLone = false;
-  for (let i = start; i < end; i++) {
-    let c = s.charCodeAt(i);
-    if (c < 0x80) out[o++] = c;
-    else if (c < 0x800) {
-      out[o++] = 0xc0 | (c >> 6);
-      out[o++] = 0x80 | (c & 0x3f);
-    } else {
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const d = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          out[o++] = 0xf0 | (c >> 18);
-          out[o++] = 0x80 | ((c >> 12) & 0x3f);
-          out[o++] = 0x80 | ((c >> 6) & 0x3f);
-          out[o++] = 0x80 | (c & 0x3f);
-          i++;
-          continue;
-        }
-        sawLone = true;
-        if (lone === 'fffd') c = 0xfffd;
-      }
-      out[o++] = 0xe0 | (c >> 12);
-      out[o++] = 0x80 | ((c >> 6) & 0x3f);
-      out[o++] = 0x80 | (c & 0x3f);
-    }
-  }
-  return sawLone ? -o - 1 : o;
 }
 
 const BYTE_TOKEN = /^<0x([0-9A-Fa-f]{2})>$/;

@@ -1,5 +1,5 @@
 /** The tiktoken family: the rank files OpenAI's encodings read, one table per file however many encodings share it. */
-import { runSliced, type Steps } from '../../util/steps';
+import { runSliced } from '../../util/steps';
 import { SLICE_MS } from '../sliced';
 import { RankTable, type RankFile } from '../engine/rankTable';
 import type { EncodingName } from '../registry';
@@ -155,8 +155,9 @@ function buildTableSliced(source: RankSource, fileName: EncodingName): Promise<v
         const bytes = yield* RankTable.decodeSteps(file.bpe_ranks, STEP_TOKENS);
         return { file, table: new RankTable(bytes, undefined, undefined, yield* RankTable.indexSteps(bytes, undefined, STEP_TOKENS)) };
       })();
-      const { value, busyMs } = await runSlicedTimed(build);
-      if (!tables.has(fileName)) tables.set(fileName, makeTable(fileName, value.file, value.table, busyMs));
+      const busy = { ms: 0 };
+      const value = await runSliced(build, { sliceMs: SLICE_MS, busy });
+      if (!tables.has(fileName)) tables.set(fileName, makeTable(fileName, value.file, value.table, busy.ms));
     })();
     building.set(fileName, pending);
     void pending.then(
@@ -169,22 +170,6 @@ function buildTableSliced(source: RankSource, fileName: EncodingName): Promise<v
 
 /** Tokens decoded or indexed between looks at the clock: a few hundred microseconds. */
 const STEP_TOKENS = 2048;
-
-/** runSliced, and the time the steps themselves took (the table's load time, without the turns given away). */
-async function runSlicedTimed<T>(steps: Steps<T>): Promise<{ value: T; busyMs: number }> {
-  let busyMs = 0;
-  const timed = (function* () {
-    for (;;) {
-      const started = performance.now();
-      const next = steps.next();
-      busyMs += performance.now() - started;
-      if (next.done) return next.value;
-      yield;
-    }
-  })();
-  const value = await runSliced(timed, { sliceMs: SLICE_MS });
-  return { value, busyMs };
-}
 
 function makeTable(fileName: EncodingName, file: RankFile, table: RankTable, loadMs: number): Table {
   const stats: EncodingStats = { ranks: fileName, encodings: [], loadMs, tableBytes: table.byteSize, tokens: table.size };
