@@ -83,12 +83,16 @@ export const config = {
   get symmetryTolerance(): number {
     return read('symmetry.tolerance');
   },
+  /** How many characters of a line the editor draws (editor.stopRenderingLineAfter; −1, no limit, is Infinity). */
+  renderedLineLength(document: vscode.TextDocument): number {
+    const n = vscode.workspace.getConfiguration('editor', document).get<number>('stopRenderingLineAfter', 10_000);
+    return typeof n === 'number' && n >= 0 ? n : Infinity;
+  },
   /** tokenizer.json files to count with (machine scope: a workspace cannot make the editor read files). Non-strings dropped. */
   get modelFiles(): string[] {
     const files: unknown = read('models.tokenizerFiles');
     return Array.isArray(files) ? files.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map((f) => f.trim()) : [];
   },
-  /** Where Add Model Tokenizer downloads from (machine scope: the access token goes there). */
   /** Where a provider's exact counts are asked for, and for which model (machine settings: the key goes there). */
   provider(id: 'anthropic' | 'gemini'): { endpoint: string; model: string } {
     const endpoint = read(`providers.${id}.endpoint`).trim().replace(/\/+$/, '') || SETTING_DEFAULTS[`providers.${id}.endpoint`];
@@ -108,6 +112,7 @@ export const config = {
     const n = read('dataset.epochs');
     return Number.isInteger(n) && n >= 1 ? Math.min(n, 100) : SETTING_DEFAULTS['dataset.epochs'];
   },
+  /** Where Add Model Tokenizer downloads from (machine scope: the access token goes there). */
   get hubEndpoint(): string {
     return read('models.hubEndpoint').trim().replace(/\/+$/, '') || SETTING_DEFAULTS['models.hubEndpoint'];
   },

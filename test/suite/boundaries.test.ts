@@ -86,4 +86,19 @@ suite('Token boundaries in the editor', () => {
     await toastSays('Token boundaries stop at line 2', /cl100k_base took longer than 150 ms .*rather than freeze the editor/);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
+
+  test('a minified one-line document of 3 MB: only the part of the line the editor draws is decorated', async function () {
+    this.timeout(patience(60_000));
+    const document = await vscode.workspace.openTextDocument({ content: 'word '.repeat(600_000) });
+    await vscode.window.showTextDocument(document);
+    const limit = vscode.workspace.getConfiguration('editor', document).get<number>('stopRenderingLineAfter', 10_000);
+    const on = await toggle(true);
+    // "word " is one token: the drawn part holds limit / 5 of them, the whole line 600,000.
+    assert.ok(
+      on.segments > limit / 10 && on.segments <= limit / 5 + 2,
+      `segments drawn: ${on.segments} (the editor draws ${limit} characters)`,
+    );
+    assert.match(await hoverText(document.uri, new vscode.Position(0, 7)), /\*\*Token\*\* \(cl100k_base\)/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
 });

@@ -128,21 +128,22 @@ export class TokenBoundariesFeature extends Disposable {
     const text = document.getText();
     const even: vscode.Range[] = [];
     const odd: vscode.Range[] = [];
-    const windows = editor.visibleRanges.map((visible) => {
-      const start = document.offsetAt(visible.start);
-      const end = document.offsetAt(document.lineAt(visible.end.line).rangeIncludingLineBreak.end);
-      const window = boundaryWindow(tokenizer, text, start, end);
-      const { bounds, tokenIndex } = window.table;
-      for (let i = 0; i < segmentCount(window.table); i++) {
-        const a = window.from + bounds[i]!;
-        const b = window.from + bounds[i + 1]!;
-        // Text no token covers (the whitespace tokenizer's spaces) is left plain.
-        if (b <= start || a >= end || tokenIndex[i] === tokenIndex[i + 1]) continue;
-        // Parity from the document offset's segment count is unknown; alternate by index within the window.
-        (i % 2 === 0 ? even : odd).push(new vscode.Range(document.positionAt(a), document.positionAt(b)));
-      }
-      return window;
-    });
+    const limit = config.renderedLineLength(document);
+    const windows = editor.visibleRanges
+      .flatMap((visible) => renderedParts(document, visible, limit))
+      .map(([start, end]) => {
+        const window = boundaryWindow(tokenizer, text, start, end);
+        const { bounds, tokenIndex } = window.table;
+        for (let i = 0; i < segmentCount(window.table); i++) {
+          const a = window.from + bounds[i]!;
+          const b = window.from + bounds[i + 1]!;
+          // Text no token covers (the whitespace tokenizer's spaces) is left plain.
+          if (b <= start || a >= end || tokenIndex[i] === tokenIndex[i + 1]) continue;
+          // Parity from the document offset's segment count is unknown; alternate by index within the window.
+          (i % 2 === 0 ? even : odd).push(new vscode.Range(document.positionAt(a), document.positionAt(b)));
+        }
+        return window;
+      });
     editor.setDecorations(this.even, even);
     editor.setDecorations(this.odd, odd);
     this.drawn.set(editor, { version: document.version, tokenizer: tokenizer.info.name, windows });
@@ -171,4 +172,24 @@ export class TokenBoundariesFeature extends Disposable {
       markdown.appendMarkdown(vscode.l10n.t('\n\nThese tokens each hold part of one character, so they are drawn as one.'));
     return new vscode.Hover(markdown, range);
   }
+}
+
+/**
+ * The parts of a visible range the editor draws: its lines, except that of a line longer than `limit` (a minified
+ * file's) only the first `limit` characters are drawn, so only those are decorated.
+ */
+function renderedParts(document: vscode.TextDocument, visible: vscode.Range, limit: number): [number, number][] {
+  const parts: [number, number][] = [];
+  let open: number | undefined = document.offsetAt(visible.start);
+  for (let l = visible.start.line; l <= visible.end.line; l++) {
+    const line = document.lineAt(l);
+    const start = document.offsetAt(line.range.start);
+    open ??= start;
+    if (line.text.length > limit) {
+      parts.push([open, Math.max(open, start + limit)]);
+      open = undefined;
+    }
+  }
+  if (open !== undefined) parts.push([open, document.offsetAt(document.lineAt(visible.end.line).rangeIncludingLineBreak.end)]);
+  return parts;
 }
