@@ -37,7 +37,7 @@ async function withModel<T>(json: string, fn: (tokenizer: Tokenizer) => Promise<
 
 /** The smaller of two tries' longest hold: a busy machine can stall this thread once, a pattern that holds it does so every time. */
 async function held(fn: () => Promise<void>): Promise<number> {
-  return (await leastUnder(async () => (await withHeartbeat(fn)).maxGapMs, BLOCK_MS, 2)).least;
+  return (await leastUnder(async () => (await withHeartbeat(fn)).maxCpuGapMs, BLOCK_MS, 2)).least;
 }
 
 /**

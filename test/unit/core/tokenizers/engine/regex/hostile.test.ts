@@ -76,7 +76,7 @@ async function countSliced(json: string, text: string): Promise<{ count: number;
     const tokenizer = await loadTokenizer(name);
     const ends: number[] = [];
     let count = 0;
-    const { maxGapMs, totalMs } = await withHeartbeat(() =>
+    const { maxCpuGapMs: maxGapMs, totalMs } = await withHeartbeat(() =>
       scanSliced(tokenizer, text, (end, n) => {
         ends.push(end);
         count += n;
