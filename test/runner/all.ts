@@ -10,6 +10,11 @@
  * and a table at the end gives each task's result and time. A failed task does not stop the others: one run says
  * everything that is wrong. --serial runs the tasks one after another (to measure them, or on a busy machine);
  * --only runs the named tasks (typecheck, lint, unit, host, restricted, reload, web) in their lanes.
+ *
+ * The editor suites need VS Code (code-server) and Chromium, which a fresh clone installs first (test/runner/setup.ts,
+ * a minute or two, mostly downloads and native builds): that setup starts at once, beside both lanes, while the editor
+ * lane lints, so the host suite finds it ready or nearly. A lane that runs out of tasks takes the other lane's last
+ * waiting one, so neither idles while the other still has a queue.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -20,6 +25,8 @@ import { REPO_ROOT } from './paths';
 interface Task {
   readonly name: string;
   readonly command: readonly string[];
+  /** Runs once setup has installed code-server and Chromium. */
+  readonly editor?: boolean;
 }
 
 interface Outcome {
@@ -36,19 +43,29 @@ function unitConcurrency(lanes: number): number {
   return Math.max(1, os.availableParallelism() - lanes + 1);
 }
 
+const SETUP: Task = { name: 'setup', command: ['node', 'out/test/runner/setup.js'] };
+
 function lanes(serial: boolean): Task[][] {
-  const checks: Task[] = [
-    { name: 'typecheck', command: ['npm', 'run', '-s', 'typecheck'] },
-    { name: 'lint', command: ['npm', 'run', '-s', 'lint'] },
-    { name: 'unit', command: ['node', '--test', `--test-concurrency=${unitConcurrency(serial ? 1 : 2)}`, 'out/test/unit/'] },
-  ];
+  const typecheck: Task = { name: 'typecheck', command: ['npm', 'run', '-s', 'typecheck'] };
+  const lint: Task = { name: 'lint', command: ['npm', 'run', '-s', 'lint'] };
+  const unit: Task = {
+    name: 'unit',
+    command: ['node', '--test', `--test-concurrency=${unitConcurrency(serial ? 1 : 2)}`, 'out/test/unit/'],
+  };
   const editor: Task[] = [
-    { name: 'host', command: headless() },
-    { name: 'restricted', command: headless('--suite', 'out/test/restricted', '--untrusted') },
-    { name: 'reload', command: headless('--suite', 'out/test/reload') },
-    { name: 'web', command: ['node', '--test', 'out/test/web/'] },
+    { name: 'host', command: headless(), editor: true },
+    { name: 'restricted', command: headless('--suite', 'out/test/restricted', '--untrusted'), editor: true },
+    { name: 'reload', command: headless('--suite', 'out/test/reload'), editor: true },
+    // Its two files side by side: one waits for code-server's window, the other counts in a browser worker.
+    { name: 'web', command: ['node', '--test', '--test-concurrency=2', 'out/test/web/'], editor: true },
   ];
-  return serial ? [[...checks, ...editor]] : [checks, editor];
+  // Lint fills the editor lane while setup downloads and builds on a fresh clone.
+  return serial
+    ? [[typecheck, lint, unit, ...editor]]
+    : [
+        [typecheck, unit],
+        [lint, ...editor],
+      ];
 }
 
 /** Beside the CPU-bound lane, the editor suites' waits are stretched (test/support/patience.ts). */
@@ -77,9 +94,25 @@ function runTask(task: Task, running: Map<string, number>, shared: boolean): Pro
   });
 }
 
-async function runLane(tasks: readonly Task[], running: Map<string, number>, shared: boolean): Promise<Outcome[]> {
+/**
+ * Runs its own queue, then the other lanes' last waiting tasks (the queues are shared and emptied as tasks start).
+ * An editor task waits for setup and is not run when setup failed.
+ */
+async function runLane(
+  own: Task[],
+  all: Task[][],
+  setup: Promise<Outcome> | undefined,
+  running: Map<string, number>,
+  shared: boolean,
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
-  for (const task of tasks) outcomes.push(await runTask(task, running, shared));
+  for (let task = own.shift(); task; task = own.shift() ?? all.find((queue) => queue.length > 0)?.pop()) {
+    const ready = task.editor && setup ? await setup : undefined;
+    if (ready && !ready.ok) {
+      process.stdout.write(`::: ${task.name}: FAILED (setup failed) in 0 s\n`);
+      outcomes.push({ task, ok: false, seconds: 0 });
+    } else outcomes.push(await runTask(task, running, shared));
+  }
   return outcomes;
 }
 
@@ -113,9 +146,15 @@ async function main(): Promise<void> {
   const plan = lanes(serial)
     .map((lane) => lane.filter((task) => !only || only.includes(task.name)))
     .filter((lane) => lane.length > 0);
-  process.stdout.write(`::: npm test: ${plan.map((lane) => lane.map((t) => t.name).join(' → ')).join('  |  ')}\n`);
+  const needsSetup = plan.some((lane) => lane.some((task) => task.editor));
+  process.stdout.write(
+    `::: npm test: ${needsSetup ? `${SETUP.name} beside ` : ''}${plan.map((lane) => lane.map((t) => t.name).join(' → ')).join('  |  ')}\n`,
+  );
   const shared = plan.length > 1;
-  const outcomes = (await Promise.all(plan.map((lane) => runLane(lane, running, shared)))).flat();
+  const setup = needsSetup ? runTask(SETUP, running, false) : undefined;
+  if (serial) await setup; // one task at a time, so each is timed alone
+  const outcomes = (await Promise.all(plan.map((lane) => runLane(lane, plan, setup, running, shared)))).flat();
+  if (setup) outcomes.unshift(await setup);
   clearInterval(beat);
   process.stdout.write(summary(outcomes, (Date.now() - started) / 1000));
   process.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;

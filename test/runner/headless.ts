@@ -15,6 +15,7 @@
  *                   (with inputBox: once an input box has focus)
  *   [token-lens:ui] {"op":"read","selector":"…","done":"/abs.json"}  -> we write the element's visible text as `text`
  *   [token-lens:ui] {"op":"html","selector":"…","done":"/abs.json"}  -> we write the element's HTML as `text` (what the DOM holds: links, not just words)
+ *   [token-lens:ui] {"op":"count","selector":"…","done":"/abs.json"} -> we write how many matching elements are visible now as `text` (no waiting)
  * The workbench calls window.codeAutomationExit(code) when the suite is done.
  * workbench.action.reloadWindow reloads the page: a new extension host runs the suite module again from the start
  * (test/reload/ uses that; TOKEN_LENS_RUN_DIR is this run's folder, which outlives the reload), and the result
@@ -83,14 +84,16 @@ type UiAction =
   | { op: 'click'; button: string; done: string }
   | { op: 'type'; text: string; enter: boolean; inputBox: boolean; done: string }
   | { op: 'read'; selector: string; done: string }
-  | { op: 'html'; selector: string; done: string };
+  | { op: 'html'; selector: string; done: string }
+  | { op: 'count'; selector: string; done: string };
 
 function parseUiAction(json: string): UiAction | undefined {
   try {
     const a = JSON.parse(json) as Record<string, unknown>;
     if (typeof a.done !== 'string' || !path.isAbsolute(a.done)) return undefined;
     if (a.op === 'click' && typeof a.button === 'string') return { op: 'click', button: a.button, done: a.done };
-    if ((a.op === 'read' || a.op === 'html') && typeof a.selector === 'string') return { op: a.op, selector: a.selector, done: a.done };
+    if ((a.op === 'read' || a.op === 'html' || a.op === 'count') && typeof a.selector === 'string')
+      return { op: a.op, selector: a.selector, done: a.done };
     if (a.op === 'type' && typeof a.text === 'string')
       return { op: 'type', text: a.text, enter: a.enter === true, inputBox: a.inputBox === true, done: a.done };
   } catch {
@@ -271,6 +274,27 @@ async function launchChromium(runDir: string): Promise<Browser> {
   });
 }
 
+/**
+ * What the quick input shows (hidden or not, its title, prompt, message and list; not the typed value); given what it
+ * showed before, that only once it shows something else. Runs in the page.
+ */
+function quickInput(was?: string): string | false {
+  const widget = document.querySelector<HTMLElement>('.quick-input-widget');
+  const now = widget && widget.offsetParent !== null ? `${widget.textContent}|${widget.querySelector('input')?.placeholder}` : 'hidden';
+  return was === undefined ? now : now !== was && now;
+}
+
+/**
+ * Enter in a quick input, then the moment it changes (a pick list gives way to the next input box in the same widget,
+ * a message appears, it closes), within a second: the next keys go to what comes next, not to what was there. When
+ * Enter changes nothing (a refused value stays with its message), the second passes.
+ */
+async function enterInQuickInput(page: Page): Promise<void> {
+  const before = (await page.evaluate(quickInput, undefined)) as string;
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(quickInput, before, { timeout: 1000, polling: 50 }).catch(() => undefined);
+}
+
 async function runHeadless(opts: Options): Promise<number> {
   const t0 = Date.now();
   const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -351,7 +375,8 @@ async function runHeadless(opts: Options): Promise<number> {
       const t = Date.now();
       try {
         fs.mkdirSync(path.dirname(file), { recursive: true });
-        const png = await page.screenshot({ fullPage: false });
+        // Transitions (a toast sliding in, a panel opening) are shown finished: the test waits for the state, not the animation.
+        const png = await page.screenshot({ fullPage: false, animations: 'disabled' });
         writeAtomically(file, png);
         say(`screenshot ${rel(file)} (${Date.now() - t} ms)`);
       } catch (err) {
@@ -373,6 +398,7 @@ async function runHeadless(opts: Options): Promise<number> {
             .locator(action.selector)
             .first()
             .innerHTML({ timeout: patience(10_000) });
+        else if (action.op === 'count') text = String(await page.locator(action.selector).filter({ visible: true }).count());
         else if (action.op === 'click')
           await page
             .getByRole('button', { name: action.button, exact: true })
@@ -385,7 +411,8 @@ async function runHeadless(opts: Options): Promise<number> {
               .first()
               .waitFor({ state: 'visible', timeout: patience(10_000) });
           await page.keyboard.type(action.text);
-          if (action.enter) await page.keyboard.press('Enter');
+          if (action.enter && action.inputBox) await enterInQuickInput(page);
+          else if (action.enter) await page.keyboard.press('Enter');
         }
       } catch (err) {
         error = (err as Error).message.split('\n')[0];

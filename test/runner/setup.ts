@@ -2,12 +2,13 @@
  * Idempotent setup for the headless extension-host tests and `npm start`:
  *
  *  1. Debian packages: chromium (the browser), and — only when code-server must be
- *     built — ripgrep plus the headers its native modules compile against.
- *  2. Seeds @vscode/ripgrep's download cache from Debian's /usr/bin/rg (offline machines).
- *  3. Installs code-server@4.100.3 (VS Code 1.100.3) into .vscode-test/code-server/,
- *     outside the project's dependencies, with an `allowScripts` policy so npm 11 runs
- *     the postinstalls that build its native modules.
- *  4. Verifies the install by starting code-server once, then writes a stamp file.
+ *     built — ripgrep plus the headers its native modules compile against; meanwhile
+ *     npm downloads code-server@4.100.3 (VS Code 1.100.3) into .vscode-test/code-server/,
+ *     outside the project's dependencies, without running its scripts (both are downloads).
+ *  2. Seeds @vscode/ripgrep's download cache from Debian's /usr/bin/rg (offline machines), then
+ *     runs the install scripts, with an `allowScripts` policy so npm 11 runs the postinstalls
+ *     that build its native modules (on every core).
+ *  3. Verifies the install by starting code-server once, then writes a stamp file.
  *
  * A second call with the stamp in place only checks that chromium exists (milliseconds).
  * The commands' output (apt, npm, the native builds) goes to .vscode-test/setup.log; the terminal
@@ -66,7 +67,7 @@ interface Stamp {
 
 export const SETUP_LOG = path.join(CACHE_DIR, 'setup.log');
 
-const STEPS = ['Debian packages', 'ripgrep', 'downloading code-server', 'building its native modules', 'starting it once'] as const;
+const STEPS = ['downloading Debian packages and code-server', 'building its native modules', 'starting it once'] as const;
 
 /**
  * One line on the terminal: the step and the time it has taken (rewritten in place every second on
@@ -80,7 +81,7 @@ class Progress {
   step(name: (typeof STEPS)[number]): void {
     this.line = `[setup] Installing VS Code (code-server ${CODE_SERVER_VERSION}) for npm start and the tests, once: ${STEPS.indexOf(name) + 1}/${STEPS.length} ${name}…`;
     if (!process.stdout.isTTY) {
-      process.stdout.write(`${this.line}\n`);
+      process.stdout.write(`${this.line} (at ${this.seconds()} s)\n`);
       return;
     }
     this.render();
@@ -191,7 +192,8 @@ function stampIsValid(): boolean {
   );
 }
 
-async function installCodeServer(progress: Progress): Promise<void> {
+/** Writes .vscode-test/code-server/package.json and returns the environment its npm commands run in. */
+function prepareCodeServerDir(): NodeJS.ProcessEnv {
   const major = Number(process.versions.node.split('.')[0]);
   if (major !== 20) {
     throw new Error(`code-server@${CODE_SERVER_VERSION} needs Node 20; this is Node ${process.versions.node}.`);
@@ -220,6 +222,7 @@ async function installCodeServer(progress: Progress): Promise<void> {
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',
+    JOBS: 'max', // node-gyp compiles each native module on every core
   };
   // Offline node-gyp: use the installed Node headers rather than downloading them.
   if (!process.env.npm_config_nodedir && fs.existsSync('/usr/include/node/node.h')) env.npm_config_nodedir = '/usr';
@@ -229,17 +232,22 @@ async function installCodeServer(progress: Progress): Promise<void> {
   delete env.npm_config_local_prefix;
   delete env.npm_package_json;
   delete env.INIT_CWD;
+  return env;
+}
 
-  // Step 1: fetch the package tree without running anything.
-  progress.step('downloading code-server');
+/** Fetches the package tree without running anything. */
+async function downloadCodeServer(env: NodeJS.ProcessEnv): Promise<void> {
   await run('npm', ['install', '--ignore-scripts', '--no-package-lock', '--loglevel=error'], { cwd: CODE_SERVER_DIR, env });
-  // Step 2: code-server's postinstall runs `npm install` inside lib/vscode and
+  // code-server's postinstall runs `npm install` inside lib/vscode and
   // lib/vscode/extensions; give those package.json files their allowScripts too.
   for (const [rel, names] of Object.entries(ALLOW_SCRIPTS)) {
     if (rel !== '.') setAllowScripts(path.join(CODE_SERVER_DIR, rel, 'package.json'), names);
   }
-  // Step 3: run the allowed install scripts (argon2, code-server -> VS Code's native modules).
-  progress.step('building its native modules');
+}
+
+/** Runs the allowed install scripts (argon2, code-server -> VS Code's native modules). */
+async function buildCodeServer(env: NodeJS.ProcessEnv): Promise<void> {
+  await seedRipgrepCache();
   await run('npm', ['rebuild', '--foreground-scripts', '--loglevel=error'], { cwd: CODE_SERVER_DIR, env });
 
   const rgBin = path.join(CODE_SERVER_PKG, 'lib', 'vscode', 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg');
@@ -266,6 +274,18 @@ async function verifyCodeServer(): Promise<void> {
   }
 }
 
+/** Both are downloads: code-server's package tree comes while apt installs (its build needs apt's packages). */
+async function aptAndDownload(installing: boolean): Promise<NodeJS.ProcessEnv | undefined> {
+  const env = installing ? prepareCodeServerDir() : undefined;
+  const [apt, download] = await Promise.allSettled([
+    ensureAptPackages(installing ? [...RUNTIME_APT, ...BUILD_APT] : RUNTIME_APT),
+    env ? downloadCodeServer(env) : undefined,
+  ]);
+  for (const r of [apt, download]) if (r.status === 'rejected') throw r.reason;
+  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH} (set CHROMIUM_PATH to override).`);
+  return env;
+}
+
 export async function ensureSetup(options: { force?: boolean } = {}): Promise<void> {
   const installing = options.force || !stampIsValid();
   const progress = new Progress();
@@ -273,19 +293,15 @@ export async function ensureSetup(options: { force?: boolean } = {}): Promise<vo
   const aptNeeded = installing || missingDebPackages(RUNTIME_APT).length > 0;
   if (aptNeeded) fs.writeFileSync(SETUP_LOG, `# ${new Date().toISOString()} test/runner/setup.ts\n`);
   try {
-    if (aptNeeded) progress.step('Debian packages');
-    await ensureAptPackages(installing ? [...RUNTIME_APT, ...BUILD_APT] : RUNTIME_APT);
-    if (!fs.existsSync(CHROMIUM_PATH)) {
-      throw new Error(`Chromium not found at ${CHROMIUM_PATH} (set CHROMIUM_PATH to override).`);
-    }
-    if (!installing) {
+    if (aptNeeded) progress.step('downloading Debian packages and code-server');
+    if (installing) fs.rmSync(SETUP_STAMP, { force: true });
+    const env = await aptAndDownload(installing);
+    if (!env) {
       if (aptNeeded) progress.end(`Debian packages installed in ${progress.seconds()} s`);
       return;
     }
-    progress.step('ripgrep');
-    await seedRipgrepCache();
-    fs.rmSync(SETUP_STAMP, { force: true });
-    await installCodeServer(progress);
+    progress.step('building its native modules');
+    await buildCodeServer(env);
     progress.step('starting it once');
     await verifyCodeServer();
   } catch (err) {

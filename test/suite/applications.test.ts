@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../src/server/http/app';
 import type { ResultReport } from '../../src/webviews/results/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
-import { closeAllEditors, openWorkspaceFile, patience, screenshot, sleep, ui, waitFor } from './util';
+import { closeAllEditors, openWorkspaceFile, patience, screenshot, ui, untilShown, waitFor } from './util';
 
 const KEY = 'apps-key-3e9a';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -23,7 +23,6 @@ async function runTyping(command: string, answers: string[]): Promise<Outcome> {
   const pending = vscode.commands.executeCommand<Outcome>(command);
   for (const answer of answers) {
     await ui({ op: 'type', text: answer, enter: true, inputBox: true });
-    await sleep(150);
   }
   return await pending;
 }
@@ -105,8 +104,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
   test('Predict Property: the jid box refuses a bad id and nothing is sent; a good one shows the value with its unit and model', async () => {
     const before = server.hits('/gnn_predictor/predict');
     const pending = vscode.commands.executeCommand<Outcome>('tokenLens.predictProperty');
-    await ui({ op: 'type', text: 'Si', enter: true, inputBox: true });
-    await sleep(400);
+    await ui({ op: 'type', text: 'Si', enter: true, inputBox: true }); // returns once the refusal shows, or after a second
     await screenshot('app-invalid-jid');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.equal((await pending).status, 'cancelled');
@@ -176,7 +174,7 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
       [[3, 'Line 4: the intensity must not be negative (found -350)']],
     );
     await vscode.commands.executeCommand('workbench.actions.view.problems');
-    await sleep(300);
+    await untilShown('.markers-panel .monaco-list-row', 'the problem in the Problems panel');
     await screenshot('diffraction-problems');
     await vscode.commands.executeCommand('workbench.action.closePanel');
     const before = server.hits('/pxrd/match');
@@ -240,7 +238,6 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
       vscode.languages.getDiagnostics(editor.document.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length,
       0,
     );
-    await sleep(300);
     await screenshot('app-heterostructure');
     const opened = interfaces().length;
     await resultReport(outcome.runId!, 'click', { target: 'structure:open' });
@@ -284,7 +281,6 @@ suite('Other applications: search, prediction, diffraction, OPTIMADE, heterostru
       table(r, 'Parameters').rows.some((row) => row.startsWith('Mixing entropy ΔS_mix | 13.38')),
       JSON.stringify(table(r, 'Parameters')),
     );
-    await sleep(300);
     await screenshot('app-hea-dark');
     await theme('Default Light Modern');
   });

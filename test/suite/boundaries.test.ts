@@ -1,11 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateExtension, closeAllEditors, openWorkspaceFile, patience, screenshot, sleep, toastSays, waitFor } from './util';
+import { activateExtension, closeAllEditors, openWorkspaceFile, patience, screenshot, toastSays, untilShown, waitFor } from './util';
 
 interface Toggled {
   enabled: boolean;
   segments: number;
 }
+
+/** A token's box as the editor draws it (the decoration types' generated classes). */
+const BOUNDARY = '.monaco-editor .view-overlays [class*="TextEditorDecorationType"]';
 
 const toggle = (on: boolean) => vscode.commands.executeCommand<Toggled>('tokenLens.toggleTokenBoundaries', on);
 
@@ -38,13 +41,13 @@ suite('Token boundaries in the editor', () => {
     assert.match(hover, /each hold part of one character, so they are drawn as one/);
     const word = editor.document.positionAt(text.indexOf('checklist') + 3);
     assert.match(await hoverText(editor.document.uri, word), /^\*\*Token\*\* \(cl100k_base\)\n\n- id `\d+` · bytes `(20 )?63 68 65 63 6b/m);
-    await sleep(300);
+    await untilShown(BOUNDARY, 'the boundaries drawn');
     await screenshot('boundaries-emoji');
 
     const cjk = await openWorkspaceFile('cjk.txt');
     assert.ok((await toggle(true)).segments > 20);
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', 'Default Dark Modern', vscode.ConfigurationTarget.Global);
-    await sleep(600);
+    await untilShown(`.monaco-workbench.vs-dark ${BOUNDARY}`, 'the boundaries drawn in the dark theme');
     await screenshot('boundaries-cjk-dark');
     const off = await toggle(false);
     assert.deepEqual(off, { enabled: false, segments: 0 });

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { countConversation, OPENAI_FRAMING_LABEL, openAIFormat, parseConversation } from '../../src/core/chat/index';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
-import { activateExtension, closeAllEditors, patience, screenshot, sleep } from './util';
+import { activateExtension, closeAllEditors, patience, screenshot, untilShown } from './util';
 
 const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const context = () => path.join(root(), 'context');
@@ -61,7 +61,7 @@ suite('Count Tokens in Files and the chat tool', () => {
       [...files].sort((a, b) => b - a),
       'largest first',
     );
-    await sleep(500);
+    await untilShown('.monaco-list-row:has-text("b.md")', 'the counts in the Token Counts view');
     await screenshot('file-counts');
 
     const table = await vscode.commands.executeCommand<string>('tokenLens.fileCounts.copyMarkdown');

@@ -316,7 +316,6 @@ suite('Inspector', () => {
       const emoji = report.segments.findIndex((seg) => seg.includes('👨‍👩‍👧'));
       await post({ type: 'test', action: 'hover', segment: emoji });
       await until((s) => s.report!.tooltip.includes('bytes'), 'the hover card');
-      await sleep(500);
       await screenshot(name);
     });
   }

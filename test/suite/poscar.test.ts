@@ -241,7 +241,6 @@ suite('POSCAR', () => {
     ]) {
       await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
       await reportWhere((x) => x.theme === kind, `the ${kind} theme`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
       await screenshot(`structure-${kind}`);
     }
     await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);

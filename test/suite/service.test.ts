@@ -1,7 +1,21 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/http/app';
-import { activateExtension, closeAllEditors, openDocument, patience, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
+import {
+  activateExtension,
+  closeAllEditors,
+  noToasts,
+  openDocument,
+  patience,
+  QUICK_INPUT,
+  screenshot,
+  screenshotsSupported,
+  sleep,
+  TOAST,
+  ui,
+  untilShown,
+  waitFor,
+} from './util';
 
 /** What tokenLens.tokenizeRemote returns (src/features/service/remoteTokenize.ts RemoteTokenizeOutcome), as the tests see it. */
 interface Outcome {
@@ -196,14 +210,13 @@ suite('Service: URL, API key and remote tokenization', () => {
   test("a service detail holding a command link shows as text: the notification's DOM has no link, and nothing ran", async function () {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner to read the window's DOM
     await closeAllEditors();
-    await sleep(1000);
-    await vscode.commands.executeCommand('notifications.clearAll');
+    await noToasts();
     const hostile =
       '[Renew the key](command:tokenLens.setServiceUrl?%5B%22http%3A%2F%2Fevil.example%2F%22%5D) or [read more](https://evil.example/) $(alert)';
     server.faults.next({ kind: 'status', status: 400, path: '/tokenizer/tokenize', detail: hostile });
     const outcome = await remote({ text: 'x' });
     assert.equal(outcome.errorKind, 'badRequest');
-    await sleep(1000); // the toast slides in
+    await untilShown(TOAST, 'the toast');
     const html = (await ui({ op: 'html', selector: '.notifications-toasts .notification-list-item-message' }))!;
     assert.match(html, /Renew the key/, 'the words are shown');
     assert.doesNotMatch(html, /<a\b/i, `no link in the notification: ${html}`);
@@ -216,16 +229,14 @@ suite('Service: URL, API key and remote tokenization', () => {
   test('no key stored: dismissing the prompt, then "Enter new API key" on the message and typing it runs the command', async function () {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner to click and type
     await closeAllEditors();
-    await sleep(1000);
-    await vscode.commands.executeCommand('notifications.clearAll');
+    await noToasts();
     await vscode.commands.executeCommand('tokenLens.clearApiKey');
     const before = server.hits('/tokenizer/tokenize');
     try {
       const pending = remote({ text: 'sent once the key is entered' });
-      await sleep(1000); // the input box opens
+      await untilShown(QUICK_INPUT, 'the input box');
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       assert.equal((await pending).status, 'noKey');
-      await sleep(1000); // the toast slides in
       await ui({ op: 'click', button: 'Enter new API key' });
       await ui({ op: 'type', text: KEY, enter: true, inputBox: true });
       await waitFor(reportTab, 15_000, 'the report of the command run once the key was entered');
@@ -239,14 +250,13 @@ suite('Service: URL, API key and remote tokenization', () => {
     if (!screenshotsSupported()) this.skip(); // needs the headless runner to click and type
     // Earlier tests' toasts (a progress toast can outlive its quick request) would cover the new one.
     await closeAllEditors();
-    await sleep(1000);
-    await vscode.commands.executeCommand('notifications.clearAll');
+    await noToasts();
     const before = server.hits('/tokenizer/tokenize');
     try {
       await vscode.commands.executeCommand('tokenLens.setApiKey', 'wrong-key-for-suite');
       const outcome = await remote({ text: 'sent again with the new key' });
       assert.equal(outcome.errorKind, 'unauthorized');
-      await sleep(1000); // the toast slides in
+      await untilShown(TOAST, 'the toast');
       await screenshot('service-wrong-key');
       await ui({ op: 'click', button: 'Enter new API key' });
       await ui({ op: 'type', text: KEY, enter: true, inputBox: true });
@@ -277,7 +287,7 @@ suite('Service: URL, API key and remote tokenization', () => {
     await settings().update('service.baseUrl', undefined, vscode.ConfigurationTarget.Global);
     try {
       const pending = remote({ text: 'x', show: false });
-      await sleep(1000); // the input box opens
+      await untilShown(QUICK_INPUT, 'the input box');
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       const outcome = await pending;
       assert.equal(outcome.status, 'noUrl');
@@ -292,7 +302,7 @@ suite('Service: URL, API key and remote tokenization', () => {
     const before = server.hits('/tokenizer/tokenize');
     try {
       const pending = remote({ text: 'x', show: false });
-      await sleep(1000);
+      await untilShown(QUICK_INPUT, 'the input box');
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       const outcome = await pending;
       assert.equal(outcome.status, 'noKey');

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createServer, type ReferenceServer } from '../../src/server/http/app';
-import { activateExtension, closeAllEditors, patience, screenshot, screenshotsSupported, sleep, ui } from './util';
+import { activateExtension, closeAllEditors, patience, QUICK_INPUT, screenshot, screenshotsSupported, sleep, ui, untilShown } from './util';
 
 interface Outcome {
   status: string;
@@ -113,7 +113,7 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
     assert.equal(b.seen.length, 0, 'nothing reached B, and certainly not A’s key');
 
     const typed = remote('to B with its own key');
-    await sleep(800); // the input box, titled with B's origin, opens
+    await untilShown(`${QUICK_INPUT}:has-text(${JSON.stringify(new URL(urlB).host)})`, "the input box, titled with B's origin");
     await screenshot('service-key-for-new-origin');
     await ui({ op: 'type', text: KEY_B, enter: true, inputBox: true });
     assert.equal((await typed).status, 'ok');
@@ -149,7 +149,7 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
     assert.equal(settings().get('service.baseUrl'), urlC, 'the workspace value is in effect');
 
     const declined = remote('declined');
-    await sleep(1000); // the question slides in
+    await untilShown('.monaco-button:has-text("Don’t Use")', 'the question');
     await screenshot('service-workspace-url-confirm');
     await ui({ op: 'click', button: 'Don’t Use' });
     const outcome = await declined;
@@ -210,7 +210,7 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
     );
     const before = b.seen.length;
     const declined = remote('declined over http');
-    await sleep(1000);
+    await untilShown('.monaco-button:has-text("Don’t Send")', 'the warning');
     await screenshot('service-http-warning');
     await ui({ op: 'click', button: 'Don’t Send' });
     const outcome = await declined;

@@ -1,7 +1,18 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
-import { activateExtension, closeAllEditors, openDocument, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
+import {
+  activateExtension,
+  closeAllEditors,
+  openDocument,
+  QUICK_INPUT,
+  screenshot,
+  screenshotsSupported,
+  sleep,
+  ui,
+  untilShown,
+  waitFor,
+} from './util';
 
 suite('Status bar', () => {
   let api: TokenLensTestApi;
@@ -259,7 +270,7 @@ suite('Status bar', () => {
       'tokenLens.countSelection',
     );
     await vscode.commands.executeCommand('notifications.clearAll');
-    await sleep(500);
+    await untilShown(QUICK_INPUT, 'the result in a quick pick');
     await screenshot('count-result');
     const gpt2 = summary.comparisons.find((c) => c.tokenizer === 'gpt2')!.tokens;
     assert.equal(gpt2, await api.count('Count me', 'gpt2'));

@@ -166,7 +166,6 @@ suite('Structure formats: every registered format in the editor', () => {
     assert.match(last.caption, /\(3 of 3\)$/);
     assert.notDeepEqual(last.firstAtom, first!.firstAtom, 'the atoms move');
     assert.equal((await symmetryOf(2, /^C2\/m \(12\) · monoclinic/)).caption, last.caption);
-    await sleep(300);
     await screenshot('xdatcar-player');
     // The frame shown (3) is the one converted.
     const converted = await vscode.commands.executeCommand<string>('tokenLens.convertToPoscar', uri);
@@ -204,7 +203,6 @@ suite('Structure formats: every registered format in the editor', () => {
       energy.yTicks.every((t, i) => i === 0 || t !== energy.yTicks[i - 1]),
       energy.yTicks.join(' | '),
     );
-    await sleep(500);
     await screenshot('relaxation-summary');
   });
 
@@ -258,7 +256,6 @@ suite('Structure formats: every registered format in the editor', () => {
     );
     assert.match(shown.plots[1]!.title, /D = \d\.\d\de[-+]\d+ Å²\/frame/);
     assert.equal(shown.plots[1]!.points, 100, 'a lag per frame');
-    await sleep(500);
     await screenshot('trajectory-analysis');
   });
 

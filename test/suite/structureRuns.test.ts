@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../src/server/http/app';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
-import { closeAllEditors, openWorkspaceFile, patience, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
+import { closeAllEditors, openWorkspaceFile, patience, screenshot, screenshotsSupported, ui, untilShown, waitFor } from './util';
 
 const KEY = 'runs-key-5c1f';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -17,12 +17,12 @@ const THEMES = [
   ['Default Light Modern', 'light'],
 ] as const;
 
-/** The run's view in both themes, as a user sees it. */
+/** The run's view in both themes, as a user sees it; the theme in use first, so that each call switches once. */
 async function screenshotThemes(runId: string, name: string): Promise<void> {
-  for (const [theme, kind] of THEMES) {
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+  const workbench = vscode.workspace.getConfiguration('workbench');
+  for (const [theme, kind] of workbench.get('colorTheme') === THEMES[1][0] ? [...THEMES].reverse() : THEMES) {
+    await workbench.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
     await reportWhere(runId, (x) => x.theme === kind, `the ${kind} theme`);
-    await sleep(400);
     await screenshot(`${name}-${kind}`);
   }
 }
@@ -58,7 +58,7 @@ async function compareWithOriginal(runId: string): Promise<void> {
       `wrapped into the cell: ${right.lineAt(i).text}`,
     );
   }
-  await sleep(500);
+  await untilShown('.monaco-diff-editor :is(.line-insert, .char-insert)', 'the changed lines marked in the diff');
   await screenshot('compare-with-original');
   await vscode.window.tabGroups.close(tab);
   // The result view is back in sight and answering before the next run opens beside it.
@@ -95,7 +95,6 @@ async function playTrajectory(runId: string, name: string): Promise<StructureRep
   assert.equal(playing.playing, true);
   await waitFor(async () => ((await structureView('report', { uri }))?.frame ?? 0) > 1, 15_000, 'frames advance while playing');
   await structureView('pause', { uri });
-  await sleep(300);
   await screenshot(name);
   return first!;
 }
@@ -237,7 +236,6 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
         () => `the save message; shown: ${said}`,
       );
       assert.ok(said.includes(target), `the message names the file: ${said}`);
-      await sleep(800); // the toast slides in
       await screenshot('save-result-message');
       await vscode.commands.executeCommand('notifications.clearAll');
     }
@@ -293,12 +291,15 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     this.timeout(patience(90_000));
     await openWorkspaceFile('Si.vasp');
     server.faults.next({ kind: 'delay', ms: 8000, path: '/gnn_ff_dynamics/md' });
+    const sent = server.hits('/gnn_ff_dynamics/md');
     const pending = run('md');
     const running = await waitFor(
       async () => (await items()).find((i) => i.label === 'Molecular dynamics · Si.vasp' && i.contextValue === 'run.running'),
       5000,
       'a running MD in the list',
     );
+    // Cancelled once the server holds it: a request cancelled before it was sent left the delay to the next MD (8 s).
+    await waitFor(() => server.hits('/gnn_ff_dynamics/md') > sent, 5000, 'the MD request at the server');
     const started = Date.now();
     await vscode.commands.executeCommand('tokenLens.runs.cancel', { id: running.id });
     const cancelled = await pending;
@@ -389,19 +390,15 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     // One atom pushed off its site, so that the relaxation has work to do and the step limit shows.
     const rattled = { uri: si.uri, text: si.getText().replace(/^(\s*)0\.0+(\s+)0\.0+(\s+)0\.0+\s*$/m, '$10.03$20.02$30.01') };
     assert.notEqual(rattled.text, si.getText());
-    const type = async (text: string) => {
-      await sleep(600); // the list closes and the input box opens in the same widget: let it change over
-      await ui({ op: 'type', text, enter: true, inputBox: true });
-    };
+    // The runner's Enter returns once the list has given way to the input box in the same widget (or the reverse).
+    const type = (text: string) => ui({ op: 'type', text, enter: true, inputBox: true });
     const pending = vscode.commands.executeCommand<Outcome>('tokenLens.relaxWithOptions', rattled);
     await type('fmax');
     await type('20'); // out of range (0.001 to 10): the box stays open with its message, nothing is sent
-    await sleep(400);
     await screenshot('relax-with-options-invalid');
     await ui({ op: 'type', text: 'e-3', enter: true, inputBox: true }); // typed on: 20e-3, i.e. 0.02 eV/Å
     await type('steps');
     await type('3');
-    await sleep(600);
     await screenshot('relax-with-options-form');
     await type('Run');
     const outcome = await pending;
@@ -419,7 +416,6 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
       'optimizer | not sent (default) | FIRE',
       'relax_cell | not sent (default) | false',
     ]);
-    await sleep(400);
     await screenshot('result-relax-parameters');
 
     // The form remembers this workspace's values: Run at once sends the same.
@@ -436,10 +432,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
     this.timeout(patience(90_000));
     await vscode.commands.executeCommand('notifications.clearAll');
     await openWorkspaceFile('Si.vasp');
-    const type = async (text: string) => {
-      await sleep(600);
-      await ui({ op: 'type', text, enter: true, inputBox: true });
-    };
+    const type = (text: string) => ui({ op: 'type', text, enter: true, inputBox: true });
     const pending = vscode.commands.executeCommand<Outcome>('tokenLens.mdWithOptions');
     await type('temperature');
     await type('600');
@@ -460,7 +453,6 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
       'interval | not sent (default) | 1 step',
       'ensemble | nvt | nvt',
     ]);
-    await sleep(400);
     await screenshot('result-md-parameters');
 
     // From the Runs view: the form opens on the run's own values; one change, and the rest is sent as before.

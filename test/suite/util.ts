@@ -149,7 +149,7 @@ export async function ui(
   action:
     | { op: 'click'; button: string }
     | { op: 'type'; text: string; enter?: boolean; inputBox?: boolean }
-    | { op: 'read' | 'html'; selector: string },
+    | { op: 'read' | 'html' | 'count'; selector: string },
   timeoutMs = 20_000,
 ): Promise<string | undefined> {
   if (!screenshotsSupported()) throw new Error('ui(): this runner cannot act on the window');
@@ -166,6 +166,42 @@ export async function ui(
   fs.rmSync(done, { force: true });
   if (!outcome.ok) throw new Error(`ui ${action.op} failed: ${outcome.error}`);
   return outcome.text;
+}
+
+/** The window's notification toasts and its open quick input (a pick list or an input box). */
+export const TOAST = '.notifications-toasts .notification-toast';
+export const QUICK_INPUT = '.quick-input-widget';
+
+/** How many elements matching a CSS selector the window shows now (the headless runner reads it; no waiting). */
+export async function shownCount(selector: string): Promise<number> {
+  return Number(await ui({ op: 'count', selector }));
+}
+
+/**
+ * Waits until the window shows an element matching `selector`. Only the headless runner reads the window: elsewhere
+ * this pauses a second, as the tests did before it could.
+ */
+export async function untilShown(selector: string, what: string): Promise<void> {
+  if (!screenshotsSupported()) return sleep(1000);
+  await waitFor(async () => (await shownCount(selector)) > 0, 10_000, what, 100);
+}
+
+/** No toast in the window: earlier ones cleared, and progress toasts of finished requests gone (they outlive them a moment). */
+export async function noToasts(): Promise<void> {
+  if (!screenshotsSupported()) {
+    await sleep(1000);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    return;
+  }
+  await waitFor(
+    async () => {
+      await vscode.commands.executeCommand('notifications.clearAll');
+      return (await shownCount(TOAST)) === 0;
+    },
+    10_000,
+    'no notification toast in the window',
+    100,
+  );
 }
 
 /** True when a runner that can take screenshots drives this window (the headless runner). */

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { ResultReport } from '../../src/webviews/results/protocol';
-import { activateExtension, closeAllEditors, openWorkspaceFile, patience, screenshot, sleep, waitFor } from './util';
+import { activateExtension, closeAllEditors, openWorkspaceFile, patience, screenshot, waitFor } from './util';
 
 const TEST = 'tokenLens.xrd.test';
 const SCAN = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'diffraction', 'NaCl_scan.csv.xy');
@@ -44,7 +44,6 @@ suite('Powder pattern', () => {
       report!.tables[0]!.rows.slice(0, 3).join('\n'),
     );
     assert.deepEqual(report!.warnings, []);
-    await sleep(500);
     await screenshot('powder-pattern-over-scan');
 
     const target = vscode.Uri.file(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'xrd-')), 'NaCl.xy'));
