@@ -82,7 +82,7 @@ function aseRows(): PhysicsRow[] {
 
 /**
  * The ionic and III-V models against the rough fallback they replace, and against an independent evaluation. The MgO
- * MD takes `mdSteps` steps on both models (1,000 by default; a shell-model step relaxes 216 shells in 4-7 evaluations).
+ * MD takes `mdSteps` steps on both models (1,000 by default; a shell-model step relaxes 216 shells in 4-6 evaluations).
  */
 export function benchPhysicsSecondRound(mdSteps = 1000): PhysicsRow[] {
   const nacl = rattle(rockSalt(2, 5.64, 'Na', 'Cl'), 0.05, 2);
