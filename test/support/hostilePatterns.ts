@@ -1,6 +1,6 @@
 /**
  * tokenizer.json files whose Split or Replace patterns make a backtracking RegExp run for seconds or ever, or cost
- * the linear matcher thousands of steps a character, each with a text of N characters that provokes it: the hostile
+ * the linear matcher (or, written out, would cost it) thousands of steps a character, each with a text of N characters that provokes it: the hostile
  * inputs of core/tokenizers/engine/regex/hostile.test.ts (counts) and core/inspector/hostile.test.ts (the inspector's and the API's spans).
  */
 import { Rng } from '../bench/textgen';
@@ -36,7 +36,9 @@ export const CASES: [string, { split?: string; replace?: string }, string][] = [
   ['a lookbehind before a star', { split: '(?<=a)a*b' }, run('a')],
   ['nested counted repeats', { split: '(a{1,10}){1,10}b' }, run('a')],
   ['a Replace normalizer', { replace: '(a|aa)*c' }, run('a')],
-  // Linear, but thousands of steps a character: seconds in one exec, which a sliced count must not spend at once.
+  // Linear, but thousands of steps a character written out: seconds in one exec, which a sliced count must not spend
+  // at once. A counted repeat of one character or set is one RUN step (matcher.ts), cheap; one of a group is not.
+  ['a long counted repeat of a group', { split: '(?:ab){500}c|b|a' }, 'ab'.repeat(N / 2)],
   ['nine alternatives of a long counted repeat', { split: alternatives('a', 1000, 9) }, run('a')],
   ['a lookahead of a long counted repeat inside a loop', { split: '(?:a(?=a{1000}b))+|a' }, run('a')],
   ['alternatives of long counted repeats in a Replace normalizer', { replace: alternatives('a', 1000, 3) }, run('a')],
@@ -49,7 +51,7 @@ function alternatives(atom: string, n: number, k: number): string {
 }
 
 /**
- * A class of patterns that cost the linear matcher up to about 1,200 steps a character on a run of a: alternations of
+ * A class of patterns that would cost the linear matcher up to about 1,200 steps a character on a run of a, written out: alternations of
  * long counted repeats, lookarounds of long counted repeats inside loops, nested counted repeats.
  */
 function generated(rng: Rng): [string, { split?: string; replace?: string }, string][] {

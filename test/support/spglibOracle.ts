@@ -5,7 +5,7 @@
  * that our search runs on exactly the same numbers. Undefined when /usr/bin/python3 lacks spglib; the caller says so.
  */
 import { spawnSync } from 'node:child_process';
-import { PYTHON, pythonHas } from './python';
+import { importsOrExit, MISSING_MODULES, oracleMissing, PYTHON } from './python';
 
 export interface OracleInput {
   name: string;
@@ -44,8 +44,7 @@ export interface OracleResult extends OracleInput {
 const SCRIPT = String.raw`
 import json, sys, warnings
 warnings.filterwarnings('ignore')
-import numpy as np
-import spglib
+${importsOrExit('numpy as np', 'spglib')}
 req = json.load(sys.stdin)
 def params(lat):
     lat = np.array(lat)
@@ -55,7 +54,10 @@ def params(lat):
 structures = list(req['structures'])
 skipped = []
 if req.get('cifs'):
-    from pymatgen.io.cif import CifParser
+    try:
+        from pymatgen.io.cif import CifParser
+    except ImportError:
+        sys.exit(${MISSING_MODULES})
     for path in req['cifs']:
         try:
             s = CifParser(path).get_structures(primitive=False)[0]
@@ -90,13 +92,13 @@ export function spglibOracle(
   symprecs: number[],
   cifs: string[] = [],
 ): { results: OracleResult[]; skipped: { name: string; reason: string }[] } | undefined {
-  if (!pythonHas('spglib', ...(cifs.length ? ['pymatgen.io.cif'] : []))) return undefined;
   const run = spawnSync(PYTHON, ['-c', SCRIPT], {
     input: JSON.stringify({ structures, symprecs, cifs }),
     encoding: 'utf8',
     maxBuffer: 256 << 20,
     timeout: 300_000,
   });
+  if (oracleMissing(run)) return undefined;
   if (run.status !== 0) throw new Error(`The spglib oracle failed: ${run.stderr.slice(-2000)}`);
   return JSON.parse(run.stdout);
 }

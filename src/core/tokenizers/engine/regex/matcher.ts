@@ -12,21 +12,26 @@
  * matters, so successes are kept too; a lookbehind (fixed length) runs its body from that many code points back.
  * An exec that found nothing remembers it: a later search of the subject from there on answers at once.
  *
- * That bound is linear, but its factor can be the program's size (a pattern of long counted repeats costs
- * thousands of steps per character), so one exec may be seconds of work. Lookarounds run on an explicit stack
+ * That bound is linear, but its factor can be the program's size (a long counted repeat of a group, `(?:ab){500}c`,
+ * costs a thousand steps per character), so one exec may be seconds of work. Lookarounds run on an explicit stack
  * (no recursion), so the whole state of a search is a few numbers and arrays: inside withWorkBudget an exec
  * stops after so many steps and answers UNFINISHED, and the next exec on the same subject from the same
  * lastIndex goes on from there. The sliced scans (sliced.ts) run this way and yield between the pieces of work.
+ *
+ * A RUN step (n code points of one character or set, compile.ts) keeps, per step, a stretch of the subject known to
+ * be all such characters (BMP ones: n code points are n units) and extends it as searches move on: checking n
+ * characters at each of many starts costs what reading the stretch once does. It counts as the characters it read
+ * towards the work budget. A stretch with a code point past the BMP is walked one code point at a time.
  *
  * Memory: two bits per branch point (at most MAX_BRANCHES) per position, in blocks of 1024 positions allocated
  * when a search first reaches them and dropped once a search starts past them: at most MAX_BRANCHES / 4 = 64 bytes
  * per character of the stretch between the search's start and the farthest point a match attempt looked at.
  */
 import * as ops from './compile';
-import type { LookStep, Program } from './compile';
+import type { LookStep, Program, RunStep } from './compile';
 
 // Read once: a module's exports can be getters (CommonJS output), too slow to read at every step.
-const { CHAR, SET, SPLIT, JMP, LOOK, MATCH } = ops;
+const { CHAR, SET, SPLIT, JMP, LOOK, MATCH, RUN } = ops;
 
 /** A match: where it starts, and its text. */
 export interface MatchFound {
@@ -93,6 +98,15 @@ interface LookFrame {
   base: number;
   existence: boolean;
 }
+
+/** For a RUN step: [lo, hi) holds only BMP characters of the run's kind; `stopped`: the one at hi is not (or the text ends). */
+interface RunSpan {
+  lo: number;
+  hi: number;
+  stopped: boolean;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 const BLOCK_BITS = 10;
 const BLOCK = 1 << BLOCK_BITS;
@@ -177,9 +191,16 @@ export class LinearMatcher implements Matcher {
   private paused = false;
   private pausedFrom = 0;
   private start = 0;
+  /** For each RUN step of the program, the stretch it has read of the current subject. */
+  private readonly spans: RunSpan[];
+  /** The current subject has no surrogate: every code point is one unit, and a lookbehind's start is a subtraction. */
+  private oneUnitEach = true;
+  /** The characters runEnd read, charged to the work budget. */
+  private runRead = 0;
 
   constructor(private readonly program: Program) {
     this.memo = new Memo(2 * program.branches);
+    this.spans = program.runs.map(() => ({ lo: -1, hi: -1, stopped: false }));
   }
 
   exec(s: string): MatchFound | null | typeof UNFINISHED {
@@ -188,13 +209,15 @@ export class LinearMatcher implements Matcher {
       this.memo.clear();
       this.nullFrom = Infinity;
       this.paused = false;
+      for (const span of this.spans) span.lo = span.hi = -1;
+      this.oneUnitEach = !SURROGATE.test(s);
     }
     const from = this.lastIndex;
     if (!this.paused || from !== this.pausedFrom) {
       this.paused = false;
       if (from > s.length || from >= this.nullFrom) return this.none();
       // Memo entries hold for any start on the same subject; those before the start (and its lookbehind) can go.
-      const floor = back(s, from, this.program.behindReach + 1);
+      const floor = this.back(from, this.program.behindReach + 1);
       if (!this.memo.dropBefore(floor < 0 ? 0 : floor)) this.memo.clear();
       this.begin(from);
     }
@@ -279,6 +302,16 @@ export class LinearMatcher implements Matcher {
             }
             break;
           }
+          case RUN: {
+            const end = this.runEnd(pc, pos);
+            work -= this.runRead;
+            if (end < 0) pc = -1;
+            else {
+              pos = end;
+              pc = b[pc]!;
+            }
+            break;
+          }
           case JMP:
             pc = a[pc]!;
             break;
@@ -297,27 +330,36 @@ export class LinearMatcher implements Matcher {
             break;
         }
       }
-      // Back to the latest SPLIT with a branch left; a SPLIT whose branches both failed fails for good.
-      while (pc < 0) {
-        if (this.depth === this.base) {
-          if (this.lookDepth === 0) {
-            workLeft = work;
-            return -1;
-          }
-          pc = this.bodyFailed();
-          pos = this.pos;
-          continue;
-        }
-        const top = this.depth - 1;
-        if (!this.stackSecond[top]) {
-          this.stackSecond[top] = 1;
-          pc = b[this.stackStep[top]!]!;
-          pos = this.stackPos[top]!;
-        } else {
-          memo.set(2 * branch[this.stackStep[top]!]!, this.stackPos[top]!);
-          this.depth--;
-        }
+      pc = this.backtrack();
+      if (pc < 0) {
+        workLeft = work;
+        return -1;
       }
+      pos = this.pos;
+    }
+  }
+
+  /**
+   * Back to the latest SPLIT with a branch left: its other branch's step (this.pos its position), or -1 when the run
+   * has no way left. A SPLIT whose branches both failed fails for good.
+   */
+  private backtrack(): number {
+    const { b, branch } = this.program;
+    for (;;) {
+      if (this.depth === this.base) {
+        if (this.lookDepth === 0) return -1;
+        const pc = this.bodyFailed();
+        if (pc >= 0) return pc;
+        continue;
+      }
+      const top = this.depth - 1;
+      if (!this.stackSecond[top]) {
+        this.stackSecond[top] = 1;
+        this.pos = this.stackPos[top]!;
+        return b[this.stackStep[top]!]!;
+      }
+      this.memo.set(2 * branch[this.stackStep[top]!]!, this.stackPos[top]!);
+      this.depth--;
     }
   }
 
@@ -384,7 +426,7 @@ export class LinearMatcher implements Matcher {
   private firstAlt(frame: LookFrame): number {
     const { alts, behind } = frame.step;
     for (; frame.alt < alts.length; frame.alt++) {
-      const from = behind ? back(this.subject, frame.pos, alts[frame.alt]!.length) : frame.pos;
+      const from = behind ? this.back(frame.pos, alts[frame.alt]!.length) : frame.pos;
       if (from >= 0) return from;
     }
     return -1;
@@ -397,6 +439,53 @@ export class LinearMatcher implements Matcher {
     const cp = codePointAt(s, pos);
     const { op, a, sets } = this.program;
     return (op[pc] === CHAR ? cp === a[pc] : sets[a[pc]!]!.has(cp)) ? cp : -1;
+  }
+
+  /** Where the RUN step pc's code points end when they all are there from pos, else -1 (this.runRead: characters read). */
+  private runEnd(pc: number, pos: number): number {
+    const k = this.program.a[pc]!;
+    const run = this.program.runs[k]!;
+    const span = this.spans[k]!;
+    if (pos < span.lo || pos > span.hi) {
+      span.lo = span.hi = pos;
+      span.stopped = false;
+    }
+    const s = this.subject;
+    const want = pos + run.count;
+    const from = span.hi;
+    while (span.hi < want && !span.stopped) {
+      const cp = span.hi < s.length ? codePointAt(s, span.hi) : -1;
+      if (cp < 0 || !this.inRun(run, cp)) span.stopped = true;
+      else if (cp > 0xffff) {
+        this.runRead = span.hi - from;
+        return this.walkRun(run, pos, span);
+      } else span.hi++;
+    }
+    this.runRead = span.hi - from + 1;
+    return span.hi >= want ? want : -1;
+  }
+
+  /** runEnd one code point at a time, where the stretch holds one past the BMP (which is then forgotten). */
+  private walkRun(run: RunStep, pos: number, span: RunSpan): number {
+    span.lo = span.hi = -1;
+    this.runRead += run.count;
+    const s = this.subject;
+    for (let n = 0; n < run.count; n++) {
+      const cp = pos < s.length ? codePointAt(s, pos) : -1;
+      if (cp < 0 || !this.inRun(run, cp)) return -1;
+      pos += cp > 0xffff ? 2 : 1;
+    }
+    return pos;
+  }
+
+  private inRun(run: RunStep, cp: number): boolean {
+    return run.char >= 0 ? cp === run.char : this.program.sets[run.set]!.has(cp);
+  }
+
+  /** back() on the subject: at once when every code point is one unit (a lookbehind of 400 characters at every position). */
+  private back(pos: number, count: number): number {
+    if (this.oneUnitEach) return pos >= count ? pos - count : -1;
+    return back(this.subject, pos, count);
   }
 
   private push(pc: number, pos: number): void {

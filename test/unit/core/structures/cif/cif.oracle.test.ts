@@ -31,7 +31,7 @@ import { cartToFrac, latticeParameters } from '../../../../../src/core/poscar/st
 import { readCif, writeCif } from '../../../../../src/core/structures/cif/index';
 import type { StructureFile, StructureFrame } from '../../../../../src/core/structures/types';
 import { moyoSpaceGroups } from '../../../../support/spaceGroupTable';
-import { PYTHON, pythonHas } from '../../../../support/python';
+import { importsOrExit, oracleMissing, PYTHON } from '../../../../support/python';
 
 const ROOT = '/usr/share/doc/pymatgen-test-files/examples/test_files';
 const INSTALL = 'apt-get install pymatgen-test-files python3-ase python3-pymatgen';
@@ -102,7 +102,7 @@ interface RoundTrip {
 const SCRIPT = String.raw`
 import json, os, sys, warnings
 warnings.simplefilter('ignore')
-import numpy as np
+${importsOrExit('numpy as np', 'ase.io', 'pymatgen.io.cif')}
 from ase.io import read as ase_read
 from pymatgen.io.cif import CifParser
 
@@ -260,19 +260,20 @@ function compare(frame: StructureFrame, other: OracleBlock, oracle: 'ase' | 'pym
   return problems;
 }
 
-const present = existsSync(ROOT);
-const skipReason = !present
-  ? `pymatgen's test files are not installed (${ROOT}): ${INSTALL}`
-  : !pythonHas('ase', 'pymatgen.io.cif')
-    ? `ASE and pymatgen are not installed for ${PYTHON}: ${INSTALL}`
-    : undefined;
+type Run = {
+  ours: Map<string, StructureFile>;
+  oracle: { files: OracleFile[]; roundtrip: RoundTrip[] };
+  written: Map<string, StructureFrame>;
+};
+let cache: Run | string | undefined;
 
-let cache:
-  | { ours: Map<string, StructureFile>; oracle: { files: OracleFile[]; roundtrip: RoundTrip[] }; written: Map<string, StructureFrame> }
-  | undefined;
+/** Our reading and the oracles' of every file, or why they cannot run (the test then skips, saying so). */
+async function run(): Promise<Run | string> {
+  cache ??= existsSync(ROOT) ? await compute() : `pymatgen's test files are not installed (${ROOT}): ${INSTALL}`;
+  return cache;
+}
 
-async function run() {
-  if (cache) return cache;
+async function compute(): Promise<Run | string> {
   const spaceGroups = await moyoSpaceGroups();
   const ours = new Map<string, StructureFile>();
   const written = new Map<string, StructureFrame>();
@@ -289,17 +290,18 @@ async function run() {
       });
     }
     const py = spawnSync(PYTHON, ['-c', SCRIPT, ROOT, dir], { encoding: 'utf8', maxBuffer: 256 << 20, timeout: 300_000 });
+    if (oracleMissing(py)) return `ASE and pymatgen are not installed for ${PYTHON}: ${INSTALL}`;
     assert.equal(py.status, 0, py.stderr);
-    cache = { ours, oracle: JSON.parse(py.stdout) as { files: OracleFile[]; roundtrip: RoundTrip[] }, written };
-    return cache;
+    return { ours, oracle: JSON.parse(py.stdout) as { files: OracleFile[]; roundtrip: RoundTrip[] }, written };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 test('every CIF in pymatgen-test-files: readCif agrees with ASE and pymatgen, or the disagreement is a listed exception', async (t) => {
-  if (skipReason) return t.skip(skipReason);
-  const { ours, oracle } = await run();
+  const got = await run();
+  if (typeof got === 'string') return t.skip(got);
+  const { ours, oracle } = got;
   assert.ok(oracle.files.length >= 80, `${oracle.files.length} files`);
   const failures: string[] = [];
   let compared = 0;
@@ -351,8 +353,9 @@ test('every CIF in pymatgen-test-files: readCif agrees with ASE and pymatgen, or
 });
 
 test('the exceptions are what they say: our diagnostics on those files', async (t) => {
-  if (skipReason) return t.skip(skipReason);
-  const { ours } = await run();
+  const got = await run();
+  if (typeof got === 'string') return t.skip(got);
+  const { ours } = got;
   const codes = (file: string) => new Set(ours.get(file)!.diagnostics.map((d) => d.code));
   assert.ok(codes('ICSD59959.cif').has('dot-coordinate'));
   assert.ok(codes('bad_occu.cif').has('overfull-position'));
@@ -367,8 +370,9 @@ test('the exceptions are what they say: our diagnostics on those files', async (
 });
 
 test('round trip: every frame writeCif writes is read back by ASE and pymatgen with the same atoms, formula, cell and positions', async (t) => {
-  if (skipReason) return t.skip(skipReason);
-  const { oracle, written } = await run();
+  const got = await run();
+  if (typeof got === 'string') return t.skip(got);
+  const { oracle, written } = got;
   assert.equal(oracle.roundtrip.length, written.size);
   assert.ok(written.size >= 80, `${written.size} frames written`);
   const failures: string[] = [];

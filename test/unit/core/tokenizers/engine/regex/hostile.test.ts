@@ -1,8 +1,9 @@
 /**
  * Patterns that make a backtracking RegExp run for seconds, minutes or ever (nested quantifiers, overlapping
  * alternation under a star, adjacent overlapping stars, `a*b` scanned globally over a long run, lookarounds inside
- * loops), and patterns that cost the linear matcher thousands of steps a character (alternations of long counted
- * repeats, lookarounds of long counted repeats inside loops, nested counted repeats: linear, but seconds), each in a
+ * loops), and patterns that cost (or, written out, would cost) the linear matcher thousands of steps a character
+ * (alternations of long counted repeats, lookarounds of long counted repeats inside loops, nested counted repeats, a
+ * long counted repeat of a group: linear, but seconds), each in a
  * tokenizer.json registered and loaded as the extension loads one (registerModel, loadTokenizer) and counted on
  * 100,000 characters twice: synchronously (tokenizer.scan, as count does) in a worker thread that a watchdog
  * terminates, so that a pattern that does not finish in time fails the test instead of hanging it; then sliced on

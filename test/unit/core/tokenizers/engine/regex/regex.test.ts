@@ -283,6 +283,33 @@ test('on a long subject, searches from later and then earlier starts answer as a
   }
 });
 
+test('counted repeats of one character or set (RUN steps) and lookbehinds match as Oniguruma on long runs, with and without surrogates', async () => {
+  await wasm;
+  const rng = new Rng(31);
+  const pieces = ['a', 'a', 'a', 'b', 'c', '😀', '\ud800', '\udc00', 'é'];
+  const texts = Array.from({ length: 60 }, (_, k) => {
+    const run = 'a'.repeat(rng.int(0, 40)) + (k % 3 ? '' : '😀'.repeat(rng.int(1, 6)));
+    return Array.from({ length: rng.int(1, 8) }, () => rng.pick(pieces) + run).join('');
+  });
+  const patterns = [
+    'a{3}b|a',
+    '[a😀]{4}',
+    'a{2,}c|a{2}?',
+    '(?<=a{5})b|a',
+    '(?<=[a😀]{3})c',
+    '(?:a(?=[^b]{6}b))+|a',
+    '(?:(?!a{4}c)a)+c|a',
+    '(?:(?:\\p{L}{3}){1,3}b)|a',
+    '(?:a{2}|b)*c',
+    '\\p{So}{2}|[😀é]{2}b',
+  ];
+  for (const pattern of patterns) {
+    const want = onigMatches(pattern, texts);
+    assert.ok(want, pattern);
+    assert.deepEqual(engineMatches(pattern, texts), want, pattern);
+  }
+});
+
 test('the real Split patterns (and the JavaScript translation of each) match as Oniguruma on real and random text', async () => {
   await wasm;
   const rng = new Rng(7);
