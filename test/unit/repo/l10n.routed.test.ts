@@ -1,7 +1,7 @@
 /**
  * The pure modules that were English-only word what the user reads in the Locale their caller gives: a pseudo-locale
  * that upper-cases each message (never its arguments) shows a reader's problem, an application's prompts, a result
- * table's header and a failed request's message in it, and every message it was asked for is a key of
+ * table's header, a failed request's message, a run's name and the run options' descriptions in it, and every message it was asked for is a key of
  * l10n/bundle.l10n.json (what a translator fills).
  */
 import assert from 'node:assert/strict';
@@ -11,6 +11,8 @@ import { quantumVqe } from '../../../src/core/applications/quantum';
 import type { Prompts } from '../../../src/core/applications/types';
 import { ServiceError } from '../../../src/core/service/errors';
 import { failureMessage } from '../../../src/core/service/failure';
+import { PARAMETERS, parameterRow } from '../../../src/core/runs/parameters';
+import { kindLabel, runTitle } from '../../../src/core/runs/run';
 import { parsePoscar } from '../../../src/core/poscar/parse';
 import { readStructure } from '../../../src/core/structures/formats';
 import { ENGLISH, makeLocale, substitute, type Locale } from '../../../src/core/util/locale';
@@ -111,6 +113,21 @@ test("a failed request's summary and advice are worded in the Locale the host gi
     ],
   ];
   for (const [init, shown] of loud) assert.match(said(init), shown, init.kind);
+});
+
+test("a run's name, its kind's label and the run options' descriptions are worded in the Locale they are given", () => {
+  assert.equal(runTitle({ kind: 'md', inputName: 'Si.vasp' }, LOUD.t), 'MOLECULAR DYNAMICS: Si.vasp');
+  assert.equal(runTitle({ kind: 'md', inputName: 'Si.vasp' }), 'Molecular dynamics: Si.vasp', 'English without one');
+  assert.equal(kindLabel('relax', LOUD.t), 'RELAX');
+  assert.equal(kindLabel('pxrdMatch', LOUD.t), 'POWDER MATCH');
+  const fmax = PARAMETERS.relax[0]!;
+  assert.deepEqual(parameterRow(fmax, fmax.default, LOUD), {
+    description: '0.05 eV/Å (DEFAULT: NOT SENT)',
+    detail: 'CONVERGED WHEN EVERY FORCE IS BELOW THIS',
+  });
+  assert.deepEqual(parameterRow(fmax, 0.01), { description: '0.01 eV/Å', detail: 'converged when every force is below this' });
+  const ensemble = PARAMETERS.md.find((p) => p.name === 'ensemble')!;
+  assert.equal(ensemble.about(LOUD.t), 'NVE: CONSTANT ENERGY; NVT: A LANGEVIN THERMOSTAT AT THE TEMPERATURE');
 });
 
 test('every message the routed modules asked for is a key of the bundle a translator fills', () => {
