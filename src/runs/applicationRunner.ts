@@ -19,7 +19,7 @@ import type { CallStatus, RequestPolicy } from '../features/service/policy';
 import type { RunRecorder } from './recorder';
 import type { RunStore } from './store';
 import { Disposable } from '../platform/disposable';
-import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
+import { isAppKind, runTitle, type RunRecord } from '../core/runs/run';
 import { APPLICATIONS, applicationOf } from '../core/applications/applications';
 import { APPS, appCatalog } from '../core/applications/catalog';
 import { parseRequest, requestHeader, requestText } from '../core/applications/request';
@@ -128,7 +128,7 @@ export class ApplicationRuns extends Disposable {
     const outcome = await this.recorder.record(
       { kind: app.kind, inputName, inputText: JSON.stringify(body, null, 2), inputUri },
       (client, signal) => client.request('POST', app.path, body, { signal }),
-      { title: `${KIND_LABELS[app.kind]}: ${inputName}`, show, again: () => this.send(app, asked, show) },
+      { title: runTitle({ kind: app.kind, inputName }, hostLocale().t), show, again: () => this.send(app, asked, show) },
     );
     if (outcome.status === 'ok' && asked.remember) await this.remember(asked.remember.key, asked.remember.value);
     const answer = outcome.response?.body;

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import {
-  formatValue,
+  parameterRow,
   PARAMETERS,
   reviveValues,
   validateInput,
@@ -59,12 +59,7 @@ function items(kind: ParameterKind, values: ParameterValues): Item[] {
     description: kind === 'relax' ? vscode.l10n.t('relax with these values') : vscode.l10n.t('run MD with these values'),
     action: 'run',
   };
-  const rows: Item[] = PARAMETERS[kind].map((p) => ({
-    label: p.name,
-    description: `${formatValue(p, values[p.name]!)}${values[p.name] === p.default ? vscode.l10n.t(' (default: not sent)') : ''}`,
-    detail: p.about,
-    action: p,
-  }));
+  const rows: Item[] = PARAMETERS[kind].map((p) => ({ label: p.name, ...parameterRow(p, values[p.name]!, hostLocale()), action: p }));
   const reset: Item = {
     label: vscode.l10n.t('Reset to Settings'),
     description: vscode.l10n.t('the values of the tokenLens settings'),
@@ -106,7 +101,7 @@ async function editValue(p: Parameter, value: string | number | boolean, title: 
   if (p.type === 'number') {
     const text = await vscode.window.showInputBox({
       title: `${title}: ${p.name}`,
-      prompt: vscode.l10n.t('{0} ({1}): {2}. Default {3}.', p.name, p.unit, p.about, p.default),
+      prompt: vscode.l10n.t('{0} ({1}): {2}. Default {3}.', p.name, p.unit, p.about(hostLocale().t), p.default),
       value: String(value),
       ignoreFocusOut: true,
       validateInput: (v) => validateInput(p, v, hostLocale()),
@@ -122,7 +117,7 @@ async function editValue(p: Parameter, value: string | number | boolean, title: 
       description: c === String(p.default) ? vscode.l10n.t('default') : undefined,
       picked: c === String(value),
     })),
-    { title: `${title}: ${p.name}`, placeHolder: p.about, ignoreFocusOut: true },
+    { title: `${title}: ${p.name}`, placeHolder: p.about(hostLocale().t), ignoreFocusOut: true },
   );
   if (!picked) return undefined;
   const parsed = parseValue(p, picked.label);

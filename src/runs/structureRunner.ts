@@ -14,7 +14,7 @@ import { formatEntry } from '../core/structures/formats';
 import { detectFormat } from '../core/structures/languages';
 import { isRefusal, runPoscar } from '../core/structures/runInput';
 import type { SourceRange } from '../core/structures/types';
-import { isAppKind, KIND_LABELS, type StructureKind } from '../core/runs/run';
+import { isAppKind, kindLabel, type StructureKind } from '../core/runs/run';
 import { Disposable } from '../platform/disposable';
 import { quantity } from '../core/util/quantity';
 import {
@@ -119,7 +119,10 @@ export class StructureRuns extends Disposable {
     if (refused) return { status: 'untrusted', kind, message: refused }; // before the form: nothing to fill in for nothing
     const input = await this.poscarInput(args);
     if (!input || 'refused' in input) return this.run(kind, args); // says what to open, or why not
-    const title = `${kind === 'relax' ? 'Relax' : 'Molecular Dynamics'} with Options: ${input.name}`;
+    const title =
+      kind === 'relax'
+        ? vscode.l10n.t('Relax with Options: {0}', input.name)
+        : vscode.l10n.t('Molecular Dynamics with Options: {0}', input.name);
     const params = await askParameters(this.memory, kind, title, start);
     if (!params) return { status: 'cancelled', kind };
     return this.run(kind, { ...args, uri: input.uri, text: input.text, params });
@@ -130,7 +133,7 @@ export class StructureRuns extends Disposable {
     if (!input) {
       const message = this.service.show(
         'warning',
-        `Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to run ${KIND_LABELS[kind].toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`,
+        `Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to run ${kindLabel(kind).toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`,
       );
       return { status: 'noInput', kind, message };
     }
@@ -179,7 +182,7 @@ export class StructureRuns extends Disposable {
       { kind, inputUri: input.uri.toString(), inputName: input.name, inputText: input.text, ...(fields ? { params: fields } : {}) },
       request,
       {
-        title: vscode.l10n.t('{0} of {1}', KIND_LABELS[kind], input.name),
+        title: vscode.l10n.t('{0} of {1}', kindLabel(kind, hostLocale().t), input.name),
         show,
         again: () =>
           this.run(kind, {

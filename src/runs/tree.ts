@@ -8,10 +8,11 @@ import type { RunStore } from './store';
 import { Disposable } from '../platform/disposable';
 import type { ResultViews } from '../webviews/results/feature';
 import { saveResult } from '../webviews/results/saveResult';
-import { isAppKind, KIND_LABELS, type RunRecord } from '../core/runs/run';
+import { isAppKind, kindLabel, type RunRecord } from '../core/runs/run';
 import { notify } from '../platform/notify';
 import { isParameterKind } from '../core/runs/parameters';
 import { runsTestDriver } from './testDriver';
+import { hostLocale } from '../platform/locale';
 
 /** What the list asks of whoever runs a kind: cancel a run, run it again (relax and MD: with the options form too). */
 export interface RunControl {
@@ -66,7 +67,7 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
   }
 
   getTreeItem(run: RunRecord): vscode.TreeItem {
-    const item = new vscode.TreeItem(`${KIND_LABELS[run.kind]} · ${run.inputName}`);
+    const item = new vscode.TreeItem(`${kindLabel(run.kind, hostLocale().t)} · ${run.inputName}`);
     item.id = run.id;
     item.description = runDescription(run);
     item.iconPath = ICONS[run.state];
@@ -74,8 +75,12 @@ export class RunsTree extends Disposable implements vscode.TreeDataProvider<RunR
     const options = isParameterKind(run.kind) && run.state !== 'running' ? '.options' : '';
     item.contextValue = `run.${run.state}${run.response ? '.answered' : ''}${options}`;
     item.tooltip = new vscode.MarkdownString().appendText(
-      vscode.l10n.t('{0} of {1}\n\nStarted {2}', KIND_LABELS[run.kind], run.inputUri, new Date(run.startedAt).toLocaleString()) +
-        `${run.durationMs !== undefined ? vscode.l10n.t(', took {0}', duration(run.durationMs)) : ''}\n\n${run.error ?? run.state}`,
+      vscode.l10n.t(
+        '{0} of {1}\n\nStarted {2}',
+        kindLabel(run.kind, hostLocale().t),
+        run.inputUri,
+        new Date(run.startedAt).toLocaleString(),
+      ) + `${run.durationMs !== undefined ? vscode.l10n.t(', took {0}', duration(run.durationMs)) : ''}\n\n${run.error ?? run.state}`,
     );
     item.command = { command: 'tokenLens.runs.open', title: vscode.l10n.t('Open Result'), arguments: [run] };
     return item;

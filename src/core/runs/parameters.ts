@@ -10,7 +10,7 @@
  */
 import { SETTING_DEFAULTS, type SettingKey } from '../settings';
 import { isRecord } from '../util/guards';
-import { ENGLISH, type Locale } from '../util/locale';
+import { ENGLISH, type Locale, type Translate } from '../util/locale';
 
 export const PARAMETER_KINDS = ['relax', 'md'] as const;
 export type ParameterKind = (typeof PARAMETER_KINDS)[number];
@@ -24,8 +24,8 @@ interface Base {
   name: string;
   /** The tokenLens.* setting that holds its default for the plain command. */
   setting: SettingKey;
-  /** What it does, in a few words (the form's description). */
-  about: string;
+  /** What it does, in a few words (the form's description), in the words of the caller's `t`. */
+  about: (t: Translate) => string;
 }
 
 export interface NumberParameter extends Base {
@@ -54,7 +54,7 @@ const number = (
   name: string,
   setting: SettingKey & keyof typeof SETTING_DEFAULTS,
   range: { min: number; max: number; integer?: boolean; unit: string },
-  about: string,
+  about: (t: Translate) => string,
 ): NumberParameter => ({
   type: 'number',
   name,
@@ -70,36 +70,40 @@ const number = (
 /** Every parameter of each kind, in the form's order. Ranges are what the reference server accepts. */
 export const PARAMETERS: Record<ParameterKind, readonly Parameter[]> = {
   relax: [
-    number('fmax', 'relax.fmax', { min: 0.001, max: 10, unit: 'eV/Å' }, 'converged when every force is below this'),
-    number('steps', 'relax.steps', { min: 1, max: 1000, integer: true, unit: 'steps' }, 'the most optimizer steps'),
+    number('fmax', 'relax.fmax', { min: 0.001, max: 10, unit: 'eV/Å' }, (t) => t('converged when every force is below this')),
+    number('steps', 'relax.steps', { min: 1, max: 1000, integer: true, unit: 'steps' }, (t) => t('the most optimizer steps')),
     {
       type: 'choice',
       name: 'optimizer',
       setting: 'relax.optimizer',
       default: SETTING_DEFAULTS['relax.optimizer'],
       choices: ['FIRE'],
-      about: 'the optimizer (the reference server runs FIRE)',
+      about: (t) => t('the optimizer (the reference server runs FIRE)'),
     },
     {
       type: 'boolean',
       name: 'relax_cell',
       setting: 'relax.relaxCell',
       default: SETTING_DEFAULTS['relax.relaxCell'],
-      about: 'relax the cell with the positions',
+      about: (t) => t('relax the cell with the positions'),
     },
   ],
   md: [
-    number('temperature', 'md.temperature', { min: 0, max: 5000, unit: 'K' }, 'initial temperature, and the thermostat’s under nvt'),
-    number('timestep', 'md.timestep', { min: 0.01, max: 5, unit: 'fs' }, 'the time step'),
-    number('steps', 'md.steps', { min: 1, max: 2000, integer: true, unit: 'steps' }, 'how many time steps'),
-    number('interval', 'md.interval', { min: 1, max: 2000, integer: true, unit: 'steps' }, 'a trajectory frame kept every so many steps'),
+    number('temperature', 'md.temperature', { min: 0, max: 5000, unit: 'K' }, (t) =>
+      t('initial temperature, and the thermostat’s under nvt'),
+    ),
+    number('timestep', 'md.timestep', { min: 0.01, max: 5, unit: 'fs' }, (t) => t('the time step')),
+    number('steps', 'md.steps', { min: 1, max: 2000, integer: true, unit: 'steps' }, (t) => t('how many time steps')),
+    number('interval', 'md.interval', { min: 1, max: 2000, integer: true, unit: 'steps' }, (t) =>
+      t('a trajectory frame kept every so many steps'),
+    ),
     {
       type: 'choice',
       name: 'ensemble',
       setting: 'md.ensemble',
       default: SETTING_DEFAULTS['md.ensemble'],
       choices: ['nve', 'nvt'],
-      about: 'nve: constant energy; nvt: a Langevin thermostat at the temperature',
+      about: (t) => t('nve: constant energy; nvt: a Langevin thermostat at the temperature'),
     },
   ],
 };
@@ -175,6 +179,12 @@ export function validateInput(p: Parameter, text: string, locale: Locale = ENGLI
 export function formatValue(p: Parameter, value: ParameterValue): string {
   if (p.type !== 'number' || typeof value !== 'number') return String(value);
   return `${value} ${p.unit === 'steps' && value === 1 ? 'step' : p.unit}`;
+}
+
+/** A row of the options form: the value ("0.05 eV/Å (default: not sent)") and what the parameter does. */
+export function parameterRow(p: Parameter, value: ParameterValue, { t }: Locale = ENGLISH): { description: string; detail: string } {
+  const shown = formatValue(p, value);
+  return { description: value === p.default ? t('{0} (default: not sent)', shown) : shown, detail: p.about(t) };
 }
 
 /** Every parameter of a kind at its default. */

@@ -3,6 +3,7 @@
  * page imports the names too.
  */
 import type { ResponseBody } from '../service/response';
+import { substitute, type Translate } from '../util/locale';
 
 export const STRUCTURE_KINDS = ['relax', 'singlePoint', 'md', 'tightbinding'] as const;
 export type StructureKind = (typeof STRUCTURE_KINDS)[number];
@@ -46,25 +47,30 @@ export interface RunRecord {
   response?: { status: number; headers: Record<string, string>; body: ResponseBody };
 }
 
-export const KIND_LABELS: Record<RunKind, string> = {
-  relax: 'Relax',
-  singlePoint: 'Single point',
-  md: 'Molecular dynamics',
-  tightbinding: 'Band structure',
-  search: 'Materials search',
-  predict: 'Property prediction',
-  pxrd: 'Powder pattern',
-  pxrdMatch: 'Powder match',
-  optimade: 'OPTIMADE query',
-  heterostructure: 'Heterostructure',
-  vqe: 'Quantum VQE',
-  reaction: 'Reaction balance',
-  hea: 'High-entropy alloy',
+/** Each kind's name in the runs view, titles and headlines: `t` the caller's (the host's locale; English by default). */
+const KIND_LABELS: Record<RunKind, (t: Translate) => string> = {
+  relax: (t) => t('Relax'),
+  singlePoint: (t) => t('Single point'),
+  md: (t) => t('Molecular dynamics'),
+  tightbinding: (t) => t('Band structure'),
+  search: (t) => t('Materials search'),
+  predict: (t) => t('Property prediction'),
+  pxrd: (t) => t('Powder pattern'),
+  pxrdMatch: (t) => t('Powder match'),
+  optimade: (t) => t('OPTIMADE query'),
+  heterostructure: (t) => t('Heterostructure'),
+  vqe: (t) => t('Quantum VQE'),
+  reaction: (t) => t('Reaction balance'),
+  hea: (t) => t('High-entropy alloy'),
 };
 
+export function kindLabel(kind: RunKind, t: Translate = substitute): string {
+  return KIND_LABELS[kind](t);
+}
+
 /** "Relax: POSCAR" */
-export function runTitle(run: Pick<RunRecord, 'kind' | 'inputName'>): string {
-  return `${KIND_LABELS[run.kind]}: ${run.inputName}`;
+export function runTitle(run: Pick<RunRecord, 'kind' | 'inputName'>, t: Translate = substitute): string {
+  return t('{0}: {1}', kindLabel(run.kind, t), run.inputName);
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Typed errors of the service client. Pure: no `vscode` import. */
+import { substitute, type Translate } from '../util/locale';
 
 export type ServiceErrorKind =
   | 'badRequest' // 400, 413, 422: the request was wrong; retrying the same request will not help
@@ -60,34 +61,55 @@ export function kindForStatus(status: number): ServiceErrorKind {
   return 'badRequest';
 }
 
-function summary(init: ServiceErrorInit): string {
+/**
+ * What went wrong, in the words of `t` (English for the log and `message`; the extension's locale for what the user
+ * reads, failure.ts): the status with its HTTP name, "METHOD /path", then the service's detail.
+ */
+export function serviceErrorSummary(init: ServiceErrorInit, t: Translate = substitute): string {
   const where = `${init.method} ${init.path}`;
   const status = init.status !== undefined ? `${init.status} ${statusName(init.status)}` : '';
-  const detail = init.detail ? `: ${init.detail}` : '';
+  const d = init.detail;
   switch (init.kind) {
     case 'badRequest':
-      return `The service rejected the request (${status})${detail}`;
+      return d ? t('The service rejected the request ({0}): {1}', status, d) : t('The service rejected the request ({0})', status);
     case 'unauthorized':
-      return `The service did not accept the API key (${status})${detail}`;
+      return d
+        ? t('The service did not accept the API key ({0}): {1}', status, d)
+        : t('The service did not accept the API key ({0})', status);
     case 'notFound':
-      return `The service has no such resource (${status}, ${where})${detail}`;
+      return d
+        ? t('The service has no such resource ({0}, {1}): {2}', status, where, d)
+        : t('The service has no such resource ({0}, {1})', status, where);
     case 'rateLimited':
-      return `The service is limiting the request rate (${status})${detail}`;
+      return d
+        ? t('The service is limiting the request rate ({0}): {1}', status, d)
+        : t('The service is limiting the request rate ({0})', status);
     case 'notImplemented':
-      return `The service does not offer this operation (${status}, ${where})${detail}`;
+      return d
+        ? t('The service does not offer this operation ({0}, {1}): {2}', status, where, d)
+        : t('The service does not offer this operation ({0}, {1})', status, where);
     case 'server':
-      return `The service failed to answer (${status}, ${where})${detail}`;
+      return d
+        ? t('The service failed to answer ({0}, {1}): {2}', status, where, d)
+        : t('The service failed to answer ({0}, {1})', status, where);
     case 'timeout':
-      return `The service did not answer in time (${where})${detail}`;
+      return d ? t('The service did not answer in time ({0}): {1}', where, d) : t('The service did not answer in time ({0})', where);
     case 'cancelled':
-      return `The request was cancelled (${where})`;
+      return t('The request was cancelled ({0})', where);
     case 'network':
-      return `Could not reach the service (${where})${detail}`;
+      return d ? t('Could not reach the service ({0}): {1}', where, d) : t('Could not reach the service ({0})', where);
     case 'malformedResponse':
-      return `The service sent an answer that could not be read (${status ? `${status}, ` : ''}${where})${detail}`;
+      return unreadable(status, where, d, t);
     case 'config':
-      return `The service request was not sent${detail}`;
+      return d ? t('The service request was not sent: {0}', d) : t('The service request was not sent');
   }
+}
+
+function unreadable(status: string, where: string, d: string | undefined, t: Translate): string {
+  if (status && d) return t('The service sent an answer that could not be read ({0}, {1}): {2}', status, where, d);
+  if (status) return t('The service sent an answer that could not be read ({0}, {1})', status, where);
+  if (d) return t('The service sent an answer that could not be read ({0}): {1}', where, d);
+  return t('The service sent an answer that could not be read ({0})', where);
 }
 
 export class ServiceError extends Error {
@@ -100,7 +122,7 @@ export class ServiceError extends Error {
   readonly retryAfterMs: number | undefined;
 
   constructor(init: ServiceErrorInit) {
-    super(summary(init));
+    super(serviceErrorSummary(init));
     this.name = 'ServiceError';
     this.kind = init.kind;
     this.method = init.method;

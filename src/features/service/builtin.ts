@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { serviceOrigin } from '../../core/service/origin';
 import type { ApiKeyStore } from './apiKey';
 import { LocalService } from './localService';
-import { SHOW_LOG, type Messages, type ShownMessage } from './messages';
+import { SHOW_LOG } from '../../core/service/failure';
+import type { Messages, ShownMessage } from './messages';
 import type { Target } from './policy';
 
 /** SecretStorage: the key the built-in local service accepts, made once. globalState: its last port. */

@@ -8,7 +8,8 @@ import { isUnencryptedRemote, normalizeApiKey, serviceOrigin, urlSource, validat
 import { validateApiKey, type ApiKeyStore } from './apiKey';
 import type { BuiltinService } from './builtin';
 import type { Confirmations } from './confirmations';
-import { SET_URL, type Messages } from './messages';
+import { SET_URL } from '../../core/service/failure';
+import type { Messages } from './messages';
 import type { UrlOutcome } from './policy';
 
 /** What the commands and the request policy (requests.ts) share. */

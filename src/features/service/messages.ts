@@ -1,17 +1,12 @@
 /**
  * What the service commands tell the user: the message they return (what tests assert on), the action labels,
- * the one way a message is shown (with the actions every message understands), the Restricted Mode refusal,
- * and what a failed request's message says for each kind of failure.
+ * the one way a message is shown (with the actions every message understands), and the Restricted Mode refusal
+ * (what a failed request's message says, and its actions, are core/service/failure.ts).
  */
 import * as vscode from 'vscode';
-import type { ServiceError } from '../../core/service/errors';
+import { ENTER_NEW_KEY, SET_URL } from '../../core/service/failure';
 import { notify } from '../../platform/notify';
 
-export const ENTER_NEW_KEY = 'Enter new API key';
-export const SET_URL = 'Set Service URL';
-export const SHOW_LOG = 'Show Log';
-export const OPEN_SETTINGS = 'Open Settings';
-export const TRY_AGAIN = 'Try Again';
 export const USE_BUILTIN = 'Use the Built-in Local Service';
 const MANAGE_TRUST = 'Manage Workspace Trust';
 
@@ -69,55 +64,4 @@ export class Messages {
       [MANAGE_TRUST],
     );
   }
-}
-
-/** What a failed request's message says (what happened, then what to do) and the actions it offers. */
-export function failureMessage(error: ServiceError, url: string, timeoutSeconds: number): { text: string; actions: string[] } {
-  const said = sentence(error.message);
-  switch (error.kind) {
-    case 'unauthorized':
-      return {
-        text: `${said} Enter a new API key (from the account settings of the service’s web site) and Token Lens will try again.`,
-        actions: [ENTER_NEW_KEY],
-      };
-    case 'badRequest':
-      return {
-        text: /tokenizer/i.test(error.detail ?? '')
-          ? `${said} Choose a tokenizer the service lists (Token Lens: Select Tokenizer) and try again.`
-          : `${said} Check the input and try again.`,
-        actions: [SHOW_LOG],
-      };
-    case 'notFound':
-      return { text: `${said} If the service URL (${url}) is wrong, set it again.`, actions: [SET_URL, SHOW_LOG] };
-    case 'rateLimited': {
-      const wait = error.retryAfterMs !== undefined ? ` in ${Math.ceil(error.retryAfterMs / 1000)} s` : ' in a minute';
-      return { text: `${said} The service allows 100 requests per minute per API key; try again${wait}.`, actions: [TRY_AGAIN] };
-    }
-    case 'server':
-      return {
-        text: `${said}${error.retries ? ` Token Lens retried ${error.retries} times.` : ''} Try again later; the log has the details.`,
-        actions: [TRY_AGAIN, SHOW_LOG],
-      };
-    case 'notImplemented':
-      return { text: said, actions: [SHOW_LOG] };
-    case 'timeout':
-      return {
-        text: `${said} Large computations can take a minute; raise “tokenLens.service.timeoutSeconds” (now ${timeoutSeconds} s) or try again.`,
-        actions: [TRY_AGAIN, OPEN_SETTINGS],
-      };
-    case 'network':
-      return { text: `${said} Check the service URL (${url}) and your network connection.`, actions: [TRY_AGAIN, SET_URL, SHOW_LOG] };
-    case 'malformedResponse':
-      return {
-        text: `${said} Check that the service URL (${url}) points at the service and not at another web site.`,
-        actions: [SET_URL, SHOW_LOG],
-      };
-    default:
-      return { text: said, actions: [SET_URL] };
-  }
-}
-
-/** Ends a message with a full stop unless it already ends with punctuation. */
-function sentence(text: string): string {
-  return /[.!?…]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }

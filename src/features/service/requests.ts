@@ -14,7 +14,8 @@ import { hostLocale } from '../../platform/locale';
 import { ServiceClient, type RequestLogEntry } from './client';
 import type { ServiceCommands, ServiceParts } from './commands';
 import { SEND_UNENCRYPTED } from './confirmations';
-import { ENTER_NEW_KEY, failureMessage, OPEN_SETTINGS, SET_URL, SHOW_LOG, TRY_AGAIN, USE_BUILTIN, type ShownMessage } from './messages';
+import { ENTER_NEW_KEY, failureMessage, OPEN_SETTINGS, SET_URL, SHOW_LOG, TRY_AGAIN } from '../../core/service/failure';
+import { USE_BUILTIN, type ShownMessage } from './messages';
 import type { CallOptions, CallOutcome, RequestPolicy, Target, UrlOutcome } from './policy';
 
 export class ServiceRequests extends Disposable implements RequestPolicy {
@@ -212,7 +213,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
 
   /** The failure's message; its actions enter a key, retry, set the URL, show the log or open the settings. */
   private showServiceError(error: ServiceError, { url, origin }: Target, retry: () => Thenable<unknown>): ShownMessage {
-    const { text, actions } = failureMessage(error, url, Math.round(config.serviceTimeoutMs / 1000));
+    const { text, actions } = failureMessage(error, url, Math.round(config.serviceTimeoutMs / 1000), hostLocale());
     return this.show('error', text, actions, async (choice) => {
       if (choice === ENTER_NEW_KEY) {
         const key = await this.parts.keys.prompt(origin, vscode.l10n.t('The service did not accept the stored API key.'));

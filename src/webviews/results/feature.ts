@@ -16,6 +16,7 @@ import { viewsColumn } from '../column';
 import { notify } from '../../platform/notify';
 import { FILE_SUMMARY_PREFIX } from './relaxationFile';
 import { resultsTestDriver } from './testDriver';
+import { hostLocale } from '../../platform/locale';
 
 /** Brings back, after a reload, a view whose record nobody keeps (computed here from a file): its id starts with the prefix. */
 export type LocalRestore = (panel: vscode.WebviewPanel, id: string) => void | Promise<void>;
@@ -75,7 +76,7 @@ export class ResultViews extends Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       RESULT_VIEW_TYPE,
-      runTitle(run),
+      runTitle(run, hostLocale().t),
       { viewColumn: viewsColumn(), preserveFocus },
       panelOptions(this.context.extensionUri),
     );

@@ -59,7 +59,14 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
     private readonly documents: ResultDocuments,
     log: vscode.LogOutputChannel,
   ) {
-    super(panel, extensionUri, { title: runTitle(run), script: 'results.js', styles: ['results.css'] }, isFromResultPage, testMode, log);
+    super(
+      panel,
+      extensionUri,
+      { title: runTitle(run, hostLocale().t), script: 'results.js', styles: ['results.css'] },
+      isFromResultPage,
+      testMode,
+      log,
+    );
     this.register(toDisposable(() => documents.forget(this.run.id)));
     this.update(run);
   }
@@ -74,13 +81,13 @@ export class ResultPanel extends WebviewHost<ToResultPage, FromResultPage> {
     if (run.inputText !== this.run.inputText || !this.input) this.input = inputStructure(run.inputText);
     this.run = run;
     this.view = resultView(run, this.input, hostLocale());
-    this.panel.title = runTitle(run);
+    this.panel.title = runTitle(run, hostLocale().t);
     this.show();
   }
 
   /** The page is sent what it can show: fitted to its shape (protocol.ts), with a note of what that took. */
   private show(): void {
-    const message: ShowMessage = { type: 'show', seq: ++this.seq, run: runInfo(this.run), view: this.view };
+    const message: ShowMessage = { type: 'show', seq: ++this.seq, run: runInfo(this.run, hostLocale()), view: this.view };
     const fitted = fitShowMessage(message);
     if (fitted?.note) this.log.warn(`Result view of ${this.run.id}: ${fitted.note}`);
     this.post(fitted ?? message);

@@ -14,7 +14,7 @@ import { readMd } from './readMd';
 import { readRelax } from './readRelax';
 import { readSinglePoint } from './readSinglePoint';
 import { readAppRecord } from './apps/read';
-import { isAppKind, KIND_LABELS, type RunKind, type StructureKind } from '../../core/runs/run';
+import { isAppKind, kindLabel, type RunKind, type StructureKind } from '../../core/runs/run';
 
 /** Bytes that are not an image are kept as base64 up to this size. */
 const MAX_KEPT_BYTES = 1_000_000;
@@ -124,9 +124,7 @@ function readRecord(
   const model = READERS[kind](f, { ...context, natoms: shared.natoms ?? shared.species?.length }, headers);
   const extra = f.extra;
   if (Object.keys(rec).length > 0 && Object.keys(extra).length === Object.keys(rec).length && images.length === 0) {
-    warnings.unshift(
-      `Nothing in the answer was recognised as a ${KIND_LABELS[kind].toLowerCase()} result: all of it is under Other fields.`,
-    );
+    warnings.unshift(`Nothing in the answer was recognised as a ${kindLabel(kind).toLowerCase()} result: all of it is under Other fields.`);
   }
   return { ...model, ...shared, extra, images, warnings } as ResultModel;
 }

@@ -1,7 +1,8 @@
 /** A run's answer saved as JSON: from the Runs list's Save Result As… and from an application's view. */
 import * as vscode from 'vscode';
-import { KIND_LABELS, resultFileName, type RunRecord } from '../../core/runs/run';
+import { kindLabel, resultFileName, type RunRecord } from '../../core/runs/run';
 import { notify } from '../../platform/notify';
+import { hostLocale } from '../../platform/locale';
 
 /** "Save Result As…": the raw answer as JSON, named for the run, beside its input (or in the workspace), then says where. */
 export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
@@ -27,7 +28,11 @@ export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<v
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`));
   void notify
     .info(
-      vscode.l10n.t('Saved the {0} result to {1}', KIND_LABELS[run.kind], uri.scheme === 'file' ? uri.fsPath : uri.toString(true)),
+      vscode.l10n.t(
+        'Saved the {0} result to {1}',
+        kindLabel(run.kind, hostLocale().t),
+        uri.scheme === 'file' ? uri.fsPath : uri.toString(true),
+      ),
       OPEN,
     )
     .then((choice) => {

@@ -13,13 +13,13 @@ import { ENGLISH, type Locale } from '../../core/util/locale';
 import { isParameterKind, parameterRows } from '../../core/runs/parameters';
 import { isFileSummary, summaryFileName } from './relaxationFile';
 
-export function runInfo(run: RunRecord): RunInfo {
+export function runInfo(run: RunRecord, { t }: Locale = ENGLISH): RunInfo {
   // A file's summary was read, not answered: no HTTP status, the file's name instead.
   const file = isFileSummary(run);
   return {
     id: run.id,
     kind: run.kind,
-    title: runTitle(run),
+    title: runTitle(run, t),
     inputName: run.inputName,
     state: run.state,
     startedAt: run.startedAt,

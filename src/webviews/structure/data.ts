@@ -42,11 +42,11 @@ export function runStructure(run: RunRecord, locale: Locale = ENGLISH): RunStruc
     const energies = body && typeof body === 'object' ? toSeries((body as { energies?: unknown }).energies)?.values : undefined;
     const read = readFrames(frames, { input, energies });
     if (typeof read === 'string') return read;
-    return { title: t('{0} — trajectory', runTitle(run)), structure: { ...structureData(input), frames: read }, formula };
+    return { title: t('{0} — trajectory', runTitle(run, t)), structure: { ...structureData(input), frames: read }, formula };
   }
   const model = resultView(run, input, locale)?.model;
   const final =
     model && (model.kind === 'relax' || model.kind === 'md') && model.finalPoscar ? inputStructure(model.finalPoscar) : undefined;
   if (!final) return t('This run returned neither trajectory frames nor a final structure to show.');
-  return { title: t('{0} — final structure', runTitle(run)), structure: structureData(final), formula: summarize(final).formula };
+  return { title: t('{0} — final structure', runTitle(run, t)), structure: structureData(final), formula: summarize(final).formula };
 }

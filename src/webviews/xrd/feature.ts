@@ -22,6 +22,7 @@ import { runTitle, type RunRecord } from '../../core/runs/run';
 import type { ResultViews } from '../results/feature';
 import { patternRun, type Measured } from './patternRun';
 import { xrdTestDriver } from './testDriver';
+import { hostLocale } from '../../platform/locale';
 
 export const POWDER_PATTERN = 'tokenLens.powderPattern';
 export const EXPORT_PATTERN = 'tokenLens.exportPattern';
@@ -111,7 +112,7 @@ export class PowderPatternFeature extends Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       RESULT_VIEW_TYPE,
-      runTitle(run),
+      runTitle(run, hostLocale().t),
       { viewColumn: viewsColumn(), preserveFocus: true },
       panelOptions(this.context.extensionUri),
     );

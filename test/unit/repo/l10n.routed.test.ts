@@ -1,16 +1,21 @@
 /**
  * The pure modules that were English-only word what the user reads in the Locale their caller gives: a pseudo-locale
- * that upper-cases each message (never its arguments) shows a reader's problem, an application's prompts and a result
- * table's header in it, and every message it was asked for is a key of l10n/bundle.l10n.json (what a translator fills).
+ * that upper-cases each message (never its arguments) shows a reader's problem, an application's prompts, a result
+ * table's header, a failed request's message, a run's name and the run options' descriptions in it, and every message it was asked for is a key of
+ * l10n/bundle.l10n.json (what a translator fills).
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { quantumVqe } from '../../../src/core/applications/quantum';
 import type { Prompts } from '../../../src/core/applications/types';
+import { ServiceError } from '../../../src/core/service/errors';
+import { failureMessage } from '../../../src/core/service/failure';
+import { PARAMETERS, parameterRow } from '../../../src/core/runs/parameters';
+import { kindLabel, runTitle } from '../../../src/core/runs/run';
 import { parsePoscar } from '../../../src/core/poscar/parse';
 import { readStructure } from '../../../src/core/structures/formats';
-import { makeLocale, substitute, type Locale } from '../../../src/core/util/locale';
+import { ENGLISH, makeLocale, substitute, type Locale } from '../../../src/core/util/locale';
 import { readResult } from '../../../src/webviews/results/read';
 import { BUNDLE } from '../../l10n/scan';
 
@@ -68,6 +73,61 @@ test("a result table's title and header are worded in the Locale the view is rea
   assert.deepEqual(table?.columns, ['ID', 'FORMULA', 'BAND GAP (EV)']);
   const english = readResult('search', body, {}, { request: {} });
   assert.deepEqual('tables' in english ? english.tables[0]?.columns : [], ['Id', 'Formula', 'Band gap (eV)'], 'English without one');
+});
+
+test("a failed request's summary and advice are worded in the Locale the host gives, the error's own message English", () => {
+  const said = (init: ConstructorParameters<typeof ServiceError>[0], locale?: Locale): string =>
+    failureMessage(new ServiceError(init), 'https://svc.example', 60, locale ?? LOUD).text;
+  const key = { kind: 'unauthorized', method: 'POST', path: '/relax', status: 401, detail: 'bad key' } as const;
+  assert.equal(
+    said(key),
+    'THE SERVICE DID NOT ACCEPT THE API KEY (401 Unauthorized): bad key. ' +
+      'ENTER A NEW API KEY (FROM THE ACCOUNT SETTINGS OF THE SERVICE’S WEB SITE) AND TOKEN LENS WILL TRY AGAIN.',
+  );
+  assert.match(new ServiceError(key).message, /^The service did not accept the API key \(401 Unauthorized\): bad key$/, 'the log: English');
+  assert.match(said(key, ENGLISH), /^The service did not accept the API key \(401 Unauthorized\): bad key\. Enter a new API key/);
+  const loud: [ConstructorParameters<typeof ServiceError>[0], RegExp][] = [
+    [
+      { kind: 'notFound', method: 'GET', path: '/x', status: 404 },
+      /^THE SERVICE HAS NO SUCH RESOURCE \(404 Not Found, GET \/x\)\. IF THE SERVICE URL \(https:\/\/svc.example\) IS WRONG/,
+    ],
+    [
+      { kind: 'rateLimited', method: 'POST', path: '/x', status: 429, retryAfterMs: 2500 },
+      /RATE \(429 Too Many Requests\)\. .* TRY AGAIN IN 3 S\.$/,
+    ],
+    [
+      { kind: 'server', method: 'POST', path: '/x', status: 503, retries: 2 },
+      /^THE SERVICE FAILED TO ANSWER .* TOKEN LENS RETRIED 2 TIMES\. TRY AGAIN LATER/,
+    ],
+    [
+      { kind: 'timeout', method: 'POST', path: '/x', detail: 'no answer after 60 s' },
+      /^THE SERVICE DID NOT ANSWER IN TIME \(POST \/x\): no answer after 60 s\. LARGE .*\(NOW 60 S\)/,
+    ],
+    [
+      { kind: 'network', method: 'POST', path: '/x', detail: 'socket hang up' },
+      /^COULD NOT REACH THE SERVICE \(POST \/x\): socket hang up\. CHECK THE SERVICE URL/,
+    ],
+    [
+      { kind: 'malformedResponse', method: 'POST', path: '/x', status: 200 },
+      /^THE SERVICE SENT AN ANSWER THAT COULD NOT BE READ \(200 OK, POST \/x\)\. CHECK THAT/,
+    ],
+  ];
+  for (const [init, shown] of loud) assert.match(said(init), shown, init.kind);
+});
+
+test("a run's name, its kind's label and the run options' descriptions are worded in the Locale they are given", () => {
+  assert.equal(runTitle({ kind: 'md', inputName: 'Si.vasp' }, LOUD.t), 'MOLECULAR DYNAMICS: Si.vasp');
+  assert.equal(runTitle({ kind: 'md', inputName: 'Si.vasp' }), 'Molecular dynamics: Si.vasp', 'English without one');
+  assert.equal(kindLabel('relax', LOUD.t), 'RELAX');
+  assert.equal(kindLabel('pxrdMatch', LOUD.t), 'POWDER MATCH');
+  const fmax = PARAMETERS.relax[0]!;
+  assert.deepEqual(parameterRow(fmax, fmax.default, LOUD), {
+    description: '0.05 eV/Å (DEFAULT: NOT SENT)',
+    detail: 'CONVERGED WHEN EVERY FORCE IS BELOW THIS',
+  });
+  assert.deepEqual(parameterRow(fmax, 0.01), { description: '0.01 eV/Å', detail: 'converged when every force is below this' });
+  const ensemble = PARAMETERS.md.find((p) => p.name === 'ensemble')!;
+  assert.equal(ensemble.about(LOUD.t), 'NVE: CONSTANT ENERGY; NVT: A LANGEVIN THERMOSTAT AT THE TEMPERATURE');
 });
 
 test('every message the routed modules asked for is a key of the bundle a translator fills', () => {

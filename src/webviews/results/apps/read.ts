@@ -2,7 +2,7 @@
 import type { Rec } from '../../../core/util/guards';
 import { Fields } from '../fields';
 import type { ResultImage } from '../model';
-import { KIND_LABELS, type AppKind } from '../../../core/runs/run';
+import { kindLabel, type AppKind } from '../../../core/runs/run';
 import type { AppModel, AppRead } from './model';
 import { ENGLISH, type Translate } from '../../../core/util/locale';
 import { readHea, readHeterostructure, readReaction, readVqe } from './readBuild';
@@ -42,7 +42,7 @@ export function readAppRecord(
     const extra = f.extra;
     if (Object.keys(rec).length > 0 && Object.keys(extra).length === Object.keys(rec).length && images.length === 0) {
       warnings.unshift(
-        `Nothing in the answer was recognised as a ${KIND_LABELS[kind].toLowerCase()} result: all of it is under Other fields.`,
+        `Nothing in the answer was recognised as a ${kindLabel(kind).toLowerCase()} result: all of it is under Other fields.`,
       );
     }
     return { kind, ...read, ...(method ? { method } : {}), extra, images, warnings };
@@ -51,7 +51,7 @@ export function readAppRecord(
     return {
       kind,
       ...EMPTY,
-      headline: KIND_LABELS[kind],
+      headline: kindLabel(kind, t),
       extra: rec,
       images,
       warnings: [`This answer could not be read (${String(error)}): all of it is under Other fields.`],
