@@ -6,6 +6,7 @@ import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../..
 import { isToResultPage } from '../../../../src/webviews/results/protocol';
 import { readResult } from '../../../../src/webviews/results/read';
 import type { RunKind } from '../../../../src/core/runs/run';
+import { cpuMs } from '../../../support/linearity';
 
 const DIR = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'results');
 const fixture = (name: string): string => readFileSync(join(DIR, name), 'utf8');
@@ -377,19 +378,21 @@ test('hostile input never throws: NaN strings, wrong lengths, nulls, __proto__ k
   assert.equal(Object.getPrototypeOf(m.extra), Object.prototype);
 });
 
-test('huge arrays are cut with a warning, quickly', () => {
-  const started = Date.now();
-  const energies = Array.from({ length: 1_000_000 }, (_, i) => -i);
-  const m = read<RelaxModel>('relax', { energies, eigenvalues: Array.from({ length: 3000 }, () => new Array(3000).fill(1)) });
-  assert.equal(m.energies.length, 200_000);
-  assert.match(m.warnings.join(' '), /energies has 1,000,000 values: the first 200,000 are shown/);
-  const bands = readResult('tightbinding', {
-    type: 'json',
-    value: { eigenvalues: Array.from({ length: 3000 }, () => new Array(3000).fill(1)) },
-  }) as BandsModel;
-  assert.deepEqual(bands.bands, []);
-  assert.ok('eigenvalues' in bands.extra);
-  assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
+test('huge arrays are cut with a warning, quickly', async () => {
+  // CPU time: beside the editor lane a 9-million-element answer's wall time is mostly the machine's (6.8 s once in CI).
+  const used = await cpuMs(() => {
+    const energies = Array.from({ length: 1_000_000 }, (_, i) => -i);
+    const m = read<RelaxModel>('relax', { energies, eigenvalues: Array.from({ length: 3000 }, () => new Array(3000).fill(1)) });
+    assert.equal(m.energies.length, 200_000);
+    assert.match(m.warnings.join(' '), /energies has 1,000,000 values: the first 200,000 are shown/);
+    const bands = readResult('tightbinding', {
+      type: 'json',
+      value: { eigenvalues: Array.from({ length: 3000 }, () => new Array(3000).fill(1)) },
+    }) as BandsModel;
+    assert.deepEqual(bands.bands, []);
+    assert.ok('eigenvalues' in bands.extra);
+  });
+  assert.ok(used < 5000, `${used.toFixed(0)} ms of CPU`);
 });
 
 test('holes in a series become gaps, counted in a warning', () => {
