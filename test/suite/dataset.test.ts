@@ -178,7 +178,8 @@ suite('Dataset overview', function () {
       [],
       'nor for a state that is none',
     );
-    await waitFor(() => webviews() === before, 10_000, 'the pages the serializer was given to be closed');
+    // At most as many as before: a view closeAll was still closing when `before` was counted may close meanwhile.
+    await waitFor(() => webviews() <= before, 10_000, 'the pages the serializer was given to be closed');
   });
 
   test('a file not open in the editor: read from the disk in slices, every line counted and every broken one listed', async () => {
