@@ -209,12 +209,20 @@ function addOwnPairs(t: Sums, model: Model, shells: Float64Array): void {
   });
 }
 
+/** Writes core/shell pair c's separation r_b − r_a at these shell displacements into d; returns its length. */
+function separation(model: Model, shells: Float64Array, c: number, d: number[]): number {
+  const { n } = model.p;
+  const [a, b, m] = [model.combos.a[c]!, model.combos.b[c]!, 3 * model.combos.pair[c]!];
+  for (let k = 0; k < 3; k++) d[k] = model.list.d[m + k]! + (b < n ? 0 : shells[3 * (b - n) + k]!) - (a < n ? 0 : shells[3 * (a - n) + k]!);
+  return Math.sqrt(d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!);
+}
+
 /**
  * The real-space Ewald and short-range terms of the first `upTo` core/shell pairs (the moving ones, or all). The hot
  * loop of every shell relaxation: no array made per pair.
  */
 function addCombos(t: Sums, model: Model, shells: Float64Array, upTo: number): void {
-  const { p, list, combos } = model;
+  const { p, combos } = model;
   const { realCutoff, alpha } = model.s;
   const [n, shortOff] = [p.n, SHORT_OFF];
   const reach = Math.max(realCutoff, shortOff);
@@ -222,10 +230,7 @@ function addCombos(t: Sums, model: Model, shells: Float64Array, upTo: number): v
   for (let c = 0; c < upTo; c++) {
     const a = combos.a[c]!;
     const b = combos.b[c]!;
-    const m = 3 * combos.pair[c]!;
-    const [sa, sb] = [3 * (a - n), 3 * (b - n)];
-    for (let k = 0; k < 3; k++) d[k] = list.d[m + k]! + (b < n ? 0 : shells[sb + k]!) - (a < n ? 0 : shells[sa + k]!);
-    const r = Math.sqrt(d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!);
+    const r = separation(model, shells, c, d);
     // The list reaches beyond both cutoffs, by the shells' and the Verlet skins.
     if (r >= reach) continue;
     const [e, de] = r < realCutoff ? realTerm(combos.qq[c]!, r, alpha) : [0, 0];
@@ -280,17 +285,15 @@ const LONG_WAVES = 0.5;
  * the springs with their own pairs' Coulomb correction, and the long waves of the reciprocal sum.
  */
 function shellHessian(model: Model, shells: Float64Array): Float64Array | undefined {
-  const { p, list, combos, s } = model;
+  const { p, combos, s } = model;
   const size = shells.length;
   if (size > DENSE_LIMIT) return undefined;
   const h = new Float64Array(size * size);
   const d = [0, 0, 0];
   const at = (x: number, y: number): number => 3 * (x - p.n) * size + 3 * (y - p.n);
   for (let c = 0; c < combos.moving; c++) {
-    const [a, b, m] = [combos.a[c]!, combos.b[c]!, 3 * combos.pair[c]!];
-    for (let k = 0; k < 3; k++)
-      d[k] = list.d[m + k]! + (b < p.n ? 0 : shells[3 * (b - p.n) + k]!) - (a < p.n ? 0 : shells[3 * (a - p.n) + k]!);
-    const r = Math.sqrt(d[0]! * d[0]! + d[1]! * d[1]! + d[2]! * d[2]!);
+    const [a, b] = [combos.a[c]!, combos.b[c]!];
+    const r = separation(model, shells, c, d);
     const curvature: [number, number] = [0, 0];
     if (r < s.realCutoff) {
       const [e, de] = realTerm(combos.qq[c]!, r, s.alpha);

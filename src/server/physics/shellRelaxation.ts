@@ -29,14 +29,14 @@ export interface Recycled {
 const PAIRS = 8;
 
 /** eV/Å: the largest force left on a relaxed shell. */
-export const SHELL_TOLERANCE = 1e-7;
+const SHELL_TOLERANCE = 1e-7;
 /** Evaluations one relaxation of the shells may take (each Newton step's probes counted). */
-export const MAX_SHELL_EVALUATIONS = 200;
+const MAX_SHELL_EVALUATIONS = 200;
 /** A reused Hessian is kept while each step divides the largest shell force by at least this. */
 const RECYCLED_GAIN = 4;
 /** Å: the length of the step along which a probe measures the curvature. */
 const PROBE = 1e-5;
-export const CATASTROPHE =
+const CATASTROPHE =
   'The shell model has no minimum for the shells here (a polarisation catastrophe: the polarisable ions are pulled onto their neighbours); the structure may be far from what the parameters were fitted to.';
 
 const dot = (a: Float64Array, b: Float64Array): number => {
