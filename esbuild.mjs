@@ -169,6 +169,9 @@ export function bundles(production) {
         dataset: 'src/webviews/pages/dataset/main.ts',
       },
       outdir: 'media/build',
+      // Minified in development too (with source maps): the structure page carries 3Dmol, 2 MB unminified, and a
+      // view opens about a second sooner without it.
+      minify: true,
       format: 'iife',
       target: 'es2022',
     },

@@ -3,8 +3,19 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isSoftwareRenderer } from '../../src/webviews/pages/structure/renderer';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
-import { activateExtension, closeAllEditors, openDocument, openWorkspaceFile, patience, REPO_ROOT, screenshot, waitFor } from './util';
+import {
+  activateExtension,
+  closeAllEditors,
+  openDocument,
+  openWorkspaceFile,
+  patience,
+  REPO_ROOT,
+  screenshot,
+  screenshotsSupported,
+  waitFor,
+} from './util';
 
 const TEST = 'tokenLens.structure.test';
 const report = (action = 'report', arg: Record<string, unknown> = {}) =>
@@ -222,6 +233,10 @@ suite('POSCAR', () => {
     const { painted } = (await report('report', { paint: true }))!;
     assert.ok(painted > 0.02, `the canvas shows the structure (${(painted * 100).toFixed(1)} % painted)`);
     assert.equal(r.note, '');
+    // Antialiasing only on a GPU: software WebGL draws each antialiased frame several times slower.
+    assert.ok(r.renderer, 'the WebGL renderer is named');
+    assert.equal(r.antialias, !isSoftwareRenderer(r.renderer), `antialias ${r.antialias} with ${r.renderer}`);
+    if (screenshotsSupported()) assert.equal(r.antialias, false, `the headless Chromium draws in software: ${r.renderer}`);
     const hovered = await report('hover', { atom: 0 });
     assert.match(hovered!.hover, /^Na 1 \(line 9\) {2}\(0\.000, 0\.000, 0\.000\) Å$/);
     // Click two atoms for a distance, a third for the angle at the middle one: Na–Cl a/2, Cl–Na–Cl 90°.

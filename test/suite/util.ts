@@ -39,6 +39,23 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Waits longer than this are logged with what they waited for: where the suite's time goes. */
+const SLOW_WAIT_MS = 2000;
+
+function describe(message: string | (() => string)): string {
+  try {
+    return typeof message === 'function' ? message() : message;
+  } catch (err) {
+    return `(message threw: ${(err as Error).message})`;
+  }
+}
+
+function logSlowWait<T>(value: T, started: number, message: string | (() => string)): T {
+  const took = Date.now() - started;
+  if (took >= SLOW_WAIT_MS) console.log(`[slow wait] ${(took / 1000).toFixed(1)} s: ${describe(message).slice(0, 160)}`);
+  return value;
+}
+
 /**
  * Poll `predicate` (sync or async) every `intervalMs` until it returns a truthy value,
  * which is returned. Throws `Timed out after N ms waiting for <message>` otherwise;
@@ -51,25 +68,20 @@ export async function waitFor<T>(
   intervalMs = 50,
 ): Promise<NonNullable<T>> {
   const budget = patience(timeoutMs);
-  const deadline = Date.now() + budget;
+  const started = Date.now();
+  const deadline = started + budget;
   let lastError: unknown;
   for (;;) {
     try {
       const value = await predicate();
-      if (value) return value;
+      if (value) return logSlowWait(value, started, message);
       lastError = undefined;
     } catch (err) {
       lastError = err;
     }
     if (Date.now() >= deadline) {
       const detail = lastError ? ` (last error: ${(lastError as Error).message ?? String(lastError)})` : '';
-      let what: string;
-      try {
-        what = typeof message === 'function' ? message() : message;
-      } catch (err) {
-        what = `(message threw: ${(err as Error).message})`;
-      }
-      throw new Error(`Timed out after ${budget} ms waiting for ${what}${detail}`);
+      throw new Error(`Timed out after ${budget} ms waiting for ${describe(message)}${detail}`);
     }
     await sleep(intervalMs);
   }

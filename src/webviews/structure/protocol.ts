@@ -120,6 +120,9 @@ export interface StructureReport {
   firstAtom: number[];
   /** Milliseconds from the message to the first frame drawn. */
   renderMs: number;
+  /** The WebGL renderer, and whether the view's context antialiases (not in software: pages/structure/renderer.ts). */
+  renderer: string;
+  antialias: boolean;
   /** Share of canvas pixels that differ from the background (something was drawn); -1 unless the test asked (paint). */
   painted: number;
 }

@@ -7,6 +7,7 @@ import { createViewer, elementColors, setBondLength, type GLViewer } from '3dmol
 import { ELEMENTS } from '../../../core/poscar/elements';
 import { connect, cssVar, el, onThemeChange, themeKind, t } from '../bridge';
 import { measurement } from '../../structure/measure';
+import { isSoftwareRenderer, webglRenderer } from './renderer';
 import { buildScene, legend, toXyz, type Scene, type SceneInput } from '../../structure/scene';
 import {
   isToStructurePage,
@@ -131,7 +132,8 @@ app.append(header, toolbar, player, note, stage, measureBar, legendBox, hoverLin
 // also catches ionic neighbours (Na–Cl 2.82 Å) that its own table misses, and no second neighbours.
 for (const e of ELEMENTS) if (e.covalentRadius) setBondLength(e.symbol, 1.1 * e.covalentRadius);
 
-const viewer: GLViewer = createViewer(stage, { backgroundColor: background(), antialias: true });
+const renderer = webglRenderer();
+const viewer: GLViewer = createViewer(stage, { backgroundColor: background(), antialias: !isSoftwareRenderer(renderer) });
 new ResizeObserver(() => {
   viewer.resize();
   viewer.render();
@@ -447,6 +449,7 @@ const driver =
             repeat: options.repeat,
             hoverText,
             renderMs,
+            renderer,
             frameIndex,
             frames: framesOf(current?.structure),
             playing: timer !== undefined,

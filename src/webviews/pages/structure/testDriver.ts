@@ -27,6 +27,7 @@ export interface StructureState {
   repeat: Vec3;
   hoverText: string;
   renderMs: number;
+  renderer: string;
   frameIndex: number;
   frames: number;
   playing: boolean;
@@ -92,6 +93,8 @@ async function report({ viewer, elements, state }: StructurePage, request: numbe
     measurement: copyButton.disabled ? '' : (measureText.textContent ?? ''),
     theme: themeKind(),
     renderMs: now.renderMs,
+    renderer: now.renderer,
+    antialias: antialiased(viewer),
     painted: paint ? await painted(viewer) : -1,
     frame: now.frameIndex,
     frames: now.frames,
@@ -99,6 +102,13 @@ async function report({ viewer, elements, state }: StructurePage, request: numbe
     playing: now.playing,
     firstAtom: now.scene ? [...now.scene.positions.subarray(0, 3)] : [],
   };
+}
+
+/** Whether the viewer's own WebGL context multisamples (what it got, not what it asked for). */
+function antialiased(viewer: GLViewer): boolean {
+  const canvas = viewer.getCanvas();
+  const gl = canvas.getContext('webgl2') ?? canvas.getContext('webgl');
+  return gl?.getContextAttributes()?.antialias === true;
 }
 
 /** Share of pixels that differ from the background in a PNG of the canvas. */
