@@ -64,10 +64,20 @@ export async function leastUnder(
  */
 export const FLOOR_MS = 0.5;
 
-/** The fastest small and large CPU times of `runs` alternating runs. */
-async function fastestPair<T>({ run, small, large, runs = 7 }: LinearCheck<T>): Promise<{ smallMs: number; largeMs: number }> {
+/**
+ * A measurement ends early, after at least MIN_RUNS alternating runs, once its ratio is under the limit divided by
+ * CLEAR_MARGIN: a linear reader is then plainly linear, and further runs could only confirm it. A quadratic one stays
+ * over the limit itself, so it is always measured in full.
+ */
+const MIN_RUNS = 2;
+const CLEAR_MARGIN = 2;
+
+const ratioOf = (smallMs: number, largeMs: number): number => largeMs / Math.max(FLOOR_MS, smallMs);
+
+/** The fastest small and large CPU times of up to `runs` alternating runs. */
+async function fastestPair<T>({ run, small, large, limit, runs = 7 }: LinearCheck<T>): Promise<{ smallMs: number; largeMs: number }> {
   let [smallMs, largeMs] = [Infinity, Infinity];
-  for (let k = 0; k < runs; k++) {
+  for (let k = 0; k < runs && !(k >= MIN_RUNS && ratioOf(smallMs, largeMs) < limit / CLEAR_MARGIN); k++) {
     smallMs = Math.min(smallMs, await cpuMs(() => run(small)));
     largeMs = Math.min(largeMs, await cpuMs(() => run(large)));
   }
@@ -82,7 +92,7 @@ export async function linearRatio<T>(check: LinearCheck<T>): Promise<Linearity> 
   const { attempts } = await leastUnder(
     async () => {
       const { smallMs, largeMs } = await fastestPair(check);
-      const ratio = largeMs / Math.max(FLOOR_MS, smallMs);
+      const ratio = ratioOf(smallMs, largeMs);
       if (ratio < best.ratio) best = { ratio, smallMs, largeMs };
       return ratio;
     },

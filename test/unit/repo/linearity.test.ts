@@ -45,14 +45,31 @@ test('a linear loop slowed through one whole measurement (the other lane) passes
   let runs = 0;
   const disturbed = (n: number) => {
     runs++;
-    // The warm-up takes 2 runs and a measurement 2 × 7: runs 3 to 16 are the first; its large runs take 9× as long.
+    // The warm-up takes 2 runs and a measurement up to 2 × 7: runs 3 to 16 are the first; its large runs take 9× as
+    // long, which keeps it over the limit to its end. The second stops once plainly linear: after 2 × 2 runs.
     const disturbedLarge = runs > 2 && runs <= 16 && n > 1_000_000;
     for (let k = 0; k < (disturbedLarge ? 9 : 1); k++) linear(n);
   };
   const result = await linearRatio({ what: '8× the size', run: disturbed, small: 1_000_000, large: 8_000_000, limit: 32 });
   assert.ok(result.ratio < 32, result.message);
   assert.equal(result.attempts, 2, result.message);
-  assert.equal(runs, 2 + 2 * 14);
+  assert.equal(runs, 2 + 2 * 7 + 2 * 2);
+});
+
+test('a plainly linear loop is measured less than seven times, a quadratic one seven times in each of its three measurements', async () => {
+  const counted = (loop: (n: number) => void) => {
+    const sizes: number[] = [];
+    return { sizes, run: (n: number) => (sizes.push(n), loop(n)) };
+  };
+  const fast = counted(linear);
+  await linearRatio({ what: '8× the size', run: fast.run, small: 1_000_000, large: 8_000_000, limit: 32 });
+  assert.ok(
+    fast.sizes.length < 2 + 2 * 7,
+    `stopped before seven pairs (at once, two, when the machine is quiet): ${fast.sizes.length} runs`,
+  );
+  const slow = counted(quadratic);
+  await linearRatio({ what: '8× the size', run: slow.run, small: 2_000, large: 16_000, limit: 32 });
+  assert.equal(slow.sizes.length, 2 + 3 * 2 * 7, 'never under the limit: every run of every measurement');
 });
 
 test('a small time under FLOOR_MS counts as FLOOR_MS: a reader that stops at once is not infinitely superlinear', async () => {
