@@ -68,5 +68,28 @@ export function runMocha(dir: string, suffix: string): Promise<void> {
     }
     runner.on('pass', () => passed++);
     runner.on('fail', () => failed++);
+    timeSpent(runner);
+  });
+}
+
+/**
+ * Where the suite's time went, printed at its end: the tests', the hooks' (which mocha's report leaves out), and the
+ * slowest hooks by suite, so that a slow teardown is as easy to find as a slow test.
+ */
+function timeSpent(runner: Mocha.Runner): void {
+  const hooks = new Map<string, number>();
+  let started = 0;
+  let tests = 0;
+  runner.on('hook', () => (started = Date.now()));
+  runner.on('hook end', (hook: Mocha.Hook) => {
+    const name = `${hook.parent?.title ?? ''}: ${hook.title.replace(/^"(.*)" hook.*$/, '$1')}`;
+    hooks.set(name, (hooks.get(name) ?? 0) + Date.now() - started);
+  });
+  runner.on('test end', (test: Mocha.Test) => (tests += test.duration ?? 0));
+  runner.on('end', () => {
+    const inHooks = [...hooks.values()].reduce((a, b) => a + b, 0);
+    const slowest = [...hooks].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    console.log(`[time] tests ${(tests / 1000).toFixed(0)} s, hooks ${(inHooks / 1000).toFixed(0)} s; slowest hooks:`);
+    for (const [name, ms] of slowest) console.log(`[time]   ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}`);
   });
 }
