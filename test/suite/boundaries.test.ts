@@ -1,6 +1,16 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateExtension, closeAllEditors, openWorkspaceFile, patience, screenshot, toastSays, untilShown, waitFor } from './util';
+import {
+  activateExtension,
+  closeAllEditors,
+  openWorkspaceFile,
+  patience,
+  resetSettings,
+  screenshot,
+  toastSays,
+  untilShown,
+  waitFor,
+} from './util';
 
 interface Toggled {
   enabled: boolean;
@@ -24,7 +34,7 @@ suite('Token boundaries in the editor', () => {
 
   teardown(async () => {
     await toggle(false);
-    await vscode.workspace.getConfiguration('workbench').update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    await resetSettings('workbench', ['colorTheme']);
     await closeAllEditors();
   });
 

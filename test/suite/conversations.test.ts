@@ -14,7 +14,7 @@ import {
   type ChatModel,
 } from '../../src/core/chat/index';
 import { loadHuggingFaceTokenizer, loadTokenizerSync } from '../../src/core/tokenizers/index';
-import { activateExtension, closeAllEditors, openDocument, patience, screenshot, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, patience, resetSettings, screenshot, waitFor } from './util';
 
 /** The core's count of a conversation with OpenAI's framing on cl100k_base: what the status bar must show. */
 async function framedCount(value: unknown, encoding = 'cl100k_base'): Promise<{ total: number; text: number }> {
@@ -34,9 +34,7 @@ suite('Conversations', function () {
   });
 
   teardown(async () => {
-    await vscode.workspace.getConfiguration('tokenLens').update('contextWindow.size', undefined, vscode.ConfigurationTarget.Global);
-    for (const key of ['chat.countConversations', 'models.tokenizerFiles', 'tokenizer'])
-      await vscode.workspace.getConfiguration('tokenLens').update(key, undefined, vscode.ConfigurationTarget.Global);
+    await resetSettings('tokenLens', ['contextWindow.size', 'chat.countConversations', 'models.tokenizerFiles', 'tokenizer']);
     await closeAllEditors();
   });
 

@@ -7,7 +7,7 @@ import { countConversation, openAIFormat, parseConversation } from '../../src/co
 import { percentile } from '../../src/core/chat/datasetStats';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 import type { DatasetReport } from '../../src/webviews/dataset/protocol';
-import { activateExtension, closeAllEditors, patience, screenshot, waitFor } from './util';
+import { activateExtension, closeAllEditors, patience, resetSettings, screenshot, waitFor } from './util';
 
 const TEST = 'tokenLens.dataset.test';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -42,8 +42,7 @@ suite('Dataset overview', function () {
   });
 
   teardown(async () => {
-    for (const key of ['contextWindow.size', 'prices', 'dataset.epochs'])
-      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await resetSettings('tokenLens', ['contextWindow.size', 'prices', 'dataset.epochs']);
     await vscode.commands.executeCommand(TEST, 'closeAll');
     await closeAllEditors();
   });

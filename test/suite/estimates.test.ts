@@ -7,7 +7,17 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TokenLensTestApi } from '../../src/api';
-import { activateExtension, aiTokenizerClaude, closeAllEditors, openDocument, screenshot, screenshotsSupported, ui, waitFor } from './util';
+import {
+  activateExtension,
+  aiTokenizerClaude,
+  closeAllEditors,
+  openDocument,
+  resetSettings,
+  screenshot,
+  screenshotsSupported,
+  ui,
+  waitFor,
+} from './util';
 import * as inspector from './inspectorDriver';
 
 const GEMINI = 'gemini (estimate)';
@@ -23,9 +33,7 @@ suite('Closed models (estimates)', () => {
 
   teardown(async () => {
     await vscode.commands.executeCommand('tokenLens.toggleTokenBoundaries', false);
-    const settings = vscode.workspace.getConfiguration('tokenLens');
-    await settings.update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
-    await settings.update('contextWindow.size', undefined, vscode.ConfigurationTarget.Global);
+    await resetSettings('tokenLens', ['tokenizer', 'contextWindow.size']);
     await closeAllEditors();
   });
 

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { countConversation, OPENAI_FRAMING_LABEL, openAIFormat, parseConversation } from '../../src/core/chat/index';
 import { loadTokenizerSync } from '../../src/core/tokenizers/index';
 import type { FileCountsResult } from '../../src/features/fileCounts/feature';
-import { activateExtension, closeAllEditors, patience, screenshot, untilShown } from './util';
+import { activateExtension, closeAllEditors, patience, resetSettings, screenshot, untilShown } from './util';
 
 const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const context = () => path.join(root(), 'context');
@@ -27,7 +27,7 @@ suite('Count Tokens in Files and the chat tool', () => {
   suiteTeardown(async () => {
     for (const file of IGNORED) fs.rmSync(path.join(context(), file), { force: true });
     fs.rmSync(path.join(context(), 'build'), { recursive: true, force: true });
-    await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Global);
+    await resetSettings('files', ['exclude']);
     await vscode.commands.executeCommand('tokenLens.fileCounts.clear');
     await closeAllEditors();
   });

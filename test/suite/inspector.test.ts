@@ -4,7 +4,7 @@ import type { TokenLensTestApi } from '../../src/api';
 import type { RenderedReport } from '../../src/webviews/inspector/protocol';
 import { INSPECTOR_SAMPLE as SAMPLE, inspectorText } from '../bench/textgen';
 import { formatScaleRun, inspectorTab, open, openFirstPaint, openOn, post, receive, scaleRun, state, TEST, until } from './inspectorDriver';
-import { activateExtension, closeAllEditors, openDocument, patience, screenshot, sleep, waitFor } from './util';
+import { activateExtension, closeAllEditors, openDocument, patience, resetSettings, screenshot, sleep, waitFor } from './util';
 
 suite('Inspector', () => {
   let api: TokenLensTestApi;
@@ -15,8 +15,7 @@ suite('Inspector', () => {
 
   teardown(async () => {
     await vscode.commands.executeCommand(TEST, 'close');
-    const settings = vscode.workspace.getConfiguration('tokenLens');
-    await settings.update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
+    await resetSettings('tokenLens', ['tokenizer']);
     await closeAllEditors();
   });
 

@@ -21,6 +21,7 @@ import {
   closeAllEditors,
   openDocument,
   patience,
+  resetSettings,
   screenshot,
   screenshotsSupported,
   sleep,
@@ -63,8 +64,7 @@ suite('Open models (tokenizer.json)', () => {
 
   suiteTeardown(async () => {
     await hub.close();
-    for (const key of ['models.hubEndpoint', 'models.tokenizerFiles', 'tokenizer'])
-      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await resetSettings('tokenLens', ['models.hubEndpoint', 'models.tokenizerFiles', 'tokenizer']);
     await closeAllEditors();
   });
 

@@ -8,6 +8,7 @@ import {
   openDocument,
   patience,
   QUICK_INPUT,
+  resetSettings,
   screenshot,
   screenshotsSupported,
   sleep,
@@ -60,9 +61,7 @@ suite('Service: URL, API key and remote tokenization', () => {
 
   teardown(async () => {
     server.faults.clear();
-    for (const key of ['tokenizer', 'specialTokens', 'service.timeoutSeconds']) {
-      await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
-    }
+    await resetSettings('tokenLens', ['tokenizer', 'specialTokens', 'service.timeoutSeconds']);
     await closeAllEditors();
   });
 

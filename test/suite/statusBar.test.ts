@@ -6,6 +6,7 @@ import {
   closeAllEditors,
   openDocument,
   QUICK_INPUT,
+  resetSettings,
   screenshot,
   screenshotsSupported,
   sleep,
@@ -23,11 +24,13 @@ suite('Status bar', () => {
   });
 
   teardown(async () => {
-    const settings = vscode.workspace.getConfiguration('tokenLens');
-    await settings.update('tokenizer', undefined, vscode.ConfigurationTarget.Global);
-    await settings.update('specialTokens', undefined, vscode.ConfigurationTarget.Global);
-    for (const key of ['contextWindow.size', 'contextWindow.reserve', 'contextWindow.warningPercent'])
-      await settings.update(key, undefined, vscode.ConfigurationTarget.Global);
+    await resetSettings('tokenLens', [
+      'tokenizer',
+      'specialTokens',
+      'contextWindow.size',
+      'contextWindow.reserve',
+      'contextWindow.warningPercent',
+    ]);
     await closeAllEditors();
   });
 

@@ -6,7 +6,17 @@ import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../src/server/http/app';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { items, reportWhere, resultReport, useReferenceServer, type Outcome } from './runs';
-import { closeAllEditors, openWorkspaceFile, patience, screenshot, screenshotsSupported, ui, untilShown, waitFor } from './util';
+import {
+  closeAllEditors,
+  openWorkspaceFile,
+  patience,
+  resetSettings,
+  screenshot,
+  screenshotsSupported,
+  ui,
+  untilShown,
+  waitFor,
+} from './util';
 
 const KEY = 'runs-key-5c1f';
 const settings = () => vscode.workspace.getConfiguration('tokenLens');
@@ -117,7 +127,7 @@ suite('Structure runs: relax, single point, MD and band structure from the open 
 
   teardown(async () => {
     server.faults.clear();
-    await settings().update('service.timeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    await resetSettings('tokenLens', ['service.timeoutSeconds']);
     await vscode.commands.executeCommand('tokenLens.results.test', 'closeAll');
     await closeAllEditors();
   });

@@ -126,6 +126,17 @@ export async function openWorkspaceFile(relativePath: string): Promise<vscode.Te
 }
 
 /**
+ * Puts user settings back to their defaults, writing only those a test set: each write is a round trip to the
+ * settings file, and a teardown that cleared five settings after every test spent most of its time writing nothing.
+ */
+export async function resetSettings(section: string, keys: readonly string[]): Promise<void> {
+  const config = vscode.workspace.getConfiguration(section);
+  for (const key of keys) {
+    if (config.inspect(key)?.globalValue !== undefined) await config.update(key, undefined, vscode.ConfigurationTarget.Global);
+  }
+}
+
+/**
  * Close every tab of every group without a save prompt: a dirty document (an untitled one) is shown
  * and reverted first, whichever group it is in; everything else (webviews too) is closed directly.
  */
