@@ -98,7 +98,7 @@ export class ApplicationRuns extends Disposable {
   async run(app: Application, args: AppRunArgs = {}): Promise<AppRunOutcome> {
     let asked: Asked | Refusal | undefined;
     if (args.body) {
-      const problem = app.check(args.body);
+      const problem = app.check(args.body, hostLocale());
       asked = problem ? { refuse: vscode.l10n.t('{0}: {1} Nothing was sent.', app.title(hostLocale().t), problem) } : { body: args.body };
     } else {
       asked = await app.ask(this.prompts(), hostLocale());
@@ -285,7 +285,7 @@ export class ApplicationRuns extends Disposable {
               const error = firstError(parsed(d));
               return { name, text: d.getText(), ...(error ? { error: error.message } : {}) };
             }
-            const sent = runPoscar(d.languageId, d.getText(), name);
+            const sent = runPoscar(d.languageId, d.getText(), name, undefined, hostLocale());
             return isRunRefusal(sent) ? { name, text: '', error: sent.refuse } : { name, text: sent.text };
           }),
     };

@@ -133,7 +133,10 @@ export class StructureRuns extends Disposable {
     if (!input) {
       const message = this.service.show(
         'warning',
-        `Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to run ${kindLabel(kind).toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`,
+        vscode.l10n.t(
+          'Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to run {0}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).',
+          kindLabel(kind, hostLocale().t).toLocaleLowerCase(vscode.env.language),
+        ),
       );
       return { status: 'noInput', kind, message };
     }
@@ -144,7 +147,10 @@ export class StructureRuns extends Disposable {
     if (density !== undefined && !(Number.isInteger(density) && density >= 1 && density <= 1000)) {
       const message = this.service.show(
         'error',
-        `The k-path density must be a whole number from 1 to 1000 (the setting tokenLens.tightbinding.kpathDensity is ${JSON.stringify(density)}). Nothing was sent.`,
+        vscode.l10n.t(
+          'The k-path density must be a whole number from 1 to 1000 (the setting tokenLens.tightbinding.kpathDensity is {0}). Nothing was sent.',
+          JSON.stringify(density),
+        ),
       );
       return { status: 'invalid', kind, message };
     }
@@ -214,7 +220,7 @@ export class StructureRuns extends Disposable {
       return undefined;
     }
     const format = open && formatEntry(open.languageId)?.structure ? open.languageId : detectFormat(uri.path, text).id;
-    const converted = runPoscar(format, text, name, this.shownFrame(uri));
+    const converted = runPoscar(format, text, name, this.shownFrame(uri), hostLocale());
     if (!isRefusal(converted)) {
       if (converted.frame !== undefined && (converted.frames ?? 1) > 1)
         vscode.window.setStatusBarMessage(

@@ -8,8 +8,7 @@ import { isUnencryptedRemote, normalizeApiKey, serviceOrigin, urlSource, validat
 import { validateApiKey, type ApiKeyStore } from './apiKey';
 import type { BuiltinService } from './builtin';
 import type { Confirmations } from './confirmations';
-import { SET_URL } from '../../core/service/failure';
-import type { Messages } from './messages';
+import { labels, type Messages } from './messages';
 import type { UrlOutcome } from './policy';
 
 /** What the commands and the request policy (requests.ts) share. */
@@ -87,7 +86,7 @@ export class ServiceCommands {
         message: this.parts.messages.show(
           'warning',
           vscode.l10n.t('Set the service URL first: an API key belongs to one service and is sent only to it.'),
-          [SET_URL],
+          [labels().setUrl],
         ).text,
       };
     if (key !== undefined) {

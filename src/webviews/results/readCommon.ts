@@ -1,6 +1,7 @@
 /** What every reader of a run kind shares: its context and the atom-count check. */
 import { isRecord, type Rec } from '../../core/util/guards';
-import type { Translate } from '../../core/util/locale';
+import { kindLabel, type RunKind } from '../../core/runs/run';
+import { ENGLISH, type Translate } from '../../core/util/locale';
 import { MAX_POINTS, toVec3Rows } from './fields';
 import type { ResultModel, Trajectory } from './model';
 
@@ -20,6 +21,14 @@ export interface KindContext extends ReadContext {
 
 /** What a kind's reader returns: its model without the parts read.ts adds to every kind. */
 export type Read<M extends ResultModel> = Omit<M, 'extra' | 'images' | 'warnings' | 'method' | 'natoms' | 'species'>;
+
+/** The warning of an answer none of whose fields a reader placed. */
+export const unrecognised = (kind: RunKind, t: Translate = ENGLISH.t): string =>
+  t('Nothing in the answer was recognised as a {0} result: all of it is under Other fields.', kindLabel(kind, t).toLowerCase());
+
+/** The warning of an answer a reader failed on (its mistake, not the service's). */
+export const unreadable = (error: unknown, t: Translate = ENGLISH.t): string =>
+  t('This answer could not be read ({0}): all of it is under Other fields.', String(error));
 
 /**
  * The number of atoms: the input structure's, else the answer's natoms, else the first count given.
