@@ -123,7 +123,7 @@ export class ApplicationRuns extends Disposable {
 
   private async send(app: Application, asked: Asked, show: boolean): Promise<AppRunOutcome> {
     const { body } = asked;
-    const inputName = app.name(body);
+    const inputName = app.name(body, hostLocale().t);
     const inputUri = asked.inputUri ?? vscode.Uri.from({ scheme: 'untitled', path: `${app.kind}-request.json` }).toString();
     const outcome = await this.recorder.record(
       { kind: app.kind, inputName, inputText: JSON.stringify(body, null, 2), inputUri },

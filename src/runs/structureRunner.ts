@@ -16,7 +16,7 @@ import { isRefusal, runPoscar } from '../core/structures/runInput';
 import type { SourceRange } from '../core/structures/types';
 import { isAppKind, kindLabel, type StructureKind } from '../core/runs/run';
 import { Disposable } from '../platform/disposable';
-import { quantity } from '../core/util/quantity';
+import { plural } from '../core/util/locale';
 import {
   defaultValues,
   firstProblem,
@@ -235,7 +235,7 @@ export class StructureRuns extends Disposable {
 
   /** A structure with errors is not sent: say why and show the first problem. */
   private async refuseErrors(input: Input): Promise<ShownMessage | undefined> {
-    const errors = parsePoscar(input.text).diagnostics.filter((d) => d.severity === 'error');
+    const errors = parsePoscar(input.text, hostLocale()).diagnostics.filter((d) => d.severity === 'error');
     if (!errors.length) return undefined;
     const first = errors[0]!;
     try {
@@ -250,7 +250,14 @@ export class StructureRuns extends Disposable {
     }
     return this.service.show(
       'error',
-      `${input.name} has ${quantity(errors.length, 'error')}, so Token Lens did not send it. ${first.message}`,
+      plural(
+        hostLocale(),
+        errors.length,
+        '{1} has {0} error, so Token Lens did not send it. {2}',
+        '{1} has {0} errors, so Token Lens did not send it. {2}',
+        input.name,
+        first.message,
+      ),
     );
   }
 }

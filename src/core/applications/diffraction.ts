@@ -82,6 +82,8 @@ export const matchPattern: Application = {
         return error && locale.t('"xrd_data": {0}.', error.message);
       }),
     ),
-  name: (body) =>
-    `${typeof body.xrd_data === 'string' ? parseDiffraction(body.xrd_data).points.length : 0} points${typeof body.formula === 'string' && body.formula ? ` · ${body.formula}` : ''}`,
+  name: (body, t = ENGLISH.t) => {
+    const points = typeof body.xrd_data === 'string' ? parseDiffraction(body.xrd_data).points.length : 0;
+    return typeof body.formula === 'string' && body.formula ? t('{0} points · {1}', points, body.formula) : t('{0} points', points);
+  },
 };

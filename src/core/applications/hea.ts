@@ -50,5 +50,5 @@ export const highEntropyAlloy: Application = {
     );
   },
 
-  name: (body) => (Array.isArray(body.elements) ? body.elements.join('') : 'composition'),
+  name: (body, t = ENGLISH.t) => (Array.isArray(body.elements) ? body.elements.join('') : t('composition')),
 };

@@ -108,6 +108,10 @@ export const generateHeterostructure: Application = {
     return typeof poscar === 'string' && poscar.trim() ? poscar : undefined;
   },
 
-  name: (body) =>
-    `${String(body.jid1 ?? body.film_jid ?? commentWord(body.poscar_film) ?? 'film')} on ${String(body.jid2 ?? body.subs_jid ?? body.substrate_jid ?? commentWord(body.poscar_subs) ?? 'substrate')}`,
+  name: (body, t = ENGLISH.t) =>
+    t(
+      '{0} on {1}',
+      String(body.jid1 ?? body.film_jid ?? commentWord(body.poscar_film) ?? t('film')),
+      String(body.jid2 ?? body.subs_jid ?? body.substrate_jid ?? commentWord(body.poscar_subs) ?? t('substrate')),
+    ),
 };

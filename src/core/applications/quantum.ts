@@ -50,5 +50,8 @@ export const quantumVqe: Application = {
     );
   },
 
-  name: (body) => `${String(body.jid ?? 'Hamiltonian')}${Array.isArray(body.kpoint) ? ` · k = (${body.kpoint.join(', ')})` : ''}`,
+  name: (body, t = ENGLISH.t) => {
+    const input = String(body.jid ?? t('Hamiltonian'));
+    return Array.isArray(body.kpoint) ? t('{0} · k = ({1})', input, body.kpoint.join(', ')) : input;
+  },
 };

@@ -86,11 +86,11 @@ export const searchMaterials: Application = {
     );
   },
 
-  name(body) {
+  name(body, t = ENGLISH.t) {
     const parts = [
       typeof body.formula === 'string' ? body.formula : '',
       Array.isArray(body.elements) ? body.elements.join('-') : '',
     ].filter(Boolean);
-    return parts.join(' · ') || 'all materials';
+    return parts.join(' · ') || t('all materials');
   },
 };

@@ -72,8 +72,8 @@ export interface Application {
   ask(prompts: Prompts, locale?: Locale): Promise<Asked | Refusal | undefined>;
   /** A hand-written body: the message when it cannot be sent, in `locale` (English when not given). */
   check(body: Body, locale?: Locale): string | undefined;
-  /** What the Runs list calls the input: "Si", "JVASP-1002". */
-  name(body: Body): string;
+  /** What the Runs list calls the input: "Si", "JVASP-1002"; its words (if any) in `t`, English when not given. */
+  name(body: Body, t?: Translate): string;
   /** A structure in the answer, opened as a POSCAR document once the run is done (heterostructure). */
   structure?(answer: unknown): string | undefined;
 }

@@ -48,7 +48,7 @@ export class ServiceCommands {
     if (value === undefined) return { status: 'cancelled' };
     const problem = validateServiceUrl(value);
     if (problem) {
-      this.parts.messages.show('error', `Token Lens did not save the service URL: ${problem}`);
+      this.parts.messages.show('error', vscode.l10n.t('Token Lens did not save the service URL: {0}', problem));
       return { status: 'invalid', message: problem };
     }
     const normalized = value.trim().replace(/\/+$/, '');

@@ -74,15 +74,15 @@ type Shared = Pick<ResultModel, 'method' | 'natoms' | 'species'>;
 /** What every kind may state: the method, the atoms, the energy unit (only eV is understood). */
 function readShared(f: Fields, context: ReadContext): Shared {
   const natoms = f.count('natoms', 'n_atoms', 'num_atoms', 'nat');
-  const species = f.read(['species', 'elements', 'symbols'], toStrings, 'a list of element symbols');
+  const species = f.read(['species', 'elements', 'symbols'], toStrings, f.t('a list of element symbols'));
   atomCount(f.warnings, context, [
-    ['natoms', natoms, 'atoms'],
-    ['species', species?.length, 'names'],
+    ['natoms', natoms, f.t('atoms')],
+    ['species', species?.length, f.t('names')],
   ]);
   f.read(
     ['energy_unit', 'energy_units'],
     (v) => (typeof v === 'string' && v.trim().toLowerCase() === 'ev' ? v : undefined),
-    '"eV" (energies are shown as sent)',
+    f.t('"eV" (energies are shown as sent)'),
   );
   return { method: f.text('method', 'model', 'calculator', 'potential'), natoms, species };
 }
@@ -113,7 +113,7 @@ function readRecord(
   context: ReadContext,
 ): ResultModel {
   const warnings: string[] = [];
-  const f = new Fields(rec, warnings);
+  const f = new Fields(rec, warnings, '', context.t);
   takeImages(rec, f, images);
   const shared = readShared(f, context);
   const model = READERS[kind](f, { ...context, natoms: shared.natoms ?? shared.species?.length }, headers);

@@ -32,22 +32,27 @@ export const unreadable = (error: unknown, t: Translate = ENGLISH.t): string =>
 
 /**
  * The number of atoms: the input structure's, else the answer's natoms, else the first count given.
- * Every count that disagrees is a warning ("forces: 7 rows, but the structure has 8 atoms").
+ * Every count that disagrees is a warning ("forces: 7 rows, but the structure has 8 atoms"); `noun` is worded by
+ * the caller (context.t).
  */
 export function atomCount(
   warnings: string[],
   context: KindContext,
   counts: [name: string, n: number | undefined, noun: string][],
 ): number | undefined {
+  const t = context.t ?? ENGLISH.t;
   const given = counts.filter((c): c is [string, number, string] => c[1] !== undefined);
-  const [atoms, against] =
-    context.atoms !== undefined
-      ? [context.atoms, 'the structure has']
-      : context.natoms !== undefined
-        ? [context.natoms, 'natoms is']
-        : [given[0]?.[1], `${given[0]?.[0]} has`];
+  const first = given[0]?.[0];
+  const atoms = context.atoms ?? context.natoms ?? given[0]?.[1];
   for (const [name, n, noun] of given) {
-    if (n !== atoms) warnings.push(`${name}: ${n} ${noun}, but ${against} ${atoms} atoms.`);
+    if (n === atoms) continue;
+    warnings.push(
+      context.atoms !== undefined
+        ? t('{0}: {1} {2}, but the structure has {3} atoms.', name, n, noun, atoms!)
+        : context.natoms !== undefined
+          ? t('{0}: {1} {2}, but natoms is {3} atoms.', name, n, noun, atoms!)
+          : t('{0}: {1} {2}, but {3} has {4} atoms.', name, n, noun, first!, atoms!),
+    );
   }
   return atoms;
 }

@@ -35,7 +35,7 @@ export function readAppRecord(
   t: Translate = ENGLISH.t,
 ): AppModel {
   const warnings: string[] = [];
-  const f = new Fields(rec, warnings);
+  const f = new Fields(rec, warnings, '', t);
   try {
     takeImages(f);
     const method = f.text('method', 'model_type', 'algorithm');
