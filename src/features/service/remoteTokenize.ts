@@ -117,10 +117,11 @@ export class RemoteTokenization extends Disposable {
       // An estimate has no tokens to compare with: as for a name Token Lens does not know.
       if (!(error instanceof UnknownTokenizerError || error instanceof NotExactError)) throw error;
     }
-    const comparison = local ? compareResults(tokenizer, text, result, local, specialTokens) : undefined;
+    const comparison = local ? compareResults(tokenizer, text, result, local, specialTokens, hostLocale().t) : undefined;
     const summary = countSummary(result, local, comparison);
     this.log.info(summary);
-    if (args.show !== false) await this.openReport(comparisonMarkdown(tokenizer, result, local, comparison, config.serviceBaseUrl));
+    if (args.show !== false)
+      await this.openReport(comparisonMarkdown(tokenizer, result, local, comparison, config.serviceBaseUrl, undefined, hostLocale().t));
     const message = this.service.show('info', summary);
     return { status: 'ok', result, ...(local ? { local } : {}), ...(comparison ? { comparison } : {}), message };
   }
