@@ -98,7 +98,7 @@ export class ApplicationRuns extends Disposable {
   async run(app: Application, args: AppRunArgs = {}): Promise<AppRunOutcome> {
     let asked: Asked | Refusal | undefined;
     if (args.body) {
-      const problem = app.check(args.body);
+      const problem = app.check(args.body, hostLocale());
       asked = problem ? { refuse: vscode.l10n.t('{0}: {1} Nothing was sent.', app.title(hostLocale().t), problem) } : { body: args.body };
     } else {
       asked = await app.ask(this.prompts(), hostLocale());
@@ -123,7 +123,7 @@ export class ApplicationRuns extends Disposable {
 
   private async send(app: Application, asked: Asked, show: boolean): Promise<AppRunOutcome> {
     const { body } = asked;
-    const inputName = app.name(body);
+    const inputName = app.name(body, hostLocale().t);
     const inputUri = asked.inputUri ?? vscode.Uri.from({ scheme: 'untitled', path: `${app.kind}-request.json` }).toString();
     const outcome = await this.recorder.record(
       { kind: app.kind, inputName, inputText: JSON.stringify(body, null, 2), inputUri },
@@ -285,7 +285,7 @@ export class ApplicationRuns extends Disposable {
               const error = firstError(parsed(d));
               return { name, text: d.getText(), ...(error ? { error: error.message } : {}) };
             }
-            const sent = runPoscar(d.languageId, d.getText(), name);
+            const sent = runPoscar(d.languageId, d.getText(), name, undefined, hostLocale());
             return isRunRefusal(sent) ? { name, text: '', error: sent.refuse } : { name, text: sent.text };
           }),
     };

@@ -10,6 +10,7 @@ import { StructureFeature } from '../webviews/structure/feature';
 import { ApplicationRuns } from './applicationRunner';
 import { RunRecorder } from './recorder';
 import { RunStore } from './store';
+import { hostLocale } from '../platform/locale';
 import { StructureRuns } from './structureRunner';
 import { readRelaxationSummary, StructureFileCommands } from './structureFiles';
 import { isFileSummary } from '../webviews/results/relaxationFile';
@@ -23,7 +24,7 @@ export function materialsRuns(
 ): { disposables: vscode.Disposable[]; tree: RunsTree; results: ResultViews } {
   const service = new ServiceFeature(context, log, testMode);
   const requests = service.requests;
-  const store = new RunStore(context.workspaceState);
+  const store = new RunStore(context.workspaceState, hostLocale().t);
   // The views and the runners need each other; the views reach the runners through this, once both exist.
   const control: RunControl = {
     cancel: (id) => runnerOf(id).cancel(id),

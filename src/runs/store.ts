@@ -7,6 +7,7 @@ import { RUN_KINDS, RUN_STATES, type RunRecord } from '../core/runs/run';
 import { isInt, isRecord, isString } from '../core/util/guards';
 import { isParameterKind, sentParameters } from '../core/runs/parameters';
 import { toDisposable } from '../platform/disposable';
+import { substitute, type Translate } from '../core/util/locale';
 
 export interface Storage {
   get<T>(key: string): T | undefined;
@@ -24,7 +25,11 @@ export class RunStore {
   private runs: RunRecord[];
   private readonly listeners = new Set<(run: RunRecord | undefined) => void>();
 
-  constructor(private readonly storage: Storage) {
+  /** `t` words the error a run still going keeps after a reload (the host's vscode.l10n.t; English in tests). */
+  constructor(
+    private readonly storage: Storage,
+    private readonly t: Translate = substitute,
+  ) {
     const stored = storage.get<unknown[]>(KEY);
     this.runs = Array.isArray(stored) ? stored.flatMap((r) => revive(r) ?? []) : [];
   }
@@ -59,7 +64,7 @@ export class RunStore {
   private changed(run: RunRecord | undefined): void {
     // A run still going is stored as cancelled: after a reload nothing is waiting for its answer.
     const settled = this.runs.map((r) =>
-      r.state === 'running' ? { ...r, state: 'cancelled' as const, error: 'The window was reloaded while it ran.' } : r,
+      r.state === 'running' ? { ...r, state: 'cancelled' as const, error: this.t('The window was reloaded while it ran.') } : r,
     );
     void this.storage.update(KEY, settled.map(toStored));
     for (const listener of this.listeners) listener(run);

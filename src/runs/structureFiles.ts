@@ -46,6 +46,7 @@ function asArgs(arg: unknown): ConvertArgs {
 }
 
 const fileName = (uri: vscode.Uri): string => uri.path.slice(uri.path.lastIndexOf('/') + 1) || uri.toString();
+const notStructure = (name: string): string => vscode.l10n.t('{0} is not a structure file Token Lens reads.', name);
 
 export class StructureFileCommands extends Disposable {
   constructor(
@@ -81,22 +82,22 @@ export class StructureFileCommands extends Disposable {
     uri: vscode.Uri | string | undefined,
   ): Promise<{ document: vscode.TextDocument; file: StructureFile; entry: FormatEntry } | string> {
     const target = typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri);
-    if (!target) return 'Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) first.';
+    if (!target) return vscode.l10n.t('Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) first.');
     let document: vscode.TextDocument;
     try {
       document = await vscode.workspace.openTextDocument(target);
     } catch (error) {
-      return `${fileName(target)} could not be opened: ${error instanceof Error ? error.message : String(error)}`;
+      return vscode.l10n.t('{0} could not be opened: {1}', fileName(target), error instanceof Error ? error.message : String(error));
     }
     if (!formatEntry(document.languageId)?.structure) {
       // A file whose language VS Code did not set (an unusual name): read it in the format its name or content says.
       const detected = formatEntry(detectFormat(target.path, document.getText().slice(0, 4096)).id);
-      if (!detected?.structure) return `${fileName(target)} is not a structure file Token Lens reads.`;
+      if (!detected?.structure) return notStructure(fileName(target));
       document = await vscode.languages.setTextDocumentLanguage(document, detected.language.languageId);
     }
     const file = structureOf(document);
     const entry = formatEntry(document.languageId);
-    return file && entry ? { document, file, entry } : `${fileName(target)} is not a structure file Token Lens reads.`;
+    return file && entry ? { document, file, entry } : notStructure(fileName(target));
   }
 
   /** Writes the frame shown (or picked) in the target format and opens it as a new document; returns the document's URI. */
@@ -118,8 +119,8 @@ export class StructureFileCommands extends Disposable {
     const frames = await this.framesToWrite(args.frame, document.uri, file, writer);
     if (!frames) return undefined;
     if (target === 'poscar') {
-      const refused = refusalToRun(file.frames[frames[0]!]!, name);
-      if (refused) return void notify.error(refused.replace('did not send it', 'did not convert it to POSCAR'));
+      const refused = refusalToRun(file.frames[frames[0]!]!, name, hostLocale(), true);
+      if (refused) return void notify.error(refused);
     }
     let text: string;
     try {
@@ -219,11 +220,11 @@ export async function readRelaxationSummary(uri: vscode.Uri): Promise<RunRecord 
   try {
     bytes = await vscode.workspace.fs.readFile(uri);
   } catch (error) {
-    return `${name} could not be read: ${error instanceof Error ? error.message : String(error)}`;
+    return vscode.l10n.t('{0} could not be read: {1}', name, error instanceof Error ? error.message : String(error));
   }
   const head = new TextDecoder().decode(bytes.subarray(0, SNIFF_CHARS));
   const language = detectFormat(uri.path, head);
-  if (!formatEntry(language.id)?.structure) return `${name} is not a structure file Token Lens reads.`;
+  if (!formatEntry(language.id)?.structure) return notStructure(name);
   const file = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading {0}', name), cancellable: true },
     (progress, token) => {

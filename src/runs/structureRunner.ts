@@ -16,7 +16,7 @@ import { isRefusal, runPoscar } from '../core/structures/runInput';
 import type { SourceRange } from '../core/structures/types';
 import { isAppKind, kindLabel, type StructureKind } from '../core/runs/run';
 import { Disposable } from '../platform/disposable';
-import { quantity } from '../core/util/quantity';
+import { plural } from '../core/util/locale';
 import {
   defaultValues,
   firstProblem,
@@ -133,7 +133,10 @@ export class StructureRuns extends Disposable {
     if (!input) {
       const message = this.service.show(
         'warning',
-        `Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to run ${kindLabel(kind).toLowerCase()}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).`,
+        vscode.l10n.t(
+          'Open a structure file (POSCAR, CIF, XYZ, XDATCAR, OUTCAR or vasprun.xml) to run {0}: Token Lens sends the structure in the active editor (or the file chosen in the Explorer).',
+          kindLabel(kind, hostLocale().t).toLocaleLowerCase(vscode.env.language),
+        ),
       );
       return { status: 'noInput', kind, message };
     }
@@ -144,7 +147,10 @@ export class StructureRuns extends Disposable {
     if (density !== undefined && !(Number.isInteger(density) && density >= 1 && density <= 1000)) {
       const message = this.service.show(
         'error',
-        `The k-path density must be a whole number from 1 to 1000 (the setting tokenLens.tightbinding.kpathDensity is ${JSON.stringify(density)}). Nothing was sent.`,
+        vscode.l10n.t(
+          'The k-path density must be a whole number from 1 to 1000 (the setting tokenLens.tightbinding.kpathDensity is {0}). Nothing was sent.',
+          JSON.stringify(density),
+        ),
       );
       return { status: 'invalid', kind, message };
     }
@@ -214,7 +220,7 @@ export class StructureRuns extends Disposable {
       return undefined;
     }
     const format = open && formatEntry(open.languageId)?.structure ? open.languageId : detectFormat(uri.path, text).id;
-    const converted = runPoscar(format, text, name, this.shownFrame(uri));
+    const converted = runPoscar(format, text, name, this.shownFrame(uri), hostLocale());
     if (!isRefusal(converted)) {
       if (converted.frame !== undefined && (converted.frames ?? 1) > 1)
         vscode.window.setStatusBarMessage(
@@ -229,7 +235,7 @@ export class StructureRuns extends Disposable {
 
   /** A structure with errors is not sent: say why and show the first problem. */
   private async refuseErrors(input: Input): Promise<ShownMessage | undefined> {
-    const errors = parsePoscar(input.text).diagnostics.filter((d) => d.severity === 'error');
+    const errors = parsePoscar(input.text, hostLocale()).diagnostics.filter((d) => d.severity === 'error');
     if (!errors.length) return undefined;
     const first = errors[0]!;
     try {
@@ -244,7 +250,14 @@ export class StructureRuns extends Disposable {
     }
     return this.service.show(
       'error',
-      `${input.name} has ${quantity(errors.length, 'error')}, so Token Lens did not send it. ${first.message}`,
+      plural(
+        hostLocale(),
+        errors.length,
+        '{1} has {0} error, so Token Lens did not send it. {2}',
+        '{1} has {0} errors, so Token Lens did not send it. {2}',
+        input.name,
+        first.message,
+      ),
     );
   }
 }

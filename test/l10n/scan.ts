@@ -65,12 +65,22 @@ function messageArguments(call: ts.CallExpression): readonly ts.Expression[] {
   return [];
 }
 
-/** A table of messages the code translates one by one (`const PAGE_MESSAGES = [...] as const`). */
+/**
+ * A table of messages the code translates one by one: `const PAGE_MESSAGES = [...] as const`, or a record of them
+ * (`const SERVICE_MESSAGES = { badRequest: ['…', '…'] }`): every value in it, however nested.
+ */
 function messageTable(node: ts.Node): readonly ts.Expression[] {
   if (!ts.isVariableDeclaration(node) || !ts.isIdentifier(node.name) || !node.name.text.endsWith('_MESSAGES')) return [];
-  let init = node.initializer;
-  while (init && (ts.isAsExpression(init) || ts.isParenthesizedExpression(init))) init = init.expression;
-  return init && ts.isArrayLiteralExpression(init) ? init.elements : [];
+  const out: ts.Expression[] = [];
+  const collect = (value: ts.Expression | undefined): void => {
+    while (value && (ts.isAsExpression(value) || ts.isParenthesizedExpression(value))) value = value.expression;
+    if (value && ts.isArrayLiteralExpression(value)) value.elements.forEach(collect);
+    else if (value && ts.isObjectLiteralExpression(value))
+      value.properties.forEach((p) => ts.isPropertyAssignment(p) && collect(p.initializer));
+    else if (value && node.initializer !== value) out.push(value);
+  };
+  collect(node.initializer);
+  return out;
 }
 
 /** Every message a source translates, with where. */
@@ -122,8 +132,9 @@ const SHOWN_BY_CONSTRUCTOR: Record<string, number[]> = {
   ThemeIcon: [],
 };
 const MARKDOWN_METHODS = new Set(['appendMarkdown', 'appendText']);
-/** Properties of quick picks, input boxes, tree items, status bar items, code lenses, progress and diagnostics. */
+/** Properties of quick picks, input boxes, tree items, status bar items, code lenses, progress, diagnostics and refusals. */
 const SHOWN_PROPERTIES = new Set([
+  'refuse',
   'label',
   'description',
   'detail',
@@ -176,6 +187,10 @@ function shownArguments(node: ts.CallExpression | ts.NewExpression): readonly ts
   if (ts.isNewExpression(node)) return (SHOWN_BY_CONSTRUCTOR[name] ?? []).flatMap((i) => (args[i] ? [args[i]] : []));
   const receiver = ts.isPropertyAccessExpression(node.expression) ? node.expression.expression.getText() : '';
   if (receiver === 'notify' && NOTIFY.has(name)) return args;
+  // messages.show('error', text, actions): the service's one way to show a message (features/service/messages.ts).
+  if (name === 'show' && args[0] && NOTIFY.has(literalText(args[0]) ?? '')) return args.slice(1);
+  // model.warnings.push(…): a result's warnings are shown in its view.
+  if ((name === 'push' || name === 'unshift') && /\bwarnings$/.test(receiver)) return args;
   if (WINDOW_TEXT.has(name) || MARKDOWN_METHODS.has(name)) return args;
   if (name === 'setAttribute' && args[0] && PAGE_ATTRIBUTES.has(literalText(args[0]) ?? '')) return args.slice(1);
   return [];
@@ -225,14 +240,31 @@ function pagePhrase(source: ts.SourceFile, node: ts.Node, out: Found[]): void {
   if (text !== undefined ? phrase(text) : pieces.some(phrase)) out.push(found(source, node, text ?? pieces.join('${…}')));
 }
 
-/** User-facing English in a source that does not go through t(): the sinks everywhere, any phrase in a page. */
+/** Checks of what the user typed (`check`, `checkJid`…): what they return is the message the input box shows. */
+const CHECK = /^check[A-Z]?/;
+
+/** The name of a named function, method or property a node sits in; an unnamed arrow counts as its enclosing one's. */
+function enclosingName(node: ts.Node): string | undefined {
+  for (let n: ts.Node | undefined = node.parent; n; n = n.parent) {
+    if ((ts.isFunctionDeclaration(n) || ts.isMethodDeclaration(n)) && n.name) return n.name.getText();
+    if ((ts.isArrowFunction(n) || ts.isFunctionExpression(n)) && (ts.isPropertyAssignment(n.parent) || ts.isVariableDeclaration(n.parent)))
+      return n.parent.name.getText();
+  }
+  return undefined;
+}
+
+/**
+ * User-facing English in a source that does not go through t(): the sinks everywhere, any phrase in a page or in a
+ * check of the user's input.
+ */
 export function untranslated(source: ts.SourceFile): Found[] {
   const out: Found[] = [];
   const page = source.fileName.startsWith('src/webviews/pages/');
   const visit = (node: ts.Node): void => {
     for (const shown of sinks(node)) englishIn(source, shown, out);
     const literal = literalText(node) !== undefined || ts.isTemplateExpression(node);
-    if (page && literal && !insideTranslation(node) && !isData(node)) pagePhrase(source, node, out);
+    const everyPhrase = page || CHECK.test(enclosingName(node) ?? '');
+    if (everyPhrase && literal && !insideTranslation(node) && !isData(node)) pagePhrase(source, node, out);
     ts.forEachChild(node, visit);
   };
   visit(source);

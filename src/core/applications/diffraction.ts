@@ -14,19 +14,24 @@ export const computePattern: Application = {
   path: '/pxrd/compute',
   example: { jid: 'JVASP-1002', wavelength: 1.5406 },
 
-  async ask(p, { t } = ENGLISH) {
+  async ask(p, locale = ENGLISH) {
+    const { t } = locale;
     const jid = await p.text({
       title: t('Powder Diffraction: Compute Pattern'),
       prompt: t('Material identifier (jid); the pattern is for Cu Kα unless the request says otherwise'),
       value: p.history('jid')[0] ?? '',
       placeHolder: 'JVASP-1002',
-      check: checkJid,
+      check: (v) => checkJid(v, locale),
     });
     if (jid === undefined) return undefined;
     return { body: { jid: jid.trim().toUpperCase() }, remember: { key: 'jid', value: jid.trim().toUpperCase() } };
   },
 
-  check: (body) => firstProblem(stringField(body, 'jid', true, checkJid), numberField(body, 'wavelength', 0.01, 5)),
+  check: (body, locale = ENGLISH) =>
+    firstProblem(
+      stringField(locale, body, 'jid', true, (v) => checkJid(v, locale)),
+      numberField(locale, body, 'wavelength', 0.01, 5),
+    ),
   name: (body) => String(body.jid),
 };
 
@@ -37,7 +42,8 @@ export const matchPattern: Application = {
   path: '/pxrd/match',
   example: { formula: 'Si', xrd_data: '28.44 100\n47.30 55\n56.12 30' },
 
-  async ask(p, { t } = ENGLISH) {
+  async ask(p, locale = ENGLISH) {
+    const { t } = locale;
     const file = p.diffraction();
     if (!file)
       return {
@@ -62,20 +68,22 @@ export const matchPattern: Application = {
         file.name,
       ),
       placeHolder: 'Si',
-      check: (v) => (v.trim() ? checkFormula(v) : undefined),
+      check: (v) => (v.trim() ? checkFormula(v, locale) : undefined),
     });
     if (formula === undefined) return undefined;
     return { body: { ...(formula.trim() ? { formula: formula.trim() } : {}), xrd_data: toXrdData(file.data.points) }, inputUri: file.uri };
   },
 
-  check: (body) =>
+  check: (body, locale = ENGLISH) =>
     firstProblem(
-      stringField(body, 'formula', false, (v) => (v.trim() ? checkFormula(v) : undefined)),
-      stringField(body, 'xrd_data', true, (v) => {
-        const error = errorsOf(parseDiffraction(v))[0];
-        return error && `"xrd_data": ${error.message}.`;
+      stringField(locale, body, 'formula', false, (v) => (v.trim() ? checkFormula(v, locale) : undefined)),
+      stringField(locale, body, 'xrd_data', true, (v) => {
+        const error = errorsOf(parseDiffraction(v, locale))[0];
+        return error && locale.t('"xrd_data": {0}.', error.message);
       }),
     ),
-  name: (body) =>
-    `${typeof body.xrd_data === 'string' ? parseDiffraction(body.xrd_data).points.length : 0} points${typeof body.formula === 'string' && body.formula ? ` · ${body.formula}` : ''}`,
+  name: (body, t = ENGLISH.t) => {
+    const points = typeof body.xrd_data === 'string' ? parseDiffraction(body.xrd_data).points.length : 0;
+    return typeof body.formula === 'string' && body.formula ? t('{0} points · {1}', points, body.formula) : t('{0} points', points);
+  },
 };

@@ -9,18 +9,19 @@ import { firstProblem, numberField, stringField, type Application, type Body, ty
 
 /** A jid typed, or an open POSCAR picked (refused while it has errors); undefined when cancelled. */
 async function structure(
-  { t }: Locale,
+  locale: Locale,
   p: Prompts,
   step: number,
   role: 'Film' | 'Substrate',
   example: string,
 ): Promise<{ jid: string } | { poscar: string } | Refusal | undefined> {
+  const { t } = locale;
   const open = p.poscars();
   const answer = await p.pick({
     title: t('Generate Heterostructure ({0}/3)', step),
     placeHolder: placeHolder(t, role, example, open.length > 0),
     items: open.map((d) => ({ label: d.name, description: d.error ? t('has an error: {0}', d.error) : t('open POSCAR') })),
-    typed: checkJid,
+    typed: (v) => checkJid(v, locale),
   });
   if (answer === undefined) return undefined;
   const document = open.find((d) => d.name === answer);
@@ -68,7 +69,7 @@ export const generateHeterostructure: Application = {
       title: t('Generate Heterostructure (3/3)'),
       prompt: t('Miller index of the interface plane, for film and substrate (h_k_l)'),
       value: '0_0_1',
-      check: checkMiller,
+      check: (v) => checkMiller(v, locale),
     });
     if (index === undefined) return undefined;
     const miller = normalizeMiller(index)!;
@@ -82,18 +83,23 @@ export const generateHeterostructure: Application = {
     };
   },
 
-  check(body) {
-    const jidOrPoscar = (role: string, jids: string[], poscars: string[]): string | undefined =>
-      has(body, ...jids, ...poscars) ? undefined : `The ${role} is missing: give "${jids[0]}" (a jid) or "${poscars[0]}" (POSCAR text).`;
+  check(body, locale = ENGLISH) {
+    const { t } = locale;
     return firstProblem(
-      jidOrPoscar('film', ['jid1', 'film_jid'], ['poscar_film']),
-      jidOrPoscar('substrate', ['jid2', 'subs_jid', 'substrate_jid'], ['poscar_subs']),
-      ...['jid1', 'jid2', 'film_jid', 'subs_jid', 'substrate_jid'].map((f) => stringField(body, f, false, checkJid)),
-      ...['film_index', 'subs_index'].map((f) => stringField(body, f, false, checkMiller)),
-      numberField(body, 'film_thickness', 1, 100),
-      numberField(body, 'subs_thickness', 1, 100),
-      numberField(body, 'separation', 0.5, 20),
-      numberField(body, 'vacuum', 0, 100),
+      has(body, 'jid1', 'film_jid', 'poscar_film')
+        ? undefined
+        : t('The film is missing: give "{0}" (a jid) or "{1}" (POSCAR text).', 'jid1', 'poscar_film'),
+      has(body, 'jid2', 'subs_jid', 'substrate_jid', 'poscar_subs')
+        ? undefined
+        : t('The substrate is missing: give "{0}" (a jid) or "{1}" (POSCAR text).', 'jid2', 'poscar_subs'),
+      ...['jid1', 'jid2', 'film_jid', 'subs_jid', 'substrate_jid'].map((f) =>
+        stringField(locale, body, f, false, (v) => checkJid(v, locale)),
+      ),
+      ...['film_index', 'subs_index'].map((f) => stringField(locale, body, f, false, (v) => checkMiller(v, locale))),
+      numberField(locale, body, 'film_thickness', 1, 100),
+      numberField(locale, body, 'subs_thickness', 1, 100),
+      numberField(locale, body, 'separation', 0.5, 20),
+      numberField(locale, body, 'vacuum', 0, 100),
     );
   },
 
@@ -102,6 +108,10 @@ export const generateHeterostructure: Application = {
     return typeof poscar === 'string' && poscar.trim() ? poscar : undefined;
   },
 
-  name: (body) =>
-    `${String(body.jid1 ?? body.film_jid ?? commentWord(body.poscar_film) ?? 'film')} on ${String(body.jid2 ?? body.subs_jid ?? body.substrate_jid ?? commentWord(body.poscar_subs) ?? 'substrate')}`,
+  name: (body, t = ENGLISH.t) =>
+    t(
+      '{0} on {1}',
+      String(body.jid1 ?? body.film_jid ?? commentWord(body.poscar_film) ?? t('film')),
+      String(body.jid2 ?? body.subs_jid ?? body.substrate_jid ?? commentWord(body.poscar_subs) ?? t('substrate')),
+    ),
 };

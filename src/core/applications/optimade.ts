@@ -19,19 +19,20 @@ export const optimadeQuery: Application = {
   path: '/optimade_explorer/query',
   example: { filter_string: 'elements HAS ALL "Ga","As"' },
 
-  async ask(p, { t } = ENGLISH) {
+  async ask(p, locale = ENGLISH) {
+    const { t } = locale;
     const history = p.history(HISTORY_KEY).map((label) => ({ label, description: t('used before') }));
     const examples = optimadeExamples(t).filter((e) => !history.some((h) => h.label === e.label));
     const filter = await p.pick({
       title: t('OPTIMADE Query'),
       placeHolder: t('Type a filter, or pick one used before or an example'),
       items: [...history, ...examples],
-      typed: checkOptimadeFilter,
+      typed: (v) => checkOptimadeFilter(v, locale),
     });
     if (filter === undefined) return undefined;
     return { body: { filter_string: filter.trim() }, remember: { key: HISTORY_KEY, value: filter.trim() } };
   },
 
-  check: (body) => stringField(body, 'filter_string', true, checkOptimadeFilter),
+  check: (body, locale = ENGLISH) => stringField(locale, body, 'filter_string', true, (v) => checkOptimadeFilter(v, locale)),
   name: (body) => String(body.filter_string),
 };

@@ -17,13 +17,14 @@ export const predictProperty: Application = {
   path: '/gnn_predictor/predict',
   example: { jid: 'JVASP-1002', model: 'formation_energy_peratom' },
 
-  async ask(p, { t } = ENGLISH) {
+  async ask(p, locale = ENGLISH) {
+    const { t } = locale;
     const jid = await p.text({
       title: t('Predict Property (1/2)'),
       prompt: t('Material identifier (jid)'),
       value: p.history('jid')[0] ?? '',
       placeHolder: 'JVASP-1002',
-      check: checkJid,
+      check: (v) => checkJid(v, locale),
     });
     if (jid === undefined) return undefined;
     const model = await p.pick({
@@ -36,6 +37,10 @@ export const predictProperty: Application = {
     return { body: { jid: jid.trim().toUpperCase(), model }, remember: { key: 'jid', value: jid.trim().toUpperCase() } };
   },
 
-  check: (body) => firstProblem(stringField(body, 'jid', true, checkJid), stringField(body, 'model', false)),
+  check: (body, locale = ENGLISH) =>
+    firstProblem(
+      stringField(locale, body, 'jid', true, (v) => checkJid(v, locale)),
+      stringField(locale, body, 'model', false),
+    ),
   name: (body) => `${String(body.jid)}${typeof body.model === 'string' ? ` · ${body.model}` : ''}`,
 };

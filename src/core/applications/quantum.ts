@@ -14,20 +14,21 @@ export const quantumVqe: Application = {
   path: '/quantum/vqe',
   example: { jid: 'JVASP-1002', kpoint: [0, 0, 0], hamiltonian_type: 'tight_binding' },
 
-  async ask(p, { t } = ENGLISH) {
+  async ask(p, locale = ENGLISH) {
+    const { t } = locale;
     const jid = await p.text({
       title: t('Quantum VQE (1/3)'),
       prompt: t('Material identifier (jid)'),
       value: p.history('jid')[0] ?? '',
       placeHolder: 'JVASP-1002',
-      check: checkJid,
+      check: (v) => checkJid(v, locale),
     });
     if (jid === undefined) return undefined;
     const k = await p.text({
       title: t('Quantum VQE (2/3)'),
       prompt: t('k-point, in fractions of the reciprocal lattice vectors'),
       value: '0 0 0',
-      check: checkKpoint,
+      check: (v) => checkKpoint(v, locale),
     });
     if (k === undefined) return undefined;
     const type = await p.pick({ title: t('Quantum VQE (3/3)'), placeHolder: t('Hamiltonian'), items: hamiltonians(t) });
@@ -38,16 +39,19 @@ export const quantumVqe: Application = {
     };
   },
 
-  check(body) {
+  check(body, locale = ENGLISH) {
     const k = body.kpoint;
     return firstProblem(
-      body.hamiltonian === undefined ? stringField(body, 'jid', true, checkJid) : undefined,
+      body.hamiltonian === undefined ? stringField(locale, body, 'jid', true, (v) => checkJid(v, locale)) : undefined,
       k === undefined || (Array.isArray(k) && k.length === 3 && k.every((x) => typeof x === 'number' && Number.isFinite(x)))
         ? undefined
-        : '"kpoint" must be three numbers.',
-      stringField(body, 'hamiltonian_type', false),
+        : locale.t('"kpoint" must be three numbers.'),
+      stringField(locale, body, 'hamiltonian_type', false),
     );
   },
 
-  name: (body) => `${String(body.jid ?? 'Hamiltonian')}${Array.isArray(body.kpoint) ? ` · k = (${body.kpoint.join(', ')})` : ''}`,
+  name: (body, t = ENGLISH.t) => {
+    const input = String(body.jid ?? t('Hamiltonian'));
+    return Array.isArray(body.kpoint) ? t('{0} · k = ({1})', input, body.kpoint.join(', ')) : input;
+  },
 };

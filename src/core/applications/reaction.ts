@@ -19,13 +19,14 @@ export const balanceReaction: Application = {
   path: '/reaction_network/balance',
   example: { reactants: 'Fe2O3 + C', products: 'Fe + CO2' },
 
-  async ask(p, { t } = ENGLISH) {
+  async ask(p, locale = ENGLISH) {
+    const { t } = locale;
     const reactants = await p.text({
       title: t('Balance Reaction (1/2)'),
       prompt: t('Reactants, joined by +'),
       placeHolder: 'Fe2O3 + C',
       check: (v) => {
-        const r = readSide(v);
+        const r = readSide(v, locale);
         return typeof r === 'string' ? r : undefined;
       },
     });
@@ -34,19 +35,20 @@ export const balanceReaction: Application = {
       title: t('Balance Reaction (2/2)'),
       prompt: t('Products of {0}, joined by +', reactants.trim()),
       placeHolder: 'Fe + CO2',
-      check: (v) => checkReaction(reactants, v),
+      check: (v) => checkReaction(reactants, v, locale),
     });
     if (products === undefined) return undefined;
     return { body: { reactants: reactants.trim(), products: products.trim() } };
   },
 
-  check(body) {
-    if (body.equation !== undefined && body.reactants === undefined) return stringField(body, 'equation', true);
+  check(body, locale = ENGLISH) {
+    const { t } = locale;
+    if (body.equation !== undefined && body.reactants === undefined) return stringField(locale, body, 'equation', true);
     const [r, p] = [side(body, 'reactants'), side(body, 'products')];
     return firstProblem(
-      r === undefined ? '"reactants" must be text such as "Fe2O3 + C" (or a list of formulas).' : undefined,
-      p === undefined ? '"products" must be text such as "Fe + CO2" (or a list of formulas).' : undefined,
-      r && p ? checkReaction(r, p) : undefined,
+      r === undefined ? t('"reactants" must be text such as "Fe2O3 + C" (or a list of formulas).') : undefined,
+      p === undefined ? t('"products" must be text such as "Fe + CO2" (or a list of formulas).') : undefined,
+      r && p ? checkReaction(r, p, locale) : undefined,
     );
   },
 

@@ -17,20 +17,21 @@ export const searchMaterials: Application = {
   path: '/materials_explorer/search',
   example: { formula: '', elements: ['Ga', 'As'], element_mode: 'all', bandgap_min: 0, bandgap_max: 3 },
 
-  async ask(p, { t } = ENGLISH) {
+  async ask(p, locale = ENGLISH) {
+    const { t } = locale;
     const title = (step: number) => t('Search Materials ({0}/5)', step);
     const formula = await p.text({
       title: title(1),
       prompt: t('Formula (optional), e.g. GaAs; matches the reduced composition. Leave empty to search by elements.'),
       placeHolder: 'GaAs',
-      check: (v) => (v.trim() ? checkFormula(v) : undefined),
+      check: (v) => (v.trim() ? checkFormula(v, locale) : undefined),
     });
     if (formula === undefined) return undefined;
     const elements = await p.text({
       title: title(2),
       prompt: t('Elements (optional), separated by spaces or commas, e.g. Ga As.'),
       placeHolder: 'Ga As',
-      check: (v) => (v.trim() ? checkElements(v) : undefined),
+      check: (v) => (v.trim() ? checkElements(v, 1, 118, locale) : undefined),
     });
     if (elements === undefined) return undefined;
     let mode: string | undefined = 'all';
@@ -42,7 +43,7 @@ export const searchMaterials: Application = {
       title: title(4),
       prompt: t('Smallest band gap in eV (optional).'),
       placeHolder: '0',
-      check: (v) => checkOptionalNumber(v, t('The smallest band gap'), 0, 100),
+      check: (v) => checkOptionalNumber(v, t('The smallest band gap'), 0, 100, locale),
     });
     if (min === undefined) return undefined;
     const max = await p.text({
@@ -50,7 +51,7 @@ export const searchMaterials: Application = {
       prompt: t('Largest band gap in eV (optional).'),
       placeHolder: '3',
       check: (v) =>
-        checkOptionalNumber(v, t('The largest band gap'), 0, 100) ??
+        checkOptionalNumber(v, t('The largest band gap'), 0, 100, locale) ??
         (v.trim() && min.trim() && Number(v) < Number(min)
           ? t('The largest band gap must not be below the smallest ({0} eV).', min.trim())
           : undefined),
@@ -64,31 +65,32 @@ export const searchMaterials: Application = {
     return { body };
   },
 
-  check(body) {
+  check(body, locale = ENGLISH) {
+    const { t } = locale;
     const elements = body.elements;
     return firstProblem(
-      stringField(body, 'formula', false, (v) => (v.trim() ? checkFormula(v) : undefined)),
+      stringField(locale, body, 'formula', false, (v) => (v.trim() ? checkFormula(v, locale) : undefined)),
       elements === undefined
         ? undefined
         : Array.isArray(elements) && elements.every((e) => typeof e === 'string')
-          ? checkElements(elements.join(' '))
-          : '"elements" must be a list of element symbols.',
-      stringField(body, 'element_mode', false, (v) =>
-        MODE_NAMES.includes(v) ? undefined : `"element_mode" must be one of ${MODE_NAMES.join(', ')}.`,
+          ? checkElements(elements.join(' '), 1, 118, locale)
+          : t('"elements" must be a list of element symbols.'),
+      stringField(locale, body, 'element_mode', false, (v) =>
+        MODE_NAMES.includes(v) ? undefined : t('"element_mode" must be one of {0}.', MODE_NAMES.join(', ')),
       ),
-      numberField(body, 'bandgap_min', 0),
-      numberField(body, 'bandgap_max', 0),
+      numberField(locale, body, 'bandgap_min', 0),
+      numberField(locale, body, 'bandgap_max', 0),
       typeof body.bandgap_min === 'number' && typeof body.bandgap_max === 'number' && body.bandgap_min > body.bandgap_max
-        ? '"bandgap_min" is larger than "bandgap_max".'
+        ? t('"bandgap_min" is larger than "bandgap_max".')
         : undefined,
     );
   },
 
-  name(body) {
+  name(body, t = ENGLISH.t) {
     const parts = [
       typeof body.formula === 'string' ? body.formula : '',
       Array.isArray(body.elements) ? body.elements.join('-') : '',
     ].filter(Boolean);
-    return parts.join(' · ') || 'all materials';
+    return parts.join(' · ') || t('all materials');
   },
 };

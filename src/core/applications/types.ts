@@ -70,10 +70,10 @@ export interface Application {
   example: Body;
   /** Asks in `locale` (English when not given). */
   ask(prompts: Prompts, locale?: Locale): Promise<Asked | Refusal | undefined>;
-  /** A hand-written body: the message when it cannot be sent. */
-  check(body: Body): string | undefined;
-  /** What the Runs list calls the input: "Si", "JVASP-1002". */
-  name(body: Body): string;
+  /** A hand-written body: the message when it cannot be sent, in `locale` (English when not given). */
+  check(body: Body, locale?: Locale): string | undefined;
+  /** What the Runs list calls the input: "Si", "JVASP-1002"; its words (if any) in `t`, English when not given. */
+  name(body: Body, t?: Translate): string;
   /** A structure in the answer, opened as a POSCAR document once the run is done (heterostructure). */
   structure?(answer: unknown): string | undefined;
 }
@@ -82,18 +82,25 @@ export const isRefusal = (value: Asked | Refusal | undefined): value is Refusal 
 
 // ---- shared checks of hand-written bodies ----
 
-export function stringField(body: Body, field: string, required: boolean, check?: (v: string) => string | undefined): string | undefined {
+export function stringField(
+  { t }: Locale,
+  body: Body,
+  field: string,
+  required: boolean,
+  check?: (v: string) => string | undefined,
+): string | undefined {
   const value = body[field];
-  if (value === undefined || value === null) return required ? `"${field}" is required.` : undefined;
-  if (typeof value !== 'string') return `"${field}" must be a string.`;
+  if (value === undefined || value === null) return required ? t('"{0}" is required.', field) : undefined;
+  if (typeof value !== 'string') return t('"{0}" must be a string.', field);
   return check?.(value);
 }
 
-export function numberField(body: Body, field: string, min = -Infinity, max = Infinity): string | undefined {
+export function numberField({ t }: Locale, body: Body, field: string, min = -Infinity, max = Infinity): string | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) return `"${field}" must be a number.`;
-  return value < min || value > max ? `"${field}" must be between ${min} and ${max}.` : undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return t('"{0}" must be a number.', field);
+  if (value >= min && value <= max) return undefined;
+  return max === Infinity ? t('"{0}" must be at least {1}.', field, min) : t('"{0}" must be between {1} and {2}.', field, min, max);
 }
 
 export function firstProblem(...problems: (string | undefined)[]): string | undefined {

@@ -1,8 +1,9 @@
-/** Compares the service's tokenization with the local engine's and explains differences. Pure. */
+/** Compares the service's tokenization with the local engine's and explains differences, worded by `t`. Pure. */
 import type { TokenizeResult } from '../tokenizers/types';
 import { codeCell } from '../util/markdown';
 import { findTokenizer } from '../tokenizers/registry';
 import { markdownText } from '../util/outsideText';
+import { substitute, type Translate } from '../util/locale';
 
 export interface TokenDifference {
   index: number;
@@ -30,6 +31,7 @@ export function compareResults(
   remote: TokenizeResult,
   local: TokenizeResult,
   localSpecialTokens: 'text' | 'special',
+  t: Translate = substitute,
 ): Comparison {
   const identical =
     remote.n_tokens === local.n_tokens &&
@@ -38,21 +40,37 @@ export function compareResults(
   const sameSplit = remote.tokens.length === local.tokens.length && remote.tokens.every((t, i) => t === local.tokens[i]);
   const firstDifference = firstDifferenceOf(remote, local);
   const info = findTokenizer(requested);
-  const explanations = sideNotes(requested, text, remote, local);
+  const explanations = sideNotes(requested, text, remote, local, t);
   if (identical) {
-    explanations.unshift(`The service and the local engine agree: ${remote.n_tokens} tokens, same token texts and ids.`);
+    explanations.unshift(t('The service and the local engine agree: {0} tokens, same token texts and ids.', remote.n_tokens));
   } else if (sameSplit) {
     explanations.unshift(
       info?.kind === 'character' || info?.kind === 'whitespace'
-        ? `Same ${remote.n_tokens} tokens, different ids: the spec leaves the ids of the ${info.kind} tokenizer open, so the service numbers them its own way.`
-        : `Same ${remote.n_tokens} tokens, different ids: the service uses a different vocabulary numbering than the local ${info?.kind ?? requested} encoding.`,
+        ? t(
+            'Same {0} tokens, different ids: the spec leaves the ids of the {1} tokenizer open, so the service numbers them its own way.',
+            remote.n_tokens,
+            info.kind,
+          )
+        : t(
+            'Same {0} tokens, different ids: the service uses a different vocabulary numbering than the local {1} encoding.',
+            remote.n_tokens,
+            info?.kind ?? requested,
+          ),
     );
   } else {
-    const where = firstDifference
-      ? ` They first differ at token ${firstDifference.index + 1}: local ${describe(firstDifference.local)}, service ${describe(firstDifference.remote)}.`
-      : '';
-    explanations.unshift(`The service counts ${remote.n_tokens} tokens and Token Lens ${local.n_tokens}.${where}`);
-    explanations.push(...splitNotes(requested, text, localSpecialTokens, explanations.length === 1));
+    explanations.unshift(
+      firstDifference
+        ? t(
+            'The service counts {0} tokens and Token Lens {1}. They first differ at token {2}: local {3}, service {4}.',
+            remote.n_tokens,
+            local.n_tokens,
+            firstDifference.index + 1,
+            describe(firstDifference.local, t),
+            describe(firstDifference.remote, t),
+          )
+        : t('The service counts {0} tokens and Token Lens {1}.', remote.n_tokens, local.n_tokens),
+    );
+    explanations.push(...splitNotes(requested, text, localSpecialTokens, explanations.length === 1, t));
   }
   return {
     identical,
@@ -78,55 +96,75 @@ function firstDifferenceOf(remote: TokenizeResult, local: TokenizeResult): Token
 }
 
 /** What differs around the tokens: the tokenizer's name in the answer, the text, how characters are counted. */
-function sideNotes(requested: string, text: string, remote: TokenizeResult, local: TokenizeResult): string[] {
+function sideNotes(requested: string, text: string, remote: TokenizeResult, local: TokenizeResult, t: Translate): string[] {
   const notes: string[] = [];
   const info = findTokenizer(requested);
   if (remote.tokenizer !== requested) {
-    const resolved = info && info.name !== info.kind ? ` (locally "${requested}" is an alias of ${info.kind})` : '';
     notes.push(
-      `The service answered with tokenizer "${remote.tokenizer}" for the name "${requested}"${resolved}: it reports the resolved name rather than echoing the name sent.`,
+      info && info.name !== info.kind
+        ? t(
+            'The service answered with tokenizer "{0}" for the name "{1}" (locally "{1}" is an alias of {2}): it reports the resolved name rather than echoing the name sent.',
+            remote.tokenizer,
+            requested,
+            info.kind,
+          )
+        : t(
+            'The service answered with tokenizer "{0}" for the name "{1}": it reports the resolved name rather than echoing the name sent.',
+            remote.tokenizer,
+            requested,
+          ),
     );
   }
   if (remote.text !== text) {
     notes.push(
-      'The service returned a different text than was sent (for example, line endings or Unicode normalization changed), so the counts are not of the same text.',
+      t(
+        'The service returned a different text than was sent (for example, line endings or Unicode normalization changed), so the counts are not of the same text.',
+      ),
     );
   }
   if (remote.n_chars !== local.n_chars) {
     notes.push(
-      `The service counts ${remote.n_chars} characters and Token Lens ${local.n_chars}: one side counts UTF-16 code units or bytes instead of Unicode characters.`,
+      t(
+        'The service counts {0} characters and Token Lens {1}: one side counts UTF-16 code units or bytes instead of Unicode characters.',
+        remote.n_chars,
+        local.n_chars,
+      ),
     );
   }
   return notes;
 }
 
 /** Why the two may split the text differently; `nothingElse` when no other note explains it. */
-function splitNotes(requested: string, text: string, localSpecialTokens: 'text' | 'special', nothingElse: boolean): string[] {
+function splitNotes(requested: string, text: string, localSpecialTokens: 'text' | 'special', nothingElse: boolean, t: Translate): string[] {
   const notes: string[] = [];
   const info = findTokenizer(requested);
   if (SPECIAL.test(text)) {
     notes.push(
       localSpecialTokens === 'special'
-        ? 'The text contains special-token strings such as <|endoftext|>: Token Lens counts each as one special token (setting tokenLens.specialTokens = "special"), while the service counts them as ordinary text.'
-        : 'The text contains special-token strings such as <|endoftext|>: Token Lens counts them as ordinary text (setting tokenLens.specialTokens = "text"); the service may count each as one special token.',
+        ? t(
+            'The text contains special-token strings such as <|endoftext|>: Token Lens counts each as one special token (setting tokenLens.specialTokens = "special"), while the service counts them as ordinary text.',
+          )
+        : t(
+            'The text contains special-token strings such as <|endoftext|>: Token Lens counts them as ordinary text (setting tokenLens.specialTokens = "text"); the service may count each as one special token.',
+          ),
     );
   }
   if (info && info.name !== info.kind) {
-    notes.push(`"${requested}" is an alias: Token Lens resolves it to ${info.kind}; the service may map it to another encoding.`);
+    notes.push(t('"{0}" is an alias: Token Lens resolves it to {1}; the service may map it to another encoding.', requested, info.kind));
   }
   if (info?.kind === 'whitespace') {
     notes.push(
-      'The spec leaves open whether separators are tokens of the whitespace tokenizer; the service and Token Lens decide differently.',
+      t('The spec leaves open whether separators are tokens of the whitespace tokenizer; the service and Token Lens decide differently.'),
     );
   }
   if (nothingElse && notes.length === 0) {
-    notes.push('The service may run a different version of the encoding. The local count is what Token Lens shows in the status bar.');
+    notes.push(t('The service may run a different version of the encoding. The local count is what Token Lens shows in the status bar.'));
   }
   return notes;
 }
 
-function describe(side: { token: string; id: number } | undefined): string {
-  return side ? `${JSON.stringify(side.token)} (id ${side.id})` : 'nothing (the text ended)';
+function describe(side: { token: string; id: number } | undefined, t: Translate): string {
+  return side ? t('{0} (id {1})', JSON.stringify(side.token), side.id) : t('nothing (the text ended)');
 }
 
 /** A markdown report: the summary, the explanations, and the first tokens side by side. */
@@ -137,26 +175,27 @@ export function comparisonMarkdown(
   comparison: Comparison | undefined,
   serviceUrl: string,
   maxRows = 200,
+  t: Translate = substitute,
 ): string {
   const lines = [
-    '# Token Lens: service tokenization',
+    `# ${t('Token Lens: service tokenization')}`,
     '',
-    `Service: ${inline(serviceUrl)}`,
+    t('Service: {0}', inline(serviceUrl)),
     '',
-    '| | Service | Token Lens (local) |',
+    `| | ${t('Service')} | ${t('Token Lens (local)')} |`,
     '|---|---|---|',
-    `| Tokenizer | ${cell(remote.tokenizer)} | ${cell(local?.tokenizer ?? requested)} |`,
-    `| Tokens | ${inline(remote.n_tokens)} | ${local?.n_tokens ?? '—'} |`,
-    `| Characters | ${inline(remote.n_chars)} | ${local?.n_chars ?? '—'} |`,
+    `| ${t('Tokenizer')} | ${cell(remote.tokenizer)} | ${cell(local?.tokenizer ?? requested)} |`,
+    `| ${t('Tokens')} | ${inline(remote.n_tokens)} | ${local?.n_tokens ?? '—'} |`,
+    `| ${t('Characters')} | ${inline(remote.n_chars)} | ${local?.n_chars ?? '—'} |`,
     '',
   ];
   if (comparison) for (const sentence of comparison.explanations) lines.push(`- ${inline(sentence)}`);
-  else lines.push('- Token Lens has no local tokenizer of this name, so there is nothing to compare with.');
+  else lines.push(`- ${t('Token Lens has no local tokenizer of this name, so there is nothing to compare with.')}`);
   lines.push(
     '',
-    `## Tokens${remote.n_tokens > maxRows ? ` (first ${maxRows} of ${remote.n_tokens})` : ''}`,
+    `## ${remote.n_tokens > maxRows ? t('Tokens (first {0} of {1})', maxRows, remote.n_tokens) : t('Tokens')}`,
     '',
-    '| # | Service token | Service id | Local token | Local id |',
+    `| # | ${t('Service token')} | ${t('Service id')} | ${t('Local token')} | ${t('Local id')} |`,
     '|---:|---|---:|---|---:|',
   );
   const rows = Math.min(maxRows, Math.max(remote.tokens.length, local?.tokens.length ?? 0));

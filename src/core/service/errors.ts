@@ -62,54 +62,64 @@ export function kindForStatus(status: number): ServiceErrorKind {
 }
 
 /**
- * What went wrong, in the words of `t` (English for the log and `message`; the extension's locale for what the user
- * reads, failure.ts): the status with its HTTP name, "METHOD /path", then the service's detail.
+ * Each kind's summary as whole messages, [with the service's detail, without]: {0} the status with its HTTP name,
+ * {1} "METHOD /path", {2} the detail. What the service said, and the same for a provider's endpoint (exact counts).
  */
-export function serviceErrorSummary(init: ServiceErrorInit, t: Translate = substitute): string {
+type Summaries = Record<ServiceErrorKind | 'unreadableNoStatus', readonly [string, string]>;
+
+const SERVICE_MESSAGES: Summaries = {
+  badRequest: ['The service rejected the request ({0}): {2}', 'The service rejected the request ({0})'],
+  unauthorized: ['The service did not accept the API key ({0}): {2}', 'The service did not accept the API key ({0})'],
+  notFound: ['The service has no such resource ({0}, {1}): {2}', 'The service has no such resource ({0}, {1})'],
+  rateLimited: ['The service is limiting the request rate ({0}): {2}', 'The service is limiting the request rate ({0})'],
+  notImplemented: ['The service does not offer this operation ({0}, {1}): {2}', 'The service does not offer this operation ({0}, {1})'],
+  server: ['The service failed to answer ({0}, {1}): {2}', 'The service failed to answer ({0}, {1})'],
+  timeout: ['The service did not answer in time ({1}): {2}', 'The service did not answer in time ({1})'],
+  cancelled: ['The request was cancelled ({1})', 'The request was cancelled ({1})'],
+  network: ['Could not reach the service ({1}): {2}', 'Could not reach the service ({1})'],
+  malformedResponse: [
+    'The service sent an answer that could not be read ({0}, {1}): {2}',
+    'The service sent an answer that could not be read ({0}, {1})',
+  ],
+  unreadableNoStatus: [
+    'The service sent an answer that could not be read ({1}): {2}',
+    'The service sent an answer that could not be read ({1})',
+  ],
+  config: ['The service request was not sent: {2}', 'The service request was not sent'],
+};
+
+const ENDPOINT_MESSAGES: Summaries = {
+  badRequest: ['The endpoint rejected the request ({0}): {2}', 'The endpoint rejected the request ({0})'],
+  unauthorized: ['The endpoint did not accept the API key ({0}): {2}', 'The endpoint did not accept the API key ({0})'],
+  notFound: ['The endpoint has no such resource ({0}, {1}): {2}', 'The endpoint has no such resource ({0}, {1})'],
+  rateLimited: ['The endpoint is limiting the request rate ({0}): {2}', 'The endpoint is limiting the request rate ({0})'],
+  notImplemented: ['The endpoint does not offer this operation ({0}, {1}): {2}', 'The endpoint does not offer this operation ({0}, {1})'],
+  server: ['The endpoint failed to answer ({0}, {1}): {2}', 'The endpoint failed to answer ({0}, {1})'],
+  timeout: ['The endpoint did not answer in time ({1}): {2}', 'The endpoint did not answer in time ({1})'],
+  cancelled: ['The request was cancelled ({1})', 'The request was cancelled ({1})'],
+  network: ['Could not reach the endpoint ({1}): {2}', 'Could not reach the endpoint ({1})'],
+  malformedResponse: [
+    'The endpoint sent an answer that could not be read ({0}, {1}): {2}',
+    'The endpoint sent an answer that could not be read ({0}, {1})',
+  ],
+  unreadableNoStatus: [
+    'The endpoint sent an answer that could not be read ({1}): {2}',
+    'The endpoint sent an answer that could not be read ({1})',
+  ],
+  config: ['The endpoint request was not sent: {2}', 'The endpoint request was not sent'],
+};
+
+/**
+ * What went wrong, in the words of `t` (English for the log and `message`; the extension's locale for what the user
+ * reads, failure.ts): the status with its HTTP name, "METHOD /path", then the service's detail. `of` names who
+ * answered: the Token Lens service, or a provider's endpoint (exact counts).
+ */
+export function serviceErrorSummary(init: ServiceErrorInit, t: Translate = substitute, of: 'service' | 'endpoint' = 'service'): string {
   const where = `${init.method} ${init.path}`;
   const status = init.status !== undefined ? `${init.status} ${statusName(init.status)}` : '';
-  const d = init.detail;
-  switch (init.kind) {
-    case 'badRequest':
-      return d ? t('The service rejected the request ({0}): {1}', status, d) : t('The service rejected the request ({0})', status);
-    case 'unauthorized':
-      return d
-        ? t('The service did not accept the API key ({0}): {1}', status, d)
-        : t('The service did not accept the API key ({0})', status);
-    case 'notFound':
-      return d
-        ? t('The service has no such resource ({0}, {1}): {2}', status, where, d)
-        : t('The service has no such resource ({0}, {1})', status, where);
-    case 'rateLimited':
-      return d
-        ? t('The service is limiting the request rate ({0}): {1}', status, d)
-        : t('The service is limiting the request rate ({0})', status);
-    case 'notImplemented':
-      return d
-        ? t('The service does not offer this operation ({0}, {1}): {2}', status, where, d)
-        : t('The service does not offer this operation ({0}, {1})', status, where);
-    case 'server':
-      return d
-        ? t('The service failed to answer ({0}, {1}): {2}', status, where, d)
-        : t('The service failed to answer ({0}, {1})', status, where);
-    case 'timeout':
-      return d ? t('The service did not answer in time ({0}): {1}', where, d) : t('The service did not answer in time ({0})', where);
-    case 'cancelled':
-      return t('The request was cancelled ({0})', where);
-    case 'network':
-      return d ? t('Could not reach the service ({0}): {1}', where, d) : t('Could not reach the service ({0})', where);
-    case 'malformedResponse':
-      return unreadable(status, where, d, t);
-    case 'config':
-      return d ? t('The service request was not sent: {0}', d) : t('The service request was not sent');
-  }
-}
-
-function unreadable(status: string, where: string, d: string | undefined, t: Translate): string {
-  if (status && d) return t('The service sent an answer that could not be read ({0}, {1}): {2}', status, where, d);
-  if (status) return t('The service sent an answer that could not be read ({0}, {1})', status, where);
-  if (d) return t('The service sent an answer that could not be read ({0}): {1}', where, d);
-  return t('The service sent an answer that could not be read ({0})', where);
+  const kind = init.kind === 'malformedResponse' && !status ? 'unreadableNoStatus' : init.kind;
+  const [withDetail, bare] = (of === 'endpoint' ? ENDPOINT_MESSAGES : SERVICE_MESSAGES)[kind];
+  return init.detail ? t(withDetail, status, where, init.detail) : t(bare, status, where);
 }
 
 export class ServiceError extends Error {

@@ -2,14 +2,17 @@
  * What a failed request's message says (what happened, then what to do) and the actions it offers, worded in the
  * Locale the extension gives (features/service/requests.ts passes hostLocale()). Pure, so a unit test reads it.
  */
-import type { Locale } from '../util/locale';
+import type { Locale, Translate } from '../util/locale';
 import { serviceErrorSummary, type ServiceError } from './errors';
 
-export const ENTER_NEW_KEY = 'Enter new API key';
-export const SET_URL = 'Set Service URL';
-export const SHOW_LOG = 'Show Log';
-export const OPEN_SETTINGS = 'Open Settings';
-export const TRY_AGAIN = 'Try Again';
+/** The buttons of the service's messages, worded by `t`: shown so, and the user's choice compared with the same words. */
+export const serviceActions = (t: Translate) => ({
+  enterNewKey: t('Enter new API key'),
+  setUrl: t('Set Service URL'),
+  showLog: t('Show Log'),
+  openSettings: t('Open Settings'),
+  tryAgain: t('Try Again'),
+});
 
 export interface FailureMessage {
   text: string;
@@ -18,21 +21,22 @@ export interface FailureMessage {
 
 export function failureMessage(error: ServiceError, url: string, timeoutSeconds: number, { t }: Locale): FailureMessage {
   const said = sentence(serviceErrorSummary(error, t));
+  const a = serviceActions(t);
   switch (error.kind) {
     case 'unauthorized':
       return {
         text: t('{0} Enter a new API key (from the account settings of the service’s web site) and Token Lens will try again.', said),
-        actions: [ENTER_NEW_KEY],
+        actions: [a.enterNewKey],
       };
     case 'badRequest':
       return {
         text: /tokenizer/i.test(error.detail ?? '')
           ? t('{0} Choose a tokenizer the service lists (Token Lens: Select Tokenizer) and try again.', said)
           : t('{0} Check the input and try again.', said),
-        actions: [SHOW_LOG],
+        actions: [a.showLog],
       };
     case 'notFound':
-      return { text: t('{0} If the service URL ({1}) is wrong, set it again.', said, url), actions: [SET_URL, SHOW_LOG] };
+      return { text: t('{0} If the service URL ({1}) is wrong, set it again.', said, url), actions: [a.setUrl, a.showLog] };
     case 'rateLimited':
       return {
         text:
@@ -43,17 +47,17 @@ export function failureMessage(error: ServiceError, url: string, timeoutSeconds:
                 Math.ceil(error.retryAfterMs / 1000),
               )
             : t('{0} The service allows 100 requests per minute per API key; try again in a minute.', said),
-        actions: [TRY_AGAIN],
+        actions: [a.tryAgain],
       };
     case 'server':
       return {
         text: error.retries
           ? t('{0} Token Lens retried {1} times. Try again later; the log has the details.', said, error.retries)
           : t('{0} Try again later; the log has the details.', said),
-        actions: [TRY_AGAIN, SHOW_LOG],
+        actions: [a.tryAgain, a.showLog],
       };
     case 'notImplemented':
-      return { text: said, actions: [SHOW_LOG] };
+      return { text: said, actions: [a.showLog] };
     case 'timeout':
       return {
         text: t(
@@ -61,20 +65,20 @@ export function failureMessage(error: ServiceError, url: string, timeoutSeconds:
           said,
           timeoutSeconds,
         ),
-        actions: [TRY_AGAIN, OPEN_SETTINGS],
+        actions: [a.tryAgain, a.openSettings],
       };
     case 'network':
       return {
         text: t('{0} Check the service URL ({1}) and your network connection.', said, url),
-        actions: [TRY_AGAIN, SET_URL, SHOW_LOG],
+        actions: [a.tryAgain, a.setUrl, a.showLog],
       };
     case 'malformedResponse':
       return {
         text: t('{0} Check that the service URL ({1}) points at the service and not at another web site.', said, url),
-        actions: [SET_URL, SHOW_LOG],
+        actions: [a.setUrl, a.showLog],
       };
     default:
-      return { text: said, actions: [SET_URL] };
+      return { text: said, actions: [a.setUrl] };
   }
 }
 

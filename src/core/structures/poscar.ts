@@ -8,7 +8,7 @@ import { toPoscarText } from '../poscar/write';
 import type { Mat3, ParseResult, Poscar, Site, Vec3 } from '../poscar/types';
 import { hillFormula } from './summary';
 import type { OutlineEntry, StructureFile, StructureFrame } from './types';
-import { ENGLISH, type Locale } from '../util/locale';
+import { ENGLISH, plural, type Locale } from '../util/locale';
 
 /** The shared model of a parsed POSCAR: one frame when the file could be read far enough. */
 export function poscarStructureFile(result: ParseResult, { t }: Locale = ENGLISH): StructureFile {
@@ -110,17 +110,28 @@ export function frameToPoscarText(frame: StructureFrame): string {
 }
 
 /**
- * Why a frame cannot be sent to a run as it is, or undefined when it can: a site partly occupied (CIF
- * disorder) has no single atom to place.
+ * Why a frame cannot be sent to a run (or converted to POSCAR) as it is, or undefined when it can: a site partly
+ * occupied (CIF disorder) has no single atom to place.
  */
-export function refusalToRun(frame: StructureFrame, name: string): string | undefined {
+export function refusalToRun(frame: StructureFrame, name: string, locale: Locale = ENGLISH, convert = false): string | undefined {
   const partial = frame.occupancy?.findIndex((o) => o < 1 - 1e-6) ?? -1;
   if (partial < 0) return undefined;
   const count = frame.occupancy!.filter((o) => o < 1 - 1e-6).length;
   const label = frame.labels?.[partial] ?? `${frame.species[partial]} ${partial + 1}`;
-  return (
-    `${name} has partial occupancy (${count} ${count === 1 ? 'site' : 'sites'}, the first ${label} at ${frame.occupancy![partial]}), ` +
-    'so Token Lens did not send it: a calculation needs one atom on every site. Make an ordered model first ' +
-    '(a supercell that places whole atoms, e.g. with pymatgen OrderDisorderedStructureTransformation or supercell), then run that file.'
-  );
+  const args = [name, label, frame.occupancy![partial]!] as const;
+  return convert
+    ? plural(
+        locale,
+        count,
+        '{1} has partial occupancy ({0} site, the first {2} at {3}), so Token Lens did not convert it to POSCAR: a calculation needs one atom on every site. Make an ordered model first (a supercell that places whole atoms, e.g. with pymatgen OrderDisorderedStructureTransformation or supercell), then run that file.',
+        '{1} has partial occupancy ({0} sites, the first {2} at {3}), so Token Lens did not convert it to POSCAR: a calculation needs one atom on every site. Make an ordered model first (a supercell that places whole atoms, e.g. with pymatgen OrderDisorderedStructureTransformation or supercell), then run that file.',
+        ...args,
+      )
+    : plural(
+        locale,
+        count,
+        '{1} has partial occupancy ({0} site, the first {2} at {3}), so Token Lens did not send it: a calculation needs one atom on every site. Make an ordered model first (a supercell that places whole atoms, e.g. with pymatgen OrderDisorderedStructureTransformation or supercell), then run that file.',
+        '{1} has partial occupancy ({0} sites, the first {2} at {3}), so Token Lens did not send it: a calculation needs one atom on every site. Make an ordered model first (a supercell that places whole atoms, e.g. with pymatgen OrderDisorderedStructureTransformation or supercell), then run that file.',
+        ...args,
+      );
 }

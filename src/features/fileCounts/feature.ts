@@ -85,7 +85,7 @@ export class FileCountsFeature extends Disposable implements vscode.TreeDataProv
       return result;
     } catch (error) {
       if (error instanceof CancelledError || abort.signal.aborted) return this.show(this.files, tokenizer, true);
-      const message = `Token Lens could not count the files: ${error instanceof Error ? error.message : String(error)}`;
+      const message = vscode.l10n.t('Token Lens could not count the files: {0}', error instanceof Error ? error.message : String(error));
       void notify.error(message);
       return { status: 'error', tokenizer, files: [], total: 0, message };
     }

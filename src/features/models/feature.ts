@@ -229,6 +229,7 @@ export class ModelsFeature extends Disposable {
               ...(token ? { token } : {}),
               maxBytes: MAX_TOKENIZER_BYTES,
               signal: controller.signal,
+              t: this.locale.t,
               onProgress: (received, total) => {
                 if (!total) return progress.report({ message: vscode.l10n.t('{0} MB', (received / 1048576).toFixed(1)) });
                 const percent = Math.floor((100 * received) / total);

@@ -10,6 +10,7 @@
  * Every failure is a HubError whose message says what happened and what to do.
  */
 import { createHash } from 'node:crypto';
+import { substitute, type Translate } from '../../core/util/locale';
 
 export type HubErrorKind = 'gated' | 'notFound' | 'status' | 'tooBig' | 'truncated' | 'checksum' | 'network' | 'cancelled' | 'invalid';
 
@@ -38,6 +39,8 @@ export interface DownloadOptions {
   onProgress?(received: number, total: number | undefined): void;
   /** Defaults to the global fetch (Node's). */
   fetch?: typeof fetch;
+  /** Words the errors (the host's vscode.l10n.t; English by default). */
+  t?: Translate;
 }
 
 export interface Downloaded {
@@ -58,6 +61,7 @@ export function tokenizerUrl(endpoint: string, repo: string, file = 'tokenizer.j
 }
 
 const fileOf = (options: DownloadOptions): string => options.file ?? 'tokenizer.json';
+const tOf = (options: DownloadOptions): Translate => options.t ?? substitute;
 
 const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
@@ -80,17 +84,29 @@ export async function downloadTokenizerJson(options: DownloadOptions): Promise<D
     await response.body?.cancel().catch(() => undefined);
     throw new HubError(
       'tooBig',
-      `The ${fileOf(options)} of ${repo} is ${megabytes(total)}, more than the ${megabytes(options.maxBytes)} allowed.`,
+      tOf(options)(
+        'The {0} of {1} is {2}, more than the {3} allowed.',
+        fileOf(options),
+        repo,
+        megabytes(total),
+        megabytes(options.maxBytes),
+      ),
     );
   }
   const bytes = await readBody(response, total, options);
-  if (signal?.aborted) throw cancelled();
+  if (signal?.aborted) throw cancelled(tOf(options));
   if (total !== undefined && bytes.length !== total) throw truncated(options, bytes.length, total);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (expectedSha256 && expectedSha256 !== sha256) {
     throw new HubError(
       'checksum',
-      `The ${fileOf(options)} of ${repo} does not match the hub's checksum (sha256 ${expectedSha256}, the download has ${sha256}). Nothing was saved; try again, or check the hub address (tokenLens.models.hubEndpoint).`,
+      tOf(options)(
+        "The {0} of {1} does not match the hub's checksum (sha256 {2}, the download has {3}). Nothing was saved; try again, or check the hub address (tokenLens.models.hubEndpoint).",
+        fileOf(options),
+        repo,
+        expectedSha256,
+        sha256,
+      ),
     );
   }
   return { bytes, sha256, url, ...(expectedSha256 ? { expectedSha256 } : {}), ...(commit ? { commit } : {}) };
@@ -119,8 +135,8 @@ async function follow(options: DownloadOptions): Promise<Followed> {
     try {
       response = await doFetch(url, { headers, redirect: 'manual', ...(signal ? { signal } : {}) });
     } catch (error) {
-      if (signal?.aborted) throw cancelled();
-      throw new HubError('network', `Could not reach ${new URL(url).origin}: ${causeOf(error)}.`, error);
+      if (signal?.aborted) throw cancelled(tOf(options));
+      throw new HubError('network', tOf(options)('Could not reach {0}: {1}.', new URL(url).origin, causeOf(error)), error);
     }
     expectedSha256 ??= etagSha256(response.headers.get('x-linked-etag'));
     commit ??= response.headers.get('x-repo-commit') ?? undefined;
@@ -128,7 +144,7 @@ async function follow(options: DownloadOptions): Promise<Followed> {
     if (response.status >= 300 && response.status < 400 && location) {
       await response.body?.cancel().catch(() => undefined);
       if (hop >= MAX_REDIRECTS)
-        throw new HubError('status', `The hub redirected the download of ${repo} more than ${MAX_REDIRECTS} times.`);
+        throw new HubError('status', tOf(options)('The hub redirected the download of {0} more than {1} times.', repo, MAX_REDIRECTS));
       url = new URL(location, url).toString();
       continue;
     }
@@ -143,17 +159,28 @@ async function follow(options: DownloadOptions): Promise<Followed> {
 
 function statusError(status: number, options: DownloadOptions): HubError {
   const { repo, endpoint, token } = options;
+  const t = tOf(options);
   const page = `${endpoint.replace(/\/+$/, '')}/${repo}`;
   if (status === 401 || status === 403) {
     return new HubError(
       'gated',
       token
-        ? `The hub refused your access token for ${repo} (HTTP ${status}): the repository is gated or private. Accept its license at ${page} with the account the token belongs to, or set another token (Token Lens: Set Hugging Face Access Token).`
-        : `${repo} is gated or private (HTTP ${status}): accept its license at ${page}, then set a Hugging Face access token (Token Lens: Set Hugging Face Access Token) and add it again.`,
+        ? t(
+            'The hub refused your access token for {0} (HTTP {1}): the repository is gated or private. Accept its license at {2} with the account the token belongs to, or set another token (Token Lens: Set Hugging Face Access Token).',
+            repo,
+            status,
+            page,
+          )
+        : t(
+            '{0} is gated or private (HTTP {1}): accept its license at {2}, then set a Hugging Face access token (Token Lens: Set Hugging Face Access Token) and add it again.',
+            repo,
+            status,
+            page,
+          ),
     );
   }
-  if (status === 404) return new HubError('notFound', `No ${fileOf(options)} in ${repo} (HTTP 404 from ${new URL(page).origin}).`);
-  return new HubError('status', `The hub answered HTTP ${status} for the ${fileOf(options)} of ${repo}. Try again later.`);
+  if (status === 404) return new HubError('notFound', t('No {0} in {1} (HTTP 404 from {2}).', fileOf(options), repo, new URL(page).origin));
+  return new HubError('status', t('The hub answered HTTP {0} for the {1} of {2}. Try again later.', status, fileOf(options), repo));
 }
 
 /** The length of the body as it arrives; unknown when a server compressed it anyway (fetch inflates it). */
@@ -179,16 +206,23 @@ async function readBody(response: Response, total: number | undefined, options: 
       received += value.length;
       if (received > maxBytes) {
         await reader.cancel().catch(() => undefined);
-        throw new HubError('tooBig', `The ${fileOf(options)} of ${repo} is larger than the ${megabytes(maxBytes)} allowed.`);
+        throw new HubError(
+          'tooBig',
+          tOf(options)('The {0} of {1} is larger than the {2} allowed.', fileOf(options), repo, megabytes(maxBytes)),
+        );
       }
       chunks.push(value);
       options.onProgress?.(received, total);
     }
   } catch (error) {
     if (error instanceof HubError) throw error;
-    if (signal?.aborted) throw cancelled();
+    if (signal?.aborted) throw cancelled(tOf(options));
     if (total !== undefined) throw truncated(options, received, total);
-    throw new HubError('network', `The download of the ${fileOf(options)} of ${repo} failed: ${causeOf(error)}.`, error);
+    throw new HubError(
+      'network',
+      tOf(options)('The download of the {0} of {1} failed: {2}.', fileOf(options), repo, causeOf(error)),
+      error,
+    );
   }
   const bytes = new Uint8Array(received);
   let offset = 0;
@@ -202,11 +236,17 @@ async function readBody(response: Response, total: number | undefined, options: 
 function truncated(options: DownloadOptions, received: number, total: number): HubError {
   return new HubError(
     'truncated',
-    `The download of the ${fileOf(options)} of ${options.repo} was cut short: ${received.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} bytes arrived. Nothing was saved; try again.`,
+    tOf(options)(
+      'The download of the {0} of {1} was cut short: {2} of {3} bytes arrived. Nothing was saved; try again.',
+      fileOf(options),
+      options.repo,
+      received.toLocaleString('en-US'),
+      total.toLocaleString('en-US'),
+    ),
   );
 }
 
-const cancelled = (): HubError => new HubError('cancelled', 'The download was cancelled.');
+export const cancelled = (t: Translate = substitute): HubError => new HubError('cancelled', t('The download was cancelled.'));
 
 /** Node's fetch says "fetch failed" and keeps the reason (ECONNREFUSED, a DNS failure) in its cause. */
 function causeOf(error: unknown): string {

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { readModelChatConfig, type ModelChatConfig } from '../../core/chat/index';
 import { MAX_TOKENIZER_JSON_CHARS, prepareModelJson, type PreparedHuggingFace } from '../../core/tokenizers/index';
-import type { Translate } from '../../core/util/locale';
-import { downloadTokenizerJson, HubError, type DownloadOptions } from './hub';
+import { substitute, type Translate } from '../../core/util/locale';
+import { cancelled, downloadTokenizerJson, HubError, type DownloadOptions } from './hub';
 
 /** The largest tokenizer.json read or downloaded (Gemma 3's, the largest published, is 33 MB). */
 export const MAX_TOKENIZER_BYTES = MAX_TOKENIZER_JSON_CHARS;
@@ -71,10 +71,11 @@ export async function installFromHub(
   try {
     prepared = await prepareModelJson(text);
   } catch (error) {
-    throw new HubError('invalid', `The tokenizer.json of ${download.repo} cannot be used: ${(error as Error).message}`, error);
+    const t = download.t ?? substitute;
+    throw new HubError('invalid', t('The tokenizer.json of {0} cannot be used: {1}', download.repo, (error as Error).message), error);
   }
   const chatFiles = await downloadChatFiles(download);
-  if (download.signal?.aborted) throw new HubError('cancelled', 'The download was cancelled.');
+  if (download.signal?.aborted) throw cancelled(download.t);
   const model: CachedModel = {
     name: download.repo,
     repo: download.repo,

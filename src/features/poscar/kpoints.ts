@@ -25,7 +25,7 @@ export interface KpointsArgs {
 export function densityProblem(value: number): string | undefined {
   return Number.isInteger(value) && value >= 1 && value <= 1000
     ? undefined
-    : 'The density is a whole number of points per Å⁻¹ from 1 to 1000.';
+    : vscode.l10n.t('The density is a whole number of points per Å⁻¹ from 1 to 1000.');
 }
 
 export class KpointsCommand extends Disposable {

@@ -1,11 +1,13 @@
 /**
  * Exact counts from a provider's counting endpoint, through the service client's request policy (timeouts,
  * retries that honour 429 and Retry-After, capped answers, no redirects, the key redacted from every message),
- * kept by content so the same text is never sent twice. No vscode: unit-tested against stand-in servers.
+ * kept by content so the same text is never sent twice; failures worded in the client options' locale. No vscode:
+ * unit-tested against stand-in servers.
  */
 import { contentKey, type Provider, type ProviderId, type ProviderInput } from '../../core/providers/providers';
 import { serviceOrigin } from '../../core/service/origin';
-import { isServiceError } from '../../core/service/errors';
+import { isServiceError, serviceErrorSummary } from '../../core/service/errors';
+import { ENGLISH } from '../../core/util/locale';
 import { ServiceClient, type ClientOptions } from '../service/client';
 
 export interface ExactCount {
@@ -64,8 +66,9 @@ export class ExactCounts {
   /** Asks the provider (or the cache); a failure is a ProviderCountError whose message names the provider and never holds the key. */
   async count(request: CountRequest, now = Date.now): Promise<ExactCount> {
     const { provider, endpoint, model, key, input, signal } = request;
+    const { t } = this.clientOptions.locale ?? ENGLISH;
     const origin = serviceOrigin(endpoint);
-    if (!origin) throw new ProviderCountError(`${provider.label}: the endpoint "${endpoint}" is not an http(s) URL.`, 'config');
+    if (!origin) throw new ProviderCountError(t('{0}: the endpoint "{1}" is not an http(s) URL.', provider.label, endpoint), 'config');
     const cacheKey = ExactCounts.key(provider, origin, model, input);
     const kept = this.kept.get(cacheKey);
     if (kept) return kept;
@@ -84,12 +87,12 @@ export class ExactCounts {
       answer = body.type === 'json' ? body.value : undefined;
     } catch (error) {
       if (!isServiceError(error)) throw error;
-      throw new ProviderCountError(`${provider.label}: ${error.message.replace(/\b([Tt])he service\b/g, '$1he endpoint')}`, error.kind);
+      throw new ProviderCountError(t('{0}: {1}', provider.label, serviceErrorSummary(error, t, 'endpoint')), error.kind);
     }
     const tokens = provider.read(answer);
     if (tokens === undefined)
       throw new ProviderCountError(
-        `${provider.label}: the answer holds no token count (${origin}${provider.path(model)}).`,
+        t('{0}: the answer holds no token count ({1}).', provider.label, `${origin}${provider.path(model)}`),
         'malformedResponse',
       );
     const count: ExactCount = { tokens, provider: provider.id, model, origin, at: now() };

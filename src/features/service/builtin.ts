@@ -8,8 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { serviceOrigin } from '../../core/service/origin';
 import type { ApiKeyStore } from './apiKey';
 import { LocalService } from './localService';
-import { SHOW_LOG } from '../../core/service/failure';
-import type { Messages, ShownMessage } from './messages';
+import { labels, type Messages, type ShownMessage } from './messages';
 import type { Target } from './policy';
 
 /** SecretStorage: the key the built-in local service accepts, made once. globalState: its last port. */
@@ -52,7 +51,7 @@ export class BuiltinService implements vscode.Disposable {
             'The built-in local service could not start: {0}. The Token Lens output has the details.',
             error instanceof Error ? error.message : String(error),
           ),
-          [SHOW_LOG],
+          [labels().showLog],
         ),
       };
     }

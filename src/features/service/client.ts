@@ -9,7 +9,7 @@ import type { ResponseBody, ServiceResponse } from '../../core/service/response'
 import { ServiceError, kindForStatus, type ServiceErrorKind } from '../../core/service/errors';
 import { redact, redactBytesSliced, redactedError, redactJson, redactor, redactSliced, type Redactor } from '../../core/service/redact';
 import { MAX_ANSWER_DEPTH } from '../../core/service/limits';
-import { ENGLISH, type Locale } from '../../core/util/locale';
+import { ENGLISH, type Locale, type Translate } from '../../core/util/locale';
 import { JsonDepthError, JsonSyntaxError, parseJsonSliced } from '../../core/util/slicedJson';
 import { AbortedError, Pacer, RetryPolicy, parseRetryAfter, systemClock, type Clock } from './pacing';
 
@@ -176,7 +176,7 @@ export class ServiceClient {
   async tokenize(body: TokenizeRequest, options?: CallOptions): Promise<TokenizeResult> {
     const path = '/tokenizer/tokenize';
     const response = await this.request('POST', path, body, options);
-    return checkTokenizeResult(response, path);
+    return checkTokenizeResult(response, path, this.locale.t);
   }
 
   // ---- spec 4.3 -------------------------------------------------------------------------------------------
@@ -593,20 +593,22 @@ export function stripHtml(html: string): string {
 }
 
 /** Spec 2.2, checked field by field, so a wrong answer fails here with a clear message and not later. */
-function checkTokenizeResult(response: ServiceResponse, path: string): TokenizeResult {
+function checkTokenizeResult(response: ServiceResponse, path: string, t: Translate): TokenizeResult {
   const fail = (detail: string): ServiceError =>
     new ServiceError({ kind: 'malformedResponse', method: 'POST', path, status: response.status, detail });
-  if (response.body.type !== 'json') throw fail(`expected JSON, got ${response.body.contentType}`);
+  if (response.body.type !== 'json') throw fail(t('expected JSON, got {0}', response.body.contentType));
   const value = response.body.value as Partial<Record<keyof TokenizeResult, unknown>> | null;
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw fail('expected a JSON object');
-  if (typeof value.tokenizer !== 'string') throw fail('field "tokenizer" is missing or not a string');
-  if (typeof value.text !== 'string') throw fail('field "text" is missing or not a string');
-  if (typeof value.n_tokens !== 'number' || !Number.isInteger(value.n_tokens)) throw fail('field "n_tokens" is missing or not an integer');
-  if (typeof value.n_chars !== 'number' || !Number.isInteger(value.n_chars)) throw fail('field "n_chars" is missing or not an integer');
-  if (!Array.isArray(value.tokens) || !value.tokens.every((t) => typeof t === 'string'))
-    throw fail('field "tokens" is missing or not an array of strings');
-  if (!Array.isArray(value.token_ids) || !value.token_ids.every((t) => typeof t === 'number' && Number.isInteger(t))) {
-    throw fail('field "token_ids" is missing or not an array of integers');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw fail(t('expected a JSON object'));
+  const notString = (field: string) => fail(t('field "{0}" is missing or not a string', field));
+  const notInteger = (field: string) => fail(t('field "{0}" is missing or not an integer', field));
+  if (typeof value.tokenizer !== 'string') throw notString('tokenizer');
+  if (typeof value.text !== 'string') throw notString('text');
+  if (typeof value.n_tokens !== 'number' || !Number.isInteger(value.n_tokens)) throw notInteger('n_tokens');
+  if (typeof value.n_chars !== 'number' || !Number.isInteger(value.n_chars)) throw notInteger('n_chars');
+  if (!Array.isArray(value.tokens) || !value.tokens.every((s) => typeof s === 'string'))
+    throw fail(t('field "{0}" is missing or not an array of strings', 'tokens'));
+  if (!Array.isArray(value.token_ids) || !value.token_ids.every((n) => typeof n === 'number' && Number.isInteger(n))) {
+    throw fail(t('field "{0}" is missing or not an array of integers', 'token_ids'));
   }
   return value as TokenizeResult;
 }

@@ -8,8 +8,7 @@ import { isUnencryptedRemote, normalizeApiKey, serviceOrigin, urlSource, validat
 import { validateApiKey, type ApiKeyStore } from './apiKey';
 import type { BuiltinService } from './builtin';
 import type { Confirmations } from './confirmations';
-import { SET_URL } from '../../core/service/failure';
-import type { Messages } from './messages';
+import { labels, type Messages } from './messages';
 import type { UrlOutcome } from './policy';
 
 /** What the commands and the request policy (requests.ts) share. */
@@ -49,7 +48,7 @@ export class ServiceCommands {
     if (value === undefined) return { status: 'cancelled' };
     const problem = validateServiceUrl(value);
     if (problem) {
-      this.parts.messages.show('error', `Token Lens did not save the service URL: ${problem}`);
+      this.parts.messages.show('error', vscode.l10n.t('Token Lens did not save the service URL: {0}', problem));
       return { status: 'invalid', message: problem };
     }
     const normalized = value.trim().replace(/\/+$/, '');
@@ -87,7 +86,7 @@ export class ServiceCommands {
         message: this.parts.messages.show(
           'warning',
           vscode.l10n.t('Set the service URL first: an API key belongs to one service and is sent only to it.'),
-          [SET_URL],
+          [labels().setUrl],
         ).text,
       };
     if (key !== undefined) {

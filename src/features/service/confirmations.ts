@@ -6,11 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { notify } from '../../platform/notify';
-
-export const SEND_UNENCRYPTED = 'Send Unencrypted';
-const USE_WORKSPACE_URL = 'Use This URL';
-const DONT_USE = 'Don’t Use';
-const DONT_SEND = 'Don’t Send';
+import { labels } from './messages';
 
 /** workspaceState: the workspace-provided service URL the user confirmed for this workspace. */
 const CONFIRMED_WORKSPACE_URL = 'tokenLens.service.confirmedWorkspaceUrl';
@@ -26,16 +22,17 @@ export class Confirmations {
   /** Whether the workspace's URL may be used: asked until the user says yes for this URL. */
   async workspaceUrl(url: string, origin: string): Promise<boolean> {
     if (this.context.workspaceState.get(CONFIRMED_WORKSPACE_URL) === url) return true;
+    const use = vscode.l10n.t('Use This URL');
     const choice = await notify.warning(
       vscode.l10n.t(
         'This workspace’s settings set the Token Lens service URL to {0}. Token Lens would send your text or structure there, with the API key you keep for {1} (other services’ keys are never sent there). Use it for this workspace?',
         url,
         origin,
       ),
-      USE_WORKSPACE_URL,
-      DONT_USE,
+      use,
+      vscode.l10n.t('Don’t Use'),
     );
-    if (choice !== USE_WORKSPACE_URL) return false;
+    if (choice !== use) return false;
     await this.workspaceUrlSaved(url);
     this.log.info(`Workspace service URL ${url} confirmed for this workspace`);
     return true;
@@ -50,15 +47,16 @@ export class Confirmations {
   async unencrypted(origin: string): Promise<boolean> {
     const accepted = this.context.globalState.get<string[]>(UNENCRYPTED_ORIGINS, []);
     if (accepted.includes(origin)) return true;
+    const send = labels().sendUnencrypted;
     const choice = await notify.warning(
       vscode.l10n.t(
         '{0} is plain http://: anyone on the network between you and it could read your API key and what you send. Use https:// unless this is a network you trust. Send unencrypted to {0} (asked once for this origin)?',
         origin,
       ),
-      SEND_UNENCRYPTED,
-      DONT_SEND,
+      send,
+      vscode.l10n.t('Don’t Send'),
     );
-    if (choice !== SEND_UNENCRYPTED) return false;
+    if (choice !== send) return false;
     await this.context.globalState.update(UNENCRYPTED_ORIGINS, [...accepted, origin]);
     this.log.warn(`Sending to ${origin} over plain http:// (the user agreed)`);
     return true;

@@ -4,11 +4,22 @@
  * (what a failed request's message says, and its actions, are core/service/failure.ts).
  */
 import * as vscode from 'vscode';
-import { ENTER_NEW_KEY, SET_URL } from '../../core/service/failure';
+import { serviceActions } from '../../core/service/failure';
 import { notify } from '../../platform/notify';
 
-export const USE_BUILTIN = 'Use the Built-in Local Service';
-const MANAGE_TRUST = 'Manage Workspace Trust';
+/**
+ * The action labels in VS Code's display language, read where a message is shown (not when the module loads, which
+ * may be before the extension's translations are): the button says it, the choice is compared with it.
+ */
+export function labels() {
+  const t = vscode.l10n.t;
+  return {
+    ...serviceActions(t),
+    useBuiltin: t('Use the Built-in Local Service'),
+    manageTrust: t('Manage Workspace Trust'),
+    sendUnencrypted: t('Send Unencrypted'),
+  };
+}
 
 /** A message shown to the user; commands return it, which is what tests assert on. */
 export interface ShownMessage {
@@ -37,12 +48,13 @@ export class Messages {
     onChoice?: (choice: string) => Promise<unknown>,
   ): ShownMessage {
     const message: ShownMessage = { severity, text, actions };
+    const { setUrl, enterNewKey, manageTrust } = labels();
     const showFn = severity === 'error' ? notify.error : severity === 'warning' ? notify.warning : notify.info;
     void Promise.resolve(showFn(message.text, ...actions))
       .then((choice) => {
-        if (choice === SET_URL && !onChoice) return this.defaults.setServiceUrl();
-        if (choice === ENTER_NEW_KEY && !onChoice) return this.defaults.setApiKey();
-        if (choice === MANAGE_TRUST) return vscode.commands.executeCommand('workbench.trust.manage');
+        if (choice === setUrl && !onChoice) return this.defaults.setServiceUrl();
+        if (choice === enterNewKey && !onChoice) return this.defaults.setApiKey();
+        if (choice === manageTrust) return vscode.commands.executeCommand('workbench.trust.manage');
         if (choice && onChoice) return onChoice(choice);
         return undefined;
       })
@@ -61,7 +73,7 @@ export class Messages {
       vscode.l10n.t(
         'Token Lens does not use the service in Restricted Mode: this workspace is not trusted, and its settings could send your text, structures and API key to a server of its choosing. Token counts and the inspector work as usual. Trust the workspace to use the service commands.',
       ),
-      [MANAGE_TRUST],
+      [labels().manageTrust],
     );
   }
 }

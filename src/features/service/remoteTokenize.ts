@@ -16,7 +16,8 @@ import {
 import { MAX_TEXT_CHARS } from '../../core/service/limits';
 import { compareResults, comparisonMarkdown, type Comparison } from '../../core/service/compare';
 import type { ServiceErrorKind } from '../../core/service/errors';
-import { quantity } from '../../core/util/quantity';
+import { plural } from '../../core/util/locale';
+import { hostLocale } from '../../platform/locale';
 import type { ShownMessage } from './messages';
 import type { CallStatus, RequestPolicy } from './policy';
 
@@ -71,7 +72,7 @@ export class RemoteTokenization extends Disposable {
     if (text === undefined) {
       const message = this.service.show(
         'warning',
-        'Open a file or select text first: Token Lens sends the selection (or the whole document) to the service.',
+        vscode.l10n.t('Open a file or select text first: Token Lens sends the selection (or the whole document) to the service.'),
       );
       return { status: 'noText', message };
     }
@@ -79,7 +80,11 @@ export class RemoteTokenization extends Disposable {
     if (chars > MAX_TEXT_CHARS) {
       const message = this.service.show(
         'warning',
-        `The text has ${chars.toLocaleString('en-US')} characters; the service accepts at most ${MAX_TEXT_CHARS.toLocaleString('en-US')}. Select a shorter part and run the command again. Nothing was sent.`,
+        vscode.l10n.t(
+          'The text has {0} characters; the service accepts at most {1}. Select a shorter part and run the command again. Nothing was sent.',
+          hostLocale().number(chars),
+          hostLocale().number(MAX_TEXT_CHARS),
+        ),
       );
       return { status: 'tooLong', message };
     }
@@ -87,7 +92,13 @@ export class RemoteTokenization extends Disposable {
     const specialTokens = config.specialTokens;
     const sent = text;
     const outcome = await this.service.call(
-      `Tokenizing ${quantity(chars, 'character')} with ${tokenizer} on the service`,
+      plural(
+        hostLocale(),
+        chars,
+        'Tokenizing {0} character with {1} on the service',
+        'Tokenizing {0} characters with {1} on the service',
+        tokenizer,
+      ),
       (client, signal) => client.tokenize({ text: sent, tokenizer }, { signal }),
       { again: () => this.tokenizeRemote({ ...args, text: sent, tokenizer }) },
     );
@@ -106,14 +117,11 @@ export class RemoteTokenization extends Disposable {
       // An estimate has no tokens to compare with: as for a name Token Lens does not know.
       if (!(error instanceof UnknownTokenizerError || error instanceof NotExactError)) throw error;
     }
-    const comparison = local ? compareResults(tokenizer, text, result, local, specialTokens) : undefined;
-    const summary = local
-      ? comparison!.identical
-        ? `The service counts ${quantity(result.n_tokens, 'token')} with ${result.tokenizer}; Token Lens counts the same.`
-        : `The service counts ${quantity(result.n_tokens, 'token')} with ${result.tokenizer}; Token Lens counts ${local.n_tokens}. ${comparison!.explanations[0]}`
-      : `The service counts ${quantity(result.n_tokens, 'token')} with ${result.tokenizer}; Token Lens has no local tokenizer of that name to compare with.`;
+    const comparison = local ? compareResults(tokenizer, text, result, local, specialTokens, hostLocale().t) : undefined;
+    const summary = countSummary(result, local, comparison);
     this.log.info(summary);
-    if (args.show !== false) await this.openReport(comparisonMarkdown(tokenizer, result, local, comparison, config.serviceBaseUrl));
+    if (args.show !== false)
+      await this.openReport(comparisonMarkdown(tokenizer, result, local, comparison, config.serviceBaseUrl, undefined, hostLocale().t));
     const message = this.service.show('info', summary);
     return { status: 'ok', result, ...(local ? { local } : {}), ...(comparison ? { comparison } : {}), message };
   }
@@ -132,6 +140,37 @@ export class RemoteTokenization extends Disposable {
       await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
     }
   }
+}
+
+/** What the message says: the service's count, and Token Lens's beside it (the first difference explained) when it has the tokenizer. */
+function countSummary(remote: TokenizeResult, local: TokenizeResult | undefined, comparison: Comparison | undefined): string {
+  const n = remote.n_tokens;
+  const name = remote.tokenizer;
+  if (!local)
+    return plural(
+      hostLocale(),
+      n,
+      'The service counts {0} token with {1}; Token Lens has no local tokenizer of that name to compare with.',
+      'The service counts {0} tokens with {1}; Token Lens has no local tokenizer of that name to compare with.',
+      name,
+    );
+  if (comparison?.identical)
+    return plural(
+      hostLocale(),
+      n,
+      'The service counts {0} token with {1}; Token Lens counts the same.',
+      'The service counts {0} tokens with {1}; Token Lens counts the same.',
+      name,
+    );
+  return plural(
+    hostLocale(),
+    n,
+    'The service counts {0} token with {1}; Token Lens counts {2}. {3}',
+    'The service counts {0} tokens with {1}; Token Lens counts {2}. {3}',
+    name,
+    local.n_tokens,
+    comparison?.explanations[0] ?? '',
+  );
 }
 
 /** The command's argument as RemoteTokenizeArgs: anything else (the Explorer's URI) is no argument. */

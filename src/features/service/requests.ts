@@ -13,9 +13,8 @@ import { quantity } from '../../core/util/quantity';
 import { hostLocale } from '../../platform/locale';
 import { ServiceClient, type RequestLogEntry } from './client';
 import type { ServiceCommands, ServiceParts } from './commands';
-import { SEND_UNENCRYPTED } from './confirmations';
-import { ENTER_NEW_KEY, failureMessage, OPEN_SETTINGS, SET_URL, SHOW_LOG, TRY_AGAIN } from '../../core/service/failure';
-import { USE_BUILTIN, type ShownMessage } from './messages';
+import { failureMessage } from '../../core/service/failure';
+import { labels, type ShownMessage } from './messages';
 import type { CallOptions, CallOutcome, RequestPolicy, Target, UrlOutcome } from './policy';
 
 export class ServiceRequests extends Disposable implements RequestPolicy {
@@ -90,9 +89,11 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
       return { status: 'ok', value };
     } catch (error) {
       if (!isServiceError(error)) {
-        const message = this.show('error', `Token Lens: ${title} failed unexpectedly: ${(error as Error).message ?? String(error)}`, [
-          SHOW_LOG,
-        ]);
+        const message = this.show(
+          'error',
+          vscode.l10n.t('Token Lens: {0} failed unexpectedly: {1}', title, (error as Error).message ?? String(error)),
+          [labels().showLog],
+        );
         this.parts.log.error(`${title} failed: ${(error as Error).stack ?? String(error)}`);
         return { status: 'error', message };
       }
@@ -125,9 +126,9 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
         'Token Lens needs an API key for {0} to use the service; nothing was sent. Run “Token Lens: Set API Key” when you have one.',
         origin,
       ),
-      [ENTER_NEW_KEY],
+      [labels().enterNewKey],
       async (choice) => {
-        if (choice !== ENTER_NEW_KEY || !(await this.parts.keys.prompt(origin))) return;
+        if (choice !== labels().enterNewKey || !(await this.parts.keys.prompt(origin))) return;
         await again();
       },
     );
@@ -166,10 +167,10 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
           vscode.l10n.t(
             'Token Lens needs the service URL to run this command. Run “Token Lens: Set Service URL” when you have it, or try the built-in local service (offline, no account).',
           ),
-          [SET_URL, USE_BUILTIN],
+          [labels().setUrl, labels().useBuiltin],
           async (choice) => {
-            if (choice === SET_URL) await this.setServiceUrl();
-            else if (choice === USE_BUILTIN) await this.commands.useBuiltinService();
+            if (choice === labels().setUrl) await this.setServiceUrl();
+            else if (choice === labels().useBuiltin) await this.commands.useBuiltinService();
           },
         );
         return { status: 'noUrl', message };
@@ -182,7 +183,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
       const message = this.show(
         'error',
         vscode.l10n.t('The service URL “{0}” in the settings cannot be used: {1} Nothing was sent.', url, problem ?? ''),
-        [SET_URL, OPEN_SETTINGS],
+        [labels().setUrl, labels().openSettings],
       );
       return { status: 'noUrl', message };
     }
@@ -202,9 +203,9 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
         vscode.l10n.t(
           'Token Lens sent nothing to {0}: plain http:// would carry your API key and data unencrypted. Use an https:// URL, or run the command again and choose “{1}” on a network you trust.',
           origin,
-          SEND_UNENCRYPTED,
+          labels().sendUnencrypted,
         ),
-        [SET_URL],
+        [labels().setUrl],
       );
       return { status: 'declined', message };
     }
@@ -214,18 +215,19 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
   /** The failure's message; its actions enter a key, retry, set the URL, show the log or open the settings. */
   private showServiceError(error: ServiceError, { url, origin }: Target, retry: () => Thenable<unknown>): ShownMessage {
     const { text, actions } = failureMessage(error, url, Math.round(config.serviceTimeoutMs / 1000), hostLocale());
+    const { enterNewKey, tryAgain, setUrl, showLog, openSettings } = labels();
     return this.show('error', text, actions, async (choice) => {
-      if (choice === ENTER_NEW_KEY) {
+      if (choice === enterNewKey) {
         const key = await this.parts.keys.prompt(origin, vscode.l10n.t('The service did not accept the stored API key.'));
         if (key) await retry();
-      } else if (choice === TRY_AGAIN) {
+      } else if (choice === tryAgain) {
         await retry();
-      } else if (choice === SET_URL) {
+      } else if (choice === setUrl) {
         const set = await this.setServiceUrl();
         if (set.status === 'ok') await retry();
-      } else if (choice === SHOW_LOG) {
+      } else if (choice === showLog) {
         this.parts.log.show(true);
-      } else if (choice === OPEN_SETTINGS) {
+      } else if (choice === openSettings) {
         await vscode.commands.executeCommand('workbench.action.openSettings', 'tokenLens.service');
       }
     });

@@ -6,6 +6,7 @@
 import type { Vec3 } from '../../core/poscar/types';
 import { isRecord, type Rec } from '../../core/util/guards';
 import type { Series } from './model';
+import { ENGLISH, type Translate } from '../../core/util/locale';
 
 /** Longest series kept; longer ones are cut, with a warning. */
 export const MAX_POINTS = 200_000;
@@ -79,18 +80,24 @@ export function toMatrix(value: unknown, maxValues: number): SeriesRead[] | unde
   return rows.every((r) => r !== undefined) ? rows : undefined;
 }
 
-const describeSeries = (name: string, read: SeriesRead): string[] => [
-  ...(read.bad ? [`${name}: ${read.bad} of ${read.values.length} values are not numbers (left as gaps).`] : []),
+const describeSeries = (name: string, read: SeriesRead, t: Translate): string[] => [
+  ...(read.bad ? [t('{0}: {1} of {2} values are not numbers (left as gaps).', name, read.bad, read.values.length)] : []),
   ...(read.cut
     ? [
-        `${name} has ${(read.values.length + read.cut).toLocaleString('en-US')} values: the first ${read.values.length.toLocaleString('en-US')} are shown.`,
+        t(
+          '{0} has {1} values: the first {2} are shown.',
+          name,
+          (read.values.length + read.cut).toLocaleString('en-US'),
+          read.values.length.toLocaleString('en-US'),
+        ),
       ]
     : []),
 ];
 
 /**
  * A record read field by field. `read` tries each name in turn; a field that is there but cannot be
- * read stays unread (so it lands in `extra`), with a warning when the caller says what it expected.
+ * read stays unread (so it lands in `extra`), with a warning when the caller says what it expected, worded by `t`
+ * (which the readers use for their own warnings too).
  */
 export class Fields {
   private readonly used = new Set<string>();
@@ -103,6 +110,7 @@ export class Fields {
     private readonly rec: Rec,
     readonly warnings: string[],
     private readonly prefix = '',
+    readonly t: Translate = ENGLISH.t,
   ) {}
 
   has(name: string): boolean {
@@ -135,32 +143,32 @@ export class Fields {
         this.lastName = name;
         return value;
       }
-      if (expected) this.warnings.push(`${this.prefix}${name} is not ${expected}: it is under Other fields.`);
+      if (expected) this.warnings.push(this.t('{0} is not {1}: it is under Other fields.', `${this.prefix}${name}`, expected));
     }
     return undefined;
   }
 
   number(...names: string[]): number | undefined {
-    return this.read(names, toNumber, 'a number');
+    return this.read(names, toNumber, this.t('a number'));
   }
 
   count(...names: string[]): number | undefined {
-    return this.read(names, toCount, 'a whole number');
+    return this.read(names, toCount, this.t('a whole number'));
   }
 
   text(...names: string[]): string | undefined {
-    return this.read(names, toText, 'text');
+    return this.read(names, toText, this.t('text'));
   }
 
   boolean(...names: string[]): boolean | undefined {
-    return this.read(names, toBoolean, 'true or false');
+    return this.read(names, toBoolean, this.t('true or false'));
   }
 
   /** A list of numbers, holes and cuts reported. Silent when `quiet` (the field may mean something else). */
   series(names: string[], quiet = false): Series | undefined {
-    const read = this.read(names, (v) => toSeries(v), quiet ? undefined : 'a list of numbers');
+    const read = this.read(names, (v) => toSeries(v), quiet ? undefined : this.t('a list of numbers'));
     if (!read) return undefined;
-    this.warnings.push(...describeSeries(`${this.prefix}${this.lastName}`, read));
+    this.warnings.push(...describeSeries(`${this.prefix}${this.lastName}`, read, this.t));
     return read.values;
   }
 
@@ -181,7 +189,7 @@ export class Fields {
   nested(name: string): Fields | undefined {
     const value = this.peek(name);
     if (!isRecord(value)) return undefined;
-    const child = new Fields(value, this.warnings, `${this.prefix}${name}.`);
+    const child = new Fields(value, this.warnings, `${this.prefix}${name}.`, this.t);
     this.children.set(name, child);
     this.used.add(name);
     return child;

@@ -1,4 +1,8 @@
 /** Numbers as the result views write them: a true minus sign, no "-0.000". Pure. */
+import { makeLocale, type Locale, type Translate } from '../../core/util/locale';
+
+/** For plural(): counts as the result views write them ("12,345"), the phrases in `t`. */
+export const counting = (t: Translate): Locale => makeLocale(t, 'en-US');
 
 export function fixed(x: number, digits: number): string {
   const text = x.toFixed(digits);

@@ -109,6 +109,6 @@ const LABEL_NAMES = [
 ];
 
 export function readTicks(f: Fields, distances: readonly number[], kpoints: readonly Vec3[] | undefined): BandTick[] | undefined {
-  const marks = f.read(LABEL_NAMES, (v) => marksOf(v, f, distances.length), 'a form of k-point labels this view knows');
+  const marks = f.read(LABEL_NAMES, (v) => marksOf(v, f, distances.length), f.t('a form of k-point labels this view knows'));
   return marks && ticksOf(marks, distances, kpoints);
 }

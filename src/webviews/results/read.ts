@@ -8,13 +8,13 @@ import { isRecord, type Rec } from '../../core/util/guards';
 import { Fields, toStrings } from './fields';
 import { imageFromBytes, imageFromString, toBase64 } from './images';
 import type { ResultImage, ResultModel } from './model';
-import { atomCount, type KindContext, type Read, type ReadContext } from './readCommon';
+import { atomCount, unreadable, unrecognised, type KindContext, type Read, type ReadContext } from './readCommon';
 import { readBands } from './readBands';
 import { readMd } from './readMd';
 import { readRelax } from './readRelax';
 import { readSinglePoint } from './readSinglePoint';
 import { readAppRecord } from './apps/read';
-import { isAppKind, kindLabel, type RunKind, type StructureKind } from '../../core/runs/run';
+import { isAppKind, type RunKind, type StructureKind } from '../../core/runs/run';
 
 /** Bytes that are not an image are kept as base64 up to this size. */
 const MAX_KEPT_BYTES = 1_000_000;
@@ -74,15 +74,15 @@ type Shared = Pick<ResultModel, 'method' | 'natoms' | 'species'>;
 /** What every kind may state: the method, the atoms, the energy unit (only eV is understood). */
 function readShared(f: Fields, context: ReadContext): Shared {
   const natoms = f.count('natoms', 'n_atoms', 'num_atoms', 'nat');
-  const species = f.read(['species', 'elements', 'symbols'], toStrings, 'a list of element symbols');
+  const species = f.read(['species', 'elements', 'symbols'], toStrings, f.t('a list of element symbols'));
   atomCount(f.warnings, context, [
-    ['natoms', natoms, 'atoms'],
-    ['species', species?.length, 'names'],
+    ['natoms', natoms, f.t('atoms')],
+    ['species', species?.length, f.t('names')],
   ]);
   f.read(
     ['energy_unit', 'energy_units'],
     (v) => (typeof v === 'string' && v.trim().toLowerCase() === 'ev' ? v : undefined),
-    '"eV" (energies are shown as sent)',
+    f.t('"eV" (energies are shown as sent)'),
   );
   return { method: f.text('method', 'model', 'calculator', 'potential'), natoms, species };
 }
@@ -101,12 +101,7 @@ export function readResult(
   } catch (error) {
     // A reader's own mistake must not cost the user the answer: all of it goes under Other fields.
     const empty = READERS[kind](new Fields({}, []), {}, {});
-    return {
-      ...empty,
-      extra: rec,
-      images,
-      warnings: [`This answer could not be read (${String(error)}): all of it is under Other fields.`],
-    } as ResultModel;
+    return { ...empty, extra: rec, images, warnings: [unreadable(error, context.t)] } as ResultModel;
   }
 }
 
@@ -118,13 +113,13 @@ function readRecord(
   context: ReadContext,
 ): ResultModel {
   const warnings: string[] = [];
-  const f = new Fields(rec, warnings);
+  const f = new Fields(rec, warnings, '', context.t);
   takeImages(rec, f, images);
   const shared = readShared(f, context);
   const model = READERS[kind](f, { ...context, natoms: shared.natoms ?? shared.species?.length }, headers);
   const extra = f.extra;
   if (Object.keys(rec).length > 0 && Object.keys(extra).length === Object.keys(rec).length && images.length === 0) {
-    warnings.unshift(`Nothing in the answer was recognised as a ${kindLabel(kind).toLowerCase()} result: all of it is under Other fields.`);
+    warnings.unshift(unrecognised(kind, context.t));
   }
   return { ...model, ...shared, extra, images, warnings } as ResultModel;
 }

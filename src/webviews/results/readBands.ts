@@ -37,7 +37,7 @@ function readMatrix(f: Fields): Matrix | undefined {
     [K_MAJOR, true],
     [BAND_MAJOR, false],
   ] as const) {
-    const found = f.read(names, channels, 'a matrix of numbers');
+    const found = f.read(names, channels, f.t('a matrix of numbers'));
     if (!found) continue;
     const holes = found.flat().reduce((n, row) => n + row.bad, 0);
     return { channels: found.map((c) => c.map((row) => row.values)), kMajor, holes };
@@ -48,14 +48,16 @@ function readMatrix(f: Fields): Matrix | undefined {
 const transpose = (m: Series[]): Series[] => m[0]!.map((_, j) => m.map((row) => row[j]!));
 
 /** The matrix as bands[b][k], turned when its declared orientation does not fit the k-point count. */
-function orient(m: Series[], kMajor: boolean, nk: number | undefined, warnings: string[]): Series[] {
+function orient(m: Series[], kMajor: boolean, nk: number | undefined, f: Fields): Series[] {
   const [rows, cols] = [m.length, m[0]!.length];
   let byK = kMajor;
   if (nk !== undefined && rows !== cols) {
     if (rows === nk) byK = true;
     else if (cols === nk) byK = false;
     else
-      warnings.push(`The eigenvalues are ${rows} × ${cols}, but there are ${nk} k-points: read as ${kMajor ? '[k][band]' : '[band][k]'}.`);
+      f.warnings.push(
+        f.t('The eigenvalues are {0} × {1}, but there are {2} k-points: read as {3}.', rows, cols, nk, kMajor ? '[k][band]' : '[band][k]'),
+      );
   }
   return byK ? transpose(m) : m;
 }
@@ -71,12 +73,14 @@ function axis(
   given: Series | undefined,
   kpoints: Vec3[] | undefined,
   nk: number,
-  warnings: string[],
+  f: Fields,
 ): Pick<BandsModel, 'distances' | 'distanceSource'> {
   if (given && given.length === nk && given.every((x) => x !== null)) return { distances: given, distanceSource: 'service' };
   if (given)
-    warnings.push(
-      `The k-distances (${given.length}) do not match the ${nk} k-points: ${kpoints?.length === nk ? 'computed from the k-points' : 'the k-point index is used'}.`,
+    f.warnings.push(
+      kpoints?.length === nk
+        ? f.t('The k-distances ({0}) do not match the {1} k-points: computed from the k-points.', given.length, nk)
+        : f.t('The k-distances ({0}) do not match the {1} k-points: the k-point index is used.', given.length, nk),
     );
   if (kpoints?.length === nk) return { distances: cumulative(kpoints), distanceSource: 'kpoints' };
   return { distances: Array.from({ length: nk }, (_, i) => i), distanceSource: 'index' };
@@ -151,18 +155,18 @@ function bandEdges(
 export function readBands(f: Fields, headers: Record<string, string>): Read<BandsModel> {
   const sources = [f.nested('band_data'), f].filter((s): s is Fields => s !== undefined);
   const pick = <T>(read: (s: Fields) => T | undefined): T | undefined => sources.map(read).find((v) => v !== undefined);
-  const kpoints = pick((s) => s.read(['kpoints', 'k_points', 'kpts', 'kpoint_coords'], toVec3Rows, 'a list of [kx, ky, kz]'));
+  const kpoints = pick((s) => s.read(['kpoints', 'k_points', 'kpts', 'kpoint_coords'], toVec3Rows, f.t('a list of [kx, ky, kz]')));
   const given = pick((s) => s.series(['kdistances', 'distances', 'x', 'k_distances', 'kpath_distances']));
   const matrix = pick(readMatrix);
-  if (matrix?.holes) f.warnings.push(`${matrix.holes} eigenvalues are not numbers (left as gaps).`);
+  if (matrix?.holes) f.warnings.push(f.t('{0} eigenvalues are not numbers (left as gaps).', matrix.holes));
   const nk0 = given?.length ?? kpoints?.length;
-  const bands = matrix?.channels.flatMap((m) => orient(m, matrix.kMajor, nk0, f.warnings)) ?? [];
-  if ((matrix?.channels.length ?? 0) > 1) f.warnings.push('The eigenvalues have two spin channels: both are drawn.');
+  const bands = matrix?.channels.flatMap((m) => orient(m, matrix.kMajor, nk0, f)) ?? [];
+  if ((matrix?.channels.length ?? 0) > 1) f.warnings.push(f.t('The eigenvalues have two spin channels: both are drawn.'));
   const nk = bands[0]?.length ?? nk0 ?? 0;
   const nbands = pick((s) => s.count('nbands', 'n_bands', 'num_bands'));
   if (nbands !== undefined && bands.length && nbands !== bands.length)
-    f.warnings.push(`nbands is ${nbands}, but the eigenvalues hold ${bands.length} bands.`);
-  const { distances, distanceSource } = axis(given, kpoints, nk, f.warnings);
+    f.warnings.push(f.t('nbands is {0}, but the eigenvalues hold {1} bands.', nbands, bands.length));
+  const { distances, distanceSource } = axis(given, kpoints, nk, f);
   const fermi = pick((s) => s.number('fermi_level', 'efermi', 'fermi_energy', 'e_fermi', 'fermi', 'E_fermi'));
   const nelectrons = pick((s) => s.number('nelectrons', 'n_electrons', 'num_electrons', 'nelect', 'electrons'));
   const body = givenEdges(pick);
@@ -192,7 +196,7 @@ function dosOf(f: Fields): { dos?: BandsModel['dos'] } {
   const states = nested?.series(['states', 'dos', 'total'], true) ?? f.series(['dos_states'], true);
   if (!energies || !states) return {};
   if (energies.length !== states.length || energies.some((e) => e === null)) {
-    f.warnings.push('The density of states has energies and states of different lengths (not drawn).');
+    f.warnings.push(f.t('The density of states has energies and states of different lengths (not drawn).'));
     return {};
   }
   // What the curve was made with, for its title: the broadening and the k-mesh.

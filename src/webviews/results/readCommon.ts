@@ -1,6 +1,7 @@
 /** What every reader of a run kind shares: its context and the atom-count check. */
 import { isRecord, type Rec } from '../../core/util/guards';
-import type { Translate } from '../../core/util/locale';
+import { kindLabel, type RunKind } from '../../core/runs/run';
+import { ENGLISH, type Translate } from '../../core/util/locale';
 import { MAX_POINTS, toVec3Rows } from './fields';
 import type { ResultModel, Trajectory } from './model';
 
@@ -21,24 +22,37 @@ export interface KindContext extends ReadContext {
 /** What a kind's reader returns: its model without the parts read.ts adds to every kind. */
 export type Read<M extends ResultModel> = Omit<M, 'extra' | 'images' | 'warnings' | 'method' | 'natoms' | 'species'>;
 
+/** The warning of an answer none of whose fields a reader placed. */
+export const unrecognised = (kind: RunKind, t: Translate = ENGLISH.t): string =>
+  t('Nothing in the answer was recognised as a {0} result: all of it is under Other fields.', kindLabel(kind, t).toLowerCase());
+
+/** The warning of an answer a reader failed on (its mistake, not the service's). */
+export const unreadable = (error: unknown, t: Translate = ENGLISH.t): string =>
+  t('This answer could not be read ({0}): all of it is under Other fields.', String(error));
+
 /**
  * The number of atoms: the input structure's, else the answer's natoms, else the first count given.
- * Every count that disagrees is a warning ("forces: 7 rows, but the structure has 8 atoms").
+ * Every count that disagrees is a warning ("forces: 7 rows, but the structure has 8 atoms"); `noun` is worded by
+ * the caller (context.t).
  */
 export function atomCount(
   warnings: string[],
   context: KindContext,
   counts: [name: string, n: number | undefined, noun: string][],
 ): number | undefined {
+  const t = context.t ?? ENGLISH.t;
   const given = counts.filter((c): c is [string, number, string] => c[1] !== undefined);
-  const [atoms, against] =
-    context.atoms !== undefined
-      ? [context.atoms, 'the structure has']
-      : context.natoms !== undefined
-        ? [context.natoms, 'natoms is']
-        : [given[0]?.[1], `${given[0]?.[0]} has`];
+  const first = given[0]?.[0];
+  const atoms = context.atoms ?? context.natoms ?? given[0]?.[1];
   for (const [name, n, noun] of given) {
-    if (n !== atoms) warnings.push(`${name}: ${n} ${noun}, but ${against} ${atoms} atoms.`);
+    if (n === atoms) continue;
+    warnings.push(
+      context.atoms !== undefined
+        ? t('{0}: {1} {2}, but the structure has {3} atoms.', name, n, noun, atoms!)
+        : context.natoms !== undefined
+          ? t('{0}: {1} {2}, but natoms is {3} atoms.', name, n, noun, atoms!)
+          : t('{0}: {1} {2}, but {3} has {4} atoms.', name, n, noun, first!, atoms!),
+    );
   }
   return atoms;
 }

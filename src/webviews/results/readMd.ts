@@ -39,12 +39,12 @@ function fromRecords(f: Fields): Columns | undefined {
   });
   const keptRest = rest.some((r) => Object.keys(r).length > 0);
   if (rest.some((r) => Object.keys(r).some((k) => KNOWN.has(k))))
-    f.warnings.push(`${name}: some per-step values are not numbers: they are under Other fields.`);
+    f.warnings.push(f.t('{0}: some per-step values are not numbers: they are under Other fields.', name));
   if (keptRest || records.length > MAX_POINTS) f.leave(name, [...(keptRest ? rest : []), ...records.slice(MAX_POINTS)]);
   else f.use(name);
   if (records.length > MAX_POINTS)
     f.warnings.push(
-      `${name} has ${records.length.toLocaleString('en-US')} steps: the first ${MAX_POINTS.toLocaleString('en-US')} are shown.`,
+      f.t('{0} has {1} steps: the first {2} are shown.', name, records.length.toLocaleString('en-US'), MAX_POINTS.toLocaleString('en-US')),
     );
   return Object.fromEntries(Object.entries(columns).filter(([, s]) => s.some((x) => x !== null)));
 }
@@ -52,7 +52,7 @@ function fromRecords(f: Fields): Columns | undefined {
 function fromLists(f: Fields): Columns {
   const energies = f.nested('energies');
   const plain = energies ? undefined : f.series(['energies'], true);
-  if (plain) f.warnings.push('energies is a plain list: it is shown as the total energy.');
+  if (plain) f.warnings.push(f.t('energies is a plain list: it is shown as the total energy.'));
   return {
     total:
       energies?.series(['total', 'total_energy', 'etot']) ?? plain ?? f.series(['total_energy', 'total_energies', 'etot', 'energy_total']),
@@ -64,11 +64,11 @@ function fromLists(f: Fields): Columns {
 }
 
 /** Every series as long as the longest, padded with gaps; a shorter one is a warning. */
-function align(columns: Columns, warnings: string[]): number {
+function align(columns: Columns, f: Fields): number {
   const n = Math.max(0, ...Object.values(columns).map((s) => s?.length ?? 0));
   for (const [name, s] of Object.entries(columns)) {
     if (!s || s.length === n) continue;
-    warnings.push(`${name}: ${s.length} values, but the longest series has ${n}.`);
+    f.warnings.push(f.t('{0}: {1} values, but the longest series has {2}.', name, s.length, n));
     s.push(...new Array<null>(n - s.length).fill(null));
   }
   return n;
@@ -88,13 +88,13 @@ export function readMd(f: Fields, context: KindContext): Read<MdModel> {
   const { kinetic, potential } = columns;
   if (!columns.total && kinetic && potential)
     columns.total = kinetic.map((k, i) => (k === null || potential[i] == null ? null : k + potential[i]));
-  const n = align(columns, f.warnings);
+  const n = align(columns, f);
   const timestep = f.number('timestep_fs', 'timestep', 'dt_fs', 'dt');
   const temperatures = numbers(columns.temperature);
   const totals = numbers(columns.total);
   const rawTrajectory = TRAJECTORY_NAMES.map((name) => f.peek(name)).find((v) => v !== undefined);
-  const trajectory = f.read(TRAJECTORY_NAMES, toTrajectory, 'a list of frames of [x, y, z] positions');
-  const atoms = atomCount(f.warnings, context, [['trajectory', trajectory?.atoms, 'atoms per frame']]);
+  const trajectory = f.read(TRAJECTORY_NAMES, toTrajectory, f.t('a list of frames of [x, y, z] positions'));
+  const atoms = atomCount(f.warnings, context, [['trajectory', trajectory?.atoms, f.t('atoms per frame')]]);
   const givenDrift = f.number('energy_drift_eV_per_atom', 'energy_drift_per_atom', 'drift_eV_per_atom');
   const drift = givenDrift ?? (totals.length > 1 && atoms ? (totals.at(-1)! - totals[0]!) / atoms : undefined);
   const finalPoscar = f.text(...POSCAR_NAMES);

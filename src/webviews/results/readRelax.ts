@@ -10,8 +10,8 @@ export function readRelax(f: Fields, context: KindContext): Read<RelaxModel> {
   const energies = f.series(['energies', 'energies_eV', 'energy_trajectory']) ?? [];
   // `fmax` is either the per-step list or the threshold.
   const forcesMax = f.series(['forces_max', 'max_forces', 'forces_max_eV_per_A']) ?? f.series(['fmax'], true) ?? [];
-  const trajectory = f.read(TRAJECTORY_NAMES, toTrajectory, 'a list of frames of [x, y, z] positions');
-  if (trajectory) atomCount(f.warnings, context, [['trajectory', trajectory.atoms, 'atoms per frame']]);
+  const trajectory = f.read(TRAJECTORY_NAMES, toTrajectory, f.t('a list of frames of [x, y, z] positions'));
+  if (trajectory) atomCount(f.warnings, context, [['trajectory', trajectory.atoms, f.t('atoms per frame')]]);
   const recorded = Math.max(energies.length, forcesMax.length);
   return {
     kind: 'relax',

@@ -65,8 +65,8 @@ function readStress(f: Fields): Pick<SinglePointModel, 'stress' | 'stressUnit'> 
     if (!unit || !matrix) {
       f.warnings.push(
         unit
-          ? `${name} is neither six Voigt components nor a 3×3 matrix: it is under Other fields.`
-          : `Stress unit "${unitName}" is not known: the stress is under Other fields.`,
+          ? f.t('{0} is neither six Voigt components nor a 3×3 matrix: it is under Other fields.', name)
+          : f.t('Stress unit "{0}" is not known: the stress is under Other fields.', unitName ?? ''),
       );
       continue;
     }
@@ -80,8 +80,12 @@ const magnitude = (v: Vec3): number => Math.hypot(v[0], v[1], v[2]);
 
 export function readSinglePoint(f: Fields, context: KindContext): Read<SinglePointModel> {
   const energy = f.number('energy_eV', 'energy', 'total_energy', 'energy_ev', 'total_energy_eV');
-  const forces = f.read(['forces_eV_per_A', 'forces', 'forces_ev_per_a', 'forces_eV_per_Ang'], toVec3Rows, 'a list of [fx, fy, fz] rows');
-  const atoms = atomCount(f.warnings, context, [['forces', forces?.length, 'rows']]);
+  const forces = f.read(
+    ['forces_eV_per_A', 'forces', 'forces_ev_per_a', 'forces_eV_per_Ang'],
+    toVec3Rows,
+    f.t('a list of [fx, fy, fz] rows'),
+  );
+  const atoms = atomCount(f.warnings, context, [['forces', forces?.length, f.t('rows')]]);
   const given = f.number('energy_per_atom_eV', 'energy_per_atom', 'energy_per_atom_ev');
   const perAtom = given ?? (energy !== undefined && atoms ? energy / atoms : undefined);
   return {

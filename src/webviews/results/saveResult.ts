@@ -26,6 +26,7 @@ export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<v
         ? body.text
         : { contentType: body.contentType, base64: Buffer.from(body.bytes).toString('base64') };
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(`${JSON.stringify(value, null, 2)}\n`));
+  const open = vscode.l10n.t('Open');
   void notify
     .info(
       vscode.l10n.t(
@@ -33,15 +34,13 @@ export async function saveResult(run: RunRecord, target?: vscode.Uri): Promise<v
         kindLabel(run.kind, hostLocale().t),
         uri.scheme === 'file' ? uri.fsPath : uri.toString(true),
       ),
-      OPEN,
+      open,
     )
     .then((choice) => {
-      if (choice === OPEN) void vscode.window.showTextDocument(uri, { preview: true });
+      if (choice === open) void vscode.window.showTextDocument(uri, { preview: true });
     });
   return uri;
 }
-
-const OPEN = 'Open';
 
 /** Beside the input file when it is one, else in the first workspace folder, else just the name. */
 function proposedUri(run: RunRecord): vscode.Uri | undefined {

@@ -53,7 +53,8 @@ export function latticeRows(before: Poscar | undefined, after: Poscar | undefine
 }
 
 /** The view of a run that has an answer; null before one comes. */
-export function resultView(run: RunRecord, input: Poscar | undefined, { t }: Locale = ENGLISH): ResultView | null {
+export function resultView(run: RunRecord, input: Poscar | undefined, locale: Locale = ENGLISH): ResultView | null {
+  const { t } = locale;
   if (!run.response) return null;
   if (isAppKind(run.kind))
     return {
@@ -61,15 +62,15 @@ export function resultView(run: RunRecord, input: Poscar | undefined, { t }: Loc
       elements: [],
       lattice: [],
     };
-  const model = readResult(run.kind, run.response.body, run.response.headers, { atoms: input?.sites.length });
+  const model = readResult(run.kind, run.response.body, run.response.headers, { atoms: input?.sites.length, t });
   let lattice: LatticeRow[] = [];
   if (model.kind === 'relax' && model.finalPoscar !== undefined) {
-    const final = parsePoscar(model.finalPoscar);
+    const final = parsePoscar(model.finalPoscar, locale);
     const error = firstErrorMessage(final);
-    if (error) model.warnings.push(`The relaxed POSCAR has an error: ${error}`);
+    if (error) model.warnings.push(t('The relaxed POSCAR has an error: {0}', error));
     const atoms = final.poscar?.sites.length;
     if (input && atoms !== undefined && atoms !== input.sites.length)
-      model.warnings.push(`The relaxed structure has ${atoms} atoms, the input ${input.sites.length}.`);
+      model.warnings.push(t('The relaxed structure has {0} atoms, the input {1}.', atoms, input.sites.length));
     lattice = latticeRows(input, final.poscar);
   }
   return { model, elements: input?.sites.map((s) => s.species) ?? model.species ?? [], lattice };

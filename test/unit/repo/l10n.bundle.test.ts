@@ -33,7 +33,7 @@ test('the package names the bundle folder', () => {
   assert.equal(manifest.l10n, './l10n');
 });
 
-test('messages are found in t(), l10n.t(), locale.t(), plural() and *_MESSAGES tables, not in other calls', () => {
+test('messages are found in t(), l10n.t(), locale.t(), plural() and *_MESSAGES tables (lists or records), not in other calls', () => {
   const source = parse(
     'src/features/demo.ts',
     [
@@ -42,12 +42,13 @@ test('messages are found in t(), l10n.t(), locale.t(), plural() and *_MESSAGES t
       "t('Three');",
       "plural(locale, n, '{0} item', '{0} items');",
       "const PAGE_MESSAGES = ['Four', 'Five'] as const;",
+      "const SERVICE_MESSAGES: Summaries = { a: ['Six', 'Seven'], b: { c: 'Eight' } };",
       "other('Not a message');",
       't(variable);',
     ].join('\n'),
   );
   assert.deepEqual(
     messages(source).map((m) => m.text),
-    ['One {0}', 'Two', 'Three', '{0} item', '{0} items', 'Four', 'Five'],
+    ['One {0}', 'Two', 'Three', '{0} item', '{0} items', 'Four', 'Five', 'Six', 'Seven', 'Eight'],
   );
 });

@@ -9,7 +9,10 @@ import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { quantumVqe } from '../../../src/core/applications/quantum';
 import type { Prompts } from '../../../src/core/applications/types';
-import { ServiceError } from '../../../src/core/service/errors';
+import { generateHeterostructure } from '../../../src/core/applications/heterostructure';
+import { compareResults } from '../../../src/core/service/compare';
+import { ServiceError, serviceErrorSummary } from '../../../src/core/service/errors';
+import { runPoscar } from '../../../src/core/structures/runInput';
 import { failureMessage } from '../../../src/core/service/failure';
 import { PARAMETERS, parameterRow } from '../../../src/core/runs/parameters';
 import { kindLabel, runTitle } from '../../../src/core/runs/run';
@@ -128,6 +131,24 @@ test("a run's name, its kind's label and the run options' descriptions are worde
   assert.deepEqual(parameterRow(fmax, 0.01), { description: '0.01 eV/Å', detail: 'converged when every force is below this' });
   const ensemble = PARAMETERS.md.find((p) => p.name === 'ensemble')!;
   assert.equal(ensemble.about(LOUD.t), 'NVE: CONSTANT ENERGY; NVT: A LANGEVIN THERMOSTAT AT THE TEMPERATURE');
+});
+
+test('refusals, run names, result headlines, endpoint failures and the service comparison are worded in the Locale given', () => {
+  assert.equal(quantumVqe.check({ jid: 'JVASP-1002', kpoint: [0, 0] }, LOUD), '"KPOINT" MUST BE THREE NUMBERS.');
+  assert.equal(generateHeterostructure.name({ jid2: 'JVASP-1002' }, LOUD.t), 'FILM ON JVASP-1002');
+  assert.equal(generateHeterostructure.name({ jid2: 'JVASP-1002' }), 'film on JVASP-1002', 'English without one');
+  const refused = runPoscar('poscar', 'Si\n1.0\n', 'Si.vasp', undefined, LOUD);
+  assert.match('refuse' in refused ? refused.refuse : '', /^Si\.vasp HAS \d+ ERRORS?, SO TOKEN LENS DID NOT SEND IT\. LINE \d+: /);
+  const predicted = readResult('predict', { type: 'json', value: {} }, {}, { request: {}, t: LOUD.t });
+  assert.equal('headline' in predicted ? predicted.headline : '', 'NO PREDICTED VALUE IN THE ANSWER');
+  const endpoint = { kind: 'unauthorized', method: 'POST', path: '/v1', status: 401 } as const;
+  assert.equal(serviceErrorSummary(endpoint, LOUD.t, 'endpoint'), 'THE ENDPOINT DID NOT ACCEPT THE API KEY (401 Unauthorized)');
+  const result = (tokens: string[]) => ({ tokenizer: 'gpt2', text: 'ab', n_tokens: tokens.length, n_chars: 2, tokens, token_ids: [1, 2] });
+  const differ = compareResults('gpt2', 'ab', result(['a', 'b']), result(['ab', '']), 'text', LOUD.t);
+  assert.match(
+    differ.explanations[0]!,
+    /^THE SERVICE COUNTS 2 TOKENS AND TOKEN LENS 2\. THEY FIRST DIFFER AT TOKEN 1: LOCAL "ab" \(ID 1\)/,
+  );
 });
 
 test('every message the routed modules asked for is a key of the bundle a translator fills', () => {

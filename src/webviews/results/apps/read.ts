@@ -1,6 +1,7 @@
 /** An application's answer → its view model, by the reader of its kind; what no reader placed goes to Other fields. */
 import type { Rec } from '../../../core/util/guards';
 import { Fields } from '../fields';
+import { unreadable, unrecognised } from '../readCommon';
 import type { ResultImage } from '../model';
 import { kindLabel, type AppKind } from '../../../core/runs/run';
 import type { AppModel, AppRead } from './model';
@@ -34,16 +35,14 @@ export function readAppRecord(
   t: Translate = ENGLISH.t,
 ): AppModel {
   const warnings: string[] = [];
-  const f = new Fields(rec, warnings);
+  const f = new Fields(rec, warnings, '', t);
   try {
     takeImages(f);
     const method = f.text('method', 'model_type', 'algorithm');
     const read = READERS[kind](f, request, t);
     const extra = f.extra;
     if (Object.keys(rec).length > 0 && Object.keys(extra).length === Object.keys(rec).length && images.length === 0) {
-      warnings.unshift(
-        `Nothing in the answer was recognised as a ${kindLabel(kind).toLowerCase()} result: all of it is under Other fields.`,
-      );
+      warnings.unshift(unrecognised(kind, t));
     }
     return { kind, ...read, ...(method ? { method } : {}), extra, images, warnings };
   } catch (error) {
@@ -54,7 +53,7 @@ export function readAppRecord(
       headline: kindLabel(kind, t),
       extra: rec,
       images,
-      warnings: [`This answer could not be read (${String(error)}): all of it is under Other fields.`],
+      warnings: [unreadable(error, t)],
     };
   }
 }

@@ -54,23 +54,39 @@ export function readHeterostructure(f: Fields, request: Rec, t: Translate): AppR
     const jid = fields.map((n) => request[n]).find((v): v is string => typeof v === 'string');
     return given && jid ? `${given} (${jid})` : (given ?? jid ?? fallback);
   };
-  const film = named(names[0], ['jid1', 'film_jid'], 'film');
-  const subs = named(names[1], ['jid2', 'subs_jid', 'substrate_jid'], 'substrate');
-  const headline = poscar
-    ? `Interface${atoms !== undefined ? ` of ${atoms} atoms` : ''}, largest mismatch ${fixed(worst * 100, 2)} %`
-    : 'No structure in the answer';
+  const film = named(names[0], ['jid1', 'film_jid'], t('film'));
+  const subs = named(names[1], ['jid2', 'subs_jid', 'substrate_jid'], t('substrate'));
+  const mismatch = fixed(worst * 100, 2);
+  const headline = !poscar
+    ? t('No structure in the answer')
+    : atoms !== undefined
+      ? t('Interface of {0} atoms, largest mismatch {1} %', atoms, mismatch)
+      : t('Interface, largest mismatch {0} %', mismatch);
   return {
     headline,
     facts: [
-      `${film} on ${subs}`,
-      ...(poscar ? [`Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate`] : []),
+      t('{0} on {1}', film, subs),
+      ...(poscar ? [t('Largest in-plane mismatch {0} %: the film is strained onto the substrate', mismatch)] : []),
     ],
     ...(poscar
-      ? { poscar: { text: poscar, note: `Largest in-plane mismatch ${fixed(worst * 100, 2)} %: the film is strained onto the substrate.` } }
+      ? { poscar: { text: poscar, note: t('Largest in-plane mismatch {0} %: the film is strained onto the substrate.', mismatch) } }
       : {}),
     tables: entries.length ? [factTable('mismatch', t('Lattice match'), entries)] : [],
     plots: [],
   };
+}
+
+/** "Converged after 40 iterations", "Not converged". */
+function convergence(converged: boolean, iterations: number | undefined, t: Translate): string {
+  if (iterations === undefined) return converged ? t('Converged') : t('Not converged');
+  return converged ? t('Converged after {0} iterations', iterations) : t('Not converged after {0} iterations', iterations);
+}
+
+/** "Si (JVASP-1002) at k = (0, 0, 0), tight-binding Hamiltonian", as much of it as the answer says. */
+function vqeInput(material: string, k: string | undefined, hamiltonian: string | undefined, t: Translate): string {
+  if (k && hamiltonian) return t('{0} at k = ({1}), {2} Hamiltonian', material, k, hamiltonian);
+  if (k) return t('{0} at k = ({1})', material, k);
+  return hamiltonian ? t('{0}, {1} Hamiltonian', material, hamiltonian) : material;
 }
 
 export function readVqe(f: Fields, _request: Rec, t: Translate): AppRead {
@@ -104,28 +120,25 @@ export function readVqe(f: Fields, _request: Rec, t: Translate): AppRead {
   const delta = difference ?? (vqe !== undefined && classical !== undefined ? vqe - classical : undefined);
   const headline =
     vqe === undefined
-      ? 'No energy in the answer'
+      ? t('No energy in the answer')
       : classical === undefined
-        ? `VQE energy ${fixed(vqe, 6)} ${unit}`
-        : `VQE ${fixed(vqe, 6)} ${unit} · classical ${fixed(classical, 6)} ${unit}`;
+        ? t('VQE energy {0} {1}', fixed(vqe, 6), unit)
+        : t('VQE {0} {1} · classical {2} {1}', fixed(vqe, 6), unit, fixed(classical, 6));
   const facts = [
     ...(delta !== undefined
       ? [
-          `VQE − classical = ${signed(delta, 6)} ${unit}${unit === 'eV' && Math.abs(delta) < CHEMICAL_ACCURACY_EV ? ' (within chemical accuracy, 1.6 mHa)' : ''}`,
+          unit === 'eV' && Math.abs(delta) < CHEMICAL_ACCURACY_EV
+            ? t('VQE − classical = {0} {1} (within chemical accuracy, 1.6 mHa)', signed(delta, 6), unit)
+            : t('VQE − classical = {0} {1}', signed(delta, 6), unit),
         ]
       : []),
-    ...(converged !== undefined
-      ? [`${converged ? 'Converged' : 'Not converged'}${iterations !== undefined ? ` after ${iterations} iterations` : ''}`]
-      : []),
+    ...(converged !== undefined ? [convergence(converged, iterations, t)] : []),
   ];
   const jid = f.text('jid');
   const formula = f.text('formula');
   const k = f.read(['kpoint', 'k_point'], (x) => cell(x)?.text);
-  const hamiltonian = f.text('hamiltonian_type');
-  if (jid || formula)
-    facts.unshift(
-      `${[formula, jid && `(${jid})`].filter(Boolean).join(' ')}${k ? ` at k = (${k})` : ''}${hamiltonian ? `, ${hamiltonian.replace(/_/g, '-')} Hamiltonian` : ''}`,
-    );
+  const hamiltonian = f.text('hamiltonian_type')?.replace(/_/g, '-');
+  if (jid || formula) facts.unshift(vqeInput([formula, jid && `(${jid})`].filter(Boolean).join(' '), k, hamiltonian, t));
   const plots =
     history && history.length > 1
       ? [
@@ -172,10 +185,10 @@ export function readReaction(f: Fields, _request: Rec, t: Translate): AppRead {
       equation = `${left} → ${right}`;
       ['reactants', 'products', 'coefficients'].forEach((n) => f.use(n));
       reactants.forEach((s, i) =>
-        rows.push({ species: subscripts(String(s)), side: 'reactant', coefficient: (coefficients.reactants as unknown[])[i] }),
+        rows.push({ species: subscripts(String(s)), side: t('reactant'), coefficient: (coefficients.reactants as unknown[])[i] }),
       );
       products.forEach((s, i) =>
-        rows.push({ species: subscripts(String(s)), side: 'product', coefficient: (coefficients.products as unknown[])[i] }),
+        rows.push({ species: subscripts(String(s)), side: t('product'), coefficient: (coefficients.products as unknown[])[i] }),
       );
     }
   }
@@ -196,8 +209,8 @@ export function readReaction(f: Fields, _request: Rec, t: Translate): AppRead {
     ],
   }).table;
   return {
-    headline: equation ?? 'No balanced equation in the answer',
-    facts: equation ? ['Balanced with the smallest whole-number coefficients'] : [],
+    headline: equation ?? t('No balanced equation in the answer'),
+    facts: equation ? [t('Balanced with the smallest whole-number coefficients')] : [],
     ...(equation ? { equation } : {}),
     tables: rows.length ? [table] : [],
     plots: [],
@@ -224,7 +237,7 @@ export function readHea(f: Fields, _request: Rec, t: Translate): AppRead {
   const composition = f.read(
     ['composition', 'fractions'],
     (x) => (isRecord(x) && Object.values(x).every((v) => toNumber(v) !== undefined) ? x : undefined),
-    'element fractions',
+    f.t('element fractions'),
   );
   f.use('fractions');
   const highEntropy = f.boolean('is_high_entropy');
@@ -261,10 +274,15 @@ export function readHea(f: Fields, _request: Rec, t: Translate): AppRead {
       : []),
   ];
   const facts = [
-    ...(formula ? [`Composition ${formula}`] : []),
+    ...(formula ? [t('Composition {0}', formula)] : []),
     ...(highEntropy !== undefined
-      ? [highEntropy ? 'High-entropy alloy (5 or more elements, ΔS_mix ≥ 1.5 R)' : 'Not a high-entropy alloy by the 5-element, 1.5 R rule']
+      ? [
+          highEntropy
+            ? t('High-entropy alloy (5 or more elements, ΔS_mix ≥ 1.5 R)')
+            : t('Not a high-entropy alloy by the 5-element, 1.5 R rule'),
+        ]
       : []),
   ];
-  return { headline: phase ? `Predicted phase: ${phase}` : 'No predicted phase in the answer', facts, tables, plots: [] };
+  const headline = phase ? t('Predicted phase: {0}', phase) : t('No predicted phase in the answer');
+  return { headline, facts, tables, plots: [] };
 }

@@ -6,12 +6,11 @@ import { parseDiffraction } from '../../../core/diffraction/parse';
 import { isRecord, type Rec } from '../../../core/util/guards';
 import { toNumber } from '../fields';
 import type { Fields } from '../fields';
-import { fixed } from '../format';
+import { counting, fixed } from '../format';
 import type { PlotSeries, PlotSpec } from '../plots';
-import { quantity } from '../../../core/util/quantity';
 import type { AppRead } from './model';
 import { recordTable } from './tables';
-import type { Translate } from '../../../core/util/locale';
+import { plural, type Translate } from '../../../core/util/locale';
 
 export interface Peak {
   angle: number;
@@ -29,7 +28,7 @@ function hklOf(value: unknown): string | undefined {
 
 /** Peaks as records ({two_theta, intensity}) or as parallel lists of angles and intensities. */
 export function readPeaks(f: Fields, names = ['peaks', 'pattern', 'reflections']): { peaks: Peak[]; records: unknown[] } {
-  const records = f.read(names, (v) => (Array.isArray(v) && v.some(isRecord) ? v : undefined), 'a list of peaks');
+  const records = f.read(names, (v) => (Array.isArray(v) && v.some(isRecord) ? v : undefined), f.t('a list of peaks'));
   if (records) {
     const peaks = records.flatMap((r) => {
       if (!isRecord(r)) return [];
@@ -44,7 +43,7 @@ export function readPeaks(f: Fields, names = ['peaks', 'pattern', 'reflections']
   const intensities = f.series(['intensities', 'intensity', 'y'], true);
   if (!angles || !intensities) return { peaks: [], records: [] };
   if (angles.length !== intensities.length)
-    f.warnings.push(`${angles.length} angles but ${intensities.length} intensities: the shorter list is used.`);
+    f.warnings.push(f.t('{0} angles but {1} intensities: the shorter list is used.', angles.length, intensities.length));
   const peaks = angles.flatMap((a, i) =>
     a !== null && intensities[i] !== null && intensities[i] !== undefined ? [{ angle: a, intensity: intensities[i] }] : [],
   );
@@ -94,12 +93,15 @@ export function readPxrd(f: Fields, request: Rec, t: Translate): AppRead {
   const formula = f.text('formula');
   f.read(['two_theta_range'], (v) => (Array.isArray(v) ? v : undefined));
   const top = strongest(peaks);
-  const headline = peaks.length
-    ? `${quantity(peaks.length, 'peak')}${formula ? ` for ${formula}` : ''}${jid ? ` (${jid})` : ''}`
-    : 'No peaks in the answer';
   const facts = [
-    ...(wavelength !== undefined ? [`Wavelength ${fixed(wavelength, 4)} Å${Math.abs(wavelength - 1.5406) < 1e-4 ? ' (Cu Kα)' : ''}`] : []),
-    ...(top ? [`Strongest peak at 2θ = ${fixed(top.angle, 2)}°`] : []),
+    ...(wavelength !== undefined
+      ? [
+          Math.abs(wavelength - 1.5406) < 1e-4
+            ? t('Wavelength {0} Å (Cu Kα)', fixed(wavelength, 4))
+            : t('Wavelength {0} Å', fixed(wavelength, 4)),
+        ]
+      : []),
+    ...(top ? [t('Strongest peak at 2θ = {0}°', fixed(top.angle, 2))] : []),
   ];
   const table = recordTable(records, {
     id: 'peaks',
@@ -121,16 +123,26 @@ export function readPxrd(f: Fields, request: Rec, t: Translate): AppRead {
     const score = match.number('score');
     // The zero shift is kept in the answer, not shown: within the pairing tolerance many shifts tie for the best.
     match.number('zero_shift');
-    const name = match.text('measured') ?? (typeof request.measured === 'string' ? request.measured : 'the measured pattern');
+    const name = match.text('measured') ?? (typeof request.measured === 'string' ? request.measured : t('the measured pattern'));
     match.number('matched_peaks');
     const how = match.text('method');
-    if (score !== undefined) facts.push(`Match with ${name}: score ${fixed(score, 3)}${how ? ` (${how})` : ''}`);
+    if (score !== undefined)
+      facts.push(
+        how ? t('Match with {0}: score {1} ({2})', name, fixed(score, 3), how) : t('Match with {0}: score {1}', name, fixed(score, 3)),
+      );
   }
   const note = f.text('note');
   if (note) facts.push(note);
   const reflections = f.number('reflections');
   if (reflections !== undefined)
-    facts.push(`${quantity(reflections, 'reflection')} summed (every one in the sphere: multiplicities from the symmetry)`);
+    facts.push(
+      plural(
+        counting(t),
+        reflections,
+        '{0} reflection summed (every one in the sphere: multiplicities from the symmetry)',
+        '{0} reflections summed (every one in the sphere: multiplicities from the symmetry)',
+      ),
+    );
   f.text('structure');
   const sets = [
     ...(sent.length
@@ -150,7 +162,15 @@ export function readPxrd(f: Fields, request: Rec, t: Translate): AppRead {
   const plots = peaks.length
     ? [patternPlot('pattern', sent.length ? t('Computed pattern over the measured one') : t('Powder pattern'), sets, t)]
     : [];
-  return { headline, facts, tables: records.length ? [table] : [], plots };
+  return { headline: pxrdHeadline(peaks.length, formula, jid, t), facts, tables: records.length ? [table] : [], plots };
+}
+
+/** "12 peaks for Si (JVASP-1002)", "12 peaks (JVASP-1002)", "12 peaks". */
+function pxrdHeadline(n: number, formula: string | undefined, jid: string | undefined, t: Translate): string {
+  if (!n) return t('No peaks in the answer');
+  const en = counting(t);
+  if (formula) return plural(en, n, '{0} peak for {1}', '{0} peaks for {1}', jid ? `${formula} (${jid})` : formula);
+  return jid ? plural(en, n, '{0} peak ({1})', '{0} peaks ({1})', jid) : plural(en, n, '{0} peak', '{0} peaks');
 }
 
 /** The measured pattern the run sent, scaled to 100 at its highest point. */
@@ -162,7 +182,7 @@ function measured(request: Rec): Peak[] {
 }
 
 export function readPxrdMatch(f: Fields, request: Rec, t: Translate): AppRead {
-  const matches = f.read(['matches', 'results', 'candidates'], (v) => (Array.isArray(v) ? v : undefined), 'a list of matches') ?? [];
+  const matches = f.read(['matches', 'results', 'candidates'], (v) => (Array.isArray(v) ? v : undefined), f.t('a list of matches')) ?? [];
   const best = f.nested('best') ?? f.nested('best_match');
   const bestPeaks = best ? readPeaks(best).peaks : [];
   const bestName = best && [best.text('formula'), best.text('jid')].filter(Boolean).join(' · ');
@@ -182,12 +202,15 @@ export function readPxrdMatch(f: Fields, request: Rec, t: Translate): AppRead {
   }).table;
   const top = table.rows[0];
   const scoreColumn = table.columns.indexOf(t('Score'));
-  const headline = top
-    ? `Best match: ${top.cells
-        .slice(0, 2)
-        .filter((c) => c !== '–')
-        .join(' · ')}${scoreColumn >= 0 ? ` (score ${top.cells[scoreColumn]})` : ''}`
-    : 'No candidates matched';
+  const topName = top?.cells
+    .slice(0, 2)
+    .filter((c) => c !== '–')
+    .join(' · ');
+  const headline = !top
+    ? t('No candidates matched')
+    : scoreColumn >= 0
+      ? t('Best match: {0} (score {1})', topName!, top.cells[scoreColumn]!)
+      : t('Best match: {0}', topName!);
   const sent = measured(request);
   const sets = [
     ...(sent.length ? [{ label: t('Measured'), points: sent, colour: 'foreground' as const, sticks: false }] : []),
@@ -196,10 +219,18 @@ export function readPxrdMatch(f: Fields, request: Rec, t: Translate): AppRead {
       : []),
   ];
   const facts = [
-    `${quantity(sent.length, 'measured point')} sent${typeof request.formula === 'string' && request.formula ? `, candidates of formula ${request.formula}` : ''}`,
+    typeof request.formula === 'string' && request.formula
+      ? plural(
+          counting(t),
+          sent.length,
+          '{0} measured point sent, candidates of formula {1}',
+          '{0} measured points sent, candidates of formula {1}',
+          request.formula,
+        )
+      : plural(counting(t), sent.length, '{0} measured point sent', '{0} measured points sent'),
   ];
   if (sent.length && !bestPeaks.length && top)
-    facts.push('The answer has no pattern for the best match: only the measured pattern is drawn');
+    facts.push(t('The answer has no pattern for the best match: only the measured pattern is drawn'));
   return {
     headline,
     facts,

@@ -1,11 +1,10 @@
 /** Readers of the materials applications: search, prediction, OPTIMADE. Pure and tolerant. */
 import type { Rec } from '../../../core/util/guards';
 import type { Fields } from '../fields';
-import { short } from '../format';
-import { quantity } from '../../../core/util/quantity';
+import { counting, short } from '../format';
 import type { AppRead } from './model';
 import { recordTable, type Column } from './tables';
-import type { Translate } from '../../../core/util/locale';
+import { plural, type Translate } from '../../../core/util/locale';
 
 const materialColumns = (t: Translate): Column[] => [
   { names: ['jid', 'id', 'material_id'], label: t('Id') },
@@ -19,7 +18,7 @@ const materialColumns = (t: Translate): Column[] => [
 
 /** The list of an answer: the first of these fields that is a list, or the answer itself. */
 function list(f: Fields, names: string[]): unknown[] | undefined {
-  return f.read(names, (v) => (Array.isArray(v) ? v : undefined), 'a list');
+  return f.read(names, (v) => (Array.isArray(v) ? v : undefined), f.t('a list'));
 }
 
 export function readSearch(f: Fields, _request: Rec, t: Translate): AppRead {
@@ -34,10 +33,14 @@ export function readSearch(f: Fields, _request: Rec, t: Translate): AppRead {
     pageSize: 25,
     note: t('Click a column to sort; click a row (or press Enter) to open the material and its structure.'),
   });
-  if (skipped) f.warnings.push(`${quantity(skipped, 'result')} of the list could not be shown as rows.`);
+  const en = counting(t);
+  if (skipped)
+    f.warnings.push(
+      plural(en, skipped, '{0} result of the list could not be shown as rows.', '{0} results of the list could not be shown as rows.'),
+    );
   const shown = count ?? rows.length;
-  const headline = shown === 0 ? 'No materials match' : `${quantity(shown, 'material')} found`;
-  const facts = count !== undefined && count !== rows.length ? [`The answer lists ${rows.length} of them`] : [];
+  const headline = shown === 0 ? t('No materials match') : plural(en, shown, '{0} material found', '{0} materials found');
+  const facts = count !== undefined && count !== rows.length ? [t('The answer lists {0} of them', rows.length)] : [];
   return { headline, facts, tables: rows.length ? [table] : [], plots: [] };
 }
 
@@ -48,7 +51,7 @@ const UNIT_WORDS: Record<string, string> = {
   shear_modulus_gv: 'GPa',
 };
 
-export function readPredict(f: Fields, request: Rec): AppRead {
+export function readPredict(f: Fields, request: Rec, t: Translate): AppRead {
   const value = f.number('prediction', 'predicted_value', 'value', 'predictions');
   const model = f.text('model', 'model_name') ?? (typeof request.model === 'string' ? request.model : undefined);
   const unit = f.text('unit', 'units') ?? (model ? UNIT_WORDS[model] : undefined);
@@ -56,13 +59,17 @@ export function readPredict(f: Fields, request: Rec): AppRead {
   const jid = f.text('jid', 'id') ?? (typeof request.jid === 'string' ? request.jid : undefined);
   const formula = f.text('formula');
   const source = f.text('source');
-  const what = property ? property[0]!.toUpperCase() + property.slice(1) : 'Prediction';
+  const what = property ? property[0]!.toUpperCase() + property.slice(1) : t('Prediction');
   const headline =
-    value === undefined ? 'No predicted value in the answer' : `${what}: ${short(value, 5)}${unit ? ` ${unit}` : ' (no unit given)'}`;
+    value === undefined
+      ? t('No predicted value in the answer')
+      : unit
+        ? t('{0}: {1} {2}', what, short(value, 5), unit)
+        : t('{0}: {1} (no unit given)', what, short(value, 5));
   const facts = [
-    ...(jid || formula ? [`Material: ${[formula, jid && `(${jid})`].filter(Boolean).join(' ')}`] : []),
-    ...(model ? [`Model: ${model}`] : []),
-    ...(source ? [`Source: ${source}`] : []),
+    ...(jid || formula ? [t('Material: {0}', [formula, jid && `(${jid})`].filter(Boolean).join(' '))] : []),
+    ...(model ? [t('Model: {0}', model)] : []),
+    ...(source ? [t('Source: {0}', source)] : []),
   ];
   return { headline, facts, tables: [], plots: [] };
 }
@@ -90,11 +97,18 @@ export function readOptimade(f: Fields, _request: Rec, t: Translate): AppRead {
     ],
     note: t('Click a column to sort; click a row to open the entry.'),
   });
-  if (skipped) f.warnings.push(`${quantity(skipped, 'entry', 'entries')} of data could not be shown as rows.`);
-  const headline = data.length === 0 ? 'No structures match the filter' : `${quantity(returned ?? data.length, 'structure')} match`;
+  const en = counting(t);
+  if (skipped)
+    f.warnings.push(
+      plural(en, skipped, '{0} entry of data could not be shown as rows.', '{0} entries of data could not be shown as rows.'),
+    );
+  const headline =
+    data.length === 0
+      ? t('No structures match the filter')
+      : plural(en, returned ?? data.length, '{0} structure match', '{0} structures match');
   const facts = [
-    ...(available !== undefined ? [`The database holds ${quantity(available, 'entry', 'entries')}`] : []),
-    ...(more ? ['More data is available than this page holds'] : []),
+    ...(available !== undefined ? [plural(en, available, 'The database holds {0} entry', 'The database holds {0} entries')] : []),
+    ...(more ? [t('More data is available than this page holds')] : []),
   ];
   return { headline, facts, tables: data.length ? [table] : [], plots: [] };
 }
