@@ -15,6 +15,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import Mocha from 'mocha';
 import { patience } from '../support/patience';
+import { screenshot } from './util';
 
 const RESULT_MARKER = '[token-lens:result]';
 
@@ -67,7 +68,11 @@ export function runMocha(dir: string, suffix: string): Promise<void> {
       return;
     }
     runner.on('pass', () => passed++);
-    runner.on('fail', () => failed++);
+    runner.on('fail', (test: Mocha.Runnable) => {
+      failed++;
+      // The window as the failure left it, before the hooks tidy it away (the runner takes it as the next steps run).
+      void screenshot(`failed-${test.fullTitle()}`.slice(0, 120)).catch(() => undefined);
+    });
     timeSpent(runner);
   });
 }
