@@ -81,6 +81,7 @@ suite('Powder pattern', () => {
     const before = webviews();
     await vscode.commands.executeCommand('tokenLens.results.test', 'restore', { runId: `xrd:${uri}` });
     assert.deepEqual(await vscode.commands.executeCommand(TEST, 'open'), [], 'no view for a file that is gone');
-    await waitFor(() => webviews() === before, 10_000, 'the page the serializer was given to be closed');
+    // At most as many as before: a view closeAll was still closing when they were counted may close meanwhile.
+    await waitFor(() => webviews() <= before, 10_000, 'the page the serializer was given to be closed');
   });
 });
