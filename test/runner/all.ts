@@ -4,17 +4,18 @@
  *   node out/test/runner/all.js [--serial] [--only NAME,NAME…]
  *
  * The extension-host suites spend much of their time waiting for the window (a page to load, a view to draw),
- * so they share the machine with the CPU-bound checks: one lane runs the unit tests, the longest task, from the start;
- * the other type-checks and lints while setup runs, then runs the suites in the real VS Code. Each task writes its output to test-results/logs/NAME.log; the log is
- * printed whole when the task ends (so lanes never interleave), a line every minute says what is still running,
- * and a table at the end gives each task's result and time. A failed task does not stop the others: one run says
- * everything that is wrong. --serial runs the tasks one after another (to measure them, or on a busy machine);
- * --only runs the named tasks (typecheck, lint, unit, host, restricted, reload, web) in their lanes.
+ * so they share the machine with the CPU-bound checks: one lane runs the unit tests, the longest task, from the
+ * start; the other type-checks and lints, then runs the suites in the real VS Code. Each task writes its output to
+ * test-results/logs/NAME.log; the log is printed whole when the task ends (so lanes never interleave), a line every
+ * minute says what is still running, and a table at the end gives each task's result and time. A failed task does
+ * not stop the others: one run says everything that is wrong. --serial runs the tasks one after another (to measure
+ * them, or on a busy machine); --only runs the named tasks (typecheck, lint, unit, host, restricted, reload, web) in
+ * their lanes.
  *
  * The editor suites need VS Code (code-server) and Chromium, which a fresh clone installs first (test/runner/setup.ts,
  * a minute or two, mostly downloads and native builds): that setup starts at once, beside both lanes, while the editor
- * lane type-checks and lints, so the host suite finds it ready. A lane that runs out of tasks takes the other lane's last
- * waiting one, so neither idles while the other still has a queue.
+ * lane type-checks and lints, so the host suite finds it ready. A lane that runs out of tasks takes the other lane's
+ * last waiting one, so neither idles while the other still has a queue.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -59,8 +60,6 @@ function lanes(serial: boolean): Task[][] {
     // Its two files side by side: one waits for code-server's window, the other counts in a browser worker.
     { name: 'web', command: ['node', '--test', '--test-concurrency=2', 'out/test/web/'], editor: true },
   ];
-  // The type check and the lint fill the editor lane while setup downloads and builds on a fresh clone; the unit
-  // tests (about 860 s in CI, the longest lane) start at once.
   return serial ? [[typecheck, lint, unit, ...editor]] : [[unit], [typecheck, lint, ...editor]];
 }
 
