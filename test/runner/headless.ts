@@ -10,6 +10,8 @@
  * is forwarded to the page console, which we print. Two marker lines are special:
  *   [token-lens:screenshot] /abs/path.png   -> we save a PNG of the whole window there
  *   [token-lens:result] N passed, N failed  -> the counts we report
+ *   [token-lens:failed] title: error        -> a failure, listed again at the end of our output (a log cut to its
+ *                                              tail still names it)
  *   [token-lens:ui] {"op":"click","button":"…","done":"/abs.json"}  -> we click that button in the window
  *   [token-lens:ui] {"op":"type","text":"…","enter":true,"inputBox":true,"done":"/abs.json"}  -> we type into what has focus
  *                   (with inputBox: once an input box has focus)
@@ -338,6 +340,8 @@ async function runHeadless(opts: Options): Promise<number> {
   let vscodeExit: number | undefined;
   let overallTimer: NodeJS.Timeout | undefined;
   const pendingShots: Promise<void>[] = [];
+  const failures: string[] = [];
+  let lastFinished = '';
 
   try {
     say(`suite ${rel(opts.suite)}, workspace ${rel(opts.workspace)}${opts.untrusted ? ' in Restricted Mode' : ''}`);
@@ -433,6 +437,12 @@ async function runHeadless(opts: Options): Promise<number> {
         if (path.isAbsolute(file) && file.endsWith('.png')) pendingShots.push(takeScreenshot(file));
         return;
       }
+      const fail = line.indexOf(MARKERS.failed);
+      if (fail >= 0) {
+        failures.push(line.slice(fail + MARKERS.failed.length).trim());
+        return;
+      }
+      if (/^\s+(✔|\d+\)) /.test(line)) lastFinished = line.trim();
       const res = line.indexOf(MARKERS.result);
       if (res >= 0) {
         const m = /(\d+) passed, (\d+) failed/.exec(line.slice(res));
@@ -525,7 +535,9 @@ async function runHeadless(opts: Options): Promise<number> {
     say(`FAILED: ${failure}`);
     if (server) process.stdout.write(`[runner] last lines of ${rel(server.logFile)}:\n${safeTail(server.logFile, 15)}\n`);
   }
-  if (pendingShots.length) say(`${pendingShots.length} screenshot(s) in ${rel(opts.screenshots)}`);
+  if (pendingShots.length) say(`${pendingShots.length} screenshots and actions in the window (screenshots in ${rel(opts.screenshots)})`);
+  for (const f of failures) say(`failed: ${f}`);
+  if (failure && lastFinished) say(`the last test to finish: ${lastFinished}`);
   say(`finished in ${elapsed()}`);
   const failed = result.failed + (harnessFailed && result.failed === 0 ? 1 : 0);
   console.log(`${result.passed} passed, ${failed} failed`);

@@ -29,6 +29,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const MARKERS = {
   screenshot: '[token-lens:screenshot]',
   result: '[token-lens:result]',
+  /** Followed by a failed test's full title and the first line of its error; repeated at the end of the run. */
+  failed: '[token-lens:failed]',
   /** Followed by JSON: a click on a button or keys typed in the window, done as a user would (see test/suite/util.ts ui()). */
   ui: '[token-lens:ui]',
 } as const;

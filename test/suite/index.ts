@@ -18,6 +18,14 @@ import { patience } from '../support/patience';
 import { screenshot } from './util';
 
 const RESULT_MARKER = '[token-lens:result]';
+const FAILED_MARKER = '[token-lens:failed]';
+
+/**
+ * After this many failures the rest of the suite is not run: later failures are then mostly the first one's
+ * consequences (a window left in a bad state), and each costs its full stretched timeout, so a cascade used to run
+ * into the runner's time limit and the report that names the first failures never came.
+ */
+const MAX_FAILURES = 3;
 
 function findFiles(dir: string, suffix: string): string[] {
   const out: string[] = [];
@@ -55,6 +63,8 @@ export function runMocha(dir: string, suffix: string): Promise<void> {
       runner = mocha.run(() => {
         // `fail` counts failing tests and failing hooks; a suite that errors while loading
         // shows up as a failed hook or a thrown error below.
+        const notRun = runner.total - passed - failed - (runner.stats?.pending ?? 0);
+        if (failed >= MAX_FAILURES && notRun > 0) console.log(`${notRun} test(s) not run: the suite stops after ${MAX_FAILURES} failures`);
         console.log(`${RESULT_MARKER} ${passed} passed, ${failed} failed`);
         if (failed > 0) reject(new Error(`${failed} extension-host test(s) failed`));
         else if (passed === 0) reject(new Error('no extension-host test ran'));
@@ -68,8 +78,10 @@ export function runMocha(dir: string, suffix: string): Promise<void> {
       return;
     }
     runner.on('pass', () => passed++);
-    runner.on('fail', (test: Mocha.Runnable) => {
-      failed++;
+    runner.on('fail', (test: Mocha.Runnable, err: Error) => {
+      if (++failed >= MAX_FAILURES) runner.abort();
+      // The runner repeats these at the end of its output, where a truncated log still shows them.
+      console.log(`${FAILED_MARKER} ${test.fullTitle()}: ${(String(err?.message).split('\n')[0] ?? '').slice(0, 300)}`);
       // The window as the failure left it, before the hooks tidy it away (the runner takes it as the next steps run).
       void screenshot(`failed-${test.fullTitle()}`.slice(0, 120)).catch(() => undefined);
     });
