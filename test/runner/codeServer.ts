@@ -27,6 +27,8 @@ export interface CodeServerOptions {
   echo?: boolean;
   /** Leave workspace trust on (code-server's default), so a folder can open in Restricted Mode. */
   workspaceTrust?: boolean;
+  /** The port an extension host's inspector opens on when sent SIGUSR1 (see stack.ts); none when unset. */
+  inspectPort?: number;
 }
 
 export interface CodeServer {
@@ -36,6 +38,13 @@ export interface CodeServer {
   logFile: string;
   /** Resolves when the process has exited. */
   exited: Promise<number | null>;
+  /**
+   * Resolves, saying how, when an extension host dies (a non-zero exit code or a signal: killed for memory, crashed).
+   * A suite in it can then never report, so the runner stops at once instead of waiting out its time limit.
+   */
+  extensionHostDied: Promise<string>;
+  /** The process id of the extension host launched last, once one has been. */
+  extensionHostPid(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -159,13 +168,20 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       XDG_DATA_HOME: path.join(path.dirname(opts.logFile), 'xdg-data'),
       // code-server lets $PORT override --bind-addr; npm start reads PORT for its own short URL.
       PORT: undefined,
+      ...(opts.inspectPort
+        ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --inspect-port=127.0.0.1:${opts.inspectPort}`.trim() }
+        : {}),
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // own process group, so stop() can take down the extension host too
   });
+  let reportDeath!: (how: string) => void;
+  const extensionHostDied = new Promise<string>((r) => (reportDeath = r));
+  const hosts = watchExtensionHosts(reportDeath);
   const onData = (chunk: Buffer) => {
     log.write(chunk);
+    hosts.read(chunk);
     if (opts.echo) process.stderr.write(chunk);
   };
   child.stdout.on('data', onData);
@@ -197,13 +213,33 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   while (Date.now() < deadline) {
     if (dead) break;
     if ((await httpStatus(`${baseUrl}/healthz`)) === 200) {
-      return { port, baseUrl, process: child, logFile: opts.logFile, exited, stop };
+      return { port, baseUrl, process: child, logFile: opts.logFile, exited, extensionHostDied, extensionHostPid: hosts.latest, stop };
     }
     await delay(250);
   }
   await stop();
   const tail = safeTail(opts.logFile, 40);
   throw new Error(`code-server did not answer on ${baseUrl} (${dead ? 'it exited' : 'timeout'}). Log ${opts.logFile}:\n${tail}`);
+}
+
+/**
+ * Reads code-server's output for its lines on extension hosts: which was launched last, and whether one died (a clean
+ * exit, code 0 and no signal, is the window closing or reloading).
+ */
+function watchExtensionHosts(reportDeath: (how: string) => void): { read(chunk: Buffer): void; latest(): number | undefined } {
+  let pending = '';
+  let latest: number | undefined;
+  const read = (chunk: Buffer) => {
+    const lines = (pending + chunk.toString('utf8')).split('\n');
+    pending = (lines.pop() ?? '').slice(-4096);
+    for (const line of lines) {
+      const launched = /<(\d+)> Launched Extension Host Process/.exec(line);
+      if (launched) latest = Number(launched[1]);
+      const exit = /Extension Host Process exited with code: (\S+), signal: (\S+?)\.?$/.exec(line.trim());
+      if (exit && (exit[1] !== '0' || exit[2] !== 'null')) reportDeath(`the extension host died (exit code ${exit[1]}, signal ${exit[2]})`);
+    }
+  };
+  return { read, latest: () => latest };
 }
 
 /**

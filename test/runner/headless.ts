@@ -12,6 +12,7 @@
  *   [token-lens:result] N passed, N failed  -> the counts we report
  *   [token-lens:failed] title: error        -> a failure, listed again at the end of our output (a log cut to its
  *                                              tail still names it)
+ *   [token-lens:running] title              -> the test that starts now, named if the run never ends
  *   [token-lens:ui] {"op":"click","button":"…","done":"/abs.json"}  -> we click that button in the window
  *   [token-lens:ui] {"op":"type","text":"…","enter":true,"inputBox":true,"done":"/abs.json"}  -> we type into what has focus
  *                   (with inputBox: once an input box has focus)
@@ -32,6 +33,7 @@ import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import {
   CodeServer,
   delay,
+  freePort,
   installExtension,
   makeRunDir,
   prepareUserDataDir,
@@ -42,6 +44,7 @@ import {
 } from './codeServer';
 import { CHROMIUM_PATH, DEFAULT_SUITE, DEFAULT_WORKSPACE, MARKERS, REPO_ROOT, SCREENSHOT_DIR } from './paths';
 import { ensureSetup } from './setup';
+import { mainThreadStack } from './stack';
 import { patience } from '../support/patience';
 
 interface Options {
@@ -339,13 +342,17 @@ async function runHeadless(opts: Options): Promise<number> {
   let failure: string | undefined;
   let vscodeExit: number | undefined;
   let overallTimer: NodeJS.Timeout | undefined;
+  let inspectPort: number | undefined;
+  let hostStack: string | undefined;
   const pendingShots: Promise<void>[] = [];
   const failures: string[] = [];
-  let lastFinished = '';
+  let running = '';
 
   try {
     say(`suite ${rel(opts.suite)}, workspace ${rel(opts.workspace)}${opts.untrusted ? ' in Restricted Mode' : ''}`);
+    inspectPort = await freePort();
     server = await startCodeServer({
+      inspectPort,
       workspace: opts.workspace,
       userDataDir,
       workspaceTrust: opts.untrusted,
@@ -442,7 +449,11 @@ async function runHeadless(opts: Options): Promise<number> {
         failures.push(line.slice(fail + MARKERS.failed.length).trim());
         return;
       }
-      if (/^\s+(✔|\d+\)) /.test(line)) lastFinished = line.trim();
+      const started = line.indexOf(MARKERS.running);
+      if (started >= 0) {
+        running = line.slice(started + MARKERS.running.length).trim();
+        return;
+      }
       const res = line.indexOf(MARKERS.result);
       if (res >= 0) {
         const m = /(\d+) passed, (\d+) failed/.exec(line.slice(res));
@@ -497,10 +508,12 @@ async function runHeadless(opts: Options): Promise<number> {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     say(`workbench loaded after ${elapsed()}; running the extension-host suite`);
 
-    const outcome = await Promise.race([exited, timeout, serverDied, browserDied]);
+    const outcome = await Promise.race([exited, timeout, serverDied, browserDied, server.extensionHostDied]);
     if (outcome === 'timeout') {
       failure = `time limit of ${opts.timeoutSec} s reached (hang?)`;
       await takeScreenshot(path.join(opts.screenshots, 'timeout.png'));
+      const pid = server.extensionHostPid();
+      if (pid && inspectPort) hostStack = `the extension host (pid ${pid}): ${await mainThreadStack(pid, inspectPort)}`;
     } else if (typeof outcome === 'string') {
       failure = outcome;
     } else {
@@ -537,7 +550,8 @@ async function runHeadless(opts: Options): Promise<number> {
   }
   if (pendingShots.length) say(`${pendingShots.length} screenshots and actions in the window (screenshots in ${rel(opts.screenshots)})`);
   for (const f of failures) say(`failed: ${f}`);
-  if (failure && lastFinished) say(`the last test to finish: ${lastFinished}`);
+  if (failure && running) say(`the last test to start: ${running}`);
+  if (hostStack) say(hostStack);
   say(`finished in ${elapsed()}`);
   const failed = result.failed + (harnessFailed && result.failed === 0 ? 1 : 0);
   console.log(`${result.passed} passed, ${failed} failed`);

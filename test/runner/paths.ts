@@ -31,6 +31,8 @@ export const MARKERS = {
   result: '[token-lens:result]',
   /** Followed by a failed test's full title and the first line of its error; repeated at the end of the run. */
   failed: '[token-lens:failed]',
+  /** Followed by the full title of the test that starts now; named when the run never ends. */
+  running: '[token-lens:running]',
   /** Followed by JSON: a click on a button or keys typed in the window, done as a user would (see test/suite/util.ts ui()). */
   ui: '[token-lens:ui]',
 } as const;

@@ -19,6 +19,7 @@ import { screenshot } from './util';
 
 const RESULT_MARKER = '[token-lens:result]';
 const FAILED_MARKER = '[token-lens:failed]';
+const RUNNING_MARKER = '[token-lens:running]';
 
 /**
  * After this many failures the rest of the suite is not run: later failures are then mostly the first one's
@@ -77,6 +78,8 @@ export function runMocha(dir: string, suffix: string): Promise<void> {
       reject(err);
       return;
     }
+    // So that a run that never ends can say where it stopped, even when the extension host is blocked.
+    runner.on('test', (test: Mocha.Test) => console.log(`${RUNNING_MARKER} ${test.fullTitle()}`));
     runner.on('pass', () => passed++);
     runner.on('fail', (test: Mocha.Runnable, err: Error) => {
       if (++failed >= MAX_FAILURES) runner.abort();
