@@ -216,13 +216,17 @@ export async function noToasts(): Promise<void> {
     await vscode.commands.executeCommand('notifications.clearAll');
     return;
   }
+  let shown = '';
   await waitFor(
     async () => {
       await vscode.commands.executeCommand('notifications.clearAll');
-      return (await shownCount(TOAST)) === 0;
+      if ((await shownCount(TOAST)) === 0) return true;
+      // What will not go away is named if the wait fails (a progress toast of a request that never ended, say).
+      shown = (await ui({ op: 'read', selector: TOAST }).catch(() => '')) ?? '';
+      return false;
     },
     10_000,
-    'no notification toast in the window',
+    () => `no notification toast in the window (still shown: ${JSON.stringify(shown.slice(0, 200))})`,
     100,
   );
 }

@@ -13,7 +13,7 @@ async function withProcess(script: string, check: (pid: number, port: number) =>
   const port = await freePort();
   const child = spawn(process.execPath, [`--inspect-port=127.0.0.1:${port}`, '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    await once(child.stdout, 'data'); // the script says it is ready
+    await once(child.stdout, 'data'); // the script says it is ready (or spinning)
     await check(child.pid!, port);
   } finally {
     child.kill('SIGKILL');
@@ -21,9 +21,9 @@ async function withProcess(script: string, check: (pid: number, port: number) =>
 }
 
 test('a process whose JavaScript never yields is named with the function that holds it', async () => {
-  const script = 'function spinUntilKilled() { for (;;) {} } console.log("ready"); setTimeout(spinUntilKilled, 50);';
+  // Writes to a pipe are synchronous on Linux: "spinning" has reached us once the loop starts.
+  const script = 'function spinUntilKilled() { for (;;) {} } setTimeout(() => { console.log("spinning"); spinUntilKilled(); }, 50);';
   await withProcess(script, async (pid, port) => {
-    await new Promise((r) => setTimeout(r, 300));
     const said = await mainThreadStack(pid, port);
     assert.match(said, /^its main thread was blocked, running:\n {4}at spinUntilKilled \(/);
   });
