@@ -179,13 +179,13 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
   let reportDeath!: (how: string) => void;
   const extensionHostDied = new Promise<string>((r) => (reportDeath = r));
   const hosts = watchExtensionHosts(reportDeath);
-  const onData = (chunk: Buffer) => {
+  const onData = (lines: (chunk: Buffer) => void) => (chunk: Buffer) => {
     log.write(chunk);
-    hosts.read(chunk);
+    lines(chunk);
     if (opts.echo) process.stderr.write(chunk);
   };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
+  child.stdout.on('data', onData(hosts.reader()));
+  child.stderr.on('data', onData(hosts.reader()));
   const exited = new Promise<number | null>((resolve) => {
     child.on('exit', (code) => resolve(code));
     child.on('error', () => resolve(-1));
@@ -226,20 +226,29 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
  * Reads code-server's output for its lines on extension hosts: which was launched last, and whether one died (a clean
  * exit, code 0 and no signal, is the window closing or reloading).
  */
-function watchExtensionHosts(reportDeath: (how: string) => void): { read(chunk: Buffer): void; latest(): number | undefined } {
-  let pending = '';
+function watchExtensionHosts(reportDeath: (how: string) => void): {
+  reader(): (chunk: Buffer) => void;
+  latest(): number | undefined;
+} {
   let latest: number | undefined;
-  const read = (chunk: Buffer) => {
-    const lines = (pending + chunk.toString('utf8')).split('\n');
-    pending = (lines.pop() ?? '').slice(-4096);
-    for (const line of lines) {
-      const launched = /<(\d+)> Launched Extension Host Process/.exec(line);
-      if (launched) latest = Number(launched[1]);
-      const exit = /Extension Host Process exited with code: (\S+), signal: (\S+?)\.?$/.exec(line.trim());
-      if (exit && (exit[1] !== '0' || exit[2] !== 'null')) reportDeath(`the extension host died (exit code ${exit[1]}, signal ${exit[2]})`);
-    }
+  const onLine = (line: string) => {
+    const launched = /<(\d+)> Launched Extension Host Process/.exec(line);
+    if (launched) latest = Number(launched[1]);
+    const exit = /<(\d+)> Extension Host Process exited with code: (\S+), signal: (\S+?)\.?$/.exec(line.trim());
+    if (!exit) return;
+    if (Number(exit[1]) === latest) latest = undefined; // its pid may be reused by another process
+    if (exit[2] !== '0' || exit[3] !== 'null') reportDeath(`the extension host died (exit code ${exit[2]}, signal ${exit[3]})`);
   };
-  return { read, latest: () => latest };
+  /** A line splitter for one stream (stdout and stderr each keep their own partial line). */
+  const reader = () => {
+    let pending = '';
+    return (chunk: Buffer) => {
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = (lines.pop() ?? '').slice(-4096);
+      lines.forEach(onLine);
+    };
+  };
+  return { reader, latest: () => latest };
 }
 
 /**

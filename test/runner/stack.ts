@@ -16,7 +16,8 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function debuggerUrl(port: number, deadline: number): Promise<string | undefined> {
   while (Date.now() < deadline) {
     try {
-      const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { webSocketDebuggerUrl?: string }[];
+      const answer = await fetch(`http://127.0.0.1:${port}/json/list`, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
+      const targets = (await answer.json()) as { webSocketDebuggerUrl?: string }[];
       if (targets[0]?.webSocketDebuggerUrl) return targets[0].webSocketDebuggerUrl;
     } catch {
       // not listening yet
@@ -37,7 +38,14 @@ function blockedStack(url: string, deadline: number, depth: number): Promise<str
   return new Promise((resolve) => {
     const ws = new WebSocket(url);
     const scripts = new Map<string, string>();
-    const send = (id: number, method: string, params?: object) => ws.send(JSON.stringify({ id, method, params }));
+    const send = (id: number, method: string, params?: object) => {
+      try {
+        ws.send(JSON.stringify({ id, method, params }));
+      } catch {
+        // closed meanwhile: finish has answered or will
+      }
+    };
+    let blocked: NodeJS.Timeout | undefined;
     const finish = (text: string) => {
       clearTimeout(timer);
       clearTimeout(blocked);
@@ -45,11 +53,14 @@ function blockedStack(url: string, deadline: number, depth: number): Promise<str
       resolve(text);
     };
     const timer = setTimeout(() => finish('the inspector did not answer in time'), Math.max(0, deadline - Date.now()));
-    const blocked = setTimeout(() => send(3, 'Debugger.pause'), 2000);
     ws.onerror = () => finish('the inspector did not answer');
     ws.onopen = () => {
-      send(1, 'Debugger.enable');
+      // The loop is asked first and alone: enabling the debugger sends every script's details, which takes a while.
       send(2, 'Runtime.evaluate', { expression: LOOP_TURN, awaitPromise: true });
+      blocked = setTimeout(() => {
+        send(1, 'Debugger.enable');
+        send(3, 'Debugger.pause');
+      }, 2000);
     };
     ws.onmessage = (event) => {
       const msg = JSON.parse(String(event.data)) as {
@@ -75,7 +86,9 @@ export async function mainThreadStack(pid: number, port: number, timeoutMs = 10_
   try {
     process.kill(pid, 'SIGUSR1');
     const url = await debuggerUrl(port, deadline);
-    return url ? await blockedStack(url, deadline, depth) : `its inspector did not open on port ${port}`;
+    return url
+      ? await blockedStack(url, deadline, depth)
+      : `its inspector did not open on port ${port} (a thread held outside JavaScript, in a synchronous native call, cannot open it)`;
   } catch (err) {
     return `its stack could not be read: ${(err as Error).message}`;
   }

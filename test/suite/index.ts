@@ -80,6 +80,7 @@ export function runMocha(dir: string, suffix: string): Promise<void> {
     }
     // So that a run that never ends can say where it stopped, even when the extension host is blocked.
     runner.on('test', (test: Mocha.Test) => console.log(`${RUNNING_MARKER} ${test.fullTitle()}`));
+    runner.on('hook', (hook: Mocha.Hook) => console.log(`${RUNNING_MARKER} ${hook.fullTitle()}`));
     runner.on('pass', () => passed++);
     runner.on('fail', (test: Mocha.Runnable, err: Error) => {
       if (++failed >= MAX_FAILURES) runner.abort();

@@ -222,7 +222,8 @@ export async function noToasts(): Promise<void> {
       await vscode.commands.executeCommand('notifications.clearAll');
       if ((await shownCount(TOAST)) === 0) return true;
       // What will not go away is named if the wait fails (a progress toast of a request that never ended, say).
-      shown = (await ui({ op: 'read', selector: TOAST }).catch(() => '')) ?? '';
+      // The container, which is always there: a read of a toast that went meanwhile would wait out the whole budget.
+      shown = (await ui({ op: 'read', selector: '.notifications-toasts' }).catch(() => '')) ?? '';
       return false;
     },
     10_000,

@@ -13,7 +13,12 @@ async function withProcess(script: string, check: (pid: number, port: number) =>
   const port = await freePort();
   const child = spawn(process.execPath, [`--inspect-port=127.0.0.1:${port}`, '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    await once(child.stdout, 'data'); // the script says it is ready (or spinning)
+    let ready = false;
+    const exited = once(child, 'exit').then(([code]) => {
+      if (!ready) assert.fail(`the script exited (code ${String(code)}) before it was ready`);
+    });
+    await Promise.race([once(child.stdout, 'data'), exited]); // the script says it is ready (or spinning)
+    ready = true;
     await check(child.pid!, port);
   } finally {
     child.kill('SIGKILL');
