@@ -5,13 +5,12 @@
  * `node inspect -p` does, and works while JavaScript runs.
  */
 import { WebSocket } from 'undici';
+import { delay } from './codeServer';
 
 interface Frame {
   functionName: string;
   location: { scriptId: string; lineNumber: number; columnNumber: number };
 }
-
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function debuggerUrl(port: number, deadline: number): Promise<string | undefined> {
   while (Date.now() < deadline) {

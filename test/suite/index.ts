@@ -15,11 +15,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import Mocha from 'mocha';
 import { patience } from '../support/patience';
+import { MARKERS } from '../runner/paths';
 import { screenshot } from './util';
-
-const RESULT_MARKER = '[token-lens:result]';
-const FAILED_MARKER = '[token-lens:failed]';
-const RUNNING_MARKER = '[token-lens:running]';
 
 /**
  * After this many failures the rest of the suite is not run: later failures are then mostly the first one's
@@ -66,7 +63,7 @@ export function runMocha(dir: string, suffix: string): Promise<void> {
         // shows up as a failed hook or a thrown error below.
         const notRun = runner.total - passed - failed - (runner.stats?.pending ?? 0);
         if (failed >= MAX_FAILURES && notRun > 0) console.log(`${notRun} test(s) not run: the suite stops after ${MAX_FAILURES} failures`);
-        console.log(`${RESULT_MARKER} ${passed} passed, ${failed} failed`);
+        console.log(`${MARKERS.result} ${passed} passed, ${failed} failed`);
         if (failed > 0) reject(new Error(`${failed} extension-host test(s) failed`));
         else if (passed === 0) reject(new Error('no extension-host test ran'));
         else resolve();
@@ -74,18 +71,18 @@ export function runMocha(dir: string, suffix: string): Promise<void> {
     } catch (err) {
       // e.g. a syntax/runtime error while requiring a test file
       console.error('Failed to load the extension-host tests:', err);
-      console.log(`${RESULT_MARKER} 0 passed, 1 failed`);
+      console.log(`${MARKERS.result} 0 passed, 1 failed`);
       reject(err);
       return;
     }
     // So that a run that never ends can say where it stopped, even when the extension host is blocked.
-    runner.on('test', (test: Mocha.Test) => console.log(`${RUNNING_MARKER} ${test.fullTitle()}`));
-    runner.on('hook', (hook: Mocha.Hook) => console.log(`${RUNNING_MARKER} ${hook.fullTitle()}`));
+    runner.on('test', (test: Mocha.Test) => console.log(`${MARKERS.running} ${test.fullTitle()}`));
+    runner.on('hook', (hook: Mocha.Hook) => console.log(`${MARKERS.running} ${hook.fullTitle()}`));
     runner.on('pass', () => passed++);
     runner.on('fail', (test: Mocha.Runnable, err: Error) => {
       if (++failed >= MAX_FAILURES) runner.abort();
       // The runner repeats these at the end of its output, where a truncated log still shows them.
-      console.log(`${FAILED_MARKER} ${test.fullTitle()}: ${(String(err?.message).split('\n')[0] ?? '').slice(0, 300)}`);
+      console.log(`${MARKERS.failed} ${test.fullTitle()}: ${(String(err?.message).split('\n')[0] ?? '').slice(0, 300)}`);
       // The window as the failure left it, before the hooks tidy it away (the runner takes it as the next steps run).
       void screenshot(`failed-${test.fullTitle()}`.slice(0, 120)).catch(() => undefined);
     });

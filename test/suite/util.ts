@@ -9,19 +9,14 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { MARKERS, REPO_ROOT } from '../runner/paths';
 import { patience } from '../support/patience';
 
 export { patience };
 
 export const EXTENSION_ID = 'token-lens.token-lens';
 
-/** Marker the headless runner watches for in the extension host's console output. */
-export const SCREENSHOT_MARKER = '[token-lens:screenshot]';
-/** Marker for ui(): the runner clicks or types in the window. */
-export const UI_MARKER = '[token-lens:ui]';
-
-/** Repository root (this file is compiled to out/test/suite/util.js). */
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export { REPO_ROOT };
 
 /** Where screenshots go; the headless runner passes its --screenshots folder via the environment. */
 export const SCREENSHOT_DIR = process.env.TOKEN_LENS_SCREENSHOT_DIR || path.join(REPO_ROOT, 'test-results', 'screenshots');
@@ -178,7 +173,7 @@ export async function ui(
   if (!screenshotsSupported()) throw new Error('ui(): this runner cannot act on the window');
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const done = path.join(SCREENSHOT_DIR, `.ui-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  console.log(`${UI_MARKER} ${JSON.stringify({ ...action, done })}`);
+  console.log(`${MARKERS.ui} ${JSON.stringify({ ...action, done })}`);
   await waitFor(
     () => fs.existsSync(done),
     timeoutMs,
@@ -252,7 +247,7 @@ export async function screenshot(name: string, timeoutMs = 10_000): Promise<stri
   }
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   fs.rmSync(file, { force: true });
-  console.log(`${SCREENSHOT_MARKER} ${file}`);
+  console.log(`${MARKERS.screenshot} ${file}`);
   await waitFor(() => fs.existsSync(file), timeoutMs, `screenshot ${file}`, 100);
   return file;
 }
