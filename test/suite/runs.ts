@@ -36,12 +36,21 @@ export const items = async (): Promise<Item[]> => await vscode.commands.executeC
 export const resultReport = (runId: string, action = 'report', extra: object = {}): Thenable<ResultReport | undefined> =>
   vscode.commands.executeCommand<ResultReport | undefined>('tokenLens.results.test', action, { runId, ...extra });
 
+/** The window's tabs, group by group, the active one starred: what a view that never reports was doing. */
+const tabsNow = (): string =>
+  vscode.window.tabGroups.all
+    .map(
+      (group) =>
+        `column ${group.viewColumn}: ${group.tabs.map((tab) => (tab.isActive ? `*${tab.label}` : tab.label)).join(', ') || 'no tabs'}`,
+    )
+    .join(' | ');
+
 export async function reportWhere(runId: string, check: (r: ResultReport) => boolean, what: string): Promise<ResultReport> {
   let last: ResultReport | undefined;
   await waitFor(
     async () => (last = await resultReport(runId)) && check(last),
     15_000,
-    () => `${what}; last report: ${JSON.stringify(last)}`,
+    () => `${what}; last report: ${JSON.stringify(last)}; tabs: ${tabsNow()}`,
     150,
   );
   return last!;
