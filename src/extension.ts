@@ -9,6 +9,7 @@ import { RenderPool, renderWorkerScript } from './features/chat/renderPool';
 import { readChatConfig } from './features/models/store';
 import { activateWith, type HostHooks, type Wiring } from './wiring';
 import { toDisposable } from './platform/disposable';
+import { showStructureMenus } from './features/structures/menus';
 
 /** Every module the bundle evaluates at load is evaluated by the time this line runs (the bench splits the load here). */
 const EVALUATED = performance.now();
@@ -37,6 +38,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TokenL
 function desktopFeatures(wiring: Wiring): LazyMaterials {
   // What the host can do, not what the UI is: code-server and Codespaces are browser UIs with this Node host.
   void vscode.commands.executeCommand('setContext', 'tokenLens.serviceAvailable', true);
+  showStructureMenus();
   // Exact Claude and Gemini counts on request: an HTTP client, so the desktop only.
   wiring.start('exact provider counts', () => new ProvidersFeature(wiring.context, wiring.log, wiring.locale));
   const materials = new LazyMaterials(wiring);

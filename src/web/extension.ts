@@ -11,6 +11,7 @@ import { SymmetryFeature } from '../features/symmetry/feature';
 import { useRankSource } from '../core/tokenizers/tiktoken/ranks';
 import { extensionRanks } from './ranks';
 import { notify } from '../platform/notify';
+import { showStructureMenus } from '../features/structures/menus';
 
 export function activate(context: vscode.ExtensionContext): TokenLensApi {
   useRankSource(extensionRanks(context.extensionUri));
@@ -30,6 +31,7 @@ function webFeatures({ context, log, start }: Wiring): void {
     return [symmetry, new PoscarLanguageFeature([], symmetry.hooks), new KpointsCommand(log, symmetry.standardize)];
   });
   start('the structure editors', () => new StructureLanguageFeature([]));
+  showStructureMenus();
   void explainDesktopOnly(context);
 }
 

@@ -11,7 +11,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { parsePoscar } from '../../src/core/poscar/index';
-import { activateExtension, closeAllEditors, patience, screenshot, screenshotsSupported, sleep, ui, waitFor } from './util';
+import { activateExtension, closeAllEditors, patience, screenshot, screenshotsSupported, shownCount, sleep, ui, waitFor } from './util';
+import { FORMAT_LANGUAGES } from '../../src/core/structures/languages';
 import { resultReport, type Outcome } from './runs';
 import type { ResultReport } from '../../src/webviews/results/protocol';
 
@@ -286,6 +287,22 @@ suite('Structure formats: every registered format in the editor', () => {
       assert.match(refused.message!.text, /partial occupancy .* needs one atom on every site/);
     } finally {
       await settings.update('service.builtin', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  test("every structure format's editor has the structure commands in its title bar, a data format's has none", async function () {
+    if (!screenshotsSupported()) this.skip(); // reads the window through the headless runner
+    this.timeout(patience(60_000));
+    // The button's label is the command's title; the menus show through the context the table sets (features/structures/menus.ts).
+    const button = '.editor-actions [aria-label^="Show Structure"]';
+    for (const f of FORMAT_LANGUAGES) {
+      // A name VS Code gives the format's language: the table's own name, pattern or extension.
+      const name = f.filenames[0] ?? f.filenamePatterns[0]?.replace(/\*/g, '') ?? `sample${f.extensions[0]}`;
+      const doc = await vscode.workspace.openTextDocument(write(name, ''));
+      await vscode.window.showTextDocument(doc, { preview: false });
+      assert.equal(doc.languageId, f.languageId, name);
+      const expected = f.kind === 'structure' ? 1 : 0;
+      await waitFor(async () => (await shownCount(button)) === expected, 10_000, `${name}: ${expected} Show Structure button`);
     }
   });
 });

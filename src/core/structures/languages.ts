@@ -103,6 +103,12 @@ export const FORMAT_LANGUAGES: readonly FormatLanguage[] = [
   },
 ];
 
+/**
+ * The languages whose files the structure commands take: their menus show for these (package.json's `when`:
+ * `editorLangId in tokenLens.structureLanguages`, a context set from this list), so a new format is its row here.
+ */
+export const STRUCTURE_LANGUAGE_IDS: readonly string[] = FORMAT_LANGUAGES.filter((f) => f.kind === 'structure').map((f) => f.languageId);
+
 /** Every language that starts the materials side when a document of it is open. */
 export const MATERIALS_LANGUAGES: ReadonlySet<string> = new Set(FORMAT_LANGUAGES.map((f) => f.languageId));
 

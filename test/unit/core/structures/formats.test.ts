@@ -18,6 +18,7 @@ import {
   formatOfContent,
   formatOfName,
   MATERIALS_LANGUAGES,
+  STRUCTURE_LANGUAGE_IDS,
 } from '../../../../src/core/structures/languages';
 import { boxMolecule, frameToPoscarText, poscarStructureFile, refusalToRun } from '../../../../src/core/structures/poscar';
 import { structureReport } from '../../../../src/core/structures/report';
@@ -73,14 +74,20 @@ test('package.json contributes exactly the table: each language, its names, patt
     assert.ok(manifest.activationEvents.includes(`onLanguage:${f.languageId}`), `${f.id} activates the extension`);
   }
   assert.deepEqual([...MATERIALS_LANGUAGES].sort(), [...languages.keys()].sort(), 'no language outside the table');
-  // The structure commands' menus name exactly the structure languages of the table.
-  const structures = FORMAT_LANGUAGES.filter((f) => f.kind === 'structure').map((f) => f.languageId);
-  const whens = Object.values(manifest.contributes.menus as Record<string, { command: string; when?: string }[]>)
-    .flat()
-    .filter((m) => m.command === 'tokenLens.relax' && m.when)
-    .map((m) => m.when!);
-  assert.ok(whens.length >= 3);
-  for (const when of whens) assert.equal(/\(([^)]*)\)/.exec(when)?.[1], structures.join('|'), when);
+  // The structure commands' menus show for the table's structure languages through one context, set from the table.
+  assert.deepEqual(
+    STRUCTURE_LANGUAGE_IDS,
+    FORMAT_LANGUAGES.filter((f) => f.kind === 'structure').map((f) => f.languageId),
+  );
+  const entries = Object.entries(manifest.contributes.menus as Record<string, { command: string; when?: string }[]>).flatMap(
+    ([menu, list]) => list.map((m) => ({ menu, ...m })),
+  );
+  const relax = entries.filter((m) => m.command === 'tokenLens.relax');
+  assert.ok(relax.length >= 3);
+  for (const m of relax) assert.match(m.when ?? '', /^(editor|resource)LangId in tokenLens\.structureLanguages$/, m.menu);
+  // No menu lists the structure languages itself: such a list would miss the next format.
+  const listing = entries.filter((m) => STRUCTURE_LANGUAGE_IDS.filter((id) => new RegExp(`\\b${id}\\b`).test(m.when ?? '')).length > 2);
+  assert.deepEqual(listing, [], 'menus that list the structure languages instead of tokenLens.structureLanguages');
 });
 
 test('every structure language of the table has its reader registered, and every entry its language', () => {
