@@ -46,9 +46,9 @@ const SPACE = `\\s${WHITE_SPACE}`;
  */
 export const SAFE_CUT = new RegExp(`(?<=[^${SPACE}])\\n(?=[^${SPACE}/])|[a-z](?= [a-z])`, 'g');
 
-/** Whether chunking is exact for this tokenizer (the whitespace tokenizer numbers words by first appearance in the whole text). */
+/** Whether chunking is exact for this tokenizer: not when its ids depend on the whole text (Tokenizer.wholeTextIds). */
 export function canSlice(tokenizer: Tokenizer): boolean {
-  return tokenizer.info.kind !== 'whitespace';
+  return !tokenizer.wholeTextIds;
 }
 
 /** A chunk's table, where it ends, and why it ended early (a heavy piece to prepare, SCAN_PAUSED; undefined when done). */

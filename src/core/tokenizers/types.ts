@@ -66,6 +66,11 @@ export type SpansStopAt = (end: number, inPiece: boolean) => boolean;
 export interface Tokenizer {
   readonly info: TokenizerInfo;
   readonly options: Required<EngineOptions>;
+  /**
+   * Its ids number the tokens across the whole text (the whitespace tokenizer's, in order of first appearance), so a
+   * part tokenized alone gets other ids: the inspector never cuts the text for it (canSlice).
+   */
+  readonly wholeTextIds?: boolean;
   count(text: string): number;
   encode(text: string): number[];
   spans(text: string): TokenSpan[];

@@ -53,6 +53,7 @@ export class CharacterTokenizer extends PatternTokenizer {
  * token texts in order of first appearance.
  */
 export class WhitespaceTokenizer extends PatternTokenizer {
+  readonly wholeTextIds = true;
   protected readonly pattern = new RegExp(`[${WHITE_SPACE}]+|[\\p{L}\\p{N}\\p{M}_]+|[^${WHITE_SPACE}\\p{L}\\p{N}\\p{M}_]`, 'gu');
   private static readonly space = new RegExp(`^[${WHITE_SPACE}]`, 'u');
 
