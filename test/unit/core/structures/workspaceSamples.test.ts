@@ -1,7 +1,7 @@
 /**
- * The sample workspace `npm start` opens has a file of every structure format, each ours (not copied from a test
- * suite): they read without a problem, and the OUTCAR (synthetic, test/fixtures/makeSampleOutcar.py) reads as
- * pymatgen's Outcar reads it.
+ * The sample workspace `npm start` opens has structure files of our own (not copied from a test suite): they read
+ * without a problem, the OUTCAR (synthetic, test/fixtures/makeSampleOutcar.py) reads as pymatgen's Outcar reads it,
+ * and the extended XYZ (an EMT relaxation, test/fixtures/makeSampleXyz.py) as ASE reads it.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,11 +14,12 @@ import { PYTHON } from '../../../support/python';
 
 const DIR = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'workspace');
 
-test('the sample CIF, XDATCAR and OUTCAR read in their formats without a problem', () => {
+test('the sample CIF, XDATCAR, OUTCAR and extended XYZ read in their formats without a problem', () => {
   const expected: [string, string, number][] = [
     ['TiO2-rutile.cif', 'cif', 1],
     ['XDATCAR', 'xdatcar', 5],
     ['OUTCAR', 'outcar', 4],
+    ['Cu32-relax.extxyz', 'xyz', 9],
   ];
   for (const [name, format, frames] of expected) {
     const text = readFileSync(join(DIR, name), 'utf8');
@@ -47,4 +48,26 @@ test("the sample OUTCAR: pymatgen's Outcar reads the same final energy", (t) => 
     return t.skip(`SKIPPED LOUDLY: ${PYTHON} cannot run pymatgen (${(run.stderr || String(run.error)).trim().split('\n').pop()})`);
   const ours = readStructure('outcar', readFileSync(join(DIR, 'OUTCAR'), 'utf8'))!.frames.at(-1)!.energy;
   assert.equal(ours, Number(run.stdout.trim()));
+});
+
+test('the sample extended XYZ: ASE reads the same cell, positions, energies and forces, frame by frame', (t) => {
+  const file = join(DIR, 'Cu32-relax.extxyz');
+  const script = `import sys, json
+from ase.io import read
+print(json.dumps([{'cell': a.cell.array.tolist(), 'positions': a.positions.tolist(), 'energy': a.get_potential_energy(),
+  'forces': a.get_forces().tolist()} for a in read(sys.argv[1], index=':')]))`;
+  const run = spawnSync(PYTHON, ['-c', script, file], { encoding: 'utf8', timeout: 120_000 });
+  if (run.status !== 0)
+    return t.skip(`SKIPPED LOUDLY: ${PYTHON} cannot run ASE (${(run.stderr || String(run.error)).trim().split('\n').pop()})`);
+  const theirs = JSON.parse(run.stdout) as { cell: number[][]; positions: number[][]; energy: number; forces: number[][] }[];
+  const ours = readStructure('xyz', readFileSync(file, 'utf8'))!.frames;
+  assert.equal(ours.length, theirs.length);
+  ours.forEach((frame, i) => {
+    const ase = theirs[i]!;
+    assert.deepEqual(frame.lattice, ase.cell, `frame ${i + 1}: cell`);
+    assert.deepEqual(frame.positions, ase.positions, `frame ${i + 1}: positions`);
+    assert.equal(frame.energy, ase.energy, `frame ${i + 1}: energy`);
+    assert.deepEqual(frame.forces, ase.forces, `frame ${i + 1}: forces`);
+  });
+  assert.ok(ours.at(-1)!.energy! < ours[0]!.energy!, 'the relaxation lowers the energy');
 });
