@@ -1,7 +1,7 @@
 /**
- * What every structure reader returns, whatever the format (POSCAR, CIF, (ext)XYZ, XDATCAR, OUTCAR,
- * vasprun.xml): frames of atoms with an optional cell and the values the file gives for each, the problems
- * found (each on its exact line and column) and the parts an outline shows. Pure: no `vscode`.
+ * What every structure reader returns, whatever the format (the table in languages.ts): frames of atoms with an
+ * optional cell and the values the file gives for each, the problems found (each on its exact line and column) and
+ * the parts an outline shows. Pure: no `vscode`.
  *
  * Units: lengths in Å, energies in eV, forces in eV/Å, stress in kBar (VASP's sign: positive is tensile),
  * as the files write them after conversion; lines and columns 0-based, columns in UTF-16 units.
@@ -71,7 +71,7 @@ export interface RunOutcome {
 }
 
 export interface StructureFile {
-  /** The registration's id: 'poscar', 'cif', 'xyz', 'xdatcar', 'outcar', 'vasprun'. */
+  /** The registration's id in core/structures/languages.ts ('poscar', 'cif', …). */
   format: string;
   /** Every frame read; empty when nothing could be (then the diagnostics say why). */
   frames: StructureFrame[];
