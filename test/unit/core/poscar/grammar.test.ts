@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { INITIAL, type StateStack } from 'vscode-textmate';
 import { lines, loadGrammar, root, tokenizer } from '../../../support/grammar';
+import { cpuMs } from '../../../support/linearity';
 
 const poscar = loadGrammar('poscar.tmLanguage.json', 'source.poscar');
 const tokenize = tokenizer(poscar);
@@ -191,9 +192,10 @@ test('10,000 lines tokenize in under 2 s, and site lines leave the rule stack as
   assert.equal(doc.length, 10_000);
   const states: StateStack[] = [];
   let state = INITIAL;
-  const start = performance.now();
-  for (const line of doc) states.push((state = grammar.tokenizeLine(line, state).ruleStack));
-  const ms = performance.now() - start;
-  assert.ok(ms < 2000, `${ms.toFixed(0)} ms`);
+  // CPU time, not wall time: the other test lane does not count.
+  const ms = await cpuMs(() => {
+    for (const line of doc) states.push((state = grammar.tokenizeLine(line, state).ruleStack));
+  });
+  assert.ok(ms < 2000, `${ms.toFixed(0)} ms of CPU`);
   assert.ok(states[100]!.equals(states[9_000]!), 'an edit to a site line re-tokenizes that line only');
 });

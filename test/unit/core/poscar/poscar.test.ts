@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parsePoscar, summarize, toPoscarText, type Poscar } from '../../../../src/core/poscar/index';
 import { gridPoscar, NACL, withLine } from '../../../support/poscarSamples';
+import { cpuMs } from '../../../support/linearity';
 
 const ROOT = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures');
 const fixture = (name: string) => readFileSync(join(ROOT, 'poscar', name), 'utf8');
@@ -315,12 +316,13 @@ test('a generated 1,000-atom cell parses with no diagnostics', () => {
   ]);
 });
 
-test('10,000 atoms parse and diagnose quickly (sanity bound only; the benchmark times it)', () => {
+test('10,000 atoms parse and diagnose quickly (sanity bound only; the benchmark times it)', async () => {
   const text = gridPoscar([25, 20, 20]);
   parsePoscar(text);
-  const start = performance.now();
-  const { poscar, diagnostics } = parsePoscar(text);
-  const elapsed = performance.now() - start;
+  let parsed = parsePoscar('');
+  // CPU time, not wall time: the other test lane does not count.
+  const elapsed = await cpuMs(() => (parsed = parsePoscar(text)));
+  const { poscar, diagnostics } = parsed;
   assert.equal(poscar!.sites.length, 10_000);
   assert.deepEqual(diagnostics, []);
   assert.ok(elapsed < 1000, `${elapsed.toFixed(0)} ms`);

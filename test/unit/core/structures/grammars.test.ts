@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { INITIAL } from 'vscode-textmate';
 import { lines, loadGrammar, tokenizer } from '../../../support/grammar';
+import { cpuMs } from '../../../support/linearity';
 
 const GRAMMARS = {
   cif: loadGrammar('cif.tmLanguage.json', 'source.cif'),
@@ -158,9 +159,10 @@ test('hostile lines of 5,000 characters tokenize in well under 2 s in every gram
     const g = await grammar;
     // After a count line, so that extended XYZ's comment-line rule is open too.
     const after = g.tokenizeLine('5', INITIAL).ruleStack;
-    const start = performance.now();
-    for (const line of hostile) g.tokenizeLine(line, after);
-    const ms = performance.now() - start;
-    assert.ok(ms < 2000, `${name}: ${ms.toFixed(0)} ms`);
+    // CPU time, not wall time: the other test lane does not count.
+    const ms = await cpuMs(() => {
+      for (const line of hostile) g.tokenizeLine(line, after);
+    });
+    assert.ok(ms < 2000, `${name}: ${ms.toFixed(0)} ms of CPU`);
   }
 });

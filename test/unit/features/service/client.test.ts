@@ -13,6 +13,7 @@ import { ServiceError } from '../../../../src/core/service/errors';
 import { Pacer } from '../../../../src/features/service/pacing';
 import { loadTokenizerSync } from '../../../../src/core/tokenizers/index';
 import { failure } from '../../../support/serviceFailure';
+import { cpuMs } from '../../../support/linearity';
 
 const KEY = 'tl-test-key-4f9c2a7b1e';
 let server: ReferenceServer;
@@ -426,18 +427,18 @@ test('MockAgent: 502 then 200 is retried', async () => {
   await mock.close();
 });
 
-test('an HTML error page reads as its title, else its text without tags; only its start is read, in linear time', () => {
+test('an HTML error page reads as its title, else its text without tags; only its start is read, in linear time', async () => {
   assert.equal(stripHtml('<html><head><TITLE>502 Bad Gateway</TITLE></head><body>nginx</body></html>'), '502 Bad Gateway');
   assert.equal(stripHtml('<p>Service <b>unavailable</b></p>').replace(/\s+/g, ' '), 'Service unavailable');
   const late = stripHtml(`<p>${'x'.repeat(MAX_HTML_CHARS)}</p><title>late</title>`);
   assert.ok(!late.includes('late') && late.length <= MAX_HTML_CHARS, 'text past the start is not read');
   // `<[^>]+>` over a run of `<` with no `>` scans to the end from each one: quadratic, hours on megabytes.
   for (const hostile of ['<'.repeat(16_000_000), '<title>'.repeat(2_000_000), '<a'.repeat(8_000_000)]) {
-    const started = performance.now();
-    const text = stripHtml(hostile);
-    const ms = performance.now() - started;
+    let text = '';
+    // CPU time, not wall time: the other test lane does not count.
+    const ms = await cpuMs(() => (text = stripHtml(hostile)));
     assert.ok(text.length <= MAX_HTML_CHARS);
-    assert.ok(ms < 1000, `${hostile.slice(0, 10)}…: ${ms.toFixed(0)} ms`);
+    assert.ok(ms < 1000, `${hostile.slice(0, 10)}…: ${ms.toFixed(0)} ms of CPU`);
   }
 });
 
