@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { STRUCTURE_LANGUAGE_IDS } from '../../core/structures/languages';
 
-export const STRUCTURE_LANGUAGES_CONTEXT = 'tokenLens.structureLanguages';
+const STRUCTURE_LANGUAGES_CONTEXT = 'tokenLens.structureLanguages';
 
 export function showStructureMenus(): void {
   void vscode.commands.executeCommand('setContext', STRUCTURE_LANGUAGES_CONTEXT, STRUCTURE_LANGUAGE_IDS);
