@@ -11,7 +11,18 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StructureReport } from '../../src/webviews/structure/protocol';
 import { parsePoscar } from '../../src/core/poscar/index';
-import { activateExtension, closeAllEditors, patience, screenshot, screenshotsSupported, shownCount, sleep, ui, waitFor } from './util';
+import {
+  activateExtension,
+  closeAllEditors,
+  patience,
+  screenshot,
+  screenshotsSupported,
+  shownCount,
+  sleep,
+  TOASTS,
+  ui,
+  waitFor,
+} from './util';
 import { FORMAT_LANGUAGES } from '../../src/core/structures/languages';
 import { resultReport, type Outcome } from './runs';
 import type { ResultReport } from '../../src/webviews/results/protocol';
@@ -220,7 +231,7 @@ suite('Structure formats: every registered format in the editor', () => {
     assert.equal(outcome, 'returned');
     const shown = await waitFor(
       async () => {
-        const text = await ui({ op: 'read', selector: '.notifications-toasts' });
+        const text = await ui({ op: 'read', selector: TOASTS });
         return text?.includes('XDATCAR_big could not be opened') ? text : undefined;
       },
       30_000,

@@ -186,8 +186,10 @@ export async function ui(
   return outcome.text;
 }
 
+/** The toasts' container, always in the window (a read of one toast that goes meanwhile would wait out its budget). */
+export const TOASTS = '.notifications-toasts';
 /** The window's notification toasts and its open quick input (a pick list or an input box). */
-export const TOAST = '.notifications-toasts .notification-toast';
+export const TOAST = `${TOASTS} .notification-toast`;
 export const QUICK_INPUT = '.quick-input-widget';
 
 /** How many elements matching a CSS selector the window shows now (the headless runner reads it; no waiting). */
@@ -217,8 +219,7 @@ export async function noToasts(): Promise<void> {
       await vscode.commands.executeCommand('notifications.clearAll');
       if ((await shownCount(TOAST)) === 0) return true;
       // What will not go away is named if the wait fails (a progress toast of a request that never ended, say).
-      // The container, which is always there: a read of a toast that went meanwhile would wait out the whole budget.
-      shown = (await ui({ op: 'read', selector: '.notifications-toasts' }).catch(() => '')) ?? '';
+      shown = (await ui({ op: 'read', selector: TOASTS }).catch(() => '')) ?? '';
       return false;
     },
     10_000,

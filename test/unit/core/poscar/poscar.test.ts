@@ -320,7 +320,6 @@ test('10,000 atoms parse and diagnose quickly (sanity bound only; the benchmark 
   const text = gridPoscar([25, 20, 20]);
   parsePoscar(text);
   let parsed = parsePoscar('');
-  // CPU time, not wall time: the other test lane does not count.
   const elapsed = await cpuMs(() => (parsed = parsePoscar(text)));
   const { poscar, diagnostics } = parsed;
   assert.equal(poscar!.sites.length, 10_000);

@@ -146,7 +146,6 @@ test('/pxrd/match: a line of only "," names that line; more points than it match
 
 test('findPeaks: a scan of 20,000 points over 0.2° costs what a real scan does (its windows have a floor in degrees)', async () => {
   const points = Array.from({ length: 20_000 }, (_, i) => ({ two_theta: 30 + i * 1e-5, intensity: 100 + 50 * Math.sin(i / 40) }));
-  // CPU time, not wall time: the other test lane does not count.
   const ms = await cpuMs(() => findPeaks(points));
   assert.ok(ms < 5000, `${ms.toFixed(0)} ms (it took minutes when the windows were counted at the scan's own step)`);
 });
