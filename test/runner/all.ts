@@ -7,7 +7,8 @@
  * so they share the machine with the CPU-bound checks: one lane runs the unit tests, the longest task, from the
  * start; the other type-checks and lints, then runs the suites in the real VS Code. Each task writes its output to
  * test-results/logs/NAME.log; the log is printed whole when the task ends (so lanes never interleave), a line every
- * minute says what is still running, and a table at the end gives each task's result and time. A failed task does
+ * minute says what is still running, and a table at the end gives each task's result and time, then the lines of
+ * the failed tasks' logs that name what failed (CI may show only the end of the output). A failed task does
  * not stop the others: one run says everything that is wrong. --serial runs the tasks one after another (to measure
  * them, or on a busy machine); --only runs the named tasks (typecheck, lint, unit, host, restricted, reload, web) in
  * their lanes.
@@ -34,6 +35,8 @@ interface Outcome {
   readonly task: Task;
   readonly ok: boolean;
   readonly seconds: number;
+  /** What the task's log says failed, for the summary (CI may show only the end of the output). */
+  readonly failures: readonly string[];
 }
 
 const LOG_DIR = path.join(REPO_ROOT, 'test-results', 'logs');
@@ -66,14 +69,21 @@ function lanes(serial: boolean): Task[][] {
 /** Beside the CPU-bound lane, the editor suites' waits are stretched (test/support/patience.ts). */
 const SHARED_WAIT_SCALE = '3';
 
-function runTask(task: Task, running: Map<string, number>, shared: boolean): Promise<Outcome> {
+/**
+ * The lanes' environment: waits stretched when they share the machine, and a temporary folder of this run's own
+ * (TMPDIR, which os.tmpdir() and Chromium read), removed at the end, so the files the tests make there do not pile up.
+ */
+function laneEnv(shared: boolean, scratch: string): NodeJS.ProcessEnv {
+  return { ...process.env, TMPDIR: scratch, ...(shared ? { TOKEN_LENS_WAIT_SCALE: SHARED_WAIT_SCALE } : {}) };
+}
+
+function runTask(task: Task, running: Map<string, number>, env: NodeJS.ProcessEnv): Promise<Outcome> {
   const log = path.join(LOG_DIR, `${task.name}.log`);
   const out = fs.openSync(log, 'w');
   const started = Date.now();
   running.set(task.name, started);
   return new Promise((resolve) => {
     const [command, ...args] = task.command;
-    const env = shared ? { ...process.env, TOKEN_LENS_WAIT_SCALE: SHARED_WAIT_SCALE } : process.env;
     const child = spawn(command!, args, { cwd: REPO_ROOT, stdio: ['ignore', out, out], env });
     const finish = (ok: boolean, why?: string): void => {
       running.delete(task.name);
@@ -82,7 +92,7 @@ function runTask(task: Task, running: Map<string, number>, shared: boolean): Pro
       const text = fs.readFileSync(log, 'utf8');
       process.stdout.write(`\n::: ${task.name} (${task.command.join(' ')})\n${text}${text.endsWith('\n') ? '' : '\n'}`);
       process.stdout.write(`::: ${task.name}: ${ok ? 'passed' : `FAILED${why ? ` (${why})` : ''}`} in ${seconds.toFixed(0)} s\n`);
-      resolve({ task, ok, seconds });
+      resolve({ task, ok, seconds, failures: ok ? [] : failureLines(text) });
     };
     child.on('error', (error) => finish(false, error.message));
     child.on('exit', (code, signal) => finish(code === 0, signal ? `signal ${signal}` : code ? `exit ${code}` : undefined));
@@ -98,15 +108,15 @@ async function runLane(
   all: Task[][],
   setup: Promise<Outcome> | undefined,
   running: Map<string, number>,
-  shared: boolean,
+  env: NodeJS.ProcessEnv,
 ): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (let task = own.shift(); task; task = own.shift() ?? all.find((queue) => queue.length > 0)?.pop()) {
     const ready = task.editor && setup ? await setup : undefined;
     if (ready && !ready.ok) {
       process.stdout.write(`::: ${task.name}: FAILED (setup failed) in 0 s\n`);
-      outcomes.push({ task, ok: false, seconds: 0 });
-    } else outcomes.push(await runTask(task, running, shared));
+      outcomes.push({ task, ok: false, seconds: 0, failures: [] });
+    } else outcomes.push(await runTask(task, running, env));
   }
   return outcomes;
 }
@@ -119,11 +129,25 @@ function heartbeat(running: Map<string, number>): NodeJS.Timeout {
   }, 60_000);
 }
 
+/** The lines of a log that name a failure: node --test's, the editor runner's, tsc's, ESLint's and Prettier's. */
+const FAILURE_LINE =
+  /^\s*(?:✖|not ok\b)|\[runner\] (?:failed:|FAILED:|the last test to start)|error TS\d+:|^\s+\d+:\d+\s+error\s|^\[warn\] /;
+const MAX_FAILURE_LINES = 12;
+
+function failureLines(log: string): string[] {
+  const lines = log.split('\n').filter((line) => FAILURE_LINE.test(line));
+  const found = [...new Set(lines.map((line) => line.trim().slice(0, 240)))];
+  return found.length > MAX_FAILURE_LINES
+    ? [...found.slice(0, MAX_FAILURE_LINES), `… and ${found.length - MAX_FAILURE_LINES} more`]
+    : found;
+}
+
 function summary(outcomes: readonly Outcome[], seconds: number): string {
   const rows = outcomes.map((o) => `  ${o.ok ? 'pass' : 'FAIL'}  ${o.task.name.padEnd(11)}${o.seconds.toFixed(0).padStart(5)} s`);
   const failed = outcomes.filter((o) => !o.ok).map((o) => o.task.name);
   const verdict = failed.length ? `FAILED: ${failed.join(', ')} (logs in ${path.relative(REPO_ROOT, LOG_DIR)}/)` : 'all passed';
-  return `\n::: npm test: ${verdict} in ${seconds.toFixed(0)} s\n${rows.join('\n')}\n`;
+  const why = outcomes.flatMap((o) => o.failures.map((line) => `  ${o.task.name}: ${line}`));
+  return `\n::: npm test: ${verdict} in ${seconds.toFixed(0)} s\n${[...rows, ...why].join('\n')}\n`;
 }
 
 function optionValue(name: string): string | undefined {
@@ -145,12 +169,15 @@ async function main(): Promise<void> {
   process.stdout.write(
     `::: npm test: ${needsSetup ? `${SETUP.name} beside ` : ''}${plan.map((lane) => lane.map((t) => t.name).join(' → ')).join('  |  ')}\n`,
   );
-  const shared = plan.length > 1;
-  const setup = needsSetup ? runTask(SETUP, running, false) : undefined;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'token-lens-tests-'));
+  const env = laneEnv(plan.length > 1, scratch);
+  // Setup keeps the machine's TMPDIR: its ripgrep cache there outlives the run.
+  const setup = needsSetup ? runTask(SETUP, running, process.env) : undefined;
   if (serial) await setup; // one task at a time, so each is timed alone
-  const outcomes = (await Promise.all(plan.map((lane) => runLane(lane, plan, setup, running, shared)))).flat();
+  const outcomes = (await Promise.all(plan.map((lane) => runLane(lane, plan, setup, running, env)))).flat();
   if (setup) outcomes.unshift(await setup);
   clearInterval(beat);
+  fs.rmSync(scratch, { recursive: true, force: true });
   process.stdout.write(summary(outcomes, (Date.now() - started) / 1000));
   process.exitCode = outcomes.every((o) => o.ok) ? 0 : 1;
 }
