@@ -42,6 +42,7 @@ import {
   UNTRUSTED_USER_SETTINGS,
   workbenchUrl,
 } from './codeServer';
+import { watchFrames, type FrameWatch } from './frames';
 import { CHROMIUM_PATH, DEFAULT_SUITE, DEFAULT_WORKSPACE, MARKERS, REPO_ROOT, SCREENSHOT_DIR } from './paths';
 import { ensureSetup } from './setup';
 import { mainThreadStack } from './stack';
@@ -315,12 +316,14 @@ async function runHeadless(opts: Options): Promise<number> {
 
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
+  let frames: FrameWatch | undefined;
   const launching = launchChromium(runDir);
   launching.catch(() => undefined); // awaited below, or by cleanup(): never an unhandled rejection meanwhile
   let cleaning: Promise<void> | undefined;
   // Memoized: the signal handler and the finally block may both call it; both wait for the end.
   const cleanup = () =>
     (cleaning ??= (async () => {
+      frames?.stop();
       // A browser still starting when code-server failed is closed too, once it is up.
       await (browser ?? (await launching.catch(() => undefined)))?.close().catch(() => undefined);
       await server?.stop().catch(() => undefined);
@@ -372,6 +375,7 @@ async function runHeadless(opts: Options): Promise<number> {
     browser = await launching;
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page: Page = await context.newPage();
+    frames = await watchFrames(page, say);
 
     let resolveExit!: (code: number) => void;
     const exited = new Promise<number>((r) => (resolveExit = r));
@@ -386,6 +390,7 @@ async function runHeadless(opts: Options): Promise<number> {
       const t = Date.now();
       try {
         fs.mkdirSync(path.dirname(file), { recursive: true });
+        await frames?.ensure();
         // Transitions (a toast sliding in, a panel opening) are shown finished: the test waits for the state, not the animation.
         const png = await page.screenshot({ fullPage: false, animations: 'disabled' });
         writeAtomically(file, png);
