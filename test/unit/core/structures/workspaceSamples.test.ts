@@ -1,7 +1,8 @@
 /**
  * The sample workspace `npm start` opens has structure files of our own (not copied from a test suite): they read
  * without a problem, the OUTCAR (synthetic, test/fixtures/makeSampleOutcar.py) reads as pymatgen's Outcar reads it,
- * and the extended XYZ (an EMT relaxation, test/fixtures/makeSampleXyz.py) as ASE reads it.
+ * the extended XYZ (an EMT relaxation, test/fixtures/makeSampleXyz.py) as ASE reads it, and the vasprun.xml (an EMT
+ * cell relaxation in vasprun.xml's layout, test/fixtures/makeSampleVasprun.py) as ASE and pymatgen read it.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -29,12 +30,13 @@ function oracle<T>(t: TestContext, module: string, script: string, name: string)
   return JSON.parse(run.stdout) as T;
 }
 
-test('the sample CIF, XDATCAR, OUTCAR and extended XYZ read in their formats without a problem', () => {
+test('the sample CIF, XDATCAR, OUTCAR, extended XYZ and vasprun.xml read in their formats without a problem', () => {
   const expected: [string, string, number][] = [
     ['TiO2-rutile.cif', 'cif', 1],
     ['XDATCAR', 'xdatcar', 5],
     ['OUTCAR', 'outcar', 4],
     ['Cu32-relax.extxyz', 'xyz', 9],
+    ['vasprun.xml', 'vasprun', 6],
   ];
   for (const [name, format, frames] of expected) {
     const text = readFileSync(join(DIR, name), 'utf8');
@@ -74,4 +76,37 @@ test('the sample extended XYZ: ASE reads the same cell, positions, energies and 
     assert.deepEqual(frame.forces, ase.forces, `frame ${i + 1}: forces`);
   });
   assert.ok(ours.at(-1)!.energy! < ours[0]!.energy!, 'the relaxation lowers the energy');
+});
+
+test('the sample vasprun.xml: ASE reads the same cells, positions, energies, forces and stress, step by step', (t) => {
+  const script = `print(json.dumps([{'cell': a.cell.array.tolist(), 'positions': a.positions.tolist(), 'energy': a.get_potential_energy(),
+  'forces': a.get_forces().tolist(), 'stress': (-a.get_stress(voigt=False) / (0.1 * ase.units.GPa)).tolist()}
+  for a in ase.io.read(sys.argv[1], index=':', format='vasp-xml')]))`;
+  type Image = { cell: number[][]; positions: number[][]; energy: number; forces: number[][]; stress: number[][] };
+  const theirs = oracle<Image[]>(t, 'ase.io', `import ase.units\n${script}`, 'vasprun.xml');
+  if (!theirs) return;
+  const ours = readStructure('vasprun', readFileSync(join(DIR, 'vasprun.xml'), 'utf8'))!.frames;
+  assert.equal(ours.length, theirs.length);
+  const close = (a: number[][], b: number[][], what: string) =>
+    a.forEach((row, i) => row.forEach((x, j) => assert.ok(Math.abs(x - b[i]![j]!) < 1e-9, `${what} [${i}][${j}]: ${x} vs ${b[i]![j]}`)));
+  ours.forEach((frame, i) => {
+    const ase = theirs[i]!;
+    assert.deepEqual(frame.lattice, ase.cell, `step ${i + 1}: cell`);
+    close(frame.positions as number[][], ase.positions, `step ${i + 1}: positions`);
+    assert.equal(frame.energy, ase.energy, `step ${i + 1}: energy`);
+    assert.deepEqual(frame.forces, ase.forces, `step ${i + 1}: forces`);
+    close(frame.stress as number[][], ase.stress, `step ${i + 1}: stress`);
+  });
+  assert.ok(ours.at(-1)!.energy! < ours[0]!.energy!, 'the relaxation lowers the energy');
+});
+
+test("the sample vasprun.xml: pymatgen's Vasprun reads the same final energy and calls the relaxation converged", (t) => {
+  const script = `v = pymatgen.io.vasp.Vasprun(sys.argv[1], parse_potcar_file=False)
+print(json.dumps({'energy': float(v.final_energy), 'converged': v.converged_ionic, 'steps': len(v.ionic_steps)}))`;
+  const theirs = oracle<{ energy: number; converged: boolean; steps: number }>(t, 'pymatgen.io.vasp', script, 'vasprun.xml');
+  if (!theirs) return;
+  const ours = readStructure('vasprun', readFileSync(join(DIR, 'vasprun.xml'), 'utf8'))!;
+  assert.equal(ours.frames.at(-1)!.energy, theirs.energy);
+  assert.equal(ours.outcome?.converged, theirs.converged);
+  assert.equal(ours.frames.length, theirs.steps);
 });
