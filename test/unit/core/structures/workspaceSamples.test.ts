@@ -92,10 +92,10 @@ test('the sample vasprun.xml: ASE reads the same cells, positions, energies, for
   ours.forEach((frame, i) => {
     const ase = theirs[i]!;
     assert.deepEqual(frame.lattice, ase.cell, `step ${i + 1}: cell`);
-    close(frame.positions as number[][], ase.positions, `step ${i + 1}: positions`);
+    close(frame.positions, ase.positions, `step ${i + 1}: positions`);
     assert.equal(frame.energy, ase.energy, `step ${i + 1}: energy`);
     assert.deepEqual(frame.forces, ase.forces, `step ${i + 1}: forces`);
-    close(frame.stress as number[][], ase.stress, `step ${i + 1}: stress`);
+    close(frame.stress!, ase.stress, `step ${i + 1}: stress`);
   });
   assert.ok(ours.at(-1)!.energy! < ours[0]!.energy!, 'the relaxation lowers the energy');
 });
