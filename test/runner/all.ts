@@ -129,9 +129,12 @@ function heartbeat(running: Map<string, number>): NodeJS.Timeout {
   }, 60_000);
 }
 
-/** The lines of a log that name a failure: node --test's, the editor runner's, tsc's, ESLint's and Prettier's. */
+/**
+ * The lines of a log that name a failure: node --test's, the editor runner's, tsc's, ESLint's (with the file lines
+ * it prints above its errors) and Prettier's.
+ */
 const FAILURE_LINE =
-  /^\s*(?:✖|not ok\b)|\[runner\] (?:failed:|FAILED:|the last test to start)|error TS\d+:|^\s+\d+:\d+\s+error\s|^\[warn\] /;
+  /^\s*(?:✖|not ok\b)|\[runner\] (?:failed:|FAILED:|the last test to start)|error TS\d+:|^\s+\d+:\d+\s+error\s|^\[warn\] |^\/\S+\.[cm]?[jt]s$/;
 const MAX_FAILURE_LINES = 12;
 
 function failureLines(log: string): string[] {
