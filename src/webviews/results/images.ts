@@ -13,7 +13,34 @@ type Bytes = ArrayLike<number>;
 const starts = (bytes: Bytes, prefix: readonly number[], at = 0): boolean => prefix.every((b, i) => bytes[at + i] === b);
 const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
-const SVG = /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>]*>\s*)?<svg[\s>]/i;
+const SPACE = /\s/;
+
+function skipSpace(text: string, at: number): number {
+  while (at < text.length && SPACE.test(text[at]!)) at++;
+  return at;
+}
+
+/** After `open` at `at`, the index past its `close` and the space after it; -1 when it is not there or not closed. */
+function skipMarkup(text: string, at: number, open: string, close: string): number {
+  if (text.slice(at, at + open.length).toLowerCase() !== open.toLowerCase()) return at;
+  const end = text.indexOf(close, at + open.length);
+  return end < 0 ? -1 : skipSpace(text, end + close.length);
+}
+
+/**
+ * Whether the text is SVG markup: an <svg> element after an optional XML declaration, comments and a doctype. A scan,
+ * not a regex: one with a repeated lazy comment group took exponential time on a run of empty comments.
+ */
+function isSvg(text: string): boolean {
+  let at = skipMarkup(text, skipSpace(text, 0), '<?xml', '>');
+  while (at >= 0) {
+    const next = skipMarkup(text, at, '<!--', '-->');
+    if (next === at) break;
+    at = next;
+  }
+  at = at < 0 ? at : skipMarkup(text, at, '<!DOCTYPE', '>');
+  return at >= 0 && /^<svg[\s>]/i.test(text.slice(at, at + 5));
+}
 
 /** The image type of these first bytes, or undefined. */
 function sniff(bytes: Bytes): string | undefined {
@@ -22,7 +49,7 @@ function sniff(bytes: Bytes): string | undefined {
   if (starts(bytes, ascii('GIF8'))) return 'image/gif';
   if (starts(bytes, ascii('RIFF')) && starts(bytes, ascii('WEBP'), 8)) return 'image/webp';
   const head = String.fromCharCode(...Array.from({ length: Math.min(bytes.length, 1024) }, (_, i) => bytes[i]!));
-  return SVG.test(head) ? 'image/svg+xml' : undefined;
+  return isSvg(head) ? 'image/svg+xml' : undefined;
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -47,7 +74,7 @@ export function toBase64(bytes: Uint8Array): string {
 /** A data: URL, a base64 string or SVG markup that holds an image → its data: URL. */
 export function imageFromString(value: string): string | undefined {
   if (value.length < MIN_IMAGE_CHARS || value.length > MAX_IMAGE_CHARS) return undefined;
-  if (SVG.test(value.slice(0, 1024))) return `data:image/svg+xml;base64,${toBase64(new TextEncoder().encode(value))}`;
+  if (isSvg(value.slice(0, 1024))) return `data:image/svg+xml;base64,${toBase64(new TextEncoder().encode(value))}`;
   const data = /^data:image\/[\w.+-]+(;[\w=.+-]+)*;base64,/i.exec(value);
   const base64 = cleanBase64(data ? value.slice(data[0].length) : value);
   if (!base64) return undefined;

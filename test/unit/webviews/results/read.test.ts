@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { BandsModel, MdModel, RelaxModel, SinglePointModel } from '../../../../src/webviews/results/model';
 import { isToResultPage } from '../../../../src/webviews/results/protocol';
+import { imageFromString } from '../../../../src/webviews/results/images';
 import { readResult } from '../../../../src/webviews/results/read';
 import type { RunKind } from '../../../../src/core/runs/run';
 import { cpuMs } from '../../../support/linearity';
@@ -340,6 +341,25 @@ test('images: base64 fields, data: URLs and SVG markup are taken; base64 of some
   );
   assert.ok(m.images[2]!.dataUrl.startsWith('data:image/svg+xml;base64,'));
   assert.deepEqual(Object.keys(m.extra).sort(), ['fake', 'not_image']);
+});
+
+test('SVG is recognised after a declaration, comments and a doctype, and a run of comments costs linear time', async () => {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
+  const prologue = '<?xml version="1.0"?>\n<!-- one -->\n<!---->  <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x">\n';
+  for (const text of [svg, `  ${prologue}${svg}`, `<?XML version="1.0"?><SVG>${'x'.repeat(40)}</SVG>`]) {
+    assert.ok(imageFromString(text)?.startsWith('data:image/svg+xml;base64,'), text.slice(0, 60));
+  }
+  for (const text of [`<!-- never closed <svg>${'x'.repeat(40)}`, `<?xml version="1.0" <svg>${'x'.repeat(40)}`, `<div>${svg}</div>`]) {
+    assert.equal(imageFromString(text), undefined, text.slice(0, 60));
+  }
+  // The regex this replaced took seconds on 26 empty comments and did not finish on 40 (a 281-character answer field).
+  const comments = `${'<!---->'.repeat(30)}x`;
+  const used = await cpuMs(() => {
+    assert.equal(imageFromString(comments), undefined);
+    const m = readResult('singlePoint', { type: 'json', value: { energy: -1, note: comments } });
+    assert.deepEqual(m.extra, { note: comments });
+  });
+  assert.ok(used < 200, `${used.toFixed(0)} ms of CPU`);
 });
 
 test('hostile input never throws: NaN strings, wrong lengths, nulls, __proto__ keys, odd types', () => {
