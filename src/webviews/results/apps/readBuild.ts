@@ -159,6 +159,17 @@ export function readVqe(f: Fields, _request: Rec, t: Translate): AppRead {
 }
 
 /** "Fe2O3" → "Fe₂O₃" */
+/**
+ * The first ->, => or = with the space around it as ' → '. Found, then trimmed: a regex with \s* before the arrow
+ * retried the run of spaces from each of its starts, quadratic in a service's long blank.
+ */
+function withArrow(equation: string): string {
+  const at = equation.search(/->|=/);
+  if (at < 0) return equation;
+  const after = at + (equation.startsWith('->', at) || equation.startsWith('=>', at) ? 2 : 1);
+  return `${equation.slice(0, at).trimEnd()} → ${equation.slice(after).trimStart()}`;
+}
+
 export function subscripts(formula: string): string {
   return formula.replace(/(?<=[A-Za-z)\]])\d+/g, (digits) => [...digits].map((d) => '₀₁₂₃₄₅₆₇₈₉'[Number(d)]).join(''));
 }
@@ -193,12 +204,7 @@ export function readReaction(f: Fields, _request: Rec, t: Translate): AppRead {
     }
   }
   const balanced = f.text('balanced', 'balanced_equation', 'equation');
-  if (!equation && balanced)
-    equation = balanced
-      .split(/(\s+)/)
-      .map(subscripts)
-      .join('')
-      .replace(/\s*(->|=>|=)\s*/, ' → ');
+  if (!equation && balanced) equation = withArrow(subscripts(balanced));
   const table = recordTable(rows, {
     id: 'species',
     title: t('Coefficients'),

@@ -4,6 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { linearRatio } from '../../../../support/linearity';
 import { referenceServer } from '../../../../support/serverHarness';
 import type { AppModel } from '../../../../../src/webviews/results/apps/model';
 import { subscripts } from '../../../../../src/webviews/results/apps/readBuild';
@@ -98,12 +99,22 @@ test('heterostructure: the POSCAR with its mismatch; VQE next to classical; reac
   assert.equal(r.headline, '2 Fe₂O₃ + 3 C → 4 Fe + 3 CO₂');
   assert.deepEqual(r.extra, {});
   assert.equal(read('reaction', { balanced: '2 H2 + O2 -> 2 H2O' }).headline, '2 H₂ + O₂ → 2 H₂O');
+  assert.equal(read('reaction', { balanced: 'CH4+2O2=CO2 + 2H2O' }).headline, 'CH₄+2O₂ → CO₂ + 2H₂O');
+  assert.equal(read('reaction', { balanced: 'C + O2  =>  CO2' }).headline, 'C + O₂ → CO₂');
+  assert.equal(read('reaction', { balanced: 'H2 + O2' }).headline, 'H₂ + O₂');
   assert.equal(subscripts('Ca(OH)2'), 'Ca(OH)₂');
   const hea = read('hea', await answer('/hea/compute', { elements: ['Ti', 'Zr', 'Hf', 'Nb', 'Ta'] }));
   assert.equal(hea.headline, 'Predicted phase: BCC');
   assert.ok(hea.tables[0]!.rows.some((row) => row.cells[0]!.startsWith('Valence electron concentration') && row.cells[1] === '4.4'));
   assert.equal(hea.tables[1]!.rows.length, 5);
   assert.deepEqual(hea.extra, {});
+});
+
+test('a reaction answer with a long blank and no arrow costs linear time', async () => {
+  const blank = (n: number) => ({ balanced: `H2 +${' '.repeat(n)}O2` });
+  const run = (value: object) => read('reaction', value);
+  const { ratio, message } = await linearRatio({ what: '8× the blank', run, small: blank(12_000), large: blank(96_000), limit: 32 });
+  assert.ok(ratio < 32, message);
 });
 
 test('an answer no reader knows goes whole under Other fields, with a warning', () => {
