@@ -42,9 +42,41 @@ export class Attributes {
     const body = this.data.slice(this.from, this.to);
     if (body.indexOf('=') < 0) return undefined;
     let value: string | undefined;
-    ATTRIBUTE.lastIndex = 0;
-    for (let m = ATTRIBUTE.exec(body); m; m = ATTRIBUTE.exec(body)) if (m[1] === name) value = m[2] ?? m[3] ?? '';
+    for (const [key, text] of attributePairs(body)) if (key === name) value = text;
     return value;
+  }
+}
+
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v';
+const isNameEnd = (c: string | undefined): boolean => c === undefined || c === '=' || c === '/' || isSpace(c);
+
+/**
+ * The `name="value"` or `name='value'` pairs of a tag's body, in order, in one pass: a scan that meets something else
+ * goes on from where it is. (An unanchored regex retried a long name from each of its characters: quadratic per tag.)
+ */
+function* attributePairs(body: string): Generator<[string, string]> {
+  let at = 0;
+  while (at < body.length) {
+    const start = at;
+    while (!isNameEnd(body[at])) at++;
+    if (at === start) {
+      at++;
+      continue;
+    }
+    const name = body.slice(start, at);
+    while (isSpace(body[at])) at++;
+    if (body[at] !== '=') continue;
+    at++;
+    while (isSpace(body[at])) at++;
+    const quote = body[at];
+    if (quote !== '"' && quote !== "'") continue;
+    const end = body.indexOf(quote, at + 1);
+    if (end < 0) {
+      at++;
+      continue;
+    }
+    yield [name, body.slice(at + 1, end)];
+    at = end + 1;
   }
 }
 
@@ -59,8 +91,6 @@ export interface XmlHandler {
 }
 
 type Skip = { until: string; what: string } | null;
-
-const ATTRIBUTE = /([^\s=/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 export class XmlTokenizer {
   /** Characters kept from the previous slice: an unfinished tag or the tail of an unfinished comment. */

@@ -214,3 +214,10 @@ test('a vasprun.xml of many steps pushed in small slices takes time linear in it
   const { ratio, message } = await linearRatio({ what: '16× the steps', run: sliced, small, large, limit: 64 });
   assert.ok(ratio < 64, message);
 });
+
+test("a vasprun.xml tag's attributes are read in time linear in the tag's length", async () => {
+  // Long names with an '=' and no value: an unanchored attribute regex retried the name from each of its characters.
+  const tags = (length: number) => `<modeling><atominfo>${`<array ${'a'.repeat(length)}=></array>`.repeat(200)}</atominfo></modeling>`;
+  const { ratio, message } = await linearRatio({ what: '8× the tag', run: readVasprun, small: tags(400), large: tags(3200), limit: 32 });
+  assert.ok(ratio < 32, message);
+});
