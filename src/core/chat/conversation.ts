@@ -10,6 +10,30 @@ export type Role = (typeof ROLES)[number];
 
 /** More messages than any real conversation holds; the cap keeps a template's work bounded before it starts. */
 export const MAX_MESSAGES = 10_000;
+/**
+ * Deeper than this is not a conversation (tool-call arguments and tool schemas included): JSON.stringify and the
+ * template renderer recurse on it, and a 20,000-deep line overflowed the stack and stopped a whole dataset's count.
+ */
+export const MAX_NESTING = 64;
+/** More objects and arrays than a line of MAX_LINE_CHARS can hold: only shared parts met again and again get here. */
+const MAX_VISITS = 10_000_000;
+
+/**
+ * Whether objects and arrays nest deeper than MAX_NESTING, depth first and without recursion. One that contains itself
+ * is as deep as its path: it is caught within MAX_NESTING levels. Shared (not circular) parts are walked each time they
+ * are met, up to a budget of visits.
+ */
+function tooDeep(value: unknown): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  let visits = 0;
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > MAX_NESTING || ++visits > MAX_VISITS) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
 
 export interface TextPart {
   type: 'text';
@@ -55,6 +79,8 @@ const fail = (message: string): never => {
 
 /** A conversation from a parsed JSON value; a ConversationError says what is wrong and where. */
 export function parseConversation(value: unknown): Conversation {
+  if (tooDeep(value))
+    return fail(`The conversation is nested more than ${MAX_NESTING} levels deep, or refers to itself; Token Lens does not count it.`);
   if (Array.isArray(value)) return { messages: parseMessages(value) };
   if (!isRecord(value)) return fail('A conversation is an object with a "messages" array, or that array itself.');
   if (!Array.isArray(value.messages)) return fail('The conversation has no "messages" array.');

@@ -21,6 +21,7 @@ import {
   type ChatModel,
   type LineResult,
 } from '../../../../src/core/chat/index';
+import { MAX_NESTING } from '../../../../src/core/chat/conversation';
 import { loadTokenizerSync } from '../../../../src/core/tokenizers/index';
 import { linearRatio } from '../../../support/linearity';
 
@@ -164,6 +165,26 @@ test('JSONL: each line counted, a malformed line is a problem with its number an
       [8, 'A conversation is an object with a "messages" array, or that array itself.'],
     ],
   );
+});
+
+test('JSONL: a line nested deeper than the limit is a problem of its own, and the lines around it still count', async () => {
+  const good = JSON.stringify({ messages: [{ role: 'user', content: 'Hello there' }] });
+  const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+  const call = (depth: number) =>
+    `{"messages": [{"role": "assistant", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": ${nested(depth)}}}]}]}`;
+  for (const format of [datasetModel().format, openAIFormat, harmonyFormat(), noFormat]) {
+    const model = { ...datasetModel(), format };
+    const results = await collect([good, call(20_000), good, call(MAX_NESTING - 6)].join('\n'), model);
+    assert.deepEqual(
+      results.map((r) => ('count' in r ? r.line : [r.line, r.problem])),
+      [1, [2, `The conversation is nested more than ${MAX_NESTING} levels deep, or refers to itself; Token Lens does not count it.`], 3, 4],
+    );
+  }
+  const circular: Record<string, unknown> = { role: 'user', content: 'x' };
+  circular.self = circular;
+  assert.throws(() => parseConversation({ messages: [circular] }), /nested more than/);
+  const shared = { role: 'user', content: 'again' };
+  assert.equal(parseConversation({ messages: [shared, shared] }).messages.length, 2, 'a message used twice is not circular');
 });
 
 test('conversation parser: every shape gives a conversation or one clear problem', () => {
