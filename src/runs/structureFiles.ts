@@ -12,6 +12,7 @@ import { readStructureBytes } from '../core/structures/sliced';
 import { refusalToRun } from '../core/structures/poscar';
 import { frameLine } from '../core/structures/summary';
 import type { StructureFile } from '../core/structures/types';
+import { plainText } from '../core/util/outsideText';
 import { isAppKind, type RunRecord } from '../core/runs/run';
 import { Disposable } from '../platform/disposable';
 import { structureOf } from '../platform/formatDocuments';
@@ -168,7 +169,11 @@ export class StructureFileCommands extends Disposable {
             },
           ]
         : []),
-      ...file.frames.map((f, i) => ({ label: `${i + 1}. ${frameCaption(f, i)}`, description: frameLine(f), frames: [i] })),
+      ...file.frames.map((f, i) => ({
+        label: plainText(`${i + 1}. ${frameCaption(f, i)}`),
+        description: plainText(frameLine(f)),
+        frames: [i],
+      })),
     ];
     const picked = await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('Convert to {0}', writer.language.label),

@@ -218,6 +218,21 @@ suite('Structure formats: every registered format in the editor', () => {
     await screenshot('relaxation-summary');
   });
 
+  test("a file's words in a lens title are text: an icon name like $(alert) shows as typed, not as an icon", async function () {
+    this.timeout(patience(60_000));
+    const spoof = '$(alert)Update_required';
+    const xdatcar = write('XDATCAR_spoof', XDATCAR.replace(/^Si$/m, spoof).replace('Si2', spoof));
+    const poscar = write('POSCAR_spoof.vasp', `${spoof}\n1.0\n5.43 0 0\n0 5.43 0\n0 0 5.43\n${spoof}\n1\nDirect\n0 0 0\n`);
+    for (const uri of [xdatcar, poscar]) {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      const titles = await lensTitles(uri);
+      const summary = titles.find((t) => t.includes('Update_required'));
+      assert.ok(summary, `${path.basename(uri.fsPath)}: the file's word is in a lens: ${JSON.stringify(titles)}`);
+      assert.doesNotMatch(summary, /\$\(/, 'no icon syntax reaches the title');
+      assert.match(summary, /\$\u200b\(alert\)/, 'the word shows as typed, with an invisible break');
+    }
+  });
+
   test('a structure file over the 50 MB the editor syncs: the limit message, and nothing hangs', async function () {
     this.timeout(patience(150_000));
     if (!screenshotsSupported()) return this.skip();

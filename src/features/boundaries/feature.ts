@@ -9,6 +9,7 @@ import { getSegment, segmentAt, segmentCount } from '../../core/inspector/segmen
 import { loadTokenizer, NotExactError } from '../../core/tokenizers/index';
 import { notify } from '../../platform/notify';
 import { Debouncer } from '../../core/util/debounce';
+import { markdownText } from '../../core/util/outsideText';
 import { Disposable } from '../../platform/disposable';
 import { boundaryWindow, WINDOW_MS, type BoundaryWindow } from '../../core/inspector/window';
 
@@ -165,7 +166,7 @@ export class TokenBoundariesFeature extends Disposable {
     const range = new vscode.Range(document.positionAt(window.from + segment.start), document.positionAt(window.from + segment.end));
     const markdown = new vscode.MarkdownString();
     markdown.appendMarkdown(
-      `**${segment.ids.length === 1 ? vscode.l10n.t('Token') : vscode.l10n.t('{0} tokens', segment.ids.length)}** (${drawn.tokenizer})\n\n`,
+      `**${segment.ids.length === 1 ? vscode.l10n.t('Token') : vscode.l10n.t('{0} tokens', segment.ids.length)}** (${markdownText(drawn.tokenizer)})\n\n`,
     );
     markdown.appendMarkdown(segment.ids.map((id, k) => `- id \`${id}\` · bytes \`${segment.tokenBytesHex[k] ?? ''}\``).join('\n'));
     if (segment.ids.length > 1)

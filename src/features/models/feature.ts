@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { findTokenizer, loadTokenizer, provideModel, registerModel, type PreparedHuggingFace } from '../../core/tokenizers/index';
 import type { Locale } from '../../core/util/locale';
+import { plainText } from '../../core/util/outsideText';
 import { config, onDidChangeConfig, updateSetting } from '../../platform/config';
 import { Disposable, toDisposable } from '../../platform/disposable';
 import { notify } from '../../platform/notify';
@@ -291,8 +292,8 @@ export class ModelsFeature extends Disposable {
   private async removeModel(): Promise<void> {
     const { t } = this.locale;
     const items = [
-      ...[...this.downloaded.keys()].map((repo) => ({ label: repo, description: t('downloaded'), repo })),
-      ...[...this.files].map(([file, { name }]) => ({ label: name, description: file, file })),
+      ...[...this.downloaded.keys()].map((repo) => ({ label: plainText(repo), description: t('downloaded'), repo })),
+      ...[...this.files].map(([file, { name }]) => ({ label: plainText(name), description: plainText(file), file })),
     ];
     if (!items.length) {
       void notify.info(t('Token Lens: no model tokenizer was added.'));

@@ -11,7 +11,7 @@ import { Disposable } from '../../platform/disposable';
 import { quantity } from '../../core/util/quantity';
 import { plural } from '../../core/util/locale';
 import { hostLocale } from '../../platform/locale';
-import { markdownText } from '../../core/util/outsideText';
+import { markdownText, plainText } from '../../core/util/outsideText';
 import { parsed, POSCAR_SELECTOR } from '../../platform/poscarDocuments';
 
 /** Commands the CodeLens offers on a structure, after the summary. */
@@ -108,7 +108,7 @@ export function summaryMarkdown(s: StructureSummary): vscode.MarkdownString {
 function lenses(document: vscode.TextDocument, actions: readonly LensAction[], symmetry?: SymmetryHooks): vscode.CodeLens[] {
   const poscar = parsed(document).poscar;
   const top = new vscode.Range(0, 0, 0, 0);
-  const summary = poscar ? oneLine(summarize(poscar)) : 'POSCAR: not readable yet (see Problems)';
+  const summary = poscar ? plainText(oneLine(summarize(poscar))) : 'POSCAR: not readable yet (see Problems)';
   // The actions first: in a column narrowed by a 3D view beside it, the long summary is what runs off-screen.
   return [
     ...actions.map((a) => new vscode.CodeLens(top, { title: a.title, command: a.command, arguments: [document.uri] })),

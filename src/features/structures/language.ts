@@ -5,7 +5,7 @@
  * CodeLens with the actions and the summary (formula, atoms, cell, frames).
  */
 import * as vscode from 'vscode';
-import { markdownText } from '../../core/util/outsideText';
+import { markdownText, plainText } from '../../core/util/outsideText';
 import { fileLine, frameLine, maxForce } from '../../core/structures/summary';
 import type { FormatEntry } from '../../core/structures/formats';
 import type { OutlineEntry, StructureFile, StructureFrame } from '../../core/structures/types';
@@ -130,6 +130,6 @@ function lenses(document: vscode.TextDocument, actions: readonly StructureLensAc
     ...actions
       .filter((a) => !a.when || a.when(file))
       .map((a) => new vscode.CodeLens(top, { title: a.title, command: a.command, arguments: [document.uri] })),
-    new vscode.CodeLens(top, { title: fileLine(file, entry.language.label), command: '' }),
+    new vscode.CodeLens(top, { title: plainText(fileLine(file, entry.language.label)), command: '' }),
   ];
 }
