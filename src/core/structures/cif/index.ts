@@ -28,7 +28,7 @@ export function readCif(text: string, options: CifOptions = {}): StructureFile {
   try {
     const { tokens } = lex(lines, report);
     const blocks = readBlocks(tokens, report);
-    const budget = { atoms: 0 };
+    const budget = { atoms: 0, generated: 0 };
     for (const block of blocks) {
       const { frame, outline: entry } = readBlock(block, report, budget, options);
       outline.push(entry);

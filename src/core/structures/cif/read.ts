@@ -37,7 +37,10 @@ export const SITE_TOLERANCE = 1e-3;
 export const MAX_OPERATIONS = 1536;
 /** Atoms after expansion, over the whole file. */
 export const MAX_ATOMS = 200_000;
-/** Positions generated (sites × operations) in one block before duplicates are merged. */
+/**
+ * Positions generated (sites × operations) before duplicates are merged, over the whole file: copies that merge add
+ * no atoms, so the atom cap alone let block after block do this work.
+ */
 export const MAX_GENERATED = 4_000_000;
 
 export const SYMOP_KEYS = ['_symmetry_equiv_pos_as_xyz', '_space_group_symop_operation_xyz'] as const;
@@ -116,6 +119,8 @@ export interface BlockResult {
 
 export interface Budget {
   atoms: number;
+  /** Positions generated so far (MAX_GENERATED). */
+  generated: number;
 }
 
 export interface CifOptions {
@@ -524,14 +529,16 @@ function operationsFromName(block: Block, report: Report, siteCount: number, opt
 /** Every site's copies, merged within SITE_TOLERANCE, or why no structure is read. */
 function expandSites(block: Block, report: Report, sites: Site[], ops: SymOp[], budget: Budget, F: Findings): PeriodicHash | string {
   // Expansion, with copies within SITE_TOLERANCE merged.
-  if (sites.length * ops.length > MAX_GENERATED) {
+  const left = MAX_GENERATED - budget.generated;
+  if (sites.length * ops.length > left) {
     report.error(
       'too-many-atoms',
       rangeOf(block.head),
-      `${plural(sites.length, 'site')} × ${plural(ops.length, 'symmetry operation')} would generate ${sites.length * ops.length} positions, more than the ${MAX_GENERATED} read: no structure is read from block ${quote(block.name)}`,
+      `${plural(sites.length, 'site')} × ${plural(ops.length, 'symmetry operation')} would generate ${sites.length * ops.length} positions, more than the ${left} left of the ${MAX_GENERATED} read from a file: no structure is read from block ${quote(block.name)}`,
     );
     return 'too large';
   }
+  budget.generated += sites.length * ops.length;
   const hash = new PeriodicHash(SITE_TOLERANCE);
   const shared = new Set<string>();
   const overfull = new Map<string, { token: Token | undefined; total: number }>();

@@ -896,3 +896,17 @@ test('the periodic hash finds exactly the points a comparison with every point f
     );
   }
 });
+
+test('the positions symmetry generates are capped over the whole file, not per block: copies that merge cost work too', () => {
+  // Each block alone is under the cap; its sites all coincide, so the atom cap never stops the expansion.
+  const sites = Math.ceil(MAX_GENERATED / 192 / 2) + 1;
+  const block = (name: string) =>
+    CUBIC(`loop_ _symmetry_equiv_pos_as_xyz\n${fm3mOperations().join('\n')}\n${SITES}${'H1 0 0 0\n'.repeat(sites)}`, name);
+  const text = block('first') + block('second');
+  const file = readCif(text);
+  assert.equal(file.frames.length, 1, describe(text, file));
+  const refused = file.diagnostics.find((d) => d.code === 'too-many-atoms');
+  assert.ok(refused, describe(text, file));
+  assert.equal(covered(text, refused.range), 'data_second');
+  assert.match(refused.message, /more than the \d+ left of the 4000000 read from a file/);
+});
