@@ -166,6 +166,23 @@ suite('Open models (tokenizer.json)', () => {
       );
       await openDocument(TEXT, 'markdown');
       await shows(tokens(engine('llama3').count(TEXT), 'test-org/gated'));
+
+      // The token belongs to the hub it was entered for: a hub at another address never gets it.
+      const other = await startStandInHub();
+      try {
+        await settings().update('models.hubEndpoint', other.endpoint, vscode.ConfigurationTarget.Global);
+        await sleep(1000); // VS Code drops toasts beyond three in 800 ms
+        assert.equal(await vscode.commands.executeCommand('tokenLens.addModel', 'other-org/gated'), undefined);
+        assert.ok(other.seen.length > 0, 'the other hub was asked');
+        assert.deepEqual(
+          other.seen.map((r) => r.authorization),
+          other.seen.map(() => undefined),
+          'without the token',
+        );
+      } finally {
+        await settings().update('models.hubEndpoint', hub.endpoint, vscode.ConfigurationTarget.Global);
+        await other.close();
+      }
     } finally {
       await vscode.commands.executeCommand('tokenLens.clearHubToken');
     }

@@ -26,8 +26,21 @@ import {
   type CachedModel,
 } from './store';
 
-/** Where the access token for gated repositories is kept (SecretStorage: never in settings, never logged). */
+/**
+ * Where the access token for gated repositories is kept (SecretStorage: never in settings, never logged), one per
+ * hub origin: a token entered for one hub never goes to another that tokenLens.models.hubEndpoint names later.
+ */
 const TOKEN_SECRET = 'tokenLens.huggingFace.token';
+const tokenSecret = (origin: string): string => `${TOKEN_SECRET}@${origin}`;
+
+/** The hub endpoint's origin, or undefined for an address that is not one (the download then says so). */
+function originOf(endpoint: string): string | undefined {
+  try {
+    return new URL(endpoint).origin;
+  } catch {
+    return undefined;
+  }
+}
 
 type ModelPick = vscode.QuickPickItem & { repo?: string; model?: CatalogModel };
 
@@ -212,8 +225,8 @@ export class ModelsFeature extends Disposable {
     model: CatalogModel | undefined,
   ): Promise<(CachedModel & { prepared: PreparedHuggingFace }) | undefined> {
     const { t } = this.locale;
-    const token = await this.context.secrets.get(TOKEN_SECRET);
     const endpoint = config.hubEndpoint;
+    const token = await this.hubToken(endpoint);
     const title = t('Token Lens: downloading the tokenizer.json of {0}', repo);
     return vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title, cancellable: true },
@@ -314,25 +327,48 @@ export class ModelsFeature extends Disposable {
     if (!findTokenizer(config.tokenizer)) await updateSetting('tokenizer', undefined);
   }
 
+  /**
+   * The token for this endpoint's hub. The single token of earlier versions was entered for the hub configured then,
+   * whose address its prompt named: it moves to the hub configured now, once, and is not kept for any other.
+   */
+  private async hubToken(endpoint: string): Promise<string | undefined> {
+    const origin = originOf(endpoint);
+    if (!origin) return undefined;
+    const legacy = await this.context.secrets.get(TOKEN_SECRET);
+    if (legacy !== undefined) {
+      await this.context.secrets.delete(TOKEN_SECRET);
+      if ((await this.context.secrets.get(tokenSecret(origin))) === undefined)
+        await this.context.secrets.store(tokenSecret(origin), legacy);
+    }
+    return this.context.secrets.get(tokenSecret(origin));
+  }
+
   private async setToken(): Promise<void> {
     const { t } = this.locale;
+    const origin = originOf(config.hubEndpoint);
+    if (!origin) {
+      void notify.error(t('Token Lens: tokenLens.models.hubEndpoint is not an address: {0}', config.hubEndpoint));
+      return;
+    }
     const value = await vscode.window.showInputBox({
       title: t('Token Lens: Hugging Face access token'),
       prompt: t(
         'For gated repositories (Llama, Gemma, …): a read token from huggingface.co/settings/tokens. Kept in the secret storage, sent only to {0}.',
-        config.hubEndpoint,
+        origin,
       ),
       password: true,
       ignoreFocusOut: true,
       validateInput: (v) => (/^\S{8,}$/.test(v.trim()) ? undefined : t('Paste the whole token (hf_…).')),
     });
     if (value === undefined) return;
-    await this.context.secrets.store(TOKEN_SECRET, value.trim());
+    await this.context.secrets.store(tokenSecret(origin), value.trim());
     void notify.info(t('Token Lens: the Hugging Face access token is saved.'));
   }
 
   private async clearToken(): Promise<void> {
+    const origin = originOf(config.hubEndpoint);
     await this.context.secrets.delete(TOKEN_SECRET);
+    if (origin) await this.context.secrets.delete(tokenSecret(origin));
     void notify.info(this.locale.t('Token Lens: the Hugging Face access token is removed.'));
   }
 }
