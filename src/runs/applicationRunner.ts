@@ -6,7 +6,6 @@
  * (GET /{app}/detail/{id}) and an application's page in the Simple Browser.
  */
 import * as vscode from 'vscode';
-import { config } from '../platform/config';
 import { hostLocale } from '../platform/locale';
 import { DIFFRACTION_LANGUAGE, parsedDiffraction } from '../features/diffraction/language';
 import { firstError, parsed, POSCAR_LANGUAGE } from '../platform/poscarDocuments';
@@ -245,13 +244,10 @@ export class ApplicationRuns extends Disposable {
       );
       return { status: 'invalid' };
     }
-    if (
-      !config.serviceBaseUrl &&
-      (await this.service.setServiceUrl(undefined, vscode.l10n.t('The application pages are served by the Token Lens service.'))).status !==
-        'ok'
-    )
-      return { status: 'noUrl' };
-    const url = `${config.serviceBaseUrl.replace(/\/+$/, '')}/${app}`;
+    // A workspace's URL is confirmed, and plain http to another machine accepted, as for a request.
+    const target = await this.service.target();
+    if (!('url' in target)) return { status: target.status };
+    const url = `${target.url}/${app}`;
     await vscode.commands.executeCommand('simpleBrowser.show', url);
     return { status: 'ok', url };
   }

@@ -198,6 +198,21 @@ suite('Service trust: keys per origin, workspace URLs, plain http', () => {
     assert.deepEqual(a.seen.slice(before), [`Bearer ${LEGACY}`]);
   });
 
+  test('Open Application Page asks before opening a workspace’s service URL, as a request does', async () => {
+    const pages = `http://localhost:${c.port}/pages`; // a URL of the workspace's own, never confirmed
+    await settings().update('service.baseUrl', pages, vscode.ConfigurationTarget.Workspace);
+    try {
+      const opening = vscode.commands.executeCommand<{ status: string; url?: string }>('tokenLens.openApplicationPage', 'hea');
+      await untilShown('.monaco-button:has-text("Don’t Use")', 'the question');
+      await ui({ op: 'click', button: 'Don’t Use' });
+      assert.deepEqual(await opening, { status: 'declined' });
+      const labels = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+      assert.ok(!labels.some((l) => /Simple Browser|hea/i.test(l)), `no page opened: ${labels.join(', ')}`);
+    } finally {
+      await settings().update('service.baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   test('plain http:// to another machine asks before anything is sent, whether the URL came from an argument or the settings', async function () {
     const address = externalAddress();
     if (!address) this.skip(); // no network interface besides loopback

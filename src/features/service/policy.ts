@@ -54,4 +54,10 @@ export interface RequestPolicy {
   refuseInRestrictedMode(): ShownMessage | undefined;
   /** With a URL sets it; without, asks in an input box, `explanation` saying why. */
   setServiceUrl(url?: string, explanation?: string): Promise<UrlOutcome>;
+  /**
+   * Where the service is, once every check a request passes has passed (Restricted Mode, a URL set, a workspace's URL
+   * confirmed, plain http to another machine accepted), or why not, shown already: for what opens the service
+   * without a request, like an application's page.
+   */
+  target(): Promise<Target | { status: 'untrusted' | 'noUrl' | 'declined'; message: ShownMessage }>;
 }

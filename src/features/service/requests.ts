@@ -152,7 +152,7 @@ export class ServiceRequests extends Disposable implements RequestPolicy {
    * Where a request may go, or why it may not. Every service request passes here (through call()), so a
    * command added later inherits the Restricted Mode refusal, the confirmations and the key binding.
    */
-  private async target(): Promise<Target | { status: 'untrusted' | 'noUrl' | 'declined'; message: ShownMessage }> {
+  async target(): Promise<Target | { status: 'untrusted' | 'noUrl' | 'declined'; message: ShownMessage }> {
     const refused = this.refuseInRestrictedMode();
     if (refused) return { status: 'untrusted', message: refused };
     if (config.serviceBuiltin) return this.parts.builtin.target();
