@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { findTokenizer, loadTokenizer, provideModel, registerModel, type PreparedHuggingFace } from '../../core/tokenizers/index';
+import { serviceOrigin } from '../../core/service/origin';
 import type { Locale } from '../../core/util/locale';
 import { plainText } from '../../core/util/outsideText';
 import { config, onDidChangeConfig, updateSetting } from '../../platform/config';
@@ -32,15 +33,6 @@ import {
  */
 const TOKEN_SECRET = 'tokenLens.huggingFace.token';
 const tokenSecret = (origin: string): string => `${TOKEN_SECRET}@${origin}`;
-
-/** The hub endpoint's origin, or undefined for an address that is not one (the download then says so). */
-function originOf(endpoint: string): string | undefined {
-  try {
-    return new URL(endpoint).origin;
-  } catch {
-    return undefined;
-  }
-}
 
 type ModelPick = vscode.QuickPickItem & { repo?: string; model?: CatalogModel };
 
@@ -332,7 +324,7 @@ export class ModelsFeature extends Disposable {
    * whose address its prompt named: it moves to the hub configured now, once, and is not kept for any other.
    */
   private async hubToken(endpoint: string): Promise<string | undefined> {
-    const origin = originOf(endpoint);
+    const origin = serviceOrigin(endpoint);
     if (!origin) return undefined;
     const legacy = await this.context.secrets.get(TOKEN_SECRET);
     if (legacy !== undefined) {
@@ -345,7 +337,7 @@ export class ModelsFeature extends Disposable {
 
   private async setToken(): Promise<void> {
     const { t } = this.locale;
-    const origin = originOf(config.hubEndpoint);
+    const origin = serviceOrigin(config.hubEndpoint);
     if (!origin) {
       void notify.error(t('Token Lens: tokenLens.models.hubEndpoint is not an address: {0}', config.hubEndpoint));
       return;
@@ -366,7 +358,7 @@ export class ModelsFeature extends Disposable {
   }
 
   private async clearToken(): Promise<void> {
-    const origin = originOf(config.hubEndpoint);
+    const origin = serviceOrigin(config.hubEndpoint);
     await this.context.secrets.delete(TOKEN_SECRET);
     if (origin) await this.context.secrets.delete(tokenSecret(origin));
     void notify.info(this.locale.t('Token Lens: the Hugging Face access token is removed.'));
